@@ -1,0 +1,112 @@
+"""Shared helpers: where the public data sets are, timing, and the report table."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("LAZYFUN_DATA", ROOT.parent / "shared" / "data"))
+SUDOKU = DATA / "sudoku"
+
+
+def data_file(name: str) -> Path | None:
+    """A file of ../shared/data/sudoku, or None (with a message) when it is absent."""
+    path = SUDOKU / name
+    if not path.exists():
+        print(f"  skipped: {path} is not here (set LAZYFUN_DATA to the data folder)")
+        return None
+    return path
+
+
+def lines(path: Path, limit: int | None = None) -> list[str]:
+    """The first ``limit`` non-blank lines of a file (eager: benchmarks time solving, not I/O)."""
+    out: list[str] = []
+    with path.open() as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                out.append(line)
+                if limit is not None and len(out) >= limit:
+                    break
+    return out
+
+
+@dataclass
+class Timing:
+    """Per-item wall times of one run, and the peak memory it allocated."""
+
+    name: str
+    times: list[float]
+    peak_bytes: int = 0
+
+    @property
+    def total(self) -> float:
+        return sum(self.times)
+
+    @property
+    def rate(self) -> float:
+        return len(self.times) / self.total if self.total else float("inf")
+
+    def row(self, baseline: Timing | None = None) -> str:
+        ms = [t * 1000 for t in self.times]
+        ratio = f"{baseline.total / self.total:7.2f}x" if baseline and self.total else "      -"
+        return (
+            f"  {self.name:<28} {len(ms):>6} items {self.rate:>10.1f}/s  "
+            f"median {statistics.median(ms):8.2f} ms  max {max(ms):9.2f} ms  "
+            f"peak {self.peak_bytes / 2**20:7.1f} MiB  speed vs first {ratio}"
+        )
+
+
+def time_each(
+    name: str, items: Iterable[str], work: Callable[[str], object], memory: bool = False
+) -> Timing:
+    """Time ``work`` on each item; with ``memory``, trace the peak allocation too."""
+    if memory:
+        tracemalloc.start()
+    times = []
+    try:
+        for item in items:
+            start = time.perf_counter()
+            work(item)
+            times.append(time.perf_counter() - start)
+        peak = tracemalloc.get_traced_memory()[1] if memory else 0
+    finally:
+        if memory:
+            tracemalloc.stop()
+    return Timing(name, times, peak)
+
+
+def report(title: str, timings: list[Timing]) -> None:
+    """Print one table; ratios are against the first row, measured in the same run."""
+    print(title)
+    for t in timings:
+        print(t.row(timings[0]))
+
+
+def best_of(repeats: int, f: Callable[[], object]) -> float:
+    """The smallest wall time of ``repeats`` calls of ``f``."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def verdict(label: str, ok: bool, detail: str) -> str:
+    """One line saying whether a target was met, and the figures behind it."""
+    line = f"  [{'met' if ok else 'MISSED'}] {label}: {detail}"
+    print(line)
+    return line
+
+
+def chunks(xs: list[str], n: int) -> Iterator[list[str]]:
+    """Consecutive slices of ``n`` items."""
+    for i in range(0, len(xs), n):
+        yield xs[i : i + n]

@@ -1,0 +1,53 @@
+"""lazyfun: typed lazy combinators and the classic search programs written with them.
+
+The core vocabulary lives here: ``cp``, ``flatmap``, ``many``, ``iterate``,
+``search``, typed ``compose``/``pipe``, and the toolz / more-itertools pieces a
+pipeline needs.  The programs are subpackages: ``lazyfun.sudoku``,
+``lazyfun.queens``, ``lazyfun.csp``; ``lazyfun.trace`` makes laziness visible.
+"""
+
+from lazyfun.compose import compose, compose_left, pipe
+from lazyfun.core import cp, flatmap, iterate, many, reiterable
+from lazyfun.search import search
+from lazyfun.vocab import (
+    chunked,
+    concat,
+    drop,
+    first,
+    identity,
+    ilen,
+    interleave,
+    last,
+    nth,
+    second,
+    sliding_window,
+    take,
+    unique_everseen,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "chunked",
+    "compose",
+    "compose_left",
+    "concat",
+    "cp",
+    "drop",
+    "first",
+    "flatmap",
+    "identity",
+    "ilen",
+    "interleave",
+    "iterate",
+    "last",
+    "many",
+    "nth",
+    "pipe",
+    "reiterable",
+    "search",
+    "second",
+    "sliding_window",
+    "take",
+    "unique_everseen",
+]

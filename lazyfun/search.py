@@ -1,0 +1,82 @@
+"""The one search skeleton every program in lazyfun instantiates.
+
+Bird's final Sudoku solver, with its four parameters made explicit::
+
+    search m | blocked m  = []
+             | complete m = [m]
+             | otherwise  = concat (map (search . prune) (expand1 m))
+
+A program supplies ``expand1`` (branch on one choice point), ``complete``,
+and optionally ``prune`` (propagation, usually to a fixpoint) and ``blocked``
+(a state that can no longer be completed).  The skeleton walks the tree
+depth-first with an explicit stack of child iterators: it holds only the
+current path, yields each complete state as soon as it is reached, and has no
+recursion-depth limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+S = TypeVar("S")
+
+__all__ = ["search"]
+
+
+def _never(_: object) -> bool:
+    return False
+
+
+def _unchanged(state: S) -> S:
+    return state
+
+
+def search(
+    start: S,
+    *,
+    expand1: Callable[[S], Iterable[S]],
+    complete: Callable[[S], bool],
+    blocked: Callable[[S], bool] = _never,
+    prune: Callable[[S], S] = _unchanged,
+) -> Iterator[S]:
+    """Yield the complete states below ``start``, depth-first, one at a time.
+
+    ``start`` itself is not pruned (Bird writes ``search . prune``: prune it
+    first if it needs it); every child produced by ``expand1`` is.  Children
+    are taken from ``expand1`` lazily, one when the search reaches it.
+
+    Counting the subsets of {1, 2, 3, 4} that sum to 5, as a search over
+    (chosen, remaining) pairs:
+
+    >>> def expand1(state):
+    ...     chosen, rest = state
+    ...     first, *others = rest
+    ...     return [(chosen + (first,), tuple(others)), (chosen, tuple(others))]
+    >>> sols = search(
+    ...     ((), (1, 2, 3, 4)),
+    ...     expand1=expand1,
+    ...     complete=lambda s: sum(s[0]) == 5,
+    ...     blocked=lambda s: sum(s[0]) > 5 or (not s[1] and sum(s[0]) != 5),
+    ... )
+    >>> [chosen for chosen, _ in sols]
+    [(1, 4), (2, 3)]
+    """
+    if blocked(start):
+        return
+    if complete(start):
+        yield start
+        return
+    path: list[Iterator[S]] = [iter(expand1(start))]
+    while path:
+        for child in path[-1]:
+            child = prune(child)
+            if blocked(child):
+                continue
+            if complete(child):
+                yield child
+                continue
+            path.append(iter(expand1(child)))
+            break
+        else:
+            path.pop()

@@ -1,0 +1,153 @@
+"""Laziness as numbers: a probe that counts what each stage of a pipeline produced.
+
+Wrap the stages you want to watch; run the pipeline; read the counts.  With
+``memory=True`` the probe also records the peak memory allocated while it was
+open (``tracemalloc``), and it always records the time it was open.
+
+>>> from lazyfun import cp, first
+>>> probe = Probe()
+>>> with probe:
+...     candidates = probe.stage("candidates", cp([range(9)] * 4))
+...     hits = probe.stage("hits", (c for c in candidates if sum(c) == 20))
+...     print(first(hits))
+(0, 4, 8, 8)
+>>> probe.counts
+{'candidates': 405, 'hits': 1}
+
+Only 405 of the 6561 candidates were ever built: the consumer stopped at the
+first hit.  A disabled probe hands every stream back untouched, so leaving the
+calls in place costs nothing:
+
+>>> quiet = Probe(enabled=False)
+>>> xs = iter([1, 2])
+>>> quiet.stage("xs", xs) is xs
+True
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable, Iterator
+from types import TracebackType
+from typing import Any, ParamSpec, TypeVar
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+__all__ = ["Probe"]
+
+
+class Probe:
+    """Counts the items each named stage produces; optionally time and peak memory.
+
+    Use ``stage(name, iterable)`` to watch a stream, ``counted(name)`` to watch
+    every stream a function returns (summed over calls), and ``with probe:`` to
+    time the run and, with ``memory=True``, trace its peak allocation.
+    """
+
+    def __init__(self, *, memory: bool = False, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.memory = memory
+        self.counts: dict[str, int] = {}
+        self.seconds: float | None = None
+        self.peak_bytes: int | None = None
+        self._started = 0.0
+        self._owns_tracemalloc = False
+
+    def stage(self, name: str, items: Iterable[T]) -> Iterator[T]:
+        """Return ``items`` as an iterator that counts, under ``name``, what passes.
+
+        Counting happens as the consumer pulls, so the count is how many items
+        the stage actually produced, not how many it could have.
+        """
+        if not self.enabled:
+            return iter(items)
+        self.counts.setdefault(name, 0)
+        return self._counting(name, items)
+
+    def _counting(self, name: str, items: Iterable[T]) -> Iterator[T]:
+        counts = self.counts
+        for item in items:
+            counts[name] += 1
+            yield item
+
+    def counted(self, name: str) -> Callable[[Callable[P, Iterable[T]]], Callable[P, Iterator[T]]]:
+        """Decorator: count, under ``name``, the items of every stream ``f`` returns.
+
+        >>> probe = Probe()
+        >>> @probe.counted("children")
+        ... def children(n):
+        ...     return range(n)
+        >>> [sum(children(n)) for n in range(4)]
+        [0, 0, 1, 3]
+        >>> probe.counts
+        {'children': 6}
+        """
+
+        def wrap(f: Callable[P, Iterable[T]]) -> Callable[P, Iterator[T]]:
+            def counted_f(*args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
+                return self.stage(name, f(*args, **kwargs))
+
+            counted_f.__name__ = getattr(f, "__name__", name)
+            counted_f.__doc__ = f.__doc__
+            return counted_f
+
+        return wrap
+
+    def __enter__(self) -> Probe:
+        if self.enabled and self.memory:
+            if tracemalloc.is_tracing():
+                tracemalloc.reset_peak()
+            else:
+                tracemalloc.start()
+                self._owns_tracemalloc = True
+            self._baseline = tracemalloc.get_traced_memory()[0]
+        self._started = time.perf_counter()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.seconds = time.perf_counter() - self._started
+        if self.enabled and self.memory:
+            peak = tracemalloc.get_traced_memory()[1]
+            self.peak_bytes = max(0, peak - self._baseline)
+            if self._owns_tracemalloc:
+                tracemalloc.stop()
+                self._owns_tracemalloc = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain data: stage counts, seconds, peak bytes."""
+        return {"counts": dict(self.counts), "seconds": self.seconds, "peak_bytes": self.peak_bytes}
+
+    def __str__(self) -> str:
+        width = max((len(name) for name in self.counts), default=5)
+        lines = [f"{name:<{width}}  {count:>15,}" for name, count in self.counts.items()]
+        extras = []
+        if self.seconds is not None:
+            extras.append(f"time {self.seconds:.3f} s")
+        if self.peak_bytes is not None:
+            extras.append(f"peak memory {_human_bytes(self.peak_bytes)}")
+        if extras:
+            lines.append(", ".join(extras))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"Probe(counts={self.counts!r}, seconds={self.seconds!r}, "
+            f"peak_bytes={self.peak_bytes!r})"
+        )
+
+
+def _human_bytes(n: int) -> str:
+    """``1536 -> '1.5 KiB'``."""
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
