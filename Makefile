@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-SOURCES := lazyfun tests benchmarks examples
+SOURCES := lazyfun tests benchmarks
 
 .PHONY: demo test lint typecheck unit slow bench docs docs-figures clean
 

@@ -30,5 +30,7 @@ def main() -> list[str]:
         ratio = ours / theirs
         print(f"  {label:<34} cp {ours:6.0f} ns  product {theirs:6.0f} ns  ratio {ratio:.2f}")
         if label.startswith("81"):
-            verdicts.append(verdict("cp within 1.5x of product (81x9)", ratio <= 1.5, f"{ratio:.2f}x"))
+            verdicts.append(
+                verdict("cp within 1.5x of product (81x9)", ratio <= 1.5, f"{ratio:.2f}x")
+            )
     return verdicts

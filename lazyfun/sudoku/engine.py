@@ -1,0 +1,277 @@
+"""The Sudoku engine: Bird's ``search . prune . choices`` with candidates as bitsets.
+
+Same shape as :mod:`lazyfun.sudoku.bird`, run by the same core ``search``
+skeleton; only the representation changes so that it runs fast:
+
+* a matrix of choices is a flat ``list[int]``, one bitset per cell (bit d-1
+  set when value d is still possible);
+* ``prune`` is propagation to a fixpoint: a fixed cell removes its value from
+  its peers (Bird's ``pruneRow``, done incrementally), and a value with one
+  place left in a unit is fixed there (hidden singles);
+* ``expand1`` branches on a cell with the fewest choices, one child per value,
+  made only when the search reaches it;
+* ``blocked`` is found by the propagation itself (a cell with no choice, or a
+  value with no place in a unit).
+
+Solutions stream lazily: the first is returned before the rest are searched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from itertools import islice
+
+from lazyfun.search import search
+from lazyfun.sudoku.grid import Grid, check_givens, units
+
+__all__ = ["count_solutions", "is_solution", "is_unique", "solve"]
+
+# A search node: the candidate bitsets and the cell to branch on next
+# (COMPLETE when every cell is fixed, BLOCKED when propagation failed).
+Node = tuple[list[int], int]
+COMPLETE = -1
+BLOCKED = -2
+_DEAD: Node = ([], BLOCKED)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Everything the engine precomputes for one box size."""
+
+    full: int
+    units: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    # Box/line intersections (segments), for locked candidates: the cells of
+    # each segment, and for each segment the indices of the other segments of
+    # its line and of its box, and the cells of the rest of its line and box.
+    segments: tuple[tuple[int, ...], ...]
+    locks: tuple[
+        tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...
+    ]
+
+
+@cache
+def _tables(box: int) -> _Tables:
+    n = box * box
+    all_units = units(box)
+    peers = tuple(
+        tuple(sorted({p for u in all_units if cell in u for p in u} - {cell}))
+        for cell in range(n * n)
+    )
+    lines = all_units[: 2 * n]
+    segments = [line[k * box : (k + 1) * box] for line in lines for k in range(box)]
+    box_of = {cell: i for i, u in enumerate(all_units[2 * n :]) for cell in u}
+    locks = []
+    for i, seg in enumerate(segments):
+        line = lines[i // box]
+        same_line = [j for j in range(len(segments)) if j != i and j // box == i // box]
+        same_box = [
+            j
+            for j in range(len(segments))
+            if j != i
+            and (j < n * box) == (i < n * box)
+            and box_of[segments[j][0]] == box_of[seg[0]]
+        ]
+        box_cells = all_units[2 * n + box_of[seg[0]]]
+        locks.append(
+            (
+                i,
+                tuple(same_line),
+                tuple(same_box),
+                tuple(c for c in line if c not in seg),
+                tuple(c for c in box_cells if c not in seg),
+            )
+        )
+    return _Tables((1 << n) - 1, all_units, peers, tuple(segments), tuple(locks))
+
+
+def _propagate(cands: list[int], queue: list[int], t: _Tables) -> bool:
+    """Prune ``cands`` in place to a fixpoint; False if it proves them blocked.
+
+    ``queue`` holds the cells fixed but not yet removed from their peers.
+    """
+    peers, all_units, full = t.peers, t.units, t.full
+    while True:
+        while queue:
+            cell = queue.pop()
+            v = cands[cell]
+            for p in peers[cell]:
+                x = cands[p]
+                if x & v:
+                    x ^= v
+                    if not x:
+                        return False
+                    cands[p] = x
+                    if not x & (x - 1):
+                        queue.append(p)
+        for unit in all_units:
+            once = twice = 0
+            for cell in unit:
+                x = cands[cell]
+                twice |= once & x
+                once |= x
+            if once != full:
+                return False
+            hidden = once & ~twice
+            if hidden:
+                for cell in unit:
+                    x = cands[cell]
+                    h = x & hidden
+                    if h and h != x:
+                        if h & (h - 1):
+                            return False
+                        cands[cell] = h
+                        queue.append(cell)
+        if queue:
+            continue
+        changed = _locked_candidates(cands, queue, t)
+        if changed is None:
+            return False
+        if not changed:
+            return True
+
+
+def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool | None:
+    """Pointing and claiming: a value confined to one box-line segment of a box
+    (or of a line) is removed from the rest of the line (or of the box).
+
+    Returns whether anything was removed, or None for a contradiction.
+    """
+    changed = False
+    seen = []
+    for seg in t.segments:
+        here = 0
+        for cell in seg:
+            here |= cands[cell]
+        seen.append(here)
+    for i, line_segs, box_segs, line_rest, box_rest in t.locks:
+        here = seen[i]
+        in_line = in_box = 0
+        for j in line_segs:
+            in_line |= seen[j]
+        for j in box_segs:
+            in_box |= seen[j]
+        for confined, others in (
+            (here & ~in_box & in_line, line_rest),
+            (here & ~in_line & in_box, box_rest),
+        ):
+            if confined:
+                for cell in others:
+                    x = cands[cell]
+                    if x & confined:
+                        x &= ~confined
+                        if not x:
+                            return None
+                        cands[cell] = x
+                        changed = True
+                        if not x & (x - 1):
+                            queue.append(cell)
+    return changed
+
+
+def _branch_cell(cands: list[int]) -> int:
+    """A cell with the fewest choices above one, or COMPLETE."""
+    best, fewest = COMPLETE, 1 << 30
+    for cell, x in enumerate(cands):
+        if x & (x - 1):
+            k = x.bit_count()
+            if k < fewest:
+                best, fewest = cell, k
+                if k == 2:
+                    break
+    return best
+
+
+def _prune(cands: list[int], fixed: list[int], t: _Tables) -> Node:
+    """Propagate, then pick the branching cell: the node for these candidates."""
+    if not _propagate(cands, fixed, t):
+        return _DEAD
+    return cands, _branch_cell(cands)
+
+
+def _root(grid: Grid) -> Node:
+    """``prune . choices`` for a grid (givens checked first)."""
+    check_givens(grid)
+    t = _tables(grid.box)
+    cands = [1 << (v - 1) if v else t.full for v in grid.cells]
+    return _prune(cands, [i for i, v in enumerate(grid.cells) if v], t)
+
+
+def _raw_solutions(grid: Grid) -> Iterator[list[int]]:
+    """Every solution as a list of single-bit candidates, depth-first."""
+    t = _tables(grid.box)
+
+    def expand1(node: Node) -> Iterator[Node]:
+        cands, cell = node
+        x = cands[cell]
+        while x:
+            bit = x & -x
+            x ^= bit
+            child = cands.copy()
+            child[cell] = bit
+            yield child, cell
+
+    def prune(node: Node) -> Node:
+        return _prune(node[0], [node[1]], t)
+
+    nodes = search(
+        _root(grid),
+        expand1=expand1,
+        complete=lambda node: node[1] == COMPLETE,
+        blocked=lambda node: node[1] == BLOCKED,
+        prune=prune,
+    )
+    return (cands for cands, _ in nodes)
+
+
+def solve(grid: Grid) -> Iterator[Grid]:
+    """Every solution of ``grid``, lazily, in depth-first order.
+
+    Raises ``PuzzleError`` at once if two givens conflict; an impossible
+    puzzle simply yields nothing.
+
+    >>> from lazyfun.sudoku import parse
+    >>> solutions = solve(parse("1..." "..1." ".1.." "...1"))
+    >>> print(next(solutions))
+    1234341221434321
+    >>> sum(1 for _ in solutions)  # the other 17, computed only now
+    17
+    """
+    symbols = grid.symbols
+    for cands in _raw_solutions(grid):
+        yield Grid(tuple(x.bit_length() for x in cands), grid.box, symbols)
+
+
+def count_solutions(grid: Grid, limit: int | None = None) -> int:
+    """How many solutions ``grid`` has, stopping at ``limit`` if given.
+
+    >>> from lazyfun.sudoku import parse
+    >>> count_solutions(parse("0" * 16))
+    288
+    >>> count_solutions(parse("0" * 16), limit=10)
+    10
+    """
+    return sum(1 for _ in islice(_raw_solutions(grid), limit))
+
+
+def is_unique(grid: Grid) -> bool:
+    """Whether ``grid`` has exactly one solution (stops at the second)."""
+    return count_solutions(grid, limit=2) == 1
+
+
+def is_solution(puzzle: Grid, grid: Grid) -> bool:
+    """Whether ``grid`` is complete, valid, and keeps every given of ``puzzle``.
+
+    >>> from lazyfun.sudoku import parse
+    >>> p = parse("1..." "..1." ".1.." "...1")
+    >>> is_solution(p, parse("1234341221434321")), is_solution(p, parse("1234341221434312"))
+    (True, False)
+    """
+    if grid.box != puzzle.box or not grid.is_complete():
+        return False
+    if any(g != v for g, v in zip(grid.cells, puzzle.cells, strict=True) if v):
+        return False
+    values = set(range(1, grid.size + 1))
+    return all({grid.cells[c] for c in unit} == values for unit in units(grid.box))

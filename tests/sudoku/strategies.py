@@ -1,0 +1,57 @@
+"""Hypothesis strategies for grids and matrices of choices."""
+
+from __future__ import annotations
+
+from hypothesis import assume
+from hypothesis import strategies as st
+
+from lazyfun.sudoku import Grid
+
+Matrix = tuple[tuple[int, ...], ...]
+
+
+def solved_grid(box: int, relabel: list[int], row_shift: int) -> Grid:
+    """A valid full grid: the pattern ``(b*(r%b) + r//b + c) % N``, relabelled, rows rotated."""
+    n = box * box
+    rows = [[relabel[(box * (r % box) + r // box + c) % n] for c in range(n)] for r in range(n)]
+    band = row_shift % box
+    rows = rows[band * box :] + rows[: band * box]
+    return Grid.from_rows(rows)
+
+
+@st.composite
+def full_grids(draw: st.DrawFn, box: int) -> Grid:
+    """Valid solution grids of box size ``box``."""
+    n = box * box
+    relabel = draw(st.permutations(range(1, n + 1)))
+    return solved_grid(box, list(relabel), draw(st.integers(0, box - 1)))
+
+
+@st.composite
+def puzzles(draw: st.DrawFn, box: int, max_blanks: int) -> Grid:
+    """A full grid with up to ``max_blanks`` cells blanked: at least one solution."""
+    g = draw(full_grids(box))
+    blanks = draw(st.sets(st.integers(0, len(g.cells) - 1), max_size=min(max_blanks, len(g.cells))))
+    return Grid(tuple(0 if i in blanks else v for i, v in enumerate(g.cells)), box)
+
+
+@st.composite
+def matrices(draw: st.DrawFn, box: int) -> Matrix:
+    """Any matrix of small ints of side b*b (for the grid-shape laws)."""
+    n = box * box
+    cells = draw(st.lists(st.integers(0, 9), min_size=n * n, max_size=n * n))
+    return tuple(tuple(cells[r * n : (r + 1) * n]) for r in range(n))
+
+
+@st.composite
+def random_4x4(draw: st.DrawFn) -> Grid:
+    """Any 4x4 grid of givens whose givens do not conflict (it may have no solution)."""
+    from lazyfun.sudoku import PuzzleError, check_givens
+
+    cells = draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 4]), min_size=16, max_size=16))
+    g = Grid(tuple(cells), 2)
+    try:
+        check_givens(g)
+    except PuzzleError:
+        assume(False)
+    return g

@@ -1,0 +1,144 @@
+"""The engine agrees with Bird's stages and with the public data sets' answers."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+
+from lazyfun.sudoku import (
+    Grid,
+    PuzzleError,
+    count_solutions,
+    is_solution,
+    is_unique,
+    parse,
+    solve,
+)
+from lazyfun.sudoku.bird import solve_search
+from tests.datafiles import read_lines
+from tests.sudoku.strategies import random_4x4, solved_grid
+
+MSF = "006200080008970000004810500000060002070000030600050000002047100003028400050001200"
+
+
+@settings(max_examples=200, deadline=None)
+@given(random_4x4())
+def test_engine_agrees_with_bird_on_any_4x4(puzzle: Grid) -> None:
+    assert set(solve(puzzle)) == set(solve_search(puzzle))
+
+
+def test_engine_agrees_with_bird_on_every_four_given_4x4_puzzle_of_a_grid() -> None:
+    grid = solved_grid(2, [1, 2, 3, 4], 0)
+    for cells in itertools.combinations(range(16), 4):
+        puzzle = Grid(tuple(v if i in cells else 0 for i, v in enumerate(grid.cells)), 2)
+        assert set(solve(puzzle)) == set(solve_search(puzzle))
+
+
+def test_the_empty_4x4_has_288_solutions_all_distinct_and_valid() -> None:
+    empty = parse("." * 16)
+    solutions = list(solve(empty))
+    assert len(solutions) == 288 == len(set(solutions))
+    assert all(is_solution(empty, s) for s in solutions)
+
+
+def test_the_solver_foundation_puzzle() -> None:
+    (only,) = solve(parse(MSF))
+    assert str(only) == (
+        "716235984528974316394816527845163792271489635639752841982647153163528479457391268"
+    )
+
+
+@pytest.mark.parametrize("name", ["top95_first20", "forum_hardest_first20"])
+def test_solutions_match_the_published_ones(name: str) -> None:
+    puzzles = read_lines(f"{name}.txt")
+    expected = read_lines(f"{name}.solutions.txt")
+    for puzzle, solution in zip(puzzles, expected, strict=True):
+        (found,) = solve(parse(puzzle))
+        assert str(found) == solution
+
+
+def test_counts_match_tdoku_test_puzzles() -> None:
+    for line in read_lines("tdoku_test_puzzles_with_counts.txt"):
+        puzzle, count, *solution = line.split(":")
+        grid = parse(puzzle)
+        assert count_solutions(grid) == int(count)
+        if solution:
+            assert str(next(solve(grid))) == solution[0]
+
+
+def test_counts_match_the_serg_benchmark() -> None:
+    puzzles = read_lines("serg_first20.txt")
+    counts = read_lines("serg_first20.counts.txt")
+    for puzzle, count in zip(puzzles, counts, strict=True):
+        assert count_solutions(parse(puzzle)) == int(count)
+        assert count_solutions(parse(puzzle), limit=5) == min(5, int(count))
+
+
+def test_impossible_puzzles_yield_nothing() -> None:
+    for puzzle in read_lines("royle17_plus_wrong_clue_first20.txt"):
+        assert list(solve(parse(puzzle))) == []
+        assert not is_unique(parse(puzzle))
+
+
+def test_sixteen_by_sixteen_in_the_hex_alphabet() -> None:
+    for puzzle, solution in zip(
+        read_lines("hexadoku16_oliroshow.txt"),
+        read_lines("hexadoku16_oliroshow.solutions.txt"),
+        strict=True,
+    ):
+        (found,) = itertools.islice(solve(parse(puzzle)), 2)
+        assert str(found) == solution
+
+
+def test_twenty_five_by_twenty_five_top_half() -> None:
+    """The unique 25x25 puzzle with the blanks of its lower rows filled in: still unique."""
+    (puzzle_text,) = read_lines("sudoku25_unique.txt")
+    (solution_text,) = read_lines("sudoku25_unique.solution.txt")
+    puzzle, solution = parse(puzzle_text), parse(solution_text)
+    easier = Grid(
+        tuple(
+            s if p or i >= 8 * 25 else 0
+            for i, (p, s) in enumerate(zip(puzzle.cells, solution.cells, strict=True))
+        ),
+        5,
+    )
+    (found,) = solve(easier)
+    assert found == solution
+
+
+@pytest.mark.slow
+def test_twenty_five_by_twenty_five_unique() -> None:
+    (puzzle_text,) = read_lines("sudoku25_unique.txt")
+    (solution_text,) = read_lines("sudoku25_unique.solution.txt")
+    puzzle = parse(puzzle_text)
+    assert puzzle.size == 25
+    solutions = list(itertools.islice(solve(puzzle), 2))
+    assert [str(s) for s in solutions] == [solution_text]
+
+
+def test_first_solution_comes_before_the_rest_are_searched() -> None:
+    solutions = solve(parse("." * 81))
+    first = next(solutions)
+    assert is_solution(parse("." * 81), first)
+    assert next(solutions) != first
+
+
+def test_conflicting_givens_fail_before_searching() -> None:
+    bad = "11" + "." * 79
+    with pytest.raises(PuzzleError, match="givens conflict: r1c1 and r1c2 are both 1"):
+        next(solve(parse(bad)))
+    with pytest.raises(PuzzleError):
+        count_solutions(parse(bad))
+
+
+def test_is_solution_rejects_wrong_grids() -> None:
+    puzzle = parse(MSF)
+    (good,) = solve(puzzle)
+    assert is_solution(puzzle, good)
+    assert not is_solution(puzzle, puzzle)
+    swapped = parse(str(good)[1] + str(good)[0] + str(good)[2:])
+    assert not is_solution(puzzle, swapped)
+    assert not is_solution(parse("." * 16), good)
+    assert is_unique(puzzle)
