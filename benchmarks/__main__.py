@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-ALL = ["cp"]
+ALL = ["cp", "sudoku"]
 
 
 def main(names: list[str]) -> None:

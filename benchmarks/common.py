@@ -55,11 +55,11 @@ class Timing:
 
     def row(self, baseline: Timing | None = None) -> str:
         ms = [t * 1000 for t in self.times]
-        ratio = f"{baseline.total / self.total:7.2f}x" if baseline and self.total else "      -"
+        ratio = f"{self.rate / baseline.rate:7.2f}x" if baseline else "      -"
         return (
             f"  {self.name:<28} {len(ms):>6} items {self.rate:>10.1f}/s  "
             f"median {statistics.median(ms):8.2f} ms  max {max(ms):9.2f} ms  "
-            f"peak {self.peak_bytes / 2**20:7.1f} MiB  speed vs first {ratio}"
+            f"peak {self.peak_bytes / 1024:8.1f} KiB  throughput vs first {ratio}"
         )
 
 
@@ -83,7 +83,10 @@ def time_each(
 
 
 def report(title: str, timings: list[Timing]) -> None:
-    """Print one table; ratios are against the first row, measured in the same run."""
+    """Print one table; throughput ratios are against the first row, in the same run.
+
+    A peak of 0 KiB means the peak was not traced for that row.
+    """
     print(title)
     for t in timings:
         print(t.row(timings[0]))
