@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.resources import files
+from time import perf_counter
 
-from lazyfun import cp, search, take
+from lazyfun import cp, many, search, take
+from lazyfun.sudoku import Grid, parse, solve
+from lazyfun.sudoku.bird import choices, expand, prune, solve_search, valid
 from lazyfun.trace import Probe
 
 Say = Callable[[str], None]
@@ -46,8 +50,47 @@ def _cp_pipeline(say: Say) -> None:
     say("  " + str(probe).replace("\n", "\n  "))
 
 
+def _demo_puzzles() -> list[str]:
+    text = files("lazyfun").joinpath("data/demo_puzzles.txt").read_text()
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def _sudoku(say: Say) -> None:
+    """The built-in puzzles, solved by the engine; one by Bird's final solver too."""
+    say("Sudoku, solved by the bitset engine (lazyfun.sudoku.solve):")
+    for text in _demo_puzzles():
+        start = perf_counter()
+        solution = next(solve(parse(text)))
+        say(f"  {text}\n  {solution}  {1000 * (perf_counter() - start):.1f} ms")
+    msf = parse(_demo_puzzles()[0])
+    start = perf_counter()
+    bird_solution = next(solve_search(msf))
+    say(
+        "Bird's search . prune . choices finds the same solution for the first: "
+        f"{bird_solution == next(solve(msf))} ({1000 * (perf_counter() - start):.1f} ms)"
+    )
+
+
+def _bird_stages(say: Say) -> None:
+    """What pruning saves, counted: the specification against many prune, on 5 blanks."""
+    full = next(solve(parse(_demo_puzzles()[0])))
+    puzzle = Grid(full.cells[:76] + (0,) * 5, 3)
+    say("Bird's specification on a grid with 5 blanks, with and without pruning:")
+    for label, matrix in [
+        ("filter valid . expand . choices", choices(puzzle.rows)),
+        ("filter valid . expand . many prune . choices", many(prune, choices(puzzle.rows))),
+    ]:
+        probe = Probe()
+        found = list(filter(valid, probe.stage("candidates", expand(matrix))))
+        say(f"  {label:<46} {probe.counts['candidates']:>7,} candidates, {len(found)} solution")
+
+
 def run(say: Say) -> None:
     """Run every part of the demo, printing through ``say``."""
+    _sudoku(say)
+    say("")
+    _bird_stages(say)
+    say("")
     _queens_pipeline(say)
     say("")
     _cp_pipeline(say)
