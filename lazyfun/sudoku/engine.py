@@ -7,7 +7,9 @@ skeleton; only the representation changes so that it runs fast:
   set when value d is still possible);
 * ``prune`` is propagation to a fixpoint: a fixed cell removes its value from
   its peers (Bird's ``pruneRow``, done incrementally), and a value with one
-  place left in a unit is fixed there (hidden singles);
+  place left in a unit is fixed there (hidden singles); at the root only, a
+  value confined to one box-line segment leaves the rest of the line or box
+  (locked candidates: measured, it pays once but not at every node);
 * ``expand1`` branches on a cell with the fewest choices, one child per value,
   made only when the search reaches it;
 * ``blocked`` is found by the propagation itself (a cell with no choice, or a
@@ -87,12 +89,14 @@ def _tables(box: int) -> _Tables:
     return _Tables((1 << n) - 1, all_units, peers, tuple(segments), tuple(locks))
 
 
-def _propagate(cands: list[int], queue: list[int], t: _Tables) -> bool:
+def _propagate(cands: list[int], queue: list[int], t: _Tables, locked: bool) -> bool:
     """Prune ``cands`` in place to a fixpoint; False if it proves them blocked.
 
     ``queue`` holds the cells fixed but not yet removed from their peers.
+    With ``locked``, one round of locked candidates follows the singles.
     """
     peers, all_units, full = t.peers, t.units, t.full
+    locked_done = not locked
     while True:
         while queue:
             cell = queue.pop()
@@ -126,6 +130,9 @@ def _propagate(cands: list[int], queue: list[int], t: _Tables) -> bool:
                         queue.append(cell)
         if queue:
             continue
+        if locked_done:
+            return True
+        locked_done = True
         changed = _locked_candidates(cands, queue, t)
         if changed is None:
             return False
@@ -184,9 +191,9 @@ def _branch_cell(cands: list[int]) -> int:
     return best
 
 
-def _prune(cands: list[int], fixed: list[int], t: _Tables) -> Node:
+def _prune(cands: list[int], fixed: list[int], t: _Tables, locked: bool = False) -> Node:
     """Propagate, then pick the branching cell: the node for these candidates."""
-    if not _propagate(cands, fixed, t):
+    if not _propagate(cands, fixed, t, locked):
         return _DEAD
     return cands, _branch_cell(cands)
 
@@ -196,7 +203,7 @@ def _root(grid: Grid) -> Node:
     check_givens(grid)
     t = _tables(grid.box)
     cands = [1 << (v - 1) if v else t.full for v in grid.cells]
-    return _prune(cands, [i for i, v in enumerate(grid.cells) if v], t)
+    return _prune(cands, [i for i, v in enumerate(grid.cells) if v], t, locked=True)
 
 
 def _raw_solutions(grid: Grid) -> Iterator[list[int]]:
