@@ -6,7 +6,7 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 SOURCES := lazyfun tests benchmarks
 
-.PHONY: demo test lint typecheck unit slow bench docs docs-figures clean
+.PHONY: demo test lint typecheck unit slow bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
