@@ -6,7 +6,9 @@ from collections.abc import Callable
 from importlib.resources import files
 from time import perf_counter
 
-from lazyfun import cp, many, search, take
+from lazyfun import cp, first, many, search, take
+from lazyfun.queens import count_queens, is_placement, queens
+from lazyfun.queens.lex import Partial, expand1
 from lazyfun.sudoku import Grid, parse, solve
 from lazyfun.sudoku.bird import choices, expand, prune, solve_search, valid
 from lazyfun.trace import Probe
@@ -15,27 +17,30 @@ Say = Callable[[str], None]
 
 
 def _queens_pipeline(say: Say) -> None:
-    """Eight queens as an instance of the search skeleton, streamed."""
+    """Eight queens as an instance of the search skeleton, streamed; a big board; a count."""
     n = 8
-
-    def expand1(placed: tuple[int, ...]) -> list[tuple[int, ...]]:
-        col = len(placed)
-        return [
-            (*placed, row)
-            for row in range(n)
-            if all(row != r and abs(row - r) != col - c for c, r in enumerate(placed))
-        ]
-
     probe = Probe()
-    start: tuple[int, ...] = ()
     placements = search(
-        start, expand1=probe.counted("partial boards")(expand1), complete=lambda p: len(p) == n
+        Partial(()),
+        expand1=probe.counted("partial boards")(expand1(n)),
+        complete=lambda p: len(p.rows) == n,
     )
     say("The first 3 of the 92 placements of 8 queens, streamed by lazyfun.search:")
     for p in take(3, probe.stage("placements", placements)):
-        say(f"  {p}")
+        say(f"  {p.rows}")
     say("What the search built to find them (the rest was never computed):")
     say("  " + str(probe).replace("\n", "\n  "))
+    start = perf_counter()
+    big = first(queens(300, strategy="most-constrained"))
+    say(
+        f"A first placement of 300 queens, most-constrained column first: valid "
+        f"{is_placement(big, 300)} ({1000 * (perf_counter() - start):.0f} ms)"
+    )
+    start = perf_counter()
+    say(
+        f"count_queens(11) = {count_queens(11):,}, counted through the board's symmetries "
+        f"({1000 * (perf_counter() - start):.0f} ms)"
+    )
 
 
 def _cp_pipeline(say: Say) -> None:

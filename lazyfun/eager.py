@@ -17,7 +17,6 @@ the comprehension can be stated for boards it would take hours to run.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import reduce
 from itertools import product
 from typing import Literal
 
@@ -77,7 +76,9 @@ def _safe(ran: int, rst: list[int]) -> bool:
     return all(not (ran == rst[pos] or abs(ran - rst[pos]) == pos + 1) for pos in range(len(rst)))
 
 
-def queens_comprehension(rows: int, cols: int | None = None, work: Work | None = None) -> list[list[int]]:
+def queens_comprehension(
+    rows: int, cols: int | None = None, work: Work | None = None
+) -> list[list[int]]:
     """The article's first version: the recursive call inside the inner loop.
 
     ``[[ran] + rst for ran in range(row) for rst in queens(row, col - 1) if safe(ran, rst)]``
@@ -112,9 +113,12 @@ def queens_flatmap(rows: int, cols: int | None = None, work: Work | None = None)
     """The article's fix: ``flatmap(newcol, queens(row, col - 1))``, each level computed once.
 
     ``newcol rst`` offers every row for the new column and keeps the safe
-    ones; ``flatmap`` is ``reduce(list.__add__, map(newcol, ...))``, as in the
-    article.  Still eager: each level is a complete list before the next
-    starts, so memory grows with the number of placements.
+    ones; ``flatmap`` maps ``newcol`` and appends the lists.  (The article
+    appends with ``reduce(list.__add__, ...)``, which copies the growing
+    result at every step; ``list.extend`` keeps the append linear, so what
+    remains is the cost of eagerness itself.)  Still eager: each level is a
+    complete list before the next starts, so memory grows with the number of
+    placements.
 
     >>> work = Work()
     >>> queens_flatmap(4, 4, work)
@@ -133,7 +137,10 @@ def queens_flatmap(rows: int, cols: int | None = None, work: Work | None = None)
         tally.calls += 1
         if col == 0:
             return [[]]
-        return reduce(list.__add__, map(newcol, go(col - 1)), [])
+        result: list[list[int]] = []
+        for extended in map(newcol, go(col - 1)):
+            result.extend(extended)
+        return result
 
     return go(cols)
 

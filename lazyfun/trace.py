@@ -35,7 +35,7 @@ from typing import Any, ParamSpec, TypeVar
 T = TypeVar("T")
 P = ParamSpec("P")
 
-__all__ = ["Probe"]
+__all__ = ["Probe", "human_bytes"]
 
 
 class Probe:
@@ -131,7 +131,7 @@ class Probe:
         if self.seconds is not None:
             extras.append(f"time {self.seconds:.3f} s")
         if self.peak_bytes is not None:
-            extras.append(f"peak memory {_human_bytes(self.peak_bytes)}")
+            extras.append(f"peak memory {human_bytes(self.peak_bytes)}")
         if extras:
             lines.append(", ".join(extras))
         return "\n".join(lines)
@@ -143,7 +143,7 @@ class Probe:
         )
 
 
-def _human_bytes(n: int) -> str:
+def human_bytes(n: int) -> str:
     """``1536 -> '1.5 KiB'``."""
     size = float(n)
     for unit in ("B", "KiB", "MiB", "GiB"):

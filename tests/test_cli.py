@@ -26,3 +26,36 @@ def test_python_dash_m_lazyfun_without_arguments_shows_help() -> None:
         [sys.executable, "-m", "lazyfun"], capture_output=True, text=True, check=False
     )
     assert "demo" in proc.stdout + proc.stderr
+
+
+def test_queens_streams_placements_one_per_line() -> None:
+    result = CliRunner().invoke(app, ["queens", "4"])
+    assert result.exit_code == 0
+    assert result.output == "1 3 0 2\n2 0 3 1\n"
+
+
+def test_queens_first_board_and_count() -> None:
+    runner = CliRunner()
+    drawn = runner.invoke(app, ["queens", "6", "4", "--first", "1", "--board"])
+    assert drawn.output.splitlines()[:3] == ["Q . . .", ". . . Q", ". Q . ."]
+    assert runner.invoke(app, ["queens", "12", "--count"]).output == "14200\n"
+    big = runner.invoke(app, ["queens", "60", "-n", "1", "--strategy", "most-constrained"])
+    assert sorted(map(int, big.output.split())) == list(range(60))
+
+
+def test_queens_bad_input_is_one_line_and_exit_2() -> None:
+    result = CliRunner().invoke(app, ["queens", "8", "--strategy", "random"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "lazyfun: unknown strategy 'random': choose one of lexicographic, most-constrained"
+    ]
+    assert "Traceback" not in result.output
+
+
+def test_study_queens_prints_the_table_and_marks_estimates() -> None:
+    result = CliRunner().invoke(
+        app, ["study", "queens", "--from", "4", "--to", "6", "--run-limit", "5"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "comprehension" in result.output and "(est.)" in result.output
+    assert "128,904" in result.output

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from lazyfun.eager import expand_eager, solve_naive_eager
+import pytest
+
+from lazyfun.eager import (
+    Work,
+    expand_eager,
+    predicted_work,
+    queens_comprehension,
+    queens_flatmap,
+    solve_naive_eager,
+)
+from lazyfun.queens import queens
 from lazyfun.sudoku import Grid
 from lazyfun.sudoku.bird import choices, expand, solve_naive
 from lazyfun.trace import Probe
@@ -33,3 +43,28 @@ def test_eager_holds_every_candidate_where_lazy_holds_one() -> None:
         list(solve_naive(puzzle))
     assert eager.peak_bytes is not None and lazy.peak_bytes is not None
     assert eager.peak_bytes > 20 * lazy.peak_bytes
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 4), (5, 5), (6, 6), (6, 4), (5, 3), (3, 4), (4, 0)])
+def test_eager_queens_counters_match_their_predicted_work(rows: int, cols: int) -> None:
+    comprehension, flatmap = Work(), Work()
+    queens_comprehension(rows, cols, comprehension)
+    queens_flatmap(rows, cols, flatmap)
+    assert comprehension == predicted_work("comprehension", rows, cols)
+    assert flatmap == predicted_work("flatmap", rows, cols)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 4), (6, 6), (7, 5), (5, 2)])
+def test_eager_queens_find_the_lazy_placements(rows: int, cols: int) -> None:
+    lazy = list(queens(rows, cols))
+    # The article's lists put the newest column first; reading them as tuples
+    # gives the lazy stream, because reversing the columns is a symmetry.
+    assert [tuple(p) for p in queens_comprehension(rows, cols)] == lazy
+    assert sorted(tuple(p) for p in queens_flatmap(rows, cols)) == lazy
+
+
+def test_the_comprehension_blows_up_where_flatmap_does_not() -> None:
+    comprehension = [predicted_work("comprehension", n).calls for n in range(4, 9)]
+    flatmap = [predicted_work("flatmap", n).candidates for n in range(4, 9)]
+    assert comprehension == [341, 3906, 55987, 960800, 19173961]
+    assert flatmap == [60, 220, 894, 3584, 15720]

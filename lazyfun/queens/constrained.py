@@ -92,7 +92,7 @@ def place(board: Board, column: int, row: int) -> Board:
             safe[c] = rows
             dead = dead or not rows
     safe[column] = 0
-    placed = board.rows[:column] + (row,) + board.rows[column + 1 :]
+    placed = (*board.rows[:column], row, *board.rows[column + 1 :])
     return Board(board.height, placed, tuple(safe), board.free & ~bit, board.empty - 1, dead)
 
 

@@ -57,7 +57,7 @@ def adjoin(p: Partial, row: int) -> Partial:
     Partial(rows=(2,), taken=4, rising=8, falling=2)
     """
     bit = 1 << row
-    return Partial(p.rows + (row,), p.taken | bit, (p.rising | bit) << 1, (p.falling | bit) >> 1)
+    return Partial((*p.rows, row), p.taken | bit, (p.rising | bit) << 1, (p.falling | bit) >> 1)
 
 
 def expand1(height: int) -> Callable[[Partial], Iterator[Partial]]:
