@@ -42,7 +42,7 @@ slow: $(VENV)/.dev
 	$(BIN)/pytest -m slow tests
 
 bench: $(VENV)/.bench
-	$(BIN)/python -m benchmarks $(BENCH)
+	$(BIN)/python -u -m benchmarks $(BENCH)
 
 clean:
 	rm -rf $(VENV) build *.egg-info site .mypy_cache .ruff_cache .hypothesis

@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-ALL = ["cp", "sudoku"]
+ALL = ["cp", "sudoku", "queens"]
 
 
 def main(names: list[str]) -> None:

@@ -61,3 +61,87 @@ def constraint_solve(puzzle: str) -> Any:
     for unit in _units():
         problem.addConstraint(constraint.AllDifferentConstraint(), unit)
     return problem.getSolution()
+
+
+def plain_queens(n: int) -> Any:
+    """The plain recursive generator: the article's flatmap order, one placement at a time."""
+
+    def safe(row: int, placed: tuple[int, ...]) -> bool:
+        col = len(placed)
+        return all(row != r and abs(row - r) != col - c for c, r in enumerate(placed))
+
+    def place(k: int) -> Any:
+        if k == 0:
+            yield ()
+            return
+        for placed in place(k - 1):
+            for row in range(n):
+                if safe(row, placed):
+                    yield (*placed, row)
+
+    return place(n)
+
+
+def mirror_count(n: int) -> int:
+    """A straightforward bit-mask counter with mirror symmetry: the usual Python answer."""
+    full = (1 << n) - 1
+
+    def walk(taken: int, rising: int, falling: int) -> int:
+        if taken == full:
+            return 1
+        total = 0
+        free = full & ~(taken | rising | falling)
+        while free:
+            bit = free & -free
+            free ^= bit
+            total += walk(taken | bit, (rising | bit) << 1, (falling | bit) >> 1)
+        return total
+
+    half = sum(walk(1 << r, 1 << r << 1, 1 << r >> 1) for r in range(n // 2))
+    middle = walk(1 << (n // 2), 1 << (n // 2) << 1, 1 << (n // 2) >> 1) if n % 2 else 0
+    return 2 * half + middle
+
+
+def _queens_problem(n: int, solver: Any) -> Any:
+    import constraint
+
+    problem = constraint.Problem(solver)
+    problem.addVariables(range(n), range(n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            problem.addConstraint(lambda a, b, d=j - i: a != b and abs(a - b) != d, (i, j))
+    return problem
+
+
+def constraint_queens_count(n: int) -> int:
+    """Every placement with python-constraint2's BacktrackingSolver, counted as it streams."""
+    import constraint
+
+    return sum(1 for _ in _queens_problem(n, constraint.BacktrackingSolver()).getSolutionIter())
+
+
+def constraint_queens_first(n: int) -> Any:
+    """A first placement with python-constraint2's MinConflictsSolver (local search)."""
+    import constraint
+
+    return _queens_problem(n, constraint.MinConflictsSolver(steps=1_000_000)).getSolution()
+
+
+def cpsat_queens_first(n: int, seconds: float = 60.0) -> list[int] | None:
+    """A first placement with OR-Tools CP-SAT (one worker): AllDifferent on rows and diagonals.
+
+    None when it finds none within ``seconds``.
+    """
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    q = [model.NewIntVar(0, n - 1, f"q{i}") for i in range(n)]
+    model.AddAllDifferent(q)
+    model.AddAllDifferent([q[i] + i for i in range(n)])
+    model.AddAllDifferent([q[i] - i for i in range(n)])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = seconds
+    if solver.Solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return [solver.Value(v) for v in q]

@@ -58,10 +58,10 @@ def test_more_columns_than_rows_gives_an_empty_stream_and_no_columns_one_placeme
 
 
 def test_the_first_placement_of_a_board_too_big_to_finish_comes_at_once() -> None:
-    head = first(queens(28))
-    assert is_placement(head, 28)
-    assert head == first(solutions(28))
-    assert head[:5] == (0, 2, 4, 1, 3)
+    head = first(queens(25))
+    assert is_placement(head, 25)
+    assert head == first(solutions(25))
+    assert head[:6] == (0, 2, 4, 1, 3, 8)
 
 
 def test_memory_stays_flat_however_many_placements_stream_past() -> None:
