@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-SOURCES := lazyfun tests benchmarks
+SOURCES := lazyfun tests benchmarks examples
 
 .PHONY: demo test lint typecheck unit slow bench clean
 
@@ -33,7 +33,7 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff format --check $(SOURCES)
 
 typecheck: $(VENV)/.dev
-	$(BIN)/mypy --strict lazyfun tests
+	$(BIN)/mypy --strict lazyfun tests examples
 
 unit: $(VENV)/.dev
 	$(BIN)/pytest

@@ -1,0 +1,44 @@
+"""A constraint model in the Solver Foundation style, solved lazily.
+
+>>> from lazyfun.csp import Model, Domain, all_different
+>>> m = Model()
+>>> s, e, n, d = (m.decision(c, Domain.integer_range(0, 9)) for c in "SEND")
+>>> m.add_constraint("distinct", all_different([s, e, n, d]))
+>>> m.add_constraint("sum", s + e + n + d == 24)
+>>> m.add_constraint("order", s > e)
+>>> m.add_constraint("gap", abs(n - d) == 4)
+>>> first = m.solve()
+>>> first.quality, first.as_dict()
+(<Quality.FEASIBLE: 'feasible'>, {'S': 6, 'E': 4, 'N': 5, 'D': 9})
+>>> m.count()
+16
+>>> m.add_constraint("impossible", s + e > 17)
+>>> m.solve().quality
+<Quality.INFEASIBLE: 'infeasible'>
+"""
+
+from lazyfun.csp.model import (
+    Constraint,
+    Decision,
+    Domain,
+    Expr,
+    Model,
+    ModelError,
+    all_different,
+    total,
+)
+from lazyfun.csp.solver import Quality, Solution, Solutions
+
+__all__ = [
+    "Constraint",
+    "Decision",
+    "Domain",
+    "Expr",
+    "Model",
+    "ModelError",
+    "Quality",
+    "Solution",
+    "Solutions",
+    "all_different",
+    "total",
+]

@@ -1,0 +1,406 @@
+"""Solving a model: propagation to a fixpoint inside the core search skeleton.
+
+A search state is a tuple of domains, one bit set per decision (bit ``i`` of
+decision ``d`` stands for ``offset[d] + i``), with the decision last fixed.
+The four parameters of :func:`lazyfun.search`:
+
+- ``prune``: run the propagators of the constraints on the decision just
+  fixed, then of every decision whose domain shrinks, to a fixpoint;
+- ``blocked``: some domain became empty;
+- ``complete``: every domain holds one value;
+- ``expand1``: the decision with the smallest domain (ties: the one in most
+  constraints), one child per value, smallest value first.
+
+The propagators: bounds reasoning for linear constraints (domain reasoning for
+``x == y + k``), forward checking for ``!=``, ``abs`` and predicates (filter
+the last open decision's values), and for ``all_different`` removal of fixed
+values, the pigeonhole test, and hidden singles when the decisions must use
+every value they can take.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from enum import Enum
+from typing import NamedTuple
+
+from lazyfun.csp.model import (
+    _OPS,
+    AbsCompare,
+    AllDifferent,
+    Constraint,
+    Decision,
+    Linear,
+    Model,
+    ModelError,
+    Predicate,
+)
+from lazyfun.search import search
+
+__all__ = ["Quality", "Solution", "Solutions"]
+
+
+class Quality(Enum):
+    """What a :class:`Solution` is (Solver Foundation's ``SolverQuality``)."""
+
+    FEASIBLE = "feasible"
+    INFEASIBLE = "infeasible"
+    UNKNOWN = "unknown"
+
+
+class Solution:
+    """Values for every decision of a model, or a verdict that there are none.
+
+    ``solution[x]`` or ``solution["x"]`` gives a value; ``as_dict()`` all of
+    them by name.  An infeasible (or unknown) solution has a ``quality`` and no
+    values.
+    """
+
+    def __init__(self, model: Model, values: tuple[int, ...] | None, quality: Quality) -> None:
+        self.model = model
+        self.values = values
+        self.quality = quality
+
+    def __getitem__(self, key: Decision | str) -> int:
+        decision = self.model[key] if isinstance(key, str) else key
+        if decision.model is not self.model:
+            raise ModelError(f"{decision!r} is a decision of another model")
+        if self.values is None:
+            raise ModelError(f"a {self.quality.value} solution has no values")
+        return self.values[decision.index]
+
+    def as_dict(self) -> dict[str, int]:
+        """Every decision's value, by name (empty when there is no solution)."""
+        if self.values is None:
+            return {}
+        return {d.name: v for d, v in zip(self.model.decisions, self.values, strict=True)}
+
+    def __repr__(self) -> str:
+        return f"Solution({self.quality.name}, {self.as_dict()!r})"
+
+
+Domains = tuple[int, ...]
+
+
+class Node(NamedTuple):
+    """A search state: the domains, the decision just fixed (-1: none), and failure."""
+
+    domains: Domains
+    fixed: int
+    failed: bool = False
+
+
+def _low(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def _range_mask(low: int, high: int) -> int:
+    """Bits ``low .. high`` (clipped at 0); 0 when the range is empty."""
+    low = max(low, 0)
+    if high < low:
+        return 0
+    return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
+
+
+Propagator = Callable[[list[int]], bool]
+
+
+class _Compiled:
+    """A model turned into propagators over bit sets, and the watch lists."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.offsets = [d.domain.offset for d in model.decisions]
+        self.start = tuple(d.domain.bits for d in model.decisions)
+        self.propagators: list[Propagator] = []
+        self.scopes: list[tuple[int, ...]] = []
+        self.watchers: list[list[int]] = [[] for _ in model.decisions]
+        self.constant: list[Propagator] = []
+        for constraint in model.constraints.values():
+            self._add(constraint)
+        self.degree = [len(w) for w in self.watchers]
+
+    def _add(self, c: Constraint) -> None:
+        if isinstance(c, Linear):
+            prop = self._linear(c)
+        elif isinstance(c, AllDifferent):
+            prop = self._all_different(c)
+        elif isinstance(c, AbsCompare | Predicate):
+            prop = self._forward(c)
+        else:
+            raise ModelError(f"unsupported constraint {c!r}")
+        if not c.scope:
+            self.constant.append(prop)
+            return
+        k = len(self.propagators)
+        self.propagators.append(prop)
+        self.scopes.append(c.scope)
+        for i in set(c.scope):
+            self.watchers[i].append(k)
+
+    def value(self, i: int, bits: int) -> int:
+        return self.offsets[i] + _low(bits)
+
+    def _forward(self, c: Constraint) -> Propagator:
+        """Forward checking: once one decision is open, keep its values that satisfy ``c``."""
+        scope = c.scope
+        offsets = self.offsets
+        n = len(self.model.decisions)
+
+        def prop(doms: list[int]) -> bool:
+            open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
+            if len(open_) > 1:
+                return True
+            values = [0] * n
+            for i in scope:
+                values[i] = offsets[i] + _low(doms[i])
+            if not open_:
+                return c.holds(values)
+            i = open_[0]
+            bits = doms[i]
+            kept = 0
+            rest = bits
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                values[i] = offsets[i] + bit.bit_length() - 1
+                if c.holds(values):
+                    kept |= bit
+            doms[i] = kept
+            return kept != 0
+
+        return prop
+
+    def _linear(self, c: Linear) -> Propagator:
+        terms = [(i, a, self.offsets[i]) for i, a in sorted(c.expr.terms.items())]
+        constant = c.expr.constant
+        op = c.op
+        if op == "!=":
+            return self._forward(c)
+        if not terms:
+            holds = _OPS[op](constant, 0)
+            return lambda doms: holds
+        if op in (">=", ">"):
+            terms = [(i, -a, off) for i, a, off in terms]
+            constant = -constant
+            op = "<=" if op == ">=" else "<"
+        if op == "<":
+            constant += 1
+            op = "<="
+        if op == "==" and len(terms) == 2 and {terms[0][1], terms[1][1]} == {1, -1}:
+            return self._shift_equal(terms, constant)
+
+        def prop(doms: list[int]) -> bool:
+            lows = []
+            highs = []
+            for i, a, off in terms:
+                bits = doms[i]
+                lo = off + _low(bits)
+                hi = off + bits.bit_length() - 1
+                if a > 0:
+                    lows.append(a * lo)
+                    highs.append(a * hi)
+                else:
+                    lows.append(a * hi)
+                    highs.append(a * lo)
+            total_low = constant + sum(lows)
+            total_high = constant + sum(highs)
+            if total_low > 0 or (op == "==" and total_high < 0):
+                return False
+            for (i, a, off), lo_term, hi_term in zip(terms, lows, highs, strict=True):
+                # a*x <= -(total_low - lo_term); for ==, also a*x >= -(total_high - hi_term)
+                bits = doms[i]
+                x_low, x_high = off, off + bits.bit_length() - 1
+                upper = -(total_low - lo_term)
+                if a > 0:
+                    x_high = min(x_high, upper // a)
+                else:
+                    x_low = max(x_low, -(upper // -a))
+                if op == "==":
+                    lower = -(total_high - hi_term)
+                    if a > 0:
+                        x_low = max(x_low, -(-lower // a))
+                    else:
+                        x_high = min(x_high, lower // a)
+                mask = _range_mask(x_low - off, x_high - off)
+                if bits & ~mask:
+                    bits &= mask
+                    if not bits:
+                        return False
+                    doms[i] = bits
+            return True
+
+        return prop
+
+    def _shift_equal(self, terms: list[tuple[int, int, int]], constant: int) -> Propagator:
+        """``x - y + k == 0``: x's values are y's shifted by ``-k``, and back."""
+        (i, a, off_i), (j, _, off_j) = terms
+        if a < 0:
+            (i, _, off_i), (j, _, off_j) = (j, 1, off_j), (i, -1, off_i)
+        shift = off_j - constant - off_i  # value x = y - k; bit of x = bit of y + shift
+
+        def moved(bits: int, by: int) -> int:
+            return bits << by if by >= 0 else bits >> -by
+
+        def prop(doms: list[int]) -> bool:
+            x = doms[i] & moved(doms[j], shift)
+            y = doms[j] & moved(x, -shift)
+            doms[i], doms[j] = x, y
+            return x != 0 and y != 0
+
+        return prop
+
+    def _all_different(self, c: AllDifferent) -> Propagator:
+        scope = c.scope
+        if not scope:
+            return lambda doms: True
+        base = min(self.offsets[i] for i in scope)
+        lift = [(i, self.offsets[i] - base) for i in scope]
+        size = len(scope)
+
+        def prop(doms: list[int]) -> bool:
+            common = [doms[i] << s for i, s in lift]
+            changed = True
+            while changed:
+                changed = False
+                fixed = 0
+                for bits in common:
+                    if not bits & (bits - 1):
+                        if fixed & bits:
+                            return False
+                        fixed |= bits
+                for k, bits in enumerate(common):
+                    if bits & (bits - 1) and bits & fixed:
+                        bits &= ~fixed
+                        if not bits:
+                            return False
+                        common[k] = bits
+                        changed = True
+                once = twice = 0
+                for bits in common:
+                    twice |= once & bits
+                    once |= bits
+                count = once.bit_count()
+                if count < size:
+                    return False
+                if count == size:
+                    singles = once & ~twice & ~fixed
+                    if singles:
+                        for k, bits in enumerate(common):
+                            hit = bits & singles
+                            if hit and bits != hit:
+                                if hit & (hit - 1):
+                                    return False
+                                common[k] = hit
+                                changed = True
+            for (i, s), bits in zip(lift, common, strict=True):
+                doms[i] = bits >> s
+            return True
+
+        return prop
+
+    def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
+        """Run propagators to a fixpoint, starting from those watching ``touched``."""
+        watchers = self.watchers
+        scopes = self.scopes
+        props = self.propagators
+        queue: list[int] = []
+        queued = set()
+        for i in touched:
+            for k in watchers[i]:
+                if k not in queued:
+                    queued.add(k)
+                    queue.append(k)
+        while queue:
+            k = queue.pop()
+            queued.discard(k)
+            scope = scopes[k]
+            before = [doms[i] for i in scope]
+            if not props[k](doms):
+                return False
+            for i, b in zip(scope, before, strict=True):
+                if doms[i] != b:
+                    for k2 in watchers[i]:
+                        if k2 not in queued:
+                            queued.add(k2)
+                            queue.append(k2)
+        return True
+
+
+class _Stop(Exception):
+    """A time or node limit was reached."""
+
+
+class Solutions(Iterator[Solution]):
+    """The solutions of a model, each found when asked for.
+
+    ``stopped_by`` is None while the stream runs and after it ends by
+    exhaustion; ``"time_limit"`` or ``"node_limit"`` when a limit ended it.
+    ``nodes`` counts the branchings so far.
+    """
+
+    def __init__(self, model: Model, *, time_limit: float | None, node_limit: int | None) -> None:
+        self.model = model
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.stopped_by: str | None = None
+        self.nodes = 0
+        self._compiled = _Compiled(model)
+        self._started = time.perf_counter()
+        self._stream = self._run()
+
+    def __iter__(self) -> Solutions:
+        return self
+
+    def __next__(self) -> Solution:
+        try:
+            return next(self._stream)
+        except _Stop as stop:
+            self.stopped_by = str(stop)
+            raise StopIteration from None
+
+    def _prune(self, node: Node) -> Node:
+        doms = list(node.domains)
+        compiled = self._compiled
+        if node.fixed >= 0:
+            ok = compiled.propagate(doms, [node.fixed])
+        else:
+            ok = all(check(doms) for check in compiled.constant)
+            ok = ok and compiled.propagate(doms, range(len(doms)))
+        return Node(tuple(doms), node.fixed, not ok)
+
+    def _expand1(self, node: Node) -> Iterator[Node]:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _Stop("node_limit")
+        if self.time_limit is not None and time.perf_counter() - self._started > self.time_limit:
+            raise _Stop("time_limit")
+        doms = node.domains
+        degree = self._compiled.degree
+        best = -1
+        best_key = (0, 0)
+        for i, bits in enumerate(doms):
+            if bits & (bits - 1):
+                key = (bits.bit_count(), -degree[i])
+                if best < 0 or key < best_key:
+                    best, best_key = i, key
+        bits = doms[best]
+        while bits:
+            bit = bits & -bits
+            bits ^= bit
+            yield Node((*doms[:best], bit, *doms[best + 1 :]), best)
+
+    def _run(self) -> Iterator[Solution]:
+        compiled = self._compiled
+        root = self._prune(Node(compiled.start, -1))
+        found = search(
+            root,
+            expand1=self._expand1,
+            complete=lambda n: all(not b & (b - 1) for b in n.domains),
+            blocked=lambda n: n.failed,
+            prune=self._prune,
+        )
+        for node in found:
+            values = tuple(compiled.value(i, b) for i, b in enumerate(node.domains))
+            yield Solution(self.model, values, Quality.FEASIBLE)
