@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-ALL = ["cp", "sudoku", "queens"]
+ALL = ["cp", "sudoku", "queens", "csp"]
 
 
 def main(names: list[str]) -> None:

@@ -21,6 +21,7 @@ every value they can take.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from enum import Enum
 from typing import NamedTuple
@@ -106,6 +107,11 @@ def _range_mask(low: int, high: int) -> int:
 Propagator = Callable[[list[int]], bool]
 
 
+def _is_shift_equal(c: Constraint) -> bool:
+    """``x - y + k == 0``: propagated exactly (and once is enough) by shifting bit sets."""
+    return isinstance(c, Linear) and c.op == "==" and sorted(c.expr.terms.values()) == [-1, 1]
+
+
 class _Compiled:
     """A model turned into propagators over bit sets, and the watch lists."""
 
@@ -117,6 +123,7 @@ class _Compiled:
         self.scopes: list[tuple[int, ...]] = []
         self.watchers: list[list[int]] = [[] for _ in model.decisions]
         self.constant: list[Propagator] = []
+        self.idempotent: list[bool] = []
         for constraint in model.constraints.values():
             self._add(constraint)
         self.degree = [len(w) for w in self.watchers]
@@ -126,6 +133,10 @@ class _Compiled:
             prop = self._linear(c)
         elif isinstance(c, AllDifferent):
             prop = self._all_different(c)
+        elif (
+            isinstance(c, AbsCompare) and c.op == "!=" and sorted(c.expr.terms.values()) == [-1, 1]
+        ):
+            prop = self._abs_pair(c)
         elif isinstance(c, AbsCompare | Predicate):
             prop = self._forward(c)
         else:
@@ -135,6 +146,7 @@ class _Compiled:
             return
         k = len(self.propagators)
         self.propagators.append(prop)
+        self.idempotent.append(isinstance(c, AllDifferent) or _is_shift_equal(c))
         self.scopes.append(c.scope)
         for i in set(c.scope):
             self.watchers[i].append(k)
@@ -146,13 +158,12 @@ class _Compiled:
         """Forward checking: once one decision is open, keep its values that satisfy ``c``."""
         scope = c.scope
         offsets = self.offsets
-        n = len(self.model.decisions)
+        values = [0] * len(self.model.decisions)
 
         def prop(doms: list[int]) -> bool:
             open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
             if len(open_) > 1:
                 return True
-            values = [0] * n
             for i in scope:
                 values[i] = offsets[i] + _low(doms[i])
             if not open_:
@@ -177,7 +188,7 @@ class _Compiled:
         constant = c.expr.constant
         op = c.op
         if op == "!=":
-            return self._forward(c)
+            return self._not_equal(terms, constant)
         if not terms:
             holds = _OPS[op](constant, 0)
             return lambda doms: holds
@@ -188,7 +199,7 @@ class _Compiled:
         if op == "<":
             constant += 1
             op = "<="
-        if op == "==" and len(terms) == 2 and {terms[0][1], terms[1][1]} == {1, -1}:
+        if _is_shift_equal(c):
             return self._shift_equal(terms, constant)
 
         def prop(doms: list[int]) -> bool:
@@ -230,6 +241,58 @@ class _Compiled:
                         return False
                     doms[i] = bits
             return True
+
+        return prop
+
+    def _not_equal(self, terms: list[tuple[int, int, int]], constant: int) -> Propagator:
+        """``sum(a * x) + k != 0``: once one decision is open, strike its one forbidden value."""
+
+        def prop(doms: list[int]) -> bool:
+            open_term = None
+            rest = constant
+            for term in terms:
+                i, a, off = term
+                bits = doms[i]
+                if bits & (bits - 1):
+                    if open_term is not None:
+                        return True
+                    open_term = term
+                else:
+                    rest += a * (off + bits.bit_length() - 1)
+            if open_term is None:
+                return rest != 0
+            i, a, off = open_term
+            if rest % a == 0:
+                position = -rest // a - off
+                if position >= 0:
+                    doms[i] &= ~(1 << position)
+            return doms[i] != 0
+
+        return prop
+
+    def _abs_pair(self, c: AbsCompare) -> Propagator:
+        """``abs(x - y + k) != b``: a fixed side strikes at most two values from the other."""
+        (i, _), (j, _) = sorted(c.expr.terms.items(), key=lambda t: -t[1])
+        k, b = c.expr.constant, c.bound
+        off_i, off_j = self.offsets[i], self.offsets[j]
+
+        def strike(bits: int, values: tuple[int, ...], off: int) -> int:
+            for v in values:
+                if v >= off:
+                    bits &= ~(1 << (v - off))
+            return bits
+
+        def prop(doms: list[int]) -> bool:
+            x, y = doms[i], doms[j]
+            if not y & (y - 1):
+                vy = off_j + y.bit_length() - 1
+                x = strike(x, (vy - k + b, vy - k - b), off_i)
+                doms[i] = x
+            if not x & (x - 1):
+                vx = off_i + x.bit_length() - 1
+                y = strike(y, (vx + k - b, vx + k + b), off_j)
+                doms[j] = y
+            return x != 0 and y != 0
 
         return prop
 
@@ -301,29 +364,36 @@ class _Compiled:
         return prop
 
     def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
-        """Run propagators to a fixpoint, starting from those watching ``touched``."""
+        """Run propagators to a fixpoint, starting from those watching ``touched``.
+
+        The queue is first in, first out.  A propagator that reaches its own
+        fixpoint in one run (``all_different``, ``x == y + k``) is not queued
+        again by its own changes; the others are.
+        """
         watchers = self.watchers
         scopes = self.scopes
         props = self.propagators
-        queue: list[int] = []
-        queued = set()
+        idempotent = self.idempotent
+        queued = [False] * len(props)
+        queue: deque[int] = deque()
         for i in touched:
             for k in watchers[i]:
-                if k not in queued:
-                    queued.add(k)
+                if not queued[k]:
+                    queued[k] = True
                     queue.append(k)
         while queue:
-            k = queue.pop()
-            queued.discard(k)
+            k = queue.popleft()
+            queued[k] = False
             scope = scopes[k]
             before = [doms[i] for i in scope]
             if not props[k](doms):
                 return False
+            again = not idempotent[k]
             for i, b in zip(scope, before, strict=True):
                 if doms[i] != b:
                     for k2 in watchers[i]:
-                        if k2 not in queued:
-                            queued.add(k2)
+                        if not queued[k2] and (k2 != k or again):
+                            queued[k2] = True
                             queue.append(k2)
         return True
 

@@ -1,0 +1,116 @@
+"""lazyfun.csp against python-constraint2 and CP-SAT on the same models, model building included."""
+
+from __future__ import annotations
+
+import time
+
+from benchmarks.common import data_file, lines, report, time_each, verdict
+from benchmarks.peers import (
+    constraint_queens_count,
+    constraint_queens_first,
+    constraint_solve,
+    cpsat_queens_first,
+    cpsat_solve,
+)
+from lazyfun.csp.examples import queens_model, sudoku_model
+
+
+def _ours(puzzle: str) -> None:
+    model, _ = sudoku_model(puzzle, "all_different")
+    assert model.solve().as_dict()
+
+
+def _sudoku(verdicts: list[str]) -> None:
+    for name, limit, pc_limit in [
+        ("norvig_top95.txt", None, 10),
+        ("norvig_hardest.txt", None, 10),
+        ("tdoku_puzzles5_forum_hardest_1905_11plus.txt", 200, 10),
+    ]:
+        path = data_file(name)
+        if path is None:
+            continue
+        puzzles = lines(path, limit)
+        ours = time_each("lazyfun.csp", puzzles, _ours)
+        cpsat = time_each("CP-SAT (1 worker)", puzzles, cpsat_solve)
+        pc = time_each(
+            f"python-constraint2 (first {pc_limit})", puzzles[:pc_limit], constraint_solve
+        )
+        report(
+            f"Sudoku as a model (all_different), {name}: {len(puzzles)} puzzles", [ours, cpsat, pc]
+        )
+        verdicts.append(
+            verdict(
+                f"csp at least CP-SAT's throughput on {name}",
+                ours.rate >= cpsat.rate,
+                f"{ours.rate:.0f}/s vs {cpsat.rate:.0f}/s ({ours.rate / cpsat.rate:.2f}x)",
+            )
+        )
+        verdicts.append(
+            verdict(
+                f"csp over 50x python-constraint2 on {name}",
+                ours.rate >= 50 * pc.rate,
+                f"{ours.rate / pc.rate:.0f}x",
+            )
+        )
+
+
+def _queens() -> None:
+    print("Queens as a model: every solution (n = 8..11), then a first one (n = 20, 50, 100)")
+    for n in range(8, 12):
+        start = time.perf_counter()
+        ours = queens_model(n)[0].count()
+        t_ours = time.perf_counter() - start
+        start = time.perf_counter()
+        theirs = constraint_queens_count(n)
+        t_pc = time.perf_counter() - start
+        assert ours == theirs
+        print(
+            f"  n={n:<3} {ours:>5} solutions   ours {t_ours:7.3f} s   "
+            f"python-constraint2 {t_pc:7.3f} s"
+        )
+    for n in (20, 50, 100):
+        start = time.perf_counter()
+        queens_model(n)[0].solve()
+        t_ours = time.perf_counter() - start
+        start = time.perf_counter()
+        cpsat_queens_first(n)
+        t_cpsat = time.perf_counter() - start
+        start = time.perf_counter()
+        constraint_queens_first(n)
+        t_mc = time.perf_counter() - start
+        print(
+            f"  n={n:<3} first: ours {t_ours:7.3f} s   CP-SAT {t_cpsat:7.3f} s   "
+            f"MinConflicts {t_mc:7.3f} s"
+        )
+
+
+def _counting(verdicts: list[str]) -> None:
+    start = time.perf_counter()
+    empty = sudoku_model("0" * 16, "all_different", box=2)[0].count()
+    print(f"Empty 4x4 Sudoku: {empty} solutions in {time.perf_counter() - start:.3f} s")
+    verdicts.append(verdict("empty 4x4 counts 288", empty == 288, str(empty)))
+    path = data_file("tdoku_puzzles7_serg_benchmark.txt")
+    counts_path = data_file("tdoku_puzzles7_serg_benchmark.counts.txt")
+    if path is None or counts_path is None:
+        return
+    puzzles = lines(path, 50)
+    expected = [int(c) for c in lines(counts_path, 50)]
+    got: list[int] = []
+    ours = time_each(
+        "lazyfun.csp count",
+        puzzles,
+        lambda p: got.append(sudoku_model(p, "all_different")[0].count()),
+    )
+    cpsat = time_each("CP-SAT count", puzzles, lambda p: cpsat_solve(p, count=True))
+    report("Counting solutions, first 50 of serg_benchmark", [ours, cpsat])
+    verdicts.append(
+        verdict("csp counts match serg_benchmark", got == expected, f"{len(got)} puzzles")
+    )
+
+
+def main() -> list[str]:
+    verdicts: list[str] = []
+    _sudoku(verdicts)
+    _queens()
+    _counting(verdicts)
+    return verdicts
