@@ -8,6 +8,7 @@
 716235984528974316394816527845163792271489635639752841982647153163528479457391268
 """
 
+from lazyfun.sudoku.canon import equivalent, minlex
 from lazyfun.sudoku.engine import count_solutions, is_solution, is_unique, solve
 from lazyfun.sudoku.grid import Grid, PuzzleError, check_givens, parse
 
@@ -16,8 +17,10 @@ __all__ = [
     "PuzzleError",
     "check_givens",
     "count_solutions",
+    "equivalent",
     "is_solution",
     "is_unique",
+    "minlex",
     "parse",
     "solve",
 ]

@@ -55,3 +55,16 @@ def random_4x4(draw: st.DrawFn) -> Grid:
     except PuzzleError:
         assume(False)
     return g
+
+
+@st.composite
+def consistent_4x4(draw: st.DrawFn) -> Grid:
+    """A 4x4 grid of givens drawn cell by cell so that no two conflict (no filtering)."""
+    from lazyfun.sudoku.grid import units
+
+    peers = [{p for unit in units(2) if i in unit for p in unit} for i in range(16)]
+    cells = [0] * 16
+    for i in range(16):
+        allowed = [v for v in range(1, 5) if all(cells[p] != v for p in peers[i])]
+        cells[i] = draw(st.sampled_from([0, 0, *allowed]))
+    return Grid(tuple(cells), 2)
