@@ -1,0 +1,263 @@
+"""``lazyfun sudoku solve|canon``: streaming, formats, errors that lose nothing, exit codes."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lazyfun.cli import app
+from lazyfun.sudoku import parse, solve
+from lazyfun.sudoku.canon import minlex, random_transform
+from tests.datafiles import read_lines
+
+TOP95 = read_lines("top95_first20.txt")
+TOP95_SOLUTIONS = read_lines("top95_first20.solutions.txt")
+NO_SOLUTION = read_lines("royle17_plus_wrong_clue_first20.txt")[0]
+EMPTY_4X4 = "0" * 16
+LAZYFUN = [sys.executable, "-m", "lazyfun"]
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def mixed_file(tmp_path: Path) -> Path:
+    """Two good puzzles, a comment, a blank line, a short line and an impossible puzzle."""
+    path = tmp_path / "mixed.txt"
+    path.write_text(
+        f"# a comment\n{TOP95[0]}\n\n{TOP95[1]}\n{TOP95[2][:80]}\n{NO_SOLUTION}\n{TOP95[2]}\n"
+    )
+    return path
+
+
+# --- solve -------------------------------------------------------------------------
+
+
+def test_solve_arguments_one_line_each() -> None:
+    code, out, err = run("sudoku", "solve", TOP95[0], TOP95[1])
+    assert code == 0
+    assert out.splitlines() == TOP95_SOLUTIONS[:2]
+    assert err.startswith("lazyfun: 2 solved in ")
+
+
+def test_a_bad_line_is_reported_and_the_good_ones_still_solved(mixed_file: Path) -> None:
+    code, out, err = run("sudoku", "solve", "-f", str(mixed_file))
+    assert out.splitlines() == [TOP95_SOLUTIONS[0], TOP95_SOLUTIONS[1], TOP95_SOLUTIONS[2]]
+    assert "lazyfun: line 5: expected 81 cells, got 80" in err
+    assert "lazyfun: line 6: no solution" in err
+    assert "3 solved, 1 without solution, 1 invalid" in err
+    assert code == 2
+    assert "Traceback" not in err
+
+
+def test_no_solution_exits_1_and_json_says_null() -> None:
+    code, out, err = run("sudoku", "solve", "--format", "json", TOP95[0], NO_SOLUTION)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["line"] for r in records] == [1, 2]
+    assert records[0]["solution"] == TOP95_SOLUTIONS[0]
+    assert records[0]["puzzle"] == TOP95[0]
+    assert records[1]["solution"] is None
+    assert all(r["ms"] >= 0 for r in records)
+    assert code == 1
+    assert "argument 2: no solution" in err
+
+
+def test_all_with_limit_streams_solutions_in_order() -> None:
+    code, out, _ = run("sudoku", "solve", "--all", "--limit", "5", EMPTY_4X4)
+    assert code == 0
+    expected = [str(g) for _, g in zip(range(5), solve(parse(EMPTY_4X4)), strict=False)]
+    assert out.splitlines() == expected
+
+
+def test_count_with_limit_as_a_cap() -> None:
+    assert run("sudoku", "solve", "--count", EMPTY_4X4)[1] == "288\n"
+    assert run("sudoku", "solve", "--count", "--limit", "100", EMPTY_4X4)[1] == "100\n"
+    code, out, _ = run("sudoku", "solve", "--count", "--format", "json", NO_SOLUTION)
+    assert json.loads(out)["count"] == 0
+    assert code == 0
+
+
+def test_unique() -> None:
+    code, out, err = run("sudoku", "solve", "--unique", TOP95[0], EMPTY_4X4, NO_SOLUTION)
+    assert out.splitlines() == ["unique", "multiple", "none"]
+    assert "argument 2: not unique" in err
+    assert "argument 3: no solution" in err
+    assert code == 1
+
+
+def test_grid_format_draws_boxes() -> None:
+    _, out, _ = run("sudoku", "solve", "--format", "grid", "1.....1..1.....1")
+    assert out.splitlines()[:3] == ["1 2 | 3 4", "3 4 | 1 2", "----+----"]
+
+
+@pytest.mark.parametrize("method", ["engine", "search", "pruned", "naive", "csp"])
+def test_every_method_gives_the_same_solutions(method: str) -> None:
+    puzzle = "12343412" + "." * 8  # the bottom band blank: 4^8 candidates, several solutions
+    code, out, _ = run("sudoku", "solve", "--all", "--method", method, puzzle)
+    assert code == 0
+    assert sorted(out.splitlines()) == sorted(str(g) for g in solve(parse(puzzle)))
+
+
+def test_birds_specification_refuses_big_inputs_unless_forced() -> None:
+    code, out, err = run("sudoku", "solve", "--method", "naive", TOP95[0])
+    assert code == 2
+    assert out == ""
+    assert "naive would stream 9^64" in err
+    assert "use --force" in err
+    three_blanks = "0" * 3 + TOP95_SOLUTIONS[0][3:]
+    code, out, _ = run("sudoku", "solve", "--method", "naive", three_blanks)
+    assert (code, out.strip()) == (0, TOP95_SOLUTIONS[0])
+
+
+def test_force_runs_what_would_be_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("lazyfun.sudoku.batch.CANDIDATE_LIMIT", 10)
+    puzzle = "0" * 3 + TOP95_SOLUTIONS[0][3:]
+    assert run("sudoku", "solve", "--method", "naive", puzzle)[0] == 2
+    code, out, _ = run("sudoku", "solve", "--method", "naive", "--force", puzzle)
+    assert (code, out.strip()) == (0, TOP95_SOLUTIONS[0])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "xml", EMPTY_4X4], "unknown --format 'xml'"),
+        (["--method", "magic", EMPTY_4X4], "unknown --method 'magic'"),
+        (["--limit", "0", EMPTY_4X4], "--limit must be at least 1"),
+        (["--all", "--count", EMPTY_4X4], "at most one of"),
+        (["-f", "/no/such/file"], "no such file"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
+    code, out, err = run("sudoku", "solve", *args)
+    assert code == 2
+    assert out == ""
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_quiet_prints_no_summary() -> None:
+    code, _, err = run("sudoku", "solve", "-q", TOP95[0])
+    assert (code, err) == (0, "")
+
+
+def test_stdin_with_dash() -> None:
+    code, out, _ = run("sudoku", "solve", "-", stdin=f"{TOP95[0]}\n{TOP95[1]}\n")
+    assert code == 0
+    assert out.splitlines() == TOP95_SOLUTIONS[:2]
+
+
+# --- canon -------------------------------------------------------------------------
+
+
+def test_canon_keeps_input_order_and_reports_bad_lines(mixed_file: Path) -> None:
+    code, out, err = run("sudoku", "canon", "-f", str(mixed_file))
+    expected = [str(minlex(parse(p))) for p in (TOP95[0], TOP95[1], NO_SOLUTION, TOP95[2])]
+    assert out.splitlines() == expected
+    assert "line 5: expected 81 cells, got 80" in err
+    assert code == 2
+
+
+def test_canon_json_and_equivalent_inputs() -> None:
+    moved = str(random_transform(parse(TOP95[0]), random.Random(2)))
+    assert moved != TOP95[0]
+    code, out, _ = run("sudoku", "canon", "--format", "json", TOP95[0], moved)
+    a, b = (json.loads(line) for line in out.splitlines())
+    assert a["minlex"] == b["minlex"] == str(minlex(parse(TOP95[0])))
+    assert code == 0
+
+
+def test_canon_conflicting_givens_are_invalid() -> None:
+    code, out, err = run("sudoku", "canon", "55" + "0" * 79)
+    assert (code, out) == (2, "")
+    assert "givens conflict: r1c1 and r1c2 are both 5" in err
+
+
+# --- real processes: pipes, stdin, signals, memory ----------------------------------
+
+
+def test_results_reach_a_pipe_before_the_input_ends() -> None:
+    proc = subprocess.Popen(
+        [*LAZYFUN, "sudoku", "solve", "-", "-q"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(TOP95[0] + "\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline().strip() == TOP95_SOLUTIONS[0]  # stdin still open
+    proc.stdin.write(TOP95[1] + "\n")
+    proc.stdin.close()
+    assert proc.stdout.read().strip() == TOP95_SOLUTIONS[1]
+    assert proc.wait(timeout=30) == 0
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "many.txt"
+    path.write_text((TOP95[0] + "\n") * 2000)
+    shell = f"{sys.executable} -m lazyfun sudoku solve -q -f {path} | head -1"
+    proc = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == TOP95_SOLUTIONS[0]
+    assert proc.stderr == ""
+
+
+def test_ctrl_c_flushes_what_was_done_and_exits_130(tmp_path: Path) -> None:
+    path = tmp_path / "hard.txt"
+    path.write_text("\n".join(read_lines("forum_hardest_first20.txt") * 200) + "\n")
+    proc = subprocess.Popen(
+        [*LAZYFUN, "sudoku", "solve", "-f", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stdout.read()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=30) == 130
+    assert len(first.strip()) == 81
+    assert all(len(line) == 81 for line in rest.splitlines())
+    assert "(interrupted)" in err
+    assert "Traceback" not in err
+
+
+def _max_rss_kib(path: Path) -> int:
+    code = (
+        "import resource, subprocess, sys;"
+        f"subprocess.run({[*LAZYFUN, 'sudoku', 'solve', '-q', '-f', str(path)]!r},"
+        " stdout=subprocess.DEVNULL, check=True);"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(out.stdout)
+
+
+def test_a_100000_line_file_streams_in_constant_memory(tmp_path: Path) -> None:
+    rng = random.Random(1)
+    solution = "1234341221434321"
+    lines = []
+    for _ in range(100_000):
+        cells = list(solution)
+        for k in rng.sample(range(16), 10):
+            cells[k] = "."
+        lines.append("".join(cells))
+    big, small = tmp_path / "big.txt", tmp_path / "small.txt"
+    big.write_text("\n".join(lines) + "\n")
+    small.write_text("\n".join(lines[:1000]) + "\n")
+    assert _max_rss_kib(big) < _max_rss_kib(small) + 4096
+
+
+def test_python_dash_m_runs_the_same_command() -> None:
+    proc = subprocess.run([*LAZYFUN, "sudoku", "canon", TOP95[0]], capture_output=True, text=True)
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == str(minlex(parse(TOP95[0])))
