@@ -4,9 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-SOURCES := lazyfun tests benchmarks examples
+SOURCES := lazyfun tests benchmarks examples docs/hooks
 
-.PHONY: demo test lint typecheck unit slow bench clean
+.PHONY: demo test lint typecheck unit docs docs-figures slow bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,17 +26,26 @@ $(VENV)/.bench: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.base
 	$(BIN)/lazyfun demo
 
-test: lint typecheck unit
+test: lint typecheck unit docs
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
 
 typecheck: $(VENV)/.dev
-	$(BIN)/mypy --strict lazyfun tests examples
+	$(BIN)/mypy --strict lazyfun tests examples docs/hooks
 
 unit: $(VENV)/.dev
 	$(BIN)/pytest
+
+# The user guide and API reference; --strict turns broken links into failures.
+docs: $(VENV)/.dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# Regenerate the charts the docs show (the laziness study).
+docs-figures: $(VENV)/.dev
+	$(BIN)/lazyfun study queens --from 4 --to 12 --run-limit 7 --plot docs/queens-study.png
+	$(BIN)/lazyfun study sudoku --plot docs/sudoku-study.png
 
 slow: $(VENV)/.dev
 	$(BIN)/pytest -m slow tests

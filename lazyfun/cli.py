@@ -34,7 +34,14 @@ from rich.text import Text
 
 from lazyfun import demo as demo_module
 from lazyfun.queens import STRATEGIES, QueensError, count_queens, queens
-from lazyfun.study import plot_queens, study_queens, table_rows
+from lazyfun.study import (
+    plot_queens,
+    plot_sudoku,
+    study_queens,
+    study_sudoku,
+    sudoku_table_rows,
+    table_rows,
+)
 from lazyfun.sudoku import Grid, PuzzleError
 from lazyfun.sudoku.batch import METHODS, canon_lines, read_puzzles, refusal, solver
 
@@ -144,6 +151,40 @@ def study_queens_command(
     if plot is not None:
         try:
             plot_queens(measured, plot)
+        except RuntimeError as error:
+            raise _fail(str(error)) from None
+        console.print(f"chart written to {plot}")
+
+
+@study_app.command("sudoku")
+def study_sudoku_command(
+    smallest: Annotated[int, typer.Option("--from", help="Fewest blank cells.")] = 1,
+    largest: Annotated[int, typer.Option("--to", help="Most blank cells (9^n candidates).")] = 5,
+    plot: Annotated[
+        Path | None, typer.Option(help="Also draw a log-scale chart to this PNG file.")
+    ] = None,
+) -> None:
+    """Bird's specification eager, lazy, and lazy after pruning, on grids with n blanks."""
+    if not 1 <= smallest <= largest <= 6:
+        raise _fail(f"need 1 <= --from <= --to <= 6, got {smallest} and {largest}")
+    table = Table(title="Sudoku: filter valid . expand, eager and lazy", box=box.SIMPLE)
+    for heading in ("blanks", "version", "time", "peak memory", "candidates", "found"):
+        table.add_column(heading, justify="left" if heading == "version" else "right", no_wrap=True)
+    measured = []
+    console = Console()
+    with console.status("measuring...") as status:
+        for m in study_sudoku(range(smallest, largest + 1)):
+            status.update(f"measured {m.version} with {m.blanks} blanks")
+            measured.append(m)
+            table.add_row(*next(sudoku_table_rows([m])))
+    console.print(table)
+    console.print(
+        "The lazy stream holds one candidate at a time; the eager list holds all of them.\n"
+        "The lazy expand recomputes row products instead of storing them, so it is slower."
+    )
+    if plot is not None:
+        try:
+            plot_sudoku(measured, plot)
         except RuntimeError as error:
             raise _fail(str(error)) from None
         console.print(f"chart written to {plot}")

@@ -22,14 +22,33 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from lazyfun.eager import Work, predicted_work, queens_comprehension, queens_flatmap
+from lazyfun.eager import (
+    Work,
+    predicted_work,
+    queens_comprehension,
+    queens_flatmap,
+    solve_naive_eager,
+)
 from lazyfun.queens import count_queens, queens
 from lazyfun.queens.lex import Partial, expand1
 from lazyfun.search import search
+from lazyfun.sudoku import Grid, parse
+from lazyfun.sudoku.bird import choices, solve_naive, solve_pruned
 from lazyfun.trace import Probe, human_bytes
 from lazyfun.vocab import ilen
 
-__all__ = ["VERSIONS", "QueensMeasurement", "plot_queens", "study_queens", "table_rows"]
+__all__ = [
+    "SUDOKU_VERSIONS",
+    "VERSIONS",
+    "QueensMeasurement",
+    "SudokuMeasurement",
+    "plot_queens",
+    "plot_sudoku",
+    "study_queens",
+    "study_sudoku",
+    "sudoku_table_rows",
+    "table_rows",
+]
 
 VERSIONS = ("eager comprehension", "eager flatmap", "lazy")
 
@@ -173,6 +192,116 @@ def plot_queens(measurements: Iterable[QueensMeasurement], path: Path) -> None:
         right.plot([m.n for m in run], [m.peak_bytes or 1 for m in run], marker="o", label=version)
     left.set(yscale="log", xlabel="n (n x n board)", ylabel="seconds", title="time")
     right.set(yscale="log", xlabel="n (n x n board)", ylabel="bytes", title="peak memory")
+    left.legend()
+    right.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+# --- Sudoku: Bird's specification, eager and lazy ---------------------------------
+
+SUDOKU_VERSIONS = ("eager", "lazy", "lazy, pruned")
+
+# The Solver Foundation demo's solution: the blanks are cut from it.
+STUDY_SOLUTION = "716235984528974316394816527845163792271489635639752841982647153163528479457391268"
+
+
+@dataclass(frozen=True)
+class SudokuMeasurement:
+    """One version of Bird's specification run on a grid with ``blanks`` blank cells."""
+
+    blanks: int
+    version: str
+    seconds: float
+    peak_bytes: int
+    candidates: int
+    solutions: int
+
+
+def _blanked(blanks: int) -> Grid:
+    """The study grid with its first ``blanks`` cells on the main diagonal and beyond blanked."""
+    cells = list(STUDY_SOLUTION)
+    for k in range(blanks):
+        cells[(k * 10) % 81] = "0"
+    return parse("".join(cells))
+
+
+def study_sudoku(blanks: Iterable[int] = range(1, 6)) -> Iterator[SudokuMeasurement]:
+    """``filter valid . expand . choices``: eagerly, lazily, and lazily after ``many prune``.
+
+    The eager version builds all 9^blanks candidate grids before filtering;
+    the lazy one streams them through ``filter`` one at a time; the pruned one
+    expands only what pruning leaves.  One measurement at a time, lazily.
+
+    >>> [(m.blanks, m.version, m.candidates, m.solutions) for m in study_sudoku([2])]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [(2, 'eager', 81, 1), (2, 'lazy', 81, 1), (2, 'lazy, pruned', 1, 1)]
+    """
+    for k in blanks:
+        grid = _blanked(k)
+        runs: list[tuple[str, Callable[[], int], int]] = [
+            (SUDOKU_VERSIONS[0], partial(_count_list, solve_naive_eager, grid), 9**k),
+            (SUDOKU_VERSIONS[1], partial(_count_stream, solve_naive, grid), 9**k),
+            (SUDOKU_VERSIONS[2], partial(_count_stream, solve_pruned, grid), _pruned(grid)),
+        ]
+        for version, run, candidates in runs:
+            found = run()
+            yield SudokuMeasurement(k, version, _timed(run), _peak(run), candidates, found)
+
+
+def _count_list(solver: Callable[[Grid], list[Grid]], grid: Grid) -> int:
+    return len(solver(grid))
+
+
+def _count_stream(solver: Callable[[Grid], Iterator[Grid]], grid: Grid) -> int:
+    return ilen(solver(grid))
+
+
+def _pruned(grid: Grid) -> int:
+    """How many candidates ``expand`` streams after ``many prune``."""
+    from lazyfun.core import many
+    from lazyfun.sudoku.bird import prune
+
+    product = 1
+    for row in many(prune, choices(grid.rows)):
+        for cs in row:
+            product *= len(cs)
+    return product
+
+
+def sudoku_table_rows(measurements: Iterable[SudokuMeasurement]) -> Iterator[tuple[str, ...]]:
+    """Each measurement as printable cells: blanks, version, time, peak, candidates, found."""
+    for m in measurements:
+        yield (
+            str(m.blanks),
+            m.version,
+            f"{m.seconds:.4f} s",
+            human_bytes(m.peak_bytes),
+            f"{m.candidates:,}",
+            f"{m.solutions:,}",
+        )
+
+
+def plot_sudoku(measurements: Iterable[SudokuMeasurement], path: Path) -> None:
+    """Draw time and peak memory against blanks, log scale, one line per version."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as missing:
+        raise RuntimeError("plotting needs matplotlib: pip install 'lazyfun[plot]'") from missing
+
+    data = list(measurements)
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for version in SUDOKU_VERSIONS:
+        mine = [m for m in data if m.version == version]
+        xs = [m.blanks for m in mine]
+        left.plot(xs, [m.seconds for m in mine], marker="o", label=version)
+        right.plot(xs, [max(m.peak_bytes, 1) for m in mine], marker="o", label=version)
+    left.set(yscale="log", xlabel="blank cells", ylabel="seconds", title="time")
+    right.set(yscale="log", xlabel="blank cells", ylabel="bytes", title="peak memory")
     left.legend()
     right.legend()
     figure.tight_layout()

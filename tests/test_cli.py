@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -19,6 +20,28 @@ def test_demo_solves_the_built_in_puzzles_and_shows_the_counts() -> None:
     assert "59,049 candidates" in result.output
     assert "(0, 4, 7, 5, 2, 6, 1, 3)" in result.output
     assert "finds the same solution for the first: True" in result.output
+    assert "the scrambled copy has the same form: True" in result.output
+    assert "6,561" in result.output  # the eager-against-lazy table, 4 blanks
+
+
+def test_study_sudoku_table_and_chart(tmp_path: Path) -> None:
+    chart = tmp_path / "sudoku.png"
+    result = CliRunner().invoke(app, ["study", "sudoku", "--to", "3", "--plot", str(chart)])
+    assert result.exit_code == 0, result.output
+    assert "729" in result.output  # 9^3 candidates
+    assert chart.stat().st_size > 10_000
+    refused = CliRunner().invoke(app, ["study", "sudoku", "--to", "9"])
+    assert refused.exit_code == 2
+    assert "--to <= 6" in refused.stderr
+
+
+def test_queens_aliases_from_the_issue() -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["queens", "8", "--limit", "1", "--strategy", "lex"]).output == (
+        "0 4 7 5 2 6 1 3\n"
+    )
+    shown = runner.invoke(app, ["queens", "4", "--limit", "1", "--show", "--strategy", "mrv"])
+    assert shown.output.count("Q") == 4
 
 
 def test_python_dash_m_lazyfun_without_arguments_shows_help() -> None:
