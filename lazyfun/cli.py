@@ -33,6 +33,13 @@ from rich.table import Table
 from rich.text import Text
 
 from lazyfun import demo as demo_module
+from lazyfun.parallel import (
+    Answer,
+    ParallelError,
+    canon_file,
+    count_queens_parallel,
+    solve_file,
+)
 from lazyfun.queens import STRATEGIES, QueensError, count_queens, queens
 from lazyfun.study import (
     plot_queens,
@@ -42,7 +49,7 @@ from lazyfun.study import (
     sudoku_table_rows,
     table_rows,
 )
-from lazyfun.sudoku import Grid, PuzzleError
+from lazyfun.sudoku import Grid, PuzzleError, parse
 from lazyfun.sudoku.batch import METHODS, canon_lines, read_puzzles, refusal, solver
 
 app = typer.Typer(
@@ -97,12 +104,19 @@ def queens_command(
         typer.Option(help=f"Search order: {' or '.join(STRATEGIES)} (or lex, mrv)."),
     ] = "lexicographic",
     board: Annotated[bool, typer.Option("--show", "--board", help="Draw each placement.")] = False,
+    jobs: JobsOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Stream placements of non-attacking queens, one per column: each line the queens' rows."""
     try:
+        if count and (jobs is not None or scheduler is not None):
+            typer.echo(count_queens_parallel(rows, cols, scheduler=scheduler, jobs=jobs))
+            return
         if count:
             typer.echo(count_queens(rows, cols))
             return
+        if jobs is not None or scheduler is not None:
+            raise QueensError("--jobs and --scheduler go with --count")
         strategy = STRATEGY_ALIASES.get(strategy, strategy)
         if strategy not in STRATEGIES:
             raise QueensError(
@@ -115,7 +129,7 @@ def queens_command(
             if limit is not None and shown >= limit:
                 break
             typer.echo(_board(placement, rows) + "\n" if board else " ".join(map(str, placement)))
-    except QueensError as error:
+    except (QueensError, ParallelError) as error:
         raise _fail(str(error)) from None
 
 
@@ -207,6 +221,17 @@ FileOpt = Annotated[
 ]
 QuietOpt = Annotated[
     bool, typer.Option("--quiet", "-q", help="No progress bar and no summary on stderr.")
+]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", help="Run on dask with N local worker processes."),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Run on this dask scheduler (tcp://HOST:PORT, or sync); "
+        "default: $LAZYFUN_DASK_SCHEDULER, else local workers."
+    ),
 ]
 
 EXIT_INVALID, EXIT_UNSOLVED, EXIT_INTERRUPTED = 2, 1, 130
@@ -339,6 +364,39 @@ def _run(batch: Batch, verb: str, work: Callable[[], None]) -> None:
     raise typer.Exit(batch.finish(verb))
 
 
+def _run_parallel(batch: Batch, verb: str, answers: Iterator[Answer], output: str) -> None:
+    """Write the answers of a parallel batch as the sequential commands would."""
+
+    def work() -> None:
+        for number, text, kind, value, ms in answers:
+            if kind in ("invalid", "refused"):
+                batch.warn(f"lazyfun: {value}")
+                batch.advance(kind)
+                continue
+            if output == "json":
+                key = {"solution": "solution", "count": "count", "minlex": "minlex"}.get(kind)
+                if kind == "unique":
+                    key, value = "unique", {0: "none", 1: "unique"}.get(value, "multiple")  # type: ignore[call-overload]
+                batch.emit(_record(number, text, ms, **{str(key): value}))
+            elif kind == "unique":
+                batch.emit({0: "none", 1: "unique"}.get(value, "multiple"))  # type: ignore[call-overload]
+            elif kind == "solution" and value is not None:
+                grid = parse(str(value))
+                batch.emit(grid.pretty() + "\n" if output == "grid" else str(grid))
+            elif value is not None:
+                batch.emit(str(value))
+            solved = value is not None and (kind != "unique" or value == 1)
+            if not solved:
+                problem = "not unique" if kind == "unique" and value else "no solution"
+                batch.warn(f"lazyfun: line {number}: {problem}")
+            batch.advance("done" if solved else "unsolved")
+
+    try:
+        _run(batch, verb, work)
+    except ParallelError as error:
+        raise _fail(str(error)) from None
+
+
 @sudoku_app.command("solve")
 def sudoku_solve(
     puzzles: PuzzlesArg = None,
@@ -359,6 +417,8 @@ def sudoku_solve(
         bool, typer.Option("--force", help="Run Bird's naive/pruned stages even on big inputs.")
     ] = False,
     quiet: QuietOpt = False,
+    jobs: JobsOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Solve puzzles, writing each solution as soon as it is found.
 
@@ -375,6 +435,21 @@ def sudoku_solve(
         raise _fail("choose at most one of --all, --count and --unique")
     lines, total = _input_lines(puzzles, file)
     from_arguments = bool(puzzles) and puzzles != ["-"]
+    if jobs is not None or scheduler is not None:
+        if every:
+            raise _fail("--all streams from one process: drop --jobs and --scheduler")
+        mode = "count" if count else "unique" if unique else "solution"
+        answers = solve_file(
+            lines,
+            mode=mode,
+            method=method,
+            limit=limit,
+            force=force,
+            scheduler=scheduler,
+            jobs=jobs,
+        )
+        _run_parallel(Batch(quiet, total), "solved", answers, output)
+        return
     stream = solver(method)
     batch = Batch(quiet, total)
 
@@ -452,12 +527,18 @@ def sudoku_canon(
         str, typer.Option("--format", help="Output: line or json (JSON Lines).")
     ] = "line",
     quiet: QuietOpt = False,
+    jobs: JobsOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """The minlex canonical form of each puzzle, one per input line, in input order."""
     if output not in ("line", "json"):
         raise _fail(f"unknown --format {output!r}: choose line or json")
     lines, total = _input_lines(puzzles, file)
     from_arguments = bool(puzzles) and puzzles != ["-"]
+    if jobs is not None or scheduler is not None:
+        answers = canon_file(lines, scheduler=scheduler, jobs=jobs)
+        _run_parallel(Batch(quiet, total), "canonicalised", answers, output)
+        return
     batch = Batch(quiet, total)
 
     def work() -> None:

@@ -261,3 +261,45 @@ def test_python_dash_m_runs_the_same_command() -> None:
     proc = subprocess.run([*LAZYFUN, "sudoku", "canon", TOP95[0]], capture_output=True, text=True)
     assert proc.returncode == 0
     assert proc.stdout.strip() == str(minlex(parse(TOP95[0])))
+
+
+# --- --jobs and --scheduler: the same output from dask -------------------------------
+
+
+def test_parallel_solve_writes_what_the_sequential_run_writes(mixed_file: Path) -> None:
+    pytest.importorskip("distributed")
+    sequential = run("sudoku", "solve", "-f", str(mixed_file), "--format", "json")
+    parallel = run("sudoku", "solve", "-f", str(mixed_file), "--format", "json", "--jobs", "2")
+    strip = [
+        {k: v for k, v in json.loads(x).items() if k != "ms"} for x in sequential[1].splitlines()
+    ]
+    assert [
+        {k: v for k, v in json.loads(x).items() if k != "ms"} for x in parallel[1].splitlines()
+    ] == strip
+    assert parallel[0] == sequential[0] == 2
+    assert "line 5: expected 81 cells, got 80" in parallel[2]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--count"], ["--unique"], ["--format", "grid"], []],
+)
+def test_sync_scheduler_matches_one_process(mixed_file: Path, args: list[str]) -> None:
+    sequential = run("sudoku", "solve", "-f", str(mixed_file), *args)
+    synced = run("sudoku", "solve", "-f", str(mixed_file), *args, "--scheduler", "sync")
+    assert synced[:2] == sequential[:2]
+
+
+def test_parallel_canon_and_queens_count() -> None:
+    code, out, _ = run("sudoku", "canon", TOP95[0], TOP95[1], "--scheduler", "sync")
+    assert out.split() == [str(minlex(parse(p))) for p in TOP95[:2]]
+    assert code == 0
+    assert run("queens", "10", "--count", "--scheduler", "sync")[1] == "724\n"
+
+
+def test_parallel_refusals() -> None:
+    code, _, err = run("sudoku", "solve", "--all", "--jobs", "2", EMPTY_4X4)
+    assert code == 2
+    assert "--all streams from one process" in err
+    code, _, err = run("queens", "8", "--jobs", "2")
+    assert (code, err.strip()) == (2, "lazyfun: --jobs and --scheduler go with --count")

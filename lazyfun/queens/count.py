@@ -16,9 +16,11 @@ first column.  The row masks work as in :mod:`lazyfun.queens.lex`: ``taken``,
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from lazyfun.queens.board import board_size
 
-__all__ = ["count_queens"]
+__all__ = ["Subtree", "count_queens", "count_subtree", "subtrees"]
 
 
 def count_queens(rows: int, cols: int | None = None) -> int:
@@ -70,8 +72,52 @@ def _upside_down(height: int, width: int) -> int:
     return total
 
 
+class Subtree(NamedTuple):
+    """A node of the symmetric walk on an n x n board, from which it can resume.
+
+    ``edge`` tells the two branches apart (see ``_walk``); ``board`` holds the
+    queens placed so far (as row bits) where the edge branch needs them.
+    """
+
+    edge: bool
+    column: int
+    taken: int
+    rising: int
+    falling: int
+    board: tuple[int, ...]
+    bound: int
+    bound2: int
+    side_mask: int
+    last_mask: int
+
+
+def subtrees(n: int, depth: int) -> list[Subtree]:
+    """The symmetric walk on an n x n board (n >= 4) cut at column ``depth``.
+
+    Eager: the independent subtrees whose weighted counts add up to
+    ``count_queens(n)``.
+
+    >>> parts = subtrees(8, 3)
+    >>> len(parts), sum(count_subtree(8, part) for part in parts)
+    (44, 92)
+    """
+    return _walk(n, stop=min(depth, n - 1))[1]
+
+
+def count_subtree(n: int, subtree: Subtree) -> int:
+    """The placements that one subtree of ``subtrees(n, depth)`` stands for."""
+    return _walk(n, resume=subtree)[0]
+
+
 def _square(n: int) -> int:
-    """Count the placements on an n x n board (n >= 4) through class representatives.
+    """Count the placements on an n x n board (n >= 4) through class representatives."""
+    return _walk(n)[0]
+
+
+def _walk(
+    n: int, stop: int | None = None, resume: Subtree | None = None
+) -> tuple[int, list[Subtree]]:
+    """Takaken's walk over class representatives; returns the weighted count.
 
     The board's eight symmetries split the placements into classes of 8, 4 or
     2 members.  The walk only visits placements that can represent a class:
@@ -88,15 +134,23 @@ def _square(n: int) -> int:
       the last column's queen away from its corners.  A completed placement is
       kept when no rotation of it is smaller (``classify``), and counts 2, 4 or
       8 as it is fixed by a quarter turn, a half turn, or neither.
+
+    With ``stop``, nodes reaching that column are collected as ``Subtree``s
+    instead of walked; with ``resume``, only that subtree is walked.
     """
     last = n - 1
     full = (1 << n) - 1
     top = 1 << last
     board = [0] * n
     eights = fours = twos = 0
+    limit = n + 1 if stop is None else stop
+    found: list[Subtree] = []
 
     def corner(column: int, taken: int, rising: int, falling: int, bound: int) -> None:
         nonlocal eights
+        if column >= limit:
+            found.append(Subtree(False, column, taken, rising, falling, (), bound, 0, 0, 0))
+            return
         free = full & ~(taken | rising | falling)
         if column == last:
             if free:
@@ -110,6 +164,10 @@ def _square(n: int) -> int:
             corner(column + 1, taken | bit, (rising | bit) << 1, (falling | bit) >> 1, bound)
 
     def edge(column: int, taken: int, rising: int, falling: int) -> None:
+        if column >= limit:
+            state = (tuple(board[:column]), bound1, bound2, side_mask, last_mask)
+            found.append(Subtree(True, column, taken, rising, falling, *state))
+            return
         free = full & ~(taken | rising | falling)
         if column == last:
             if free and not free & last_mask:
@@ -149,6 +207,15 @@ def _square(n: int) -> int:
         else:
             eights += 1
 
+    if resume is not None:
+        if resume.edge:
+            board[: resume.column] = resume.board
+            bound1, bound2, side_mask, last_mask = resume[6:]
+            edge(resume.column, resume.taken, resume.rising, resume.falling)
+        else:
+            corner(resume.column, resume.taken, resume.rising, resume.falling, resume.bound)
+        return 8 * eights + 4 * fours + 2 * twos, found
+
     board[0] = 1
     for bound in range(2, last):
         bit = 1 << bound
@@ -164,4 +231,4 @@ def _square(n: int) -> int:
         last_mask |= last_mask >> 1 | last_mask << 1
         bound1 += 1
         bound2 -= 1
-    return 8 * eights + 4 * fours + 2 * twos
+    return 8 * eights + 4 * fours + 2 * twos, found

@@ -28,7 +28,7 @@ from itertools import islice
 from lazyfun.search import search
 from lazyfun.sudoku.grid import Grid, check_givens, units
 
-__all__ = ["count_solutions", "is_solution", "is_unique", "solve"]
+__all__ = ["count_below", "count_solutions", "is_solution", "is_unique", "solve", "subtrees"]
 
 # A search node: the candidate bitsets and the cell to branch on next
 # (COMPLETE when every cell is fixed, BLOCKED when propagation failed).
@@ -206,9 +206,21 @@ def _root(grid: Grid) -> Node:
     return _prune(cands, [i for i, v in enumerate(grid.cells) if v], t, locked=True)
 
 
-def _raw_solutions(grid: Grid) -> Iterator[list[int]]:
-    """Every solution as a list of single-bit candidates, depth-first."""
-    t = _tables(grid.box)
+def _children(node: Node, t: _Tables) -> Iterator[Node]:
+    """``map prune . expand1``: one child per value of the branching cell, pruned."""
+    cands, cell = node
+    x = cands[cell]
+    while x:
+        bit = x & -x
+        x ^= bit
+        child = cands.copy()
+        child[cell] = bit
+        yield _prune(child, [cell], t)
+
+
+def _search_from(box: int, start: Node) -> Iterator[list[int]]:
+    """Every solution below a pruned node, as single-bit candidates, depth-first."""
+    t = _tables(box)
 
     def expand1(node: Node) -> Iterator[Node]:
         cands, cell = node
@@ -224,13 +236,48 @@ def _raw_solutions(grid: Grid) -> Iterator[list[int]]:
         return _prune(node[0], [node[1]], t)
 
     nodes = search(
-        _root(grid),
+        start,
         expand1=expand1,
         complete=lambda node: node[1] == COMPLETE,
         blocked=lambda node: node[1] == BLOCKED,
         prune=prune,
     )
     return (cands for cands, _ in nodes)
+
+
+def _raw_solutions(grid: Grid) -> Iterator[list[int]]:
+    """Every solution as a list of single-bit candidates, depth-first."""
+    return _search_from(grid.box, _root(grid))
+
+
+def subtrees(grid: Grid, depth: int) -> list[Node]:
+    """The search tree cut ``depth`` branchings below the root: independent subtrees.
+
+    Eager (one level at a time, breadth-first): the pruned nodes at that
+    depth, plus the solutions met above it; dead branches are dropped.  The
+    solutions below them, taken together, are the solutions of ``grid``.
+
+    >>> from lazyfun.sudoku import parse
+    >>> parts = subtrees(parse("0" * 16), 2)
+    >>> len(parts), sum(count_below(2, node) for node in parts)
+    (12, 288)
+    """
+    t = _tables(grid.box)
+    level = [_root(grid)]
+    for _ in range(depth):
+        deeper: list[Node] = []
+        for node in level:
+            if node[1] == COMPLETE:
+                deeper.append(node)
+            elif node[1] != BLOCKED:
+                deeper += _children(node, t)
+        level = deeper
+    return [node for node in level if node[1] != BLOCKED]
+
+
+def count_below(box: int, node: Node, limit: int | None = None) -> int:
+    """How many solutions lie below one node of ``subtrees`` (at most ``limit``)."""
+    return sum(1 for _ in islice(_search_from(box, node), limit))
 
 
 def solve(grid: Grid) -> Iterator[Grid]:

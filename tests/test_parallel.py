@@ -1,0 +1,150 @@
+"""lazyfun.parallel on a 2-worker LocalCluster: the answers of one process, and faults survived."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from lazyfun import parallel
+from lazyfun.parallel import (
+    ParallelError,
+    canon_file,
+    count_queens_parallel,
+    count_solutions_parallel,
+    solve_file,
+)
+from lazyfun.queens import count_queens
+from lazyfun.sudoku import count_solutions, parse, solve
+from lazyfun.sudoku.canon import minlex
+from tests.datafiles import read_lines
+
+distributed = pytest.importorskip("distributed")
+
+SERG = read_lines("serg_first20.txt")
+SERG_COUNTS = [int(c) for c in read_lines("serg_first20.counts.txt")]
+TOP95 = read_lines("top95_first20.txt")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A 2-worker LocalCluster of processes for the whole module; yields its address."""
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    ) as local:
+        yield local.scheduler_address
+
+
+def test_queens_counts_equal_the_sequential_ones(cluster: str) -> None:
+    for n in (8, 10, 11):
+        assert count_queens_parallel(n, scheduler=cluster) == count_queens(n)
+    assert count_queens_parallel(10, depth=5, scheduler=cluster) == 724
+    assert count_queens_parallel(8, 6, scheduler=cluster) == 550  # rectangular: in-process
+
+
+def test_sudoku_counts_equal_the_sequential_ones(cluster: str) -> None:
+    assert count_solutions_parallel(parse("0" * 16), scheduler=cluster) == 288
+    for puzzle, expected in zip(SERG[:4], SERG_COUNTS[:4], strict=True):
+        grid = parse(puzzle)
+        assert count_solutions_parallel(grid, depth=3, scheduler=cluster) == expected
+        assert expected == count_solutions(grid)
+
+
+def test_batches_come_back_in_input_order_with_bad_lines_in_place(cluster: str) -> None:
+    lines = [*TOP95[:7], "1234", "# comment", *TOP95[7:12]]
+    answers = list(solve_file(lines, scheduler=cluster, partition=3))
+    assert [a[0] for a in answers] == [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14]
+    kinds = [a[2] for a in answers]
+    assert kinds == ["solution"] * 7 + ["invalid"] + ["solution"] * 5
+    assert (
+        answers[7][3] == "line 8: unsupported size 2x2 (4 cells); supported: 4x4, 9x9, 16x16, 25x25"
+    )
+    good = [a for a in answers if a[2] == "solution"]
+    assert [a[3] for a in good] == [str(next(solve(parse(p)))) for p in TOP95[:12]]
+
+
+def test_canon_file_matches_minlex_in_order(cluster: str) -> None:
+    lines = read_lines("puzzles17_first50.txt")[:30]
+    answers = list(canon_file(lines, scheduler=cluster, partition=4))
+    assert [a[3] for a in answers] == [str(minlex(parse(p))) for p in lines]
+
+
+def test_count_and_unique_modes(cluster: str) -> None:
+    counted = list(solve_file(SERG[:3], mode="count", scheduler=cluster, partition=1))
+    assert [a[3] for a in counted] == SERG_COUNTS[:3]
+    unique = list(solve_file([TOP95[0], "0" * 16], mode="unique", scheduler=cluster))
+    assert [a[3] for a in unique] == [1, 2]
+
+
+def test_a_killed_worker_loses_nothing(cluster: str) -> None:
+    """Kill one worker process in the middle of a count: dask reruns its tasks."""
+    client = distributed.Client(cluster, set_as_default=False)
+    try:
+        pids = client.run(os.getpid)
+        result: list[int] = []
+        counting = threading.Thread(
+            target=lambda: result.append(count_queens_parallel(13, depth=4, scheduler=cluster))
+        )
+        counting.start()
+        deadline = time.monotonic() + 30
+        busy: list[str] = []
+        while not busy:
+            assert time.monotonic() < deadline, "the count never started"
+            busy = [worker for worker, tasks in client.processing().items() if tasks]
+            time.sleep(0.005)
+        os.kill(pids[busy[0]], signal.SIGKILL)  # a worker with tasks in hand
+        counting.join(timeout=120)
+        assert result == [count_queens(13)]
+    finally:
+        client.close()
+
+
+def test_sync_scheduler_and_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert count_queens_parallel(9, scheduler="sync") == 352
+    monkeypatch.setenv(parallel.ENVIRONMENT, "sync")
+    assert count_solutions_parallel(parse("0" * 16)) == 288
+
+
+def test_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(
+        ParallelError, match=r"cannot reach the dask scheduler at tcp://127\.0\.0\.1:9"
+    ):
+        count_queens_parallel(9, scheduler="tcp://127.0.0.1:9")
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ParallelError, match="jobs must be at least 1"):
+        count_queens_parallel(9, jobs=0)
+    with pytest.raises(ValueError, match="unknown mode"):
+        list(solve_file([], mode="fast", scheduler="sync"))
+
+
+def test_without_dask_a_process_pool_is_used_and_said_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_dask(name: str, *args: object, **kwargs: object) -> object:
+        if name.startswith(("distributed", "dask")):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    monkeypatch.setattr(parallel, "_warned", False)
+    with pytest.warns(RuntimeWarning, match="dask is not installed"):
+        assert count_queens_parallel(9, jobs=2) == 352
+    assert count_queens_parallel(9, jobs=2) == 352  # no second warning (pytest would fail on it)
+    with pytest.raises(ParallelError, match="needs dask"):
+        count_queens_parallel(9, scheduler="tcp://127.0.0.1:9")
