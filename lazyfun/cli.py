@@ -263,6 +263,9 @@ class Batch:
                 TimeRemainingColumn(),
                 console=Console(stderr=True),
                 transient=True,
+                # results go to the real stdout (a file or a pipe), never through the bar
+                redirect_stdout=False,
+                redirect_stderr=False,
             )
             self.progress.start()
             self.task = self.progress.add_task("puzzles", total=total)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -303,3 +304,34 @@ def test_parallel_refusals() -> None:
     assert "--all streams from one process" in err
     code, _, err = run("queens", "8", "--jobs", "2")
     assert (code, err.strip()) == (2, "lazyfun: --jobs and --scheduler go with --count")
+
+
+def test_with_a_terminal_on_stderr_results_still_go_to_stdout(tmp_path: Path) -> None:
+    """The progress bar draws on a terminal; the results must not be drawn through it."""
+    import pty
+
+    path = tmp_path / "twenty.txt"
+    path.write_text("\n".join(TOP95) + "\n")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [*LAZYFUN, "sudoku", "solve", "-f", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
+    )
+    os.close(slave)
+    out, _ = proc.communicate(timeout=60)
+    terminal = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        terminal += chunk
+    os.close(master)
+    assert proc.returncode == 0
+    assert out.splitlines() == TOP95_SOLUTIONS
+    assert b"20 solved" in terminal
+    assert TOP95_SOLUTIONS[0].encode() not in terminal
