@@ -367,6 +367,11 @@ def _run(batch: Batch, verb: str, work: Callable[[], None]) -> None:
     raise typer.Exit(batch.finish(verb))
 
 
+def _verdict(found: int) -> str:
+    """What ``--unique`` prints for a puzzle with ``found`` solutions (counted up to 2)."""
+    return {0: "none", 1: "unique"}.get(found, "multiple")
+
+
 def _run_parallel(batch: Batch, verb: str, answers: Iterator[Answer], output: str) -> None:
     """Write the answers of a parallel batch as the sequential commands would."""
 
@@ -376,13 +381,11 @@ def _run_parallel(batch: Batch, verb: str, answers: Iterator[Answer], output: st
                 batch.warn(f"lazyfun: {value}")
                 batch.advance(kind)
                 continue
+            shown = _verdict(int(str(value))) if kind == "unique" else value
             if output == "json":
-                key = {"solution": "solution", "count": "count", "minlex": "minlex"}.get(kind)
-                if kind == "unique":
-                    key, value = "unique", {0: "none", 1: "unique"}.get(value, "multiple")  # type: ignore[call-overload]
-                batch.emit(_record(number, text, ms, **{str(key): value}))
+                batch.emit(_record(number, text, ms, **{kind: shown}))
             elif kind == "unique":
-                batch.emit({0: "none", 1: "unique"}.get(value, "multiple"))  # type: ignore[call-overload]
+                batch.emit(str(shown))
             elif kind == "solution" and value is not None:
                 grid = parse(str(value))
                 batch.emit(grid.pretty() + "\n" if output == "grid" else str(grid))
@@ -479,7 +482,7 @@ def sudoku_solve(
         if count or unique:
             found = ilen(islice(solutions, 2 if unique else limit))
             ms = (time.perf_counter() - start) * 1000
-            verdict = {0: "none", 1: "unique"}.get(found, "multiple") if unique else found
+            verdict = _verdict(found) if unique else found
             if output == "json":
                 key = "unique" if unique else "count"
                 batch.emit(_record(number, text, ms, **{key: verdict}))

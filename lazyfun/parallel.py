@@ -40,7 +40,7 @@ from more_itertools import chunked, distribute, ilen
 
 from lazyfun.queens.board import board_size
 from lazyfun.queens.count import Subtree, count_queens, count_subtree, subtrees
-from lazyfun.sudoku.batch import refusal, solver
+from lazyfun.sudoku.batch import numbered, refusal, solver
 from lazyfun.sudoku.canon import minlex
 from lazyfun.sudoku.engine import count_below
 from lazyfun.sudoku.engine import subtrees as sudoku_subtrees
@@ -289,13 +289,6 @@ def _answer_all(
     return [_answer(mode, method, limit, force, line) for line in part]
 
 
-def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(lines, 1):
-        text = line.strip()
-        if text and not text.startswith("#"):
-            yield number, text
-
-
 def _batch(
     lines: Iterable[str],
     work: Callable[[list[tuple[int, str]]], list[Answer]],
@@ -308,7 +301,7 @@ def _batch(
         raise ParallelError(f"partition must be at least 1 line, got {partition}")
     with _runner(scheduler, jobs) as run:
         pending: deque[Any] = deque()
-        for part in chunked(_numbered(lines), partition):
+        for part in chunked(numbered(lines), partition):
             pending.append(run.submit(work, part))
             if len(pending) >= 2 * run.workers:
                 yield from pending.popleft().result()

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from lazyfun.eager import (
     Work,
@@ -166,11 +167,8 @@ def table_rows(measurements: Iterable[QueensMeasurement]) -> Iterator[tuple[str,
         yield (str(m.n), version, seconds, peak, f"{m.placements:,}", f"{m.solutions:,}")
 
 
-def plot_queens(measurements: Iterable[QueensMeasurement], path: Path) -> None:
-    """Draw time and peak memory against n, log scale, one line per version (needs matplotlib).
-
-    Estimated times are drawn dashed; estimated memory is left out.
-    """
+def _log_charts(xlabel: str) -> tuple[Any, Any, Any, Any]:
+    """matplotlib (headless) and a figure of two log-scale panels: time and peak memory."""
     try:
         import matplotlib
 
@@ -178,9 +176,27 @@ def plot_queens(measurements: Iterable[QueensMeasurement], path: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError as missing:
         raise RuntimeError("plotting needs matplotlib: pip install 'lazyfun[plot]'") from missing
-
-    data = list(measurements)
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    left.set(yscale="log", xlabel=xlabel, ylabel="seconds", title="time")
+    right.set(yscale="log", xlabel=xlabel, ylabel="bytes", title="peak memory")
+    return plt, figure, left, right
+
+
+def _save(plt: Any, figure: Any, left: Any, right: Any, path: Path) -> None:
+    left.legend()
+    right.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def plot_queens(measurements: Iterable[QueensMeasurement], path: Path) -> None:
+    """Draw time and peak memory against n, log scale, one line per version (needs matplotlib).
+
+    Estimated times are drawn dashed; estimated memory is left out.
+    """
+    plt, figure, left, right = _log_charts("n (n x n board)")
+    data = list(measurements)
     for version in VERSIONS:
         mine = [m for m in data if m.version == version]
         run = [m for m in mine if m.measured]
@@ -190,13 +206,7 @@ def plot_queens(measurements: Iterable[QueensMeasurement], path: Path) -> None:
             joined = [run[-1], *guessed]
             left.plot([m.n for m in joined], [m.seconds for m in joined], "k:", linewidth=1)
         right.plot([m.n for m in run], [m.peak_bytes or 1 for m in run], marker="o", label=version)
-    left.set(yscale="log", xlabel="n (n x n board)", ylabel="seconds", title="time")
-    right.set(yscale="log", xlabel="n (n x n board)", ylabel="bytes", title="peak memory")
-    left.legend()
-    right.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, left, right, path)
 
 
 # --- Sudoku: Bird's specification, eager and lazy ---------------------------------
@@ -285,25 +295,11 @@ def sudoku_table_rows(measurements: Iterable[SudokuMeasurement]) -> Iterator[tup
 
 def plot_sudoku(measurements: Iterable[SudokuMeasurement], path: Path) -> None:
     """Draw time and peak memory against blanks, log scale, one line per version."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as missing:
-        raise RuntimeError("plotting needs matplotlib: pip install 'lazyfun[plot]'") from missing
-
+    plt, figure, left, right = _log_charts("blank cells")
     data = list(measurements)
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     for version in SUDOKU_VERSIONS:
         mine = [m for m in data if m.version == version]
         xs = [m.blanks for m in mine]
         left.plot(xs, [m.seconds for m in mine], marker="o", label=version)
         right.plot(xs, [max(m.peak_bytes, 1) for m in mine], marker="o", label=version)
-    left.set(yscale="log", xlabel="blank cells", ylabel="seconds", title="time")
-    right.set(yscale="log", xlabel="blank cells", ylabel="bytes", title="peak memory")
-    left.legend()
-    right.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, left, right, path)
