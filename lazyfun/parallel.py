@@ -195,7 +195,9 @@ def _local_config() -> dict[str, object]:
     10% of a CPU-bound count.  None of them is needed here, nor is moving queued
     tasks between workers.  On Linux the workers are forked from this process,
     which already holds the modules they need: 0.1 s to start two instead of
-    0.5 s for fresh interpreters (``spawn``, dask's default everywhere).
+    0.5 s for fresh interpreters (``spawn``, dask's default everywhere).  From
+    Python 3.12 on, forking a process that runs threads (dask's event loop)
+    is deprecated, so there the workers are spawned.
     """
     settings: dict[str, object] = {
         "distributed.worker.profile.enabled": False,
@@ -204,7 +206,7 @@ def _local_config() -> dict[str, object]:
         "distributed.worker.memory.monitor-interval": "1s",
         "distributed.scheduler.work-stealing": False,
     }
-    if sys.platform == "linux":
+    if sys.platform == "linux" and sys.version_info < (3, 12):
         settings["distributed.worker.multiprocessing-method"] = "fork"
     return settings
 
