@@ -104,7 +104,10 @@ def _range_mask(low: int, high: int) -> int:
     return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
 
 
-Propagator = Callable[[list[int]], bool]
+# What a propagator did to the domains: None when it found them inconsistent
+# (a domain wiped out, or the constraint broken), else the decisions it narrowed.
+Changes = Sequence[int] | None
+Propagator = Callable[[list[int]], Changes]
 
 
 def _is_shift_equal(c: Constraint) -> bool:
@@ -120,7 +123,6 @@ class _Compiled:
         self.offsets = [d.domain.offset for d in model.decisions]
         self.start = tuple(d.domain.bits for d in model.decisions)
         self.propagators: list[Propagator] = []
-        self.scopes: list[tuple[int, ...]] = []
         self.watchers: list[list[int]] = [[] for _ in model.decisions]
         self.constant: list[Propagator] = []
         self.idempotent: list[bool] = []
@@ -147,7 +149,6 @@ class _Compiled:
         k = len(self.propagators)
         self.propagators.append(prop)
         self.idempotent.append(isinstance(c, AllDifferent) or _is_shift_equal(c))
-        self.scopes.append(c.scope)
         for i in set(c.scope):
             self.watchers[i].append(k)
 
@@ -160,14 +161,14 @@ class _Compiled:
         offsets = self.offsets
         values = [0] * len(self.model.decisions)
 
-        def prop(doms: list[int]) -> bool:
+        def prop(doms: list[int]) -> Changes:
             open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
             if len(open_) > 1:
-                return True
+                return ()
             for i in scope:
                 values[i] = offsets[i] + _low(doms[i])
             if not open_:
-                return c.holds(values)
+                return () if c.holds(values) else None
             i = open_[0]
             bits = doms[i]
             kept = 0
@@ -178,8 +179,12 @@ class _Compiled:
                 values[i] = offsets[i] + bit.bit_length() - 1
                 if c.holds(values):
                     kept |= bit
+            if not kept:
+                return None
+            if kept == bits:
+                return ()
             doms[i] = kept
-            return kept != 0
+            return (i,)
 
         return prop
 
@@ -190,7 +195,7 @@ class _Compiled:
         if op == "!=":
             return self._not_equal(terms, constant)
         if not terms:
-            holds = _OPS[op](constant, 0)
+            holds: Changes = () if _OPS[op](constant, 0) else None
             return lambda doms: holds
         if op in (">=", ">"):
             terms = [(i, -a, off) for i, a, off in terms]
@@ -202,7 +207,7 @@ class _Compiled:
         if _is_shift_equal(c):
             return self._shift_equal(terms, constant)
 
-        def prop(doms: list[int]) -> bool:
+        def prop(doms: list[int]) -> Changes:
             lows = []
             highs = []
             for i, a, off in terms:
@@ -218,7 +223,8 @@ class _Compiled:
             total_low = constant + sum(lows)
             total_high = constant + sum(highs)
             if total_low > 0 or (op == "==" and total_high < 0):
-                return False
+                return None
+            changed = []
             for (i, a, off), lo_term, hi_term in zip(terms, lows, highs, strict=True):
                 # a*x <= -(total_low - lo_term); for ==, also a*x >= -(total_high - hi_term)
                 bits = doms[i]
@@ -238,16 +244,17 @@ class _Compiled:
                 if bits & ~mask:
                     bits &= mask
                     if not bits:
-                        return False
+                        return None
                     doms[i] = bits
-            return True
+                    changed.append(i)
+            return changed
 
         return prop
 
     def _not_equal(self, terms: list[tuple[int, int, int]], constant: int) -> Propagator:
         """``sum(a * x) + k != 0``: once one decision is open, strike its one forbidden value."""
 
-        def prop(doms: list[int]) -> bool:
+        def prop(doms: list[int]) -> Changes:
             open_term = None
             rest = constant
             for term in terms:
@@ -255,18 +262,19 @@ class _Compiled:
                 bits = doms[i]
                 if bits & (bits - 1):
                     if open_term is not None:
-                        return True
+                        return ()
                     open_term = term
                 else:
                     rest += a * (off + bits.bit_length() - 1)
             if open_term is None:
-                return rest != 0
+                return () if rest != 0 else None
             i, a, off = open_term
             if rest % a == 0:
                 position = -rest // a - off
-                if position >= 0:
-                    doms[i] &= ~(1 << position)
-            return doms[i] != 0
+                if position >= 0 and doms[i] >> position & 1:
+                    doms[i] ^= 1 << position  # open: a value is left
+                    return (i,)
+            return ()
 
         return prop
 
@@ -282,17 +290,26 @@ class _Compiled:
                     bits &= ~(1 << (v - off))
             return bits
 
-        def prop(doms: list[int]) -> bool:
+        def prop(doms: list[int]) -> Changes:
             x, y = doms[i], doms[j]
+            changed = []
             if not y & (y - 1):
                 vy = off_j + y.bit_length() - 1
                 x = strike(x, (vy - k + b, vy - k - b), off_i)
-                doms[i] = x
+                if not x:
+                    return None
+                if x != doms[i]:
+                    doms[i] = x
+                    changed.append(i)
             if not x & (x - 1):
                 vx = off_i + x.bit_length() - 1
                 y = strike(y, (vx + k - b, vx + k + b), off_j)
-                doms[j] = y
-            return x != 0 and y != 0
+                if not y:
+                    return None
+                if y != doms[j]:
+                    doms[j] = y
+                    changed.append(j)
+            return changed
 
         return prop
 
@@ -306,60 +323,95 @@ class _Compiled:
         def moved(bits: int, by: int) -> int:
             return bits << by if by >= 0 else bits >> -by
 
-        def prop(doms: list[int]) -> bool:
-            x = doms[i] & moved(doms[j], shift)
-            y = doms[j] & moved(x, -shift)
+        def prop(doms: list[int]) -> Changes:
+            x0, y0 = doms[i], doms[j]
+            x = x0 & moved(y0, shift)
+            y = y0 & moved(x, -shift)
+            if not x or not y:
+                return None
             doms[i], doms[j] = x, y
-            return x != 0 and y != 0
+            return [d for d, old, new in ((i, x0, x), (j, y0, y)) if old != new]
 
         return prop
 
     def _all_different(self, c: AllDifferent) -> Propagator:
         scope = c.scope
         if not scope:
-            return lambda doms: True
+            return lambda doms: ()
         base = min(self.offsets[i] for i in scope)
         lift = [(i, self.offsets[i] - base) for i in scope]
         size = len(scope)
 
-        def prop(doms: list[int]) -> bool:
-            common = [doms[i] << s for i, s in lift]
-            changed = True
-            while changed:
-                changed = False
-                fixed = 0
-                for bits in common:
-                    if not bits & (bits - 1):
-                        if fixed & bits:
-                            return False
-                        fixed |= bits
-                for k, bits in enumerate(common):
-                    if bits & (bits - 1) and bits & fixed:
-                        bits &= ~fixed
-                        if not bits:
-                            return False
-                        common[k] = bits
-                        changed = True
-                once = twice = 0
-                for bits in common:
+        def prop(doms: list[int]) -> Changes:
+            # One pass: the values of fixed decisions, and the values open ones
+            # can take (once or more).  Most calls stop here with nothing to do.
+            fixed = once = twice = 0
+            for i, s in lift:
+                bits = doms[i] << s
+                if bits & (bits - 1):
                     twice |= once & bits
                     once |= bits
-                count = once.bit_count()
+                elif fixed & bits:
+                    return None
+                else:
+                    fixed |= bits
+            if not once & fixed:
+                count = (once | fixed).bit_count()
                 if count < size:
-                    return False
-                if count == size:
-                    singles = once & ~twice & ~fixed
-                    if singles:
-                        for k, bits in enumerate(common):
-                            hit = bits & singles
-                            if hit and bits != hit:
-                                if hit & (hit - 1):
-                                    return False
-                                common[k] = hit
-                                changed = True
-            for (i, s), bits in zip(lift, common, strict=True):
-                doms[i] = bits >> s
-            return True
+                    return None
+                if count > size or not once & ~twice & ~fixed:
+                    return ()
+            return narrow(doms, fixed)
+
+        def narrow(doms: list[int], fixed: int) -> Changes:
+            common = [doms[i] << s for i, s in lift]
+            open_ = [k for k, bits in enumerate(common) if bits & (bits - 1)]
+            moved = 0  # positions whose values changed
+            while True:
+                # Strike fixed values from the open decisions; those left with
+                # one value strike it in turn.
+                new = fixed
+                while new:
+                    new = 0
+                    for k in open_:
+                        bits = common[k]
+                        if bits & fixed and bits & (bits - 1):
+                            bits &= ~fixed
+                            if not bits & (bits - 1):
+                                if not bits or new & bits:
+                                    return None
+                                new |= bits
+                            common[k] = bits
+                            moved |= 1 << k
+                    fixed |= new
+                # Hidden singles, when the decisions must take every value they can.
+                once = twice = 0
+                for k in open_:
+                    bits = common[k]
+                    twice |= once & bits
+                    once |= bits
+                count = (once | fixed).bit_count()
+                if count < size:
+                    return None
+                singles = once & ~twice & ~fixed
+                if count > size or not singles:
+                    break
+                for k in open_:
+                    bits = common[k]
+                    hit = bits & singles
+                    if hit:
+                        if hit & (hit - 1):
+                            return None  # one decision would need two values
+                        common[k] = hit
+                        moved |= 1 << k
+                fixed |= singles
+            changed = []
+            for k in open_:
+                if moved >> k & 1:
+                    i, s = lift[k]
+                    doms[i] = common[k] >> s
+                    changed.append(i)
+            return changed
 
         return prop
 
@@ -371,7 +423,6 @@ class _Compiled:
         again by its own changes; the others are.
         """
         watchers = self.watchers
-        scopes = self.scopes
         props = self.propagators
         idempotent = self.idempotent
         queued = [False] * len(props)
@@ -384,17 +435,15 @@ class _Compiled:
         while queue:
             k = queue.popleft()
             queued[k] = False
-            scope = scopes[k]
-            before = [doms[i] for i in scope]
-            if not props[k](doms):
+            changes = props[k](doms)
+            if changes is None:
                 return False
             again = not idempotent[k]
-            for i, b in zip(scope, before, strict=True):
-                if doms[i] != b:
-                    for k2 in watchers[i]:
-                        if not queued[k2] and (k2 != k or again):
-                            queued[k2] = True
-                            queue.append(k2)
+            for i in changes:
+                for k2 in watchers[i]:
+                    if not queued[k2] and (k2 != k or again):
+                        queued[k2] = True
+                        queue.append(k2)
         return True
 
 
@@ -436,7 +485,7 @@ class Solutions(Iterator[Solution]):
         if node.fixed >= 0:
             ok = compiled.propagate(doms, [node.fixed])
         else:
-            ok = all(check(doms) for check in compiled.constant)
+            ok = all(check(doms) is not None for check in compiled.constant)
             ok = ok and compiled.propagate(doms, range(len(doms)))
         return Node(tuple(doms), node.fixed, not ok)
 
