@@ -115,6 +115,77 @@ def _is_shift_equal(c: Constraint) -> bool:
     return isinstance(c, Linear) and c.op == "==" and sorted(c.expr.terms.values()) == [-1, 1]
 
 
+def _distinct(scope: tuple[int, ...]) -> Propagator:
+    """``all_different`` over decisions whose bits stand for the same values.
+
+    A fixed value leaves the other decisions (and a decision left with one
+    value strikes it in turn); the pigeonhole test fails fewer values than
+    decisions; when the decisions must take every value they can, a value
+    only one decision can take is fixed there (hidden singles).
+    """
+    size = len(scope)
+
+    def prop(doms: list[int]) -> Changes:
+        # One pass: the values of fixed decisions, and the values open ones
+        # can take (once or more).  Most calls stop here with nothing to do.
+        fixed = once = twice = 0
+        for i in scope:
+            bits = doms[i]
+            if bits & (bits - 1):
+                twice |= once & bits
+                once |= bits
+            elif fixed & bits:
+                return None
+            else:
+                fixed |= bits
+        if not once & fixed:
+            count = (once | fixed).bit_count()
+            if count < size:
+                return None
+            if count > size or not once & ~twice & ~fixed:
+                return ()
+        return narrow(doms, fixed)
+
+    def narrow(doms: list[int], fixed: int) -> Changes:
+        open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
+        before = [doms[i] for i in open_]
+        while True:
+            new = fixed
+            while new:
+                new = 0
+                for i in open_:
+                    bits = doms[i]
+                    if bits & fixed and bits & (bits - 1):
+                        bits &= ~fixed
+                        if not bits & (bits - 1):
+                            if not bits or new & bits:
+                                return None
+                            new |= bits
+                        doms[i] = bits
+                fixed |= new
+            once = twice = 0
+            for i in open_:
+                bits = doms[i]
+                twice |= once & bits
+                once |= bits
+            count = (once | fixed).bit_count()
+            if count < size:
+                return None
+            singles = once & ~twice & ~fixed
+            if count > size or not singles:
+                break
+            for i in open_:
+                hit = doms[i] & singles
+                if hit:
+                    if hit & (hit - 1):
+                        return None  # one decision would need two values
+                    doms[i] = hit
+            fixed |= singles
+        return [i for i, bits in zip(open_, before, strict=True) if doms[i] != bits]
+
+    return prop
+
+
 class _Compiled:
     """A model turned into propagators over bit sets, and the watch lists."""
 
@@ -335,85 +406,28 @@ class _Compiled:
         return prop
 
     def _all_different(self, c: AllDifferent) -> Propagator:
+        """``all_different``: its bits compared directly when the decisions share an offset,
+        else on a copy of their domains lifted to a common one."""
         scope = c.scope
         if not scope:
             return lambda doms: ()
         base = min(self.offsets[i] for i in scope)
         lift = [(i, self.offsets[i] - base) for i in scope]
-        size = len(scope)
+        if not any(s for _, s in lift):
+            return _distinct(scope)
+        distinct = _distinct(tuple(range(len(scope))))
 
-        def prop(doms: list[int]) -> Changes:
-            # One pass: the values of fixed decisions, and the values open ones
-            # can take (once or more).  Most calls stop here with nothing to do.
-            fixed = once = twice = 0
-            for i, s in lift:
-                bits = doms[i] << s
-                if bits & (bits - 1):
-                    twice |= once & bits
-                    once |= bits
-                elif fixed & bits:
-                    return None
-                else:
-                    fixed |= bits
-            if not once & fixed:
-                count = (once | fixed).bit_count()
-                if count < size:
-                    return None
-                if count > size or not once & ~twice & ~fixed:
-                    return ()
-            return narrow(doms, fixed)
+        def lifted(doms: list[int]) -> Changes:
+            view = [doms[i] << s for i, s in lift]
+            changes = distinct(view)
+            if changes is None:
+                return None
+            for k in changes:
+                i, s = lift[k]
+                doms[i] = view[k] >> s
+            return [lift[k][0] for k in changes]
 
-        def narrow(doms: list[int], fixed: int) -> Changes:
-            common = [doms[i] << s for i, s in lift]
-            open_ = [k for k, bits in enumerate(common) if bits & (bits - 1)]
-            moved = 0  # positions whose values changed
-            while True:
-                # Strike fixed values from the open decisions; those left with
-                # one value strike it in turn.
-                new = fixed
-                while new:
-                    new = 0
-                    for k in open_:
-                        bits = common[k]
-                        if bits & fixed and bits & (bits - 1):
-                            bits &= ~fixed
-                            if not bits & (bits - 1):
-                                if not bits or new & bits:
-                                    return None
-                                new |= bits
-                            common[k] = bits
-                            moved |= 1 << k
-                    fixed |= new
-                # Hidden singles, when the decisions must take every value they can.
-                once = twice = 0
-                for k in open_:
-                    bits = common[k]
-                    twice |= once & bits
-                    once |= bits
-                count = (once | fixed).bit_count()
-                if count < size:
-                    return None
-                singles = once & ~twice & ~fixed
-                if count > size or not singles:
-                    break
-                for k in open_:
-                    bits = common[k]
-                    hit = bits & singles
-                    if hit:
-                        if hit & (hit - 1):
-                            return None  # one decision would need two values
-                        common[k] = hit
-                        moved |= 1 << k
-                fixed |= singles
-            changed = []
-            for k in open_:
-                if moved >> k & 1:
-                    i, s = lift[k]
-                    doms[i] = common[k] >> s
-                    changed.append(i)
-            return changed
-
-        return prop
+        return lifted
 
     def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
         """Run propagators to a fixpoint, starting from those watching ``touched``.
