@@ -32,11 +32,15 @@ def _sudoku(verdicts: list[str]) -> None:
         puzzles = lines(path, limit)
         ours = time_each("lazyfun.csp", puzzles, _ours)
         cpsat = time_each("CP-SAT (1 worker)", puzzles, cpsat_solve)
+        # python-constraint2 takes seconds per puzzle on some sets: it runs on the
+        # first few only, and the ratio compares it with ours on the same few.
+        same = time_each(f"lazyfun.csp (first {pc_limit})", puzzles[:pc_limit], _ours)
         pc = time_each(
             f"python-constraint2 (first {pc_limit})", puzzles[:pc_limit], constraint_solve
         )
         report(
-            f"Sudoku as a model (all_different), {name}: {len(puzzles)} puzzles", [ours, cpsat, pc]
+            f"Sudoku as a model (all_different), {name}: {len(puzzles)} puzzles",
+            [ours, cpsat, same, pc],
         )
         verdicts.append(
             verdict(
@@ -48,8 +52,9 @@ def _sudoku(verdicts: list[str]) -> None:
         verdicts.append(
             verdict(
                 f"csp over 50x python-constraint2 on {name}",
-                ours.rate >= 50 * pc.rate,
-                f"{ours.rate / pc.rate:.0f}x",
+                same.rate >= 50 * pc.rate,
+                f"{same.rate / pc.rate:.0f}x on the first {pc_limit} "
+                f"({same.rate:.0f}/s vs {pc.rate:.1f}/s)",
             )
         )
 

@@ -8,8 +8,10 @@ The four parameters of :func:`lazyfun.search`:
   fixed, then of every decision whose domain shrinks, to a fixpoint;
 - ``blocked``: some domain became empty;
 - ``complete``: every domain holds one value;
-- ``expand1``: the decision with the smallest domain (ties: the one in most
-  constraints), one child per value, smallest value first.
+- ``expand1``: the decision with the smallest domain, one child per value,
+  smallest value first.  Ties go to the highest weighted degree: the number
+  of constraints on the decision, plus one for each time one of them failed
+  so far in this search (dom/wdeg's weights, used only to break ties).
 
 The propagators: bounds reasoning for linear constraints (domain reasoning for
 ``x == y + k``), forward checking for ``!=``, ``abs`` and predicates (filter
@@ -196,10 +198,13 @@ class _Compiled:
         self.propagators: list[Propagator] = []
         self.watchers: list[list[int]] = [[] for _ in model.decisions]
         self.constant: list[Propagator] = []
+        self.scopes: list[tuple[int, ...]] = []
         self.idempotent: list[bool] = []
         for constraint in model.constraints.values():
             self._add(constraint)
-        self.degree = [len(w) for w in self.watchers]
+        # Weighted degree, for branching ties: the number of constraints on a
+        # decision, plus one each time one of them failed during the search.
+        self.weight = [len(w) for w in self.watchers]
 
     def _add(self, c: Constraint) -> None:
         if isinstance(c, Linear):
@@ -219,6 +224,7 @@ class _Compiled:
             return
         k = len(self.propagators)
         self.propagators.append(prop)
+        self.scopes.append(c.scope)
         self.idempotent.append(isinstance(c, AllDifferent) or _is_shift_equal(c))
         for i in set(c.scope):
             self.watchers[i].append(k)
@@ -451,6 +457,8 @@ class _Compiled:
             queued[k] = False
             changes = props[k](doms)
             if changes is None:
+                for i in self.scopes[k]:
+                    self.weight[i] += 1
                 return False
             again = not idempotent[k]
             for i in changes:
@@ -510,12 +518,12 @@ class Solutions(Iterator[Solution]):
         if self.time_limit is not None and time.perf_counter() - self._started > self.time_limit:
             raise _Stop("time_limit")
         doms = node.domains
-        degree = self._compiled.degree
+        weight = self._compiled.weight
         best = -1
         best_key = (0, 0)
         for i, bits in enumerate(doms):
             if bits & (bits - 1):
-                key = (bits.bit_count(), -degree[i])
+                key = (bits.bit_count(), -weight[i])
                 if best < 0 or key < best_key:
                     best, best_key = i, key
         bits = doms[best]
