@@ -11,7 +11,10 @@ skeleton; only the representation changes so that it runs fast:
   value confined to one box-line segment leaves the rest of the line or box
   (locked candidates: measured, it pays once but not at every node);
 * ``expand1`` branches on a cell with the fewest choices, one child per value,
-  made only when the search reaches it;
+  made only when the search reaches it.  Ties go to the cell whose units
+  have failed most often so far in this search (the weights of dom/wdeg,
+  used only to break ties): the search keeps returning to the part of the
+  grid that is hard;
 * ``blocked`` is found by the propagation itself (a cell with no choice, or a
   value with no place in a unit).
 
@@ -89,11 +92,19 @@ def _tables(box: int) -> _Tables:
     return _Tables((1 << n) - 1, all_units, peers, tuple(segments), tuple(locks))
 
 
-def _propagate(cands: list[int], queue: list[int], t: _Tables, locked: bool) -> bool:
+# Per search: for each cell, how many times propagation failed in one of its
+# units (a cell left without a choice counts for all its peers).
+Conflicts = list[int]
+
+
+def _propagate(
+    cands: list[int], queue: list[int], t: _Tables, conflicts: Conflicts, locked: bool
+) -> bool:
     """Prune ``cands`` in place to a fixpoint; False if it proves them blocked.
 
     ``queue`` holds the cells fixed but not yet removed from their peers.
     With ``locked``, one round of locked candidates follows the singles.
+    A failure is counted in ``conflicts``.
     """
     peers, all_units, full = t.peers, t.units, t.full
     locked_done = not locked
@@ -106,7 +117,7 @@ def _propagate(cands: list[int], queue: list[int], t: _Tables, locked: bool) -> 
                 if x & v:
                     x ^= v
                     if not x:
-                        return False
+                        return _failed(peers[p], conflicts)
                     cands[p] = x
                     if not x & (x - 1):
                         queue.append(p)
@@ -117,7 +128,7 @@ def _propagate(cands: list[int], queue: list[int], t: _Tables, locked: bool) -> 
                 twice |= once & x
                 once |= x
             if once != full:
-                return False
+                return _failed(unit, conflicts)
             hidden = once & ~twice
             if hidden:
                 for cell in unit:
@@ -125,7 +136,7 @@ def _propagate(cands: list[int], queue: list[int], t: _Tables, locked: bool) -> 
                     h = x & hidden
                     if h and h != x:
                         if h & (h - 1):
-                            return False
+                            return _failed(unit, conflicts)
                         cands[cell] = h
                         queue.append(cell)
         if queue:
@@ -138,6 +149,13 @@ def _propagate(cands: list[int], queue: list[int], t: _Tables, locked: bool) -> 
             return False
         if not changed:
             return True
+
+
+def _failed(cells: tuple[int, ...], conflicts: Conflicts) -> bool:
+    """Count a failure against ``cells``; False (blocked), for ``return``."""
+    for cell in cells:
+        conflicts[cell] += 1
+    return False
 
 
 def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool | None:
@@ -178,24 +196,24 @@ def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool |
     return changed
 
 
-def _branch_cell(cands: list[int]) -> int:
-    """A cell with the fewest choices above one, or COMPLETE."""
-    best, fewest = COMPLETE, 1 << 30
+def _branch_cell(cands: list[int], conflicts: Conflicts) -> int:
+    """A cell with the fewest choices above one, the most conflicts among those; or COMPLETE."""
+    best, fewest, most = COMPLETE, 1 << 30, -1
     for cell, x in enumerate(cands):
         if x & (x - 1):
             k = x.bit_count()
-            if k < fewest:
-                best, fewest = cell, k
-                if k == 2:
-                    break
+            if k < fewest or (k == fewest and conflicts[cell] > most):
+                best, fewest, most = cell, k, conflicts[cell]
     return best
 
 
-def _prune(cands: list[int], fixed: list[int], t: _Tables, locked: bool = False) -> Node:
+def _prune(
+    cands: list[int], fixed: list[int], t: _Tables, conflicts: Conflicts, locked: bool = False
+) -> Node:
     """Propagate, then pick the branching cell: the node for these candidates."""
-    if not _propagate(cands, fixed, t, locked):
+    if not _propagate(cands, fixed, t, conflicts, locked):
         return _DEAD
-    return cands, _branch_cell(cands)
+    return cands, _branch_cell(cands, conflicts)
 
 
 def _root(grid: Grid) -> Node:
@@ -203,10 +221,11 @@ def _root(grid: Grid) -> Node:
     check_givens(grid)
     t = _tables(grid.box)
     cands = [1 << (v - 1) if v else t.full for v in grid.cells]
-    return _prune(cands, [i for i, v in enumerate(grid.cells) if v], t, locked=True)
+    fixed = [i for i, v in enumerate(grid.cells) if v]
+    return _prune(cands, fixed, t, [0] * len(cands), locked=True)
 
 
-def _children(node: Node, t: _Tables) -> Iterator[Node]:
+def _children(node: Node, t: _Tables, conflicts: Conflicts) -> Iterator[Node]:
     """``map prune . expand1``: one child per value of the branching cell, pruned."""
     cands, cell = node
     x = cands[cell]
@@ -215,12 +234,13 @@ def _children(node: Node, t: _Tables) -> Iterator[Node]:
         x ^= bit
         child = cands.copy()
         child[cell] = bit
-        yield _prune(child, [cell], t)
+        yield _prune(child, [cell], t, conflicts)
 
 
 def _search_from(box: int, start: Node) -> Iterator[list[int]]:
     """Every solution below a pruned node, as single-bit candidates, depth-first."""
     t = _tables(box)
+    conflicts = [0] * len(start[0])
 
     def expand1(node: Node) -> Iterator[Node]:
         cands, cell = node
@@ -233,7 +253,7 @@ def _search_from(box: int, start: Node) -> Iterator[list[int]]:
             yield child, cell
 
     def prune(node: Node) -> Node:
-        return _prune(node[0], [node[1]], t)
+        return _prune(node[0], [node[1]], t, conflicts)
 
     nodes = search(
         start,
@@ -264,13 +284,14 @@ def subtrees(grid: Grid, depth: int) -> list[Node]:
     """
     t = _tables(grid.box)
     level = [_root(grid)]
+    conflicts = [0] * grid.size**2
     for _ in range(depth):
         deeper: list[Node] = []
         for node in level:
             if node[1] == COMPLETE:
                 deeper.append(node)
             elif node[1] != BLOCKED:
-                deeper += _children(node, t)
+                deeper += _children(node, t, conflicts)
         level = deeper
     return [node for node in level if node[1] != BLOCKED]
 
