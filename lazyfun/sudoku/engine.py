@@ -48,6 +48,8 @@ class _Tables:
     full: int
     units: tuple[tuple[int, ...], ...]
     peers: tuple[tuple[int, ...], ...]
+    # For each cell, its units as bits (bit k: units[k]).
+    units_of: tuple[int, ...]
     # Box/line intersections (segments), for locked candidates: the cells of
     # each segment, and for each segment the indices of the other segments of
     # its line and of its box, and the cells of the rest of its line and box.
@@ -89,7 +91,10 @@ def _tables(box: int) -> _Tables:
                 tuple(c for c in box_cells if c not in seg),
             )
         )
-    return _Tables((1 << n) - 1, all_units, peers, tuple(segments), tuple(locks))
+    units_of = tuple(
+        sum(1 << k for k, unit in enumerate(all_units) if cell in unit) for cell in range(n * n)
+    )
+    return _Tables((1 << n) - 1, all_units, peers, units_of, tuple(segments), tuple(locks))
 
 
 # Per search: for each cell, how many times propagation failed in one of its
@@ -103,11 +108,15 @@ def _propagate(
     """Prune ``cands`` in place to a fixpoint; False if it proves them blocked.
 
     ``queue`` holds the cells fixed but not yet removed from their peers.
+    Only the units where a cell changed are searched for hidden singles.
     With ``locked``, one round of locked candidates follows the singles.
     A failure is counted in ``conflicts``.
     """
-    peers, all_units, full = t.peers, t.units, t.full
+    peers, all_units, units_of, full = t.peers, t.units, t.units_of, t.full
     locked_done = not locked
+    dirty = 0
+    for cell in queue:
+        dirty |= units_of[cell]
     while True:
         while queue:
             cell = queue.pop()
@@ -119,9 +128,14 @@ def _propagate(
                     if not x:
                         return _failed(peers[p], conflicts)
                     cands[p] = x
+                    dirty |= units_of[p]
                     if not x & (x - 1):
                         queue.append(p)
-        for unit in all_units:
+        changed, dirty = dirty, 0
+        while changed:
+            bit = changed & -changed
+            changed ^= bit
+            unit = all_units[bit.bit_length() - 1]
             once = twice = 0
             for cell in unit:
                 x = cands[cell]
@@ -138,17 +152,19 @@ def _propagate(
                         if h & (h - 1):
                             return _failed(unit, conflicts)
                         cands[cell] = h
+                        dirty |= units_of[cell]
                         queue.append(cell)
-        if queue:
+        if queue or dirty:
             continue
         if locked_done:
             return True
         locked_done = True
-        changed = _locked_candidates(cands, queue, t)
-        if changed is None:
+        removed = _locked_candidates(cands, queue, t)
+        if removed is None:
             return False
-        if not changed:
+        if not removed:
             return True
+        dirty = (1 << len(all_units)) - 1
 
 
 def _failed(cells: tuple[int, ...], conflicts: Conflicts) -> bool:
