@@ -7,6 +7,7 @@ import pytest
 from lazyfun import ilen
 from lazyfun.csp import Domain, Model, ModelError, Quality, all_different, total
 from lazyfun.csp.examples import MSF_PUZZLE, queens_model, send_more_money, sudoku_model
+from lazyfun.csp.solver import _Compiled
 from lazyfun.queens import queens
 from lazyfun.sudoku import is_solution, parse
 from tests.datafiles import read_lines
@@ -165,3 +166,15 @@ def test_the_msf_example_script_reproduces_the_demo() -> None:
     assert "Quality: feasible" in out
     assert "7 1 6 2 3 5 9 8 4" in out
     assert "Number of solutions: 1" in out
+
+
+def test_a_failed_constraint_weighs_its_decisions_for_branching_ties() -> None:
+    m = Model()
+    x, y, z = (m.decision(name, Domain.integer_range(1, 2)) for name in "xyz")
+    m.add_constraint("differ", x != y)
+    m.add_constraint("order", y <= z)
+    compiled = _Compiled(m)
+    assert compiled.weight == [1, 2, 1]  # the plain degree to start with
+    doms = [0b1, 0b1, 0b11]  # x = y = 1
+    assert not compiled.propagate(doms, [0])
+    assert compiled.weight == [2, 3, 1]
