@@ -148,3 +148,18 @@ def test_without_dask_a_process_pool_is_used_and_said_once(
     assert count_queens_parallel(9, jobs=2) == 352  # no second warning (pytest would fail on it)
     with pytest.raises(ParallelError, match="needs dask"):
         count_queens_parallel(9, scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_cluster_started_for_a_call_leaves_no_process_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    psutil = pytest.importorskip("psutil")
+    monkeypatch.delenv(parallel.ENVIRONMENT, raising=False)
+    me = psutil.Process()
+    before = {p.pid for p in me.children(recursive=True)}
+    answers = list(canon_file(TOP95[:4], jobs=2))
+    assert [a[3] for a in answers] == [str(minlex(parse(p))) for p in TOP95[:4]]
+    deadline = time.monotonic() + 10
+    while {p.pid for p in me.children(recursive=True)} - before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert {p.pid for p in me.children(recursive=True)} - before == set()
