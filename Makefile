@@ -4,22 +4,25 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-SOURCES := lazyfun tests benchmarks examples docs/hooks
+SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py
+# Compiled with mypyc on install (setup.py); a change to one of them reinstalls.
+COMPILED := lazyfun/sudoku/engine.py lazyfun/csp/solver.py
+BUILD    := pyproject.toml setup.py $(COMPILED)
 
 .PHONY: demo test lint typecheck unit docs docs-figures slow bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.base: pyproject.toml | $(BIN)/python
+$(VENV)/.base: $(BUILD) | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
-$(VENV)/.dev: pyproject.toml | $(BIN)/python
+$(VENV)/.dev: $(BUILD) | $(BIN)/python
 	$(PIP) -e '.[dev]'
 	touch $@
 
-$(VENV)/.bench: pyproject.toml | $(BIN)/python
+$(VENV)/.bench: $(BUILD) | $(BIN)/python
 	$(PIP) -e '.[dev,bench,plot]'
 	touch $@
 
@@ -33,10 +36,12 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff format --check $(SOURCES)
 
 typecheck: $(VENV)/.dev
-	$(BIN)/mypy --strict lazyfun tests examples docs/hooks
+	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py
 
+# Twice: as installed (compiled), then the compiled modules' own source.
 unit: $(VENV)/.dev
 	$(BIN)/pytest
+	LAZYFUN_PURE=1 $(BIN)/pytest tests/sudoku tests/csp tests/test_compiled.py $(COMPILED)
 
 # The user guide and API reference; --strict turns broken links into failures.
 docs: $(VENV)/.dev
@@ -55,3 +60,4 @@ bench: $(VENV)/.bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info site .mypy_cache .ruff_cache .hypothesis
+	find . -name '*.so' -not -path './$(VENV)/*' -delete

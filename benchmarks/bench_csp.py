@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import time
 
-from benchmarks.common import data_file, lines, report, time_each, verdict
+from benchmarks.common import (
+    Timing,
+    build,
+    data_file,
+    from_source,
+    lines,
+    report,
+    time_each,
+    verdict,
+)
 from benchmarks.peers import (
     constraint_queens_count,
     constraint_queens_first,
@@ -12,12 +21,8 @@ from benchmarks.peers import (
     cpsat_queens_first,
     cpsat_solve,
 )
+from benchmarks.source import first_model_solution
 from lazyfun.csp.examples import queens_model, sudoku_model
-
-
-def _ours(puzzle: str) -> None:
-    model, _ = sudoku_model(puzzle, "all_different")
-    assert model.solve().as_dict()
 
 
 def _sudoku(verdicts: list[str]) -> None:
@@ -30,23 +35,28 @@ def _sudoku(verdicts: list[str]) -> None:
         if path is None:
             continue
         puzzles = lines(path, limit)
-        ours = time_each("lazyfun.csp", puzzles, _ours)
+        ours = time_each("lazyfun.csp", puzzles, first_model_solution)
         cpsat = time_each("CP-SAT (1 worker)", puzzles, cpsat_solve)
         # python-constraint2 takes seconds per puzzle on some sets: it runs on the
         # first few only, and the ratio compares it with ours on the same few.
-        same = time_each(f"lazyfun.csp (first {pc_limit})", puzzles[:pc_limit], _ours)
+        same = time_each(
+            f"lazyfun.csp (first {pc_limit})", puzzles[:pc_limit], first_model_solution
+        )
         pc = time_each(
             f"python-constraint2 (first {pc_limit})", puzzles[:pc_limit], constraint_solve
         )
+        source = from_source("lazyfun.csp, from source", "csp", path, limit)
+        source_same = Timing("", source.times[:pc_limit])
         report(
             f"Sudoku as a model (all_different), {name}: {len(puzzles)} puzzles",
-            [ours, cpsat, same, pc],
+            [ours, cpsat, same, pc, source],
         )
         verdicts.append(
             verdict(
                 f"csp at least CP-SAT's throughput on {name}",
                 ours.rate >= cpsat.rate,
-                f"{ours.rate:.0f}/s vs {cpsat.rate:.0f}/s ({ours.rate / cpsat.rate:.2f}x)",
+                f"{ours.rate:.0f}/s vs {cpsat.rate:.0f}/s ({ours.rate / cpsat.rate:.2f}x; "
+                f"from source {source.rate / cpsat.rate:.2f}x)",
             )
         )
         verdicts.append(
@@ -54,7 +64,8 @@ def _sudoku(verdicts: list[str]) -> None:
                 f"csp over 50x python-constraint2 on {name}",
                 same.rate >= 50 * pc.rate,
                 f"{same.rate / pc.rate:.0f}x on the first {pc_limit} "
-                f"({same.rate:.0f}/s vs {pc.rate:.1f}/s)",
+                f"({same.rate:.0f}/s vs {pc.rate:.1f}/s; "
+                f"from source {source_same.rate / pc.rate:.0f}x)",
             )
         )
 
@@ -64,19 +75,19 @@ def _queens() -> None:
     for n in range(8, 12):
         start = time.perf_counter()
         ours = queens_model(n)[0].count()
-        t_ours = time.perf_counter() - start
+        tfirst_model_solution = time.perf_counter() - start
         start = time.perf_counter()
         theirs = constraint_queens_count(n)
         t_pc = time.perf_counter() - start
         assert ours == theirs
         print(
-            f"  n={n:<3} {ours:>5} solutions   ours {t_ours:7.3f} s   "
+            f"  n={n:<3} {ours:>5} solutions   ours {tfirst_model_solution:7.3f} s   "
             f"python-constraint2 {t_pc:7.3f} s"
         )
     for n in (20, 50, 100):
         start = time.perf_counter()
         queens_model(n)[0].solve()
-        t_ours = time.perf_counter() - start
+        tfirst_model_solution = time.perf_counter() - start
         start = time.perf_counter()
         cpsat_queens_first(n)
         t_cpsat = time.perf_counter() - start
@@ -84,7 +95,7 @@ def _queens() -> None:
         constraint_queens_first(n)
         t_mc = time.perf_counter() - start
         print(
-            f"  n={n:<3} first: ours {t_ours:7.3f} s   CP-SAT {t_cpsat:7.3f} s   "
+            f"  n={n:<3} first: ours {tfirst_model_solution:7.3f} s   CP-SAT {t_cpsat:7.3f} s   "
             f"MinConflicts {t_mc:7.3f} s"
         )
 
@@ -114,6 +125,7 @@ def _counting(verdicts: list[str]) -> None:
 
 
 def main() -> list[str]:
+    print(f"  build: {build()}")
     verdicts: list[str] = []
     _sudoku(verdicts)
     _queens()

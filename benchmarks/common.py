@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from lazyfun.compiled import PURE_ENV, status
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("LAZYFUN_DATA", ROOT.parent / "shared" / "data"))
@@ -113,3 +118,23 @@ def chunks(xs: list[str], n: int) -> Iterator[list[str]]:
     """Consecutive slices of ``n`` items."""
     for i in range(0, len(xs), n):
         yield xs[i : i + n]
+
+
+def build() -> str:
+    """How the hot modules run in this process: compiled (mypyc) or from source."""
+    return ", ".join(
+        f"{name} {'compiled (mypyc)' if compiled else 'from source'}"
+        for name, compiled in status().items()
+    )
+
+
+def from_source(name: str, kind: str, path: Path, limit: int | None) -> Timing:
+    """The same timed work, run from the Python source in a child process.
+
+    ``kind`` names a ``work`` of ``benchmarks.source``; the child sets
+    ``LAZYFUN_PURE=1``, so the figures show what compiling buys.
+    """
+    command = [sys.executable, "-m", "benchmarks.source", kind, str(path), str(limit or 0)]
+    env = dict(os.environ, **{PURE_ENV: "1"})
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    return Timing(name, json.loads(out))

@@ -6,6 +6,7 @@ pipeline needs.  The programs are subpackages: ``lazyfun.sudoku``,
 ``lazyfun.queens``, ``lazyfun.csp``; ``lazyfun.trace`` makes laziness visible.
 """
 
+from lazyfun.compiled import use_source_if_asked
 from lazyfun.compose import compose, compose_left, pipe
 from lazyfun.core import cp, flatmap, iterate, many, reiterable
 from lazyfun.search import search
@@ -26,6 +27,8 @@ from lazyfun.vocab import (
 )
 
 __version__ = "0.1.0"
+
+use_source_if_asked()
 
 __all__ = [
     "chunked",

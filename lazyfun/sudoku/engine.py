@@ -4,7 +4,10 @@ Same shape as :mod:`lazyfun.sudoku.bird`, run by the same core ``search``
 skeleton; only the representation changes so that it runs fast:
 
 * a matrix of choices is a flat ``list[int]``, one bitset per cell (bit d-1
-  set when value d is still possible);
+  set when value d is still possible).  Once a fixed cell has left its
+  peers, its bit moves up by N (to bit N+d-1), out of the candidates: a unit
+  scan then sees only the values still to be placed, and looks for a hidden
+  single only where one can be;
 * ``prune`` is propagation to a fixpoint: a fixed cell removes its value from
   its peers (Bird's ``pruneRow``, done incrementally), and a value with one
   place left in a unit is fixed there (hidden singles); at the root only, a
@@ -19,6 +22,9 @@ skeleton; only the representation changes so that it runs fast:
   value with no place in a unit).
 
 Solutions stream lazily: the first is returned before the rest are searched.
+
+Installed from source, this module is compiled with mypyc (see
+:mod:`lazyfun.compiled`); the code here is what runs either way.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ _DEAD: Node = ([], BLOCKED)
 class _Tables:
     """Everything the engine precomputes for one box size."""
 
+    size: int
     full: int
     units: tuple[tuple[int, ...], ...]
     peers: tuple[tuple[int, ...], ...]
@@ -94,7 +101,7 @@ def _tables(box: int) -> _Tables:
     units_of = tuple(
         sum(1 << k for k, unit in enumerate(all_units) if cell in unit) for cell in range(n * n)
     )
-    return _Tables((1 << n) - 1, all_units, peers, units_of, tuple(segments), tuple(locks))
+    return _Tables(n, (1 << n) - 1, all_units, peers, units_of, tuple(segments), tuple(locks))
 
 
 # Per search: for each cell, how many times propagation failed in one of its
@@ -107,12 +114,13 @@ def _propagate(
 ) -> bool:
     """Prune ``cands`` in place to a fixpoint; False if it proves them blocked.
 
-    ``queue`` holds the cells fixed but not yet removed from their peers.
+    ``queue`` holds the cells fixed but not yet removed from their peers;
+    a cell taken from it has its bit moved above the candidates (``v << n``).
     Only the units where a cell changed are searched for hidden singles.
     With ``locked``, one round of locked candidates follows the singles.
     A failure is counted in ``conflicts``.
     """
-    peers, all_units, units_of, full = t.peers, t.units, t.units_of, t.full
+    peers, all_units, units_of, full, n = t.peers, t.units, t.units_of, t.full, t.size
     locked_done = not locked
     dirty = 0
     for cell in queue:
@@ -121,6 +129,7 @@ def _propagate(
         while queue:
             cell = queue.pop()
             v = cands[cell]
+            cands[cell] = v << n
             for p in peers[cell]:
                 x = cands[p]
                 if x & v:
@@ -141,9 +150,9 @@ def _propagate(
                 x = cands[cell]
                 twice |= once & x
                 once |= x
-            if once != full:
+            if (once | once >> n) & full != full:
                 return _failed(unit, conflicts)
-            hidden = once & ~twice
+            hidden = once & full & ~twice
             if hidden:
                 for cell in unit:
                     x = cands[cell]
@@ -186,7 +195,7 @@ def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool |
         here = 0
         for cell in seg:
             here |= cands[cell]
-        seen.append(here)
+        seen.append(here & t.full)
     for i, line_segs, box_segs, line_rest, box_rest in t.locks:
         here = seen[i]
         in_line = in_box = 0
@@ -278,7 +287,8 @@ def _search_from(box: int, start: Node) -> Iterator[list[int]]:
         blocked=lambda node: node[1] == BLOCKED,
         prune=prune,
     )
-    return (cands for cands, _ in nodes)
+    for cands, _ in nodes:
+        yield cands
 
 
 def _raw_solutions(grid: Grid) -> Iterator[list[int]]:
@@ -330,9 +340,9 @@ def solve(grid: Grid) -> Iterator[Grid]:
     >>> sum(1 for _ in solutions)  # the other 17, computed only now
     17
     """
-    symbols = grid.symbols
+    symbols, n = grid.symbols, grid.size
     for cands in _raw_solutions(grid):
-        yield Grid(tuple(x.bit_length() for x in cands), grid.box, symbols)
+        yield Grid(tuple(x.bit_length() - n for x in cands), grid.box, symbols)
 
 
 def count_solutions(grid: Grid, limit: int | None = None) -> int:

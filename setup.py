@@ -1,0 +1,30 @@
+"""Compile the two hot modules with mypyc; everything else is plain Python.
+
+The metadata lives in pyproject.toml.  ``LAZYFUN_PURE_BUILD=1`` skips
+compiling, and a failed compile (no C compiler) falls back to the source.
+"""
+
+import os
+from typing import Any
+
+from setuptools import setup
+
+# Kept in step with lazyfun.compiled.COMPILED (a test checks it).
+COMPILED = ["lazyfun/sudoku/engine.py", "lazyfun/csp/solver.py"]
+
+
+def compiled_extensions() -> list[Any]:
+    """mypyc's extensions for ``COMPILED``, each optional; none when asked or without mypyc."""
+    if os.environ.get("LAZYFUN_PURE_BUILD"):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        return []
+    extensions = mypycify(COMPILED, opt_level="3")
+    for extension in extensions:
+        extension.optional = True
+    return extensions
+
+
+setup(ext_modules=compiled_extensions())

@@ -1,0 +1,75 @@
+"""The mypyc-compiled modules: built, current, and interchangeable with their source."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lazyfun.compiled import COMPILED, PURE_ENV, is_compiled, status
+from lazyfun.csp.examples import sudoku_model
+from lazyfun.sudoku import count_solutions, parse, solve
+
+ROOT = Path(__file__).resolve().parent.parent
+HARD = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+
+
+def _setup_list() -> list[str]:
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED":
+            return list(ast.literal_eval(node.value))
+    raise AssertionError("setup.py has no COMPILED list")
+
+
+def test_setup_compiles_exactly_the_modules_lazyfun_lists() -> None:
+    assert _setup_list() == [name.replace(".", "/") + ".py" for name in COMPILED]
+
+
+@pytest.mark.skipif(
+    bool(os.environ.get("LAZYFUN_PURE_BUILD")), reason="installed without compiling"
+)
+def test_each_module_runs_compiled_unless_the_source_is_asked_for() -> None:
+    asked_for_source = bool(os.environ.get(PURE_ENV))
+    assert status() == {name: not asked_for_source for name in COMPILED}
+
+
+def test_no_compiled_module_is_older_than_its_source() -> None:
+    for name in COMPILED:
+        source = ROOT / (name.replace(".", "/") + ".py")
+        built = list(source.parent.glob(source.stem + ".*.so"))
+        for extension in built:
+            assert extension.stat().st_mtime >= source.stat().st_mtime, (
+                f"{extension.name} is older than {source.name}: reinstall (make)"
+            )
+
+
+def test_is_compiled_refuses_a_module_that_is_never_compiled() -> None:
+    with pytest.raises(ValueError, match="not one of the compiled modules"):
+        is_compiled("lazyfun.sudoku.bird")
+
+
+def test_the_source_gives_the_same_answers_as_the_installed_modules() -> None:
+    script = (
+        "from lazyfun.compiled import status\n"
+        "from lazyfun.csp.examples import sudoku_model\n"
+        "from lazyfun.sudoku import count_solutions, parse, solve\n"
+        f"p = parse({HARD!r})\n"
+        "print(status())\n"
+        "print(next(solve(p)))\n"
+        "print(count_solutions(parse('.' * 16)))\n"
+        f"print(sudoku_model({HARD!r}, 'all_different')[0].solve().as_dict()['grid00'])\n"
+    )
+    env = dict(os.environ, **{PURE_ENV: "1"})
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0] == str(dict.fromkeys(COMPILED, False))
+    assert out[1] == str(next(solve(parse(HARD))))
+    assert int(out[2]) == count_solutions(parse("." * 16)) == 288
+    model, _ = sudoku_model(HARD, "all_different")
+    assert int(out[3]) == model.solve().as_dict()["grid00"] == 8
