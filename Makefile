@@ -8,6 +8,7 @@ SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py
 # Compiled with mypyc on install (setup.py); a change to one of them reinstalls.
 COMPILED := lazyfun/sudoku/engine.py lazyfun/csp/solver.py
 BUILD    := pyproject.toml setup.py $(COMPILED)
+SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test lint typecheck unit docs docs-figures slow bench clean
 
@@ -16,14 +17,17 @@ $(BIN)/python:
 
 $(VENV)/.base: $(BUILD) | $(BIN)/python
 	$(PIP) -e .
+	$(SAY_BUILD)
 	touch $@
 
 $(VENV)/.dev: $(BUILD) | $(BIN)/python
 	$(PIP) -e '.[dev]'
+	$(SAY_BUILD)
 	touch $@
 
 $(VENV)/.bench: $(BUILD) | $(BIN)/python
 	$(PIP) -e '.[dev,bench,plot]'
+	$(SAY_BUILD)
 	touch $@
 
 demo: $(VENV)/.base

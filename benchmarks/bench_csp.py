@@ -6,7 +6,6 @@ import time
 
 from benchmarks.common import (
     Timing,
-    build,
     data_file,
     from_source,
     lines,
@@ -22,6 +21,7 @@ from benchmarks.peers import (
     cpsat_solve,
 )
 from benchmarks.source import first_model_solution
+from lazyfun.compiled import describe
 from lazyfun.csp.examples import queens_model, sudoku_model
 
 
@@ -125,7 +125,7 @@ def _counting(verdicts: list[str]) -> None:
 
 
 def main() -> list[str]:
-    print(f"  build: {build()}")
+    print(f"  build: {describe()}")
     verdicts: list[str] = []
     _sudoku(verdicts)
     _queens()

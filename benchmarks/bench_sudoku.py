@@ -10,7 +10,6 @@ from pathlib import Path
 from benchmarks.common import (
     ROOT,
     Timing,
-    build,
     data_file,
     from_source,
     lines,
@@ -20,6 +19,7 @@ from benchmarks.common import (
 )
 from benchmarks.peers import constraint_solve, cpsat_solve
 from benchmarks.source import first_solution
+from lazyfun.compiled import describe
 from lazyfun.sudoku import count_solutions, parse
 
 SETS = [
@@ -119,7 +119,7 @@ def _large(verdicts: list[str]) -> None:
 
 
 def main() -> list[str]:
-    print(f"  build: {build()}")
+    print(f"  build: {describe()}")
     verdicts: list[str] = []
     _solving(verdicts)
     _counting(verdicts)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from lazyfun.compiled import PURE_ENV, status
+from lazyfun.compiled import PURE_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("LAZYFUN_DATA", ROOT.parent / "shared" / "data"))
@@ -118,14 +118,6 @@ def chunks(xs: list[str], n: int) -> Iterator[list[str]]:
     """Consecutive slices of ``n`` items."""
     for i in range(0, len(xs), n):
         yield xs[i : i + n]
-
-
-def build() -> str:
-    """How the hot modules run in this process: compiled (mypyc) or from source."""
-    return ", ".join(
-        f"{name} {'compiled (mypyc)' if compiled else 'from source'}"
-        for name, compiled in status().items()
-    )
 
 
 def from_source(name: str, kind: str, path: Path, limit: int | None) -> Timing:

@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["COMPILED", "PURE_ENV", "is_compiled", "status"]
+__all__ = ["COMPILED", "PURE_ENV", "describe", "is_compiled", "status"]
 
 # Kept in step with setup.py's list (a test checks it).
 COMPILED = ("lazyfun.sudoku.engine", "lazyfun.csp.solver")
@@ -45,6 +45,14 @@ def is_compiled(name: str) -> bool:
 def status() -> dict[str, bool]:
     """Each module of ``COMPILED``, and whether it runs compiled."""
     return {name: is_compiled(name) for name in COMPILED}
+
+
+def describe() -> str:
+    """One line: how each module of ``COMPILED`` runs (``make`` prints it after installing)."""
+    return ", ".join(
+        f"{name} {'compiled (mypyc)' if compiled else 'from source'}"
+        for name, compiled in status().items()
+    )
 
 
 class _SourceFirst(importlib.abc.MetaPathFinder):

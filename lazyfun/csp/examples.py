@@ -32,10 +32,8 @@ def sudoku_model(
     if len(puzzle) != size * size:
         raise ModelError(f"a {size}x{size} puzzle has {size * size} cells, got {len(puzzle)}")
     model = Model()
-    grid = [
-        [model.decision(f"grid{r}{c}", Domain.integer_range(1, size)) for c in range(size)]
-        for r in range(size)
-    ]
+    digits = Domain.integer_range(1, size)
+    grid = [[model.decision(f"grid{r}{c}", digits) for c in range(size)] for r in range(size)]
     columns = [[grid[r][c] for r in range(size)] for c in range(size)]
     boxes = [
         [grid[br + r][bc + c] for r in range(box) for c in range(box)]
