@@ -1,10 +1,12 @@
 """Compile the two hot modules with mypyc; everything else is plain Python.
 
 The metadata lives in pyproject.toml.  ``LAZYFUN_PURE_BUILD=1`` skips
-compiling, and a failed compile (no C compiler) falls back to the source.
+compiling; if mypyc or the C compiler fails, the install goes on with the
+source.
 """
 
 import os
+import sys
 from typing import Any
 
 from setuptools import setup
@@ -19,9 +21,11 @@ def compiled_extensions() -> list[Any]:
         return []
     try:
         from mypyc.build import mypycify
-    except ImportError:
+
+        extensions = mypycify(COMPILED, opt_level="3")
+    except (Exception, SystemExit) as failure:  # mypyc exits on a type error
+        print(f"lazyfun: not compiling ({failure!r}); the source will run", file=sys.stderr)
         return []
-    extensions = mypycify(COMPILED, opt_level="3")
     for extension in extensions:
         extension.optional = True
     return extensions
