@@ -5,8 +5,8 @@ BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py
-# Compiled with mypyc on install (setup.py); a change to one of them reinstalls.
-COMPILED := lazyfun/sudoku/engine.py lazyfun/csp/solver.py
+# Compiled with mypyc on install (listed in lazyfun/compiled.py); a change to one reinstalls.
+COMPILED := $(shell $(PYTHON) setup.py --compiled-sources)
 BUILD    := pyproject.toml setup.py $(COMPILED)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 

@@ -1,18 +1,32 @@
-"""Compile the two hot modules with mypyc; everything else is plain Python.
+"""Compile the hot modules with mypyc; everything else is plain Python.
 
-The metadata lives in pyproject.toml.  ``LAZYFUN_PURE_BUILD=1`` skips
+The metadata lives in pyproject.toml; the modules to compile are named once,
+in ``lazyfun.compiled.COMPILED``, and read from there (the Makefile asks
+``python setup.py --compiled-sources``).  ``LAZYFUN_PURE_BUILD=1`` skips
 compiling; if mypyc or the C compiler fails, the install goes on with the
 source.
 """
 
+import ast
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+HERE = Path(__file__).resolve().parent
 
-# Kept in step with lazyfun.compiled.COMPILED (a test checks it).
-COMPILED = ["lazyfun/sudoku/engine.py", "lazyfun/csp/solver.py"]
+
+def compiled_sources() -> list[str]:
+    """The source files of ``lazyfun.compiled.COMPILED``, read without importing lazyfun."""
+    tree = ast.parse((HERE / "lazyfun" / "compiled.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in targets):
+                assert node.value is not None
+                names: tuple[str, ...] = ast.literal_eval(node.value)
+                return [name.replace(".", "/") + ".py" for name in names]
+    raise SystemExit("setup.py: lazyfun/compiled.py names no COMPILED modules")
 
 
 def compiled_extensions() -> list[Any]:
@@ -22,7 +36,7 @@ def compiled_extensions() -> list[Any]:
     try:
         from mypyc.build import mypycify
 
-        extensions = mypycify(COMPILED, opt_level="3")
+        extensions = mypycify(compiled_sources(), opt_level="3")
     except (Exception, SystemExit) as failure:  # mypyc exits on a type error
         print(f"lazyfun: not compiling ({failure!r}); the source will run", file=sys.stderr)
         return []
@@ -31,4 +45,10 @@ def compiled_extensions() -> list[Any]:
     return extensions
 
 
-setup(ext_modules=compiled_extensions())
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--compiled-sources"]:
+        print(" ".join(compiled_sources()))
+    else:
+        from setuptools import setup
+
+        setup(ext_modules=compiled_extensions())

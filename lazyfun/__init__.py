@@ -6,7 +6,7 @@ pipeline needs.  The programs are subpackages: ``lazyfun.sudoku``,
 ``lazyfun.queens``, ``lazyfun.csp``; ``lazyfun.trace`` makes laziness visible.
 """
 
-from lazyfun.compiled import use_source_if_asked
+import lazyfun.compiled  # noqa: F401  (first: with LAZYFUN_PURE=1 it makes the source run)
 from lazyfun.compose import compose, compose_left, pipe
 from lazyfun.core import cp, flatmap, iterate, many, reiterable
 from lazyfun.search import search
@@ -27,8 +27,6 @@ from lazyfun.vocab import (
 )
 
 __version__ = "0.1.0"
-
-use_source_if_asked()
 
 __all__ = [
     "chunked",

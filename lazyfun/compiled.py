@@ -1,11 +1,13 @@
 """The hot modules compiled with mypyc, and the switch back to their Python source.
 
-Two modules do the heavy lifting: the Sudoku engine and the constraint
-solver.  Installing lazyfun from source compiles them with mypyc (``setup.py``):
-the same typed source becomes a C extension with the same answers: the
-engine runs four to five times as fast, the solver two to three times (the
+A few modules do the heavy lifting: the core search loop, the Sudoku engine,
+the constraint solver and its propagators, and the call-by-need list.
+Installing lazyfun from source compiles them with mypyc (``setup.py``): the
+same typed source becomes a C extension with the same answers; the engine
+runs four to five times as fast, the solver two to three times (the
 benchmarks print both).  The source stays the reference: it is what the docs
-quote and what a reader steps through.
+quote and what a reader steps through.  ``COMPILED`` below is the one list of
+them: ``setup.py`` and the Makefile read it from here.
 
 Where no compiler is at hand the build falls back to plain Python (set
 ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
@@ -30,8 +32,7 @@ from pathlib import Path
 
 __all__ = ["COMPILED", "PURE_ENV", "describe", "is_compiled", "status"]
 
-# Kept in step with setup.py's list (a test checks it).
-COMPILED = ("lazyfun.sudoku.engine", "lazyfun.csp.solver")
+COMPILED = ("lazyfun.search", "lazyfun.sudoku.engine", "lazyfun.csp.solver")
 PURE_ENV = "LAZYFUN_PURE"
 
 
@@ -79,3 +80,6 @@ def use_source_if_asked() -> None:
     """Put the source finder first on ``sys.meta_path`` when ``LAZYFUN_PURE`` is set."""
     if os.environ.get(PURE_ENV) and not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFirst())
+
+
+use_source_if_asked()

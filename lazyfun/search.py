@@ -12,12 +12,19 @@ and optionally ``prune`` (propagation, usually to a fixpoint) and ``blocked``
 depth-first with an explicit stack of child iterators: it holds only the
 current path, yields each complete state as soon as it is reached, and has no
 recursion-depth limit.
+
+``complete`` and ``blocked`` may return any value; it is read for its truth.
+
+Installed from source, this module is compiled with mypyc (see
+:mod:`lazyfun.compiled`): every program's search loop then runs as C.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
+
+from lazyfun.trace import Meter
 
 S = TypeVar("S")
 
@@ -36,15 +43,17 @@ def search(
     start: S,
     *,
     expand1: Callable[[S], Iterable[S]],
-    complete: Callable[[S], bool],
-    blocked: Callable[[S], bool] = _never,
+    complete: Callable[[S], object],
+    blocked: Callable[[S], object] = _never,
     prune: Callable[[S], S] = _unchanged,
+    meter: Meter | None = None,
 ) -> Iterator[S]:
     """Yield the complete states below ``start``, depth-first, one at a time.
 
     ``start`` itself is not pruned (Bird writes ``search . prune``: prune it
     first if it needs it); every child produced by ``expand1`` is.  Children
-    are taken from ``expand1`` lazily, one when the search reaches it.
+    are taken from ``expand1`` lazily, one when the search reaches it.  A
+    ``meter`` counts the nodes expanded, for a front end to show progress.
 
     Counting the subsets of {1, 2, 3, 4} that sum to 5, as a search over
     (chosen, remaining) pairs:
@@ -67,6 +76,8 @@ def search(
     if complete(start):
         yield start
         return
+    if meter is not None:
+        meter.add()
     path: list[Iterator[S]] = [iter(expand1(start))]
     while path:
         for child in path[-1]:
@@ -76,6 +87,8 @@ def search(
             if complete(child):
                 yield child
                 continue
+            if meter is not None:
+                meter.add()
             path.append(iter(expand1(child)))
             break
         else:

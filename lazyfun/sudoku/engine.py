@@ -1,26 +1,30 @@
 """The Sudoku engine: Bird's ``search . prune . choices`` with candidates as bitsets.
 
-Same shape as :mod:`lazyfun.sudoku.bird`, run by the same core ``search``
-skeleton; only the representation changes so that it runs fast:
+The same shape as :mod:`lazyfun.sudoku.bird`, run by the same core
+:func:`lazyfun.search`; only the representation changes, so that it runs
+fast.  Read it as the chapter's four functions over one data type:
 
-* a matrix of choices is a flat ``list[int]``, one bitset per cell (bit d-1
-  set when value d is still possible).  Once a fixed cell has left its
-  peers, its bit moves up by N (to bit N+d-1), out of the candidates: a unit
-  scan then sees only the values still to be placed, and looks for a hidden
-  single only where one can be;
-* ``prune`` is propagation to a fixpoint: a fixed cell removes its value from
-  its peers (Bird's ``pruneRow``, done incrementally), and a value with one
-  place left in a unit is fixed there (hidden singles); at the root only, a
-  value confined to one box-line segment leaves the rest of the line or box
-  (locked candidates: measured, it pays once but not at every node);
-* ``expand1`` branches on a cell with the fewest choices, one child per value,
-  made only when the search reaches it.  Ties go to the cell whose units
-  have failed most often so far in this search (the weights of dom/wdeg,
-  used only to break ties): the search keeps returning to the part of the
-  grid that is hard;
-* ``blocked`` is found by the propagation itself (a cell with no choice, or a
-  value with no place in a unit).
+* ``Node``: the matrix of choices as a tuple of ints, one bitset per cell
+  (bit d-1 set when value d is still possible).  Once a placed cell's value
+  has left its peers, its bit moves up by N (to bit N+d-1), out of the
+  candidates, so a unit scan sees only the values still to be placed;
+* ``prune``: propagation to a fixpoint.  A placed cell removes its value
+  from its peers (Bird's ``pruneRow``, done incrementally), and a value with
+  one place left in a unit is placed there (hidden singles); at the root
+  only, a value confined to one box-line segment leaves the rest of the
+  line or box (locked candidates: measured, it pays once but not at every
+  node);
+* ``blocked``: propagation met a cell with no choice, or a value with no
+  place in a unit;
+* ``complete``: every cell is placed;
+* ``expand1``: one child per value of a cell with the fewest choices, made
+  only when the search reaches it.  Ties go to the cell whose units have
+  failed most often so far in this search (the weights of dom/wdeg, used
+  only to break ties), so the search keeps returning to the part of the
+  grid that is hard.
 
+The failure weights are what a search learns as it goes; they live in a
+:class:`Search` beside the stream, never in the nodes, which are immutable.
 Solutions stream lazily: the first is returned before the rest are searched.
 
 Installed from source, this module is compiled with mypyc (see
@@ -31,20 +35,58 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from itertools import islice
+from typing import Final, final
 
 from lazyfun.search import search
 from lazyfun.sudoku.grid import Grid, check_givens, units
 
-__all__ = ["count_below", "count_solutions", "is_solution", "is_unique", "solve", "subtrees"]
+__all__ = [
+    "Node",
+    "Search",
+    "blocked",
+    "complete",
+    "count_below",
+    "count_solutions",
+    "expand1",
+    "is_solution",
+    "is_unique",
+    "prune",
+    "solutions",
+    "solve",
+    "start",
+    "subtrees",
+]
 
-# A search node: the candidate bitsets and the cell to branch on next
-# (COMPLETE when every cell is fixed, BLOCKED when propagation failed).
-Node = tuple[list[int], int]
-COMPLETE = -1
-BLOCKED = -2
-_DEAD: Node = ([], BLOCKED)
+
+@final
+class Node:
+    """A state of the search: the candidates of every cell, and what is known of them.
+
+    ``cands`` holds one bitset per cell in reading order.  ``open`` counts
+    the cells not yet placed.  ``cell``/``value``: a choice made by
+    ``expand1`` that ``prune`` has not applied yet (the node stands for
+    ``cands`` with ``cands[cell] = value``); ``cell`` is -1 when there is
+    none.  ``dead``: propagation proved that no solution lies below.
+    """
+
+    __slots__ = ("cands", "cell", "dead", "open", "value")
+
+    def __init__(
+        self, cands: tuple[int, ...], open: int, cell: int = -1, value: int = 0, dead: bool = False
+    ) -> None:
+        self.cands: Final = cands
+        self.open: Final = open
+        self.cell: Final = cell
+        self.value: Final = value
+        self.dead: Final = dead
+
+    def __reduce__(self) -> tuple[type[Node], tuple[tuple[int, ...], int, int, int, bool]]:
+        return Node, (self.cands, self.open, self.cell, self.value, self.dead)
+
+    def __repr__(self) -> str:
+        return f"Node(open={self.open}, cell={self.cell}, value={self.value}, dead={self.dead})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,24 +146,35 @@ def _tables(box: int) -> _Tables:
     return _Tables(n, (1 << n) - 1, all_units, peers, units_of, tuple(segments), tuple(locks))
 
 
-# Per search: for each cell, how many times propagation failed in one of its
-# units (a cell left without a choice counts for all its peers).
-Conflicts = list[int]
+_BOXES = {16: 2, 81: 3, 256: 4, 625: 5}
+
+
+class Search:
+    """What one search looks up and what it learns: its tables and its failure weights.
+
+    ``weights[c]`` counts the failures of propagation in a unit of cell
+    ``c`` (a cell left without a choice counts for all its peers).
+    """
+
+    def __init__(self, cells: int) -> None:
+        self.tables = _tables(_BOXES[cells])
+        self.weights = [0] * cells
 
 
 def _propagate(
-    cands: list[int], queue: list[int], t: _Tables, conflicts: Conflicts, locked: bool
-) -> bool:
-    """Prune ``cands`` in place to a fixpoint; False if it proves them blocked.
+    cands: list[int], queue: list[int], t: _Tables, weights: list[int], locked: bool
+) -> int:
+    """Prune ``cands`` in place to a fixpoint; return how many cells it placed, or -1.
 
-    ``queue`` holds the cells fixed but not yet removed from their peers;
-    a cell taken from it has its bit moved above the candidates (``v << n``).
-    Only the units where a cell changed are searched for hidden singles.
-    With ``locked``, one round of locked candidates follows the singles.
-    A failure is counted in ``conflicts``.
+    ``queue`` holds the cells fixed but not yet removed from their peers; a
+    cell taken from it is placed: its bit moves above the candidates (``v <<
+    n``).  Only the units where a cell changed are searched for hidden
+    singles.  With ``locked``, rounds of locked candidates follow the singles
+    until they remove nothing.  -1 means blocked, and the failure is counted
+    in ``weights``.
     """
     peers, all_units, units_of, full, n = t.peers, t.units, t.units_of, t.full, t.size
-    locked_done = not locked
+    placed = 0
     dirty = 0
     for cell in queue:
         dirty |= units_of[cell]
@@ -130,12 +183,13 @@ def _propagate(
             cell = queue.pop()
             v = cands[cell]
             cands[cell] = v << n
+            placed += 1
             for p in peers[cell]:
                 x = cands[p]
                 if x & v:
                     x ^= v
                     if not x:
-                        return _failed(peers[p], conflicts)
+                        return _failed(peers[p], weights)
                     cands[p] = x
                     dirty |= units_of[p]
                     if not x & (x - 1):
@@ -151,7 +205,7 @@ def _propagate(
                 twice |= once & x
                 once |= x
             if (once | once >> n) & full != full:
-                return _failed(unit, conflicts)
+                return _failed(unit, weights)
             hidden = once & full & ~twice
             if hidden:
                 for cell in unit:
@@ -159,28 +213,27 @@ def _propagate(
                     h = x & hidden
                     if h and h != x:
                         if h & (h - 1):
-                            return _failed(unit, conflicts)
+                            return _failed(unit, weights)
                         cands[cell] = h
                         dirty |= units_of[cell]
                         queue.append(cell)
         if queue or dirty:
             continue
-        if locked_done:
-            return True
-        locked_done = True
+        if not locked:
+            return placed
         removed = _locked_candidates(cands, queue, t)
         if removed is None:
-            return False
+            return -1
         if not removed:
-            return True
+            return placed
         dirty = (1 << len(all_units)) - 1
 
 
-def _failed(cells: tuple[int, ...], conflicts: Conflicts) -> bool:
-    """Count a failure against ``cells``; False (blocked), for ``return``."""
+def _failed(cells: tuple[int, ...], weights: list[int]) -> int:
+    """Count a failure against ``cells``; -1 (blocked), for ``return``."""
     for cell in cells:
-        conflicts[cell] += 1
-    return False
+        weights[cell] += 1
+    return -1
 
 
 def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool | None:
@@ -221,79 +274,84 @@ def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool |
     return changed
 
 
-def _branch_cell(cands: list[int], conflicts: Conflicts) -> int:
-    """A cell with the fewest choices above one, the most conflicts among those; or COMPLETE."""
-    best, fewest, most = COMPLETE, 1 << 30, -1
-    for cell, x in enumerate(cands):
-        if x & (x - 1):
-            k = x.bit_count()
-            if k < fewest or (k == fewest and conflicts[cell] > most):
-                best, fewest, most = cell, k, conflicts[cell]
-    return best
+# --- the four functions ------------------------------------------------------------
 
 
-def _prune(
-    cands: list[int], fixed: list[int], t: _Tables, conflicts: Conflicts, locked: bool = False
-) -> Node:
-    """Propagate, then pick the branching cell: the node for these candidates."""
-    if not _propagate(cands, fixed, t, conflicts, locked):
-        return _DEAD
-    return cands, _branch_cell(cands, conflicts)
+def start(grid: Grid) -> Node:
+    """``prune . choices``: the root of the search for ``grid`` (givens checked first).
 
-
-def _root(grid: Grid) -> Node:
-    """``prune . choices`` for a grid (givens checked first)."""
+    >>> from lazyfun.sudoku import parse
+    >>> root = start(parse("1..." "..1." ".1.." "...1"))
+    >>> root.open, complete(root), blocked(root)
+    (12, False, False)
+    """
     check_givens(grid)
     t = _tables(grid.box)
     cands = [1 << (v - 1) if v else t.full for v in grid.cells]
     fixed = [i for i, v in enumerate(grid.cells) if v]
-    return _prune(cands, fixed, t, [0] * len(cands), locked=True)
+    placed = _propagate(cands, fixed, t, [0] * len(cands), True)
+    if placed < 0:
+        return Node(tuple(cands), len(cands), dead=True)
+    return Node(tuple(cands), len(cands) - placed)
 
 
-def _children(node: Node, t: _Tables, conflicts: Conflicts) -> Iterator[Node]:
-    """``map prune . expand1``: one child per value of the branching cell, pruned."""
-    cands, cell = node
+def complete(node: Node) -> bool:
+    """Every cell is placed: the node is a solution."""
+    return node.open == 0 and not node.dead
+
+
+def blocked(node: Node) -> bool:
+    """Propagation proved that no solution lies below this node."""
+    return node.dead
+
+
+def prune(search: Search, node: Node) -> Node:
+    """Apply the node's pending choice and propagate it to a fixpoint."""
+    if node.cell < 0:
+        return node
+    cands = list(node.cands)
+    cands[node.cell] = node.value
+    placed = _propagate(cands, [node.cell], search.tables, search.weights, False)
+    if placed < 0:
+        return Node(node.cands, node.open, dead=True)
+    return Node(tuple(cands), node.open - placed)
+
+
+def _branching_cell(cands: tuple[int, ...], weights: list[int]) -> int:
+    """A cell with the fewest choices above one, the heaviest among those (-1: none)."""
+    best, fewest, most = -1, 1 << 30, -1
+    for cell, x in enumerate(cands):
+        if x & (x - 1):
+            k = x.bit_count()
+            if k < fewest or (k == fewest and weights[cell] > most):
+                best, fewest, most = cell, k, weights[cell]
+    return best
+
+
+def expand1(search: Search, node: Node) -> Iterator[Node]:
+    """One child per value of the most constrained cell, lowest value first, made lazily."""
+    cands, open_cells = node.cands, node.open
+    cell = _branching_cell(cands, search.weights)
     x = cands[cell]
     while x:
         bit = x & -x
         x ^= bit
-        child = cands.copy()
-        child[cell] = bit
-        yield _prune(child, [cell], t, conflicts)
+        yield Node(cands, open_cells, cell, bit)
 
 
-def _search_from(box: int, start: Node) -> Iterator[list[int]]:
-    """Every solution below a pruned node, as single-bit candidates, depth-first."""
-    t = _tables(box)
-    conflicts = [0] * len(start[0])
-
-    def expand1(node: Node) -> Iterator[Node]:
-        cands, cell = node
-        x = cands[cell]
-        while x:
-            bit = x & -x
-            x ^= bit
-            child = cands.copy()
-            child[cell] = bit
-            yield child, cell
-
-    def prune(node: Node) -> Node:
-        return _prune(node[0], [node[1]], t, conflicts)
-
-    nodes = search(
-        start,
-        expand1=expand1,
-        complete=lambda node: node[1] == COMPLETE,
-        blocked=lambda node: node[1] == BLOCKED,
-        prune=prune,
+def solutions(node: Node) -> Iterator[Node]:
+    """Every complete node below ``node``, depth-first, lazily: one call of ``search``."""
+    this = Search(len(node.cands))
+    return search(
+        node,
+        expand1=partial(expand1, this),
+        complete=complete,
+        blocked=blocked,
+        prune=partial(prune, this),
     )
-    for cands, _ in nodes:
-        yield cands
 
 
-def _raw_solutions(grid: Grid) -> Iterator[list[int]]:
-    """Every solution as a list of single-bit candidates, depth-first."""
-    return _search_from(grid.box, _root(grid))
+# --- the public functions ------------------------------------------------------------
 
 
 def subtrees(grid: Grid, depth: int) -> list[Node]:
@@ -305,26 +363,31 @@ def subtrees(grid: Grid, depth: int) -> list[Node]:
 
     >>> from lazyfun.sudoku import parse
     >>> parts = subtrees(parse("0" * 16), 2)
-    >>> len(parts), sum(count_below(2, node) for node in parts)
+    >>> len(parts), sum(count_below(node) for node in parts)
     (12, 288)
     """
-    t = _tables(grid.box)
-    level = [_root(grid)]
-    conflicts = [0] * grid.size**2
+    level = [start(grid)]
+    this = Search(grid.size**2)
     for _ in range(depth):
         deeper: list[Node] = []
         for node in level:
-            if node[1] == COMPLETE:
+            if complete(node):
                 deeper.append(node)
-            elif node[1] != BLOCKED:
-                deeper += _children(node, t, conflicts)
+            elif not blocked(node):
+                deeper += (prune(this, child) for child in expand1(this, node))
         level = deeper
-    return [node for node in level if node[1] != BLOCKED]
+    return [node for node in level if not blocked(node)]
 
 
-def count_below(box: int, node: Node, limit: int | None = None) -> int:
+def count_below(node: Node, limit: int | None = None) -> int:
     """How many solutions lie below one node of ``subtrees`` (at most ``limit``)."""
-    return sum(1 for _ in islice(_search_from(box, node), limit))
+    return sum(1 for _ in islice(solutions(node), limit))
+
+
+def _grid(node: Node, like: Grid) -> Grid:
+    """A complete node as a grid, in the alphabet of the puzzle."""
+    n = like.size
+    return Grid(tuple(x.bit_length() - n for x in node.cands), like.box, like.symbols)
 
 
 def solve(grid: Grid) -> Iterator[Grid]:
@@ -334,15 +397,14 @@ def solve(grid: Grid) -> Iterator[Grid]:
     puzzle simply yields nothing.
 
     >>> from lazyfun.sudoku import parse
-    >>> solutions = solve(parse("1..." "..1." ".1.." "...1"))
-    >>> print(next(solutions))
+    >>> found = solve(parse("1..." "..1." ".1.." "...1"))
+    >>> print(next(found))
     1234341221434321
-    >>> sum(1 for _ in solutions)  # the other 17, computed only now
+    >>> sum(1 for _ in found)  # the other 17, computed only now
     17
     """
-    symbols, n = grid.symbols, grid.size
-    for cands in _raw_solutions(grid):
-        yield Grid(tuple(x.bit_length() - n for x in cands), grid.box, symbols)
+    for node in solutions(start(grid)):
+        yield _grid(node, grid)
 
 
 def count_solutions(grid: Grid, limit: int | None = None) -> int:
@@ -354,7 +416,7 @@ def count_solutions(grid: Grid, limit: int | None = None) -> int:
     >>> count_solutions(parse("0" * 16), limit=10)
     10
     """
-    return sum(1 for _ in islice(_raw_solutions(grid), limit))
+    return count_below(start(grid), limit)
 
 
 def is_unique(grid: Grid) -> bool:

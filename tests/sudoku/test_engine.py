@@ -17,7 +17,7 @@ from lazyfun.sudoku import (
     solve,
 )
 from lazyfun.sudoku.bird import solve_search
-from lazyfun.sudoku.engine import _branch_cell, _propagate, _tables
+from lazyfun.sudoku.engine import _branching_cell, _propagate, _tables
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import random_4x4, solved_grid
 
@@ -146,10 +146,10 @@ def test_is_solution_rejects_wrong_grids() -> None:
 
 
 def test_branching_ties_go_to_the_cell_with_most_conflicts() -> None:
-    cands = [0b1, 0b110, 0b1110, 0b011, 0b1]
-    assert _branch_cell(cands, [0, 0, 0, 0, 0]) == 1  # fewest choices, first of the ties
-    assert _branch_cell(cands, [0, 2, 9, 3, 0]) == 3  # the tie with more conflicts
-    assert _branch_cell([0b1, 0b10], [5, 5]) == -1  # complete
+    cands = (0b1, 0b110, 0b1110, 0b011, 0b1)
+    assert _branching_cell(cands, [0, 0, 0, 0, 0]) == 1  # fewest choices, first of the ties
+    assert _branching_cell(cands, [0, 2, 9, 3, 0]) == 3  # the tie with more conflicts
+    assert _branching_cell((0b1, 0b10), [5, 5]) == -1  # nothing left to choose
 
 
 def test_a_cell_left_without_a_choice_is_counted_against_its_peers() -> None:
@@ -157,5 +157,5 @@ def test_a_cell_left_without_a_choice_is_counted_against_its_peers() -> None:
     cands = [t.full] * 16
     cands[0], cands[1] = 0b1, 0b1  # r1c1 and r1c2 both 1: r1c2 loses its only choice
     conflicts = [0] * 16
-    assert not _propagate(cands, [0], t, conflicts, locked=False)
+    assert _propagate(cands, [0], t, conflicts, locked=False) == -1
     assert [c for c in range(16) if conflicts[c]] == sorted(t.peers[1])
