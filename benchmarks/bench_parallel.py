@@ -41,7 +41,7 @@ def main() -> list[str]:
     if path is not None:
         puzzles = lines(path, 10_000)
         forms, one = _timed(lambda: [str(minlex(parse(p))) for p in puzzles])
-        answers, many = _timed(lambda: [a[3] for a in canon_file(puzzles, jobs=workers)])
+        answers, many = _timed(lambda: [str(a.grid) for a in canon_file(puzzles, jobs=workers)])
         print(
             f"  minlex of {len(puzzles):,} 17-clue puzzles: "
             f"one process {one:.2f} s, dask {many:.2f} s"

@@ -35,7 +35,7 @@ from typing import Any, ParamSpec, TypeVar
 T = TypeVar("T")
 P = ParamSpec("P")
 
-__all__ = ["Probe", "human_bytes"]
+__all__ = ["Meter", "Probe", "human_bytes"]
 
 
 class Probe:
@@ -141,6 +141,49 @@ class Probe:
             f"Probe(counts={self.counts!r}, seconds={self.seconds!r}, "
             f"peak_bytes={self.peak_bytes!r})"
         )
+
+
+class Meter:
+    """Work done by a running search, counted as it goes, for whoever watches it.
+
+    Searches that take a ``meter`` add to it as they work (the core
+    :func:`lazyfun.search` adds one per node it expands); a front end reads
+    it from another thread to show that a long run is alive.  ``total``,
+    when known, makes the count a fraction.
+
+    >>> m = Meter("subtrees", total=8)
+    >>> m.add(3)
+    >>> m.describe().split(" (")[0]
+    '3/8 subtrees'
+    """
+
+    def __init__(self, unit: str = "nodes", total: int | None = None) -> None:
+        self.unit = unit
+        self.total = total
+        self.done = 0
+        self.started = time.perf_counter()
+
+    def add(self, work: int = 1) -> None:
+        """Count ``work`` more units done."""
+        self.done += work
+
+    def restart(self) -> None:
+        """Start the clock again (the count stays)."""
+        self.started = time.perf_counter()
+
+    def elapsed(self) -> float:
+        """Seconds since the meter started."""
+        return time.perf_counter() - self.started
+
+    def rate(self) -> float:
+        """Units per second so far."""
+        elapsed = self.elapsed()
+        return self.done / elapsed if elapsed > 0 else 0.0
+
+    def describe(self) -> str:
+        """``1,234 nodes (456/s)``, or ``3/8 subtrees (1/s)`` with a total."""
+        done = f"{self.done:,}/{self.total:,}" if self.total is not None else f"{self.done:,}"
+        return f"{done} {self.unit} ({self.rate():,.0f}/s)"
 
 
 def human_bytes(n: int) -> str:

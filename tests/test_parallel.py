@@ -11,12 +11,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from lazyfun import parallel
 from lazyfun.parallel import (
     ParallelError,
     canon_file,
     count_queens_parallel,
     count_solutions_parallel,
+    runners,
     solve_file,
 )
 from lazyfun.queens import count_queens
@@ -62,27 +62,25 @@ def test_sudoku_counts_equal_the_sequential_ones(cluster: str) -> None:
 def test_batches_come_back_in_input_order_with_bad_lines_in_place(cluster: str) -> None:
     lines = [*TOP95[:7], "1234", "# comment", *TOP95[7:12]]
     answers = list(solve_file(lines, scheduler=cluster, partition=3))
-    assert [a[0] for a in answers] == [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14]
-    kinds = [a[2] for a in answers]
+    assert [a.line for a in answers] == [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14]
+    kinds = [a.kind for a in answers]
     assert kinds == ["solution"] * 7 + ["invalid"] + ["solution"] * 5
-    assert (
-        answers[7][3] == "line 8: unsupported size 2x2 (4 cells); supported: 4x4, 9x9, 16x16, 25x25"
-    )
-    good = [a for a in answers if a[2] == "solution"]
-    assert [a[3] for a in good] == [str(next(solve(parse(p)))) for p in TOP95[:12]]
+    assert answers[7].problem == "unsupported size 2x2 (4 cells); supported: 4x4, 9x9, 16x16, 25x25"
+    good = [a for a in answers if a.kind == "solution"]
+    assert [str(a.grid) for a in good] == [str(next(solve(parse(p)))) for p in TOP95[:12]]
 
 
 def test_canon_file_matches_minlex_in_order(cluster: str) -> None:
     lines = read_lines("puzzles17_first50.txt")[:30]
     answers = list(canon_file(lines, scheduler=cluster, partition=4))
-    assert [a[3] for a in answers] == [str(minlex(parse(p))) for p in lines]
+    assert [str(a.grid) for a in answers] == [str(minlex(parse(p))) for p in lines]
 
 
 def test_count_and_unique_modes(cluster: str) -> None:
     counted = list(solve_file(SERG[:3], mode="count", scheduler=cluster, partition=1))
-    assert [a[3] for a in counted] == SERG_COUNTS[:3]
+    assert [a.count for a in counted] == SERG_COUNTS[:3]
     unique = list(solve_file([TOP95[0], "0" * 16], mode="unique", scheduler=cluster))
-    assert [a[3] for a in unique] == [1, 2]
+    assert [a.count for a in unique] == [1, 2]
 
 
 def test_a_killed_worker_loses_nothing(cluster: str) -> None:
@@ -110,12 +108,12 @@ def test_a_killed_worker_loses_nothing(cluster: str) -> None:
 
 def test_sync_scheduler_and_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     assert count_queens_parallel(9, scheduler="sync") == 352
-    monkeypatch.setenv(parallel.ENVIRONMENT, "sync")
+    monkeypatch.setenv(runners.ENVIRONMENT, "sync")
     assert count_solutions_parallel(parse("0" * 16)) == 288
 
 
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(runners, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(
         ParallelError, match=r"cannot reach the dask scheduler at tcp://127\.0\.0\.1:9"
     ):
@@ -126,7 +124,7 @@ def test_bad_arguments() -> None:
     with pytest.raises(ParallelError, match="jobs must be at least 1"):
         count_queens_parallel(9, jobs=0)
     with pytest.raises(ValueError, match="unknown mode"):
-        list(solve_file([], mode="fast", scheduler="sync"))
+        list(solve_file([], mode="fast", scheduler="sync"))  # type: ignore[arg-type]
 
 
 def test_without_dask_a_process_pool_is_used_and_said_once(
@@ -142,7 +140,7 @@ def test_without_dask_a_process_pool_is_used_and_said_once(
         return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(builtins, "__import__", no_dask)
-    monkeypatch.setattr(parallel, "_warned", False)
+    monkeypatch.setattr(runners, "_warned", False)
     with pytest.warns(RuntimeWarning, match="dask is not installed"):
         assert count_queens_parallel(9, jobs=2) == 352
     assert count_queens_parallel(9, jobs=2) == 352  # no second warning (pytest would fail on it)
@@ -154,11 +152,11 @@ def test_a_cluster_started_for_a_call_leaves_no_process_behind(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     psutil = pytest.importorskip("psutil")
-    monkeypatch.delenv(parallel.ENVIRONMENT, raising=False)
+    monkeypatch.delenv(runners.ENVIRONMENT, raising=False)
     me = psutil.Process()
     before = {p.pid for p in me.children(recursive=True)}
     answers = list(canon_file(TOP95[:4], jobs=2))
-    assert [a[3] for a in answers] == [str(minlex(parse(p))) for p in TOP95[:4]]
+    assert [str(a.grid) for a in answers] == [str(minlex(parse(p))) for p in TOP95[:4]]
     deadline = time.monotonic() + 10
     while {p.pid for p in me.children(recursive=True)} - before and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -19,12 +19,14 @@ from collections.abc import Iterator
 from typing import Literal
 
 from lazyfun.queens.board import Placement, QueensError, board_size, is_placement
-from lazyfun.queens.constrained import most_constrained
+from lazyfun.queens.constrained import MOST_CONSTRAINED_LIMIT, most_constrained
 from lazyfun.queens.count import count_queens
 from lazyfun.queens.lex import queens as _lex_queens
 from lazyfun.queens.lex import solutions
+from lazyfun.trace import Meter
 
 __all__ = [
+    "MOST_CONSTRAINED_LIMIT",
     "STRATEGIES",
     "Placement",
     "QueensError",
@@ -41,7 +43,11 @@ STRATEGIES: tuple[Strategy, ...] = ("lexicographic", "most-constrained")
 
 
 def queens(
-    rows: int, cols: int | None = None, *, strategy: Strategy = "lexicographic"
+    rows: int,
+    cols: int | None = None,
+    *,
+    strategy: Strategy = "lexicographic",
+    meter: Meter | None = None,
 ) -> Iterator[Placement]:
     """Every placement of ``cols`` non-attacking queens, one per column, on ``rows`` rows.
 
@@ -55,7 +61,12 @@ def queens(
       the order of the list-comprehension article's ``queens(row, col)``.
     - ``"most-constrained"``: the same placements in another order, found by
       branching on the column with the fewest safe rows; use it for the first
-      placements of a large board (n = 200 in milliseconds).
+      placements of a large board (n = 200 in milliseconds); boards wider
+      than ``MOST_CONSTRAINED_LIMIT`` columns are refused at once, with the
+      reason.
+
+    A ``meter`` counts the work done as the stream is read, for a front end
+    to show that a long search is alive.
 
     >>> from lazyfun import ilen, first
     >>> ilen(queens(6, 4)), ilen(queens(3, 4)), list(queens(5, 0))
@@ -64,8 +75,8 @@ def queens(
     True
     """
     if strategy == "lexicographic":
-        return _lex_queens(rows, cols)
+        return _lex_queens(rows, cols, meter)
     if strategy == "most-constrained":
-        return most_constrained(rows, cols)
+        return most_constrained(rows, cols, meter)
     board_size(rows, cols)
     raise QueensError(f"unknown strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")

@@ -30,10 +30,12 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from lazyfun.core import many
-from lazyfun.queens.board import Placement, board_size
+from lazyfun.queens.board import Placement, QueensError, board_size
 from lazyfun.search import search
+from lazyfun.trace import Meter
 
 __all__ = [
+    "MOST_CONSTRAINED_LIMIT",
     "Board",
     "blocked",
     "complete",
@@ -45,6 +47,12 @@ __all__ = [
 ]
 
 EMPTY = -1
+MOST_CONSTRAINED_LIMIT = 2000
+
+
+def _path_bytes(rows: int, cols: int) -> int:
+    """Bytes held by a full search path: a board per column, ``cols`` masks of ``rows`` bits."""
+    return cols * cols * (rows // 8 + 28)
 
 
 class Board(NamedTuple):
@@ -160,11 +168,16 @@ def expand1(board: Board) -> Iterator[Board]:
     return (place(board, column, r) for r in choices)
 
 
-def most_constrained(rows: int, cols: int | None = None) -> Iterator[Placement]:
+def most_constrained(
+    rows: int, cols: int | None = None, meter: Meter | None = None
+) -> Iterator[Placement]:
     """Every placement, like ``queens(rows, cols)``, found most-constrained-column first.
 
     Lazy; made for the first few placements of a large board.  The order is
-    not lexicographic (see the module docstring).
+    not lexicographic (see the module docstring).  A board is a bit set of
+    rows per column, and the search keeps one board per column placed, so
+    memory grows as ``cols`` squared times ``rows``: wider boards than
+    ``MOST_CONSTRAINED_LIMIT`` are refused at once with a ``QueensError``.
 
     >>> from lazyfun import first
     >>> p = first(most_constrained(200))
@@ -173,6 +186,12 @@ def most_constrained(rows: int, cols: int | None = None) -> Iterator[Placement]:
     (200, True)
     """
     rows, cols = board_size(rows, cols)
+    if cols > MOST_CONSTRAINED_LIMIT:
+        raise QueensError(
+            f"the most-constrained search keeps a board of {rows} x {cols} bits per column "
+            f"placed (about {_path_bytes(rows, cols) / 2**30:,.0f} GiB for {cols} columns); "
+            f"it takes boards up to {MOST_CONSTRAINED_LIMIT:,} columns"
+        )
     if rows < cols:
         return iter(())
     found = search(
@@ -181,5 +200,6 @@ def most_constrained(rows: int, cols: int | None = None) -> Iterator[Placement]:
         complete=complete,
         blocked=blocked,
         prune=prune,
+        meter=meter,
     )
     return (board.rows for board in found)

@@ -16,7 +16,10 @@ one mask away rather than a loop over the queens already placed:
 ``solutions`` is the readable instance of :func:`lazyfun.search` (``expand1``
 adjoins each safe row to the next column; ``complete`` counts the columns).
 ``queens`` walks the same tree with its own explicit stack and no per-node
-objects; the tests check that both yield the same stream.
+objects: masks per column up to 64 rows (a mask is then one machine word),
+one set of masks undone on the way back beyond that, so memory stays
+O(rows + cols) words on any board.  The tests check that all three yield the
+same stream.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import NamedTuple
 
 from lazyfun.queens.board import Placement, board_size
 from lazyfun.search import search
+from lazyfun.trace import Meter
 
 __all__ = ["Partial", "adjoin", "expand1", "queens", "safe_rows", "solutions"]
 
@@ -88,13 +92,14 @@ def solutions(rows: int, cols: int | None = None) -> Iterator[Placement]:
     return (p.rows for p in found)
 
 
-def queens(rows: int, cols: int | None = None) -> Iterator[Placement]:
+def queens(rows: int, cols: int | None = None, meter: Meter | None = None) -> Iterator[Placement]:
     """Every placement of ``cols`` non-attacking queens, one per column, on ``rows`` rows.
 
     Lazy and depth-first, in lexicographic order of the tuples (``p[c]`` is the
-    row of the queen in column ``c``); memory stays O(rows + cols) however many
-    placements follow.  ``cols`` defaults to ``rows``; with ``rows < cols`` the
-    stream is empty, and ``queens(n, 0)`` yields the one empty placement.
+    row of the queen in column ``c``); memory stays O(rows + cols) words however
+    many placements follow.  ``cols`` defaults to ``rows``; with ``rows < cols``
+    the stream is empty, and ``queens(n, 0)`` yields the one empty placement.
+    A ``meter`` counts the queens placed, for a front end to show progress.
 
     >>> list(queens(4))
     [(1, 3, 0, 2), (2, 0, 3, 1)]
@@ -103,18 +108,26 @@ def queens(rows: int, cols: int | None = None) -> Iterator[Placement]:
     (46, 0)
     """
     rows, cols = board_size(rows, cols)
-    return _lexicographic(rows, cols)
+    if cols == 0:
+        return iter(((),))
+    if rows < cols:
+        return iter(())
+    walk = _by_columns if rows <= WORD else _undoing
+    return walk(rows, cols, meter)
 
 
-def _lexicographic(height: int, width: int) -> Iterator[Placement]:
-    """The search of ``solutions`` with one array slot per column instead of a node object."""
-    if width == 0:
-        yield ()
-        return
-    if height < width:
-        return
+WORD = 64  # up to this many rows a row mask is one machine word
+TICK = 4096  # placements counted between two updates of a meter
+
+
+def _by_columns(height: int, width: int, meter: Meter | None) -> Iterator[Placement]:
+    """The search of ``solutions`` with one array slot per column instead of a node object.
+
+    Each column keeps its own masks (rows still to try, rows attacked), so
+    going back a column costs nothing; with at most ``WORD`` rows a mask is one
+    machine word, so the arrays are O(width) words.
+    """
     full = (1 << height) - 1
-    row_of = {1 << r: r for r in range(height)}
     last = width - 1
     placed = [0] * width
     free = [0] * width
@@ -122,7 +135,7 @@ def _lexicographic(height: int, width: int) -> Iterator[Placement]:
     rising = [0] * width
     falling = [0] * width
     free[0] = full
-    column = 0
+    column = steps = 0
     while column >= 0:
         options = free[column]
         if not options:
@@ -130,7 +143,10 @@ def _lexicographic(height: int, width: int) -> Iterator[Placement]:
             continue
         bit = options & -options
         free[column] = options ^ bit
-        placed[column] = row_of[bit]
+        placed[column] = bit.bit_length() - 1
+        steps += 1
+        if not steps % TICK and meter is not None:
+            meter.add(TICK)
         if column == last:
             yield tuple(placed)
             continue
@@ -140,3 +156,45 @@ def _lexicographic(height: int, width: int) -> Iterator[Placement]:
         column += 1
         taken[column], rising[column], falling[column] = t, up, down
         free[column] = full & ~(t | up | down)
+
+
+def _undoing(height: int, width: int, meter: Meter | None) -> Iterator[Placement]:
+    """The same walk keeping one set of masks, undone when the walk goes back.
+
+    For boards taller than a machine word, per-column masks would cost
+    O(height * width) bits; here the attacked rows and diagonals are three
+    masks indexed by row, ``row + column`` and ``row - column + width - 1``,
+    and a column remembers only its queen's row: O(height + width) words.
+    """
+    full = (1 << height) - 1
+    last = width - 1
+    placed = [0] * width
+    taken = rising = falling = 0
+    column = low = steps = 0
+    while True:
+        options = full & ~(taken | rising >> column | falling >> (last - column)) >> low << low
+        if not options:
+            column -= 1
+            if column < 0:
+                return
+            row = placed[column]
+            taken ^= 1 << row
+            rising ^= 1 << (row + column)
+            falling ^= 1 << (row + last - column)
+            low = row + 1
+            continue
+        bit = options & -options
+        row = bit.bit_length() - 1
+        placed[column] = row
+        steps += 1
+        if not steps % TICK and meter is not None:
+            meter.add(TICK)
+        if column == last:
+            yield tuple(placed)
+            low = row + 1
+            continue
+        taken |= bit
+        rising |= bit << column
+        falling |= bit << (last - column)
+        column += 1
+        low = 0

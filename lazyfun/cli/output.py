@@ -1,0 +1,404 @@
+"""What every command shares: reading input safely, one renderer for answers, the
+tally and progress bar of a batch, and a live status line for long searches.
+
+Results go to stdout, one per line, flushed as they are found.  Problems,
+progress and summaries go to stderr.  A user error is one line and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import BinaryIO, Literal
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from lazyfun.batch import Answer
+from lazyfun.trace import Meter
+
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_INVALID",
+    "EXIT_UNSOLVED",
+    "MAX_LINE",
+    "Format",
+    "Report",
+    "Source",
+    "Status",
+    "fail",
+    "read_input",
+    "silence_stdout",
+]
+
+EXIT_INVALID, EXIT_UNSOLVED, EXIT_INTERRUPTED = 2, 1, 130
+# The longest line read as a puzzle (a 25x25 grid is 625 characters); a longer
+# one is skipped without being held in memory, and reported.
+MAX_LINE = 65_536
+
+Format = Literal["line", "grid", "json"]
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``lazyfun: message`` on stderr; the exit (status 2) for the caller to raise."""
+    typer.echo(f"lazyfun: {message}", err=True)
+    return typer.Exit(EXIT_INVALID)
+
+
+# --- input ---------------------------------------------------------------------------
+
+
+class Source:
+    """Where puzzles come from: arguments, a file, or stdin; and how to name a line of it."""
+
+    def __init__(self, puzzles: list[str] | None, file: str | None) -> None:
+        if file is not None and puzzles:
+            raise fail("give puzzles as arguments or with --file, not both")
+        self.arguments = bool(puzzles) and puzzles != ["-"]
+        self.puzzles = puzzles or []
+        self.path: Path | None = None
+        self.stdin = file == "-" or puzzles == ["-"]
+        if file is not None and not self.stdin:
+            self.path = Path(file)
+            if not self.path.is_file():
+                raise fail(f"{file}: no such file")
+        if not (self.arguments or self.stdin or self.path):
+            if sys.stdin.isatty():
+                raise fail("no puzzles: give them as arguments, with --file FILE, or '-' for stdin")
+            self.stdin = True
+
+    def place(self, line: int, column: int | None = None) -> str:
+        """``line 17`` (or ``argument 2``), with the column when known."""
+        where = f"{'argument' if self.arguments else 'line'} {line}"
+        return where + (f", column {column}" if column else "")
+
+    def total(self) -> int | None:
+        """How many puzzle lines there are, when it is cheap to know (not for stdin)."""
+        if self.arguments:
+            return len(self.puzzles)
+        if self.path is None:
+            return None
+        with self.path.open("rb") as f:
+            return sum(1 for line in _raw_lines(f) if _is_puzzle_line(line))
+
+    def lines(self, problem: Callable[[int, str], None]) -> Iterator[str]:
+        """The lines, read one at a time; an unreadable line is reported and read as blank."""
+        if self.arguments:
+            yield from self.puzzles
+            return
+        if self.path is not None:
+            with self.path.open("rb") as f:
+                yield from read_input(f, problem)
+            return
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            yield from sys.stdin
+        else:
+            yield from read_input(stream, problem)
+
+
+def _raw_lines(f: BinaryIO) -> Iterator[bytes | None]:
+    """Lines as bytes, at most ``MAX_LINE`` of them kept; a longer line comes out as None."""
+    while True:
+        line = f.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            while True:  # skip the rest of the line, a chunk at a time
+                rest = f.readline(MAX_LINE)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield None
+        else:
+            yield line
+
+
+def _is_puzzle_line(line: bytes | None) -> bool:
+    if line is None:
+        return True
+    text = line.strip()
+    return bool(text) and not text.startswith(b"#")
+
+
+def read_input(f: BinaryIO, problem: Callable[[int, str], None]) -> Iterator[str]:
+    """Decode the lines of a binary stream, in bounded memory.
+
+    A line longer than ``MAX_LINE`` bytes, or not UTF-8, is reported through
+    ``problem(line number, message)`` and read as a blank line, so the line
+    numbers of the others stay right.
+    """
+    for number, raw in enumerate(_raw_lines(f), 1):
+        if raw is None:
+            problem(number, f"longer than {MAX_LINE:,} characters: not a puzzle")
+            yield ""
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            problem(number, "not UTF-8 text")
+            yield ""
+
+
+# --- a batch: tally, progress, one renderer ------------------------------------------------
+
+
+class _Rate(ProgressColumn):
+    """Puzzles per second, once there is a rate to show."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f}/s" if speed else "", style="progress.data.speed")
+
+
+class Report:
+    """The bookkeeping of one batch: results to stdout, problems and a summary to stderr."""
+
+    def __init__(self, source: Source, fmt: Format, quiet: bool, verb: str) -> None:
+        self.source, self.fmt, self.quiet, self.verb = source, fmt, quiet, verb
+        self.counts = {"done": 0, "unsolved": 0, "refused": 0, "invalid": 0}
+        self.start = time.perf_counter()
+        self.progress: Progress | None = None
+        self.task: TaskID | None = None
+        if not quiet and sys.stderr.isatty():
+            self.progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                _Rate(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+                # results go to the real stdout (a file or a pipe), never through the bar
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task("puzzles", total=source.total())
+
+    def emit(self, text: str) -> None:
+        """Write one result and flush it, so a pipe downstream sees it at once."""
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    def warn(self, text: str) -> None:
+        """One line on stderr, above the progress bar when there is one."""
+        if self.progress is not None:
+            self.progress.console.print(text, markup=False, highlight=False)
+        else:
+            typer.echo(text, err=True)
+
+    def tally(self, kind: str) -> None:
+        self.counts[kind] += 1
+        if self.progress is not None and self.task is not None:
+            self.progress.advance(self.task)
+
+    def problem(self, line: int, message: str) -> None:
+        """An input line that is not a puzzle at all (unreadable, too long)."""
+        self.warn(f"lazyfun: {self.source.place(line)}: {message}")
+        self.tally("invalid")
+
+    def answer(self, a: Answer) -> None:
+        """Render one answer: its result on stdout, what went wrong on stderr, its tally."""
+        if a.kind == "invalid":
+            self.warn(f"lazyfun: {self.source.place(a.line, a.column)}: {a.problem}")
+            self.tally("invalid")
+            return
+        if a.kind == "refused":
+            self.warn(f"lazyfun: {self.source.place(a.line)}: {a.problem}; use --force to try")
+            self.tally("refused")
+            return
+        shown = self._shown(a)
+        if shown is not None:
+            self.emit(shown)
+        if a.index is not None and a.index > 1:
+            return  # a further solution of a puzzle already tallied
+        if not a.solved:
+            problem = "not unique" if a.kind == "unique" and a.count else "no solution"
+            self.warn(f"lazyfun: {self.source.place(a.line)}: {problem}")
+        self.tally("done" if a.solved else "unsolved")
+
+    def _shown(self, a: Answer) -> str | None:
+        """The stdout text of an answer in this report's format (None: nothing to write)."""
+        verdict: int | str | None = a.count
+        if a.kind == "unique":
+            verdict = {0: "none", 1: "unique"}.get(a.count or 0, "multiple")
+        if self.fmt == "json":
+            value: object = verdict if a.kind in ("count", "unique") else _text(a)
+            fields: dict[str, object] = {"line": a.line, "puzzle": a.text, a.kind: value}
+            if a.index is not None:
+                fields["index"] = a.index
+            return json.dumps({**fields, "ms": round(a.ms, 3)})
+        if a.kind in ("count", "unique"):
+            return str(verdict)
+        if a.grid is None:
+            return None
+        return a.grid.pretty() + "\n" if self.fmt == "grid" else str(a.grid)
+
+    def finish(self, interrupted: bool = False) -> int:
+        """Stop the bar, print the summary line, and return the exit status."""
+        if self.progress is not None:
+            self.progress.stop()
+        c = self.counts
+        if not self.quiet:
+            parts = [f"{c['done']} {self.verb}"] + [
+                f"{c[kind]} {label}"
+                for kind, label in (
+                    ("unsolved", "without solution"),
+                    ("refused", "refused"),
+                    ("invalid", "invalid"),
+                )
+                if c[kind]
+            ]
+            typer.echo(
+                f"lazyfun: {', '.join(parts)} in {time.perf_counter() - self.start:.2f} s"
+                + (" (interrupted)" if interrupted else ""),
+                err=True,
+            )
+        if interrupted:
+            return EXIT_INTERRUPTED
+        if c["invalid"] or c["refused"]:
+            return EXIT_INVALID
+        return EXIT_UNSOLVED if c["unsolved"] else 0
+
+    def run(self, answers: Callable[[Iterable[str]], Iterable[Answer]]) -> None:
+        """Answer every input line, rendering as it goes; end with the summary's exit status.
+
+        Ctrl-C ends the run after flushing what was done (status 130); a closed
+        pipe downstream ends it quietly (status 0).
+        """
+        try:
+            for a in answers(self.source.lines(self.problem)):
+                self.answer(a)
+        except KeyboardInterrupt:
+            sys.stdout.flush()
+            raise typer.Exit(self.finish(interrupted=True)) from None
+        except BrokenPipeError:
+            silence_stdout()
+            if self.progress is not None:
+                self.progress.stop()
+            raise typer.Exit(0) from None
+        if not sum(self.counts.values()):
+            self.warn("lazyfun: no puzzles in the input (blank lines and # comments only)")
+            self.finish()
+            raise typer.Exit(EXIT_INVALID)
+        raise typer.Exit(self.finish())
+
+
+def _text(a: Answer) -> str | None:
+    return None if a.grid is None else str(a.grid)
+
+
+# --- a long search: a live status line ----------------------------------------------------
+
+
+class Status:
+    """A status line on stderr while one long search runs: work done, rate, elapsed time.
+
+    On a terminal the line appears after ``after`` seconds and is redrawn in
+    place four times a second; elsewhere (a log, a pipe) a plain line is
+    written after ``quiet_for`` seconds and then every ``every`` seconds, so a
+    run never looks hung.  The hint (what would finish sooner) follows the
+    figures.  Results go through :meth:`emit`, which takes the line off the
+    terminal before writing them to stdout.
+
+    >>> meter = Meter("nodes")
+    >>> with Status(meter, after=3600) as status:
+    ...     meter.add(5)
+    ...     status.emit("a result")
+    a result
+    >>> meter.done
+    5
+    """
+
+    def __init__(
+        self,
+        meter: Meter,
+        *,
+        hint: str = "",
+        after: float = 1.0,
+        quiet_for: float = 10.0,
+        every: float = 30.0,
+    ) -> None:
+        self.meter, self.hint, self.every = meter, hint, every
+        self.live = sys.stderr.isatty()
+        self.after = after if self.live else max(after, quiet_for)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._lock = threading.Lock()
+        self._drawn = False
+
+    def line(self) -> str:
+        """The status as one line of text."""
+        m = self.meter
+        text = f"searching: {m.describe()}, {m.elapsed():.0f} s"
+        return f"{text}; {self.hint}" if self.hint else text
+
+    def _watch(self) -> None:
+        if self._stop.wait(self.after):
+            return
+        period = 0.25 if self.live else self.every
+        while True:
+            with self._lock:
+                if self.live:
+                    sys.stderr.write("\r\x1b[K" + self.line())
+                    self._drawn = True
+                else:
+                    sys.stderr.write("lazyfun: " + self.line() + "\n")
+                sys.stderr.flush()
+            if self._stop.wait(period):
+                return
+
+    def _clear(self) -> None:
+        if self._drawn:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self._drawn = False
+
+    def emit(self, text: str) -> None:
+        """Write one result line to stdout (flushed), the status line out of its way."""
+        with self._lock:
+            self._clear()
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+
+    def __enter__(self) -> Status:
+        self.meter.restart()
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        self._thread.join()
+        with self._lock:
+            self._clear()
+
+
+def silence_stdout() -> None:
+    """After a closed pipe: send what is left of stdout nowhere, so exiting prints no error."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

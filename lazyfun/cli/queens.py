@@ -1,0 +1,129 @@
+"""``lazyfun queens``: placements streamed one per line, or counted.
+
+A search that runs longer than a second shows a status line on stderr
+(work done, rate, elapsed time, and what would finish sooner); a count that
+would run for hours is refused at once with the estimate, unless forced.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from lazyfun.cli.output import EXIT_INTERRUPTED, Status, fail, silence_stdout
+from lazyfun.cli.sudoku import JobsOpt, SchedulerOpt
+from lazyfun.parallel import ParallelError, count_queens_parallel
+from lazyfun.queens import (
+    MOST_CONSTRAINED_LIMIT,
+    STRATEGIES,
+    QueensError,
+    count_queens,
+    queens,
+)
+from lazyfun.queens.board import board_size
+from lazyfun.queens.count import estimate_nodes
+from lazyfun.trace import Meter
+
+STRATEGY_ALIASES = {"lex": "lexicographic", "mrv": "most-constrained"}
+# A count is refused when Knuth's estimate of its tree, at about this many
+# nodes a second on one core, says it would run longer than COUNT_BUDGET.
+NODES_PER_SECOND = 4e6
+COUNT_BUDGET = 3600.0
+# From this size on, the lexicographic order can wander for hours before its
+# first placement; the status line then points to the other strategy.
+WANDERS_FROM = 30
+
+
+def _board(placement: tuple[int, ...], rows: int) -> str:
+    """Rows of the board, top row first: ``Q`` for a queen, ``.`` for an empty square."""
+    return "\n".join(" ".join("Q" if r == row else "." for r in placement) for row in range(rows))
+
+
+def _check_count(rows: int, cols: int | None, workers: int) -> None:
+    """Refuse a count whose estimated time is beyond ``COUNT_BUDGET``."""
+    nodes = estimate_nodes(rows, cols, probes=300)
+    seconds = nodes / NODES_PER_SECOND / workers
+    if seconds > COUNT_BUDGET:
+        raise QueensError(
+            f"counting would walk about {nodes:.1e} partial placements "
+            f"(some {seconds / 3600:,.0f} hours here, by Knuth's estimate); --force to try"
+        )
+
+
+def _count(
+    rows: int, cols: int | None, force: bool, jobs: int | None, scheduler: str | None
+) -> None:
+    parallel = jobs is not None or scheduler is not None
+    if not force:
+        _check_count(rows, cols, jobs or 1)
+    if parallel:
+        typer.echo(count_queens_parallel(rows, cols, scheduler=scheduler, jobs=jobs))
+        return
+    meter = Meter("first-column branches")
+    with Status(meter) as status:
+        status.emit(str(count_queens(rows, cols, meter)))
+
+
+def _stream(rows: int, cols: int | None, limit: int | None, strategy: str, show: bool) -> None:
+    name = STRATEGY_ALIASES.get(strategy, strategy)
+    if name not in STRATEGIES:
+        raise QueensError(f"unknown strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
+    if limit is not None and limit < 0:
+        raise QueensError(f"--limit must be >= 0, got {limit}")
+    height, width = board_size(rows, cols)
+    hint = ""
+    if name == "lexicographic" and width >= WANDERS_FROM:
+        hint = (
+            "the lexicographic order can search for hours on boards this big; "
+            "--strategy mrv finds a first placement at once"
+            if width <= MOST_CONSTRAINED_LIMIT
+            else "no search here finishes soon on a board this big"
+        )
+    meter = Meter("queens placed" if name == "lexicographic" else "nodes")
+    stream = queens(height, width, strategy=name, meter=meter)
+    with Status(meter, hint=hint) as status:
+        for shown, placement in enumerate(stream):
+            if limit is not None and shown >= limit:
+                break
+            status.emit(_board(placement, height) + "\n" if show else " ".join(map(str, placement)))
+
+
+def queens_command(
+    rows: Annotated[int, typer.Argument(help="Rows of the board (and columns, unless COLS).")],
+    cols: Annotated[int | None, typer.Argument(help="Columns: one queen in each.")] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option("--limit", "--first", "-n", help="Stop after this many placements."),
+    ] = None,
+    count: Annotated[
+        bool, typer.Option("--count", help="Print how many placements there are, not them.")
+    ] = False,
+    strategy: Annotated[
+        str,
+        typer.Option(help=f"Search order: {' or '.join(STRATEGIES)} (or lex, mrv)."),
+    ] = "lexicographic",
+    board: Annotated[bool, typer.Option("--show", "--board", help="Draw each placement.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Count even when the estimate says it takes hours.")
+    ] = False,
+    jobs: JobsOpt = None,
+    scheduler: SchedulerOpt = None,
+) -> None:
+    """Stream placements of non-attacking queens, one per column: each line the queens' rows."""
+    try:
+        if count:
+            _count(rows, cols, force, jobs, scheduler)
+            return
+        if jobs is not None or scheduler is not None:
+            raise QueensError("--jobs and --scheduler go with --count")
+        _stream(rows, cols, limit, strategy, board)
+    except (QueensError, ParallelError) as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except BrokenPipeError:
+        silence_stdout()
+        raise typer.Exit(0) from None

@@ -1,0 +1,117 @@
+"""``lazyfun study``: eager against lazy, measured, as a table and a chart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from lazyfun.cli.output import fail
+from lazyfun.study import (
+    plot_queens,
+    plot_sudoku,
+    study_queens,
+    study_sudoku,
+    sudoku_table_rows,
+    table_rows,
+)
+from lazyfun.study.queens import LARGEST_BOARD
+from lazyfun.study.sudoku import LARGEST_BLANKS
+
+app = typer.Typer(help="Eager against lazy, measured: time, memory, work.", no_args_is_help=True)
+
+M = TypeVar("M")
+
+PlotOpt = Annotated[Path | None, typer.Option(help="Also draw a log-scale chart to this PNG file.")]
+
+
+def _measure(
+    title: str,
+    headings: Sequence[str],
+    measurements: Iterator[M],
+    cells: Callable[[list[M]], Iterator[tuple[str, ...]]],
+    describe: Callable[[M], str],
+) -> tuple[list[M], Console]:
+    """Print the measurements in a table as they come; return them."""
+    table = Table(title=title, box=box.SIMPLE)
+    for heading in headings:
+        table.add_column(heading, justify="left" if heading == "version" else "right", no_wrap=True)
+    measured: list[M] = []
+    console = Console()
+    with console.status("measuring...") as status:
+        for m in measurements:
+            status.update(f"measured {describe(m)}")
+            measured.append(m)
+            table.add_row(*next(cells([m])))
+    console.print(table)
+    return measured, console
+
+
+def _plot(draw: Callable[[], None], console: Console, plot: Path) -> None:
+    try:
+        draw()
+    except RuntimeError as error:
+        raise fail(str(error)) from None
+    console.print(f"chart written to {plot}")
+
+
+@app.command("queens")
+def queens(
+    smallest: Annotated[int, typer.Option("--from", help="Smallest board.")] = 4,
+    largest: Annotated[
+        int, typer.Option("--to", help=f"Largest board (at most {LARGEST_BOARD}).")
+    ] = 9,
+    run_limit: Annotated[
+        int, typer.Option(help="Largest board the list comprehension really runs on.")
+    ] = 7,
+    plot: PlotOpt = None,
+) -> None:
+    """Eager comprehension, eager flatmap and the lazy stream on n x n boards, measured."""
+    if not 1 <= smallest <= largest <= LARGEST_BOARD:
+        raise fail(f"need 1 <= --from <= --to <= {LARGEST_BOARD}, got {smallest} and {largest}")
+    if not 1 <= run_limit <= 9:
+        raise fail(f"--run-limit must be between 1 and 9 (n = 9 takes minutes), got {run_limit}")
+    measured, console = _measure(
+        "N queens: eager comprehension, eager flatmap, lazy",
+        ("n", "version", "time", "peak memory", "partials", "found"),
+        study_queens(range(smallest, largest + 1), run_limit=run_limit),
+        table_rows,
+        lambda m: f"{m.version} on {m.n} x {m.n}",
+    )
+    console.print(
+        "partials: partial placements tested by the eager versions, built by the lazy one.\n"
+        "(est.): work predicted exactly, time extrapolated; not run."
+    )
+    if plot is not None:
+        _plot(lambda: plot_queens(measured, plot), console, plot)
+
+
+@app.command("sudoku")
+def sudoku(
+    smallest: Annotated[int, typer.Option("--from", help="Fewest blank cells.")] = 1,
+    largest: Annotated[
+        int, typer.Option("--to", help=f"Most blank cells (9^n candidates; <= {LARGEST_BLANKS}).")
+    ] = 5,
+    plot: PlotOpt = None,
+) -> None:
+    """Bird's specification eager, lazy, and lazy after pruning, on grids with n blanks."""
+    if not 1 <= smallest <= largest <= LARGEST_BLANKS:
+        raise fail(f"need 1 <= --from <= --to <= {LARGEST_BLANKS}, got {smallest} and {largest}")
+    measured, console = _measure(
+        "Sudoku: filter valid . expand, eager and lazy",
+        ("blanks", "version", "time", "peak memory", "candidates", "found"),
+        study_sudoku(range(smallest, largest + 1)),
+        sudoku_table_rows,
+        lambda m: f"{m.version} with {m.blanks} blanks",
+    )
+    console.print(
+        "The lazy stream holds one candidate at a time; the eager list holds all of them.\n"
+        "The lazy expand recomputes row products instead of storing them, so it is slower."
+    )
+    if plot is not None:
+        _plot(lambda: plot_sudoku(measured, plot), console, plot)
