@@ -32,7 +32,12 @@ from pathlib import Path
 
 __all__ = ["COMPILED", "PURE_ENV", "describe", "is_compiled", "status"]
 
-COMPILED = ("lazyfun.search", "lazyfun.sudoku.engine", "lazyfun.csp.solver")
+COMPILED = (
+    "lazyfun.search",
+    "lazyfun.sudoku.engine",
+    "lazyfun.csp.propagators",
+    "lazyfun.csp.solver",
+)
 PURE_ENV = "LAZYFUN_PURE"
 
 

@@ -1,5 +1,11 @@
 """A constraint model in the Solver Foundation style, solved lazily.
 
+The layers, imports pointing one way: :mod:`~lazyfun.csp.domain` (domains
+and ``ModelError``), :mod:`~lazyfun.csp.constraints` (decisions, expressions,
+constraints), :mod:`~lazyfun.csp.results` (``Solution``, ``Quality``),
+:mod:`~lazyfun.csp.propagators` and :mod:`~lazyfun.csp.solver` (the search),
+and :mod:`~lazyfun.csp.model` (``Model``, which uses them all).
+
 >>> from lazyfun.csp import Model, Domain, all_different
 >>> m = Model()
 >>> s, e, n, d = (m.decision(c, Domain.integer_range(0, 9)) for c in "SEND")
@@ -17,17 +23,11 @@
 <Quality.INFEASIBLE: 'infeasible'>
 """
 
-from lazyfun.csp.model import (
-    Constraint,
-    Decision,
-    Domain,
-    Expr,
-    Model,
-    ModelError,
-    all_different,
-    total,
-)
-from lazyfun.csp.solver import Quality, Solution, Solutions
+from lazyfun.csp.constraints import Constraint, Decision, Expr, all_different, total
+from lazyfun.csp.domain import Domain, ModelError
+from lazyfun.csp.model import Model
+from lazyfun.csp.results import Quality, Solution
+from lazyfun.csp.solver import Solutions
 
 __all__ = [
     "Constraint",

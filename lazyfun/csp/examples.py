@@ -12,7 +12,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Literal
 
-from lazyfun.csp.model import Decision, Domain, Model, ModelError, all_different
+from lazyfun.csp.constraints import Decision, all_different
+from lazyfun.csp.domain import Domain, ModelError
+from lazyfun.csp.model import Model
 
 __all__ = ["MSF_PUZZLE", "queens_model", "send_more_money", "sudoku_model"]
 

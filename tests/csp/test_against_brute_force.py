@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, all_different
-from lazyfun.csp.model import Constraint, Decision
+from lazyfun.csp.constraints import Constraint, Decision
 
 OPS = ["==", "!=", "<=", "<", ">=", ">"]
 

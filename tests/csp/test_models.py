@@ -7,7 +7,7 @@ import pytest
 from lazyfun import ilen
 from lazyfun.csp import Domain, Model, ModelError, Quality, all_different, total
 from lazyfun.csp.examples import MSF_PUZZLE, queens_model, send_more_money, sudoku_model
-from lazyfun.csp.solver import _Compiled
+from lazyfun.csp.propagators import Propagators
 from lazyfun.queens import queens
 from lazyfun.sudoku import is_solution, parse
 from tests.datafiles import read_lines
@@ -173,8 +173,17 @@ def test_a_failed_constraint_weighs_its_decisions_for_branching_ties() -> None:
     x, y, z = (m.decision(name, Domain.integer_range(1, 2)) for name in "xyz")
     m.add_constraint("differ", x != y)
     m.add_constraint("order", y <= z)
-    compiled = _Compiled(m)
+    compiled = Propagators(m.decisions, list(m.constraints.values()))
     assert compiled.weight == [1, 2, 1]  # the plain degree to start with
     doms = [0b1, 0b1, 0b11]  # x = y = 1
     assert not compiled.propagate(doms, [0])
     assert compiled.weight == [2, 3, 1]
+
+
+def test_models_compare_by_identity_without_building_constraints() -> None:
+    a, b = Model(), Model()
+    a.decision("x", Domain.integer_range(1, 2))
+    b.decision("x", Domain.integer_range(1, 2))
+    assert a != b  # a dataclass would compare the decisions, and so build a constraint
+    assert a == a
+    assert repr(a) == "Model(1 decisions, 0 constraints)"

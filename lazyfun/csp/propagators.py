@@ -1,0 +1,410 @@
+"""Propagators: each constraint of a model as a function that narrows domains in place.
+
+A domain is a bit set over the decision's offset: bit ``i`` of decision ``d``
+stands for ``offset[d] + i``.  A propagator takes the list of domains,
+narrows some of them, and returns the decisions it narrowed, or None when it
+finds the constraint cannot hold.  :class:`Propagators` compiles a model's
+constraints once and runs them to a fixpoint.
+
+The propagators: bounds reasoning for linear constraints (domain reasoning
+for ``x == y + k``), forward checking for ``!=``, ``abs`` and predicates
+(filter the last open decision's values), and for ``all_different`` removal
+of fixed values, the pigeonhole test, and hidden singles when the decisions
+must use every value they can take.
+
+Installed from source, this module is compiled with mypyc (see
+:mod:`lazyfun.compiled`); the code here is what runs either way.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+
+from lazyfun.csp.constraints import (
+    COMPARISONS,
+    AbsCompare,
+    AllDifferent,
+    Constraint,
+    Decision,
+    Linear,
+    Predicate,
+)
+from lazyfun.csp.domain import ModelError
+
+__all__ = ["Changes", "Propagator", "Propagators"]
+
+
+def _low(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def _range_mask(low: int, high: int) -> int:
+    """Bits ``low .. high`` (clipped at 0); 0 when the range is empty."""
+    low = max(low, 0)
+    if high < low:
+        return 0
+    return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
+
+
+# What a propagator did to the domains: None when it found them inconsistent
+# (a domain wiped out, or the constraint broken), else the decisions it narrowed.
+Changes = Sequence[int] | None
+Propagator = Callable[[list[int]], Changes]
+
+
+def _is_shift_equal(c: Constraint) -> bool:
+    """``x - y + k == 0``: propagated exactly (and once is enough) by shifting bit sets."""
+    return isinstance(c, Linear) and c.op == "==" and sorted(c.expr.terms.values()) == [-1, 1]
+
+
+def _distinct(scope: tuple[int, ...]) -> Propagator:
+    """``all_different`` over decisions whose bits stand for the same values.
+
+    A fixed value leaves the other decisions (and a decision left with one
+    value strikes it in turn); the pigeonhole test fails fewer values than
+    decisions; when the decisions must take every value they can, a value
+    only one decision can take is fixed there (hidden singles).
+    """
+    size = len(scope)
+
+    def prop(doms: list[int]) -> Changes:
+        # One pass: the values of fixed decisions, and the values open ones
+        # can take (once or more).  Most calls stop here with nothing to do.
+        fixed = once = twice = 0
+        for i in scope:
+            bits = doms[i]
+            if bits & (bits - 1):
+                twice |= once & bits
+                once |= bits
+            elif fixed & bits:
+                return None
+            else:
+                fixed |= bits
+        if not once & fixed:
+            count = (once | fixed).bit_count()
+            if count < size:
+                return None
+            if count > size or not once & ~twice & ~fixed:
+                return ()
+        return narrow(doms, fixed)
+
+    def narrow(doms: list[int], fixed: int) -> Changes:
+        open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
+        before = [doms[i] for i in open_]
+        while True:
+            new = fixed
+            while new:
+                new = 0
+                for i in open_:
+                    bits = doms[i]
+                    if bits & fixed and bits & (bits - 1):
+                        bits &= ~fixed
+                        if not bits & (bits - 1):
+                            if not bits or new & bits:
+                                return None
+                            new |= bits
+                        doms[i] = bits
+                fixed |= new
+            once = twice = 0
+            for i in open_:
+                bits = doms[i]
+                twice |= once & bits
+                once |= bits
+            count = (once | fixed).bit_count()
+            if count < size:
+                return None
+            singles = once & ~twice & ~fixed
+            if count > size or not singles:
+                break
+            for i in open_:
+                hit = doms[i] & singles
+                if hit:
+                    if hit & (hit - 1):
+                        return None  # one decision would need two values
+                    doms[i] = hit
+            fixed |= singles
+        return [i for i, bits in zip(open_, before, strict=True) if doms[i] != bits]
+
+    return prop
+
+
+class Propagators:
+    """A model's constraints turned into propagators over bit sets, and the watch lists."""
+
+    def __init__(self, decisions: Sequence[Decision], constraints: Sequence[Constraint]) -> None:
+        self.size = len(decisions)
+        self.offsets = [d.domain.offset for d in decisions]
+        self.start = tuple(d.domain.bits for d in decisions)
+        self.propagators: list[Propagator] = []
+        self.watchers: list[list[int]] = [[] for _ in decisions]
+        self.constant: list[Propagator] = []
+        self.scopes: list[tuple[int, ...]] = []
+        self.idempotent: list[bool] = []
+        for constraint in constraints:
+            self._add(constraint)
+        # Weighted degree, for branching ties: the number of constraints on a
+        # decision, plus one each time one of them failed during the search.
+        self.weight = [len(w) for w in self.watchers]
+
+    def _add(self, c: Constraint) -> None:
+        if isinstance(c, Linear):
+            prop = self._linear(c)
+        elif isinstance(c, AllDifferent):
+            prop = self._all_different(c)
+        elif (
+            isinstance(c, AbsCompare) and c.op == "!=" and sorted(c.expr.terms.values()) == [-1, 1]
+        ):
+            prop = self._abs_pair(c)
+        elif isinstance(c, AbsCompare | Predicate):
+            prop = self._forward(c)
+        else:
+            raise ModelError(f"unsupported constraint {c!r}")
+        if not c.scope:
+            self.constant.append(prop)
+            return
+        k = len(self.propagators)
+        self.propagators.append(prop)
+        self.scopes.append(c.scope)
+        self.idempotent.append(isinstance(c, AllDifferent) or _is_shift_equal(c))
+        for i in set(c.scope):
+            self.watchers[i].append(k)
+
+    def value(self, i: int, bits: int) -> int:
+        return self.offsets[i] + _low(bits)
+
+    def _forward(self, c: Constraint) -> Propagator:
+        """Forward checking: once one decision is open, keep its values that satisfy ``c``."""
+        scope = c.scope
+        offsets = self.offsets
+        values = [0] * self.size
+
+        def prop(doms: list[int]) -> Changes:
+            open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
+            if len(open_) > 1:
+                return ()
+            for i in scope:
+                values[i] = offsets[i] + _low(doms[i])
+            if not open_:
+                return () if c.holds(values) else None
+            i = open_[0]
+            bits = doms[i]
+            kept = 0
+            rest = bits
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                values[i] = offsets[i] + bit.bit_length() - 1
+                if c.holds(values):
+                    kept |= bit
+            if not kept:
+                return None
+            if kept == bits:
+                return ()
+            doms[i] = kept
+            return (i,)
+
+        return prop
+
+    def _linear(self, c: Linear) -> Propagator:
+        terms = [(i, a, self.offsets[i]) for i, a in sorted(c.expr.terms.items())]
+        constant = c.expr.constant
+        op = c.op
+        if op == "!=":
+            return self._not_equal(terms, constant)
+        if not terms:
+            holds: Changes = () if COMPARISONS[op](constant, 0) else None
+            return lambda doms: holds
+        if op in (">=", ">"):
+            terms = [(i, -a, off) for i, a, off in terms]
+            constant = -constant
+            op = "<=" if op == ">=" else "<"
+        if op == "<":
+            constant += 1
+            op = "<="
+        if _is_shift_equal(c):
+            return self._shift_equal(terms, constant)
+
+        def prop(doms: list[int]) -> Changes:
+            lows = []
+            highs = []
+            for i, a, off in terms:
+                bits = doms[i]
+                lo = off + _low(bits)
+                hi = off + bits.bit_length() - 1
+                if a > 0:
+                    lows.append(a * lo)
+                    highs.append(a * hi)
+                else:
+                    lows.append(a * hi)
+                    highs.append(a * lo)
+            total_low = constant + sum(lows)
+            total_high = constant + sum(highs)
+            if total_low > 0 or (op == "==" and total_high < 0):
+                return None
+            changed = []
+            for (i, a, off), lo_term, hi_term in zip(terms, lows, highs, strict=True):
+                # a*x <= -(total_low - lo_term); for ==, also a*x >= -(total_high - hi_term)
+                bits = doms[i]
+                x_low, x_high = off, off + bits.bit_length() - 1
+                upper = -(total_low - lo_term)
+                if a > 0:
+                    x_high = min(x_high, upper // a)
+                else:
+                    x_low = max(x_low, -(upper // -a))
+                if op == "==":
+                    lower = -(total_high - hi_term)
+                    if a > 0:
+                        x_low = max(x_low, -(-lower // a))
+                    else:
+                        x_high = min(x_high, lower // a)
+                mask = _range_mask(x_low - off, x_high - off)
+                if bits & ~mask:
+                    bits &= mask
+                    if not bits:
+                        return None
+                    doms[i] = bits
+                    changed.append(i)
+            return changed
+
+        return prop
+
+    def _not_equal(self, terms: list[tuple[int, int, int]], constant: int) -> Propagator:
+        """``sum(a * x) + k != 0``: once one decision is open, strike its one forbidden value."""
+
+        def prop(doms: list[int]) -> Changes:
+            open_term = None
+            rest = constant
+            for term in terms:
+                i, a, off = term
+                bits = doms[i]
+                if bits & (bits - 1):
+                    if open_term is not None:
+                        return ()
+                    open_term = term
+                else:
+                    rest += a * (off + bits.bit_length() - 1)
+            if open_term is None:
+                return () if rest != 0 else None
+            i, a, off = open_term
+            if rest % a == 0:
+                position = -rest // a - off
+                if position >= 0 and doms[i] >> position & 1:
+                    doms[i] ^= 1 << position  # open: a value is left
+                    return (i,)
+            return ()
+
+        return prop
+
+    def _abs_pair(self, c: AbsCompare) -> Propagator:
+        """``abs(x - y + k) != b``: a fixed side strikes at most two values from the other."""
+        (i, _), (j, _) = sorted(c.expr.terms.items(), key=lambda t: -t[1])
+        k, b = c.expr.constant, c.bound
+        off_i, off_j = self.offsets[i], self.offsets[j]
+
+        def strike(bits: int, values: tuple[int, ...], off: int) -> int:
+            for v in values:
+                if v >= off:
+                    bits &= ~(1 << (v - off))
+            return bits
+
+        def prop(doms: list[int]) -> Changes:
+            x, y = doms[i], doms[j]
+            changed = []
+            if not y & (y - 1):
+                vy = off_j + y.bit_length() - 1
+                x = strike(x, (vy - k + b, vy - k - b), off_i)
+                if not x:
+                    return None
+                if x != doms[i]:
+                    doms[i] = x
+                    changed.append(i)
+            if not x & (x - 1):
+                vx = off_i + x.bit_length() - 1
+                y = strike(y, (vx + k - b, vx + k + b), off_j)
+                if not y:
+                    return None
+                if y != doms[j]:
+                    doms[j] = y
+                    changed.append(j)
+            return changed
+
+        return prop
+
+    def _shift_equal(self, terms: list[tuple[int, int, int]], constant: int) -> Propagator:
+        """``x - y + k == 0``: x's values are y's shifted by ``-k``, and back."""
+        (i, a, off_i), (j, _, off_j) = terms
+        if a < 0:
+            (i, _, off_i), (j, _, off_j) = (j, 1, off_j), (i, -1, off_i)
+        shift = off_j - constant - off_i  # value x = y - k; bit of x = bit of y + shift
+
+        def moved(bits: int, by: int) -> int:
+            return bits << by if by >= 0 else bits >> -by
+
+        def prop(doms: list[int]) -> Changes:
+            x0, y0 = doms[i], doms[j]
+            x = x0 & moved(y0, shift)
+            y = y0 & moved(x, -shift)
+            if not x or not y:
+                return None
+            doms[i], doms[j] = x, y
+            return [d for d, old, new in ((i, x0, x), (j, y0, y)) if old != new]
+
+        return prop
+
+    def _all_different(self, c: AllDifferent) -> Propagator:
+        """``all_different``: its bits compared directly when the decisions share an offset,
+        else on a copy of their domains lifted to a common one."""
+        scope = c.scope
+        if not scope:
+            return lambda doms: ()
+        base = min(self.offsets[i] for i in scope)
+        lift = [(i, self.offsets[i] - base) for i in scope]
+        if not any(s for _, s in lift):
+            return _distinct(scope)
+        distinct = _distinct(tuple(range(len(scope))))
+
+        def lifted(doms: list[int]) -> Changes:
+            view = [doms[i] << s for i, s in lift]
+            changes = distinct(view)
+            if changes is None:
+                return None
+            for k in changes:
+                i, s = lift[k]
+                doms[i] = view[k] >> s
+            return [lift[k][0] for k in changes]
+
+        return lifted
+
+    def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
+        """Run propagators to a fixpoint, starting from those watching ``touched``.
+
+        The queue is first in, first out.  A propagator that reaches its own
+        fixpoint in one run (``all_different``, ``x == y + k``) is not queued
+        again by its own changes; the others are.
+        """
+        watchers = self.watchers
+        props = self.propagators
+        idempotent = self.idempotent
+        queued = [False] * len(props)
+        queue: deque[int] = deque()
+        for i in touched:
+            for k in watchers[i]:
+                if not queued[k]:
+                    queued[k] = True
+                    queue.append(k)
+        while queue:
+            k = queue.popleft()
+            queued[k] = False
+            changes = props[k](doms)
+            if changes is None:
+                for i in self.scopes[k]:
+                    self.weight[i] += 1
+                return False
+            again = not idempotent[k]
+            for i in changes:
+                for k2 in watchers[i]:
+                    if not queued[k2] and (k2 != k or again):
+                        queued[k2] = True
+                        queue.append(k2)
+        return True
