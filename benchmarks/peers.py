@@ -154,13 +154,13 @@ def minlex_exhaustive(line: str) -> str:
     arrangements times 1,296 column orders, relabelling each on the fly.
     """
     from lazyfun.sudoku import parse
-    from lazyfun.sudoku.canon import _matrix, _orders
+    from lazyfun.sudoku.canon.arrangement import band_orders, oriented
 
     grid = parse(line)
-    orders = _orders(3)
+    orders = band_orders(3)
     best = [10] * 81
     for transpose in (False, True):
-        src = _matrix(grid, transpose)
+        src = oriented(grid, transpose)
         for rows in orders:
             arranged = [src[r] for r in rows]
             for cols in orders:

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.sudoku import Grid, PuzzleError, canon, parse, solve
+from lazyfun.sudoku import Grid, PuzzleError, parse, solve
 from lazyfun.sudoku.canon import (
     Arrangement,
     automorphisms,
+    canonical,
     canonical_rows,
     equivalent,
     identity,
@@ -23,6 +24,8 @@ from lazyfun.sudoku.canon import (
     random_transform,
     transform,
 )
+from lazyfun.sudoku.canon.arrangement import band_orders, oriented, relabelled
+from lazyfun.sudoku.canon.rows import extend
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import consistent_4x4, full_grids
 
@@ -37,15 +40,14 @@ FULL_4X4 = list(solve(EMPTY_4X4))
 def _count_by_enumeration(grid: Grid) -> int:
     """How many of all 2 * (b!)^(2(b+1)) arrangements give the minimum: the automorphisms."""
     best = minlex_by_enumeration(grid).cells
-    orders = canon._orders(grid.box)
+    orders = band_orders(grid.box)
     count = 0
     for transpose in (False, True):
-        src = canon._matrix(grid, transpose)
+        src = oriented(grid, transpose)
         for rows in orders:
             arranged = [src[r] for r in rows]
             count += sum(
-                canon._relabelled([row[c] for row in arranged for c in cols]) == best
-                for cols in orders
+                relabelled([row[c] for row in arranged for c in cols]) == best for cols in orders
             )
     return count
 
@@ -137,7 +139,7 @@ def test_minlex_is_idempotent_and_an_arrangement_of_the_grid(line: str) -> None:
 def test_minlex_is_no_larger_than_the_grid_relabelled() -> None:
     for line in SAMPLES:
         grid = parse(line)
-        assert minlex(grid).cells <= canon._relabelled(grid.cells)
+        assert minlex(grid).cells <= relabelled(grid.cells)
 
 
 def test_sample_17_clue_puzzles_are_distinct() -> None:
@@ -190,14 +192,13 @@ def test_equivalent() -> None:
 
 def test_canonical_rows_are_computed_on_demand(monkeypatch: pytest.MonkeyPatch) -> None:
     steps = 0
-    extend = canon._extend
 
     def counted(*args: object) -> object:
         nonlocal steps
         steps += 1
         return extend(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(canon, "_extend", counted)
+    monkeypatch.setattr(canonical, "extend", counted)
     rows = canonical_rows(parse(WORKED))
     assert steps == 0
     assert next(rows) == (0, 0, 0, 0, 0, 0, 0, 1, 2)
