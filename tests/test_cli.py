@@ -48,7 +48,12 @@ def test_python_dash_m_lazyfun_without_arguments_shows_help() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "lazyfun"], capture_output=True, text=True, check=False
     )
-    assert "demo" in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "Usage:" in proc.stdout
+    commands = proc.stdout[proc.stdout.index("Commands") :]
+    for command in ("demo", "queens", "sudoku", "study"):
+        assert f"│ {command} " in commands
+    assert proc.returncode == 2  # no command given: help, and a usage error status
 
 
 def test_queens_streams_placements_one_per_line() -> None:

@@ -186,20 +186,20 @@ def test_canon_conflicting_givens_are_invalid() -> None:
 
 
 def test_results_reach_a_pipe_before_the_input_ends() -> None:
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [*LAZYFUN, "sudoku", "solve", "-", "-q"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(TOP95[0] + "\n")
-    proc.stdin.flush()
-    assert proc.stdout.readline().strip() == TOP95_SOLUTIONS[0]  # stdin still open
-    proc.stdin.write(TOP95[1] + "\n")
-    proc.stdin.close()
-    assert proc.stdout.read().strip() == TOP95_SOLUTIONS[1]
-    assert proc.wait(timeout=30) == 0
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(TOP95[0] + "\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().strip() == TOP95_SOLUTIONS[0]  # stdin still open
+        proc.stdin.write(TOP95[1] + "\n")
+        proc.stdin.close()
+        assert proc.stdout.read().strip() == TOP95_SOLUTIONS[1]
+        assert proc.wait(timeout=30) == 0
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
@@ -214,18 +214,18 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 def test_ctrl_c_flushes_what_was_done_and_exits_130(tmp_path: Path) -> None:
     path = tmp_path / "hard.txt"
     path.write_text("\n".join(read_lines("forum_hardest_first20.txt") * 200) + "\n")
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [*LAZYFUN, "sudoku", "solve", "-f", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    assert proc.stdout is not None and proc.stderr is not None
-    first = proc.stdout.readline()
-    proc.send_signal(signal.SIGINT)
-    rest = proc.stdout.read()
-    err = proc.stderr.read()
-    assert proc.wait(timeout=30) == 130
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stdout.read()
+        err = proc.stderr.read()
+        assert proc.wait(timeout=30) == 130
     assert len(first.strip()) == 81
     assert all(len(line) == 81 for line in rest.splitlines())
     assert "(interrupted)" in err

@@ -41,28 +41,6 @@ def test_filter_all_p_after_cp_is_cp_after_map_filter_p(
     assert left == right
 
 
-@given(st.lists(st.integers(-9, 9)), predicates, functions)
-def test_filter_after_map_is_map_after_filter_of_composite(
-    xs: list[int], p: Callable[[int], bool], f: Callable[[int], int]
-) -> None:
-    """``filter p . map f = map f . filter (p . f)``."""
-    assert [y for y in map(f, xs) if p(y)] == list(map(f, (x for x in xs if p(f(x)))))
-
-
-@given(st.lists(st.lists(st.integers(0, 3), max_size=4), max_size=6), st.integers(0, 3))
-def test_filter_through_an_involution(xss: list[list[int]], k: int) -> None:
-    """``filter (p . f) = map f . filter p . map f`` when ``f . f = id``."""
-
-    def f(xs: tuple[int, ...]) -> tuple[int, ...]:
-        return xs[::-1]
-
-    def p(xs: tuple[int, ...]) -> bool:
-        return len(xs) > k and xs[k] == 0
-
-    items = [tuple(xs) for xs in xss]
-    assert [x for x in items if p(f(x))] == list(map(f, (y for y in map(f, items) if p(y))))
-
-
 def test_cp_of_nothing_is_one_empty_tuple() -> None:
     assert list(cp([])) == [()]
     assert list(cp([[], [1]])) == []

@@ -8,6 +8,7 @@ would run for hours is refused at once with the estimate, unless forced.
 from __future__ import annotations
 
 import sys
+from itertools import islice
 from typing import Annotated
 
 import typer
@@ -84,9 +85,7 @@ def _stream(rows: int, cols: int | None, limit: int | None, strategy: str, show:
     meter = Meter("queens placed" if name == "lexicographic" else "nodes")
     stream = queens(height, width, strategy=name, meter=meter)
     with Status(meter, hint=hint) as status:
-        for shown, placement in enumerate(stream):
-            if limit is not None and shown >= limit:
-                break
+        for placement in islice(stream, limit):
             status.emit(_board(placement, height) + "\n" if show else " ".join(map(str, placement)))
 
 

@@ -87,44 +87,97 @@ def _distinct(scope: tuple[int, ...]) -> Propagator:
                 return None
             if count > size or not once & ~twice & ~fixed:
                 return ()
-        return narrow(doms, fixed)
+        return _narrow(doms, scope, fixed)
 
-    def narrow(doms: list[int], fixed: int) -> Changes:
-        open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
-        before = [doms[i] for i in open_]
-        while True:
-            new = fixed
-            while new:
-                new = 0
-                for i in open_:
-                    bits = doms[i]
-                    if bits & fixed and bits & (bits - 1):
-                        bits &= ~fixed
-                        if not bits & (bits - 1):
-                            if not bits or new & bits:
-                                return None
-                            new |= bits
-                        doms[i] = bits
-                fixed |= new
-            once = twice = 0
+    return prop
+
+
+def _narrow(doms: list[int], scope: tuple[int, ...], fixed: int) -> Changes:  # noqa: C901 (hot loop)
+    """``all_different``'s work when there is some: strike fixed values to a fixpoint,
+    test the pigeonhole, and place hidden singles, until nothing changes."""
+    size = len(scope)
+    open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
+    before = [doms[i] for i in open_]
+    while True:
+        new = fixed
+        while new:
+            new = 0
             for i in open_:
                 bits = doms[i]
-                twice |= once & bits
-                once |= bits
-            count = (once | fixed).bit_count()
-            if count < size:
-                return None
-            singles = once & ~twice & ~fixed
-            if count > size or not singles:
-                break
-            for i in open_:
-                hit = doms[i] & singles
-                if hit:
-                    if hit & (hit - 1):
-                        return None  # one decision would need two values
-                    doms[i] = hit
-            fixed |= singles
-        return [i for i, bits in zip(open_, before, strict=True) if doms[i] != bits]
+                if bits & fixed and bits & (bits - 1):
+                    bits &= ~fixed
+                    if not bits & (bits - 1):
+                        if not bits or new & bits:
+                            return None
+                        new |= bits
+                    doms[i] = bits
+            fixed |= new
+        once = twice = 0
+        for i in open_:
+            bits = doms[i]
+            twice |= once & bits
+            once |= bits
+        count = (once | fixed).bit_count()
+        if count < size:
+            return None
+        singles = once & ~twice & ~fixed
+        if count > size or not singles:
+            break
+        for i in open_:
+            hit = doms[i] & singles
+            if hit:
+                if hit & (hit - 1):
+                    return None  # one decision would need two values
+                doms[i] = hit
+        fixed |= singles
+    return [i for i, bits in zip(open_, before, strict=True) if doms[i] != bits]
+
+
+def _bounds(terms: list[tuple[int, int, int]], constant: int, equal: bool) -> Propagator:
+    """``sum(a * x) + k <= 0`` (or ``== 0`` when ``equal``) by bounds reasoning:
+    each decision's range is cut to what the others' extremes leave it."""
+
+    def prop(doms: list[int]) -> Changes:
+        lows = []
+        highs = []
+        for i, a, off in terms:
+            bits = doms[i]
+            lo = off + _low(bits)
+            hi = off + bits.bit_length() - 1
+            if a > 0:
+                lows.append(a * lo)
+                highs.append(a * hi)
+            else:
+                lows.append(a * hi)
+                highs.append(a * lo)
+        total_low = constant + sum(lows)
+        total_high = constant + sum(highs)
+        if total_low > 0 or (equal and total_high < 0):
+            return None
+        changed = []
+        for (i, a, off), lo_term, hi_term in zip(terms, lows, highs, strict=True):
+            # a*x <= -(total_low - lo_term); for ==, also a*x >= -(total_high - hi_term)
+            bits = doms[i]
+            x_low, x_high = off, off + bits.bit_length() - 1
+            upper = -(total_low - lo_term)
+            if a > 0:
+                x_high = min(x_high, upper // a)
+            else:
+                x_low = max(x_low, -(upper // -a))
+            if equal:
+                lower = -(total_high - hi_term)
+                if a > 0:
+                    x_low = max(x_low, -(-lower // a))
+                else:
+                    x_high = min(x_high, lower // a)
+            mask = _range_mask(x_low - off, x_high - off)
+            if bits & ~mask:
+                bits &= mask
+                if not bits:
+                    return None
+                doms[i] = bits
+                changed.append(i)
+        return changed
 
     return prop
 
@@ -224,50 +277,7 @@ class Propagators:
             op = "<="
         if _is_shift_equal(c):
             return self._shift_equal(terms, constant)
-
-        def prop(doms: list[int]) -> Changes:
-            lows = []
-            highs = []
-            for i, a, off in terms:
-                bits = doms[i]
-                lo = off + _low(bits)
-                hi = off + bits.bit_length() - 1
-                if a > 0:
-                    lows.append(a * lo)
-                    highs.append(a * hi)
-                else:
-                    lows.append(a * hi)
-                    highs.append(a * lo)
-            total_low = constant + sum(lows)
-            total_high = constant + sum(highs)
-            if total_low > 0 or (op == "==" and total_high < 0):
-                return None
-            changed = []
-            for (i, a, off), lo_term, hi_term in zip(terms, lows, highs, strict=True):
-                # a*x <= -(total_low - lo_term); for ==, also a*x >= -(total_high - hi_term)
-                bits = doms[i]
-                x_low, x_high = off, off + bits.bit_length() - 1
-                upper = -(total_low - lo_term)
-                if a > 0:
-                    x_high = min(x_high, upper // a)
-                else:
-                    x_low = max(x_low, -(upper // -a))
-                if op == "==":
-                    lower = -(total_high - hi_term)
-                    if a > 0:
-                        x_low = max(x_low, -(-lower // a))
-                    else:
-                        x_high = min(x_high, lower // a)
-                mask = _range_mask(x_low - off, x_high - off)
-                if bits & ~mask:
-                    bits &= mask
-                    if not bits:
-                        return None
-                    doms[i] = bits
-                    changed.append(i)
-            return changed
-
-        return prop
+        return _bounds(terms, constant, op == "==")
 
     def _not_equal(self, terms: list[tuple[int, int, int]], constant: int) -> Propagator:
         """``sum(a * x) + k != 0``: once one decision is open, strike its one forbidden value."""

@@ -153,7 +153,7 @@ def count_subtree(n: int, subtree: Subtree) -> int:
     return _walk(n, resume=subtree)[0]
 
 
-def _walk(
+def _walk(  # noqa: C901, PLR0915 (Takaken's walk: one closure per branch kind, kept whole)
     n: int, stop: int | None = None, resume: Subtree | None = None, meter: Meter | None = None
 ) -> tuple[int, list[Subtree]]:
     """Takaken's walk over class representatives; returns the weighted count.

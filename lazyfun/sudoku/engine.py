@@ -161,7 +161,7 @@ class Search:
         self.weights = [0] * cells
 
 
-def _propagate(
+def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for speed)
     cands: list[int], queue: list[int], t: _Tables, weights: list[int], locked: bool
 ) -> int:
     """Prune ``cands`` in place to a fixpoint; return how many cells it placed, or -1.

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from lazyfun import first, ilen, take
 from lazyfun.queens import QueensError, is_placement, queens, solutions
-from lazyfun.trace import Probe
+from lazyfun.queens.lex import TICK, WORD, _by_columns, _undoing
+from lazyfun.trace import Meter, Probe
 
 A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
 """OEIS A000170: placements of n queens on an n x n board, n = 0, 1, 2, ..."""
@@ -90,3 +91,24 @@ def test_a_board_that_is_not_a_board_is_a_queens_error(rows: object, cols: objec
 def test_an_unknown_strategy_is_named_in_the_error() -> None:
     with pytest.raises(QueensError, match="unknown strategy 'random'"):
         queens(8, strategy="random")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8, 8), (9, 7), (10, 5), (7, 7), (6, 1)])
+def test_the_tall_board_walk_yields_the_word_sized_walks_stream(rows: int, cols: int) -> None:
+    """``_undoing`` (boards above 64 rows) and ``_by_columns`` are one search, two layouts."""
+    assert list(_undoing(rows, cols, None)) == list(_by_columns(rows, cols, None))
+
+
+def test_a_board_taller_than_a_word_streams_true_placements() -> None:
+    placements = list(take(50, queens(70, 6)))
+    assert placements == sorted(placements)
+    assert all(is_placement(p, 70) for p in placements)
+    assert placements == list(take(50, solutions(70, 6)))
+
+
+def test_the_meter_counts_queens_placed_in_ticks() -> None:
+    meter = Meter()
+    assert ilen(queens(10, meter=meter)) == 724
+    assert meter.done > 0 and meter.done % TICK == 0
+    tall = Meter()
+    assert first(queens(WORD + 1, 8, meter=tall)) == (0, 2, 4, 1, 3, 8, 10, 12)

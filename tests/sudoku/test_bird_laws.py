@@ -40,6 +40,17 @@ def test_rows_cols_and_boxs_are_involutions(m: Matrix, f: Callable[[Matrix], Mat
     assert f(f(m)) == m
 
 
+@given(st.lists(matrices(2), max_size=8), involutions)
+def test_filter_through_a_grid_view(ms: list[Matrix], f: Callable[[Matrix], Matrix]) -> None:
+    """``filter (p . f) = map f . filter p . map f`` for the involutions ``rows``, ``cols``,
+    ``boxs``: the step that moves ``filter (all nodups . f)`` through a view of the grid."""
+
+    def p(m: Matrix) -> bool:
+        return nodups(m[0])
+
+    assert [m for m in ms if p(f(m))] == list(map(f, filter(p, map(f, ms))))
+
+
 @given(
     st.integers(1, 5).flatmap(
         lambda b: st.tuples(

@@ -28,7 +28,9 @@ Frontier = tuple[
 ]
 
 
-def full_second_rows(srcs: tuple[tuple[Row, ...], ...], box: int) -> tuple[Row, list[State]]:
+def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
+    srcs: tuple[tuple[Row, ...], ...], box: int
+) -> tuple[Row, list[State]]:
     """For a full grid: the smallest second row over every top row and column order.
 
     Row 0 reads 1..N under any column order, so the labels are the output
@@ -96,16 +98,20 @@ def full_second_rows(srcs: tuple[tuple[Row, ...], ...], box: int) -> tuple[Row, 
                     survivors.append((t, r0, r1, pi, sg, iv, sa, so, fl))
         row1.append(best)
         frontier = survivors
-    states: list[State] = []
-    for t, r0, r1, _, sigma, _, stack_at, _, _ in frontier:
-        labels = [0] * (n + 1)
-        for j, c in enumerate(sigma):
-            labels[srcs[t][r0][c]] = j + 1
-        layout = tuple(
-            (stack_at[k], tuple((sigma[k * box + i],) for i in range(box))) for k in range(box)
-        )
-        band = r0 // box
-        rest = tuple(x for x in range(band * box, band * box + box) if x not in (r0, r1))
-        bands = tuple(b for b in range(box) if b != band)
-        states.append(State(t, layout, tuple(labels), n + 1, rest, bands, 1, (r0, r1)))
-    return tuple(row1), states
+    return tuple(row1), [_state(item, srcs, box) for item in frontier]
+
+
+def _state(item: Frontier, srcs: tuple[tuple[Row, ...], ...], box: int) -> State:
+    """The search state of a finished column order: two rows placed, labels from the top row."""
+    t, r0, r1, _, sigma, _, stack_at, _, _ = item
+    n = box * box
+    labels = [0] * (n + 1)
+    for j, c in enumerate(sigma):
+        labels[srcs[t][r0][c]] = j + 1
+    layout = tuple(
+        (stack_at[k], tuple((sigma[k * box + i],) for i in range(box))) for k in range(box)
+    )
+    band = r0 // box
+    rest = tuple(x for x in range(band * box, band * box + box) if x not in (r0, r1))
+    bands = tuple(b for b in range(box) if b != band)
+    return State(t, layout, tuple(labels), n + 1, rest, bands, 1, (r0, r1))

@@ -1,0 +1,109 @@
+"""lazyfun.batch: one way to answer a puzzle line, shared by every front end."""
+
+from __future__ import annotations
+
+import pickle
+from itertools import islice
+
+import pytest
+
+from lazyfun.batch import METHODS, Answer, Request, answer_lines, answers
+from tests.datafiles import read_lines
+
+TOP95 = read_lines("top95_first20.txt")
+TOP95_SOLUTIONS = read_lines("top95_first20.solutions.txt")
+NO_SOLUTION = read_lines("royle17_plus_wrong_clue_first20.txt")[0]
+EMPTY_4X4 = "0" * 16
+
+
+def test_answers_keep_input_order_and_line_numbers_past_bad_lines() -> None:
+    lines = ["# header", TOP95[0], "", "12x", NO_SOLUTION, TOP95[1]]
+    got = [(a.line, a.kind, a.solved) for a in answer_lines(lines, Request())]
+    assert got == [
+        (2, "solution", True),
+        (4, "invalid", False),
+        (5, "solution", False),
+        (6, "solution", True),
+    ]
+
+
+def test_an_invalid_answer_says_where() -> None:
+    bad = TOP95[0][:10] + "x" + TOP95[0][11:]
+    (a,) = answers(3, bad, Request())
+    assert (a.kind, a.column) == ("invalid", 11)
+    assert a.problem is not None and "'x'" in a.problem
+
+
+def test_conflicting_givens_are_invalid_not_unsolved() -> None:
+    (a,) = answers(1, "11" + "0" * 14, Request())
+    assert a.kind == "invalid" and not a.solved
+
+
+@pytest.mark.parametrize(
+    ("mode", "limit", "expected"),
+    [("count", None, 288), ("count", 10, 10), ("unique", None, 2)],
+)
+def test_counting_modes(mode: str, limit: int | None, expected: int) -> None:
+    (a,) = answers(1, EMPTY_4X4, Request(mode=mode, limit=limit))  # type: ignore[arg-type]
+    assert (a.kind, a.count) == (mode, expected)
+    assert a.solved == (mode == "count")
+
+
+def test_unique_puzzle_is_solved_in_unique_mode() -> None:
+    (a,) = answers(1, TOP95[0], Request(mode="unique"))
+    assert a.count == 1 and a.solved
+
+
+def test_all_mode_numbers_solutions_lazily() -> None:
+    stream = answers(1, EMPTY_4X4, Request(mode="all"))
+    first_three = list(islice(stream, 3))
+    assert [a.index for a in first_three] == [1, 2, 3]
+    assert len({str(a.grid) for a in first_three}) == 3
+    (none,) = answers(1, NO_SOLUTION, Request(mode="all"))
+    assert none.grid is None and none.index is None and not none.solved
+
+
+def test_naive_method_is_refused_with_the_reason_unless_forced() -> None:
+    (a,) = answers(1, TOP95[0], Request(method="naive"))
+    assert a.kind == "refused" and a.problem is not None
+    assert a.problem.startswith("naive would stream 9^")
+    almost = TOP95_SOLUTIONS[0][:-2] + "00"
+    (forced,) = answers(1, almost, Request(method="naive", force=True))
+    assert str(forced.grid) == TOP95_SOLUTIONS[0]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_method_answers_alike(method: str) -> None:
+    puzzle = TOP95_SOLUTIONS[0][:-3] + "000"
+    (a,) = answers(1, puzzle, Request(method=method))  # type: ignore[arg-type]
+    assert str(a.grid) == TOP95_SOLUTIONS[0]
+
+
+def test_minlex_mode_gives_the_same_form_for_a_relabelled_puzzle() -> None:
+    relabel = str.maketrans("123456789", "234567891")
+    (a,) = answers(1, TOP95[0], Request(mode="minlex"))
+    (b,) = answers(1, TOP95[0].translate(relabel), Request(mode="minlex"))
+    assert a.kind == "minlex" and str(a.grid) == str(b.grid)
+
+
+def test_answers_travel_to_workers_and_back() -> None:
+    (a,) = answers(1, TOP95[0], Request())
+    assert pickle.loads(pickle.dumps(a)) == a
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"mode": "fastest"}, "unknown mode 'fastest'"),
+        ({"method": "magic"}, "unknown method 'magic'"),
+        ({"limit": 0}, "limit must be at least 1, got 0"),
+    ],
+)
+def test_a_bad_request_is_refused_when_made(fields: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Request(**fields)  # type: ignore[arg-type]
+
+
+def test_solved_reads_the_kind() -> None:
+    assert not Answer(1, "", "refused", problem="x").solved
+    assert Answer(1, "", "minlex").solved
