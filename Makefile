@@ -49,7 +49,7 @@ COVERAGE_FLOOR := 90
 unit: $(VENV)/.dev
 	$(BIN)/pytest --cov --cov-report=
 	LAZYFUN_PURE=1 $(BIN)/pytest --cov --cov-append --cov-fail-under=$(COVERAGE_FLOOR) \
-		tests/sudoku tests/csp tests/test_core.py tests/test_compiled.py $(COMPILED)
+		tests/sudoku tests/csp tests/test_core.py tests/test_lazylist.py tests/test_compiled.py $(COMPILED)
 
 # The user guide and API reference; --strict turns broken links into failures.
 docs: $(VENV)/.dev

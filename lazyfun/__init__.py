@@ -1,15 +1,19 @@
 """lazyfun: typed lazy combinators and the classic search programs written with them.
 
-The core vocabulary lives here: ``cp``, ``flatmap``, ``many``, ``iterate``,
-``search``, typed ``compose``/``pipe``, and the toolz / more-itertools pieces a
-pipeline needs.  The programs are subpackages: ``lazyfun.sudoku``,
+The core vocabulary lives here: ``cp``, ``fair_cp``, ``flatmap``, ``many``,
+``iterate``, ``search``, typed ``compose``/``pipe``, and the toolz /
+more-itertools pieces a pipeline needs; ``LazyList`` (call-by-need lists) and
+``stream`` (a fluent, one-shot pipeline) are the two other ways to hold a
+sequence lazily.  The programs are subpackages: ``lazyfun.sudoku``,
 ``lazyfun.queens``, ``lazyfun.csp``; ``lazyfun.trace`` makes laziness visible.
 """
 
 import lazyfun.compiled  # noqa: F401  (first: with LAZYFUN_PURE=1 it makes the source run)
 from lazyfun.compose import compose, compose_left, pipe
-from lazyfun.core import cp, flatmap, iterate, many, reiterable
+from lazyfun.core import cp, fair_cp, flatmap, iterate, many, reiterable
+from lazyfun.lazylist import LazyList, LazyListLoop
 from lazyfun.search import search
+from lazyfun.stream import Stream, StreamConsumedError, stream
 from lazyfun.vocab import (
     chunked,
     concat,
@@ -29,12 +33,17 @@ from lazyfun.vocab import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "LazyList",
+    "LazyListLoop",
+    "Stream",
+    "StreamConsumedError",
     "chunked",
     "compose",
     "compose_left",
     "concat",
     "cp",
     "drop",
+    "fair_cp",
     "first",
     "flatmap",
     "identity",
@@ -49,6 +58,7 @@ __all__ = [
     "search",
     "second",
     "sliding_window",
+    "stream",
     "take",
     "unique_everseen",
 ]

@@ -37,6 +37,7 @@ COMPILED = (
     "lazyfun.sudoku.engine",
     "lazyfun.csp.propagators",
     "lazyfun.csp.solver",
+    "lazyfun.lazylist",
 )
 PURE_ENV = "LAZYFUN_PURE"
 

@@ -1,4 +1,4 @@
-"""The lazy vocabulary: ``cp``, ``flatmap``, ``many``, ``iterate``, ``reiterable``.
+"""The lazy vocabulary: ``cp``, ``fair_cp``, ``flatmap``, ``many``, ``iterate``, ``reiterable``.
 
 Each function mirrors one line of Bird's *Thinking Functionally with Haskell*
 and returns an iterator (or, for ``many``, a single value), so a chain of them
@@ -7,14 +7,15 @@ reads like the equations it comes from and runs in constant memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sized
-from itertools import chain
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from itertools import chain, product, repeat
+from operator import add
 from typing import Generic, TypeVar, cast
 
 T = TypeVar("T")
 U = TypeVar("U")
 
-__all__ = ["cp", "flatmap", "iterate", "many", "reiterable"]
+__all__ = ["cp", "fair_cp", "flatmap", "iterate", "many", "reiterable"]
 
 
 class reiterable(Generic[T]):
@@ -68,22 +69,39 @@ class _Memo(Generic[T]):
 
 
 def _extend(prefixes: Iterator[tuple[T, ...]], xs: Iterable[T]) -> Iterator[tuple[T, ...]]:
-    """``[ys ++ [x] | ys <- prefixes, x <- xs]``: one more position of ``cp``."""
-    return (ys + (x,) for ys in prefixes for x in xs)  # noqa: RUF005 - faster than (*ys, x)
+    """``[ys ++ [x] | ys <- prefixes, x <- xs]``: one more position of ``cp``.
+
+    The loops run in C (``map`` of ``+`` over ``xs`` paired as 1-tuples), with
+    no Python frame per tuple.
+    """
+    return chain.from_iterable(map(lambda ys: map(add, repeat(ys), zip(xs)), prefixes))
+
+
+def _extend_by_table(
+    prefixes: Iterator[tuple[T, ...]], table: tuple[tuple[T, ...], ...]
+) -> Iterator[tuple[T, ...]]:
+    """``[ys ++ zs | ys <- prefixes, zs <- table]``: the last positions, all at once."""
+    return chain.from_iterable(map(lambda ys: map(add, repeat(ys), table), prefixes))
 
 
 def cp(xss: Iterable[Iterable[T]]) -> Iterator[tuple[T, ...]]:
     """Cartesian product, lazily, in lexicographic order.
 
     Bird's ``cp [] = [[]]; cp (xs:xss) = [x:ys | x <- xs, ys <- cp xss]``,
-    built as a fold of generator expressions, one per position, so it yields
-    its first tuple at once and holds one generator per position: O(len(xss))
-    state, never the product.
+    built as a fold of generators, one per position, so it yields its first
+    tuple at once and holds one generator per position: O(len(xss)) state,
+    never the product.
 
     Every position but the first is walked once per prefix, so it must be
     re-iterable.  Sequences, ranges and ``reiterable`` streams are walked
     again as they are; a one-shot iterator is cached as it is read, and only
     as far as the product has needed it.
+
+    Speed: when every position is a short sequence (a tuple, list, range or
+    string of at most ``COPY`` items) the tuples come from
+    ``itertools.product`` itself.  Otherwise the last positions that are
+    short sequences are joined into one table of at most ``TABLE`` suffixes,
+    so each tuple still costs a single ``+`` in C.
 
     >>> list(cp([[1, 2], "ab"]))
     [(1, 'a'), (1, 'b'), (2, 'a'), (2, 'b')]
@@ -94,9 +112,10 @@ def cp(xss: Iterable[Iterable[T]]) -> Iterator[tuple[T, ...]]:
     >>> next(cp([range(9)] * 81))[:5]
     (0, 0, 0, 0, 0)
 
-    Unlike ``itertools.product``, it copies no input, and it reads the outer
-    iterable only when the first tuple is asked for, position by position,
-    stopping at the first empty position (the product is then empty):
+    Unlike ``itertools.product``, it copies no long or one-shot input, and
+    it reads the outer iterable only when the first tuple is asked for,
+    position by position, stopping at the first empty position (the product
+    is then empty):
 
     >>> from itertools import count, islice
     >>> list(islice(cp([count(), "xy"]), 3))
@@ -108,30 +127,139 @@ def cp(xss: Iterable[Iterable[T]]) -> Iterator[tuple[T, ...]]:
     return chain.from_iterable(_fold(xss))
 
 
+TABLE = 256  # the most suffix tuples cp precomputes from its last small positions
+COPY = 4096  # the longest sequence position that cp lets itertools.product copy
+_SEQUENCES = (tuple, list, range, str)
+
+
 def _fold(xss: Iterable[Iterable[T]]) -> Iterator[Iterator[tuple[T, ...]]]:
     """Build ``cp``'s chain of generators when first asked; yield it once.
 
     Run under ``chain.from_iterable``, so the outer iterable is read lazily
     and the tuples then flow through C, with no extra Python frame each.
+    When every position is a short sequence, that chain is
+    ``itertools.product`` itself (copying them costs nothing worth saving).
     """
-    prefixes: Iterator[tuple[T, ...]] = iter(((),))
-    for position, xs in enumerate(xss):
-        values = _Memo(xs) if position and isinstance(xs, Iterator) else xs
-        if isinstance(values, Sized):
-            if len(values) == 0:
+    positions: list[Iterable[T]] = []
+    small = True
+    for xs in xss:
+        if type(xs) in _SEQUENCES:
+            length = len(cast(Sequence[T], xs))
+            if not length:
                 return
-        elif isinstance(values, Iterator):  # the first position, walked once
-            head = next(values, _NOTHING)
-            if head is _NOTHING:
-                return
-            values = chain((cast(T, head),), values)
-        elif next(iter(values), _NOTHING) is _NOTHING:
+            small = small and length <= COPY
+            positions.append(xs)
+            continue
+        values = _readable(xs, first=not positions)
+        if values is None:
             return
+        small = False
+        positions.append(values)
+    if small:
+        yield product(*positions)
+        return
+    size, cut = 1, len(positions)
+    while cut and type(positions[cut - 1]) in _SEQUENCES:
+        size *= len(cast(Sequence[T], positions[cut - 1]))
+        if size > TABLE:
+            break
+        cut -= 1
+    prefixes: Iterator[tuple[T, ...]] = iter(((),))
+    for values in positions[:cut]:
         prefixes = _extend(prefixes, values)
-    yield prefixes
+    table = tuple(product(*positions[cut:]))
+    yield prefixes if table == ((),) else _extend_by_table(prefixes, table)
+
+
+def _readable(xs: Iterable[T], first: bool) -> Iterable[T] | None:
+    """A position ready to be walked as often as ``cp`` needs, or None when it is empty."""
+    values = _Memo(xs) if not first and isinstance(xs, Iterator) else xs
+    if isinstance(values, Sized):
+        return values if len(values) else None
+    if isinstance(values, Iterator):  # the first position, walked once
+        head = next(values, _NOTHING)
+        if head is _NOTHING:
+            return None
+        return chain((cast(T, head),), values)
+    return None if next(iter(values), _NOTHING) is _NOTHING else values
 
 
 _NOTHING = object()
+
+
+def fair_cp(xss: Iterable[Iterable[T]]) -> Iterator[tuple[T, ...]]:
+    """Cartesian product in diagonal order: fair even when the positions are infinite.
+
+    ``cp`` never moves its first position on while a later one is infinite:
+    ``cp([count(), count()])`` yields ``(0, 0), (0, 1), (0, 2), ...`` and never
+    reaches ``(1, 0)``.  ``fair_cp`` yields the tuples by the sum of their
+    indices (diagonal ``d`` holds the tuples whose positions' indices add up
+    to ``d``), so every tuple comes at a finite place: ``(i, j)`` of two
+    infinite positions is among the first ``(i+j+1)(i+j+2)/2`` tuples, each
+    tuple exactly once.  Cantor's enumeration of pairs, for any number of
+    positions.
+
+    The positions are read at once (finitely many); their items only as far
+    as the diagonals reached need (diagonal ``d`` reads item ``d`` of each),
+    and kept, since a later diagonal needs them again.  Finite positions end
+    the product when the last diagonal is done; an empty one makes it empty.
+
+    >>> from itertools import count, islice
+    >>> list(islice(fair_cp([count(), count()]), 6))
+    [(0, 0), (0, 1), (1, 0), (0, 2), (1, 1), (2, 0)]
+    >>> sorted(fair_cp([[1, 2], "ab"])) == sorted(cp([[1, 2], "ab"]))
+    True
+    >>> list(fair_cp([])), list(fair_cp([count(), []]))
+    ([()], [])
+    """
+    seen = [_Growing(iter(xs)) for xs in xss]
+    if not seen:
+        yield ()
+        return
+    diagonal = 0
+    while True:
+        for items in seen:
+            items.reach(diagonal)
+        if any(not items.values for items in seen):
+            return
+        bounds = [len(items.values) for items in seen]
+        if diagonal > sum(bounds) - len(bounds):
+            return  # every position ended, and every diagonal through them is done
+        for indices in _diagonal(diagonal, bounds):
+            yield tuple([items.values[i] for items, i in zip(seen, indices, strict=True)])
+        diagonal += 1
+
+
+class _Growing(Generic[T]):
+    """The items of one position of ``fair_cp`` read so far, and whether it ended."""
+
+    __slots__ = ("ended", "source", "values")
+
+    def __init__(self, source: Iterator[T]) -> None:
+        self.source = source
+        self.values: list[T] = []
+        self.ended = False
+
+    def reach(self, index: int) -> None:
+        """Read item ``index`` if the position has one (and every item before it)."""
+        while not self.ended and len(self.values) <= index:
+            item = next(self.source, _NOTHING)
+            if item is _NOTHING:
+                self.ended = True
+            else:
+                self.values.append(cast(T, item))
+
+
+def _diagonal(total: int, bounds: list[int]) -> Iterator[tuple[int, ...]]:
+    """Index tuples adding up to ``total``, index ``k`` below ``bounds[k]``, in lex order."""
+    if len(bounds) == 1:
+        if total < bounds[0]:
+            yield (total,)
+        return
+    room = sum(bounds[1:]) - len(bounds) + 1  # the most the later positions can take
+    for first in range(max(0, total - room), min(total, bounds[0] - 1) + 1):
+        for rest in _diagonal(total - first, bounds[1:]):
+            yield (first, *rest)
 
 
 def flatmap(f: Callable[[T], Iterable[U]], xs: Iterable[T]) -> Iterator[U]:

@@ -30,12 +30,14 @@ import time
 import tracemalloc
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar
+
+from lazyfun.lazylist import LazyList
 
 T = TypeVar("T")
 P = ParamSpec("P")
 
-__all__ = ["Meter", "Probe", "human_bytes"]
+__all__ = ["Meter", "Probe", "Watched", "human_bytes"]
 
 
 class Probe:
@@ -71,6 +73,22 @@ class Probe:
         for item in items:
             counts[name] += 1
             yield item
+
+    def lazylist(self, name: str, xs: LazyList[T]) -> Watched[T]:
+        """Watch a call-by-need list: ``name computed`` counts each cell once, when it is
+        computed; ``name read`` counts every element read through the view.
+
+        Read the list twice and the reads double while the computations stay:
+
+        >>> from lazyfun import LazyList
+        >>> probe = Probe()
+        >>> squares = probe.lazylist("squares", LazyList.of(range(3)).map(lambda n: n * n))
+        >>> list(squares), list(squares)
+        ([0, 1, 4], [0, 1, 4])
+        >>> probe.counts
+        {'squares computed': 3, 'squares read': 6}
+        """
+        return Watched(self, name, xs)
 
     def counted(self, name: str) -> Callable[[Callable[P, Iterable[T]]], Callable[P, Iterator[T]]]:
         """Decorator: count, under ``name``, the items of every stream ``f`` returns.
@@ -141,6 +159,25 @@ class Probe:
             f"Probe(counts={self.counts!r}, seconds={self.seconds!r}, "
             f"peak_bytes={self.peak_bytes!r})"
         )
+
+
+class Watched(Generic[T]):
+    """A LazyList seen through a probe (see :meth:`Probe.lazylist`); iterate it as the list."""
+
+    def __init__(self, probe: Probe, name: str, xs: LazyList[T]) -> None:
+        self.probe, self.read_as = probe, f"{name} read"
+        computed = f"{name} computed"
+        probe.counts.setdefault(computed, 0)
+        probe.counts.setdefault(self.read_as, 0)
+
+        def compute(x: T) -> T:
+            probe.counts[computed] += 1
+            return x
+
+        self.list: LazyList[T] = xs.map(compute) if probe.enabled else xs
+
+    def __iter__(self) -> Iterator[T]:
+        return self.probe.stage(self.read_as, self.list)
 
 
 class Meter:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazyfun import cp, first, flatmap, ilen, iterate, many, reiterable, take
+from lazyfun import cp, fair_cp, first, flatmap, ilen, iterate, many, reiterable, take
 from lazyfun.trace import Probe
 
 small_lists = st.lists(st.lists(st.integers(-5, 5), max_size=4), max_size=5)
@@ -138,3 +138,66 @@ def test_iterate_applies_f_n_times_at_position_n(x: int, n: int) -> None:
     for _ in range(n):
         expected = 3 * expected + 1
     assert list(take(n + 1, iterate(lambda v: 3 * v + 1, x)))[-1] == expected
+
+
+# --- fair_cp: the product in diagonal order -------------------------------------------
+
+
+@given(small_lists)
+def test_fair_cp_is_a_reordering_of_cp(xss: list[list[int]]) -> None:
+    assert sorted(fair_cp(xss)) == sorted(cp(xss))
+
+
+@given(st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=4, unique=True), max_size=4))
+def test_fair_cp_goes_diagonal_by_diagonal(xss: list[list[int]]) -> None:
+    levels = [sum(xs.index(x) for xs, x in zip(xss, t, strict=True)) for t in fair_cp(xss)]
+    assert levels == sorted(levels)
+    assert len(levels) == len(set(fair_cp(xss))) == len(list(cp(xss)))
+
+
+@given(st.integers(0, 12), st.integers(0, 12))
+def test_fair_cp_reaches_every_pair_of_two_infinite_positions_in_time(i: int, j: int) -> None:
+    d = i + j
+    bound = (d + 1) * (d + 2) // 2
+    assert (i, j) in list(take(bound, fair_cp([itertools.count(), itertools.count()])))
+
+
+def test_fair_cp_of_three_infinite_positions_yields_each_tuple_once() -> None:
+    first_level = list(take(1 + 3 + 6 + 10, fair_cp([itertools.count() for _ in range(3)])))
+    assert len(set(first_level)) == len(first_level) == 20
+    assert max(map(sum, first_level)) == 3
+
+
+def test_fair_cp_reads_only_what_the_diagonals_need() -> None:
+    reads: list[int] = []
+
+    def counting() -> Iterator[int]:
+        for n in itertools.count():
+            reads.append(n)
+            yield n
+
+    assert list(take(3, fair_cp([counting(), "ab"]))) == [(0, "a"), (0, "b"), (1, "a")]
+    assert reads == [0, 1]
+    assert list(fair_cp([itertools.count(), []])) == []
+    assert list(fair_cp([])) == [()]
+
+
+def test_cp_never_leaves_its_first_position_when_a_later_one_is_infinite() -> None:
+    """What fair_cp is for: cp is depth-first."""
+    head = list(take(100, cp([range(2), itertools.count()])))
+    assert {t[0] for t in head} == {0}
+
+
+@given(st.lists(st.integers(1, 6), min_size=2, max_size=5))
+def test_cp_takes_every_path_in_order(lengths: list[int]) -> None:
+    """The sequence path (itertools.product), the fold path and the table path agree."""
+    shapes = [range(n) for n in lengths]
+    expected = list(itertools.product(*shapes))
+    assert list(cp(shapes)) == expected
+
+    def again(r: range) -> reiterable[int]:
+        return reiterable(lambda: iter(r))
+
+    assert list(cp([again(r) for r in shapes])) == expected
+    mixed: list[Iterable[int]] = [again(shapes[0]), *shapes[1:]]
+    assert list(cp(mixed)) == expected

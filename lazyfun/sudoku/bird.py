@@ -26,6 +26,7 @@ from math import isqrt, prod
 from typing import TypeVar
 
 from lazyfun.core import cp, many, reiterable
+from lazyfun.lazylist import cp as shared_cp
 from lazyfun.search import search as skeleton
 from lazyfun.sudoku.grid import Grid
 
@@ -43,6 +44,7 @@ __all__ = [
     "count_candidates",
     "expand",
     "expand1",
+    "expand_by_need",
     "extract",
     "group",
     "nodups",
@@ -52,6 +54,7 @@ __all__ = [
     "rows",
     "safe",
     "search",
+    "solve_by_need",
     "solve_naive",
     "solve_pruned",
     "solve_search",
@@ -87,6 +90,27 @@ def expand(m: Matrix[Choices]) -> Iterator[Matrix[int]]:
 
 def _row_product(row: Row[Choices]) -> Callable[[], Iterator[Row[int]]]:
     return lambda: cp(row)
+
+
+def expand_by_need(m: Matrix[Choices]) -> Iterator[Matrix[int]]:
+    """``expand = cp . map cp`` read call-by-need, as Haskell runs it.
+
+    Each row's product and each tail product ``yss`` of ``cp (xs:xss) =
+    [x:ys | x <- xs, ys <- yss] where yss = cp xss`` is a shared
+    :class:`~lazyfun.lazylist.LazyList`: computed once, on first demand,
+    and reused for every ``x``.  As fast as the eager product, it keeps what
+    it has computed (the tail products), where ``expand`` keeps nothing and
+    recomputes.
+
+    >>> list(expand_by_need((((1,), (1, 2)), ((3,), (4,)))))
+    [((1, 1), (3, 4)), ((1, 2), (3, 4))]
+    """
+    return iter(shared_cp([shared_cp(row) for row in m]))
+
+
+def solve_by_need(grid: Grid) -> Iterator[Grid]:
+    """``solve = filter valid . expand . choices`` with ``expand`` call-by-need."""
+    return map(Grid.from_rows, filter(valid, expand_by_need(choices(grid.rows))))
 
 
 def count_candidates(m: Matrix[Choices]) -> int:

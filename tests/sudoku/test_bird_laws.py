@@ -81,6 +81,13 @@ def test_expand_commutes_with_the_grid_views(m: Choices, view: str) -> None:
     assert sorted(map(f, expand(m))) == sorted(expand(f(m)))
 
 
+@settings(max_examples=40)
+@given(_choice_matrices(2, 5))
+def test_expand_by_need_is_expand(m: Choices) -> None:
+    """Call-by-need and call-by-name give the same stream, in the same order."""
+    assert list(bird.expand_by_need(m)) == list(expand(m))
+
+
 rows_of_choices = st.lists(
     st.lists(st.integers(1, 5), min_size=1, max_size=3, unique=True).map(tuple), max_size=5
 ).map(tuple)
