@@ -13,13 +13,17 @@ from rich.table import Table
 
 from lazyfun.cli.output import fail
 from lazyfun.study import (
+    evaluation_table_rows,
+    plot_evaluation,
     plot_queens,
     plot_sudoku,
+    study_evaluation,
     study_queens,
     study_sudoku,
     sudoku_table_rows,
     table_rows,
 )
+from lazyfun.study.evaluation import FIB_LARGEST_NAIVE
 from lazyfun.study.queens import LARGEST_BOARD
 from lazyfun.study.sudoku import LARGEST_BLANKS
 
@@ -115,3 +119,37 @@ def sudoku(
     )
     if plot is not None:
         _plot(lambda: plot_sudoku(measured, plot), console, plot)
+
+
+@app.command("evaluation")
+def evaluation(
+    smallest: Annotated[int, typer.Option("--from", help="Fewest blank cells.")] = 1,
+    largest: Annotated[
+        int, typer.Option("--to", help=f"Most blank cells (9^n candidates; <= {LARGEST_BLANKS}).")
+    ] = 5,
+    fib: Annotated[
+        list[int] | None,
+        typer.Option(help=f"Fibonacci indices to compare (<= {FIB_LARGEST_NAIVE}; repeatable)."),
+    ] = None,
+    plot: PlotOpt = None,
+) -> None:
+    """Strict lists, call-by-name generators and call-by-need LazyList, side by side."""
+    if not 1 <= smallest <= largest <= LARGEST_BLANKS:
+        raise fail(f"need 1 <= --from <= --to <= {LARGEST_BLANKS}, got {smallest} and {largest}")
+    indices = fib if fib is not None else [10, 16, 22]
+    if any(not 0 <= k <= FIB_LARGEST_NAIVE for k in indices):
+        raise fail(f"--fib indices must be between 0 and {FIB_LARGEST_NAIVE}, got {indices}")
+    measured, console = _measure(
+        "Three evaluation strategies: filter valid . expand, and fibs",
+        ("program", "size", "strategy", "time", "peak memory", "work"),
+        study_evaluation(range(smallest, largest + 1), indices),
+        evaluation_table_rows,
+        lambda m: f"{m.strategy} {m.program} {m.size}",
+    )
+    console.print(
+        "work: row tuples computed (sudoku; size = blanks), generators started or cells\n"
+        "computed (fibonacci; size = index).  Call-by-name recomputes what call-by-need\n"
+        "computes once and shares; strict builds every candidate before filtering."
+    )
+    if plot is not None:
+        _plot(lambda: plot_evaluation(measured, plot), console, plot)

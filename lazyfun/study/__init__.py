@@ -3,12 +3,21 @@
 - :mod:`lazyfun.study.queens`: the queens article's eager versions against
   the lazy stream;
 - :mod:`lazyfun.study.sudoku`: Bird's specification eager, lazy, and pruned;
+- :mod:`lazyfun.study.evaluation`: strict lists, call-by-name and
+  call-by-need on Bird's specification and on Fibonacci;
 - :mod:`lazyfun.study.measure`: time, traced peak memory, and the charts.
 
 Each study yields its measurements one at a time, so a front end can show
 them as they come.
 """
 
+from lazyfun.study.evaluation import (
+    STRATEGIES,
+    EvaluationMeasurement,
+    evaluation_table_rows,
+    plot_evaluation,
+    study_evaluation,
+)
 from lazyfun.study.queens import (
     VERSIONS,
     QueensMeasurement,
@@ -25,12 +34,17 @@ from lazyfun.study.sudoku import (
 )
 
 __all__ = [
+    "STRATEGIES",
     "SUDOKU_VERSIONS",
     "VERSIONS",
+    "EvaluationMeasurement",
     "QueensMeasurement",
     "SudokuMeasurement",
+    "evaluation_table_rows",
+    "plot_evaluation",
     "plot_queens",
     "plot_sudoku",
+    "study_evaluation",
     "study_queens",
     "study_sudoku",
     "sudoku_table_rows",
