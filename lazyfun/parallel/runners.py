@@ -16,6 +16,8 @@ process pool and says so once (a ``RuntimeWarning``).
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import multiprocessing.context
 import os
 import sys
 import warnings
@@ -97,6 +99,14 @@ class _Dask:
 _warned = False
 
 
+def _pool_context() -> multiprocessing.context.BaseContext | None:
+    """How the fallback pool starts its workers: as Python's default, except on Linux from
+    3.12, where forking a process that runs threads is deprecated: a fork server there."""
+    if sys.platform == "linux" and sys.version_info >= (3, 12):
+        return multiprocessing.get_context("forkserver")
+    return None
+
+
 def _warn_once(message: str) -> None:
     global _warned
     if not _warned:
@@ -122,7 +132,7 @@ def runner(scheduler: str | None, jobs: int | None) -> Iterator[Runner]:
                 f"the scheduler {scheduler} needs dask: pip install 'lazyfun[dask]'"
             ) from None
         _warn_once("dask is not installed (pip install 'lazyfun[dask]'): using a process pool")
-        with ProcessPoolExecutor(workers) as pool:
+        with ProcessPoolExecutor(workers, mp_context=_pool_context()) as pool:
             yield _Pool(pool, workers)
         return
     if scheduler:
