@@ -204,6 +204,28 @@ class Stream(Generic[T]):
         """
         return Stream(probe.stage(name, self._take_items()))
 
+    def pmap(
+        self,
+        f: Callable[[T], U],
+        *,
+        jobs: int | None = None,
+        scheduler: str | None = None,
+        buffer: int | None = None,
+        chunksize: int | None = None,
+    ) -> Stream[U]:
+        """``f`` on each item on parallel workers, in order, a bounded number read ahead
+        (:func:`lazyfun.parallel.pmap`; needs ``f`` picklable for worker processes).
+
+        >>> stream(range(5)).pmap(abs, scheduler="sync").map(str).to_list()
+        ['0', '1', '2', '3', '4']
+        """
+        from lazyfun.parallel.pmap import pmap
+
+        items = self._take_items()
+        return Stream(
+            pmap(f, items, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
+        )
+
     # --- terminals ----------------------------------------------------------
 
     @overload

@@ -9,24 +9,38 @@ runner from :func:`runner`:
 * ``scheduler="tcp://HOST:PORT"``: an existing dask cluster;
 * ``scheduler="sync"``: everything in this process, one task after another.
 
+Inside ``with cluster(jobs=2):`` every call without its own ``scheduler``
+shares the cluster started for the block (an explicit ``scheduler`` still wins).
+
 Without dask installed the default falls back to a ``concurrent.futures``
 process pool and says so once (a ``RuntimeWarning``).
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import multiprocessing
 import multiprocessing.context
 import os
+import pickle
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import ExitStack, contextmanager
+from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["CONNECT_TIMEOUT", "ENVIRONMENT", "ParallelError", "Runner", "runner"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "ENVIRONMENT",
+    "ParallelError",
+    "Runner",
+    "check_sendable",
+    "cluster",
+    "runner",
+]
 
 ENVIRONMENT = "LAZYFUN_DASK_SCHEDULER"
 CONNECT_TIMEOUT = "10s"  # how long to wait for an existing cluster's scheduler
@@ -48,11 +62,37 @@ class Runner(Protocol):
 
     def submit(self, f: Callable[..., U], *args: Any) -> Future[U] | Any: ...
 
+    def as_completed(self, futures: list[Any]) -> Iterator[Any]:
+        """The futures in the order they finish."""
+        ...
 
-class _Sync:
+    def cancel(self, futures: Iterable[Any]) -> None:
+        """Drop futures whose results are no longer wanted (running ones may finish)."""
+        ...
+
+    def check_sendable(self, value: object, what: str) -> None:
+        """Raise ParallelError, naming ``what``, if ``value`` cannot travel to the workers."""
+        ...
+
+
+class _Futures:
+    """Waiting on and cancelling ``concurrent.futures`` futures."""
+
+    def as_completed(self, futures: list[Any]) -> Iterator[Any]:
+        return concurrent.futures.as_completed(futures)
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+
+class _Sync(_Futures):
     """Everything in this process, in order."""
 
     workers = 1
+
+    def check_sendable(self, value: object, what: str) -> None:
+        return None
 
     def map(self, f: Callable[[T], U], items: list[T]) -> list[U]:
         return [f(x) for x in items]
@@ -63,7 +103,7 @@ class _Sync:
         return done
 
 
-class _Pool:
+class _Pool(_Futures):
     """A ``concurrent.futures`` process pool: the fallback without dask."""
 
     def __init__(self, pool: Executor, workers: int) -> None:
@@ -74,6 +114,9 @@ class _Pool:
 
     def submit(self, f: Callable[..., U], *args: Any) -> Future[U]:
         return self.pool.submit(f, *args)
+
+    def check_sendable(self, value: object, what: str) -> None:
+        _check(pickle.dumps, value, what, "the process pool pickles it")
 
 
 class _Dask:
@@ -95,6 +138,58 @@ class _Dask:
     def submit(self, f: Callable[..., U], *args: Any) -> Any:
         return self.client.submit(f, *args, pure=False)
 
+    def as_completed(self, futures: list[Any]) -> Iterator[Any]:
+        from distributed import as_completed
+
+        return iter(as_completed(futures, loop=self.client.loop))
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        waiting = list(futures)
+        if waiting:
+            self.client.cancel(waiting)
+
+    def check_sendable(self, value: object, what: str) -> None:
+        import cloudpickle
+
+        _check(cloudpickle.dumps, value, what, "dask pickles it with cloudpickle")
+
+
+def _check(dumps: Callable[[object], bytes], value: object, what: str, how: str) -> None:
+    try:
+        dumps(value)
+    except Exception as error:  # pickling raises many types: PicklingError, TypeError, ...
+        raise ParallelError(
+            f"{what} must travel to worker processes ({how}), and it cannot be pickled: "
+            f"{error}. Define it at module level, or use scheduler='sync'"
+        ) from None
+
+
+_SHARED: ContextVar[Runner | None] = ContextVar("lazyfun_parallel_cluster", default=None)
+
+
+def shared() -> Runner | None:
+    """The runner of the innermost ``with cluster():`` block around this call, if any."""
+    return _SHARED.get()
+
+
+def check_sendable(value: object, what: str, scheduler: str | None) -> None:
+    """Refuse at once a ``value`` that the place named by ``scheduler`` cannot send to its
+    workers, without starting anything (a lambda cannot go to a process pool)."""
+    place = scheduler or None
+    around = shared()
+    if place is None and around is not None:
+        around.check_sendable(value, what)
+        return
+    place = place or os.environ.get(ENVIRONMENT) or None
+    if place == "sync":
+        return
+    try:
+        import cloudpickle
+    except ImportError:
+        _check(pickle.dumps, value, what, "the process pool pickles it")
+    else:
+        _check(cloudpickle.dumps, value, what, "dask pickles it with cloudpickle")
+
 
 _warned = False
 
@@ -115,11 +210,39 @@ def _warn_once(message: str) -> None:
 
 
 @contextmanager
-def runner(scheduler: str | None, jobs: int | None) -> Iterator[Runner]:
-    """The place to run on, started for the call and shut down after it."""
-    scheduler = scheduler or os.environ.get(ENVIRONMENT) or None
+def cluster(scheduler: str | None = None, jobs: int | None = None) -> Iterator[Runner]:
+    """One place to run for every parallel call inside the block.
+
+    Starts (or connects to) the place :func:`runner` would choose, once; every
+    lazyfun.parallel call in the block that names no ``scheduler`` of its own
+    runs there, and the cluster is shut down when the block ends::
+
+        with cluster(jobs=2):
+            squares = list(pmap(square, range(100)))
+            total = count_queens_parallel(12)
+    """
+    with runner(scheduler, jobs, share=False) as run:
+        token = _SHARED.set(run)
+        try:
+            yield run
+        finally:
+            _SHARED.reset(token)
+
+
+@contextmanager
+def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> Iterator[Runner]:
+    """The place to run on, started for the call and shut down after it.
+
+    With ``share`` (the default), a call without a ``scheduler`` inside a
+    ``with cluster():`` block runs on that block's cluster, which stays up.
+    """
     if jobs is not None and jobs < 1:
         raise ParallelError(f"jobs must be at least 1, got {jobs}")
+    around = shared() if share else None
+    if not scheduler and around is not None:
+        yield around
+        return
+    scheduler = scheduler or os.environ.get(ENVIRONMENT) or None
     workers = jobs or os.cpu_count() or 1
     if scheduler == "sync":
         yield _Sync()
@@ -135,9 +258,12 @@ def runner(scheduler: str | None, jobs: int | None) -> Iterator[Runner]:
         with ProcessPoolExecutor(workers, mp_context=_pool_context()) as pool:
             yield _Pool(pool, workers)
         return
+    import dask
+
     if scheduler:
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            with dask.config.set(_CLIENT_CONFIG):
+                client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError) as error:
             raise ParallelError(
                 f"cannot reach the dask scheduler at {scheduler}: {error}"
@@ -145,21 +271,27 @@ def runner(scheduler: str | None, jobs: int | None) -> Iterator[Runner]:
         with client:
             yield _Dask(client)
         return
-    import dask
-
-    with dask.config.set(_local_config()):
-        cluster: AbstractContextManager[Any] = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            silence_logs=logging.CRITICAL,
-        )
-    with (
-        cluster as started,
-        Client(started, set_as_default=False, direct_to_workers=True) as client,
-    ):
+    with ExitStack() as stack:
+        with dask.config.set(_local_config()):
+            started = stack.enter_context(
+                LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.CRITICAL,
+                )
+            )
+            client = stack.enter_context(
+                Client(started, set_as_default=False, direct_to_workers=True)
+            )
         yield _Dask(client)
+
+
+# dask keeps the last 1,000 messages of each connection for debugging, tasks'
+# arguments included: with pmap, up to 1,000 chunks of the input held in this
+# process.  Five are kept here.
+_CLIENT_CONFIG: dict[str, object] = {"distributed.admin.low-level-log-length": 5}
 
 
 def _local_config() -> dict[str, object]:
@@ -173,6 +305,9 @@ def _local_config() -> dict[str, object]:
     0.5 s for fresh interpreters (``spawn``, dask's default everywhere).  From
     Python 3.12 on, forking a process that runs threads (dask's event loop)
     is deprecated, so there the workers are spawned.
+
+    The scheduler of a local cluster lives in this process: its message logs
+    are cut as the client's are (``_CLIENT_CONFIG``).
     """
     settings: dict[str, object] = {
         "distributed.worker.profile.enabled": False,
@@ -180,6 +315,7 @@ def _local_config() -> dict[str, object]:
         "distributed.admin.system-monitor.interval": "2s",
         "distributed.worker.memory.monitor-interval": "1s",
         "distributed.scheduler.work-stealing": False,
+        **_CLIENT_CONFIG,
     }
     if sys.platform == "linux" and sys.version_info < (3, 12):
         settings["distributed.worker.multiprocessing-method"] = "fork"
