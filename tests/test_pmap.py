@@ -77,6 +77,14 @@ def waits_for(item: tuple[int, str]) -> str:
     return "released"
 
 
+def head_waits_for_a_later_item(item: tuple[int, str]) -> str:
+    """Item 0 waits (at most 30 s) for item 6 to run; item 6 raises the flag."""
+    index, flag = item
+    if index == 6:
+        Path(flag).touch()
+    return waits_for((1, flag)) if index == 0 else "done"
+
+
 # A random tree: a state is (seed, height, path); its shape is read off a checksum.
 Node = tuple[int, int, tuple[int, ...]]
 
@@ -145,6 +153,16 @@ def test_each_result_comes_as_soon_as_it_and_the_earlier_ones_are_done(
     assert next(results) == "first"
     Path(flag).touch()
     assert list(results) == ["released", "released"]
+
+
+def test_a_slow_first_item_does_not_hold_up_the_workers(address: str, tmp_path: Path) -> None:
+    """While item 0 runs, the other worker goes on with items 1, 2, ... up to item 6,
+    which item 0 waits for: a pmap that sent out new items only when the first
+    was done would leave item 0 to time out."""
+    flag = str(tmp_path / "six-ran")
+    items = [(i, flag) for i in range(8)]
+    results = list(pmap(head_waits_for_a_later_item, items, scheduler=address, chunksize=1))
+    assert results == ["released"] + ["done"] * 7
 
 
 def test_reads_at_most_buffer_items_ahead(address: str) -> None:

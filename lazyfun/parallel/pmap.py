@@ -27,12 +27,12 @@ import pickle
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Generic, TypeVar
 
-from lazyfun.parallel.runners import ParallelError, check_sendable, runner
+from lazyfun.parallel.runners import ParallelError, Runner, check_sendable, runner
 
 __all__ = ["MAX_CHUNK", "TASK_SECONDS", "pmap"]
 
@@ -41,7 +41,7 @@ U = TypeVar("U")
 
 MAX_CHUNK = 8192  # items per task, at most, when the chunk size adapts
 TASK_SECONDS = 0.05  # what an adaptive chunk aims at: long enough to hide a task's overhead
-CHUNKS_PER_WORKER = 2  # tasks in flight per worker
+CHUNKS_PER_WORKER = 2  # unfinished tasks per worker (and four times as many held, done or not)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +102,58 @@ def _result(future: Any, first: int, size: int) -> _Chunk[Any]:
     return done
 
 
+class _Window:
+    """The chunks handed out and not yet yielded, in input order.
+
+    New chunks go out while fewer than ``running`` are unfinished, fewer than
+    ``held`` are waiting, and at most ``most`` items are read ahead.  A chunk
+    that finishes before the head of the window frees its worker at once: the
+    next chunk goes out then, not when the head is done.
+    """
+
+    def __init__(self, run: Runner, most: int, chunksize: int | None) -> None:
+        self.run, self.most, self.chunksize = run, most, chunksize
+        self.running = CHUNKS_PER_WORKER * run.workers
+        self.held = 4 * self.running
+        self.size = chunksize or 1
+        self.pending: deque[tuple[Any, int, int]] = deque()  # future, first item, items
+        self.read = self.ahead = 0  # items read; read and not yet yielded
+        self.exhausted = False
+
+    def unfinished(self) -> list[Any]:
+        return [future for future, _, _ in self.pending if not future.done()]
+
+    def fill(self, items: Iterator[Any], f: Callable[[Any], Any]) -> None:
+        """Hand out chunks while the limits allow."""
+        while not self.exhausted and len(self.pending) < self.held and self.ahead < self.most:
+            if len(self.unfinished()) >= self.running:
+                return
+            chunk = list(islice(items, min(self.size, self.most - self.ahead)))
+            if not chunk:
+                self.exhausted = True
+                return
+            self.pending.append((self.run.submit(_apply, f, chunk), self.read, len(chunk)))
+            self.read += len(chunk)
+            self.ahead += len(chunk)
+
+    def head(self) -> _Chunk[Any] | None:
+        """The first chunk's result once it is done (None: wait, then look again)."""
+        future, first, count = self.pending[0]
+        if not future.done():
+            self.run.wait_any(self.unfinished())
+            return None
+        self.pending.popleft()
+        done = _result(future, first, count)
+        if self.chunksize is None:
+            self.size = _next_size(self.size, count, done.seconds)
+        if done.error is not None:
+            done.error.add_note(
+                f"pmap: raised by the function on item {first + len(done.values)} "
+                "of the input (counted from 0); in the worker:\n" + done.where.rstrip()
+            )
+        return done
+
+
 def _map(
     f: Callable[[T], U],
     xs: Iterable[T],
@@ -112,40 +164,24 @@ def _map(
 ) -> Generator[U, None, None]:
     items = iter(xs)
     with runner(scheduler, jobs) as run:
-        in_flight = CHUNKS_PER_WORKER * run.workers
-        most = buffer if buffer is not None else in_flight * (chunksize or MAX_CHUNK)
-        size = chunksize or 1
-        pending: deque[tuple[Any, int, int]] = deque()  # future, first item, items
-        read = ahead = 0  # items read; read and not yet yielded
-        exhausted = False
+        held = 4 * CHUNKS_PER_WORKER * run.workers
+        most = buffer if buffer is not None else held * (chunksize or MAX_CHUNK)
+        window = _Window(run, most, chunksize)
         try:
             while True:
-                while not exhausted and len(pending) < in_flight and ahead < most:
-                    chunk = list(islice(items, min(size, most - ahead)))
-                    if not chunk:
-                        exhausted = True
-                        break
-                    pending.append((run.submit(_apply, f, chunk), read, len(chunk)))
-                    read += len(chunk)
-                    ahead += len(chunk)
-                if not pending:
+                window.fill(items, f)
+                if not window.pending:
                     return
-                future, first, count = pending.popleft()
-                done = _result(future, first, count)
-                if chunksize is None:
-                    size = _next_size(size, count, done.seconds)
+                done = window.head()
+                if done is None:
+                    continue
                 for value in done.values:
-                    ahead -= 1
+                    window.ahead -= 1
                     yield value
                 if done.error is not None:
-                    error = done.error
-                    error.add_note(
-                        f"pmap: raised by the function on item {first + len(done.values)} "
-                        "of the input (counted from 0); in the worker:\n" + done.where.rstrip()
-                    )
-                    raise error
+                    raise done.error
         finally:
-            run.cancel(future for future, _, _ in pending)
+            run.cancel(future for future, _, _ in window.pending)
 
 
 def pmap(

@@ -70,6 +70,10 @@ class Runner(Protocol):
         """Drop futures whose results are no longer wanted (running ones may finish)."""
         ...
 
+    def wait_any(self, futures: list[Any]) -> None:
+        """Return once one of the futures is done."""
+        ...
+
     def check_sendable(self, value: object, what: str) -> None:
         """Raise ParallelError, naming ``what``, if ``value`` cannot travel to the workers."""
         ...
@@ -84,6 +88,9 @@ class _Futures:
     def cancel(self, futures: Iterable[Any]) -> None:
         for future in futures:
             future.cancel()
+
+    def wait_any(self, futures: list[Any]) -> None:
+        concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)
 
 
 class _Sync(_Futures):
@@ -147,6 +154,9 @@ class _Dask:
         waiting = list(futures)
         if waiting:
             self.client.cancel(waiting)
+
+    def wait_any(self, futures: list[Any]) -> None:
+        next(self.as_completed(futures))
 
     def check_sendable(self, value: object, what: str) -> None:
         import cloudpickle
