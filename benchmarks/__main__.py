@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-ALL = ["cp", "lazylist", "sudoku", "queens", "csp", "canon", "parallel", "pmap"]
+ALL = ["cp", "lazylist", "sudoku", "queens", "csp", "canon", "generate", "parallel", "pmap"]
 
 
 def main(names: list[str]) -> None:

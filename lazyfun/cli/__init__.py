@@ -1,6 +1,7 @@
 """The ``lazyfun`` command: one module per command, the output they share in ``output``.
 
 - ``lazyfun sudoku solve|canon`` (:mod:`lazyfun.cli.sudoku`);
+- ``lazyfun sudoku generate`` (:mod:`lazyfun.cli.generate`);
 - ``lazyfun queens`` (:mod:`lazyfun.cli.queens`);
 - ``lazyfun study queens|sudoku`` (:mod:`lazyfun.cli.study`);
 - ``lazyfun demo`` (:mod:`lazyfun.cli.demo`).
@@ -15,6 +16,7 @@ import typer
 
 from lazyfun.cli import demo as demo_module
 from lazyfun.cli import study, sudoku
+from lazyfun.cli.generate import generate_command
 from lazyfun.cli.queens import queens_command
 
 __all__ = ["app", "main"]
@@ -25,6 +27,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+sudoku.app.command("generate")(generate_command)
 app.add_typer(sudoku.app, name="sudoku")
 app.add_typer(study.app, name="study")
 app.command("queens")(queens_command)

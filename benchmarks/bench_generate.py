@@ -1,0 +1,121 @@
+"""Puzzle generation: minimal unique puzzles per second on one core, and a 16x16.
+
+Peer in the same run: the plain loop the issue quotes, blanking each given in
+turn and counting solutions up to two with the same compiled engine.  The
+figure from source runs in a child process with ``LAZYFUN_PURE=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from itertools import islice
+
+from benchmarks.common import verdict
+from lazyfun.compiled import PURE_ENV
+from lazyfun.sudoku import Grid, count_solutions
+from lazyfun.sudoku.generate import generate, random_solution
+
+COMPILED_TARGET = 200  # minimal unique 9x9 puzzles a second
+SOURCE_TARGET = 25
+SIXTEEN_TARGET = 1.0  # seconds, median
+PUZZLES = 300
+REPEATS = 3
+
+
+def _rate(count: int, seed: int) -> tuple[float, float]:
+    """Puzzles a second (best of REPEATS) and their mean number of givens."""
+    best, givens = float("inf"), 0.0
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        made = list(islice(generate(3, seed=seed), count))
+        best = min(best, time.perf_counter() - start)
+        givens = statistics.mean(g.givens for g in made)
+    return count / best, givens
+
+
+def _recount(solution: Grid, rng: random.Random) -> Grid:
+    """The plain loop: blank each given in turn, keep the blank if counting up to two
+    solutions still finds one."""
+    cells = list(solution.cells)
+    order = list(range(len(cells)))
+    rng.shuffle(order)
+    for cell in order:
+        cells[cell] = 0
+        if count_solutions(Grid(tuple(cells), solution.box), limit=2) != 1:
+            cells[cell] = solution.cells[cell]
+    return Grid(tuple(cells), solution.box)
+
+
+def _recount_rate(count: int) -> float:
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for _ in range(count):
+        _recount(random_solution(3, rng), rng)
+    return count / (time.perf_counter() - start)
+
+
+def _from_source(count: int) -> float:
+    command = [sys.executable, "-m", "benchmarks.bench_generate", "--child", str(count)]
+    env = dict(os.environ, **{PURE_ENV: "1"})
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    rate: float = json.loads(out)
+    return rate
+
+
+def main() -> list[str]:
+    verdicts = []
+    ours, givens = _rate(PUZZLES, seed=1)
+    plain = _recount_rate(PUZZLES // 3)
+    source = _from_source(PUZZLES // 6)
+    print(f"  minimal unique 9x9 puzzles, one core, best of {REPEATS}:")
+    print(f"    lazyfun generate, compiled     {ours:8.1f}/s  mean givens {givens:.1f}")
+    print(f"    lazyfun generate, from source  {source:8.1f}/s")
+    faster = ours / plain
+    print(f"    blank and recount (same engine) {plain:7.1f}/s  (generate {faster:.2f}x faster)")
+    verdicts.append(
+        verdict(
+            f"minimal unique 9x9 puzzles at least {COMPILED_TARGET}/s compiled",
+            ours >= COMPILED_TARGET,
+            f"{ours:.0f}/s, mean givens {givens:.1f} ({ours / plain:.2f}x blank-and-recount)",
+        )
+    )
+    verdicts.append(
+        verdict(
+            f"minimal unique 9x9 puzzles at least {SOURCE_TARGET}/s from source",
+            source >= SOURCE_TARGET,
+            f"{source:.0f}/s",
+        )
+    )
+    times = []
+    sizes = []
+    for grid_index in range(5):
+        start = time.perf_counter()
+        grid = next(generate(4, seed=grid_index))
+        times.append(time.perf_counter() - start)
+        sizes.append(grid.givens)
+    median = statistics.median(times)
+    print(
+        f"  minimal unique 16x16: median {median:.2f} s, max {max(times):.2f} s, "
+        f"givens {min(sizes)}-{max(sizes)}"
+    )
+    verdicts.append(
+        verdict(
+            f"a minimal unique 16x16 puzzle, median under {SIXTEEN_TARGET:.0f} s",
+            median < SIXTEEN_TARGET,
+            f"median {median:.2f} s of 5",
+        )
+    )
+    return verdicts
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
+    count = int(sys.argv[2])
+    start = time.perf_counter()
+    list(islice(generate(3, seed=2), count))
+    print(json.dumps(count / (time.perf_counter() - start)))
