@@ -158,20 +158,28 @@ def _seen(cells: list[int], peers: tuple[int, ...], n: int) -> bool:
 
 
 @cache
-def _units_of(box: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The three units of each cell."""
+def _masks(box: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Each cell's peers as a bit set of cells, and its three units as bit sets."""
     n = box * box
-    return tuple(tuple(u for u in units(box) if cell in u) for cell in range(n * n))
+    peers = tuple(sum(1 << p for p in _peers(box)[cell]) for cell in range(n * n))
+    unit_sets = tuple(
+        tuple(sum(1 << c for c in u) for u in units(box) if cell in u) for cell in range(n * n)
+    )
+    return peers, unit_sets
 
 
 def _hidden(cells: list[int], box: int, cell: int, value: int) -> bool:
-    """Whether, in one of the cell's units, every other blank cell sees ``value`` among
-    its peers' givens: the value has one place there, the cell (a hidden single)."""
-    peers = _peers(box)
-    return any(
-        all(b == cell or cells[b] or any(cells[p] == value for p in peers[b]) for b in unit)
-        for unit in _units_of(box)[cell]
-    )
+    """Whether ``value`` has no other place than the blank ``cell`` in one of its units:
+    every other cell of the unit is a given or sees a given ``value`` (a hidden single)."""
+    peers, unit_sets = _masks(box)
+    taken = 0
+    for i, v in enumerate(cells):
+        if v:
+            taken |= 1 << i
+            if v == value:
+                taken |= peers[i]
+    alone = 1 << cell
+    return any(unit & ~taken == alone for unit in unit_sets[cell])
 
 
 def _stays_unique(cells: list[int], box: int, solution: Grid, orbit: tuple[int, ...]) -> bool:
