@@ -6,7 +6,19 @@ import importlib
 import sys
 import time
 
-ALL = ["cp", "lazylist", "sudoku", "queens", "csp", "canon", "generate", "parallel", "pmap"]
+ALL = [
+    "cp",
+    "lazylist",
+    "sudoku",
+    "queens",
+    "csp",
+    "canon",
+    "generate",
+    "steps",
+    "rate",
+    "parallel",
+    "pmap",
+]
 
 
 def main(names: list[str]) -> None:

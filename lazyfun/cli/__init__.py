@@ -2,6 +2,7 @@
 
 - ``lazyfun sudoku solve|canon`` (:mod:`lazyfun.cli.sudoku`);
 - ``lazyfun sudoku generate`` (:mod:`lazyfun.cli.generate`);
+- ``lazyfun sudoku explain|hint|rate`` (:mod:`lazyfun.cli.explain`);
 - ``lazyfun queens`` (:mod:`lazyfun.cli.queens`);
 - ``lazyfun study queens|sudoku`` (:mod:`lazyfun.cli.study`);
 - ``lazyfun demo`` (:mod:`lazyfun.cli.demo`).
@@ -16,6 +17,7 @@ import typer
 
 from lazyfun.cli import demo as demo_module
 from lazyfun.cli import study, sudoku
+from lazyfun.cli.explain import explain_command, hint_command, rate_command
 from lazyfun.cli.generate import generate_command
 from lazyfun.cli.queens import queens_command
 
@@ -28,6 +30,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 sudoku.app.command("generate")(generate_command)
+sudoku.app.command("explain")(explain_command)
+sudoku.app.command("hint")(hint_command)
+sudoku.app.command("rate")(rate_command)
 app.add_typer(sudoku.app, name="sudoku")
 app.add_typer(study.app, name="study")
 app.command("queens")(queens_command)

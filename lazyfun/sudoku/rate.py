@@ -1,0 +1,93 @@
+"""How hard a puzzle is for a person: the hardest step it needs, on the Sudoku Explainer scale.
+
+``rate(grid)`` solves the puzzle by :func:`lazyfun.sudoku.steps.steps`
+(simplest technique first) and reads off the hardest step:
+
+=========  ==============  ==================================================
+level      score           what it takes
+=========  ==============  ==================================================
+easy       up to 2.3       singles only (full house, hidden, naked)
+medium     2.6 to 2.8      pointing and claiming
+hard       3.0 to 4.4      pairs, triples, X-wing, swordfish, XY/XYZ-wings
+expert     5.0 to 6.5      quads, jellyfish, X-chains
+extreme    floor 6.5+      a guess was needed: the ladder ended
+=========  ==============  ==================================================
+
+Scores are Sudoku Explainer's published base values for the techniques
+(X-chains at their base 6.5, without SE's bonus for length).  Beyond the
+implemented ladder there is no made-up number: the rating says ``floor``,
+and the score is the ladder's top, a lower bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from lazyfun.sudoku.engine import count_solutions
+from lazyfun.sudoku.grid import Grid, PuzzleError
+from lazyfun.sudoku.steps import RATINGS, steps
+
+__all__ = ["LEVELS", "Level", "Rating", "rate"]
+
+Level = Literal["easy", "medium", "hard", "expert", "extreme"]
+LEVELS: tuple[tuple[Level, float], ...] = (
+    ("easy", 2.3),
+    ("medium", 2.8),
+    ("hard", 4.4),
+    ("expert", 6.5),
+)
+TOP = max(RATINGS.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A puzzle's difficulty.
+
+    ``score``: the highest Sudoku Explainer value among the steps; with
+    ``floor``, guesses were needed and the score is only a lower bound.
+    ``hardest``: that step's technique (``"bifurcation"`` for a guess).
+    """
+
+    score: float
+    hardest: str
+    level: Level
+    steps: int
+    guesses: int
+    floor: bool
+
+
+def _level(score: float, floor: bool) -> Level:
+    if floor:
+        return "extreme"
+    for level, most in LEVELS:
+        if score <= most:
+            return level
+    return "extreme"
+
+
+def rate(grid: Grid) -> Rating:
+    """The difficulty of a puzzle with one solution (eager: it walks every step).
+
+    Raises PuzzleError for conflicting givens, or a puzzle without exactly one
+    solution (a rating of a puzzle that has several is meaningless).
+
+    >>> from lazyfun.sudoku import parse
+    >>> rate(parse("...." "34.." ".3.1" "1..4"))
+    Rating(score=1.2, hardest='hidden single (box)', level='easy', steps=10, guesses=0, floor=False)
+    """
+    found = count_solutions(grid, limit=2)
+    if found != 1:
+        raise PuzzleError("no solution: nothing to rate" if not found else "not unique: no rating")
+    hardest: tuple[float, str] = (0.0, "none")
+    taken = guesses = 0
+    for step in steps(grid):
+        taken += 1
+        if step.rating is None:
+            guesses += 1
+        elif step.rating > hardest[0]:
+            hardest = (step.rating, step.technique)
+    score, technique = hardest
+    if guesses:
+        score, technique = max(score, TOP), "bifurcation"
+    return Rating(score, technique, _level(score, guesses > 0), taken, guesses, guesses > 0)

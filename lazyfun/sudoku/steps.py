@@ -1,0 +1,568 @@
+"""Human-style steps: the deductions a person would make, simplest first, one at a time.
+
+``steps(grid)`` is a lazy stream of :class:`Step`: each is found only when
+the consumer asks for the next one.  At each point the techniques are tried
+in the order of their Sudoku Explainer rating, and the first that applies
+gives the step:
+
+=====================  =====  ===============================================
+technique              SE     what it says
+=====================  =====  ===============================================
+full house             1.0    a unit has one empty cell: its missing value
+hidden single (box)    1.2    a value has one place left in a box
+hidden single (line)   1.5    a value has one place left in a row or column
+naked single           2.3    a cell has one candidate left
+pointing               2.6    a box's value is confined to one line: not
+                              elsewhere on that line
+claiming               2.8    a line's value is confined to one box: not
+                              elsewhere in that box
+naked pair             3.0    two cells of a unit hold the same two values
+X-wing                 3.2    a value in two rows sits in the same two
+                              columns (or the other way round)
+hidden pair            3.4    two values of a unit fit only two cells
+naked triple           3.6    three cells of a unit hold only three values
+swordfish              3.8    the X-wing on three lines
+hidden triple          4.0    three values of a unit fit only three cells
+XY-wing                4.2    a pivot {a,b} sees {a,c} and {b,c}: c goes
+                              from the cells that see both pincers
+XYZ-wing               4.4    a pivot {a,b,c} sees {a,c} and {b,c}: c goes
+                              from the cells that see all three
+naked quad             5.0    four cells of a unit hold only four values
+jellyfish              5.2    the X-wing on four lines
+hidden quad            5.4    four values of a unit fit only four cells
+X-chain                6.5    one value along alternating links: the ends
+                              of a chain that starts and ends on a strong
+                              link cannot both lack it (SE's base rating;
+                              its length bonus is not added)
+bifurcation            -      none of the above applies: a labelled guess,
+                              checked by the engine's search
+=====================  =====  ===============================================
+
+Cells are numbered 0..N*N-1 in reading order; values from 1.  Candidates
+start as the values no given rules out (the usual pencil marks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from lazyfun.sudoku.engine import solve
+from lazyfun.sudoku.grid import Grid, PuzzleError, check_givens, units
+
+__all__ = ["RATINGS", "SINGLES", "TECHNIQUES", "Step", "hint", "steps"]
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One deduction: what it places and eliminates, and what it rests on.
+
+    ``placements`` and ``eliminations`` are (cell, value) pairs; ``cells``
+    and ``units`` (names such as ``"row 3"``, counted from 1) are what the
+    deduction rests on, for highlighting; ``side`` is the grid's N.
+    """
+
+    technique: str
+    placements: tuple[Pair, ...] = ()
+    eliminations: tuple[Pair, ...] = ()
+    cells: tuple[int, ...] = ()
+    units: tuple[str, ...] = ()
+    side: int = 9
+
+    @property
+    def rating(self) -> float | None:
+        """The Sudoku Explainer rating of the technique (None for a guess)."""
+        return RATINGS.get(self.technique)
+
+    def __str__(self) -> str:
+        def name(cell: int) -> str:
+            return f"r{cell // self.side + 1}c{cell % self.side + 1}"
+
+        where = f" in {', '.join(self.units)}" if self.units else ""
+        actions = [f"{name(c)}={v}" for c, v in self.placements]
+        actions += [f"{name(c)}<>{v}" for c, v in self.eliminations]
+        return f"{self.technique}{where}: {' '.join(actions)}"
+
+
+RATINGS: dict[str, float] = {
+    "full house": 1.0,
+    "hidden single (box)": 1.2,
+    "hidden single (line)": 1.5,
+    "naked single": 2.3,
+    "pointing": 2.6,
+    "claiming": 2.8,
+    "naked pair": 3.0,
+    "X-wing": 3.2,
+    "hidden pair": 3.4,
+    "naked triple": 3.6,
+    "swordfish": 3.8,
+    "hidden triple": 4.0,
+    "XY-wing": 4.2,
+    "XYZ-wing": 4.4,
+    "naked quad": 5.0,
+    "jellyfish": 5.2,
+    "hidden quad": 5.4,
+    "X-chain": 6.5,  # SE's base for X-chains; SE adds up to 0.4 for long ones, not done here
+}
+
+
+@cache
+def _geometry(box: int) -> tuple[tuple[tuple[int, ...], ...], tuple[frozenset[int], ...]]:
+    """The units (rows, columns, boxes) and each cell's peers."""
+    all_units = units(box)
+    n = box * box
+    peers = tuple(
+        frozenset(p for u in all_units if cell in u for p in u) - {cell} for cell in range(n * n)
+    )
+    return all_units, peers
+
+
+def _unit_name(k: int, n: int) -> str:
+    kind = ("row", "column", "box")[k // n]
+    return f"{kind} {k % n + 1}"
+
+
+def _values(bits: int) -> list[int]:
+    return [v + 1 for v in range(bits.bit_length()) if bits >> v & 1]
+
+
+class _State:
+    """Placed values and the candidates (bit v-1 for value v) of the empty cells."""
+
+    def __init__(self, grid: Grid, candidates: Mapping[int, Iterable[int]] | None) -> None:
+        check_givens(grid)
+        self.box, self.n = grid.box, grid.size
+        self.units, self.peers = _geometry(grid.box)
+        self.values = list(grid.cells)
+        full = (1 << self.n) - 1
+        self.cands = [0 if v else full for v in self.values]
+        for cell, v in enumerate(self.values):
+            if v:
+                for p in self.peers[cell]:
+                    self.cands[p] &= ~(1 << (v - 1))
+        for cell, marks in (candidates or {}).items():
+            if self.values[cell]:
+                continue
+            self.cands[cell] &= sum(1 << (v - 1) for v in marks)
+
+    def apply(self, step: Step) -> None:
+        for cell, value in step.placements:
+            self.values[cell] = value
+            self.cands[cell] = 0
+            for p in self.peers[cell]:
+                self.cands[p] &= ~(1 << (value - 1))
+        for cell, value in step.eliminations:
+            self.cands[cell] &= ~(1 << (value - 1))
+
+    def solved(self) -> bool:
+        return 0 not in self.values
+
+    def where(self, unit: tuple[int, ...], value: int) -> list[int]:
+        bit = 1 << (value - 1)
+        return [c for c in unit if self.cands[c] & bit]
+
+    def missing(self, unit: tuple[int, ...]) -> list[int]:
+        """The values not yet placed in a unit."""
+        placed = {self.values[c] for c in unit}
+        return [v for v in range(1, self.n + 1) if v not in placed]
+
+
+def _step(
+    s: _State,
+    technique: str,
+    placements: tuple[Pair, ...] = (),
+    eliminations: tuple[Pair, ...] = (),
+    cells: tuple[int, ...] = (),
+    names: tuple[str, ...] = (),
+) -> Step:
+    return Step(technique, placements, eliminations, cells, names, s.n)
+
+
+# --- singles --------------------------------------------------------------------
+
+
+def full_house(s: _State) -> Step | None:
+    for k, unit in enumerate(s.units):
+        empty = [c for c in unit if not s.values[c]]
+        if len(empty) == 1 and s.cands[empty[0]]:
+            (value,) = s.missing(unit)
+            if s.cands[empty[0]] >> (value - 1) & 1:
+                return _step(
+                    s, "full house", ((empty[0], value),), (), (empty[0],), (_unit_name(k, s.n),)
+                )
+    return None
+
+
+def _hidden_single(s: _State, unit_range: range, technique: str) -> Step | None:
+    for k in unit_range:
+        unit = s.units[k]
+        for value in s.missing(unit):
+            places = s.where(unit, value)
+            if len(places) == 1:
+                return _step(
+                    s, technique, ((places[0], value),), (), (places[0],), (_unit_name(k, s.n),)
+                )
+    return None
+
+
+def hidden_single_box(s: _State) -> Step | None:
+    return _hidden_single(s, range(2 * s.n, 3 * s.n), "hidden single (box)")
+
+
+def hidden_single_line(s: _State) -> Step | None:
+    return _hidden_single(s, range(2 * s.n), "hidden single (line)")
+
+
+def naked_single(s: _State) -> Step | None:
+    for cell, x in enumerate(s.cands):
+        if x and not x & (x - 1):
+            return _step(s, "naked single", ((cell, x.bit_length()),), (), (cell,))
+    return None
+
+
+# --- intersections --------------------------------------------------------------
+
+
+def _confined(s: _State, bases: range, covers: range, technique: str) -> Step | None:
+    """A value whose places in a base unit all lie in one cover unit leaves the rest
+    of the cover (pointing: box into line; claiming: line into box)."""
+    for k in bases:
+        unit = s.units[k]
+        for value in s.missing(unit):
+            places = s.where(unit, value)
+            if len(places) < 2:
+                continue
+            for j in covers:
+                cover = s.units[j]
+                if all(c in cover for c in places):
+                    gone = tuple((c, value) for c in s.where(cover, value) if c not in unit)
+                    if gone:
+                        names = (_unit_name(k, s.n), _unit_name(j, s.n))
+                        return _step(s, technique, (), gone, tuple(places), names)
+    return None
+
+
+def pointing(s: _State) -> Step | None:
+    return _confined(s, range(2 * s.n, 3 * s.n), range(2 * s.n), "pointing")
+
+
+def claiming(s: _State) -> Step | None:
+    return _confined(s, range(2 * s.n), range(2 * s.n, 3 * s.n), "claiming")
+
+
+# --- subsets --------------------------------------------------------------------
+
+
+def _naked(size: int, technique: str) -> Callable[[_State], Step | None]:
+    def find(s: _State) -> Step | None:
+        for k, unit in enumerate(s.units):
+            open_cells = [c for c in unit if s.cands[c]]
+            small = [c for c in open_cells if s.cands[c].bit_count() <= size]
+            for group in combinations(small, size):
+                union = 0
+                for c in group:
+                    union |= s.cands[c]
+                if union.bit_count() != size:
+                    continue
+                gone = tuple(
+                    (c, v)
+                    for c in open_cells
+                    if c not in group
+                    for v in _values(s.cands[c] & union)
+                )
+                if gone:
+                    return _step(s, technique, (), gone, group, (_unit_name(k, s.n),))
+        return None
+
+    return find
+
+
+def _hidden(size: int, technique: str) -> Callable[[_State], Step | None]:
+    def find(s: _State) -> Step | None:
+        for k, unit in enumerate(s.units):
+            places = {v: s.where(unit, v) for v in s.missing(unit)}
+            few = [v for v, where in places.items() if 1 < len(where) <= size]
+            for values in combinations(few, size):
+                cells = sorted({c for v in values for c in places[v]})
+                if len(cells) != size:
+                    continue
+                keep = sum(1 << (v - 1) for v in values)
+                gone = tuple((c, v) for c in cells for v in _values(s.cands[c] & ~keep))
+                if gone:
+                    return _step(s, technique, (), gone, tuple(cells), (_unit_name(k, s.n),))
+        return None
+
+    return find
+
+
+# --- fish -----------------------------------------------------------------------
+
+
+def _fish(size: int, technique: str) -> Callable[[_State], Step | None]:
+    """A value whose places in ``size`` base lines lie in ``size`` cover lines leaves
+    the rest of the cover lines (rows as bases, then columns)."""
+
+    def find(s: _State) -> Step | None:
+        n = s.n
+        for base_start, cover_start in ((0, n), (n, 0)):
+            for value in range(1, n + 1):
+                lines = []
+                for k in range(base_start, base_start + n):
+                    where = s.where(s.units[k], value)
+                    if 2 <= len(where) <= size:
+                        lines.append((k, where))
+                for group in combinations(lines, size):
+                    covers = {_cross(c, n, base_start) for _, where in group for c in where}
+                    if len(covers) != size:
+                        continue
+                    base_cells = {c for _, where in group for c in where}
+                    gone = tuple(
+                        (c, value)
+                        for j in sorted(covers)
+                        for c in s.where(s.units[cover_start + j], value)
+                        if c not in base_cells
+                    )
+                    if gone:
+                        names = tuple(_unit_name(k, n) for k, _ in group)
+                        return _step(s, technique, (), gone, tuple(sorted(base_cells)), names)
+        return None
+
+    return find
+
+
+def _cross(cell: int, n: int, base_start: int) -> int:
+    """The index of the other line through a cell: its column for a row base."""
+    return cell % n if base_start == 0 else cell // n
+
+
+# --- wings ----------------------------------------------------------------------
+
+
+def xy_wing(s: _State) -> Step | None:
+    pairs = [c for c, x in enumerate(s.cands) if x.bit_count() == 2]
+    for pivot in pairs:
+        ab = s.cands[pivot]
+        wings = [c for c in pairs if c in s.peers[pivot] and (s.cands[c] & ab).bit_count() == 1]
+        for one, two in combinations(wings, 2):
+            x, y = s.cands[one], s.cands[two]
+            if x & y & ab or (x & ab) == (y & ab):
+                continue
+            z = (x & y) & ~ab
+            if z.bit_count() != 1:
+                continue
+            step = _wing_step(s, "XY-wing", (pivot, one, two), (one, two), z)
+            if step:
+                return step
+    return None
+
+
+def xyz_wing(s: _State) -> Step | None:
+    for pivot, abc in enumerate(s.cands):
+        if abc.bit_count() != 3:
+            continue
+        wings = [
+            c for c in s.peers[pivot] if s.cands[c].bit_count() == 2 and s.cands[c] & ~abc == 0
+        ]
+        for one, two in combinations(wings, 2):
+            z = s.cands[one] & s.cands[two]
+            if z.bit_count() != 1 or s.cands[one] == s.cands[two]:
+                continue
+            step = _wing_step(s, "XYZ-wing", (pivot, one, two), (pivot, one, two), z)
+            if step:
+                return step
+    return None
+
+
+def _wing_step(
+    s: _State, technique: str, cells: tuple[int, ...], seen_by: tuple[int, ...], z: int
+) -> Step | None:
+    value = z.bit_length()
+    common = set.intersection(*(set(s.peers[c]) for c in seen_by)) - set(cells)
+    gone = tuple((c, value) for c in sorted(common) if s.cands[c] & z)
+    return _step(s, technique, (), gone, cells) if gone else None
+
+
+# --- chains ---------------------------------------------------------------------
+
+
+def _strong_links(s: _State, value: int) -> dict[int, set[int]]:
+    """For each cell, the cells it forms a conjugate pair with for ``value``: the only
+    two places of the value in some unit (one of the two holds it)."""
+    links: dict[int, set[int]] = {}
+    for unit in s.units:
+        places = s.where(unit, value)
+        if len(places) == 2:
+            a, b = places
+            links.setdefault(a, set()).add(b)
+            links.setdefault(b, set()).add(a)
+    return links
+
+
+def _chain_from(
+    s: _State, value: int, start: int, strong: dict[int, set[int]]
+) -> tuple[list[int], tuple[Pair, ...]] | None:
+    """The shortest X-chain from ``start``: ``start`` off forces the next cell on
+    (a strong link), a cell on forces its peers off (a weak link), and so on.  Any
+    cell ``end`` reached on gives ``start or end``: the value leaves every cell
+    that sees both.  Breadth first, so the first chain found is a shortest one."""
+    bit = 1 << (value - 1)
+    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
+    level = [(start, False)]
+    while level:
+        deeper = []
+        for cell, on in level:
+            following = (
+                strong.get(cell, ()) if not on else (p for p in s.peers[cell] if s.cands[p] & bit)
+            )
+            for nxt in following:
+                state = (nxt, not on)
+                if state in parent:
+                    continue
+                parent[state] = (cell, on)
+                deeper.append(state)
+                if on or nxt == start:
+                    continue
+                seen = s.peers[start] & s.peers[nxt]
+                gone = tuple((c, value) for c in sorted(seen) if s.cands[c] & bit)
+                if gone:
+                    path, at = [], parent.get(state)
+                    path.append(nxt)
+                    while at is not None:
+                        path.append(at[0])
+                        at = parent[at]
+                    return path[::-1], gone
+        level = deeper
+    return None
+
+
+def x_chain(s: _State) -> Step | None:
+    """The shortest single-value chain, over every value and start, that eliminates."""
+    best: tuple[list[int], tuple[Pair, ...]] | None = None
+    for value in range(1, s.n + 1):
+        strong = _strong_links(s, value)
+        for start in sorted(strong):
+            found = _chain_from(s, value, start, strong)
+            if found and (best is None or len(found[0]) < len(best[0])):
+                best = found
+    if best is None:
+        return None
+    return _step(s, "X-chain", (), best[1], tuple(best[0]))
+
+
+# --- the ladder -----------------------------------------------------------------
+
+TECHNIQUES: tuple[tuple[str, Callable[[_State], Step | None]], ...] = (
+    ("full house", full_house),
+    ("hidden single (box)", hidden_single_box),
+    ("hidden single (line)", hidden_single_line),
+    ("naked single", naked_single),
+    ("pointing", pointing),
+    ("claiming", claiming),
+    ("naked pair", _naked(2, "naked pair")),
+    ("X-wing", _fish(2, "X-wing")),
+    ("hidden pair", _hidden(2, "hidden pair")),
+    ("naked triple", _naked(3, "naked triple")),
+    ("swordfish", _fish(3, "swordfish")),
+    ("hidden triple", _hidden(3, "hidden triple")),
+    ("XY-wing", xy_wing),
+    ("XYZ-wing", xyz_wing),
+    ("naked quad", _naked(4, "naked quad")),
+    ("jellyfish", _fish(4, "jellyfish")),
+    ("hidden quad", _hidden(4, "hidden quad")),
+    ("X-chain", x_chain),
+)
+
+
+SINGLES = ("full house", "hidden single (box)", "hidden single (line)", "naked single")
+
+
+def _guess(s: _State) -> Step:
+    """No technique applies: branch on a cell with the fewest candidates, and let the
+    engine's search say which value leads to a solution (labelled, never silent)."""
+    cell = min((c for c, x in enumerate(s.cands) if x), key=lambda c: s.cands[c].bit_count())
+    grid = Grid(tuple(s.values), s.box)
+    for value in _values(s.cands[cell]):
+        trial = list(s.values)
+        trial[cell] = value
+        try:
+            found = next(solve(Grid(tuple(trial), s.box)), None)
+        except PuzzleError:
+            found = None
+        if found is not None:
+            return _step(s, "bifurcation", ((cell, value),), (), (cell,))
+    raise PuzzleError(f"no solution from here: {grid}")
+
+
+Ladder = tuple[tuple[str, Callable[[_State], Step | None]], ...]
+
+
+def _ladder(techniques: Iterable[str] | None) -> Ladder:
+    """The ladder, or the part of it named in ``techniques`` (in the ladder's order)."""
+    if techniques is None:
+        return TECHNIQUES
+    wanted = set(techniques)
+    unknown = wanted - {name for name, _ in TECHNIQUES}
+    if unknown:
+        raise ValueError(f"unknown techniques: {', '.join(sorted(unknown))}")
+    return tuple((name, find) for name, find in TECHNIQUES if name in wanted)
+
+
+def _next_step(s: _State, ladder: Ladder) -> Step:
+    for _, technique in ladder:
+        step = technique(s)
+        if step is not None:
+            return step
+    return _guess(s)
+
+
+def hint(
+    grid: Grid,
+    candidates: Mapping[int, Iterable[int]] | None = None,
+    *,
+    techniques: Iterable[str] | None = None,
+) -> Step | None:
+    """The simplest next step from a state: the grid's placed values and, if given, the
+    user's pencil marks (cell -> values still thought possible).  None when solved.
+
+    >>> from lazyfun.sudoku import parse
+    >>> print(hint(parse("123." "34.." "2..." "4...")))
+    full house in row 1: r1c4=4
+    """
+    ladder = _ladder(techniques)
+    state = _State(grid, candidates)
+    return None if state.solved() else _next_step(state, ladder)
+
+
+def steps(
+    grid: Grid,
+    candidates: Mapping[int, Iterable[int]] | None = None,
+    *,
+    techniques: Iterable[str] | None = None,
+) -> Iterator[Step]:
+    """The steps that solve ``grid``, simplest available first, each found when asked for.
+
+    ``techniques`` limits the ladder to the named ones (what a solver that
+    knows only those would do; where they stop, a guess).  Raises PuzzleError
+    at once if two givens conflict.
+
+    >>> from lazyfun.sudoku import parse
+    >>> walk = steps(parse("...." "34.." ".3.1" "1..4"))
+    >>> print(next(walk))
+    hidden single (box) in box 1: r1c2=1
+    >>> print(next(walk))  # found only now
+    full house in column 2: r4c2=2
+    """
+    ladder = _ladder(techniques)
+    state = _State(grid, candidates)
+    return _walk(state, ladder)
+
+
+def _walk(state: _State, ladder: Ladder) -> Iterator[Step]:
+    while not state.solved():
+        step = _next_step(state, ladder)
+        yield step
+        state.apply(step)

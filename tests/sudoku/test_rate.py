@@ -1,0 +1,99 @@
+"""Ratings: the hardest step on the Sudoku Explainer scale, the known facts, the command."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from itertools import takewhile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lazyfun.cli import app
+from lazyfun.sudoku import PuzzleError, parse
+from lazyfun.sudoku.rate import Rating, rate
+from lazyfun.sudoku.steps import SINGLES, steps
+from tests.datafiles import read_lines
+
+EASY50 = read_lines("norvig_easy50.txt")
+
+
+def test_exactly_the_40_puzzles_singles_finish_rate_easy() -> None:
+    by_singles = [
+        all(s.technique in SINGLES for s in steps(parse(p), techniques=SINGLES)) for p in EASY50
+    ]
+    levels = [rate(parse(p)).level for p in EASY50]
+    assert sum(by_singles) == 40
+    assert [level == "easy" for level in levels] == by_singles
+    assert Counter(levels) == Counter({"easy": 40, "hard": 6, "medium": 4})
+
+
+def test_forum_hardest_puzzles_are_not_finished_by_singles_and_rate_extreme() -> None:
+    for puzzle in read_lines("forum_hardest_first20.txt"):
+        walk = steps(parse(puzzle), techniques=SINGLES)
+        assert any(s.technique == "bifurcation" for s in walk)
+        rating = rate(parse(puzzle))
+        assert rating.level == "extreme" and rating.floor and rating.guesses > 0
+        assert rating.score >= 6.5 and rating.hardest == "bifurcation"
+
+
+def test_a_rating_is_the_hardest_step() -> None:
+    puzzle = read_lines("top95_first20.txt")[0]
+    walk = list(steps(parse(puzzle)))
+    rating = rate(parse(puzzle))
+    assert rating == Rating(2.6, "pointing", "medium", len(walk), 0, False)
+    assert max(s.rating or 0 for s in walk) == rating.score
+
+
+def test_only_a_unique_puzzle_is_rated() -> None:
+    with pytest.raises(PuzzleError, match="not unique"):
+        rate(parse("0" * 16))
+    with pytest.raises(PuzzleError, match="no solution"):
+        rate(parse(read_lines("royle17_plus_wrong_clue_first20.txt")[0]))
+
+
+def test_limiting_the_ladder() -> None:
+    easy = EASY50[0]
+    only = list(
+        takewhile(
+            lambda s: s.technique != "bifurcation", steps(parse(easy), techniques=["naked single"])
+        )
+    )
+    assert {s.technique for s in only} <= {"naked single"}
+    with pytest.raises(ValueError, match="unknown techniques: telepathy"):
+        steps(parse(easy), techniques=["telepathy"])
+
+
+def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> None:
+    lines = [
+        "....34...3.11..4",
+        "12",
+        "# a comment",
+        "0" * 16,
+        read_lines("forum_hardest_first20.txt")[0],
+    ]
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(app, ["sudoku", "rate", "-f", str(path)])
+    assert result.stdout.splitlines() == [
+        "1.2 easy hidden single (box)",
+        "6.5+ extreme bifurcation",
+    ]
+    assert "line 2: expected 16 cells, got 2" in result.stderr
+    assert "line 4: not unique" in result.stderr
+    assert result.exit_code == 2  # an invalid line outranks an unrated one
+    records = CliRunner().invoke(app, ["sudoku", "rate", lines[0], "--format", "json"])
+    assert records.exit_code == 0
+    assert json.loads(records.stdout) == {
+        "line": 1,
+        "puzzle": lines[0],
+        "score": 1.2,
+        "hardest": "hidden single (box)",
+        "level": "easy",
+        "steps": 10,
+        "guesses": 0,
+        "floor": False,
+    }
+    several = CliRunner().invoke(app, ["sudoku", "rate", "0" * 16])
+    assert several.exit_code == 1

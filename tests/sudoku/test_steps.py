@@ -1,0 +1,147 @@
+"""Human-style steps: sound on puzzles with one solution, simplest first, found lazily."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import islice, pairwise
+
+import pytest
+
+from lazyfun.sudoku import PuzzleError, parse, solve
+from lazyfun.sudoku import steps as steps_module
+from lazyfun.sudoku.generate import generate
+from lazyfun.sudoku.steps import RATINGS, TECHNIQUES, Step, hint, steps
+from tests.datafiles import read_lines
+
+SINGLES = {"full house", "hidden single (box)", "hidden single (line)", "naked single"}
+HARD = read_lines("top95_first20.txt") + read_lines("forum_hardest_first20.txt")
+
+
+def _checked(puzzle: str, used: Counter[str]) -> None:
+    """Every step agrees with the solution, and the steps end on it."""
+    grid = parse(puzzle)
+    solution = next(solve(grid)).cells
+    values = list(grid.cells)
+    for step in steps(grid):
+        used[step.technique] += 1
+        assert step.placements or step.eliminations, step
+        for cell, value in step.placements:
+            assert solution[cell] == value, f"{puzzle}: {step} places a wrong value"
+            values[cell] = value
+        for cell, value in step.eliminations:
+            assert solution[cell] != value, f"{puzzle}: {step} removes the solution"
+    assert tuple(values) == solution
+
+
+def test_steps_are_sound_on_hard_and_generated_puzzles() -> None:
+    used: Counter[str] = Counter()
+    puzzles = HARD + [str(g) for g in islice(generate(3, seed=4), 30)]
+    for puzzle in puzzles:
+        _checked(puzzle, used)
+    met = {"pointing", "claiming", "naked pair", "hidden pair", "X-wing", "XY-wing"}
+    met |= {"XYZ-wing", "naked triple", "hidden triple", "swordfish", "X-chain", "bifurcation"}
+    assert met | SINGLES <= set(used), used
+
+
+def test_an_x_chain_links_peers_and_eliminates_what_sees_both_ends() -> None:
+    from lazyfun.sudoku.steps import _geometry
+
+    _, peers = _geometry(3)
+    chains = [s for p in HARD[:10] for s in steps(parse(p)) if s.technique == "X-chain"]
+    assert chains
+    for chain in chains:
+        cells = chain.cells
+        assert len(cells) >= 2 and len(cells) % 2 == 0  # starts and ends on a strong link
+        assert all(b in peers[a] for a, b in pairwise(cells))
+        values = {v for _, v in chain.eliminations}
+        assert len(values) == 1  # one value
+        for cell, _ in chain.eliminations:
+            assert cell in peers[cells[0]] and cell in peers[cells[-1]]
+
+
+def test_singles_finish_exactly_40_of_norvigs_easy_50() -> None:
+    """Norvig's propagation (naked and hidden singles) finishes the same 40."""
+    finished = [
+        p
+        for p in read_lines("norvig_easy50.txt")
+        if {s.technique for s in steps(parse(p))} <= SINGLES
+    ]
+    assert len(finished) == 40
+
+
+def test_the_simplest_technique_comes_first() -> None:
+    ladder = [name for name, _ in TECHNIQUES]
+    assert [RATINGS[name] for name in ladder] == sorted(RATINGS[name] for name in ladder)
+    grid = parse("....34...3.11..4")
+    walk = list(steps(grid))
+    assert walk[0] == Step("hidden single (box)", ((1, 1),), (), (1,), ("box 1",), 4)
+    assert str(walk[1]) == "full house in column 2: r4c2=2"
+    assert walk[1].rating == 1.0 and Step("bifurcation").rating is None
+
+
+def test_steps_are_found_only_when_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = Counter[str]()
+
+    def counted(name: str, find: object) -> object:
+        def wrapper(state: object) -> object:
+            calls[name] += 1
+            return find(state)  # type: ignore[operator]
+
+        return wrapper
+
+    monkeypatch.setattr(
+        steps_module, "TECHNIQUES", tuple((n, counted(n, f)) for n, f in TECHNIQUES)
+    )
+    walk = steps(parse(HARD[0]))
+    assert not calls  # nothing searched yet
+    next(walk)
+    first = sum(calls.values())
+    next(walk)
+    assert sum(calls.values()) > first
+
+
+def test_a_hint_reads_the_users_pencil_marks() -> None:
+    grid = parse("0" * 16)
+    assert hint(grid) is not None and hint(grid).technique == "bifurcation"  # type: ignore[union-attr]
+    marked = hint(grid, {5: [3]})
+    assert marked == Step("naked single", ((5, 3),), (), (5,), (), 4)
+    assert hint(parse("1234341221434321")) is None  # solved: nothing to do
+
+
+def test_a_guess_is_labelled_and_correct() -> None:
+    grid = parse(read_lines("forum_hardest_first20.txt")[0])
+    solution = next(solve(grid)).cells
+    guesses = [s for s in steps(grid) if s.technique == "bifurcation"]
+    assert guesses
+    assert all(solution[c] == v for s in guesses for c, v in s.placements)
+
+
+def test_conflicting_givens_are_refused_at_once() -> None:
+    with pytest.raises(PuzzleError):
+        steps(parse("11.." + "." * 12))
+
+
+def test_cli_explain_and_hint() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from lazyfun.cli import app
+
+    runner = CliRunner()
+    puzzle = "....34...3.11..4"
+    shown = runner.invoke(app, ["sudoku", "explain", puzzle])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines() == [str(s) for s in steps(parse(puzzle))]
+    records = runner.invoke(app, ["sudoku", "explain", HARD[0], "--format", "json"])
+    first = json.loads(records.stdout.splitlines()[0])
+    assert first["technique"] == next(steps(parse(HARD[0]))).technique
+    assert set(first) == {"technique", "rating", "placements", "eliminations", "cells", "units"}
+    one = runner.invoke(app, ["sudoku", "hint", puzzle])
+    assert one.stdout == "hidden single (box) in box 1: r1c2=1\n"
+    bad = runner.invoke(app, ["sudoku", "hint", "12"])
+    assert bad.exit_code == 2 and "expected 16 cells, got 2" in bad.stderr
+    full = runner.invoke(app, ["sudoku", "hint", "1234341221434321"])
+    assert full.exit_code == 0 and "already full" in full.stderr
+    wrong = runner.invoke(app, ["sudoku", "explain", puzzle, "--format", "grid"])
+    assert wrong.exit_code == 2 and "unknown --format" in wrong.stderr
