@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
 from functools import partial
 from itertools import count, islice
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -24,8 +25,9 @@ from rich.progress import (
 from lazyfun.cli.output import fail, silence_stdout
 from lazyfun.cli.sudoku import JobsOpt, QuietOpt, SchedulerOpt
 from lazyfun.parallel import ParallelError, pmap
-from lazyfun.sudoku.generate import SYMMETRIES, Symmetry, puzzle
-from lazyfun.sudoku.grid import Grid
+from lazyfun.sudoku.generate import SYMMETRIES, of_level, puzzle, rated
+from lazyfun.sudoku.grid import Grid, PuzzleError
+from lazyfun.sudoku.rate import LEVEL_NAMES, Level, Rating
 
 BOXES = {4: 2, 9: 3, 16: 4}
 
@@ -33,32 +35,48 @@ BOXES = {4: 2, 9: 3, 16: 4}
 def _puzzles(
     box: int,
     seed: int,
-    symmetry: Symmetry | None,
-    minimal: bool,
-    jobs: int | None,
-    scheduler: str | None,
-) -> Iterator[Grid]:
-    make = partial(puzzle, box, seed, symmetry=symmetry, minimal=minimal)
+    options: dict[str, Any],
+    level: Level | None,
+    rating: bool,
+    place: tuple[int | None, str | None],
+) -> Iterator[tuple[Grid, Rating | None]]:
+    """The puzzles, rated when asked for (in the workers when there are workers)."""
+    jobs, scheduler = place
+    make: Callable[[int], tuple[Grid, Rating | None]]
+    if rating or level is not None:
+        make = partial(rated, box, seed, **options)
+    else:
+        make = partial(_unrated, box, seed, options)
+    made: Iterator[tuple[Grid, Rating | None]]
     if jobs is None and scheduler is None:
-        return map(make, count())
-    return pmap(make, count(), jobs=jobs, scheduler=scheduler, chunksize=1)
+        made = map(make, count())
+    else:
+        made = pmap(make, count(), jobs=jobs, scheduler=scheduler, chunksize=1)
+    if level is None:
+        return made
+    return cast(Iterator[tuple[Grid, Rating | None]], of_level(cast(Any, made), level))
 
 
-def _line(grid: Grid, fmt: str, seed: int, index: int, symmetry: str | None) -> str:
+def _unrated(box: int, seed: int, options: dict[str, Any], index: int) -> tuple[Grid, None]:
+    return puzzle(box, seed, index, **options), None
+
+
+def _line(grid: Grid, rating: Rating | None, fmt: str, seed: int, index: int) -> str:
     if fmt == "line":
         return str(grid)
-    record = {
+    record: dict[str, object] = {
         "puzzle": str(grid),
         "givens": grid.givens,
         "size": grid.size,
         "seed": seed,
         "index": index,
-        "symmetry": symmetry,
     }
+    if rating is not None:
+        record["rating"] = asdict(rating)
     return json.dumps(record)
 
 
-def _check(size: int, number: int, symmetry: str | None, output: str) -> None:
+def _check(size: int, number: int, symmetry: str | None, output: str, level: str | None) -> None:
     if size not in BOXES:
         raise fail(f"--size must be 4, 9 or 16, got {size}")
     if number < 1:
@@ -67,6 +85,8 @@ def _check(size: int, number: int, symmetry: str | None, output: str) -> None:
         raise fail(f"unknown --symmetry {symmetry!r}: choose {', '.join(SYMMETRIES)}")
     if output not in ("line", "json"):
         raise fail(f"unknown --format {output!r}: choose line, json")
+    if level is not None and level not in LEVEL_NAMES:
+        raise fail(f"unknown --level {level!r}: choose {', '.join(LEVEL_NAMES)}")
 
 
 def _progress(quiet: bool, number: int) -> tuple[Progress | None, TaskID | None]:
@@ -102,8 +122,11 @@ def generate_command(
             "--minimal/--not-minimal", help="No given can go (default), or stop blanking early."
         ),
     ] = True,
+    level: Annotated[
+        str | None, typer.Option(help=f"Only puzzles of this level: {', '.join(LEVEL_NAMES)}.")
+    ] = None,
     output: Annotated[
-        str, typer.Option("--format", help="Output: line or json (JSON Lines).")
+        str, typer.Option("--format", help="Output: line or json (JSON Lines, with the rating).")
     ] = "line",
     quiet: QuietOpt = False,
     jobs: JobsOpt = None,
@@ -113,18 +136,26 @@ def generate_command(
 
     With --seed the same puzzles come out on every run, with or without --jobs.
     """
-    _check(size, number, symmetry, output)
+    _check(size, number, symmetry, output, level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    made = _puzzles(BOXES[size], seed, cast(Symmetry | None, symmetry), minimal, jobs, scheduler)
+    options = {"symmetry": symmetry, "minimal": minimal}
+    made = _puzzles(
+        BOXES[size],
+        seed,
+        options,
+        cast(Level | None, level),
+        output == "json",
+        (jobs, scheduler),
+    )
     progress, task = _progress(quiet, number)
     try:
-        for index, grid in enumerate(islice(made, number)):
-            sys.stdout.write(_line(grid, output, seed, index, symmetry) + "\n")
+        for index, (grid, rating) in enumerate(islice(made, number)):
+            sys.stdout.write(_line(grid, rating, output, seed, index) + "\n")
             sys.stdout.flush()
             if progress is not None and task is not None:
                 progress.advance(task)
-    except ParallelError as error:
+    except (ParallelError, PuzzleError) as error:
         raise fail(str(error)) from None
     except BrokenPipeError:
         silence_stdout()

@@ -39,20 +39,24 @@ from typing import Literal, get_args
 
 from lazyfun.sudoku.engine import solutions, solve, start_ruling_out
 from lazyfun.sudoku.grid import Grid, PuzzleError, units
+from lazyfun.sudoku.rate import LEVEL_NAMES, Level, Rating, rate
 
 __all__ = [
     "SYMMETRIES",
     "Symmetry",
     "generate",
     "minimise",
+    "of_level",
     "orbits",
     "puzzle",
     "random_solution",
+    "rated",
 ]
 
 Symmetry = Literal["rot180", "rot90", "mirror", "diagonal"]
 SYMMETRIES: tuple[str, ...] = get_args(Symmetry)
 GENERATED_BOXES = (2, 3, 4)
+LEVEL_TRIES = 1000  # puzzles in a row without the asked level before giving up
 LOCKED_FROM = 4  # boxes from which the root of each question is pruned by locked candidates
 
 
@@ -226,7 +230,7 @@ def minimise(
     return Grid(tuple(cells), box)
 
 
-def _check(box: int, symmetry: str | None) -> None:
+def _check(box: int, symmetry: str | None, level: str | None = None) -> None:
     if box not in GENERATED_BOXES:
         raise PuzzleError(
             f"generate makes boxes of {', '.join(map(str, GENERATED_BOXES))} "
@@ -234,6 +238,8 @@ def _check(box: int, symmetry: str | None) -> None:
         )
     if symmetry is not None and symmetry not in SYMMETRIES:
         raise PuzzleError(f"unknown symmetry {symmetry!r}: choose {', '.join(SYMMETRIES)}")
+    if level is not None and level not in LEVEL_NAMES:
+        raise PuzzleError(f"unknown level {level!r}: choose {', '.join(LEVEL_NAMES)}")
 
 
 def puzzle(
@@ -258,12 +264,43 @@ def puzzle(
     return minimise(random_solution(box, rng), rng, symmetry=symmetry, minimal=minimal)
 
 
+def rated(
+    box: int,
+    seed: int,
+    index: int,
+    *,
+    symmetry: Symmetry | None = None,
+    minimal: bool = True,
+) -> tuple[Grid, Rating]:
+    """Puzzle number ``index`` of a stream, with its rating (for workers that make both)."""
+    grid = puzzle(box, seed, index, symmetry=symmetry, minimal=minimal)
+    return grid, rate(grid)
+
+
+def of_level(made: Iterator[tuple[Grid, Rating]], level: Level) -> Iterator[tuple[Grid, Rating]]:
+    """The rated puzzles of one level, by filtering; gives up with the reason after
+    :data:`LEVEL_TRIES` puzzles in a row of other levels."""
+    misses = 0
+    for grid, rating in made:
+        if rating.level == level:
+            misses = 0
+            yield grid, rating
+            continue
+        misses += 1
+        if misses >= LEVEL_TRIES:
+            raise PuzzleError(
+                f"no {level} puzzle in {LEVEL_TRIES:,} tries in a row: at this size and "
+                "symmetry the generator's minimal puzzles are (almost) never that level"
+            )
+
+
 def generate(
     box: int = 3,
     *,
     seed: int | None = None,
     symmetry: Symmetry | None = None,
     minimal: bool = True,
+    level: Level | None = None,
 ) -> Iterator[Grid]:
     """An endless lazy stream of puzzles with exactly one solution (take what you need).
 
@@ -273,13 +310,18 @@ def generate(
     ``"diagonal"``) the givens are symmetric.  With ``minimal`` (the default)
     no given, or with a symmetry no orbit of givens, can be removed without
     losing uniqueness; without it, blanking stops at the first given that
-    has to stay (quicker, more givens).
+    has to stay (quicker, more givens).  With ``level`` (see
+    :mod:`lazyfun.sudoku.rate`) only puzzles of that level are kept; a level
+    not met in :data:`LEVEL_TRIES` puzzles in a row raises PuzzleError.
 
     >>> from itertools import islice
     >>> [str(p) for p in islice(generate(2, seed=3), 2)]
     ['0000340003011004', '0140300000000010']
     """
-    _check(box, symmetry)
+    _check(box, symmetry, level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    return (puzzle(box, seed, index, symmetry=symmetry, minimal=minimal) for index in count())
+    if level is None:
+        return (puzzle(box, seed, index, symmetry=symmetry, minimal=minimal) for index in count())
+    made = (rated(box, seed, index, symmetry=symmetry, minimal=minimal) for index in count())
+    return (grid for grid, _ in of_level(made, level))

@@ -22,13 +22,13 @@ and the score is the ladder's top, a lower bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from lazyfun.sudoku.engine import count_solutions
 from lazyfun.sudoku.grid import Grid, PuzzleError
 from lazyfun.sudoku.steps import RATINGS, steps
 
-__all__ = ["LEVELS", "Level", "Rating", "rate"]
+__all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Rating", "rate"]
 
 Level = Literal["easy", "medium", "hard", "expert", "extreme"]
 LEVELS: tuple[tuple[Level, float], ...] = (
@@ -37,6 +37,7 @@ LEVELS: tuple[tuple[Level, float], ...] = (
     ("hard", 4.4),
     ("expert", 6.5),
 )
+LEVEL_NAMES: tuple[str, ...] = get_args(Level)
 TOP = max(RATINGS.values())
 
 

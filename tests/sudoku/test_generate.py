@@ -165,3 +165,28 @@ def test_cli_generate_on_workers_makes_the_same_puzzles() -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert result.stdout.split() == [str(g) for g in islice(generate(3, seed=7), 3)]
+
+
+def test_puzzles_of_a_level_by_filtering() -> None:
+    from lazyfun.sudoku.rate import rate
+
+    for level in ("hard", "expert"):
+        made = list(islice(generate(3, seed=1, level=level), 2))
+        assert all(rate(g).level == level for g in made)
+    with pytest.raises(PuzzleError, match="no expert puzzle in 1,000 tries"):
+        next(generate(2, seed=1, level="expert"))
+    with pytest.raises(PuzzleError, match="unknown level"):
+        generate(3, level="insane")  # type: ignore[arg-type]
+
+
+def test_cli_generate_by_level_and_json_ratings() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["sudoku", "generate", "-n", "2", "--seed", "1", "--level", "hard"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split() == [str(g) for g in islice(generate(3, seed=1, level="hard"), 2)]
+    record = json.loads(
+        runner.invoke(app, ["sudoku", "generate", "--seed", "1", "--format", "json"]).stdout
+    )
+    assert record["rating"]["level"] == "easy" and record["rating"]["score"] == 2.3
+    never = runner.invoke(app, ["sudoku", "generate", "--size", "4", "--level", "expert"])
+    assert never.exit_code == 2 and "no expert puzzle in 1,000 tries" in never.stderr
