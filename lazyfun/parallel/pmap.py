@@ -199,8 +199,8 @@ def pmap(
     ``jobs`` and ``scheduler`` choose the workers as every lazyfun.parallel
     function does (a local cluster started for the call, an address or
     ``$LAZYFUN_DASK_SCHEDULER``, ``"sync"``, the block of a ``with cluster():``,
-    or a process pool without dask).  ``buffer`` defaults to two chunks per
-    worker; ``chunksize`` fixes the items per task (default: adaptive).
+    or a process pool without dask).  ``buffer`` defaults to eight chunks per
+    worker (two running); ``chunksize`` fixes the items per task (default: adaptive).
 
     The arguments and ``f`` are checked at the call: ``f`` must be picklable
     for worker processes (dask's cloudpickle takes lambdas and closures; the
