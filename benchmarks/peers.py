@@ -20,17 +20,32 @@ def _units() -> list[list[int]]:
     return rows + cols + boxes
 
 
+def cpsat_model(puzzle: str) -> tuple[Any, list[Any]]:
+    """The CP-SAT model of a Sudoku of any size (AddAllDifferent per unit) and its cells.
+
+    Only the reading of the puzzle's alphabet is lazyfun's (``parse``).
+    """
+    from ortools.sat.python import cp_model
+
+    from lazyfun.sudoku import parse
+    from lazyfun.sudoku.grid import units
+
+    grid = parse(puzzle)
+    model = cp_model.CpModel()
+    x = [model.NewIntVar(1, grid.size, f"c{i}") for i in range(grid.size**2)]
+    for i, v in enumerate(grid.cells):
+        if v:
+            model.Add(x[i] == v)
+    for unit in units(grid.box):
+        model.AddAllDifferent([x[i] for i in unit])
+    return model, x
+
+
 def cpsat_solve(puzzle: str, count: bool = False) -> int:
     """Solve with CP-SAT (AddAllDifferent, one worker); the number of solutions found."""
     from ortools.sat.python import cp_model
 
-    model = cp_model.CpModel()
-    x = [model.NewIntVar(1, 9, f"c{i}") for i in range(81)]
-    for i, v in enumerate(_cells(puzzle)):
-        if v:
-            model.Add(x[i] == v)
-    for unit in _units():
-        model.AddAllDifferent([x[i] for i in unit])
+    model, _ = cpsat_model(puzzle)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     if not count:

@@ -109,6 +109,38 @@ def test_twenty_five_by_twenty_five_top_half() -> None:
     assert found == solution
 
 
+SET25 = list(
+    zip(read_lines("sudoku25_set.txt"), read_lines("sudoku25_set.solutions.txt"), strict=True)
+)
+
+
+def test_the_25x25_set_is_what_its_provenance_says() -> None:
+    """At least ten puzzles of about 270 givens, each kept by its recorded solution."""
+    assert len(SET25) >= 10
+    assert len({puzzle for puzzle, _ in SET25}) == len(SET25)
+    for puzzle_text, solution_text in SET25:
+        puzzle, solution = parse(puzzle_text), parse(solution_text)
+        assert puzzle.size == 25
+        assert 265 <= puzzle.givens <= 285
+        assert is_solution(puzzle, solution)
+
+
+@pytest.mark.parametrize("k", range(len(SET25)))
+def test_the_25x25_set_with_its_lower_rows_filled_has_the_recorded_solution_alone(k: int) -> None:
+    """Filling the blanks of rows 13-25 from the solution keeps a unique puzzle
+    (CP-SAT proved the whole one unique); the engine finds that solution and no other."""
+    puzzle_text, solution_text = SET25[k]
+    puzzle, solution = parse(puzzle_text), parse(solution_text)
+    easier = Grid(
+        tuple(
+            s if p or i >= 12 * 25 else 0
+            for i, (p, s) in enumerate(zip(puzzle.cells, solution.cells, strict=True))
+        ),
+        5,
+    )
+    assert list(itertools.islice(solve(easier), 2)) == [solution]
+
+
 @pytest.mark.slow
 def test_twenty_five_by_twenty_five_unique() -> None:
     (puzzle_text,) = read_lines("sudoku25_unique.txt")
