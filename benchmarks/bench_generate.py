@@ -1,8 +1,11 @@
-"""Puzzle generation: minimal unique puzzles per second on one core, and a 16x16.
+"""Puzzle generation: minimal unique puzzles per second on one core, a 16x16,
+and the engine on the unique 25x25 set that generation at that size needs.
 
 Peer in the same run: the plain loop the issue quotes, blanking each given in
 turn and counting solutions up to two with the same compiled engine.  The
-figure from source runs in a child process with ``LAZYFUN_PURE=1``.
+figure from source runs in a child process with ``LAZYFUN_PURE=1``.  On the
+25x25 set (tests/data/sudoku25_set.txt) the peer is OR-Tools CP-SAT with one
+worker; the engine runs in a child process stopped after ``LARGE_CAP`` seconds.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ import sys
 import time
 from itertools import islice
 
-from benchmarks.common import verdict
+from benchmarks.common import ROOT, verdict
+from benchmarks.peers import cpsat_solve
 from lazyfun.compiled import PURE_ENV
-from lazyfun.sudoku import Grid, count_solutions
+from lazyfun.sudoku import Grid, count_solutions, parse, solve
 from lazyfun.sudoku.generate import generate, random_solution
 
 COMPILED_TARGET = 200  # minimal unique 9x9 puzzles a second
@@ -26,6 +30,9 @@ SOURCE_TARGET = 25
 SIXTEEN_TARGET = 1.0  # seconds, median
 PUZZLES = 300
 REPEATS = 3
+LARGE_TARGET = 10.0  # seconds for each 25x25 puzzle of the set, and faster than CP-SAT
+LARGE_CAP = 20.0  # seconds before the engine's child process is stopped
+LARGE_SET = ROOT / "tests" / "data" / "sudoku25_set.txt"
 
 
 def _rate(count: int, seed: int) -> tuple[float, float]:
@@ -66,6 +73,47 @@ def _from_source(count: int) -> float:
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
     rate: float = json.loads(out)
     return rate
+
+
+def _engine_first(puzzle: str) -> float | None:
+    """Seconds the engine takes to its first solution, in a child process (None: stopped)."""
+    command = [sys.executable, "-m", "benchmarks.bench_generate", "--first", puzzle]
+    try:
+        out = subprocess.run(
+            command, capture_output=True, text=True, check=True, timeout=LARGE_CAP
+        ).stdout
+    except subprocess.TimeoutExpired:
+        return None
+    took: float = json.loads(out)
+    return took
+
+
+def _large(verdicts: list[str]) -> None:
+    """Each puzzle of the 25x25 set: the engine against CP-SAT (1 worker), first solution."""
+    puzzles = LARGE_SET.read_text().split()
+    print(
+        f"  unique 25x25 puzzles ({LARGE_SET.name}), first solution, engine stopped at"
+        f" {LARGE_CAP:.0f} s:"
+    )
+    slow = []
+    for k, puzzle in enumerate(puzzles, 1):
+        start = time.perf_counter()
+        cpsat_solve(puzzle)
+        theirs = time.perf_counter() - start
+        ours = _engine_first(puzzle)
+        shown = f"{ours:6.2f} s" if ours is not None else f"> {LARGE_CAP:.0f} s "
+        givens = sum(ch != "0" for ch in puzzle)
+        print(f"    #{k:<2} {givens} givens  CP-SAT {theirs:6.2f} s  engine {shown}")
+        if ours is None or ours >= LARGE_TARGET or ours >= theirs:
+            slow.append(f"#{k}")
+    verdicts.append(
+        verdict(
+            f"every 25x25 of the set under {LARGE_TARGET:.0f} s and faster than CP-SAT",
+            not slow,
+            f"{len(puzzles) - len(slow)} of {len(puzzles)}"
+            + (f" (not: {', '.join(slow)})" if slow else ""),
+        )
+    )
 
 
 def main() -> list[str]:
@@ -111,8 +159,14 @@ def main() -> list[str]:
             f"median {median:.2f} s of 5",
         )
     )
+    _large(verdicts)
     return verdicts
 
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--first"]:
+    start = time.perf_counter()
+    next(solve(parse(sys.argv[2])))
+    print(json.dumps(time.perf_counter() - start))
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
     count = int(sys.argv[2])
