@@ -232,9 +232,15 @@ def minimise(
 
 def _check(box: int, symmetry: str | None, level: str | None = None) -> None:
     if box not in GENERATED_BOXES:
+        why = (
+            ": proving a 25x25 puzzle unique can stall the engine for minutes"
+            " (docs/sudoku.md, 'The engine at 25x25')"
+            if box == 5
+            else ""
+        )
         raise PuzzleError(
             f"generate makes boxes of {', '.join(map(str, GENERATED_BOXES))} "
-            f"(4x4, 9x9, 16x16), not {box}"
+            f"(4x4, 9x9, 16x16), not {box}{why}"
         )
     if symmetry is not None and symmetry not in SYMMETRIES:
         raise PuzzleError(f"unknown symmetry {symmetry!r}: choose {', '.join(SYMMETRIES)}")

@@ -100,8 +100,10 @@ def test_orbits_partition_the_grid() -> None:
 
 
 def test_bad_arguments_are_refused() -> None:
-    with pytest.raises(PuzzleError, match="not 5"):
+    with pytest.raises(PuzzleError, match="not 5: proving a 25x25 puzzle unique can stall"):
         generate(5)
+    with pytest.raises(PuzzleError, match=r"not 6$"):
+        generate(6)
     with pytest.raises(PuzzleError, match="unknown symmetry"):
         generate(3, symmetry="spiral")  # type: ignore[arg-type]
     with pytest.raises(PuzzleError, match="unknown symmetry"):
@@ -149,7 +151,7 @@ def test_cli_generate_lines_json_and_errors() -> None:
     assert count_solutions(parse(first["puzzle"]), limit=2) == 1
     assert first["givens"] == parse(first["puzzle"]).givens
     for args, message in [
-        (["--size", "25"], "--size must be 4, 9 or 16"),
+        (["--size", "25"], "--size must be 4, 9 or 16, got 25: 25x25 is not generated yet"),
         (["-n", "0"], "--number must be at least 1"),
         (["--symmetry", "spiral"], "unknown --symmetry"),
         (["--format", "grid"], "unknown --format"),
