@@ -42,6 +42,9 @@ lint: $(VENV)/.dev
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py
 	$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.vocab
+	@if $(BIN)/python -c 'import lazyfun.sudoku._learning' 2>/dev/null; then \
+		$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.sudoku._learning; \
+	else echo "stubtest: lazyfun.sudoku._learning not built here, skipped"; fi
 
 # Twice: as installed (compiled), then the compiled modules' own source; the
 # coverage of both passes together must stay above the floor.

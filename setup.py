@@ -1,10 +1,13 @@
-"""Compile the hot modules with mypyc; everything else is plain Python.
+"""Compile the hot modules with mypyc, and build the C learning engine; everything else
+is plain Python.
 
 The metadata lives in pyproject.toml; the modules to compile are named once,
 in ``lazyfun.compiled.COMPILED``, and read from there (the Makefile asks
-``python setup.py --compiled-sources``).  ``LAZYFUN_PURE_BUILD=1`` skips
-compiling; if mypyc or the C compiler fails, the install goes on with the
-source.
+``python setup.py --compiled-sources``); the C extension is
+``lazyfun.compiled.C_EXTENSION``.  ``LAZYFUN_PURE_BUILD=1`` skips compiling;
+if mypyc or the C compiler fails, the install goes on with the source (and
+without the learning engine: the Sudoku engine then searches depth-first at
+every size).
 """
 
 import ast
@@ -29,25 +32,48 @@ def compiled_sources() -> list[str]:
     raise SystemExit("setup.py: lazyfun/compiled.py names no COMPILED modules")
 
 
+def c_extension_source() -> str:
+    """The C source of ``lazyfun.compiled.C_EXTENSION``, read without importing lazyfun."""
+    tree = ast.parse((HERE / "lazyfun" / "compiled.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "C_EXTENSION" for t in targets):
+                assert node.value is not None
+                name: str = ast.literal_eval(node.value)
+                return name.replace(".", "/") + ".c"
+    raise SystemExit("setup.py: lazyfun/compiled.py names no C_EXTENSION")
+
+
 def compiled_extensions() -> list[Any]:
-    """mypyc's extensions for ``COMPILED``, each optional; none when asked or without mypyc."""
+    """The C learning engine and mypyc's extensions for ``COMPILED``, each optional; none
+    when asked, and no mypyc ones without mypyc."""
     if os.environ.get("LAZYFUN_PURE_BUILD"):
         return []
+    from setuptools import Extension
+
+    source = c_extension_source()
+    learning = Extension(
+        source.removesuffix(".c").replace("/", "."),
+        [source],
+        extra_compile_args=["-O3"],
+        optional=True,
+    )
     try:
         from mypyc.build import mypycify
 
         extensions = mypycify(compiled_sources(), opt_level="3")
     except (Exception, SystemExit) as failure:  # mypyc exits on a type error
         print(f"lazyfun: not compiling ({failure!r}); the source will run", file=sys.stderr)
-        return []
+        return [learning]
     for extension in extensions:
         extension.optional = True
-    return extensions
+    return [learning, *extensions]
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--compiled-sources"]:
-        print(" ".join(compiled_sources()))
+        print(" ".join([*compiled_sources(), c_extension_source()]))
     else:
         from setuptools import setup
 

@@ -9,11 +9,15 @@ benchmarks print both).  The source stays the reference: it is what the docs
 quote and what a reader steps through.  ``COMPILED`` below is the one list of
 them: ``setup.py`` and the Makefile read it from here.
 
-Where no compiler is at hand the build falls back to plain Python (set
-``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
+One module has no Python source: ``C_EXTENSION``, the clause-learning search
+that the Sudoku engine hands boards of 25x25 and up to (its reader's guide
+and API are :mod:`lazyfun.sudoku.learning`).  It is built beside them.
+
+Where no compiler is at hand the build falls back to plain Python, without
+the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
 the environment before lazyfun is imported runs the Python source even when
 the compiled modules are installed, for a debugger, for coverage, or to
-measure what compiling buys.
+measure what compiling buys; it leaves the C learning search as it is.
 
 >>> sorted(status()) == sorted(COMPILED)
 True
@@ -30,7 +34,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["COMPILED", "PURE_ENV", "describe", "is_compiled", "status"]
+__all__ = [
+    "COMPILED",
+    "C_EXTENSION",
+    "PURE_ENV",
+    "c_extension_built",
+    "describe",
+    "is_compiled",
+    "status",
+]
 
 COMPILED = (
     "lazyfun.search",
@@ -39,6 +51,7 @@ COMPILED = (
     "lazyfun.csp.solver",
     "lazyfun.lazylist",
 )
+C_EXTENSION = "lazyfun.sudoku._learning"
 PURE_ENV = "LAZYFUN_PURE"
 
 
@@ -55,11 +68,23 @@ def status() -> dict[str, bool]:
     return {name: is_compiled(name) for name in COMPILED}
 
 
+def c_extension_built() -> bool:
+    """Whether the C learning search (``C_EXTENSION``) was built and imports."""
+    return importlib.util.find_spec(C_EXTENSION) is not None
+
+
 def describe() -> str:
-    """One line: how each module of ``COMPILED`` runs (``make`` prints it after installing)."""
+    """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION`` was
+    built (``make`` prints it after installing)."""
+    learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
     return ", ".join(
-        f"{name} {'compiled (mypyc)' if compiled else 'from source'}"
-        for name, compiled in status().items()
+        [
+            *(
+                f"{name} {'compiled (mypyc)' if compiled else 'from source'}"
+                for name, compiled in status().items()
+            ),
+            f"{C_EXTENSION} {learning}",
+        ]
     )
 
 

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from lazyfun.compiled import COMPILED, PURE_ENV, is_compiled, status
+from lazyfun.compiled import (
+    C_EXTENSION,
+    COMPILED,
+    PURE_ENV,
+    c_extension_built,
+    describe,
+    is_compiled,
+    status,
+)
 from lazyfun.csp.examples import sudoku_model
 from lazyfun.sudoku import count_solutions, parse, solve
 
@@ -25,7 +33,10 @@ def test_setup_and_make_compile_exactly_the_modules_lazyfun_lists() -> None:
         text=True,
         check=True,
     ).stdout.split()
-    assert listed == [name.replace(".", "/") + ".py" for name in COMPILED]
+    assert listed == [
+        *(name.replace(".", "/") + ".py" for name in COMPILED),
+        C_EXTENSION.replace(".", "/") + ".c",
+    ]
     assert all((ROOT / path).is_file() for path in listed)
     assert "$(shell $(PYTHON) setup.py --compiled-sources)" in (ROOT / "Makefile").read_text()
 
@@ -43,10 +54,19 @@ def test_each_built_module_runs_compiled_unless_the_source_is_asked_for() -> Non
     assert status() == {name: name in built and not asked_for_source for name in COMPILED}
 
 
+def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_there() -> None:
+    source = ROOT / (C_EXTENSION.replace(".", "/") + ".c")
+    built = list(source.parent.glob(source.stem + ".*.so"))
+    assert c_extension_built() == bool(built)
+    assert f"{C_EXTENSION} {'built (C)' if built else 'not built'}" in describe()
+
+
 def test_no_compiled_module_is_older_than_its_source() -> None:
-    for name in COMPILED:
-        source = ROOT / (name.replace(".", "/") + ".py")
-        for extension in _extensions(name):
+    sources = [(name, ".py") for name in COMPILED] + [(C_EXTENSION, ".c")]
+    for name, suffix in sources:
+        source = ROOT / (name.replace(".", "/") + suffix)
+        extensions = list(source.parent.glob(source.stem + ".*.so"))
+        for extension in extensions:
             assert extension.stat().st_mtime >= source.stat().st_mtime, (
                 f"{extension.name} is older than {source.name}: reinstall (make)"
             )

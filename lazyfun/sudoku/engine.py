@@ -23,6 +23,12 @@ fast.  Read it as the chapter's four functions over one data type:
   only to break ties), so the search keeps returning to the part of the
   grid that is hard.
 
+From 25x25 up, :func:`solve` and :func:`count_solutions` hand the puzzle to
+the clause-learning search of :mod:`lazyfun.sudoku.learning` (when it was
+built): at that size depth-first search can stall on a unique puzzle for
+minutes, because it forgets why a branch failed.  The nodes, ``subtrees``
+and the functions on them stay depth-first at every size.
+
 The failure weights are what a search learns as it goes; they live in a
 :class:`Search` beside the stream, never in the nodes, which are immutable.
 Solutions stream lazily: the first is returned before the rest are searched.
@@ -40,6 +46,7 @@ from itertools import islice
 from typing import Final, final
 
 from lazyfun.search import search
+from lazyfun.sudoku import learning
 from lazyfun.sudoku.grid import Grid, check_givens, units
 
 __all__ = [
@@ -412,6 +419,11 @@ def count_below(node: Node, limit: int | None = None) -> int:
     return sum(1 for _ in islice(solutions(node), limit))
 
 
+def _learns(grid: Grid) -> bool:
+    """Whether ``grid`` goes to the clause-learning search (25x25 and up, when built)."""
+    return learning.AVAILABLE and grid.box >= learning.FROM_BOX
+
+
 def _grid(node: Node, like: Grid) -> Grid:
     """A complete node as a grid, in the alphabet of the puzzle."""
     n = like.size
@@ -422,7 +434,8 @@ def solve(grid: Grid) -> Iterator[Grid]:
     """Every solution of ``grid``, lazily, in depth-first order.
 
     Raises ``PuzzleError`` at once if two givens conflict; an impossible
-    puzzle simply yields nothing.
+    puzzle simply yields nothing.  From 25x25 up the clause-learning search
+    finds them (:mod:`lazyfun.sudoku.learning`), in its own order.
 
     >>> from lazyfun.sudoku import parse
     >>> found = solve(parse("1..." "..1." ".1.." "...1"))
@@ -431,6 +444,9 @@ def solve(grid: Grid) -> Iterator[Grid]:
     >>> sum(1 for _ in found)  # the other 17, computed only now
     17
     """
+    if _learns(grid):
+        yield from learning.solve(grid)
+        return
     for node in solutions(start(grid)):
         yield _grid(node, grid)
 
@@ -444,6 +460,8 @@ def count_solutions(grid: Grid, limit: int | None = None) -> int:
     >>> count_solutions(parse("0" * 16), limit=10)
     10
     """
+    if _learns(grid):
+        return learning.count_solutions(grid, limit)
     return count_below(start(grid), limit)
 
 
