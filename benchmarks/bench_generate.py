@@ -5,7 +5,9 @@ Peer in the same run: the plain loop the issue quotes, blanking each given in
 turn and counting solutions up to two with the same compiled engine.  The
 figure from source runs in a child process with ``LAZYFUN_PURE=1``.  On the
 25x25 set (tests/data/sudoku25_set.txt) the peer is OR-Tools CP-SAT with one
-worker; the engine runs in a child process stopped after ``LARGE_CAP`` seconds.
+worker; the engine (which hands 25x25 boards to its clause-learning search,
+lazyfun.sudoku.learning) runs in a child process stopped after ``LARGE_CAP``
+seconds, and reports the conflicts it learned from.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from itertools import islice
 from benchmarks.common import ROOT, verdict
 from benchmarks.peers import cpsat_solve
 from lazyfun.compiled import PURE_ENV
-from lazyfun.sudoku import Grid, count_solutions, parse, solve
+from lazyfun.sudoku import Grid, count_solutions, learning, parse, solve
 from lazyfun.sudoku.generate import generate, random_solution
 
 COMPILED_TARGET = 200  # minimal unique 9x9 puzzles a second
@@ -75,8 +77,9 @@ def _from_source(count: int) -> float:
     return rate
 
 
-def _engine_first(puzzle: str) -> float | None:
-    """Seconds the engine takes to its first solution, in a child process (None: stopped)."""
+def _engine_first(puzzle: str) -> tuple[float, int] | None:
+    """Seconds the engine takes to its first solution, in a child process, and the
+    conflicts it learned from (None: stopped)."""
     command = [sys.executable, "-m", "benchmarks.bench_generate", "--first", puzzle]
     try:
         out = subprocess.run(
@@ -84,8 +87,8 @@ def _engine_first(puzzle: str) -> float | None:
         ).stdout
     except subprocess.TimeoutExpired:
         return None
-    took: float = json.loads(out)
-    return took
+    took, conflicts = json.loads(out)
+    return float(took), int(conflicts)
 
 
 def _large(verdicts: list[str]) -> None:
@@ -100,10 +103,14 @@ def _large(verdicts: list[str]) -> None:
         start = time.perf_counter()
         cpsat_solve(puzzle)
         theirs = time.perf_counter() - start
-        ours = _engine_first(puzzle)
-        shown = f"{ours:6.2f} s" if ours is not None else f"> {LARGE_CAP:.0f} s "
+        run = _engine_first(puzzle)
+        ours = run[0] if run is not None else None
+        shown = f"{run[0]:6.2f} s ({run[1]:,} conflicts)" if run else f"> {LARGE_CAP:.0f} s "
         givens = sum(ch != "0" for ch in puzzle)
-        print(f"    #{k:<2} {givens} givens  CP-SAT {theirs:6.2f} s  engine {shown}")
+        print(
+            f"    #{k:<2} {givens} givens  CP-SAT {theirs:6.2f} s  engine {shown}"
+            f"  {theirs / ours if ours else 0:5.1f}x"
+        )
         if ours is None or ours >= LARGE_TARGET or ours >= theirs:
             slow.append(f"#{k}")
     verdicts.append(
@@ -164,9 +171,15 @@ def main() -> list[str]:
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--first"]:
+    grid = parse(sys.argv[2])
     start = time.perf_counter()
-    next(solve(parse(sys.argv[2])))
-    print(json.dumps(time.perf_counter() - start))
+    if learning.AVAILABLE:  # what solve(grid) runs at 25x25, with its counters
+        _, stats = learning.stats_of(grid)
+        conflicts = stats.conflicts
+    else:
+        next(solve(grid))
+        conflicts = 0
+    print(json.dumps([time.perf_counter() - start, conflicts]))
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
     count = int(sys.argv[2])

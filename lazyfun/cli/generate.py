@@ -78,7 +78,11 @@ def _line(grid: Grid, rating: Rating | None, fmt: str, seed: int, index: int) ->
 
 def _check(size: int, number: int, symmetry: str | None, output: str, level: str | None) -> None:
     if size not in BOXES:
-        why = ": 25x25 is not generated yet, proving one unique can stall" if size == 25 else ""
+        why = (
+            ": 25x25 is not generated yet (hundreds of slow uniqueness proofs)"
+            if size == 25
+            else ""
+        )
         raise fail(f"--size must be 4, 9 or 16, got {size}{why}")
     if number < 1:
         raise fail(f"--number must be at least 1, got {number}")

@@ -12,7 +12,6 @@ class Learner:
         box: int,
         cells: Sequence[int],
         restart_base: int = 100,
-        heuristic: int = 0,
         seed: int = 0,
     ) -> None: ...
     def run(self, budget: int = -1, /) -> int:

@@ -233,8 +233,9 @@ def minimise(
 def _check(box: int, symmetry: str | None, level: str | None = None) -> None:
     if box not in GENERATED_BOXES:
         why = (
-            ": proving a 25x25 puzzle unique can stall the engine for minutes"
-            " (docs/sudoku.md, 'The engine at 25x25')"
+            ": a minimal 25x25 takes hundreds of uniqueness proofs of up to seconds each,"
+            " and generation asks them of the depth-first engine, which can stall at that"
+            " size (docs/sudoku.md, 'The engine at 25x25')"
             if box == 5
             else ""
         )

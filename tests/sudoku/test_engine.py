@@ -141,8 +141,8 @@ def test_the_25x25_set_with_its_lower_rows_filled_has_the_recorded_solution_alon
     assert list(itertools.islice(solve(easier), 2)) == [solution]
 
 
-@pytest.mark.slow
 def test_twenty_five_by_twenty_five_unique() -> None:
+    """Slow for depth-first search; the engine hands 25x25 to its learning search."""
     (puzzle_text,) = read_lines("sudoku25_unique.txt")
     (solution_text,) = read_lines("sudoku25_unique.solution.txt")
     puzzle = parse(puzzle_text)

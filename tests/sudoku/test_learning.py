@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.sudoku import Grid, PuzzleError, engine, is_solution, learning, parse
+from lazyfun.sudoku import (
+    Grid,
+    PuzzleError,
+    count_solutions,
+    engine,
+    is_solution,
+    learning,
+    parse,
+)
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import puzzles
 
@@ -109,6 +117,13 @@ def test_25x25_puzzles_of_the_set_reach_their_recorded_solution(k: int) -> None:
     assert stats.learnt_literals >= stats.conflicts
 
 
+@pytest.mark.parametrize("k", [2, 10])
+def test_25x25_puzzles_of_the_set_are_proved_unique_as_cp_sat_proved_them(k: int) -> None:
+    puzzle = parse(SET25[k][0])
+    assert learning.count_solutions(puzzle, limit=2) == 1
+    assert count_solutions(puzzle, limit=2) == 1
+
+
 def test_the_engine_hands_25x25_to_the_learning_search() -> None:
     puzzle_text, solution_text = SET25[2]
     assert next(engine.solve(parse(puzzle_text))) == parse(solution_text)
@@ -148,3 +163,13 @@ def test_a_spent_budget_is_reported_and_the_search_goes_on() -> None:
         pass
     assert outcome == 1
     assert learner.solution() == parse(solution_text).cells
+
+
+def test_without_the_extension_the_engine_stays_depth_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(learning, "AVAILABLE", False)
+    with pytest.raises(RuntimeError, match="not built"):
+        next(learning.solve(parse("." * 16)))
+    assert not engine._learns(parse(SET25[2][0]))
+    assert engine.count_solutions(parse("." * 16)) == 288
