@@ -7,7 +7,8 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py
 # Compiled with mypyc on install (listed in lazyfun/compiled.py); a change to one reinstalls.
 COMPILED := $(shell $(PYTHON) setup.py --compiled-sources)
-BUILD    := pyproject.toml setup.py $(COMPILED)
+C_SOURCES := $(shell $(PYTHON) setup.py --c-sources)
+BUILD    := pyproject.toml setup.py $(COMPILED) $(C_SOURCES)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test test-all lint typecheck unit docs docs-figures slow bench clean

@@ -4,10 +4,10 @@ is plain Python.
 The metadata lives in pyproject.toml; the modules to compile are named once,
 in ``lazyfun.compiled.COMPILED``, and read from there (the Makefile asks
 ``python setup.py --compiled-sources``); the C extension is
-``lazyfun.compiled.C_EXTENSION``.  ``LAZYFUN_PURE_BUILD=1`` skips compiling;
-if mypyc or the C compiler fails, the install goes on with the source (and
-without the learning engine: the Sudoku engine then searches depth-first at
-every size).
+``lazyfun.compiled.C_EXTENSION`` (``python setup.py --c-sources``).
+``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler fails,
+the install goes on with the source (and without the learning engine: the
+Sudoku engine then searches depth-first at every size).
 """
 
 import ast
@@ -73,7 +73,9 @@ def compiled_extensions() -> list[Any]:
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--compiled-sources"]:
-        print(" ".join([*compiled_sources(), c_extension_source()]))
+        print(" ".join(compiled_sources()))
+    elif sys.argv[1:] == ["--c-sources"]:
+        print(c_extension_source())
     else:
         from setuptools import setup
 

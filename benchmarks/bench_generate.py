@@ -166,6 +166,13 @@ def main() -> list[str]:
             f"median {median:.2f} s of 5",
         )
     )
+    if learning.AVAILABLE:
+        start = time.perf_counter()
+        grid = next(generate(5, seed=1))
+        print(
+            f"  a minimal unique 25x25 (seed 1): {time.perf_counter() - start:.1f} s,"
+            f" {grid.givens} givens"
+        )
     _large(verdicts)
     return verdicts
 

@@ -33,12 +33,24 @@ def test_setup_and_make_compile_exactly_the_modules_lazyfun_lists() -> None:
         text=True,
         check=True,
     ).stdout.split()
-    assert listed == [
-        *(name.replace(".", "/") + ".py" for name in COMPILED),
-        C_EXTENSION.replace(".", "/") + ".c",
-    ]
+    assert listed == [name.replace(".", "/") + ".py" for name in COMPILED]
     assert all((ROOT / path).is_file() for path in listed)
     assert "$(shell $(PYTHON) setup.py --compiled-sources)" in (ROOT / "Makefile").read_text()
+
+
+def test_setup_and_make_build_the_c_extension_lazyfun_names() -> None:
+    listed = subprocess.run(
+        [sys.executable, "setup.py", "--c-sources"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert listed == [C_EXTENSION.replace(".", "/") + ".c"]
+    assert (ROOT / listed[0]).is_file()
+    makefile = (ROOT / "Makefile").read_text()
+    assert "$(shell $(PYTHON) setup.py --c-sources)" in makefile
+    assert "$(COMPILED) $(C_SOURCES)" in makefile
 
 
 def _extensions(name: str) -> list[Path]:

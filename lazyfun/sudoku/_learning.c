@@ -99,6 +99,7 @@ typedef struct {
     int *unit_cells; /* units * n */
     int *peers;      /* cells * npeers */
     int *givens;     /* cells: 0 blank, else 1..n */
+    int *ruled, nruled; /* literals "cell is not value", true from the start */
 
     /* the state: one block, saved whole at each decision */
     char *state;
@@ -777,6 +778,7 @@ static void Learner_dealloc(Learner *s)
     free(s->unit_cells);
     free(s->peers);
     free(s->givens);
+    free(s->ruled);
     free(s->state);
     free(s->snaps);
     free(s->snap_trail);
@@ -808,13 +810,14 @@ static void Learner_dealloc(Learner *s)
 
 static int Learner_init(Learner *s, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"box", "cells", "restart_base", "seed", NULL};
+    static char *kwlist[] = {"box", "cells", "restart_base", "seed", "ruled_out", NULL};
     int box;
+    PyObject *ruled_arg = NULL;
     unsigned long long seed = 0;
     long long restart_base = 100;
     PyObject *cells_arg, *seq;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|LK", kwlist, &box, &cells_arg, &restart_base,
-                                     &seed))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|LKO", kwlist, &box, &cells_arg, &restart_base,
+                                     &seed, &ruled_arg))
         return -1;
     if (s->state) {
         PyErr_SetString(PyExc_RuntimeError, "Learner is already initialised");
@@ -859,6 +862,34 @@ static int Learner_init(Learner *s, PyObject *args, PyObject *kwds)
         s->givens[i] = (int)v;
     }
     Py_DECREF(seq);
+    if (ruled_arg && ruled_arg != Py_None) {
+        seq = PySequence_Fast(ruled_arg, "ruled_out must be a sequence of (cell, value) pairs");
+        if (!seq)
+            return -1;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+        s->ruled = malloc((size_t)(k + 1) * sizeof(int));
+        if (!s->ruled) {
+            Py_DECREF(seq);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < k; i++) {
+            int c, v;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "ii", &c, &v)) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            if (c < 0 || c >= cells || v < 1 || v > n) {
+                PyErr_Format(PyExc_ValueError,
+                             "ruled_out (%d, %d): cells are 0 to %d and values 1 to %d", c, v,
+                             cells - 1, n);
+                Py_DECREF(seq);
+                return -1;
+            }
+            s->ruled[s->nruled++] = 2 * VAR(c, v - 1) + 1;
+        }
+        Py_DECREF(seq);
+    }
 
     s->box = box;
     s->n = n;
@@ -978,6 +1009,9 @@ static PyObject *Learner_run(Learner *s, PyObject *args)
     if (s->status == ST_FRESH) {
         for (int c = 0; c < s->cells; c++)
             if (s->givens[c] && enqueue(s, 2 * VAR(c, s->givens[c] - 1), R_UNIT) < NO_CONFLICT)
+                return PyErr_NoMemory();
+        for (int i = 0; i < s->nruled; i++)
+            if (enqueue(s, s->ruled[i], R_UNIT) < NO_CONFLICT)
                 return PyErr_NoMemory();
         s->status = ST_SEARCH;
     } else if (s->status == ST_FOUND) {

@@ -5,7 +5,8 @@ from typing import final
 
 @final
 class Learner:
-    """Clause learning over one Sudoku puzzle of box 2..5 (cells in reading order, 0 blank)."""
+    """Clause learning over one Sudoku puzzle of box 2..5 (cells in reading order, 0 blank;
+    ``ruled_out``: (cell, value) pairs excluded from the start)."""
 
     def __init__(
         self,
@@ -13,6 +14,7 @@ class Learner:
         cells: Sequence[int],
         restart_base: int = 100,
         seed: int = 0,
+        ruled_out: Sequence[tuple[int, int]] | None = None,
     ) -> None: ...
     def run(self, budget: int = -1, /) -> int:
         """1: a solution (see solution()); 0: none left; -1: the budget of conflicts spent."""

@@ -37,6 +37,7 @@ from functools import cache
 from itertools import count
 from typing import Literal, get_args
 
+from lazyfun.sudoku import learning
 from lazyfun.sudoku.engine import solutions, solve, start_ruling_out
 from lazyfun.sudoku.grid import Grid, PuzzleError, units
 from lazyfun.sudoku.rate import LEVEL_NAMES, Level, Rating, rate
@@ -55,7 +56,7 @@ __all__ = [
 
 Symmetry = Literal["rot180", "rot90", "mirror", "diagonal"]
 SYMMETRIES: tuple[str, ...] = get_args(Symmetry)
-GENERATED_BOXES = (2, 3, 4)
+GENERATED_BOXES = (2, 3, 4, 5)
 LEVEL_TRIES = 1000  # puzzles in a row without the asked level before giving up
 LOCKED_FROM = 4  # boxes from which the root of each question is pruned by locked candidates
 
@@ -190,12 +191,16 @@ def _stays_unique(cells: list[int], box: int, solution: Grid, orbit: tuple[int, 
     """Whether the unique puzzle ``cells``, the orbit blanked, still has one solution:
     no blanked cell can take another value than the solution's.  A cell that the
     givens fix at once (a naked or hidden single) cannot; the engine is asked only
-    about the others."""
+    about the others (at 25x25 its clause-learning search, which does not stall)."""
     peers, n = _peers(box), box * box
     blanked = tuple(cells)
     for cell in orbit:
         value = solution.cells[cell]
         if _seen(cells, peers[cell], n) or _hidden(cells, box, cell, value):
+            continue
+        if box >= learning.FROM_BOX:
+            if learning.has_solution_ruling_out(blanked, box, cell, value):
+                return False
             continue
         root = start_ruling_out(blanked, box, cell, value, box >= LOCKED_FROM)
         if next(solutions(root), None) is not None:
@@ -232,21 +237,25 @@ def minimise(
 
 def _check(box: int, symmetry: str | None, level: str | None = None) -> None:
     if box not in GENERATED_BOXES:
-        why = (
-            ": a minimal 25x25 takes hundreds of uniqueness proofs of up to seconds each,"
-            " and generation asks them of the depth-first engine, which can stall at that"
-            " size (docs/sudoku.md, 'The engine at 25x25')"
-            if box == 5
-            else ""
-        )
         raise PuzzleError(
             f"generate makes boxes of {', '.join(map(str, GENERATED_BOXES))} "
-            f"(4x4, 9x9, 16x16), not {box}{why}"
+            f"(4x4, 9x9, 16x16, 25x25), not {box}"
+        )
+    if box >= learning.FROM_BOX and not learning.AVAILABLE:
+        raise PuzzleError(
+            f"generate({box}) needs the clause-learning search, which was not built (no C"
+            " compiler at install time): the depth-first engine can stall proving a puzzle"
+            " of this size unique"
         )
     if symmetry is not None and symmetry not in SYMMETRIES:
         raise PuzzleError(f"unknown symmetry {symmetry!r}: choose {', '.join(SYMMETRIES)}")
     if level is not None and level not in LEVEL_NAMES:
         raise PuzzleError(f"unknown level {level!r}: choose {', '.join(LEVEL_NAMES)}")
+    if level is not None and box >= learning.FROM_BOX:
+        raise PuzzleError(
+            "levels are for 4x4 to 16x16: a 25x25 takes about half a minute to make and"
+            " seconds to rate, so filtering by level could run for hours"
+        )
 
 
 def puzzle(
@@ -311,7 +320,9 @@ def generate(
 ) -> Iterator[Grid]:
     """An endless lazy stream of puzzles with exactly one solution (take what you need).
 
-    ``box`` 2, 3 or 4 makes 4x4, 9x9 or 16x16 puzzles.  ``seed`` makes the
+    ``box`` 2, 3, 4 or 5 makes 4x4, 9x9, 16x16 or 25x25 puzzles (a minimal 25x25
+    takes about half a minute: some 400 uniqueness questions to the clause-learning
+    search).  ``seed`` makes the
     stream the same on every run and machine (without one, a random seed is
     drawn).  With ``symmetry`` (``"rot180"``, ``"rot90"``, ``"mirror"``,
     ``"diagonal"``) the givens are symmetric.  With ``minimal`` (the default)

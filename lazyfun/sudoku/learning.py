@@ -62,7 +62,16 @@ except ImportError:  # built without a C compiler: the engine searches depth-fir
 else:
     AVAILABLE = True
 
-__all__ = ["AVAILABLE", "FROM_BOX", "SLICE", "Stats", "count_solutions", "solve", "stats_of"]
+__all__ = [
+    "AVAILABLE",
+    "FROM_BOX",
+    "SLICE",
+    "Stats",
+    "count_solutions",
+    "has_solution_ruling_out",
+    "solve",
+    "stats_of",
+]
 
 FROM_BOX: Final = 5  # the engine hands boards of this box size and up to the learning search
 SLICE: Final = 2000  # conflicts per call into C between chances to interrupt
@@ -80,12 +89,16 @@ class Stats:
     learnt_literals: int  # summed over every clause learned
 
 
-def _learner(grid: Grid, seed: int) -> Learner:
+def _built() -> None:
     if not AVAILABLE:
         raise RuntimeError(
             "the learning engine was not built (no C compiler at install time);"
             " lazyfun.sudoku.engine.solve searches depth-first instead"
         )
+
+
+def _learner(grid: Grid, seed: int) -> Learner:
+    _built()
     check_givens(grid)
     return Learner(grid.box, grid.cells, seed=seed)
 
@@ -121,6 +134,20 @@ def count_solutions(grid: Grid, limit: int | None = None) -> int:
     while (limit is None or found < limit) and _found(learner):
         found += 1
     return found
+
+
+def has_solution_ruling_out(cells: tuple[int, ...], box: int, cell: int, value: int) -> bool:
+    """Eager: whether the puzzle ``cells`` has a solution that does not put ``value`` at
+    ``cell``: the question a generator asks before blanking a cell (the learning
+    counterpart of :func:`lazyfun.sudoku.engine.start_ruling_out`).  The cells are
+    assumed consistent (taken from a solution) and are not checked.
+
+    >>> cells = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 0)
+    >>> has_solution_ruling_out(cells, 2, 15, 1), has_solution_ruling_out(cells, 2, 15, 2)
+    (False, True)
+    """
+    _built()
+    return _found(Learner(box, cells, ruled_out=[(cell, value)]))
 
 
 def stats_of(grid: Grid, *, seed: int = 0) -> tuple[Grid | None, Stats]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
-from lazyfun.sudoku import Grid, PuzzleError, count_solutions, is_solution, parse
+from lazyfun.sudoku import Grid, PuzzleError, count_solutions, is_solution, learning, parse
 from lazyfun.sudoku.engine import count_below, start_ruling_out
 from lazyfun.sudoku.generate import (
     _stays_unique,
@@ -100,14 +100,12 @@ def test_orbits_partition_the_grid() -> None:
 
 
 def test_bad_arguments_are_refused() -> None:
-    with pytest.raises(
-        PuzzleError, match="not 5: a minimal 25x25 takes hundreds of uniqueness proofs"
-    ):
-        generate(5)
-    with pytest.raises(PuzzleError, match=r"not 6$"):
+    with pytest.raises(PuzzleError, match=r"\(4x4, 9x9, 16x16, 25x25\), not 6$"):
         generate(6)
     with pytest.raises(PuzzleError, match="unknown symmetry"):
         generate(3, symmetry="spiral")  # type: ignore[arg-type]
+    with pytest.raises(PuzzleError, match="levels are for 4x4 to 16x16"):
+        generate(5, level="extreme")
     with pytest.raises(PuzzleError, match="unknown symmetry"):
         orbits(3, "spiral")  # type: ignore[arg-type]
 
@@ -153,7 +151,8 @@ def test_cli_generate_lines_json_and_errors() -> None:
     assert count_solutions(parse(first["puzzle"]), limit=2) == 1
     assert first["givens"] == parse(first["puzzle"]).givens
     for args, message in [
-        (["--size", "25"], "--size must be 4, 9 or 16, got 25: 25x25 is not generated yet"),
+        (["--size", "36"], "--size must be 4, 9, 16 or 25, got 36"),
+        (["--size", "25", "--level", "easy"], "--level is for sizes 4 to 16"),
         (["-n", "0"], "--number must be at least 1"),
         (["--symmetry", "spiral"], "unknown --symmetry"),
         (["--format", "grid"], "unknown --format"),
@@ -194,3 +193,16 @@ def test_cli_generate_by_level_and_json_ratings() -> None:
     assert record["rating"]["level"] == "easy" and record["rating"]["score"] == 2.3
     never = runner.invoke(app, ["sudoku", "generate", "--size", "4", "--level", "expert"])
     assert never.exit_code == 2 and "no expert puzzle in 1,000 tries" in never.stderr
+
+
+@pytest.mark.skipif(not learning.AVAILABLE, reason="the C learning engine is not built")
+def test_25x25_puzzles_come_from_the_learning_search_unique_and_reproducible() -> None:
+    first = next(generate(5, seed=1, minimal=False))
+    assert first.size == 25
+    assert count_solutions(first, limit=2) == 1
+    assert first == next(generate(5, seed=1, minimal=False))
+    out = CliRunner().invoke(
+        app, ["sudoku", "generate", "--size", "25", "--not-minimal", "-n", "1", "--seed", "1"]
+    )
+    assert out.exit_code == 0, out.output
+    assert out.stdout.split() == [str(first)]

@@ -173,3 +173,20 @@ def test_without_the_extension_the_engine_stays_depth_first(
         next(learning.solve(parse("." * 16)))
     assert not engine._learns(parse(SET25[2][0]))
     assert engine.count_solutions(parse("." * 16)) == 288
+
+
+def test_a_value_ruled_out_from_the_start() -> None:
+    cells = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 0)
+    assert not learning.has_solution_ruling_out(cells, 2, 15, 1)
+    assert learning.has_solution_ruling_out(cells, 2, 15, 3) is True
+    assert learning.has_solution_ruling_out((0,) * 16, 2, 0, 1)
+    assert learning.count_solutions(parse("." * 16)) == 288
+    ruled = Learner(2, [0] * 16, ruled_out=[(0, 1), (0, 2), (0, 3)])
+    assert ruled.run() == 1
+    assert ruled.solution()[0] == 4
+    with pytest.raises(ValueError, match=r"ruled_out \(16, 1\): cells are 0 to 15"):
+        Learner(2, [0] * 16, ruled_out=[(16, 1)])
+    with pytest.raises(ValueError, match="values 1 to 4"):
+        Learner(2, [0] * 16, ruled_out=[(0, 5)])
+    with pytest.raises(TypeError):
+        Learner(2, [0] * 16, ruled_out=[(0,)])  # type: ignore[list-item]
