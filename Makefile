@@ -39,6 +39,7 @@ test: lint typecheck unit docs
 lint: $(VENV)/.dev
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py

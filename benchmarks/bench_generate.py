@@ -25,7 +25,7 @@ from benchmarks.common import ROOT, verdict
 from benchmarks.peers import cpsat_solve
 from lazyfun.compiled import PURE_ENV
 from lazyfun.sudoku import Grid, count_solutions, learning, parse, solve
-from lazyfun.sudoku.generate import generate, random_solution
+from lazyfun.sudoku.generation import generate, random_solution
 
 COMPILED_TARGET = 200  # minimal unique 9x9 puzzles a second
 SOURCE_TARGET = 25

@@ -14,8 +14,8 @@ import time
 from functools import partial
 
 from benchmarks.common import data_file, lines, verdict
-from lazyfun.parallel import canon_file, count_queens_parallel
 from lazyfun.queens import count_queens
+from lazyfun.runs import canon_file, count_queens_parallel
 from lazyfun.sudoku import parse
 from lazyfun.sudoku.canon import minlex
 

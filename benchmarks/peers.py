@@ -28,7 +28,7 @@ def cpsat_model(puzzle: str) -> tuple[Any, list[Any]]:
     from ortools.sat.python import cp_model
 
     from lazyfun.sudoku import parse
-    from lazyfun.sudoku.grid import units
+    from lazyfun.sudoku.geometry import units
 
     grid = parse(puzzle)
     model = cp_model.CpModel()

@@ -75,7 +75,7 @@ T = TypeVar("T")
 U = TypeVar("U")
 V = TypeVar("V")
 
-__all__ = ["LazyList", "LazyListLoop", "cp"]
+__all__ = ["LazyList", "LazyListLoop", "shared_cp"]
 
 SHOWN = 20  # how many forced elements ``repr`` prints before it abbreviates
 
@@ -84,7 +84,7 @@ class LazyListLoop(Exception):
     """A list that needs its own cell to compute that cell (GHC's ``<<loop>>``)."""
 
 
-def _loop() -> Step[Any]:
+def _loop() -> Evaluated[Any]:
     """The code of a cell while it is being computed: asking for it again is a loop."""
     raise LazyListLoop("this LazyList cell depends on itself (<<loop>>)")
 
@@ -115,16 +115,16 @@ class LazyList(Generic[T]):
     ``bool(xs)`` or iteration, which force just the cells they need.
     """
 
-    # An unevaluated cell has ``_code``, a thunk giving its Step.  Once
+    # An unevaluated cell has ``_code``, a thunk giving its Evaluated.  Once
     # computed, ``_code`` is None and ``_tail`` is None for the empty list,
     # else the rest of the list (``_head`` is the first element).
-    _code: Callable[[], Step[T]] | None
+    _code: Callable[[], Evaluated[T]] | None
     _head: T
     _tail: LazyList[T] | None
 
     def __init__(
         self,
-        code: Callable[[], Step[T]] | None,
+        code: Callable[[], Evaluated[T]] | None,
         head: T = _NO_HEAD,
         tail: LazyList[T] | None = None,
     ) -> None:
@@ -223,7 +223,7 @@ class LazyList(Generic[T]):
             return
         self._code = None
 
-    def _become(self, other: LazyList[T], code: Callable[[], Step[T]]) -> None:
+    def _become(self, other: LazyList[T], code: Callable[[], Evaluated[T]]) -> None:
         """Make this cell the cell of ``other``, computing the cells between if need be."""
         chain = [(self, code)]  # cells that all become the cell at the end of the chain
         node = other
@@ -427,7 +427,7 @@ class LazyList(Generic[T]):
             return self
         src = self
 
-        def step() -> Step[T]:
+        def step() -> Evaluated[T]:
             node = src
             for _ in range(n):
                 node._force()
@@ -455,7 +455,7 @@ class LazyList(Generic[T]):
         """
         src = self
 
-        def step() -> Step[T]:
+        def step() -> Evaluated[T]:
             node = src
             while True:
                 node._force()
@@ -478,7 +478,7 @@ class LazyList(Generic[T]):
 
 # Computing a cell gives None for the end of the list, a (head, tail) pair for
 # a cons cell, or another list whose cell this one is (an indirection).
-Step = tuple[T, LazyList[T]] | LazyList[T] | None
+Evaluated = tuple[T, LazyList[T]] | LazyList[T] | None
 
 
 def _checked(xs: object) -> LazyList[Any]:
@@ -501,7 +501,7 @@ def _walk(node: LazyList[T]) -> Iterator[T]:
 
 
 def _of(items: Iterator[T]) -> LazyList[T]:
-    def step() -> Step[T]:
+    def step() -> Evaluated[T]:
         for x in items:
             return x, LazyList(step)
         return None
@@ -510,7 +510,7 @@ def _of(items: Iterator[T]) -> LazyList[T]:
 
 
 def _map(f: Callable[[T], U], src: LazyList[T]) -> LazyList[U]:
-    def step() -> Step[U]:
+    def step() -> Evaluated[U]:
         src._force()
         tail = src._tail
         if tail is None:
@@ -521,7 +521,7 @@ def _map(f: Callable[[T], U], src: LazyList[T]) -> LazyList[U]:
 
 
 def _filter(keep: Callable[[T], object], src: LazyList[T]) -> LazyList[T]:
-    def step() -> Step[T]:
+    def step() -> Evaluated[T]:
         node = src
         while True:
             node._force()
@@ -539,7 +539,7 @@ def _filter(keep: Callable[[T], object], src: LazyList[T]) -> LazyList[T]:
 def _flatmap(
     f: Callable[[T], Iterable[U]], src: LazyList[T], inner: Iterator[U] | None
 ) -> LazyList[U]:
-    def step() -> Step[U]:
+    def step() -> Evaluated[U]:
         items, node = inner, src
         while True:
             if items is not None:
@@ -555,7 +555,7 @@ def _flatmap(
 
 
 def _zip_with(f: Callable[[T, U], V], xs: LazyList[T], ys: LazyList[U]) -> LazyList[V]:
-    def step() -> Step[V]:
+    def step() -> Evaluated[V]:
         xs._force()
         x_tail = xs._tail
         if x_tail is None:
@@ -573,7 +573,7 @@ def _take(n: int, src: LazyList[T]) -> LazyList[T]:
     if n <= 0:
         return LazyList(None)
 
-    def step() -> Step[T]:
+    def step() -> Evaluated[T]:
         src._force()
         tail = src._tail
         if tail is None:
@@ -584,7 +584,7 @@ def _take(n: int, src: LazyList[T]) -> LazyList[T]:
 
 
 def _takewhile(keep: Callable[[T], object], src: LazyList[T]) -> LazyList[T]:
-    def step() -> Step[T]:
+    def step() -> Evaluated[T]:
         src._force()
         tail = src._tail
         if tail is None or not keep(src._head):
@@ -597,7 +597,7 @@ def _takewhile(keep: Callable[[T], object], src: LazyList[T]) -> LazyList[T]:
 def _every(k: int, src: LazyList[T]) -> LazyList[T]:
     """Every ``k``-th element, starting with the first."""
 
-    def step() -> Step[T]:
+    def step() -> Evaluated[T]:
         src._force()
         if src._tail is None:
             return None
@@ -607,7 +607,7 @@ def _every(k: int, src: LazyList[T]) -> LazyList[T]:
 
 
 def _append(xs: LazyList[T], ys: LazyList[T]) -> LazyList[T]:
-    def step() -> Step[T]:
+    def step() -> Evaluated[T]:
         xs._force()
         tail = xs._tail
         if tail is None:
@@ -617,7 +617,7 @@ def _append(xs: LazyList[T], ys: LazyList[T]) -> LazyList[T]:
     return LazyList(step)
 
 
-def cp(xss: Iterable[Iterable[T]]) -> LazyList[tuple[T, ...]]:
+def shared_cp(xss: Iterable[Iterable[T]]) -> LazyList[tuple[T, ...]]:
     """Bird's cartesian product, with the product of the tail computed once and shared.
 
     ``cp [] = [[]]``; ``cp (xs:xss) = [x:ys | x <- xs, ys <- yss] where yss = cp xss``.
@@ -632,9 +632,9 @@ def cp(xss: Iterable[Iterable[T]]) -> LazyList[tuple[T, ...]]:
     positions are read at once (there are finitely many); their items as
     needed, once each.
 
-    >>> list(cp([[1, 2], "ab"]))
+    >>> list(shared_cp([[1, 2], "ab"]))
     [(1, 'a'), (1, 'b'), (2, 'a'), (2, 'b')]
-    >>> list(cp([])), list(cp([[1], []]))
+    >>> list(shared_cp([])), list(shared_cp([[1], []]))
     ([()], [])
     """
     positions = [xs if isinstance(xs, LazyList) else LazyList.of(xs) for xs in xss]

@@ -28,14 +28,16 @@ from lazyfun.trace import Meter
 
 S = TypeVar("S")
 
-__all__ = ["search"]
+__all__ = ["never", "search", "unchanged"]
 
 
-def _never(_: object) -> bool:
+def never(_: object) -> bool:
+    """The default ``blocked``: no state is known to be a dead end before it is expanded."""
     return False
 
 
-def _unchanged(state: S) -> S:
+def unchanged(state: S) -> S:
+    """The default ``prune``: the state as it is."""
     return state
 
 
@@ -44,8 +46,8 @@ def search(
     *,
     expand1: Callable[[S], Iterable[S]],
     complete: Callable[[S], object],
-    blocked: Callable[[S], object] = _never,
-    prune: Callable[[S], S] = _unchanged,
+    blocked: Callable[[S], object] = never,
+    prune: Callable[[S], S] = unchanged,
     meter: Meter | None = None,
 ) -> Iterator[S]:
     """Yield the complete states below ``start``, depth-first, one at a time.

@@ -37,7 +37,7 @@ from lazyfun.lazylist import LazyList
 T = TypeVar("T")
 P = ParamSpec("P")
 
-__all__ = ["Meter", "Probe", "Watched", "human_bytes"]
+__all__ = ["Meter", "Probe", "Watched"]
 
 
 class Probe:
@@ -149,7 +149,7 @@ class Probe:
         if self.seconds is not None:
             extras.append(f"time {self.seconds:.3f} s")
         if self.peak_bytes is not None:
-            extras.append(f"peak memory {human_bytes(self.peak_bytes)}")
+            extras.append(f"peak memory {self.peak_bytes:,} bytes")
         if extras:
             lines.append(", ".join(extras))
         return "\n".join(lines)
@@ -221,13 +221,3 @@ class Meter:
         """``1,234 nodes (456/s)``, or ``3/8 subtrees (1/s)`` with a total."""
         done = f"{self.done:,}/{self.total:,}" if self.total is not None else f"{self.done:,}"
         return f"{done} {self.unit} ({self.rate():,.0f}/s)"
-
-
-def human_bytes(n: int) -> str:
-    """``1536 -> '1.5 KiB'``."""
-    size = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if size < 1024 or unit == "GiB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    raise AssertionError("unreachable")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from lazyfun import LazyList, LazyListLoop, take
 from lazyfun.compiled import is_compiled
-from lazyfun.lazylist import MAX_NESTING, cp
+from lazyfun.lazylist import MAX_NESTING, shared_cp
 from lazyfun.trace import Probe
 
 ints = st.lists(st.integers(-50, 50), max_size=30)
@@ -197,7 +197,7 @@ def test_takewhile_dropwhile_flatmap(xs: list[int], pivot: int) -> None:
 def test_sharing_cp_is_birds_cp(xss: list[list[int]]) -> None:
     from itertools import product
 
-    assert list(cp(xss)) == list(product(*xss))
+    assert list(shared_cp(xss)) == list(product(*xss))
 
 
 # --- call-by-need: computed once, shared ---------------------------------------------------
@@ -228,7 +228,7 @@ def test_cp_computes_the_tail_product_once() -> None:
 
         return LazyList.of(range(3)).map(note)
 
-    assert sum(1 for _ in cp([row(0), row(1), row(2)])) == 27
+    assert sum(1 for _ in shared_cp([row(0), row(1), row(2)])) == 27
     assert sorted(rows_read) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
 
 
@@ -370,7 +370,7 @@ def test_types_are_inferred() -> None:
     assert_type(xs.zip_with(lambda a, b: (a, b), LazyList.of("ab")), LazyList[tuple[int, str]])
     assert_type(xs[0], int)
     assert_type(xs[0:1], LazyList[int])
-    assert_type(cp([xs, xs]), LazyList[tuple[int, ...]])
+    assert_type(shared_cp([xs, xs]), LazyList[tuple[int, ...]])
     assert_type(xs.flatmap(lambda n: "x" * n), LazyList[str])
 
 

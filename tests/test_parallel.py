@@ -1,4 +1,4 @@
-"""lazyfun.parallel on a 2-worker LocalCluster: the answers of one process, and faults survived."""
+"""lazyfun.runs on a 2-worker LocalCluster: the answers of one process, and faults survived."""
 
 from __future__ import annotations
 
@@ -11,15 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from lazyfun.parallel import (
-    ParallelError,
-    canon_file,
-    count_queens_parallel,
-    count_solutions_parallel,
-    runners,
-    solve_file,
-)
+from lazyfun.parallel import ParallelError, runners
 from lazyfun.queens import count_queens
+from lazyfun.runs import canon_file, count_queens_parallel, count_solutions_parallel, solve_file
 from lazyfun.sudoku import count_solutions, parse, solve
 from lazyfun.sudoku.canon import minlex
 from tests.datafiles import read_lines

@@ -1,35 +1,24 @@
-"""The same lazy programs, run across processes and machines on dask.
+"""Concurrency for any lazy program: the generic machinery, knowing no puzzle.
 
-- :mod:`lazyfun.parallel.runners`: where the work runs (a local cluster, an
-  existing one, ``"sync"``, or a process pool without dask);
-- :mod:`lazyfun.parallel.counts`: counts split where the search tree branches;
-- :mod:`lazyfun.parallel.batches`: puzzle files split into partitions of lines,
-  answers in input order;
+- :mod:`lazyfun.parallel.runners`: where the work runs (this process with
+  ``"sync"``, a local dask cluster, an existing one, or a process pool
+  without dask), and :func:`cluster`, one place shared by a ``with`` block;
 - :mod:`lazyfun.parallel.pmap`: your own function mapped lazily, in order,
-  reading a bounded number of items ahead;
-- :mod:`lazyfun.parallel.psearch`: your own search, its subtrees on workers;
-- :func:`cluster`: one cluster shared by every call in a ``with`` block.
+  through one bounded window of tasks;
+- :mod:`lazyfun.parallel.tree`: the top of a search tree cut into
+  independent subtrees;
+- :mod:`lazyfun.parallel.psearch`: your own search, its subtrees on workers.
 
-dask is an optional extra (``pip install 'lazyfun[dask]'``).
+The programs' own parallel runs (queens and Sudoku counts, puzzle files) are
+front-end code in :mod:`lazyfun.runs`.  dask is an optional extra
+(``pip install 'lazyfun[dask]'``), imported only when a cluster is started.
 
->>> count_queens_parallel(8, scheduler="sync")
-92
+>>> list(pmap(abs, [-3, 1, -2], scheduler="sync"))
+[3, 1, 2]
 """
 
-from lazyfun.parallel.batches import canon_file, solve_file
-from lazyfun.parallel.counts import count_queens_parallel, count_solutions_parallel
 from lazyfun.parallel.pmap import pmap
 from lazyfun.parallel.psearch import psearch
-from lazyfun.parallel.runners import ENVIRONMENT, ParallelError, cluster
+from lazyfun.parallel.runners import ENVIRONMENT, ParallelError, Runner, cluster, runner
 
-__all__ = [
-    "ENVIRONMENT",
-    "ParallelError",
-    "canon_file",
-    "cluster",
-    "count_queens_parallel",
-    "count_solutions_parallel",
-    "pmap",
-    "psearch",
-    "solve_file",
-]
+__all__ = ["ENVIRONMENT", "ParallelError", "Runner", "cluster", "pmap", "psearch", "runner"]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Generic, TypeVar
 
-from lazyfun.parallel.runners import ParallelError, Runner, check_sendable, runner
+from lazyfun.parallel.runners import ParallelError, Runner, check_jobs, check_sendable, runner
 
 __all__ = ["MAX_CHUNK", "TASK_SECONDS", "pmap"]
 
@@ -216,8 +216,7 @@ def pmap(
         raise ParallelError(f"buffer must be at least 1 item, got {buffer}")
     if chunksize is not None and chunksize < 1:
         raise ParallelError(f"chunksize must be at least 1 item, got {chunksize}")
-    if jobs is not None and jobs < 1:
-        raise ParallelError(f"jobs must be at least 1, got {jobs}")
+    check_jobs(jobs)
     if not callable(f):
         raise TypeError(f"pmap needs a function to apply, got {type(f).__name__}")
     check_sendable(f, "pmap's function", scheduler)

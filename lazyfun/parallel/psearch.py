@@ -1,10 +1,9 @@
 """The search skeleton on parallel workers: the tree cut near its root, subtrees as tasks.
 
 :func:`lazyfun.search` walks one tree depth-first.  Its subtrees are
-independent, so ``psearch`` walks the top of the tree here, level by level
-(each node's children pruned, blocked ones dropped, complete ones kept
-aside), until the cut holds enough open subtrees for the workers, or
-``depth`` levels.  Each open subtree is one task running the same
+independent, so ``psearch`` cuts the top of the tree here
+(:func:`lazyfun.parallel.tree.cut`) where it holds enough open subtrees for
+the workers, or ``depth`` levels down.  Each open subtree is one task running the same
 ``search`` below it; solutions stream back as subtrees finish.
 
 Order: by default solutions come as they are found (the states complete
@@ -20,10 +19,11 @@ many small subtrees (sixteen per worker by default) so that this stays short.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
-from lazyfun.parallel.runners import ParallelError, Runner, check_sendable, runner
-from lazyfun.search import search
+from lazyfun.parallel.runners import ParallelError, Runner, check_jobs, check_sendable, runner
+from lazyfun.parallel.tree import Cut, Tree, cut
+from lazyfun.search import never, search, unchanged
 
 __all__ = ["SUBTREES_PER_WORKER", "psearch"]
 
@@ -32,31 +32,7 @@ S = TypeVar("S")
 SUBTREES_PER_WORKER = 16
 
 
-def _never(_: object) -> bool:
-    return False
-
-
-def _unchanged(state: S) -> S:
-    return state
-
-
-class _Tree(NamedTuple, Generic[S]):
-    """The four functions of a search, sent to the workers together."""
-
-    expand1: Callable[[S], Iterable[S]]
-    complete: Callable[[S], object]
-    blocked: Callable[[S], object]
-    prune: Callable[[S], S]
-
-
-class _Cut(NamedTuple, Generic[S]):
-    """One node of the cut: a complete state (a solution) or an open subtree."""
-
-    state: S
-    solution: bool
-
-
-def _below(tree: _Tree[S], node: S) -> list[S]:
+def _below(tree: Tree[S], node: S) -> list[S]:
     """Every solution below an open node, in a worker: the sequential ``search``."""
     return list(
         search(
@@ -67,35 +43,6 @@ def _below(tree: _Tree[S], node: S) -> list[S]:
             prune=tree.prune,
         )
     )
-
-
-def cut(start: S, tree: _Tree[S], depth: int | None, wanted: int) -> list[_Cut[S]]:
-    """The top of the tree in depth-first order: ``depth`` levels down, or, without a
-    depth, as many levels as it takes to hold ``wanted`` open subtrees.
-
-    Each level is ``concat (map (filter (not . blocked) . map prune . expand1))``
-    over the open nodes of the last; solutions stay in their place.
-    """
-    if tree.blocked(start):
-        return []
-    level = [_Cut(start, bool(tree.complete(start)))]
-    done = 0
-    while any(not node.solution for node in level):
-        opened = sum(not node.solution for node in level)
-        if (depth is not None and done >= depth) or (depth is None and opened >= wanted):
-            break
-        deeper: list[_Cut[S]] = []
-        for node in level:
-            if node.solution:
-                deeper.append(node)
-                continue
-            for child in tree.expand1(node.state):
-                child = tree.prune(child)
-                if not tree.blocked(child):
-                    deeper.append(_Cut(child, bool(tree.complete(child))))
-        level = deeper
-        done += 1
-    return level
 
 
 def _noted(future: Any, node: object) -> list[Any]:
@@ -109,14 +56,14 @@ def _noted(future: Any, node: object) -> list[Any]:
 
 def _run(
     start: S,
-    tree: _Tree[S],
+    tree: Tree[S],
     depth: int | None,
     scheduler: str | None,
     jobs: int | None,
     ordered: bool,
 ) -> Generator[S, None, None]:
     with runner(scheduler, jobs) as run:
-        top = cut(start, tree, depth, SUBTREES_PER_WORKER * run.workers)
+        top = cut(start, tree, depth=depth, wanted=SUBTREES_PER_WORKER * run.workers)
         futures = {
             i: run.submit(_below, tree, node.state)
             for i, node in enumerate(top)
@@ -128,7 +75,7 @@ def _run(
             run.cancel(futures.values())
 
 
-def _in_order(run: Runner, top: list[_Cut[S]], futures: dict[int, Any]) -> Iterator[S]:
+def _in_order(run: Runner, top: list[Cut[S]], futures: dict[int, Any]) -> Iterator[S]:
     for i, node in enumerate(top):
         if node.solution:
             yield node.state
@@ -136,7 +83,7 @@ def _in_order(run: Runner, top: list[_Cut[S]], futures: dict[int, Any]) -> Itera
             yield from _noted(futures.pop(i), node.state)
 
 
-def _as_found(run: Runner, top: list[_Cut[S]], futures: dict[int, Any]) -> Iterator[S]:
+def _as_found(run: Runner, top: list[Cut[S]], futures: dict[int, Any]) -> Iterator[S]:
     for node in top:
         if node.solution:
             yield node.state
@@ -152,8 +99,8 @@ def psearch(
     *,
     expand1: Callable[[S], Iterable[S]],
     complete: Callable[[S], object],
-    blocked: Callable[[S], object] = _never,
-    prune: Callable[[S], S] = _unchanged,
+    blocked: Callable[[S], object] = never,
+    prune: Callable[[S], S] = unchanged,
     depth: int | None = None,
     jobs: int | None = None,
     scheduler: str | None = None,
@@ -178,9 +125,8 @@ def psearch(
     """
     if depth is not None and depth < 0:
         raise ParallelError(f"depth must be at least 0, got {depth}")
-    if jobs is not None and jobs < 1:
-        raise ParallelError(f"jobs must be at least 1, got {jobs}")
-    tree = _Tree(expand1, complete, blocked, prune)
-    for name, value in (*zip(_Tree._fields, tree, strict=True), ("start", start)):
+    check_jobs(jobs)
+    tree = Tree(expand1, complete, blocked, prune)
+    for name, value in (*zip(Tree._fields, tree, strict=True), ("start", start)):
         check_sendable(value, f"psearch's {name}", scheduler)
     return _run(start, tree, depth, scheduler, jobs, ordered)

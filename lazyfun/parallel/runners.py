@@ -37,6 +37,7 @@ __all__ = [
     "ENVIRONMENT",
     "ParallelError",
     "Runner",
+    "check_jobs",
     "check_sendable",
     "cluster",
     "runner",
@@ -174,6 +175,12 @@ def _check(dumps: Callable[[object], bytes], value: object, what: str, how: str)
         ) from None
 
 
+def check_jobs(jobs: int | None) -> None:
+    """Refuse at once a number of workers that cannot be: ``jobs`` is None or at least 1."""
+    if jobs is not None and jobs < 1:
+        raise ParallelError(f"jobs must be at least 1, got {jobs}")
+
+
 _SHARED: ContextVar[Runner | None] = ContextVar("lazyfun_parallel_cluster", default=None)
 
 
@@ -229,7 +236,7 @@ def cluster(scheduler: str | None = None, jobs: int | None = None) -> Iterator[R
 
         with cluster(jobs=2):
             squares = list(pmap(square, range(100)))
-            total = count_queens_parallel(12)
+            found = list(psearch(start, expand1=expand1, complete=complete))
     """
     with runner(scheduler, jobs, share=False) as run:
         token = _SHARED.set(run)
@@ -246,8 +253,7 @@ def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> It
     With ``share`` (the default), a call without a ``scheduler`` inside a
     ``with cluster():`` block runs on that block's cluster, which stays up.
     """
-    if jobs is not None and jobs < 1:
-        raise ParallelError(f"jobs must be at least 1, got {jobs}")
+    check_jobs(jobs)
     around = shared() if share else None
     if not scheduler and around is not None:
         yield around

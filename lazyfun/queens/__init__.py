@@ -21,8 +21,7 @@ from typing import Literal
 from lazyfun.queens.board import Placement, QueensError, board_size, is_placement
 from lazyfun.queens.constrained import MOST_CONSTRAINED_LIMIT, most_constrained
 from lazyfun.queens.count import count_queens
-from lazyfun.queens.lex import queens as _lex_queens
-from lazyfun.queens.lex import solutions
+from lazyfun.queens.lex import lexicographic, solutions
 from lazyfun.trace import Meter
 
 __all__ = [
@@ -75,7 +74,7 @@ def queens(
     True
     """
     if strategy == "lexicographic":
-        return _lex_queens(rows, cols, meter)
+        return lexicographic(rows, cols, meter)
     if strategy == "most-constrained":
         return most_constrained(rows, cols, meter)
     board_size(rows, cols)

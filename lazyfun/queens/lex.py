@@ -2,7 +2,7 @@
 
 Column by column, a queen goes on each safe row in turn, lowest row first; the
 placements therefore come out in lexicographic order of their tuples, and
-``queens(4)`` yields ``(1, 3, 0, 2)`` then ``(2, 0, 3, 1)``, the order of the
+``lexicographic(4)`` yields ``(1, 3, 0, 2)`` then ``(2, 0, 3, 1)``, the order of the
 list-comprehension article's ``queens(4, 4)``.
 
 A partial placement carries three bit sets besides its rows, so a safe row is
@@ -15,7 +15,7 @@ one mask away rather than a loop over the queens already placed:
 
 ``solutions`` is the readable instance of :func:`lazyfun.search` (``expand1``
 adjoins each safe row to the next column; ``complete`` counts the columns).
-``queens`` walks the same tree with its own explicit stack and no per-node
+``lexicographic`` walks the same tree with its own explicit stack and no per-node
 objects: masks per column up to 64 rows (a mask is then one machine word),
 one set of masks undone on the way back beyond that, so memory stays
 O(rows + cols) words on any board.  The tests check that all three yield the
@@ -31,7 +31,7 @@ from lazyfun.queens.board import Placement, board_size
 from lazyfun.search import search
 from lazyfun.trace import Meter
 
-__all__ = ["Partial", "adjoin", "expand1", "queens", "safe_rows", "solutions"]
+__all__ = ["Partial", "adjoin", "expand1", "lexicographic", "safe_rows", "solutions"]
 
 
 class Partial(NamedTuple):
@@ -78,7 +78,7 @@ def expand1(height: int) -> Callable[[Partial], Iterator[Partial]]:
 
 
 def solutions(rows: int, cols: int | None = None) -> Iterator[Placement]:
-    """``queens`` as an instance of :func:`lazyfun.search`: lazy, lexicographic.
+    """``lexicographic`` as an instance of :func:`lazyfun.search`, the readable twin.
 
     >>> list(solutions(4))
     [(1, 3, 0, 2), (2, 0, 3, 1)]
@@ -92,19 +92,21 @@ def solutions(rows: int, cols: int | None = None) -> Iterator[Placement]:
     return (p.rows for p in found)
 
 
-def queens(rows: int, cols: int | None = None, meter: Meter | None = None) -> Iterator[Placement]:
+def lexicographic(
+    rows: int, cols: int | None = None, meter: Meter | None = None
+) -> Iterator[Placement]:
     """Every placement of ``cols`` non-attacking queens, one per column, on ``rows`` rows.
 
     Lazy and depth-first, in lexicographic order of the tuples (``p[c]`` is the
     row of the queen in column ``c``); memory stays O(rows + cols) words however
     many placements follow.  ``cols`` defaults to ``rows``; with ``rows < cols``
-    the stream is empty, and ``queens(n, 0)`` yields the one empty placement.
+    the stream is empty, and ``lexicographic(n, 0)`` yields the one empty placement.
     A ``meter`` counts the queens placed, for a front end to show progress.
 
-    >>> list(queens(4))
+    >>> list(lexicographic(4))
     [(1, 3, 0, 2), (2, 0, 3, 1)]
     >>> from lazyfun import ilen
-    >>> ilen(queens(6, 4)), ilen(queens(3, 4))
+    >>> ilen(lexicographic(6, 4)), ilen(lexicographic(3, 4))
     (46, 0)
     """
     rows, cols = board_size(rows, cols)

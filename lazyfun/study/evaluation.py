@@ -33,11 +33,10 @@ from typing import Literal
 
 from lazyfun.eager import solve_naive_eager
 from lazyfun.lazylist import LazyList
-from lazyfun.study.measure import log_charts, peak_bytes, timed
+from lazyfun.study.measure import human_bytes, log_charts, peak_bytes, timed
 from lazyfun.study.sudoku import LARGEST_BLANKS, blanked
 from lazyfun.sudoku import Grid
 from lazyfun.sudoku.bird import Choices, Matrix, choices, solve_by_need, solve_naive
-from lazyfun.trace import human_bytes
 from lazyfun.vocab import ilen
 
 __all__ = [

@@ -10,7 +10,7 @@ from typing import Any
 
 from lazyfun.trace import Probe
 
-__all__ = ["log_charts", "peak_bytes", "timed"]
+__all__ = ["human_bytes", "log_charts", "peak_bytes", "timed"]
 
 
 def timed(run: Callable[[], object]) -> float:
@@ -52,3 +52,13 @@ def log_charts(xlabel: str, path: Path) -> Iterator[tuple[Any, Any]]:
         figure.savefig(path, dpi=110)
     finally:
         plt.close(figure)
+
+
+def human_bytes(n: int) -> str:
+    """``1536 -> '1.5 KiB'``."""
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")

@@ -25,8 +25,8 @@ from lazyfun.eager import Work, predicted_work, queens_comprehension, queens_fla
 from lazyfun.queens import count_queens, queens
 from lazyfun.queens.lex import Partial, expand1
 from lazyfun.search import search
-from lazyfun.study.measure import log_charts, peak_bytes, timed
-from lazyfun.trace import Probe, human_bytes
+from lazyfun.study.measure import human_bytes, log_charts, peak_bytes, timed
+from lazyfun.trace import Probe
 from lazyfun.vocab import ilen
 
 __all__ = [

@@ -18,10 +18,9 @@ from pathlib import Path
 
 from lazyfun.core import many
 from lazyfun.eager import solve_naive_eager
-from lazyfun.study.measure import log_charts, peak_bytes, timed
+from lazyfun.study.measure import human_bytes, log_charts, peak_bytes, timed
 from lazyfun.sudoku import Grid, parse
 from lazyfun.sudoku.bird import choices, count_candidates, prune, solve_naive, solve_pruned
-from lazyfun.trace import human_bytes
 from lazyfun.vocab import ilen
 
 __all__ = [

@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import isqrt, prod
 from typing import TypeVar
 
+import lazyfun
 from lazyfun.core import cp, many, reiterable
-from lazyfun.lazylist import cp as shared_cp
-from lazyfun.search import search as skeleton
+from lazyfun.lazylist import shared_cp
 from lazyfun.sudoku.grid import Grid
 
 T = TypeVar("T")
@@ -282,7 +282,7 @@ def search(m: Matrix[Choices]) -> Iterator[Matrix[Choices]]:
              | complete m = [m]
              | otherwise  = concat (map (search . prune) (expand1 m))
     """
-    return skeleton(m, expand1=expand1, complete=complete, blocked=blocked, prune=prune)
+    return lazyfun.search(m, expand1=expand1, complete=complete, blocked=blocked, prune=prune)
 
 
 def solve_search(grid: Grid) -> Iterator[Grid]:

@@ -26,8 +26,8 @@ fast.  Read it as the chapter's four functions over one data type:
 From 25x25 up, :func:`solve` and :func:`count_solutions` hand the puzzle to
 the clause-learning search of :mod:`lazyfun.sudoku.learning` (when it was
 built): at that size depth-first search can stall on a unique puzzle for
-minutes, because it forgets why a branch failed.  The nodes, ``subtrees``
-and the functions on them stay depth-first at every size.
+minutes, because it forgets why a branch failed.  The nodes and the
+functions on them stay depth-first at every size.
 
 The failure weights are what a search learns as it goes; they live in a
 :class:`Search` beside the stream, never in the nodes, which are immutable.
@@ -43,11 +43,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, partial
 from itertools import islice
+from math import isqrt
 from typing import Final, final
 
 from lazyfun.search import search
-from lazyfun.sudoku import learning
-from lazyfun.sudoku.grid import Grid, check_givens, units
+from lazyfun.sudoku import geometry, learning
+from lazyfun.sudoku.grid import Grid, check_givens
 
 __all__ = [
     "Node",
@@ -64,7 +65,6 @@ __all__ = [
     "solve",
     "start",
     "start_ruling_out",
-    "subtrees",
 ]
 
 
@@ -119,11 +119,7 @@ class _Tables:
 @cache
 def _tables(box: int) -> _Tables:
     n = box * box
-    all_units = units(box)
-    peers = tuple(
-        tuple(sorted({p for u in all_units if cell in u for p in u} - {cell}))
-        for cell in range(n * n)
-    )
+    all_units = geometry.units(box)
     lines = all_units[: 2 * n]
     segments = [line[k * box : (k + 1) * box] for line in lines for k in range(box)]
     box_of = {cell: i for i, u in enumerate(all_units[2 * n :]) for cell in u}
@@ -148,13 +144,10 @@ def _tables(box: int) -> _Tables:
                 tuple(c for c in box_cells if c not in seg),
             )
         )
-    units_of = tuple(
-        sum(1 << k for k, unit in enumerate(all_units) if cell in unit) for cell in range(n * n)
+    units_of = tuple(sum(1 << k for k in of) for of in geometry.units_of(box))
+    return _Tables(
+        n, (1 << n) - 1, all_units, geometry.peers(box), units_of, tuple(segments), tuple(locks)
     )
-    return _Tables(n, (1 << n) - 1, all_units, peers, units_of, tuple(segments), tuple(locks))
-
-
-_BOXES = {16: 2, 81: 3, 256: 4, 625: 5}
 
 
 class Search:
@@ -165,7 +158,7 @@ class Search:
     """
 
     def __init__(self, cells: int) -> None:
-        self.tables = _tables(_BOXES[cells])
+        self.tables = _tables(geometry.BOX_OF_SIDE[isqrt(cells)])
         self.weights = [0] * cells
 
 
@@ -389,33 +382,8 @@ def solutions(node: Node) -> Iterator[Node]:
 # --- the public functions ------------------------------------------------------------
 
 
-def subtrees(grid: Grid, depth: int) -> list[Node]:
-    """The search tree cut ``depth`` branchings below the root: independent subtrees.
-
-    Eager (one level at a time, breadth-first): the pruned nodes at that
-    depth, plus the solutions met above it; dead branches are dropped.  The
-    solutions below them, taken together, are the solutions of ``grid``.
-
-    >>> from lazyfun.sudoku import parse
-    >>> parts = subtrees(parse("0" * 16), 2)
-    >>> len(parts), sum(count_below(node) for node in parts)
-    (12, 288)
-    """
-    level = [start(grid)]
-    this = Search(grid.size**2)
-    for _ in range(depth):
-        deeper: list[Node] = []
-        for node in level:
-            if complete(node):
-                deeper.append(node)
-            elif not blocked(node):
-                deeper += (prune(this, child) for child in expand1(this, node))
-        level = deeper
-    return [node for node in level if not blocked(node)]
-
-
 def count_below(node: Node, limit: int | None = None) -> int:
-    """How many solutions lie below one node of ``subtrees`` (at most ``limit``)."""
+    """How many solutions lie below ``node`` (at most ``limit``): a subtree's count."""
     return sum(1 for _ in islice(solutions(node), limit))
 
 
@@ -483,4 +451,4 @@ def is_solution(puzzle: Grid, grid: Grid) -> bool:
     if any(g != v for g, v in zip(grid.cells, puzzle.cells, strict=True) if v):
         return False
     values = set(range(1, grid.size + 1))
-    return all({grid.cells[c] for c in unit} == values for unit in units(grid.box))
+    return all({grid.cells[c] for c in unit} == values for unit in geometry.units(grid.box))

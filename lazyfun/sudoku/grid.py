@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from math import isqrt
 
-__all__ = ["BOX_SIZES", "Grid", "PuzzleError", "check_givens", "parse", "units"]
+from lazyfun.sudoku.geometry import BOX_SIZES, cell_name, units
 
-BOX_SIZES = (2, 3, 4, 5)
+__all__ = ["Grid", "PuzzleError", "UnsolvedError", "check_givens", "parse"]
+
 _LETTERS = "123456789ABCDEFGHIJKLMNOP"
 _HEX = "0123456789ABCDEF"
 _SEPARATORS = set(" \t|+-=_*")
@@ -45,7 +46,12 @@ class PuzzleError(ValueError):
 
     def at_line(self, line: int) -> PuzzleError:
         """The same error, placed on a line of a file."""
-        return PuzzleError(self.message, line=line, column=self.column)
+        return type(self)(self.message, line=line, column=self.column)
+
+
+class UnsolvedError(PuzzleError):
+    """A well-formed puzzle that lacks what the question needs: it has no solution, or
+    (for a rating) more than one.  A front end counts it as unsolved, not invalid."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,19 +153,6 @@ def _unpickle_grid(cells: bytes, box: int, symbols: str) -> Grid:
     return grid
 
 
-def units(box: int) -> tuple[tuple[int, ...], ...]:
-    """The cell indices of every row, then every column, then every box."""
-    n = box * box
-    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
-    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
-    boxes = [
-        tuple((br + r) * n + bc + c for r in range(box) for c in range(box))
-        for br in range(0, n, box)
-        for bc in range(0, n, box)
-    ]
-    return tuple(rows + cols + boxes)
-
-
 def check_givens(grid: Grid) -> None:
     """Raise ``PuzzleError`` naming the first two givens that share a unit and a value.
 
@@ -178,7 +171,7 @@ def check_givens(grid: Grid) -> None:
             if v in seen:
                 a, b = sorted((seen[v], cell))
                 raise PuzzleError(
-                    f"givens conflict: r{a // n + 1}c{a % n + 1} and r{b // n + 1}c{b % n + 1} "
+                    f"givens conflict: {cell_name(a, n)} and {cell_name(b, n)} "
                     f"are both {grid.symbol(v)}"
                 )
             seen[v] = cell

@@ -3,40 +3,12 @@
 ``steps(grid)`` is a lazy stream of :class:`Step`: each is found only when
 the consumer asks for the next one.  At each point the techniques are tried
 in the order of their Sudoku Explainer rating, and the first that applies
-gives the step:
-
-=====================  =====  ===============================================
-technique              SE     what it says
-=====================  =====  ===============================================
-full house             1.0    a unit has one empty cell: its missing value
-hidden single (box)    1.2    a value has one place left in a box
-hidden single (line)   1.5    a value has one place left in a row or column
-naked single           2.3    a cell has one candidate left
-pointing               2.6    a box's value is confined to one line: not
-                              elsewhere on that line
-claiming               2.8    a line's value is confined to one box: not
-                              elsewhere in that box
-naked pair             3.0    two cells of a unit hold the same two values
-X-wing                 3.2    a value in two rows sits in the same two
-                              columns (or the other way round)
-hidden pair            3.4    two values of a unit fit only two cells
-naked triple           3.6    three cells of a unit hold only three values
-swordfish              3.8    the X-wing on three lines
-hidden triple          4.0    three values of a unit fit only three cells
-XY-wing                4.2    a pivot {a,b} sees {a,c} and {b,c}: c goes
-                              from the cells that see both pincers
-XYZ-wing               4.4    a pivot {a,b,c} sees {a,c} and {b,c}: c goes
-                              from the cells that see all three
-naked quad             5.0    four cells of a unit hold only four values
-jellyfish              5.2    the X-wing on four lines
-hidden quad            5.4    four values of a unit fit only four cells
-X-chain                6.5    one value along alternating links: the ends
-                              of a chain that starts and ends on a strong
-                              link cannot both lack it (SE's base rating;
-                              its length bonus is not added)
-bifurcation            -      none of the above applies: a labelled guess,
-                              checked by the engine's search
-=====================  =====  ===============================================
+gives the step.  The ladder is one declared table, :data:`LADDER`: each
+:class:`Technique` with its name, its SE rating, its family and the function
+that finds it; :data:`TECHNIQUES`, :data:`RATINGS` and :data:`SINGLES` are
+read off it, and so is the table in the docs (:func:`ladder_table`).  When no
+technique applies, the step is a labelled guess (``"bifurcation"``), checked
+by the engine's search.
 
 Cells are numbered 0..N*N-1 in reading order; values from 1.  Candidates
 start as the values no given rules out (the usual pencil marks).
@@ -46,15 +18,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
+from typing import Literal, NamedTuple
 
+from lazyfun.sudoku import geometry
 from lazyfun.sudoku.engine import solve
-from lazyfun.sudoku.grid import Grid, PuzzleError, check_givens, units
+from lazyfun.sudoku.geometry import cell_name, unit_name
+from lazyfun.sudoku.grid import Grid, PuzzleError, UnsolvedError, check_givens
 
-__all__ = ["RATINGS", "SINGLES", "TECHNIQUES", "Step", "hint", "steps"]
+__all__ = [
+    "LADDER",
+    "RATINGS",
+    "SINGLES",
+    "TECHNIQUES",
+    "Family",
+    "Found",
+    "Step",
+    "Technique",
+    "hint",
+    "ladder_table",
+    "steps",
+]
 
 Pair = tuple[int, int]
+Family = Literal["single", "intersection", "subset", "fish", "wing", "chain"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,51 +66,19 @@ class Step:
         return RATINGS.get(self.technique)
 
     def __str__(self) -> str:
-        def name(cell: int) -> str:
-            return f"r{cell // self.side + 1}c{cell % self.side + 1}"
-
         where = f" in {', '.join(self.units)}" if self.units else ""
-        actions = [f"{name(c)}={v}" for c, v in self.placements]
-        actions += [f"{name(c)}<>{v}" for c, v in self.eliminations]
+        actions = [f"{cell_name(c, self.side)}={v}" for c, v in self.placements]
+        actions += [f"{cell_name(c, self.side)}<>{v}" for c, v in self.eliminations]
         return f"{self.technique}{where}: {' '.join(actions)}"
 
 
-RATINGS: dict[str, float] = {
-    "full house": 1.0,
-    "hidden single (box)": 1.2,
-    "hidden single (line)": 1.5,
-    "naked single": 2.3,
-    "pointing": 2.6,
-    "claiming": 2.8,
-    "naked pair": 3.0,
-    "X-wing": 3.2,
-    "hidden pair": 3.4,
-    "naked triple": 3.6,
-    "swordfish": 3.8,
-    "hidden triple": 4.0,
-    "XY-wing": 4.2,
-    "XYZ-wing": 4.4,
-    "naked quad": 5.0,
-    "jellyfish": 5.2,
-    "hidden quad": 5.4,
-    "X-chain": 6.5,  # SE's base for X-chains; SE adds up to 0.4 for long ones, not done here
-}
+class Found(NamedTuple):
+    """What a technique's finder returns: the step without its name (the ladder names it)."""
 
-
-@cache
-def _geometry(box: int) -> tuple[tuple[tuple[int, ...], ...], tuple[frozenset[int], ...]]:
-    """The units (rows, columns, boxes) and each cell's peers."""
-    all_units = units(box)
-    n = box * box
-    peers = tuple(
-        frozenset(p for u in all_units if cell in u for p in u) - {cell} for cell in range(n * n)
-    )
-    return all_units, peers
-
-
-def _unit_name(k: int, n: int) -> str:
-    kind = ("row", "column", "box")[k // n]
-    return f"{kind} {k % n + 1}"
+    placements: tuple[Pair, ...] = ()
+    eliminations: tuple[Pair, ...] = ()
+    cells: tuple[int, ...] = ()
+    units: tuple[str, ...] = ()
 
 
 def _values(bits: int) -> list[int]:
@@ -136,7 +91,7 @@ class _State:
     def __init__(self, grid: Grid, candidates: Mapping[int, Iterable[int]] | None) -> None:
         check_givens(grid)
         self.box, self.n = grid.box, grid.size
-        self.units, self.peers = _geometry(grid.box)
+        self.units, self.peers = geometry.units(grid.box), geometry.peer_sets(grid.box)
         self.values = list(grid.cells)
         full = (1 << self.n) - 1
         self.cands = [0 if v else full for v in self.values]
@@ -171,63 +126,55 @@ class _State:
         return [v for v in range(1, self.n + 1) if v not in placed]
 
 
-def _step(
-    s: _State,
-    technique: str,
-    placements: tuple[Pair, ...] = (),
-    eliminations: tuple[Pair, ...] = (),
-    cells: tuple[int, ...] = (),
-    names: tuple[str, ...] = (),
-) -> Step:
-    return Step(technique, placements, eliminations, cells, names, s.n)
+Finder = Callable[[_State], Found | None]
 
 
 # --- singles --------------------------------------------------------------------
 
 
-def full_house(s: _State) -> Step | None:
+def full_house(s: _State) -> Found | None:
     for k, unit in enumerate(s.units):
         empty = [c for c in unit if not s.values[c]]
         if len(empty) == 1 and s.cands[empty[0]]:
             (value,) = s.missing(unit)
             if s.cands[empty[0]] >> (value - 1) & 1:
-                return _step(
-                    s, "full house", ((empty[0], value),), (), (empty[0],), (_unit_name(k, s.n),)
+                return Found(
+                    placements=((empty[0], value),), cells=(empty[0],), units=(unit_name(k, s.n),)
                 )
     return None
 
 
-def _hidden_single(s: _State, unit_range: range, technique: str) -> Step | None:
+def _hidden_single(s: _State, unit_range: range) -> Found | None:
     for k in unit_range:
         unit = s.units[k]
         for value in s.missing(unit):
             places = s.where(unit, value)
             if len(places) == 1:
-                return _step(
-                    s, technique, ((places[0], value),), (), (places[0],), (_unit_name(k, s.n),)
+                return Found(
+                    placements=((places[0], value),), cells=(places[0],), units=(unit_name(k, s.n),)
                 )
     return None
 
 
-def hidden_single_box(s: _State) -> Step | None:
-    return _hidden_single(s, range(2 * s.n, 3 * s.n), "hidden single (box)")
+def hidden_single_box(s: _State) -> Found | None:
+    return _hidden_single(s, range(2 * s.n, 3 * s.n))
 
 
-def hidden_single_line(s: _State) -> Step | None:
-    return _hidden_single(s, range(2 * s.n), "hidden single (line)")
+def hidden_single_line(s: _State) -> Found | None:
+    return _hidden_single(s, range(2 * s.n))
 
 
-def naked_single(s: _State) -> Step | None:
+def naked_single(s: _State) -> Found | None:
     for cell, x in enumerate(s.cands):
         if x and not x & (x - 1):
-            return _step(s, "naked single", ((cell, x.bit_length()),), (), (cell,))
+            return Found(placements=((cell, x.bit_length()),), cells=(cell,))
     return None
 
 
 # --- intersections --------------------------------------------------------------
 
 
-def _confined(s: _State, bases: range, covers: range, technique: str) -> Step | None:
+def _confined(s: _State, bases: range, covers: range) -> Found | None:
     """A value whose places in a base unit all lie in one cover unit leaves the rest
     of the cover (pointing: box into line; claiming: line into box)."""
     for k in bases:
@@ -241,24 +188,24 @@ def _confined(s: _State, bases: range, covers: range, technique: str) -> Step | 
                 if all(c in cover for c in places):
                     gone = tuple((c, value) for c in s.where(cover, value) if c not in unit)
                     if gone:
-                        names = (_unit_name(k, s.n), _unit_name(j, s.n))
-                        return _step(s, technique, (), gone, tuple(places), names)
+                        names = (unit_name(k, s.n), unit_name(j, s.n))
+                        return Found(eliminations=gone, cells=tuple(places), units=names)
     return None
 
 
-def pointing(s: _State) -> Step | None:
-    return _confined(s, range(2 * s.n, 3 * s.n), range(2 * s.n), "pointing")
+def pointing(s: _State) -> Found | None:
+    return _confined(s, range(2 * s.n, 3 * s.n), range(2 * s.n))
 
 
-def claiming(s: _State) -> Step | None:
-    return _confined(s, range(2 * s.n), range(2 * s.n, 3 * s.n), "claiming")
+def claiming(s: _State) -> Found | None:
+    return _confined(s, range(2 * s.n), range(2 * s.n, 3 * s.n))
 
 
 # --- subsets --------------------------------------------------------------------
 
 
-def _naked(size: int, technique: str) -> Callable[[_State], Step | None]:
-    def find(s: _State) -> Step | None:
+def _naked(size: int) -> Finder:
+    def find(s: _State) -> Found | None:
         for k, unit in enumerate(s.units):
             open_cells = [c for c in unit if s.cands[c]]
             small = [c for c in open_cells if s.cands[c].bit_count() <= size]
@@ -275,14 +222,14 @@ def _naked(size: int, technique: str) -> Callable[[_State], Step | None]:
                     for v in _values(s.cands[c] & union)
                 )
                 if gone:
-                    return _step(s, technique, (), gone, group, (_unit_name(k, s.n),))
+                    return Found(eliminations=gone, cells=group, units=(unit_name(k, s.n),))
         return None
 
     return find
 
 
-def _hidden(size: int, technique: str) -> Callable[[_State], Step | None]:
-    def find(s: _State) -> Step | None:
+def _hidden(size: int) -> Finder:
+    def find(s: _State) -> Found | None:
         for k, unit in enumerate(s.units):
             places = {v: s.where(unit, v) for v in s.missing(unit)}
             few = [v for v, where in places.items() if 1 < len(where) <= size]
@@ -293,7 +240,7 @@ def _hidden(size: int, technique: str) -> Callable[[_State], Step | None]:
                 keep = sum(1 << (v - 1) for v in values)
                 gone = tuple((c, v) for c in cells for v in _values(s.cands[c] & ~keep))
                 if gone:
-                    return _step(s, technique, (), gone, tuple(cells), (_unit_name(k, s.n),))
+                    return Found(eliminations=gone, cells=tuple(cells), units=(unit_name(k, s.n),))
         return None
 
     return find
@@ -302,11 +249,11 @@ def _hidden(size: int, technique: str) -> Callable[[_State], Step | None]:
 # --- fish -----------------------------------------------------------------------
 
 
-def _fish(size: int, technique: str) -> Callable[[_State], Step | None]:
+def _fish(size: int) -> Finder:
     """A value whose places in ``size`` base lines lie in ``size`` cover lines leaves
     the rest of the cover lines (rows as bases, then columns)."""
 
-    def find(s: _State) -> Step | None:
+    def find(s: _State) -> Found | None:
         n = s.n
         for base_start, cover_start in ((0, n), (n, 0)):
             for value in range(1, n + 1):
@@ -327,8 +274,10 @@ def _fish(size: int, technique: str) -> Callable[[_State], Step | None]:
                         if c not in base_cells
                     )
                     if gone:
-                        names = tuple(_unit_name(k, n) for k, _ in group)
-                        return _step(s, technique, (), gone, tuple(sorted(base_cells)), names)
+                        names = tuple(unit_name(k, n) for k, _ in group)
+                        return Found(
+                            eliminations=gone, cells=tuple(sorted(base_cells)), units=names
+                        )
         return None
 
     return find
@@ -342,7 +291,7 @@ def _cross(cell: int, n: int, base_start: int) -> int:
 # --- wings ----------------------------------------------------------------------
 
 
-def xy_wing(s: _State) -> Step | None:
+def xy_wing(s: _State) -> Found | None:
     pairs = [c for c, x in enumerate(s.cands) if x.bit_count() == 2]
     for pivot in pairs:
         ab = s.cands[pivot]
@@ -354,13 +303,13 @@ def xy_wing(s: _State) -> Step | None:
             z = (x & y) & ~ab
             if z.bit_count() != 1:
                 continue
-            step = _wing_step(s, "XY-wing", (pivot, one, two), (one, two), z)
-            if step:
-                return step
+            found = _wing(s, (pivot, one, two), (one, two), z)
+            if found:
+                return found
     return None
 
 
-def xyz_wing(s: _State) -> Step | None:
+def xyz_wing(s: _State) -> Found | None:
     for pivot, abc in enumerate(s.cands):
         if abc.bit_count() != 3:
             continue
@@ -371,19 +320,17 @@ def xyz_wing(s: _State) -> Step | None:
             z = s.cands[one] & s.cands[two]
             if z.bit_count() != 1 or s.cands[one] == s.cands[two]:
                 continue
-            step = _wing_step(s, "XYZ-wing", (pivot, one, two), (pivot, one, two), z)
-            if step:
-                return step
+            found = _wing(s, (pivot, one, two), (pivot, one, two), z)
+            if found:
+                return found
     return None
 
 
-def _wing_step(
-    s: _State, technique: str, cells: tuple[int, ...], seen_by: tuple[int, ...], z: int
-) -> Step | None:
+def _wing(s: _State, cells: tuple[int, ...], seen_by: tuple[int, ...], z: int) -> Found | None:
     value = z.bit_length()
-    common = set.intersection(*(set(s.peers[c]) for c in seen_by)) - set(cells)
+    common = frozenset.intersection(*(s.peers[c] for c in seen_by)) - set(cells)
     gone = tuple((c, value) for c in sorted(common) if s.cands[c] & z)
-    return _step(s, technique, (), gone, cells) if gone else None
+    return Found(eliminations=gone, cells=cells) if gone else None
 
 
 # --- chains ---------------------------------------------------------------------
@@ -439,7 +386,7 @@ def _chain_from(
     return None
 
 
-def x_chain(s: _State) -> Step | None:
+def x_chain(s: _State) -> Found | None:
     """The shortest single-value chain, over every value and start, that eliminates."""
     best: tuple[list[int], tuple[Pair, ...]] | None = None
     for value in range(1, s.n + 1):
@@ -450,34 +397,117 @@ def x_chain(s: _State) -> Step | None:
                 best = found
     if best is None:
         return None
-    return _step(s, "X-chain", (), best[1], tuple(best[0]))
+    return Found(eliminations=best[1], cells=tuple(best[0]))
 
 
 # --- the ladder -----------------------------------------------------------------
 
-TECHNIQUES: tuple[tuple[str, Callable[[_State], Step | None]], ...] = (
-    ("full house", full_house),
-    ("hidden single (box)", hidden_single_box),
-    ("hidden single (line)", hidden_single_line),
-    ("naked single", naked_single),
-    ("pointing", pointing),
-    ("claiming", claiming),
-    ("naked pair", _naked(2, "naked pair")),
-    ("X-wing", _fish(2, "X-wing")),
-    ("hidden pair", _hidden(2, "hidden pair")),
-    ("naked triple", _naked(3, "naked triple")),
-    ("swordfish", _fish(3, "swordfish")),
-    ("hidden triple", _hidden(3, "hidden triple")),
-    ("XY-wing", xy_wing),
-    ("XYZ-wing", xyz_wing),
-    ("naked quad", _naked(4, "naked quad")),
-    ("jellyfish", _fish(4, "jellyfish")),
-    ("hidden quad", _hidden(4, "hidden quad")),
-    ("X-chain", x_chain),
+
+@dataclass(frozen=True, slots=True)
+class Technique:
+    """One rung of the ladder: a technique's name, its Sudoku Explainer rating, its
+    family, what it says, and the function that finds it in a state."""
+
+    name: str
+    rating: float
+    family: Family
+    says: str
+    find: Finder
+
+
+LADDER: tuple[Technique, ...] = (
+    Technique(
+        "full house", 1.0, "single", "a unit has one empty cell: its missing value", full_house
+    ),
+    Technique(
+        "hidden single (box)",
+        1.2,
+        "single",
+        "a value has one place left in a box",
+        hidden_single_box,
+    ),
+    Technique(
+        "hidden single (line)",
+        1.5,
+        "single",
+        "a value has one place left in a row or column",
+        hidden_single_line,
+    ),
+    Technique("naked single", 2.3, "single", "a cell has one candidate left", naked_single),
+    Technique(
+        "pointing",
+        2.6,
+        "intersection",
+        "a box's value is confined to one line: not elsewhere on that line",
+        pointing,
+    ),
+    Technique(
+        "claiming",
+        2.8,
+        "intersection",
+        "a line's value is confined to one box: not elsewhere in that box",
+        claiming,
+    ),
+    Technique(
+        "naked pair", 3.0, "subset", "two cells of a unit hold the same two values", _naked(2)
+    ),
+    Technique(
+        "X-wing",
+        3.2,
+        "fish",
+        "a value in two rows sits in the same two columns (or the other way round)",
+        _fish(2),
+    ),
+    Technique("hidden pair", 3.4, "subset", "two values of a unit fit only two cells", _hidden(2)),
+    Technique(
+        "naked triple", 3.6, "subset", "three cells of a unit hold only three values", _naked(3)
+    ),
+    Technique("swordfish", 3.8, "fish", "the X-wing on three lines", _fish(3)),
+    Technique(
+        "hidden triple", 4.0, "subset", "three values of a unit fit only three cells", _hidden(3)
+    ),
+    Technique(
+        "XY-wing",
+        4.2,
+        "wing",
+        "a pivot {a,b} sees {a,c} and {b,c}: c goes from the cells that see both pincers",
+        xy_wing,
+    ),
+    Technique(
+        "XYZ-wing",
+        4.4,
+        "wing",
+        "a pivot {a,b,c} sees {a,c} and {b,c}: c goes from the cells that see all three",
+        xyz_wing,
+    ),
+    Technique("naked quad", 5.0, "subset", "four cells of a unit hold only four values", _naked(4)),
+    Technique("jellyfish", 5.2, "fish", "the X-wing on four lines", _fish(4)),
+    Technique(
+        "hidden quad", 5.4, "subset", "four values of a unit fit only four cells", _hidden(4)
+    ),
+    Technique(
+        "X-chain",
+        6.5,  # SE's base for X-chains; SE adds up to 0.4 for long ones, not done here
+        "chain",
+        "one value along alternating links: the ends of a chain that starts and ends on a"
+        " strong link cannot both lack it",
+        x_chain,
+    ),
 )
 
+TECHNIQUES: tuple[str, ...] = tuple(t.name for t in LADDER)
+RATINGS: dict[str, float] = {t.name: t.rating for t in LADDER}
+SINGLES: tuple[str, ...] = tuple(t.name for t in LADDER if t.family == "single")
 
-SINGLES = ("full house", "hidden single (box)", "hidden single (line)", "naked single")
+
+def ladder_table() -> str:
+    """The ladder as a Markdown table: technique, SE rating, family, what it says."""
+    rows = ["| technique | SE | family | what it says |", "|---|---|---|---|"]
+    rows += [f"| {t.name} | {t.rating} | {t.family} | {t.says} |" for t in LADDER]
+    rows.append(
+        "| bifurcation | - | guess | none applies: a labelled guess, checked by the engine |"
+    )
+    return "\n".join(rows)
 
 
 def _guess(s: _State) -> Step:
@@ -493,29 +523,36 @@ def _guess(s: _State) -> Step:
         except PuzzleError:
             found = None
         if found is not None:
-            return _step(s, "bifurcation", ((cell, value),), (), (cell,))
-    raise PuzzleError(f"no solution from here: {grid}")
+            return Step("bifurcation", placements=((cell, value),), cells=(cell,), side=s.n)
+    raise UnsolvedError(f"no solution from here: {grid}")
 
 
-Ladder = tuple[tuple[str, Callable[[_State], Step | None]], ...]
+Ladder = tuple[Technique, ...]
 
 
 def _ladder(techniques: Iterable[str] | None) -> Ladder:
     """The ladder, or the part of it named in ``techniques`` (in the ladder's order)."""
     if techniques is None:
-        return TECHNIQUES
+        return LADDER
     wanted = set(techniques)
-    unknown = wanted - {name for name, _ in TECHNIQUES}
+    unknown = wanted - set(TECHNIQUES)
     if unknown:
         raise ValueError(f"unknown techniques: {', '.join(sorted(unknown))}")
-    return tuple((name, find) for name, find in TECHNIQUES if name in wanted)
+    return tuple(t for t in LADDER if t.name in wanted)
 
 
 def _next_step(s: _State, ladder: Ladder) -> Step:
-    for _, technique in ladder:
-        step = technique(s)
-        if step is not None:
-            return step
+    for technique in ladder:
+        found = technique.find(s)
+        if found is not None:
+            return Step(
+                technique.name,
+                placements=found.placements,
+                eliminations=found.eliminations,
+                cells=found.cells,
+                units=found.units,
+                side=s.n,
+            )
     return _guess(s)
 
 

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from itertools import islice, pairwise
+from typing import Any
 
 import pytest
 
-from lazyfun.sudoku import PuzzleError, parse, solve
-from lazyfun.sudoku import steps as steps_module
-from lazyfun.sudoku.generate import generate
-from lazyfun.sudoku.steps import RATINGS, TECHNIQUES, Step, hint, steps
+from lazyfun.sudoku import PuzzleError, deduction, generate, parse, solve
+from lazyfun.sudoku.deduction import (
+    LADDER,
+    RATINGS,
+    TECHNIQUES,
+    Found,
+    Step,
+    Technique,
+    hint,
+    steps,
+)
 from tests.datafiles import read_lines
 
 SINGLES = {"full house", "hidden single (box)", "hidden single (line)", "naked single"}
@@ -44,9 +53,9 @@ def test_steps_are_sound_on_hard_and_generated_puzzles() -> None:
 
 
 def test_an_x_chain_links_peers_and_eliminates_what_sees_both_ends() -> None:
-    from lazyfun.sudoku.steps import _geometry
+    from lazyfun.sudoku.geometry import peer_sets
 
-    _, peers = _geometry(3)
+    peers = peer_sets(3)
     chains = [s for p in HARD[:10] for s in steps(parse(p)) if s.technique == "X-chain"]
     assert chains
     for chain in chains:
@@ -69,12 +78,23 @@ def test_singles_finish_exactly_40_of_norvigs_easy_50() -> None:
     assert len(finished) == 40
 
 
+def test_the_ladder_is_read_off_one_table() -> None:
+    assert set(deduction.SINGLES) == SINGLES
+    assert TECHNIQUES[:4] == deduction.SINGLES and len(TECHNIQUES) == 18
+    table = deduction.ladder_table().splitlines()
+    assert len(table) == 2 + len(LADDER) + 1  # header, rule, the rungs, the guess
+    assert table[2].startswith("| full house | 1.0 | single | a unit has one empty cell")
+    assert "| X-chain | 6.5 | chain |" in table[-2]
+
+
 def test_the_simplest_technique_comes_first() -> None:
-    ladder = [name for name, _ in TECHNIQUES]
+    ladder = list(TECHNIQUES)
     assert [RATINGS[name] for name in ladder] == sorted(RATINGS[name] for name in ladder)
     grid = parse("....34...3.11..4")
     walk = list(steps(grid))
-    assert walk[0] == Step("hidden single (box)", ((1, 1),), (), (1,), ("box 1",), 4)
+    assert walk[0] == Step(
+        "hidden single (box)", placements=((1, 1),), cells=(1,), units=("box 1",), side=4
+    )
     assert str(walk[1]) == "full house in column 2: r4c2=2"
     assert walk[1].rating == 1.0 and Step("bifurcation").rating is None
 
@@ -82,16 +102,14 @@ def test_the_simplest_technique_comes_first() -> None:
 def test_steps_are_found_only_when_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = Counter[str]()
 
-    def counted(name: str, find: object) -> object:
-        def wrapper(state: object) -> object:
-            calls[name] += 1
-            return find(state)  # type: ignore[operator]
+    def counted(technique: Technique) -> Technique:
+        def find(state: Any) -> Found | None:
+            calls[technique.name] += 1
+            return technique.find(state)
 
-        return wrapper
+        return replace(technique, find=find)
 
-    monkeypatch.setattr(
-        steps_module, "TECHNIQUES", tuple((n, counted(n, f)) for n, f in TECHNIQUES)
-    )
+    monkeypatch.setattr(deduction, "LADDER", tuple(counted(t) for t in LADDER))
     walk = steps(parse(HARD[0]))
     assert not calls  # nothing searched yet
     next(walk)
@@ -144,4 +162,4 @@ def test_cli_explain_and_hint() -> None:
     full = runner.invoke(app, ["sudoku", "hint", "1234341221434321"])
     assert full.exit_code == 0 and "already full" in full.stderr
     wrong = runner.invoke(app, ["sudoku", "explain", puzzle, "--format", "grid"])
-    assert wrong.exit_code == 2 and "unknown --format" in wrong.stderr
+    assert wrong.exit_code == 2 and "Invalid value for '--format'" in wrong.stderr

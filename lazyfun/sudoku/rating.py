@@ -1,6 +1,6 @@
 """How hard a puzzle is for a person: the hardest step it needs, on the Sudoku Explainer scale.
 
-``rate(grid)`` solves the puzzle by :func:`lazyfun.sudoku.steps.steps`
+``rate(grid)`` solves the puzzle by :func:`lazyfun.sudoku.deduction.steps`
 (simplest technique first) and reads off the hardest step:
 
 =========  ==============  ==================================================
@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from lazyfun.sudoku.deduction import RATINGS, steps
 from lazyfun.sudoku.engine import count_solutions
-from lazyfun.sudoku.grid import Grid, PuzzleError
-from lazyfun.sudoku.steps import RATINGS, steps
+from lazyfun.sudoku.grid import Grid, UnsolvedError
 
 __all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Rating", "rate"]
 
@@ -70,8 +70,8 @@ def _level(score: float, floor: bool) -> Level:
 def rate(grid: Grid) -> Rating:
     """The difficulty of a puzzle with one solution (eager: it walks every step).
 
-    Raises PuzzleError for conflicting givens, or a puzzle without exactly one
-    solution (a rating of a puzzle that has several is meaningless).
+    Raises PuzzleError for conflicting givens, and its UnsolvedError for a puzzle
+    without exactly one solution (a rating of a puzzle that has several is meaningless).
 
     >>> from lazyfun.sudoku import parse
     >>> rate(parse("...." "34.." ".3.1" "1..4"))
@@ -79,7 +79,9 @@ def rate(grid: Grid) -> Rating:
     """
     found = count_solutions(grid, limit=2)
     if found != 1:
-        raise PuzzleError("no solution: nothing to rate" if not found else "not unique: no rating")
+        raise UnsolvedError(
+            "no solution: nothing to rate" if not found else "not unique: no rating"
+        )
     hardest: tuple[float, str] = (0.0, "none")
     taken = guesses = 0
     for step in steps(grid):

@@ -33,18 +33,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from functools import cache
 from itertools import count
 from typing import Literal, get_args
 
-from lazyfun.sudoku import learning
+from lazyfun.sudoku import geometry, learning
 from lazyfun.sudoku.engine import solutions, solve, start_ruling_out
-from lazyfun.sudoku.grid import Grid, PuzzleError, units
-from lazyfun.sudoku.rate import LEVEL_NAMES, Level, Rating, rate
+from lazyfun.sudoku.grid import Grid, PuzzleError
+from lazyfun.sudoku.rating import LEVEL_NAMES, Level, Rating, rate
 
 __all__ = [
     "SYMMETRIES",
     "Symmetry",
+    "check_request",
     "generate",
     "minimise",
     "of_level",
@@ -56,7 +56,6 @@ __all__ = [
 
 Symmetry = Literal["rot180", "rot90", "mirror", "diagonal"]
 SYMMETRIES: tuple[str, ...] = get_args(Symmetry)
-GENERATED_BOXES = (2, 3, 4, 5)
 LEVEL_TRIES = 1000  # puzzles in a row without the asked level before giving up
 LOCKED_FROM = 4  # boxes from which the root of each question is pruned by locked candidates
 
@@ -146,37 +145,17 @@ def orbits(box: int, symmetry: Symmetry | None = None) -> list[tuple[int, ...]]:
     return groups
 
 
-@cache
-def _peers(box: int) -> tuple[tuple[int, ...], ...]:
-    """The cells that share a unit with each cell."""
-    n = box * box
-    return tuple(
-        tuple(sorted({p for unit in units(box) if cell in unit for p in unit} - {cell}))
-        for cell in range(n * n)
-    )
-
-
 def _seen(cells: list[int], peers: tuple[int, ...], n: int) -> bool:
     """Whether the givens among a blank cell's peers hold N-1 values: the cell is a naked
     single, fixed without a search."""
     return len({cells[p] for p in peers} - {0}) == n - 1
 
 
-@cache
-def _masks(box: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Each cell's peers as a bit set of cells, and its three units as bit sets."""
-    n = box * box
-    peers = tuple(sum(1 << p for p in _peers(box)[cell]) for cell in range(n * n))
-    unit_sets = tuple(
-        tuple(sum(1 << c for c in u) for u in units(box) if cell in u) for cell in range(n * n)
-    )
-    return peers, unit_sets
-
-
 def _hidden(cells: list[int], box: int, cell: int, value: int) -> bool:
     """Whether ``value`` has no other place than the blank ``cell`` in one of its units:
     every other cell of the unit is a given or sees a given ``value`` (a hidden single)."""
-    peers, unit_sets = _masks(box)
+    peers = geometry.peer_masks(box)
+    unit_masks = geometry.unit_masks(box)
     taken = 0
     for i, v in enumerate(cells):
         if v:
@@ -184,7 +163,7 @@ def _hidden(cells: list[int], box: int, cell: int, value: int) -> bool:
             if v == value:
                 taken |= peers[i]
     alone = 1 << cell
-    return any(unit & ~taken == alone for unit in unit_sets[cell])
+    return any(unit_masks[k] & ~taken == alone for k in geometry.units_of(box)[cell])
 
 
 def _stays_unique(cells: list[int], box: int, solution: Grid, orbit: tuple[int, ...]) -> bool:
@@ -192,7 +171,7 @@ def _stays_unique(cells: list[int], box: int, solution: Grid, orbit: tuple[int, 
     no blanked cell can take another value than the solution's.  A cell that the
     givens fix at once (a naked or hidden single) cannot; the engine is asked only
     about the others (at 25x25 its clause-learning search, which does not stall)."""
-    peers, n = _peers(box), box * box
+    peers, n = geometry.peers(box), box * box
     blanked = tuple(cells)
     for cell in orbit:
         value = solution.cells[cell]
@@ -235,10 +214,11 @@ def minimise(
     return Grid(tuple(cells), box)
 
 
-def _check(box: int, symmetry: str | None, level: str | None = None) -> None:
-    if box not in GENERATED_BOXES:
+def check_request(box: int, symmetry: str | None = None, level: str | None = None) -> None:
+    """Refuse at once, with the reason, what :func:`generate` cannot make."""
+    if box not in geometry.BOX_SIZES:
         raise PuzzleError(
-            f"generate makes boxes of {', '.join(map(str, GENERATED_BOXES))} "
+            f"generate makes boxes of {', '.join(map(str, geometry.BOX_SIZES))} "
             f"(4x4, 9x9, 16x16, 25x25), not {box}"
         )
     if box >= learning.FROM_BOX and not learning.AVAILABLE:
@@ -275,7 +255,7 @@ def puzzle(
     >>> puzzle(3, 5, 1) == list(islice(generate(3, seed=5), 2))[1]
     True
     """
-    _check(box, symmetry)
+    check_request(box, symmetry)
     rng = random.Random(f"lazyfun.generate:{box}:{seed}:{index}")
     return minimise(random_solution(box, rng), rng, symmetry=symmetry, minimal=minimal)
 
@@ -329,14 +309,14 @@ def generate(
     no given, or with a symmetry no orbit of givens, can be removed without
     losing uniqueness; without it, blanking stops at the first given that
     has to stay (quicker, more givens).  With ``level`` (see
-    :mod:`lazyfun.sudoku.rate`) only puzzles of that level are kept; a level
+    :mod:`lazyfun.sudoku.rating`) only puzzles of that level are kept; a level
     not met in :data:`LEVEL_TRIES` puzzles in a row raises PuzzleError.
 
     >>> from itertools import islice
     >>> [str(p) for p in islice(generate(2, seed=3), 2)]
     ['0000340003011004', '0140300000000010']
     """
-    _check(box, symmetry, level)
+    check_request(box, symmetry, level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     if level is None:

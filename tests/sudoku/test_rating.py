@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.sudoku import PuzzleError, parse
-from lazyfun.sudoku.rate import Rating, rate
-from lazyfun.sudoku.steps import SINGLES, steps
+from lazyfun.sudoku.deduction import SINGLES, steps
+from lazyfun.sudoku.rating import Rating, rate
 from tests.datafiles import read_lines
 
 EASY50 = read_lines("norvig_easy50.txt")

@@ -1,0 +1,63 @@
+"""The three layers as they load: the core and the programs pull in no front-end library.
+
+`make lint` holds the import contract itself (import-linter, pyproject.toml);
+these tests check what a user meets at run time: importing lazyfun or a
+program starts no dask and loads no terminal or plotting library.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import lazyfun
+
+HEAVY = ("dask", "distributed", "typer", "click", "rich", "matplotlib")
+ROOT = Path(lazyfun.__file__).parent
+
+
+def _loaded_after(statement: str) -> list[str]:
+    """The heavy libraries present in a fresh interpreter after ``statement``."""
+    probe = f"import sys, json; {statement}; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], check=True, capture_output=True, text=True
+    ).stdout
+    modules: list[str] = json.loads(out)
+    return sorted({m.split(".")[0] for m in modules} & set(HEAVY))
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "lazyfun",
+        "lazyfun.sudoku",
+        "lazyfun.sudoku.bird",
+        "lazyfun.sudoku.canon",
+        "lazyfun.queens",
+        "lazyfun.queens.sicp",
+        "lazyfun.csp",
+        "lazyfun.parallel",
+        "lazyfun.trace",
+    ],
+)
+def test_importing_the_core_or_a_program_loads_no_front_end_library(module: str) -> None:
+    assert _loaded_after(f"import {module}") == []
+
+
+def test_the_probe_really_sees_a_front_end_library() -> None:
+    assert "typer" in _loaded_after("import lazyfun.cli")
+
+
+def test_every_module_is_placed_on_the_architecture_page() -> None:
+    page = (ROOT.parent / "docs" / "architecture.md").read_text()
+    modules = {
+        ".".join(path.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
+        for path in ROOT.rglob("*.py")
+        if path.name != "__main__.py"
+    }
+    missing = sorted(m for m in modules if f"`{m}`" not in page)
+    assert missing == []
