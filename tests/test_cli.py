@@ -75,7 +75,8 @@ def test_queens_bad_input_is_one_line_and_exit_2() -> None:
     result = CliRunner().invoke(app, ["queens", "8", "--strategy", "random"])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
-        "lazyfun: unknown strategy 'random': choose one of lexicographic, most-constrained"
+        "lazyfun: Invalid value for '--strategy': Value error, 'random' is not one of "
+        "'lexicographic', 'most-constrained', 'lex', 'mrv'."
     ]
     assert "Traceback" not in result.output
 

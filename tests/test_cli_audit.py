@@ -112,7 +112,7 @@ def test_a_missing_file_is_one_line() -> None:
         (["queens", "8", "--jobs", "2"], "--jobs and --scheduler go with --count"),
         (["study", "queens", "--to", "40"], "--to"),
         (["study", "sudoku", "--to", "60"], "--to <= 6"),
-        (["sudoku", "generate", "--size", "36"], "--size must be 4, 9, 16 or 25"),
+        (["sudoku", "generate", "--size", "36"], "'36' is not one of '4', '9', '16', '25'"),
         (["sudoku", "generate", "-n", "-5"], "--number must be at least 1"),
     ],
 )

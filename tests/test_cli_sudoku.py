@@ -130,8 +130,8 @@ def test_force_runs_what_would_be_refused(monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--format", "xml", EMPTY_4X4], "unknown --format 'xml'"),
-        (["--method", "magic", EMPTY_4X4], "unknown --method 'magic'"),
+        (["--format", "xml", EMPTY_4X4], "'xml' is not one of 'line', 'grid', 'json'"),
+        (["--method", "magic", EMPTY_4X4], "Invalid value for '--method'"),
         (["--limit", "0", EMPTY_4X4], "--limit must be at least 1"),
         (["--all", "--count", EMPTY_4X4], "at most one of"),
         (["-f", "/no/such/file"], "no such file"),

@@ -1,10 +1,12 @@
-"""The ``lazyfun`` command: one module per command, the output they share in ``output``.
+"""The ``lazyfun`` command: one module per command; what they share in ``options``
+(the options, written once) and ``output`` (input, the exit protocol, the progress
+bar, the one renderer of answers).
 
 - ``lazyfun sudoku solve|canon`` (:mod:`lazyfun.cli.sudoku`);
 - ``lazyfun sudoku generate`` (:mod:`lazyfun.cli.generate`);
 - ``lazyfun sudoku explain|hint|rate`` (:mod:`lazyfun.cli.explain`);
 - ``lazyfun queens`` (:mod:`lazyfun.cli.queens`);
-- ``lazyfun study queens|sudoku`` (:mod:`lazyfun.cli.study`);
+- ``lazyfun study queens|sudoku|evaluation`` (:mod:`lazyfun.cli.study`);
 - ``lazyfun demo`` (:mod:`lazyfun.cli.demo`).
 
 User errors (a board that is not a board, a missing extra, a bad line)
@@ -13,37 +15,70 @@ print one line on stderr and exit with status 2, never a traceback.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
+import lazyfun
 from lazyfun.cli import demo as demo_module
-from lazyfun.cli import study, sudoku
-from lazyfun.cli.explain import explain_command, hint_command, rate_command
-from lazyfun.cli.generate import generate_command
-from lazyfun.cli.queens import queens_command
+from lazyfun.cli import explain, generate, queens, study, sudoku
+from lazyfun.cli.options import Command, Group, flag
 
 __all__ = ["app", "main"]
+
+SOLVING, MAKING, EXPLAINING = "Solving", "Making", "Explaining"
+
+
+def _group(help: str) -> typer.Typer:
+    return typer.Typer(help=help, no_args_is_help=True, cls=Group)
+
 
 app = typer.Typer(
     help="Lazy functional search programs: Sudoku, N queens, constraint models.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=Group,
 )
-sudoku.app.command("generate")(generate_command)
-sudoku.app.command("explain")(explain_command)
-sudoku.app.command("hint")(hint_command)
-sudoku.app.command("rate")(rate_command)
-app.add_typer(sudoku.app, name="sudoku")
-app.add_typer(study.app, name="study")
-app.command("queens")(queens_command)
+
+sudoku_app = _group("Sudoku: solve, canonicalise, generate, explain, hint and rate puzzles.")
+for name, command, panel in (
+    ("solve", sudoku.solve_command, SOLVING),
+    ("canon", sudoku.canon_command, SOLVING),
+    ("generate", generate.generate_command, MAKING),
+    ("explain", explain.explain_command, EXPLAINING),
+    ("hint", explain.hint_command, EXPLAINING),
+    ("rate", explain.rate_command, EXPLAINING),
+):
+    sudoku_app.command(name, cls=Command, rich_help_panel=panel)(command)
+
+study_app = _group("Eager against lazy, measured: time, memory, work.")
+study_app.command("queens", cls=Command)(study.queens_command)
+study_app.command("sudoku", cls=Command)(study.sudoku_command)
+study_app.command("evaluation", cls=Command)(study.evaluation_command)
+
+app.add_typer(sudoku_app, name="sudoku")
+app.add_typer(study_app, name="study")
+app.command("queens", cls=Command)(queens.queens_command)
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"lazyfun {lazyfun.__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
-def root() -> None:
+def root(
+    version: Annotated[
+        bool,
+        flag("--version", help="Print the version and exit.", callback=_version, is_eager=True),
+    ] = False,
+) -> None:
     """Lazy functional search programs: Sudoku, N queens, constraint models."""
 
 
-@app.command()
+@app.command(cls=Command)
 def demo() -> None:
     """The main job on built-in data, explained as it runs (a few seconds)."""
     demo_module.run(typer.echo)

@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import asdict
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 
 from lazyfun.batch import numbered
-from lazyfun.cli.output import Format, Report, Source, fail, silence_stdout
-from lazyfun.cli.sudoku import FileOpt, PuzzlesArg, QuietOpt
-from lazyfun.sudoku.grid import PuzzleError, parse
-from lazyfun.sudoku.rate import Rating, rate
-from lazyfun.sudoku.steps import Step, hint, steps
+from lazyfun.cli.options import FileOpt, LineOrJson, LineOrJsonOpt, PuzzlesArg, QuietOpt
+from lazyfun.cli.output import Report, Source, exit_protocol
+from lazyfun.sudoku import PuzzleError, Rating, Step, UnsolvedError, hint, parse, rate, steps
 
-PuzzleArg = Annotated[str, typer.Argument(help="The puzzle, in one-line form.", show_default=False)]
-FormatOpt = Annotated[str, typer.Option("--format", help="Output: line or json (JSON Lines).")]
+PuzzleArg = Annotated[
+    str, typer.Argument(help="The puzzle, in one-line form.", show_default=False, metavar="PUZZLE")
+]
 
 
 def _record(step: Step) -> str:
@@ -33,45 +32,32 @@ def _record(step: Step) -> str:
     )
 
 
-def _show(step: Step, output: str) -> None:
+def _show(step: Step, output: LineOrJson) -> None:
     sys.stdout.write((str(step) if output == "line" else _record(step)) + "\n")
     sys.stdout.flush()
 
 
-def _check_format(output: str) -> None:
-    if output not in ("line", "json"):
-        raise fail(f"unknown --format {output!r}: choose line, json")
-
-
-def explain_command(puzzle: PuzzleArg, output: FormatOpt = "line") -> None:
+def explain_command(puzzle: PuzzleArg, output: LineOrJsonOpt = "line") -> None:
     """Every step that solves the puzzle, simplest technique first, each printed as found.
 
     Cells are named rRcC (row R, column C, from 1); r2c5<>7 removes 7 from r2c5.
     """
-    _check_format(output)
-    try:
+    with exit_protocol(PuzzleError):
         for step in steps(parse(puzzle)):
             _show(step, output)
-    except PuzzleError as error:
-        raise fail(str(error)) from None
-    except BrokenPipeError:
-        silence_stdout()
 
 
-def hint_command(puzzle: PuzzleArg, output: FormatOpt = "line") -> None:
+def hint_command(puzzle: PuzzleArg, output: LineOrJsonOpt = "line") -> None:
     """The simplest next step from the puzzle as it stands (your placements included)."""
-    _check_format(output)
-    try:
+    with exit_protocol(PuzzleError):
         step = hint(parse(puzzle))
-    except PuzzleError as error:
-        raise fail(str(error)) from None
-    if step is None:
-        typer.echo("lazyfun: the grid is already full", err=True)
-        return
-    _show(step, output)
+        if step is None:
+            typer.echo("lazyfun: the grid is already full", err=True)
+            return
+        _show(step, output)
 
 
-def _rating_line(rating: Rating, fmt: str, line: int, puzzle: str) -> str:
+def _rating_line(rating: Rating, fmt: LineOrJson, line: int, puzzle: str) -> str:
     score = f"{rating.score:.1f}" + ("+" if rating.floor else "")
     if fmt == "line":
         return f"{score} {rating.level} {rating.hardest}"
@@ -82,7 +68,7 @@ def _rating_line(rating: Rating, fmt: str, line: int, puzzle: str) -> str:
 def rate_command(
     puzzles: PuzzlesArg = None,
     file: FileOpt = None,
-    output: FormatOpt = "line",
+    output: LineOrJsonOpt = "line",
     quiet: QuietOpt = False,
 ) -> None:
     """The difficulty of each puzzle, in input order: score, level, hardest technique.
@@ -91,23 +77,16 @@ def rate_command(
     knows.  Exit status: 0 all rated, 1 some puzzle had no or several solutions,
     2 some line was invalid.
     """
-    _check_format(output)
     source = Source(puzzles, file)
-    report = Report(source, cast(Format, output), quiet, "rated")
-    try:
+    report = Report(source, output, quiet, "rated")
+    with exit_protocol(interrupted=report.interrupted):
         for number, text in numbered(source.lines(report.problem)):
             try:
                 rating = rate(parse(text))
             except PuzzleError as error:
-                unsolved = error.message.startswith(("no solution", "not unique"))
                 report.warn(f"lazyfun: {source.place(number, error.column)}: {error.message}")
-                report.tally("unsolved" if unsolved else "invalid")
+                report.tally("unsolved" if isinstance(error, UnsolvedError) else "invalid")
                 continue
             report.emit(_rating_line(rating, output, number, text))
             report.tally("done")
-    except KeyboardInterrupt:
-        raise typer.Exit(report.finish(interrupted=True)) from None
-    except BrokenPipeError:
-        silence_stdout()
-        raise typer.Exit(0) from None
     raise typer.Exit(report.finish())

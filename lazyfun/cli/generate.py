@@ -9,27 +9,25 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from functools import partial
 from itertools import count, islice
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Literal, cast
 
-import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
+from lazyfun.cli.options import (
+    JobsOpt,
+    LineOrJson,
+    QuietOpt,
+    SchedulerOpt,
+    choice,
+    flag,
+    value,
 )
-
-from lazyfun.cli.output import fail, silence_stdout
-from lazyfun.cli.sudoku import JobsOpt, QuietOpt, SchedulerOpt
+from lazyfun.cli.output import bar, exit_protocol, fail
 from lazyfun.parallel import ParallelError, pmap
-from lazyfun.sudoku.generate import SYMMETRIES, of_level, puzzle, rated
+from lazyfun.sudoku.generation import Symmetry, check_request, of_level, puzzle, rated
+from lazyfun.sudoku.geometry import BOX_OF_SIDE
 from lazyfun.sudoku.grid import Grid, PuzzleError
-from lazyfun.sudoku.rate import LEVEL_NAMES, Level, Rating
+from lazyfun.sudoku.rating import Level, Rating
 
-BOXES = {4: 2, 9: 3, 16: 4, 25: 5}
+Side = Literal["4", "9", "16", "25"]
 
 
 def _puzzles(
@@ -76,61 +74,28 @@ def _line(grid: Grid, rating: Rating | None, fmt: str, seed: int, index: int) ->
     return json.dumps(record)
 
 
-def _check(size: int, number: int, symmetry: str | None, output: str, level: str | None) -> None:
-    if size not in BOXES:
-        raise fail(f"--size must be 4, 9, 16 or 25, got {size}")
-    if number < 1:
-        raise fail(f"--number must be at least 1, got {number}")
-    if size == 25 and level is not None:
-        raise fail("--level is for sizes 4 to 16: filtering 25x25 puzzles could run for hours")
-    if symmetry is not None and symmetry not in SYMMETRIES:
-        raise fail(f"unknown --symmetry {symmetry!r}: choose {', '.join(SYMMETRIES)}")
-    if output not in ("line", "json"):
-        raise fail(f"unknown --format {output!r}: choose line, json")
-    if level is not None and level not in LEVEL_NAMES:
-        raise fail(f"unknown --level {level!r}: choose {', '.join(LEVEL_NAMES)}")
-
-
-def _progress(quiet: bool, number: int) -> tuple[Progress | None, TaskID | None]:
-    """A bar on stderr when it is a terminal (and not --quiet)."""
-    if quiet or not sys.stderr.isatty():
-        return None, None
-    progress = Progress(
-        TextColumn("generating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        redirect_stdout=False,
-        redirect_stderr=False,
-    )
-    progress.start()
-    return progress, progress.add_task("puzzles", total=number)
-
-
 def generate_command(
-    number: Annotated[int, typer.Option("--number", "-n", help="How many puzzles.")] = 1,
+    number: Annotated[int, value("--number", "-n", metavar="N", help="How many puzzles.")] = 1,
     seed: Annotated[
-        int | None, typer.Option(help="Make the same puzzles on every run (default: random).")
+        int | None,
+        value("--seed", metavar="S", help="Make the same puzzles on every run (default: random)."),
     ] = None,
     symmetry: Annotated[
-        str | None, typer.Option(help=f"Symmetric givens: {', '.join(SYMMETRIES)}.")
+        Symmetry | None, choice("--symmetry", choices=Symmetry, help="Symmetric givens.")
     ] = None,
     size: Annotated[
-        int, typer.Option(help="Grid side: 4, 9, 16 or 25 (a minimal 25x25: about 30 s).")
-    ] = 9,
+        Side, choice("--size", choices=Side, help="Grid side (a minimal 25x25: about 30 s).")
+    ] = "9",
     minimal: Annotated[
         bool,
-        typer.Option(
-            "--minimal/--not-minimal", help="No given can go (default), or stop blanking early."
-        ),
+        flag("--minimal/--not-minimal", help="No given can go (default), or stop blanking early."),
     ] = True,
     level: Annotated[
-        str | None, typer.Option(help=f"Only puzzles of this level: {', '.join(LEVEL_NAMES)}.")
+        Level | None, choice("--level", choices=Level, help="Only puzzles of this level.")
     ] = None,
     output: Annotated[
-        str, typer.Option("--format", help="Output: line or json (JSON Lines, with the rating).")
+        LineOrJson,
+        choice("--format", choices=LineOrJson, help="One line each, or JSON Lines with ratings."),
     ] = "line",
     quiet: QuietOpt = False,
     jobs: JobsOpt = None,
@@ -140,31 +105,23 @@ def generate_command(
 
     With --seed the same puzzles come out on every run, with or without --jobs.
     """
-    _check(size, number, symmetry, output, level)
+    if number < 1:
+        raise fail(f"--number must be at least 1, got {number}")
+    box = BOX_OF_SIDE[int(size)]
+    with exit_protocol(PuzzleError):
+        check_request(box, symmetry, level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     options = {"symmetry": symmetry, "minimal": minimal}
-    made = _puzzles(
-        BOXES[size],
-        seed,
-        options,
-        cast(Level | None, level),
-        output == "json",
-        (jobs, scheduler),
-    )
-    progress, task = _progress(quiet, number)
+    made = _puzzles(box, seed, options, level, output == "json", (jobs, scheduler))
+    progress = bar("generating", number, quiet)
     try:
-        for index, (grid, rating) in enumerate(islice(made, number)):
-            sys.stdout.write(_line(grid, rating, output, seed, index) + "\n")
-            sys.stdout.flush()
-            if progress is not None and task is not None:
-                progress.advance(task)
-    except (ParallelError, PuzzleError) as error:
-        raise fail(str(error)) from None
-    except BrokenPipeError:
-        silence_stdout()
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
+        with exit_protocol(ParallelError, PuzzleError):
+            for index, (grid, rating) in enumerate(islice(made, number)):
+                sys.stdout.write(_line(grid, rating, output, seed, index) + "\n")
+                sys.stdout.flush()
+                if progress is not None:
+                    progress.advance()
     finally:
         if progress is not None:
             progress.stop()

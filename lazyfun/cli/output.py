@@ -1,9 +1,12 @@
-"""What every command shares: reading input safely, one renderer for answers, the
-tally and progress bar of a batch, and a live status line for long searches.
+"""What every command shares: reading input safely, the exit protocol, one progress
+bar, one renderer for answers with the tally of a batch, and a live status line for
+long searches.
 
 Results go to stdout, one per line, flushed as they are found.  Problems,
-progress and summaries go to stderr.  A user error is one line and exit
-status 2, never a traceback.
+progress and summaries go to stderr.  The exit protocol (:func:`exit_protocol`)
+is the same for every command: a user error is one line and exit status 2,
+never a traceback; Ctrl-C flushes what was done and exits with 130; a closed
+pipe downstream ends the command quietly with 0.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO, Literal
@@ -45,6 +49,8 @@ __all__ = [
     "Report",
     "Source",
     "Status",
+    "bar",
+    "exit_protocol",
     "fail",
     "read_input",
     "silence_stdout",
@@ -62,6 +68,32 @@ def fail(message: str) -> typer.Exit:
     """Print ``lazyfun: message`` on stderr; the exit (status 2) for the caller to raise."""
     typer.echo(f"lazyfun: {message}", err=True)
     return typer.Exit(EXIT_INVALID)
+
+
+@contextmanager
+def exit_protocol(
+    *user_errors: type[Exception], interrupted: Callable[[], int] | None = None
+) -> Iterator[None]:
+    """Run a command's body under the one exit protocol of every command.
+
+    An exception of ``user_errors`` (a program's own error type: the input is
+    at fault) prints one line and exits with status 2.  Ctrl-C flushes stdout
+    and exits with ``interrupted()`` (a batch prints its summary there) or 130.
+    A closed pipe downstream (``| head``) ends the command quietly, status 0.
+    """
+    try:
+        yield
+    except user_errors as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            silence_stdout()
+        raise typer.Exit(interrupted() if interrupted else EXIT_INTERRUPTED) from None
+    except BrokenPipeError:
+        silence_stdout()
+        raise typer.Exit(0) from None
 
 
 # --- input ---------------------------------------------------------------------------
@@ -169,6 +201,42 @@ class _Rate(ProgressColumn):
         return Text(f"{speed:,.0f}/s" if speed else "", style="progress.data.speed")
 
 
+class Bar:
+    """The one progress bar: on stderr when it is a terminal, never through stdout."""
+
+    def __init__(self, label: str, total: int | None) -> None:
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _Rate(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+            # results go to the real stdout (a file or a pipe), never through the bar
+            redirect_stdout=False,
+            redirect_stderr=False,
+        )
+        self.progress.start()
+        self.task: TaskID = self.progress.add_task(label, total=total)
+
+    def advance(self) -> None:
+        self.progress.advance(self.task)
+
+    def print(self, text: str) -> None:
+        """One line on stderr, above the bar."""
+        self.progress.console.print(text, markup=False, highlight=False)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def bar(label: str, total: int | None, quiet: bool) -> Bar | None:
+    """A progress bar, when stderr is a terminal and the user did not ask for quiet."""
+    return None if quiet or not sys.stderr.isatty() else Bar(label, total)
+
+
 class Report:
     """The bookkeeping of one batch: results to stdout, problems and a summary to stderr."""
 
@@ -176,24 +244,7 @@ class Report:
         self.source, self.fmt, self.quiet, self.verb = source, fmt, quiet, verb
         self.counts = {"done": 0, "unsolved": 0, "refused": 0, "invalid": 0}
         self.start = time.perf_counter()
-        self.progress: Progress | None = None
-        self.task: TaskID | None = None
-        if not quiet and sys.stderr.isatty():
-            self.progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                _Rate(),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                transient=True,
-                # results go to the real stdout (a file or a pipe), never through the bar
-                redirect_stdout=False,
-                redirect_stderr=False,
-            )
-            self.progress.start()
-            self.task = self.progress.add_task("puzzles", total=source.total())
+        self.bar = bar("puzzles", source.total() if not quiet else None, quiet)
 
     def emit(self, text: str) -> None:
         """Write one result and flush it, so a pipe downstream sees it at once."""
@@ -202,15 +253,15 @@ class Report:
 
     def warn(self, text: str) -> None:
         """One line on stderr, above the progress bar when there is one."""
-        if self.progress is not None:
-            self.progress.console.print(text, markup=False, highlight=False)
+        if self.bar is not None:
+            self.bar.print(text)
         else:
             typer.echo(text, err=True)
 
     def tally(self, kind: str) -> None:
         self.counts[kind] += 1
-        if self.progress is not None and self.task is not None:
-            self.progress.advance(self.task)
+        if self.bar is not None:
+            self.bar.advance()
 
     def problem(self, line: int, message: str) -> None:
         """An input line that is not a puzzle at all (unreadable, too long)."""
@@ -256,8 +307,7 @@ class Report:
 
     def finish(self, interrupted: bool = False) -> int:
         """Stop the bar, print the summary line, and return the exit status."""
-        if self.progress is not None:
-            self.progress.stop()
+        self.stop()
         c = self.counts
         if not self.quiet:
             parts = [f"{c['done']} {self.verb}"] + [
@@ -280,23 +330,27 @@ class Report:
             return EXIT_INVALID
         return EXIT_UNSOLVED if c["unsolved"] else 0
 
-    def run(self, answers: Callable[[Iterable[str]], Iterable[Answer]]) -> None:
-        """Answer every input line, rendering as it goes; end with the summary's exit status.
+    def stop(self) -> None:
+        """Take the bar off the terminal (it may be stopped more than once)."""
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
-        Ctrl-C ends the run after flushing what was done (status 130); a closed
-        pipe downstream ends it quietly (status 0).
-        """
+    def interrupted(self) -> int:
+        """The summary of a run cut short by Ctrl-C, and its exit status (130)."""
+        return self.finish(interrupted=True)
+
+    def run(
+        self, answers: Callable[[Iterable[str]], Iterable[Answer]], *errors: type[Exception]
+    ) -> None:
+        """Answer every input line, rendering as it goes; end with the summary's exit status,
+        under the exit protocol (``errors``: the user errors that end the whole run)."""
         try:
-            for a in answers(self.source.lines(self.problem)):
-                self.answer(a)
-        except KeyboardInterrupt:
-            sys.stdout.flush()
-            raise typer.Exit(self.finish(interrupted=True)) from None
-        except BrokenPipeError:
-            silence_stdout()
-            if self.progress is not None:
-                self.progress.stop()
-            raise typer.Exit(0) from None
+            with exit_protocol(*errors, interrupted=self.interrupted):
+                for a in answers(self.source.lines(self.problem)):
+                    self.answer(a)
+        finally:
+            self.stop()
         if not sum(self.counts.values()):
             self.warn("lazyfun: no puzzles in the input (blank lines and # comments only)")
             self.finish()

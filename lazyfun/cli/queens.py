@@ -7,27 +7,33 @@ would run for hours is refused at once with the estimate, unless forced.
 
 from __future__ import annotations
 
-import sys
 from itertools import islice
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
-from lazyfun.cli.output import EXIT_INTERRUPTED, Status, fail, silence_stdout
-from lazyfun.cli.sudoku import JobsOpt, SchedulerOpt
-from lazyfun.parallel import ParallelError, count_queens_parallel
+from lazyfun.cli.options import JobsOpt, SchedulerOpt, choice, flag, value
+from lazyfun.cli.output import Status, exit_protocol
+from lazyfun.parallel import ParallelError
 from lazyfun.queens import (
     MOST_CONSTRAINED_LIMIT,
-    STRATEGIES,
     QueensError,
+    Strategy,
     count_queens,
     queens,
 )
 from lazyfun.queens.board import board_size
 from lazyfun.queens.count import estimate_nodes
+from lazyfun.runs import count_queens_parallel
 from lazyfun.trace import Meter
 
-STRATEGY_ALIASES = {"lex": "lexicographic", "mrv": "most-constrained"}
+StrategyName = Literal["lexicographic", "most-constrained", "lex", "mrv"]
+STRATEGY_NAMES: dict[StrategyName, Strategy] = {
+    "lexicographic": "lexicographic",
+    "most-constrained": "most-constrained",
+    "lex": "lexicographic",
+    "mrv": "most-constrained",
+}
 # A count is refused when Knuth's estimate of its tree, at about this many
 # nodes a second on one core, says it would run longer than COUNT_BUDGET.
 NODES_PER_SECOND = 4e6
@@ -67,10 +73,10 @@ def _count(
         status.emit(str(count_queens(rows, cols, meter)))
 
 
-def _stream(rows: int, cols: int | None, limit: int | None, strategy: str, show: bool) -> None:
-    name = STRATEGY_ALIASES.get(strategy, strategy)
-    if name not in STRATEGIES:
-        raise QueensError(f"unknown strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
+def _stream(
+    rows: int, cols: int | None, limit: int | None, strategy: StrategyName, show: bool
+) -> None:
+    name = STRATEGY_NAMES[strategy]
     if limit is not None and limit < 0:
         raise QueensError(f"--limit must be >= 0, got {limit}")
     height, width = board_size(rows, cols)
@@ -90,39 +96,35 @@ def _stream(rows: int, cols: int | None, limit: int | None, strategy: str, show:
 
 
 def queens_command(
-    rows: Annotated[int, typer.Argument(help="Rows of the board (and columns, unless COLS).")],
-    cols: Annotated[int | None, typer.Argument(help="Columns: one queen in each.")] = None,
+    rows: Annotated[
+        int, typer.Argument(help="Rows of the board (and columns, unless COLS).", metavar="ROWS")
+    ],
+    cols: Annotated[
+        int | None, typer.Argument(help="Columns: one queen in each.", metavar="[COLS]")
+    ] = None,
     limit: Annotated[
         int | None,
-        typer.Option("--limit", "--first", "-n", help="Stop after this many placements."),
+        value("--limit", "--first", "-n", metavar="K", help="Stop after K placements."),
     ] = None,
     count: Annotated[
-        bool, typer.Option("--count", help="Print how many placements there are, not them.")
+        bool, flag("--count", help="Print how many placements there are, not them.")
     ] = False,
     strategy: Annotated[
-        str,
-        typer.Option(help=f"Search order: {' or '.join(STRATEGIES)} (or lex, mrv)."),
+        StrategyName,
+        choice("--strategy", choices=StrategyName, help="Search order (lex, mrv: short names)."),
     ] = "lexicographic",
-    board: Annotated[bool, typer.Option("--show", "--board", help="Draw each placement.")] = False,
+    board: Annotated[bool, flag("--show", "--board", help="Draw each placement.")] = False,
     force: Annotated[
-        bool, typer.Option("--force", help="Count even when the estimate says it takes hours.")
+        bool, flag("--force", help="Count even when the estimate says it takes hours.")
     ] = False,
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Stream placements of non-attacking queens, one per column: each line the queens' rows."""
-    try:
+    with exit_protocol(QueensError, ParallelError):
         if count:
             _count(rows, cols, force, jobs, scheduler)
             return
         if jobs is not None or scheduler is not None:
             raise QueensError("--jobs and --scheduler go with --count")
         _stream(rows, cols, limit, strategy, board)
-    except (QueensError, ParallelError) as error:
-        raise fail(str(error)) from None
-    except KeyboardInterrupt:
-        sys.stdout.flush()
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    except BrokenPipeError:
-        silence_stdout()
-        raise typer.Exit(0) from None

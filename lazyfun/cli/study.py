@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, TypeVar
 
-import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from lazyfun.cli.options import PlotOpt, value
 from lazyfun.cli.output import fail
 from lazyfun.study import (
     evaluation_table_rows,
@@ -27,11 +27,12 @@ from lazyfun.study.evaluation import FIB_LARGEST_NAIVE
 from lazyfun.study.queens import LARGEST_BOARD
 from lazyfun.study.sudoku import LARGEST_BLANKS
 
-app = typer.Typer(help="Eager against lazy, measured: time, memory, work.", no_args_is_help=True)
-
 M = TypeVar("M")
-
-PlotOpt = Annotated[Path | None, typer.Option(help="Also draw a log-scale chart to this PNG file.")]
+SmallestBlanks = Annotated[int, value("--from", metavar="N", help="Fewest blank cells.")]
+LargestBlanks = Annotated[
+    int,
+    value("--to", metavar="N", help=f"Most blank cells (9^n candidates; <= {LARGEST_BLANKS})."),
+]
 
 
 def _measure(
@@ -64,14 +65,14 @@ def _plot(draw: Callable[[], None], console: Console, plot: Path) -> None:
     console.print(f"chart written to {plot}")
 
 
-@app.command("queens")
-def queens(
-    smallest: Annotated[int, typer.Option("--from", help="Smallest board.")] = 4,
+def queens_command(
+    smallest: Annotated[int, value("--from", metavar="N", help="Smallest board.")] = 4,
     largest: Annotated[
-        int, typer.Option("--to", help=f"Largest board (at most {LARGEST_BOARD}).")
+        int, value("--to", metavar="N", help=f"Largest board (at most {LARGEST_BOARD}).")
     ] = 9,
     run_limit: Annotated[
-        int, typer.Option(help="Largest board the list comprehension really runs on.")
+        int,
+        value("--run-limit", metavar="N", help="Largest board the comprehension really runs on."),
     ] = 7,
     plot: PlotOpt = None,
 ) -> None:
@@ -95,12 +96,9 @@ def queens(
         _plot(lambda: plot_queens(measured, plot), console, plot)
 
 
-@app.command("sudoku")
-def sudoku(
-    smallest: Annotated[int, typer.Option("--from", help="Fewest blank cells.")] = 1,
-    largest: Annotated[
-        int, typer.Option("--to", help=f"Most blank cells (9^n candidates; <= {LARGEST_BLANKS}).")
-    ] = 5,
+def sudoku_command(
+    smallest: SmallestBlanks = 1,
+    largest: LargestBlanks = 5,
     plot: PlotOpt = None,
 ) -> None:
     """Bird's specification eager, lazy, and lazy after pruning, on grids with n blanks."""
@@ -121,15 +119,16 @@ def sudoku(
         _plot(lambda: plot_sudoku(measured, plot), console, plot)
 
 
-@app.command("evaluation")
-def evaluation(
-    smallest: Annotated[int, typer.Option("--from", help="Fewest blank cells.")] = 1,
-    largest: Annotated[
-        int, typer.Option("--to", help=f"Most blank cells (9^n candidates; <= {LARGEST_BLANKS}).")
-    ] = 5,
+def evaluation_command(
+    smallest: SmallestBlanks = 1,
+    largest: LargestBlanks = 5,
     fib: Annotated[
         list[int] | None,
-        typer.Option(help=f"Fibonacci indices to compare (<= {FIB_LARGEST_NAIVE}; repeatable)."),
+        value(
+            "--fib",
+            metavar="K",
+            help=f"Fibonacci indices to compare (<= {FIB_LARGEST_NAIVE}; repeatable).",
+        ),
     ] = None,
     plot: PlotOpt = None,
 ) -> None:

@@ -4,48 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Annotated, cast
+from typing import Annotated
 
-import typer
-
-from lazyfun.batch import METHODS, Answer, Mode, Request, answer_lines
-from lazyfun.cli.output import Format, Report, Source, fail
-from lazyfun.parallel import ParallelError, canon_file, solve_file
-
-app = typer.Typer(
-    help="Solve and canonicalise Sudoku puzzles, one per line, streaming.", no_args_is_help=True
+from lazyfun.batch import Answer, Method, Mode, Request, answer_lines
+from lazyfun.cli.options import (
+    FileOpt,
+    JobsOpt,
+    LineOrJsonOpt,
+    PuzzlesArg,
+    QuietOpt,
+    SchedulerOpt,
+    choice,
+    flag,
+    value,
 )
-
-PuzzlesArg = Annotated[
-    list[str] | None,
-    typer.Argument(help="Puzzles (one-line form); '-' reads stdin.", show_default=False),
-]
-FileOpt = Annotated[
-    str | None,
-    typer.Option("--file", "-f", help="Read puzzles from FILE, one per line ('-' for stdin)."),
-]
-QuietOpt = Annotated[
-    bool, typer.Option("--quiet", "-q", help="No progress bar and no summary on stderr.")
-]
-JobsOpt = Annotated[
-    int | None,
-    typer.Option("--jobs", "-j", help="Run on dask with N local worker processes."),
-]
-SchedulerOpt = Annotated[
-    str | None,
-    typer.Option(
-        help="Run on this dask scheduler (tcp://HOST:PORT, or sync); "
-        "default: $LAZYFUN_DASK_SCHEDULER, else local workers."
-    ),
-]
+from lazyfun.cli.output import Format, Report, Source, fail
+from lazyfun.parallel import ParallelError
+from lazyfun.runs import canon_file, solve_file
 
 Answers = Callable[[Iterable[str]], Iterable[Answer]]
-
-
-def _format(output: str, allowed: tuple[str, ...]) -> Format:
-    if output not in allowed:
-        raise fail(f"unknown --format {output!r}: choose {', '.join(allowed)}")
-    return cast(Format, output)
 
 
 def _mode(every: bool, count: bool, unique: bool) -> Mode:
@@ -54,31 +31,24 @@ def _mode(every: bool, count: bool, unique: bool) -> Mode:
     return "all" if every else "count" if count else "unique" if unique else "solution"
 
 
-def _run(report: Report, answers: Answers) -> None:
-    try:
-        report.run(answers)
-    except ParallelError as error:
-        raise fail(str(error)) from None
-
-
-@app.command("solve")
-def solve(
+def solve_command(
     puzzles: PuzzlesArg = None,
     file: FileOpt = None,
     output: Annotated[
-        str, typer.Option("--format", help="Output: line, grid (pretty) or json (JSON Lines).")
+        Format,
+        choice("--format", choices=Format, help="One line, a pretty grid, or JSON Lines."),
     ] = "line",
-    every: Annotated[bool, typer.Option("--all", help="Stream every solution.")] = False,
+    every: Annotated[bool, flag("--all", help="Stream every solution.")] = False,
     limit: Annotated[
-        int | None, typer.Option(help="At most K solutions (or a cap on --count).")
+        int | None, value("--limit", metavar="K", help="At most K solutions (a cap on --count).")
     ] = None,
-    count: Annotated[bool, typer.Option("--count", help="Print how many solutions.")] = False,
+    count: Annotated[bool, flag("--count", help="Print how many solutions.")] = False,
     unique: Annotated[
-        bool, typer.Option("--unique", help="Check that each puzzle has exactly one solution.")
+        bool, flag("--unique", help="Check that each puzzle has exactly one solution.")
     ] = False,
-    method: Annotated[str, typer.Option(help=f"Solver: {', '.join(METHODS)}.")] = "engine",
+    method: Annotated[Method, choice("--method", choices=Method, help="The solver.")] = "engine",
     force: Annotated[
-        bool, typer.Option("--force", help="Run Bird's naive/pruned stages even on big inputs.")
+        bool, flag("--force", help="Run Bird's naive/pruned stages even on big inputs.")
     ] = False,
     quiet: QuietOpt = False,
     jobs: JobsOpt = None,
@@ -89,9 +59,6 @@ def solve(
     Exit status: 0 all solved, 1 some puzzle had no solution (or was not unique
     with --unique), 2 some line was invalid, 130 interrupted.
     """
-    fmt = _format(output, ("line", "grid", "json"))
-    if method not in METHODS:
-        raise fail(f"unknown --method {method!r}: choose one of {', '.join(METHODS)}")
     if limit is not None and limit < 1:
         raise fail(f"--limit must be at least 1, got {limit}")
     mode = _mode(every, count, unique)
@@ -105,30 +72,26 @@ def solve(
         answers = partial(
             solve_file,
             mode=mode,
-            method=request.method,
+            method=method,
             limit=limit,
             force=force,
             scheduler=scheduler,
             jobs=jobs,
         )
-    _run(Report(source, fmt, quiet, "solved"), answers)
+    Report(source, output, quiet, "solved").run(answers, ParallelError)
 
 
-@app.command("canon")
-def canon(
+def canon_command(
     puzzles: PuzzlesArg = None,
     file: FileOpt = None,
-    output: Annotated[
-        str, typer.Option("--format", help="Output: line or json (JSON Lines).")
-    ] = "line",
+    output: LineOrJsonOpt = "line",
     quiet: QuietOpt = False,
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
 ) -> None:
     """The minlex canonical form of each puzzle, one per input line, in input order."""
-    fmt = _format(output, ("line", "json"))
     source = Source(puzzles, file)
     answers: Answers = partial(answer_lines, request=Request("minlex"))
     if jobs is not None or scheduler is not None:
         answers = partial(canon_file, scheduler=scheduler, jobs=jobs)
-    _run(Report(source, fmt, quiet, "canonicalised"), answers)
+    Report(source, output, quiet, "canonicalised").run(answers, ParallelError)

@@ -1,0 +1,135 @@
+"""What every command shares on its command line: the options, written once, and the
+command classes that keep ``--help`` free of type placeholders.
+
+An option says what it takes: a switch takes nothing, a value names itself
+(``FILE``, ``N``, ``ADDRESS``), and a choice lists its choices (``[line|json]``),
+which the parser checks before the command runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal, get_args
+
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+__all__ = [
+    "Command",
+    "FileOpt",
+    "Group",
+    "JobsOpt",
+    "LineOrJson",
+    "LineOrJsonOpt",
+    "PlotOpt",
+    "PuzzlesArg",
+    "QuietOpt",
+    "SchedulerOpt",
+    "choice",
+    "flag",
+    "value",
+]
+
+
+def _bare_help(option: Any) -> Any:
+    if option is not None:
+        option.metavar = ""
+    return option
+
+
+def _one_line(error: Exception) -> Exception:
+    """A usage error of the parser's (an unknown choice, a missing argument) as every
+    other user error: one line on stderr, ``lazyfun: ...``, and its exit status (2)."""
+    if not (hasattr(error, "format_message") and hasattr(error, "exit_code")):
+        return error
+    message = error.format_message()
+    if message:  # none after the help that a bare group prints
+        typer.echo(f"lazyfun: {message}", err=True)
+    return typer.Exit(error.exit_code)
+
+
+class Command(TyperCommand):
+    """A command whose ``--help`` row shows no type placeholder, and whose usage errors
+    are one line."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _bare_help(super().get_help_option(ctx))
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except Exception as error:
+            raise _one_line(error) from None
+
+
+class Group(TyperGroup):
+    """A group of commands whose ``--help`` row shows no type placeholder, and whose
+    usage errors are one line."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _bare_help(super().get_help_option(ctx))
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except Exception as error:
+            raise _one_line(error) from None
+
+    def resolve_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().resolve_command(*args, **kwargs)
+        except Exception as error:
+            raise _one_line(error) from None
+
+
+def flag(*names: str, help: str, **more: Any) -> Any:
+    """A switch: it takes no value, so none is shown (``more``: typer.Option's other keywords)."""
+    return typer.Option(*names, help=help, metavar="", **more)
+
+
+def value(*names: str, metavar: str, help: str) -> Any:
+    """An option that takes a value, shown as ``metavar`` (``FILE``, ``N``, ...)."""
+    return typer.Option(*names, help=help, metavar=metavar)
+
+
+def choice(*names: str, choices: Any, help: str) -> Any:
+    """An option that takes one of ``choices`` (a ``Literal`` type), listed in the help."""
+    return typer.Option(*names, help=help, metavar=f"[{'|'.join(get_args(choices))}]")
+
+
+LineOrJson = Literal["line", "json"]
+
+PuzzlesArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="Puzzles (one-line form); '-' reads stdin.", show_default=False, metavar="PUZZLE..."
+    ),
+]
+FileOpt = Annotated[
+    str | None,
+    value(
+        "--file", "-f", metavar="FILE", help="Read puzzles from FILE, one per line ('-': stdin)."
+    ),
+]
+LineOrJsonOpt = Annotated[
+    LineOrJson,
+    choice("--format", choices=LineOrJson, help="One line per result, or JSON Lines."),
+]
+QuietOpt = Annotated[bool, flag("--quiet", "-q", help="No progress bar and no summary on stderr.")]
+JobsOpt = Annotated[
+    int | None,
+    value("--jobs", "-j", metavar="N", help="Run on dask with N local worker processes."),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    value(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Run on this dask scheduler (tcp://HOST:PORT, or sync); "
+        "default: $LAZYFUN_DASK_SCHEDULER, else local workers.",
+    ),
+]
+PlotOpt = Annotated[
+    Path | None,
+    value("--plot", metavar="PNG", help="Also draw a log-scale chart to this PNG file."),
+]
