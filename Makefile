@@ -1,90 +1,116 @@
 # Every target sets up .venv on first use; a fresh machine needs only python3, pip and make.
+# Nothing runs while this file is read: the build's inputs are make's own wildcards.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py
-# Compiled with mypyc on install (listed in lazyfun/compiled.py); a change to one reinstalls.
-COMPILED := $(shell $(PYTHON) setup.py --compiled-sources)
-C_SOURCES := $(shell $(PYTHON) setup.py --c-sources)
-BUILD    := pyproject.toml setup.py $(COMPILED) $(C_SOURCES)
+SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py noxfile.py
+# What the compiled build is made from: the package's Python (mypyc reads the compiled
+# modules and what they import) and the C engine.  A change rebuilds in place, and
+# setup.py build_ext compiles only what is out of date.
+PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
+ENGINE  := $(wildcard lazyfun/sudoku/learning_c/*.c lazyfun/sudoku/learning_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
-.PHONY: demo test test-all lint typecheck unit docs docs-figures slow bench clean
+.PHONY: demo test test-all lint typecheck unit docs docs-figures slow bench sanitize dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+	$(PIP) --upgrade pip "setuptools>=77" wheel "mypy>=1.10"
 
-$(VENV)/.base: $(BUILD) | $(BIN)/python
-	$(PIP) -e .
+# The dependencies, and the package installed in place (compiled on the way).
+$(VENV)/.base: pyproject.toml setup.py | $(BIN)/python
+	$(PIP) --no-build-isolation -e .
+	touch $@ $(VENV)/.built
+
+$(VENV)/.dev: pyproject.toml setup.py | $(BIN)/python
+	$(PIP) --no-build-isolation -e '.[dev]'
+	touch $@ $(VENV)/.built
+
+$(VENV)/.bench: pyproject.toml setup.py | $(BIN)/python
+	$(PIP) --no-build-isolation -e '.[dev,bench,plot]'
+	touch $@ $(VENV)/.dev $(VENV)/.built
+
+# The compiled modules and the C engine, rebuilt when their sources change.
+$(VENV)/.built: $(PACKAGE) $(ENGINE) | $(BIN)/python
+	$(BIN)/python setup.py --quiet build_ext --inplace
 	$(SAY_BUILD)
 	touch $@
 
-$(VENV)/.dev: $(BUILD) | $(BIN)/python
-	$(PIP) -e '.[dev]'
-	$(SAY_BUILD)
-	touch $@
+DEV := $(VENV)/.dev $(VENV)/.built
 
-$(VENV)/.bench: $(BUILD) | $(BIN)/python
-	$(PIP) -e '.[dev,bench,plot]'
-	$(SAY_BUILD)
-	touch $@
-
-demo: $(VENV)/.base
+demo: $(VENV)/.base $(VENV)/.built
 	$(BIN)/lazyfun demo
 
-test: lint typecheck unit docs
+test: lint typecheck unit docs sanitize
 
-lint: $(VENV)/.dev
+lint: $(DEV)
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/lint-imports --no-cache
 
-typecheck: $(VENV)/.dev
-	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py
+typecheck: $(DEV)
+	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py noxfile.py
 	$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.vocab
 	@if $(BIN)/python -c 'import lazyfun.sudoku._learning' 2>/dev/null; then \
 		$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.sudoku._learning; \
 	else echo "stubtest: lazyfun.sudoku._learning not built here, skipped"; fi
 
-# Twice: as installed (compiled), then the compiled modules' own source; the
-# coverage of both passes together must stay above the floor.
+# Twice: as installed (compiled), then the tests marked `compiled` on the compiled
+# modules' own source; the coverage of both passes together must stay above the floor.
 COVERAGE_FLOOR := 94
-unit: $(VENV)/.dev
+unit: $(DEV)
 	$(BIN)/pytest --cov --cov-report=
-	LAZYFUN_PURE=1 $(BIN)/pytest --cov --cov-append --cov-fail-under=$(COVERAGE_FLOOR) \
-		tests/sudoku tests/csp tests/test_core.py tests/test_lazylist.py tests/test_compiled.py $(COMPILED)
+	LAZYFUN_PURE=1 $(BIN)/pytest -m "compiled and not slow" --cov --cov-append \
+		--cov-fail-under=$(COVERAGE_FLOOR)
 
 # The user guide and API reference; --strict turns broken links into failures.
-docs: $(VENV)/.dev
+docs: $(DEV)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # Regenerate the charts the docs show (the laziness study).
-docs-figures: $(VENV)/.dev
+docs-figures: $(DEV)
 	$(BIN)/lazyfun study queens --from 4 --to 12 --run-limit 7 --plot docs/queens-study.png
 	$(BIN)/lazyfun study sudoku --plot docs/sudoku-study.png
 
-# The unit tests on every other Python this machine has (3.12 and 3.13 where
-# found), each in its own venv: parallel/ takes a different path from 3.12 on.
-PYENV_PYTHONS = $(wildcard $(HOME)/.pyenv/versions/$(1).*/bin/python$(1))
+# The unit tests on every Python from 3.11 to 3.14 that this machine has (noxfile.py).
 test-all: test
-	@for v in 3.12 3.13; do \
-		py=; for c in python$$v $(call PYENV_PYTHONS,3.12) $(call PYENV_PYTHONS,3.13); do \
-			case $$c in *python$$v) $$c -c pass 2>/dev/null && py=$$c && break;; esac; done; \
-		if [ -z "$$py" ]; then echo "== Python $$v: not on this machine, skipped"; continue; fi; \
-		echo "== Python $$v ($$py)"; \
-		[ -x .venv-$$v/bin/python ] || $$py -m venv .venv-$$v || exit 1; \
-		.venv-$$v/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]' || exit 1; \
-		.venv-$$v/bin/pytest || exit 1; \
-	done
+	$(BIN)/nox --session tests
 
-slow: $(VENV)/.dev
+# The C engine built with AddressSanitizer and UndefinedBehaviorSanitizer, its tests
+# (and the fuzz of its entry points) run against it in a copy of the tree; any report fails.
+SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANITIZE_DIR := build/sanitize
+sanitize: $(DEV)
+	rm -rf $(SANITIZE_DIR)
+	mkdir -p $(SANITIZE_DIR)
+	cp -r lazyfun tests conftest.py pyproject.toml $(SANITIZE_DIR)/
+	find $(SANITIZE_DIR) -name '*.so' -delete
+	$(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) \
+		-I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
+		lazyfun/sudoku/learning_c/*.c \
+		-o $(SANITIZE_DIR)/lazyfun/sudoku/_learning$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+	cd $(SANITIZE_DIR) && LAZYFUN_PURE=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+		$(CURDIR)/$(BIN)/python -m pytest -q -p no:cacheprovider \
+		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/learning.py
+
+# An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then
+# each installed into a fresh environment (tests/test_dist.py): the wheel runs the demo,
+# the sdist installs with no C compiler on PATH and runs from source.
+dist: $(DEV)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/pytest -m dist tests/test_dist.py
+
+slow: $(DEV)
 	$(BIN)/pytest -m slow tests
 
-bench: $(VENV)/.bench
+bench: $(VENV)/.bench $(VENV)/.built
 	$(BIN)/python -u -m benchmarks $(BENCH)
 
 clean:
-	rm -rf $(VENV) .venv-3.* build *.egg-info site .mypy_cache .ruff_cache .hypothesis .coverage
+	rm -rf $(VENV) .nox build dist *.egg-info site .mypy_cache .ruff_cache .hypothesis .coverage
 	find . -name '*.so' -not -path './$(VENV)/*' -delete

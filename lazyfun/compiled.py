@@ -7,11 +7,12 @@ same typed source becomes a C extension with the same answers; the engine
 runs four to five times as fast, the solver two to three times (the
 benchmarks print both).  The source stays the reference: it is what the docs
 quote and what a reader steps through.  ``COMPILED`` below is the one list of
-them: ``setup.py`` and the Makefile read it from here.
+them: ``setup.py`` reads it from here.
 
 One module has no Python source: ``C_EXTENSION``, the clause-learning search
 that the Sudoku engine hands boards of 25x25 and up to (its reader's guide
-and API are :mod:`lazyfun.sudoku.learning`).  It is built beside them.
+and API are :mod:`lazyfun.sudoku.learning`; its C sources are
+``lazyfun/sudoku/learning_c``).  It is built beside them.
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in

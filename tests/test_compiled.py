@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+from setuptools import Extension
 
 from lazyfun.compiled import (
     C_EXTENSION,
@@ -21,36 +24,50 @@ from lazyfun.compiled import (
 from lazyfun.csp.examples import sudoku_model
 from lazyfun.sudoku import count_solutions, parse, solve
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 ROOT = Path(__file__).resolve().parent.parent
 HARD = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
 
 
-def test_setup_and_make_compile_exactly_the_modules_lazyfun_lists() -> None:
-    listed = subprocess.run(
-        [sys.executable, "setup.py", "--compiled-sources"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert listed == [name.replace(".", "/") + ".py" for name in COMPILED]
-    assert all((ROOT / path).is_file() for path in listed)
-    assert "$(shell $(PYTHON) setup.py --compiled-sources)" in (ROOT / "Makefile").read_text()
+def _setup() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("lazyfun_setup", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_setup_and_make_build_the_c_extension_lazyfun_names() -> None:
-    listed = subprocess.run(
-        [sys.executable, "setup.py", "--c-sources"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert listed == [C_EXTENSION.replace(".", "/") + ".c"]
-    assert (ROOT / listed[0]).is_file()
-    makefile = (ROOT / "Makefile").read_text()
-    assert "$(shell $(PYTHON) setup.py --c-sources)" in makefile
-    assert "$(COMPILED) $(C_SOURCES)" in makefile
+def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mypyc.build
+
+    asked: list[list[str]] = []
+
+    def mypycify(paths: list[str], **options: object) -> list[Extension]:
+        asked.append(paths)
+        return [Extension("compiled_by_mypyc", ["x.c"])]
+
+    monkeypatch.delenv("LAZYFUN_PURE_BUILD", raising=False)
+    monkeypatch.setattr(mypyc.build, "mypycify", mypycify)
+    built = _setup().extensions()
+    sources = [path for path in asked[0] if not path.startswith("--")]
+    assert sources == [name.replace(".", "/") + ".py" for name in COMPILED]
+    assert all((ROOT / path).is_file() for path in sources)
+    assert [e.name for e in built] == [C_EXTENSION, "compiled_by_mypyc"]
+    assert all(e.optional for e in built)
+
+
+def test_setup_builds_the_c_engine_from_every_file_of_its_folder() -> None:
+    engine = _setup().learning_extension(C_EXTENSION)
+    folder = ROOT / "lazyfun" / "sudoku" / "learning_c"
+    assert sorted(ROOT / path for path in engine.sources) == sorted(folder.glob("*.c"))
+    assert {Path(path).name for path in engine.depends} == {p.name for p in folder.glob("*.h")}
+    assert "-Werror" in engine.extra_compile_args
+
+
+def test_a_pure_build_compiles_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAZYFUN_PURE_BUILD", "1")
+    assert _setup().extensions() == []
 
 
 def _extensions(name: str) -> list[Path]:
@@ -74,14 +91,18 @@ def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_t
 
 
 def test_no_compiled_module_is_older_than_its_source() -> None:
-    sources = [(name, ".py") for name in COMPILED] + [(C_EXTENSION, ".c")]
-    for name, suffix in sources:
-        source = ROOT / (name.replace(".", "/") + suffix)
-        extensions = list(source.parent.glob(source.stem + ".*.so"))
-        for extension in extensions:
-            assert extension.stat().st_mtime >= source.stat().st_mtime, (
-                f"{extension.name} is older than {source.name}: reinstall (make)"
-            )
+    engine = ROOT / "lazyfun" / "sudoku" / "learning_c"
+    built = [
+        (ROOT / (name.replace(".", "/") + ".py"), [ROOT / (name.replace(".", "/") + ".py")])
+        for name in COMPILED
+    ]
+    built.append((ROOT / (C_EXTENSION.replace(".", "/") + ".c"), sorted(engine.glob("*.[ch]"))))
+    for stem, sources in built:
+        for extension in stem.parent.glob(stem.stem + ".*.so"):
+            for source in sources:
+                assert extension.stat().st_mtime >= source.stat().st_mtime, (
+                    f"{extension.name} is older than {source.name}: rebuild (make)"
+                )
 
 
 def test_is_compiled_refuses_a_module_that_is_never_compiled() -> None:

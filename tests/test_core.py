@@ -5,11 +5,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from lazyfun import cp, fair_cp, first, flatmap, ilen, iterate, many, reiterable, take
 from lazyfun.trace import Probe
+
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
 small_lists = st.lists(st.lists(st.integers(-5, 5), max_size=4), max_size=5)
 predicates = st.sampled_from([lambda n: n > 0, lambda n: n % 2 == 0, lambda n: n != 3])

@@ -17,6 +17,8 @@ from lazyfun.compiled import is_compiled
 from lazyfun.lazylist import MAX_NESTING, shared_cp
 from lazyfun.trace import Probe
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 ints = st.lists(st.integers(-50, 50), max_size=30)
 
 # The long-list checks run at full size on the compiled build; the source run

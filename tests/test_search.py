@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from lazyfun import ilen, search, take
 from lazyfun.trace import Probe
+
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
 Path = tuple[int, ...]
 

@@ -79,7 +79,6 @@ def test_a_second_read_is_an_error_that_names_the_fix() -> None:
     t.map(str)
     with pytest.raises(StreamConsumedError):
         t.to_list()  # its items went to the step built on it
-    assert isinstance(StreamConsumedError("x"), RuntimeError)
 
 
 def test_a_partial_read_still_uses_the_stream_up() -> None:

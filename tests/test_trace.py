@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import time
+
+import pytest
 
 from lazyfun import cp, take
 from lazyfun.trace import Probe
@@ -29,10 +32,20 @@ def test_memory_and_time_are_recorded_and_reported() -> None:
         big = list(probe.stage("kept", range(100_000)))
     assert len(big) == 100_000
     assert probe.peak_bytes is not None and probe.peak_bytes > 100_000 * 8
-    assert probe.seconds is not None and probe.seconds >= 0
     report = str(probe)
     assert "kept" in report and "100,000" in report and "peak memory" in report
     assert probe.as_dict()["counts"] == {"kept": 100_000}
+
+
+def test_the_time_is_the_clock_between_entering_and_leaving(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ticks = iter([100.0, 102.5])
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks, 0.0))
+    with Probe() as probe:
+        pass
+    assert probe.seconds == 2.5
+    assert "time 2.500 s" in str(probe)
 
 
 def test_a_lazy_stream_has_a_small_peak() -> None:

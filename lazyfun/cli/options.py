@@ -8,6 +8,7 @@ which the parser checks before the command runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
@@ -48,6 +49,14 @@ def _one_line(error: Exception) -> Exception:
     return typer.Exit(error.exit_code)
 
 
+def _parsed(parse: Callable[[], Any]) -> Any:
+    """What the parser makes of the command line, its usage errors one line each."""
+    try:
+        return parse()
+    except Exception as error:
+        raise _one_line(error) from None
+
+
 class Command(TyperCommand):
     """A command whose ``--help`` row shows no type placeholder, and whose usage errors
     are one line."""
@@ -56,30 +65,20 @@ class Command(TyperCommand):
         return _bare_help(super().get_help_option(ctx))
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().make_context(*args, **kwargs)
-        except Exception as error:
-            raise _one_line(error) from None
+        return _parsed(lambda: super(Command, self).make_context(*args, **kwargs))
 
 
 class Group(TyperGroup):
-    """A group of commands whose ``--help`` row shows no type placeholder, and whose
-    usage errors are one line."""
+    """A group of commands, the same for its own options and the names of its commands."""
 
     def get_help_option(self, ctx: Any) -> Any:
         return _bare_help(super().get_help_option(ctx))
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().make_context(*args, **kwargs)
-        except Exception as error:
-            raise _one_line(error) from None
+        return _parsed(lambda: super(Group, self).make_context(*args, **kwargs))
 
     def resolve_command(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().resolve_command(*args, **kwargs)
-        except Exception as error:
-            raise _one_line(error) from None
+        return _parsed(lambda: super(Group, self).resolve_command(*args, **kwargs))
 
 
 def flag(*names: str, help: str, **more: Any) -> Any:

@@ -6,12 +6,16 @@ from typing import final
 @final
 class Learner:
     """Clause learning over one Sudoku puzzle of box 2..5 (cells in reading order, 0 blank;
-    ``ruled_out``: (cell, value) pairs excluded from the start)."""
+    ``units``: the 3N units of N cells, flat; ``peers``: each cell's peers, flat, as
+    lazyfun.sudoku.geometry gives them; ``ruled_out``: (cell, value) pairs excluded from
+    the start)."""
 
     def __init__(
         self,
         box: int,
         cells: Sequence[int],
+        units: Sequence[int],
+        peers: Sequence[int],
         restart_base: int = 100,
         seed: int = 0,
         ruled_out: Sequence[tuple[int, int]] | None = None,

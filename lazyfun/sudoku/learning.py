@@ -30,8 +30,10 @@ sends the search on to the next, so :func:`solve` streams every solution,
 in the same set as the engine's (the order may differ), and
 ``count_solutions(grid, limit=2)`` proves uniqueness.
 
-The search runs in a small C extension (``lazyfun/sudoku/_learning.c``),
-built with the package; it releases the GIL and is called in slices of
+The search runs in a small C extension (``lazyfun/sudoku/learning_c/``: the
+learner's state, propagation, the search and the Python glue, each a file), built
+with the package; it takes the board's units and peers from
+:mod:`lazyfun.sudoku.geometry` (see :func:`learner`), releases the GIL and is called in slices of
 :data:`SLICE` conflicts, so Ctrl-C and other threads are never kept waiting.
 Where no C compiler was at hand, :data:`AVAILABLE` is False and the engine
 keeps its depth-first search at every size.  docs/sudoku.md, "The engine at
@@ -51,8 +53,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
+from lazyfun.sudoku import geometry
 from lazyfun.sudoku.grid import Grid, check_givens
 
 try:
@@ -69,6 +73,7 @@ __all__ = [
     "Stats",
     "count_solutions",
     "has_solution_ruling_out",
+    "learner",
     "solve",
     "stats_of",
 ]
@@ -97,10 +102,31 @@ def _built() -> None:
         )
 
 
-def _learner(grid: Grid, seed: int) -> Learner:
+@cache
+def _geometry(box: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The units and peers of :mod:`lazyfun.sudoku.geometry`, flat, as the C engine reads them."""
+    units = tuple(cell for unit in geometry.units(box) for cell in unit)
+    peers = tuple(p for of in geometry.peers(box) for p in of)
+    return units, peers
+
+
+def learner(
+    box: int,
+    cells: tuple[int, ...],
+    *,
+    seed: int = 0,
+    ruled_out: list[tuple[int, int]] | None = None,
+) -> Learner:
+    """A clause-learning search over the puzzle ``cells`` of box size ``box``, on the
+    board's geometry (the C engine computes none of its own)."""
     _built()
+    units, peers = _geometry(box)
+    return Learner(box, cells, units, peers, seed=seed, ruled_out=ruled_out)
+
+
+def _learner(grid: Grid, seed: int) -> Learner:
     check_givens(grid)
-    return Learner(grid.box, grid.cells, seed=seed)
+    return learner(grid.box, grid.cells, seed=seed)
 
 
 def _found(learner: Learner) -> bool:
@@ -146,8 +172,7 @@ def has_solution_ruling_out(cells: tuple[int, ...], box: int, cell: int, value: 
     >>> has_solution_ruling_out(cells, 2, 15, 1), has_solution_ruling_out(cells, 2, 15, 2)
     (False, True)
     """
-    _built()
-    return _found(Learner(box, cells, ruled_out=[(cell, value)]))
+    return _found(learner(box, cells, ruled_out=[(cell, value)]))
 
 
 def stats_of(grid: Grid, *, seed: int = 0) -> tuple[Grid | None, Stats]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, all_different
 from lazyfun.csp.constraints import Constraint, Decision
+
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
 OPS = ["==", "!=", "<=", "<", ">=", ">"]
 

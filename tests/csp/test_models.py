@@ -12,6 +12,8 @@ from lazyfun.queens import queens
 from lazyfun.sudoku import is_solution, parse
 from tests.datafiles import read_lines
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 MSF_SOLUTION = "716235984528974316394816527845163792271489635639752841982647153163528479457391268"
 
 

@@ -31,6 +31,8 @@ from lazyfun.sudoku.bird import (
 from lazyfun.trace import Probe
 from tests.sudoku.strategies import Matrix, full_grids, matrices, puzzles
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 boxes = st.sampled_from([2, 3, 4])
 involutions = st.sampled_from([rows, cols, boxs])
 

@@ -29,6 +29,8 @@ from lazyfun.sudoku.canon.rows import extend
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import consistent_4x4, full_grids
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 WORKED = "207005000000340000150000009005000001040000320000016500000002084700000010010580000"
 WORKED_MINLEX = "000000012000034005006007300001300007053080000080000100010005090200100000700400030"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "sudoku"

@@ -22,6 +22,8 @@ from lazyfun.sudoku.deduction import (
 )
 from tests.datafiles import read_lines
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 SINGLES = {"full house", "hidden single (box)", "hidden single (line)", "naked single"}
 HARD = read_lines("top95_first20.txt") + read_lines("forum_hardest_first20.txt")
 

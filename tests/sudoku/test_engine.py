@@ -21,6 +21,8 @@ from lazyfun.sudoku.engine import _branching_cell, _propagate, _tables
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import random_4x4, solved_grid
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 MSF = "006200080008970000004810500000060002070000030600050000002047100003028400050001200"
 
 

@@ -22,6 +22,8 @@ from lazyfun.sudoku.generation import (
     random_solution,
 )
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 
 def _minimal(grid: Grid, symmetry: str | None = None) -> bool:
     """No given (no orbit of givens) can be blanked without a second solution."""

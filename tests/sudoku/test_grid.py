@@ -7,6 +7,8 @@ import pytest
 from lazyfun.sudoku import Grid, PuzzleError, check_givens, parse
 from tests.datafiles import read_lines
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 MSF = "006200080008970000004810500000060002070000030600050000002047100003028400050001200"
 
 

@@ -23,7 +23,11 @@ from tests.sudoku.strategies import puzzles
 if not learning.AVAILABLE:
     pytest.skip("the C learning engine is not built", allow_module_level=True)
 
+from lazyfun.sudoku import geometry
 from lazyfun.sudoku._learning import Learner
+from lazyfun.sudoku.learning import learner as new_learner
+
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
 SET25 = list(
     zip(read_lines("sudoku25_set.txt"), read_lines("sudoku25_set.solutions.txt"), strict=True)
@@ -131,19 +135,38 @@ def test_the_engine_hands_25x25_to_the_learning_search() -> None:
     assert not engine._learns(parse("." * 256))
 
 
+UNITS9 = [c for unit in geometry.units(3) for c in unit]
+PEERS9 = [p for of in geometry.peers(3) for p in of]
+
+
 def test_the_learner_refuses_what_it_cannot_search() -> None:
     with pytest.raises(ValueError, match=r"box must be 2\.\.5"):
-        Learner(6, [0] * 1296)
-    with pytest.raises(ValueError, match="must have 81 values for box 3, not 80"):
-        Learner(3, [0] * 80)
-    with pytest.raises(ValueError, match="cell 4 holds 10"):
-        Learner(3, [0, 0, 0, 0, 10] + [0] * 76)
+        Learner(6, [0] * 1296, UNITS9, PEERS9)
+    with pytest.raises(ValueError, match="expected 81 values, got 80"):
+        Learner(3, [0] * 80, UNITS9, PEERS9)
+    with pytest.raises(ValueError, match=r"item 4 is 10, outside 0\.\.9"):
+        Learner(3, [0, 0, 0, 0, 10] + [0] * 76, UNITS9, PEERS9)
     with pytest.raises(ValueError, match="restart_base"):
-        Learner(3, [0] * 81, restart_base=0)
+        Learner(3, [0] * 81, UNITS9, PEERS9, restart_base=0)
+
+
+def test_the_learner_takes_the_geometry_it_is_given_and_checks_it() -> None:
+    with pytest.raises(ValueError, match="units: expected 243 values, got 242"):
+        Learner(3, [0] * 81, UNITS9[:-1], PEERS9)
+    with pytest.raises(ValueError, match="units: item 0 is 81"):
+        Learner(3, [0] * 81, [81, *UNITS9[1:]], PEERS9)
+    twice = [UNITS9[1], *UNITS9[1:]]  # cell 1 twice in row 1, cell 0 in no row
+    with pytest.raises(ValueError, match="cell 1 is twice in the rows"):
+        Learner(3, [0] * 81, twice, PEERS9)
+    with pytest.raises(ValueError, match="peers: expected 1620 values"):
+        Learner(3, [0] * 81, UNITS9, PEERS9[:-1])
+    empty = Learner(3, [0] * 81, UNITS9, PEERS9)
+    assert empty.run() == 1
+    assert is_solution(parse("0" * 81), Grid(empty.solution(), 3))
 
 
 def test_the_learner_answers_in_order_and_says_when_it_is_done() -> None:
-    learner = Learner(2, [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 0])
+    learner = new_learner(2, (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 0))
     with pytest.raises(RuntimeError, match="no solution"):
         learner.solution()
     assert learner.run() == 1
@@ -156,7 +179,7 @@ def test_the_learner_answers_in_order_and_says_when_it_is_done() -> None:
 
 def test_a_spent_budget_is_reported_and_the_search_goes_on() -> None:
     puzzle_text, solution_text = SET25[2]
-    learner = Learner(5, parse(puzzle_text).cells)
+    learner = new_learner(5, parse(puzzle_text).cells)
     assert learner.run(1) == -1
     assert learner.stats()["conflicts"] >= 1
     while (outcome := learner.run(500)) == -1:
@@ -181,12 +204,12 @@ def test_a_value_ruled_out_from_the_start() -> None:
     assert learning.has_solution_ruling_out(cells, 2, 15, 3) is True
     assert learning.has_solution_ruling_out((0,) * 16, 2, 0, 1)
     assert learning.count_solutions(parse("." * 16)) == 288
-    ruled = Learner(2, [0] * 16, ruled_out=[(0, 1), (0, 2), (0, 3)])
+    ruled = new_learner(2, (0,) * 16, ruled_out=[(0, 1), (0, 2), (0, 3)])
     assert ruled.run() == 1
     assert ruled.solution()[0] == 4
     with pytest.raises(ValueError, match=r"ruled_out \(16, 1\): cells are 0 to 15"):
-        Learner(2, [0] * 16, ruled_out=[(16, 1)])
+        new_learner(2, (0,) * 16, ruled_out=[(16, 1)])
     with pytest.raises(ValueError, match="values 1 to 4"):
-        Learner(2, [0] * 16, ruled_out=[(0, 5)])
+        new_learner(2, (0,) * 16, ruled_out=[(0, 5)])
     with pytest.raises(TypeError):
-        Learner(2, [0] * 16, ruled_out=[(0,)])  # type: ignore[list-item]
+        new_learner(2, (0,) * 16, ruled_out=[(0,)])  # type: ignore[list-item]

@@ -16,6 +16,8 @@ from lazyfun.sudoku.deduction import SINGLES, steps
 from lazyfun.sudoku.rating import Rating, rate
 from tests.datafiles import read_lines
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 EASY50 = read_lines("norvig_easy50.txt")
 
 

@@ -1,0 +1,68 @@
+"""The packages `make dist` builds, installed as a user would: the wheel into a fresh
+environment runs `lazyfun demo`; the sdist installs on a machine with no C compiler
+and runs from source, saying so in one line.  Run by `make dist` (marker `dist`)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.dist
+
+DIST = Path(__file__).resolve().parent.parent / "dist"
+
+
+def _one(pattern: str) -> Path:
+    found = sorted(DIST.glob(pattern))
+    if not found:
+        pytest.fail(f"no {pattern} in {DIST}: run `make dist`")
+    return found[-1]
+
+
+def _environment(tmp_path: Path) -> Path:
+    """A fresh virtual environment; its python."""
+    venv.create(tmp_path / "env", with_pip=True)
+    return tmp_path / "env" / "bin" / "python"
+
+
+def _run(*args: str | Path, env: dict[str, str] | None = None, cwd: Path) -> str:
+    done = subprocess.run(
+        [str(a) for a in args], capture_output=True, text=True, env=env, cwd=cwd, check=False
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    return done.stdout
+
+
+def test_the_wheel_installs_and_runs_the_demo(tmp_path: Path) -> None:
+    python = _environment(tmp_path)
+    _run(python, "-m", "pip", "install", "--quiet", _one("*.whl"), cwd=tmp_path)
+    demo = _run(python.parent / "lazyfun", "demo", cwd=tmp_path)
+    assert "8 queens" in demo and "lazyfun.search" in demo
+    described = _run(
+        python, "-c", "from lazyfun.compiled import describe; print(describe())", cwd=tmp_path
+    )
+    assert "lazyfun.sudoku.engine compiled (mypyc)" in described
+    assert "lazyfun.sudoku._learning built (C)" in described
+
+
+def test_the_sdist_installs_without_a_compiler_and_runs_from_source(tmp_path: Path) -> None:
+    python = _environment(tmp_path)
+    nothing = tmp_path / "no-compiler"
+    nothing.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("CC", "CXX", "LDSHARED")}
+    env["PATH"] = str(nothing)  # no cc, no gcc: every extension has to be given up
+    _run(python, "-m", "pip", "install", "--quiet", _one("*.tar.gz"), env=env, cwd=tmp_path)
+    described = _run(
+        python, "-c", "from lazyfun.compiled import describe; print(describe())", cwd=tmp_path
+    )
+    assert described.count("\n") == 1
+    assert "lazyfun.sudoku.engine from source" in described
+    assert "lazyfun.sudoku._learning not built: 25x25 searches depth-first" in described
+    solved = _run(python, "-m", "lazyfun", "sudoku", "solve", "....34...3.11..4", cwd=tmp_path)
+    assert solved.strip() == "2143341243211234"
+    assert sys.version_info >= (3, 11)
