@@ -22,14 +22,17 @@ $(BIN)/python:
 # The dependencies, and the package installed in place (compiled on the way).
 $(VENV)/.base: pyproject.toml setup.py | $(BIN)/python
 	$(PIP) --no-build-isolation -e .
+	$(SAY_BUILD)
 	touch $@ $(VENV)/.built
 
 $(VENV)/.dev: pyproject.toml setup.py | $(BIN)/python
 	$(PIP) --no-build-isolation -e '.[dev]'
+	$(SAY_BUILD)
 	touch $@ $(VENV)/.built
 
 $(VENV)/.bench: pyproject.toml setup.py | $(BIN)/python
 	$(PIP) --no-build-isolation -e '.[dev,bench,plot]'
+	$(SAY_BUILD)
 	touch $@ $(VENV)/.dev $(VENV)/.built
 
 # The compiled modules and the C engine, rebuilt when their sources change.
