@@ -77,9 +77,11 @@ docs-figures: $(DEV)
 	$(BIN)/lazyfun study queens --from 4 --to 12 --run-limit 7 --plot docs/queens-study.png
 	$(BIN)/lazyfun study sudoku --plot docs/sudoku-study.png
 
-# The unit tests on every Python from 3.11 to 3.14 that this machine has (noxfile.py).
+# The unit tests on every Python from 3.11 to 3.14 that this machine has (noxfile.py);
+# pyenv's installs, where there are some, are all made visible to nox by name.
 test-all: test
-	$(BIN)/nox --session tests
+	PYENV_VERSION="$$(pyenv versions --bare 2>/dev/null | tr '\n' ':' | sed 's/:$$//')" \
+		$(BIN)/nox --session tests
 
 # The C engine built with AddressSanitizer and UndefinedBehaviorSanitizer, its tests
 # (and the fuzz of its entry points) run against it in a copy of the tree; any report fails.
@@ -97,7 +99,7 @@ sanitize: $(DEV)
 	cd $(SANITIZE_DIR) && LAZYFUN_PURE=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
-		$(CURDIR)/$(BIN)/python -m pytest -q -p no:cacheprovider \
+		$(CURDIR)/$(BIN)/python -m pytest -p no:cacheprovider \
 		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/learning.py
 
 # An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then

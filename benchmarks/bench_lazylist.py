@@ -18,7 +18,7 @@ from lazyfun.study.measure import peak_bytes
 from lazyfun.study.sudoku import STUDY_SOLUTION, blanked
 from lazyfun.sudoku import parse
 from lazyfun.sudoku.bird import solve_by_need, solve_naive
-from lazyfun.trace import human_bytes
+from lazyfun.study.measure import human_bytes
 
 N = 10**6
 
