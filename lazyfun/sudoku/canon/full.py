@@ -10,93 +10,27 @@ allows.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from lazyfun.sudoku.canon.arrangement import Row
 from lazyfun.sudoku.canon.rows import State
 
-__all__ = ["ColumnOrder", "full_second_rows"]
+__all__ = ["full_second_rows"]
 
 
-class ColumnOrder(NamedTuple):
-    """A partial column order for one orientation, top row and second row.
-
-    ``pi[c]``: the top-row column holding the second row's digit of column c;
-    ``sigma[j]``/``inv[c]``: the source column at output position j and back
-    (-1: open); ``stack_at[k]``/``slot_of[s]``: the source stack at output slot
-    k and back; ``fill[k]``: the columns placed in slot k.
-    """
-
-    transpose: int
-    top: int
-    second: int
-    pi: tuple[int, ...]
-    sigma: list[int]
-    inv: list[int]
-    stack_at: list[int]
-    slot_of: list[int]
-    fill: list[int]
+# A partial column order for one (orientation, top row, second row), always
+# unpacked by name: (transpose, top, second, pi, sigma, inv, stack_at,
+# slot_of, fill).  ``pi[c]``: the top-row column holding the second row's
+# digit of column c; ``sigma[j]``/``inv[c]``: the source column at output
+# position j and back (-1: open); ``stack_at[k]``/``slot_of[s]``: the source
+# stack at output slot k and back; ``fill[k]``: columns placed in slot k.
+# A plain tuple: one is made per surviving choice, in the hot loop.
+Frontier = tuple[
+    int, int, int, tuple[int, ...], list[int], list[int], list[int], list[int], list[int]
+]
 
 
-def _choices(order: ColumnOrder, j: int, box: int) -> list[int]:
-    """The source columns that can go to output position j."""
-    n, k = box * box, j // box
-    if order.sigma[j] >= 0:
-        return [order.sigma[j]]
-    if order.stack_at[k] >= 0:
-        s = order.stack_at[k]
-        return [c for c in range(s * box, s * box + box) if order.inv[c] < 0]
-    return [c for c in range(n) if order.slot_of[c // box] < 0]
-
-
-def _placed(order: ColumnOrder, j: int, c: int, box: int) -> ColumnOrder:
-    """The order with source column c at output position j, and the column that holds
-    the second row's digit there placed at the earliest position its stack allows."""
-    sigma, inv = list(order.sigma), list(order.inv)
-    stack_at, slot_of, fill = list(order.stack_at), list(order.slot_of), list(order.fill)
-    k = j // box
-    if sigma[j] < 0:
-        if stack_at[k] < 0:
-            stack_at[k], slot_of[c // box] = c // box, k
-        sigma[j], inv[c] = c, j
-        fill[k] += 1
-    target = order.pi[c]
-    if inv[target] < 0:
-        stack = target // box
-        if slot_of[stack] < 0:
-            slot = stack_at.index(-1)
-            stack_at[slot], slot_of[stack] = stack, slot
-        slot = slot_of[stack]
-        p = slot * box + fill[slot]
-        fill[slot] += 1
-        sigma[p], inv[target] = target, p
-    return ColumnOrder(
-        order.transpose, order.top, order.second, order.pi, sigma, inv, stack_at, slot_of, fill
-    )
-
-
-def _starts(srcs: tuple[tuple[Row, ...], ...], box: int) -> list[ColumnOrder]:
-    """Every (orientation, top row, second row of its band), no column placed yet."""
-    n = box * box
-    orders = []
-    for t, src in enumerate(srcs):
-        for r0 in range(n):
-            pos0 = [0] * (n + 1)
-            for c, d in enumerate(src[r0]):
-                pos0[d] = c
-            band = r0 // box
-            for r1 in range(band * box, band * box + box):
-                if r1 != r0:
-                    pi = tuple(pos0[d] for d in src[r1])
-                    orders.append(
-                        ColumnOrder(
-                            t, r0, r1, pi, [-1] * n, [-1] * n, [-1] * box, [-1] * box, [0] * box
-                        )
-                    )
-    return orders
-
-
-def full_second_rows(srcs: tuple[tuple[Row, ...], ...], box: int) -> tuple[Row, list[State]]:
+def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
+    srcs: tuple[tuple[Row, ...], ...], box: int
+) -> tuple[Row, list[State]]:
     """For a full grid: the smallest second row over every top row and column order.
 
     Row 0 reads 1..N under any column order, so the labels are the output
@@ -106,33 +40,70 @@ def full_second_rows(srcs: tuple[tuple[Row, ...], ...], box: int) -> tuple[Row, 
     placed goes to the earliest free position its stack allows (the smallest
     value there), and only the choice of ``sigma j`` branches.
     """
-    frontier = _starts(srcs, box)
+    n = box * box
+    frontier: list[Frontier] = []
+    for t, src in enumerate(srcs):
+        for r0 in range(n):
+            pos0 = [0] * (n + 1)
+            for c, d in enumerate(src[r0]):
+                pos0[d] = c
+            band = r0 // box
+            for r1 in range(band * box, band * box + box):
+                if r1 != r0:
+                    pi = tuple(pos0[d] for d in src[r1])
+                    frontier.append(
+                        (t, r0, r1, pi, [-1] * n, [-1] * n, [-1] * box, [-1] * box, [0] * box)
+                    )
     row1: list[int] = []
-    for j in range(box * box):
-        best = box * box + 1
-        survivors: list[ColumnOrder] = []
-        for order in frontier:
-            for c in _choices(order, j, box):
-                placed = _placed(order, j, c, box)
-                value = placed.inv[order.pi[c]] + 1
+    for j in range(n):
+        k = j // box
+        best = n + 1
+        survivors: list[Frontier] = []
+        for item in frontier:
+            t, r0, r1, pi, sigma, inv, stack_at, slot_of, fill = item
+            if sigma[j] >= 0:
+                choices = [sigma[j]]
+            elif stack_at[k] >= 0:
+                s = stack_at[k]
+                choices = [c for c in range(s * box, s * box + box) if inv[c] < 0]
+            else:
+                choices = [c for c in range(n) if slot_of[c // box] < 0]
+            for c in choices:
+                sg, iv, sa, so, fl = (
+                    list(sigma),
+                    list(inv),
+                    list(stack_at),
+                    list(slot_of),
+                    list(fill),
+                )
+                if sg[j] < 0:
+                    if sa[k] < 0:
+                        sa[k], so[c // box] = c // box, k
+                    sg[j], iv[c] = c, j
+                    fl[k] += 1
+                target = pi[c]
+                if iv[target] < 0:
+                    st = target // box
+                    if so[st] < 0:
+                        slot = sa.index(-1)
+                        sa[slot], so[st] = st, slot
+                    slot = so[st]
+                    p = slot * box + fl[slot]
+                    fl[slot] += 1
+                    sg[p], iv[target] = target, p
+                value = iv[target] + 1
                 if value < best:
                     best, survivors = value, []
                 if value == best:
-                    survivors.append(placed)
+                    survivors.append((t, r0, r1, pi, sg, iv, sa, so, fl))
         row1.append(best)
         frontier = survivors
-    return tuple(row1), [_state(order, srcs, box) for order in frontier]
+    return tuple(row1), [_state(item, srcs, box) for item in frontier]
 
 
-def _state(order: ColumnOrder, srcs: tuple[tuple[Row, ...], ...], box: int) -> State:
+def _state(item: Frontier, srcs: tuple[tuple[Row, ...], ...], box: int) -> State:
     """The search state of a finished column order: two rows placed, labels from the top row."""
-    t, r0, r1, sigma, stack_at = (
-        order.transpose,
-        order.top,
-        order.second,
-        order.sigma,
-        order.stack_at,
-    )
+    t, r0, r1, _, sigma, _, stack_at, _, _ = item
     n = box * box
     labels = [0] * (n + 1)
     for j, c in enumerate(sigma):
