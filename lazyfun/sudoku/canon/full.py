@@ -10,22 +10,33 @@ allows.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from lazyfun.sudoku.canon.arrangement import Row
 from lazyfun.sudoku.canon.rows import State
 
-__all__ = ["full_second_rows"]
+__all__ = ["ColumnOrder", "full_second_rows"]
 
 
-# A partial column order for one (orientation, top row, second row), always
-# unpacked by name: (transpose, top, second, pi, sigma, inv, stack_at,
-# slot_of, fill).  ``pi[c]``: the top-row column holding the second row's
-# digit of column c; ``sigma[j]``/``inv[c]``: the source column at output
-# position j and back (-1: open); ``stack_at[k]``/``slot_of[s]``: the source
-# stack at output slot k and back; ``fill[k]``: columns placed in slot k.
-# A plain tuple: one is made per surviving choice, in the hot loop.
-Frontier = tuple[
-    int, int, int, tuple[int, ...], list[int], list[int], list[int], list[int], list[int]
-]
+class ColumnOrder(NamedTuple):
+    """A partial column order for one orientation, top row and second row.
+
+    ``pi[c]``: the top-row column holding the second row's digit of column c;
+    ``sigma[j]``/``inv[c]``: the source column at output position j and back
+    (-1: open); ``stack_at[k]``/``slot_of[s]``: the source stack at output slot
+    k and back; ``fill[k]``: the columns placed in slot k.  One is made per
+    surviving choice in the hot loop, which unpacks it in field order.
+    """
+
+    transpose: int
+    top: int
+    second: int
+    pi: tuple[int, ...]
+    sigma: list[int]
+    inv: list[int]
+    stack_at: list[int]
+    slot_of: list[int]
+    fill: list[int]
 
 
 def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
@@ -41,7 +52,7 @@ def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
     value there), and only the choice of ``sigma j`` branches.
     """
     n = box * box
-    frontier: list[Frontier] = []
+    frontier: list[ColumnOrder] = []
     for t, src in enumerate(srcs):
         for r0 in range(n):
             pos0 = [0] * (n + 1)
@@ -52,15 +63,17 @@ def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
                 if r1 != r0:
                     pi = tuple(pos0[d] for d in src[r1])
                     frontier.append(
-                        (t, r0, r1, pi, [-1] * n, [-1] * n, [-1] * box, [-1] * box, [0] * box)
+                        ColumnOrder(
+                            t, r0, r1, pi, [-1] * n, [-1] * n, [-1] * box, [-1] * box, [0] * box
+                        )
                     )
     row1: list[int] = []
     for j in range(n):
         k = j // box
         best = n + 1
-        survivors: list[Frontier] = []
-        for item in frontier:
-            t, r0, r1, pi, sigma, inv, stack_at, slot_of, fill = item
+        survivors: list[ColumnOrder] = []
+        for order in frontier:
+            t, r0, r1, pi, sigma, inv, stack_at, slot_of, fill = order
             if sigma[j] >= 0:
                 choices = [sigma[j]]
             elif stack_at[k] >= 0:
@@ -69,41 +82,54 @@ def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
             else:
                 choices = [c for c in range(n) if slot_of[c // box] < 0]
             for c in choices:
-                sg, iv, sa, so, fl = (
-                    list(sigma),
-                    list(inv),
-                    list(stack_at),
-                    list(slot_of),
-                    list(fill),
-                )
-                if sg[j] < 0:
-                    if sa[k] < 0:
-                        sa[k], so[c // box] = c // box, k
-                    sg[j], iv[c] = c, j
-                    fl[k] += 1
+                to_source, to_output = list(sigma), list(inv)
+                stack_of_slot, slot_of_stack, filled = list(stack_at), list(slot_of), list(fill)
+                if to_source[j] < 0:
+                    if stack_of_slot[k] < 0:
+                        stack_of_slot[k], slot_of_stack[c // box] = c // box, k
+                    to_source[j], to_output[c] = c, j
+                    filled[k] += 1
                 target = pi[c]
-                if iv[target] < 0:
-                    st = target // box
-                    if so[st] < 0:
-                        slot = sa.index(-1)
-                        sa[slot], so[st] = st, slot
-                    slot = so[st]
-                    p = slot * box + fl[slot]
-                    fl[slot] += 1
-                    sg[p], iv[target] = target, p
-                value = iv[target] + 1
+                if to_output[target] < 0:
+                    stack = target // box
+                    if slot_of_stack[stack] < 0:
+                        slot = stack_of_slot.index(-1)
+                        stack_of_slot[slot], slot_of_stack[stack] = stack, slot
+                    slot = slot_of_stack[stack]
+                    p = slot * box + filled[slot]
+                    filled[slot] += 1
+                    to_source[p], to_output[target] = target, p
+                value = to_output[target] + 1
                 if value < best:
                     best, survivors = value, []
                 if value == best:
-                    survivors.append((t, r0, r1, pi, sg, iv, sa, so, fl))
+                    survivors.append(
+                        ColumnOrder(
+                            t,
+                            r0,
+                            r1,
+                            pi,
+                            to_source,
+                            to_output,
+                            stack_of_slot,
+                            slot_of_stack,
+                            filled,
+                        )
+                    )
         row1.append(best)
         frontier = survivors
-    return tuple(row1), [_state(item, srcs, box) for item in frontier]
+    return tuple(row1), [_state(order, srcs, box) for order in frontier]
 
 
-def _state(item: Frontier, srcs: tuple[tuple[Row, ...], ...], box: int) -> State:
+def _state(order: ColumnOrder, srcs: tuple[tuple[Row, ...], ...], box: int) -> State:
     """The search state of a finished column order: two rows placed, labels from the top row."""
-    t, r0, r1, _, sigma, _, stack_at, _, _ = item
+    t, r0, r1, sigma, stack_at = (
+        order.transpose,
+        order.top,
+        order.second,
+        order.sigma,
+        order.stack_at,
+    )
     n = box * box
     labels = [0] * (n + 1)
     for j, c in enumerate(sigma):
