@@ -14,11 +14,10 @@ from itertools import islice
 from benchmarks.common import best_of, verdict
 from lazyfun import LazyList, ilen, stream
 from lazyfun.eager import solve_naive_eager
-from lazyfun.study.measure import peak_bytes
+from lazyfun.study.measure import human_bytes, peak_bytes
 from lazyfun.study.sudoku import STUDY_SOLUTION, blanked
 from lazyfun.sudoku import parse
 from lazyfun.sudoku.bird import solve_by_need, solve_naive
-from lazyfun.study.measure import human_bytes
 
 N = 10**6
 
