@@ -3,12 +3,13 @@
 The core vocabulary lives here: ``cp``, ``fair_cp``, ``flatmap``, ``many``,
 ``iterate``, ``search``, typed ``compose``/``pipe``, and the toolz /
 more-itertools pieces a pipeline needs; ``LazyList`` (call-by-need lists) and
-``stream`` (a fluent, one-shot pipeline) are the two other ways to hold a
-sequence lazily.  The programs are subpackages: ``lazyfun.sudoku``,
+``stream`` (a fluent, one-shot pipeline, with ``astream`` its async twin)
+are the two other ways to hold a sequence lazily.  The programs are subpackages: ``lazyfun.sudoku``,
 ``lazyfun.queens``, ``lazyfun.csp``; ``lazyfun.trace`` makes laziness visible.
 """
 
 import lazyfun.compiled  # noqa: F401  (first: with LAZYFUN_PURE=1 it makes the source run)
+from lazyfun.astream import AsyncStream, astream
 from lazyfun.compose import compose, compose_left, pipe
 from lazyfun.core import cp, fair_cp, flatmap, iterate, many, reiterable
 from lazyfun.lazylist import LazyList, LazyListLoop
@@ -33,10 +34,12 @@ from lazyfun.vocab import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncStream",
     "LazyList",
     "LazyListLoop",
     "Stream",
     "StreamConsumedError",
+    "astream",
     "chunked",
     "compose",
     "compose_left",

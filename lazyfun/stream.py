@@ -4,8 +4,16 @@
 library's lazy vocabulary read left to right.  Each step returns a new
 Stream and computes nothing; a terminal (``to_list``, ``first``, ``count``,
 ``reduce``, ...) or a ``for`` loop pulls the items through.  The steps are
-itertools, toolz and more-itertools underneath, so a Stream costs about what
-the hand-written generator pipeline costs (``make bench BENCH=lazylist``).
+itertools and the small resumable iterators of :mod:`lazyfun.flow`, so a
+Stream costs about what the hand-written generator pipeline costs (``make
+bench BENCH=stream``).
+
+``map``, ``filter``, ``flatmap`` and ``do`` take ``concurrency=n``: at most n
+calls in flight on threads (or ``via="process"``, ``"dask"``, an Executor),
+in input order or as they complete, reading a bounded distance ahead
+(:mod:`lazyfun.parallel.places`).  An exception raised upstream reaches the
+consumer at its item's place, and ``catch`` below can drop or replace it and
+go on: the steps keep their state across it.
 
 >>> stream(range(10)).filter(lambda n: n % 2).map(lambda n: n * n).to_list()
 [1, 9, 25, 49, 81]
@@ -28,21 +36,33 @@ lazyfun.stream.StreamConsumedError: this Stream was already read: ...
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Iterator
-from typing import TYPE_CHECKING, Generic, TypeVar, overload
+from collections.abc import Callable, Iterable, Iterator
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 
 import more_itertools
-import toolz
+from typing_extensions import TypeIs
 
+from lazyfun import flow
 from lazyfun.lazylist import LazyList
 
 if TYPE_CHECKING:
+    import logging
+    from typing import TypeGuard
+
+    from tenacity import Retrying
+
+    from lazyfun.astream import AsyncStream
+    from lazyfun.parallel.places import Via
     from lazyfun.trace import Probe
 
 T = TypeVar("T")
 U = TypeVar("U")
 D = TypeVar("D")
+K = TypeVar("K")
+V = TypeVar("V")
 
 __all__ = ["Stream", "StreamConsumedError", "stream"]
 
@@ -51,7 +71,64 @@ class StreamConsumedError(RuntimeError):
     """A Stream was read twice; a Stream is one-shot, as the iterator it wraps."""
 
 
-_NOTHING = object()
+class _Comparable(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+C = TypeVar("C", bound=_Comparable)
+
+_NOTHING: Any = object()
+
+
+def check_callable(f: object, what: str) -> None:
+    """Refuse at the call a function that is not one, or a coroutine function given to
+    a sync step (it would give coroutines, never awaited)."""
+    if not callable(f):
+        raise TypeError(f"{what} needs a function, got {type(f).__name__}")
+    if inspect.iscoroutinefunction(f):
+        raise TypeError(
+            f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): "
+            "a Stream is synchronous; use lazyfun.astream(...) (or .to_async()) to await it"
+        )
+
+
+def check_count(n: object, what: str, least: int) -> None:
+    """Refuse at the call a count that is not an int of at least ``least``."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{what} must be an int, got {type(n).__name__}")
+    if n < least:
+        raise ValueError(f"{what} must be at least {least}, got {n}")
+
+
+def seconds(per: float | timedelta, what: str) -> float:
+    """``per`` in seconds, refused at the call unless positive."""
+    value = per.total_seconds() if isinstance(per, timedelta) else float(per)
+    if not value > 0:
+        raise ValueError(f"{what} must be a positive time, got {per!r}")
+    return value
+
+
+def _retried(retry: Retrying, f: Callable[[T], U], item: T) -> U:
+    """``f(item)`` under the tenacity policy ``retry`` (module level: it pickles)."""
+    return retry(f, item)
+
+
+def _listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
+    """The inner iterable of a concurrent flatmap, read in the worker."""
+    return list(f(item))
+
+
+def _truth(keep: Callable[[T], object], item: T) -> bool:
+    return bool(keep(item))
+
+
+def _done(f: Callable[[T], object], item: T) -> None:
+    f(item)
+
+
+def _tapped(f: Callable[[T], object], item: T) -> T:
+    f(item)
+    return item
 
 
 class Stream(Generic[T]):
@@ -86,31 +163,156 @@ class Stream(Generic[T]):
     def __repr__(self) -> str:
         return f"<Stream {'read' if self._used else 'unread'}>"
 
+    def _concurrent(
+        self,
+        kind: str,
+        work: Callable[[Any], Any],
+        concurrency: int | None,
+        ordered: bool,
+        via: Via,
+        what: str,
+    ) -> Stream[Any]:
+        from lazyfun.parallel.places import check_concurrency, concurrent
+
+        check_concurrency(concurrency, what)
+        items = self._take_items()
+        window = concurrent(
+            work,
+            items,
+            kind=kind,  # type: ignore[arg-type]
+            concurrency=concurrency,
+            ordered=ordered,
+            via=via,
+            what=what,
+        )
+        return Stream(window)
+
     # --- steps: each returns a new Stream, lazily -----------------------------
 
-    def map(self, f: Callable[[T], U]) -> Stream[U]:
+    def map(
+        self,
+        f: Callable[[T], U],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        retry: Retrying | None = None,
+    ) -> Stream[U]:
         """``map f``: ``f`` applied to each item as it is pulled.
+
+        With ``concurrency=n`` (or a ``via``), at most n calls of ``f`` run at once
+        on threads (``via``: see :mod:`lazyfun.parallel.places`), results in input
+        order or, with ``ordered=False``, as they complete.  ``retry`` is a tenacity
+        ``Retrying`` applied to each call, in the worker.
 
         >>> stream("ab").map(str.upper).to_list()
         ['A', 'B']
+        >>> stream(range(5)).map(lambda n: n * n, concurrency=3).to_list()
+        [0, 1, 4, 9, 16]
         """
-        return Stream(map(f, self._take_items()))
+        check_callable(f, "map")
+        work: Callable[[T], U] = f if retry is None else functools.partial(_retried, retry, f)
+        if concurrency is None and via is None:
+            return Stream(map(work, self._take_items()))
+        return self._concurrent("map", work, concurrency, ordered, via, "map")
 
-    def filter(self, keep: Callable[[T], object]) -> Stream[T]:
-        """``filter keep``: the items for which ``keep`` is true.
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], TypeIs[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+    ) -> Stream[U]: ...
+
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], TypeGuard[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+    ) -> Stream[U]: ...
+
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+    ) -> Stream[T]: ...
+
+    def filter(
+        self,
+        keep: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+    ) -> Stream[Any]:
+        """``filter keep``: the items for which ``keep`` is true (a ``TypeGuard`` or
+        ``TypeIs`` predicate narrows the item type).
 
         >>> stream(range(6)).filter(lambda n: n % 3 == 0).to_list()
         [0, 3]
         """
-        return Stream(filter(keep, self._take_items()))
+        check_callable(keep, "filter")
+        if concurrency is None and via is None:
+            return Stream(filter(keep, self._take_items()))
+        work = functools.partial(_truth, keep)
+        return self._concurrent("filter", work, concurrency, ordered, via, "filter")
 
-    def flatmap(self, f: Callable[[T], Iterable[U]]) -> Stream[U]:
-        """``concatMap f``: the items of ``f(x)`` for each item ``x``, chained.
+    def flatmap(
+        self,
+        f: Callable[[T], Iterable[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        retry: Retrying | None = None,
+    ) -> Stream[U]:
+        """``concatMap f``: the items of ``f(x)`` for each item ``x``, chained.  With
+        ``concurrency``, each ``f(x)`` is read to a list in the worker.
 
         >>> stream([1, 2, 3]).flatmap(range).to_list()
         [0, 0, 1, 0, 1, 2]
         """
-        return Stream(itertools.chain.from_iterable(map(f, self._take_items())))
+        check_callable(f, "flatmap")
+        if concurrency is None and via is None:
+            work: Callable[[T], Iterable[U]] = (
+                f if retry is None else functools.partial(_retried, retry, f)
+            )
+            return Stream(flow.FlatMap(self._take_items(), work))
+        listed = functools.partial(_listed, f)
+        inner = listed if retry is None else functools.partial(_retried, retry, listed)
+        return self._concurrent("flatmap", inner, concurrency, ordered, via, "flatmap")
+
+    def do(
+        self,
+        f: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        retry: Retrying | None = None,
+    ) -> Stream[T]:
+        """The items unchanged, ``f`` called on each for its effect (a tap).
+
+        >>> seen = []
+        >>> stream("ab").do(seen.append).map(str.upper).to_list(), seen
+        (['A', 'B'], ['a', 'b'])
+        """
+        check_callable(f, "do")
+        work: Callable[[T], None] = functools.partial(_done, f)
+        if retry is not None:
+            work = functools.partial(_retried, retry, work)
+        if concurrency is None and via is None:
+            return Stream(map(functools.partial(_tapped, work), self._take_items()))
+        return self._concurrent("do", work, concurrency, ordered, via, "do")
 
     def take(self, n: int) -> Stream[T]:
         """The first ``n`` items (reads no further).
@@ -118,7 +320,8 @@ class Stream(Generic[T]):
         >>> stream(itertools.count()).take(3).to_list()
         [0, 1, 2]
         """
-        return Stream(itertools.islice(self._take_items(), n))
+        check_count(n, "take's n", 0)
+        return Stream(flow.Take(self._take_items(), n))
 
     def drop(self, n: int) -> Stream[T]:
         """Everything after the first ``n`` items.
@@ -126,7 +329,8 @@ class Stream(Generic[T]):
         >>> stream(range(5)).drop(3).to_list()
         [3, 4]
         """
-        return Stream(itertools.islice(self._take_items(), n, None))
+        check_count(n, "drop's n", 0)
+        return Stream(flow.Drop(self._take_items(), n))
 
     def takewhile(self, keep: Callable[[T], object]) -> Stream[T]:
         """The longest prefix of items satisfying ``keep``.
@@ -134,6 +338,7 @@ class Stream(Generic[T]):
         >>> stream([1, 4, 9, 16, 1]).takewhile(lambda n: n < 10).to_list()
         [1, 4, 9]
         """
+        check_callable(keep, "takewhile")
         return Stream(itertools.takewhile(keep, self._take_items()))
 
     def dropwhile(self, drop: Callable[[T], object]) -> Stream[T]:
@@ -142,6 +347,7 @@ class Stream(Generic[T]):
         >>> stream([1, 4, 9, 16, 1]).dropwhile(lambda n: n < 10).to_list()
         [16, 1]
         """
+        check_callable(drop, "dropwhile")
         return Stream(itertools.dropwhile(drop, self._take_items()))
 
     def chunked(self, n: int) -> Stream[list[T]]:
@@ -150,7 +356,8 @@ class Stream(Generic[T]):
         >>> stream(range(5)).chunked(2).to_list()
         [[0, 1], [2, 3], [4]]
         """
-        return Stream(more_itertools.chunked(self._take_items(), n))
+        check_count(n, "chunked's n", 1)
+        return Stream(flow.Chunked(self._take_items(), n))
 
     def window(self, n: int) -> Stream[tuple[T, ...]]:
         """Overlapping windows of ``n`` consecutive items.
@@ -158,7 +365,8 @@ class Stream(Generic[T]):
         >>> stream(range(4)).window(2).to_list()
         [(0, 1), (1, 2), (2, 3)]
         """
-        return Stream(toolz.sliding_window(n, self._take_items()))
+        check_count(n, "window's n", 1)
+        return Stream(flow.Sliding(self._take_items(), n))
 
     def enumerate(self, start: int = 0) -> Stream[tuple[int, T]]:
         """``(index, item)`` pairs, counting from ``start``.
@@ -176,21 +384,174 @@ class Stream(Generic[T]):
         """
         return Stream(zip(self._take_items(), other, strict=False))
 
+    def zip_longest(self, other: Iterable[U], fillvalue: D = None) -> Stream[tuple[T | D, U | D]]:  # type: ignore[assignment]
+        """Pairs with the items of ``other``, as long as the longer one (``fillvalue``
+        stands in for the missing side).
+
+        >>> stream("abc").zip_longest([1], fillvalue=0).to_list()
+        [('a', 1), ('b', 0), ('c', 0)]
+        """
+        return Stream(itertools.zip_longest(self._take_items(), other, fillvalue=fillvalue))
+
+    def chain(self, *others: Iterable[T]) -> Stream[T]:
+        """These items, then those of each of ``others`` in turn (also ``stream + other``).
+
+        >>> (stream("ab").chain("c", "d") + "e").to_list()
+        ['a', 'b', 'c', 'd', 'e']
+        """
+        return Stream(itertools.chain(self._take_items(), *others))
+
+    def __add__(self, other: Iterable[T]) -> Stream[T]:
+        return self.chain(other)
+
     def scan(self, f: Callable[[U, T], U], initial: U) -> Stream[U]:
         """``scanl f initial``: ``initial`` and every running result of ``f``.
 
         >>> stream([1, 2, 3]).scan(lambda total, n: total + n, 0).to_list()
         [0, 1, 3, 6]
         """
+        check_callable(f, "scan")
         return Stream(itertools.accumulate(self._take_items(), f, initial=initial))
 
-    def unique(self, key: Callable[[T], Hashable] | None = None) -> Stream[T]:
-        """Each item the first time it (or its ``key``) is seen; remembers what it has seen.
+    def unique(self, key: Callable[[T], object] | None = None) -> Stream[T]:
+        """Each item the first time it (or its ``key``) is seen; remembers what it has
+        seen (in a set, or a list for unhashable items such as lists and dicts).
 
         >>> stream("abracadabra").unique().to_list()
         ['a', 'b', 'r', 'c', 'd']
+        >>> stream([[1], [2], [1]]).unique().to_list()
+        [[1], [2]]
         """
-        return Stream(more_itertools.unique_everseen(self._take_items(), key=key))
+        if key is not None:
+            check_callable(key, "unique's key")
+        return Stream(flow.Unique(self._take_items(), key))
+
+    def catch(
+        self,
+        *errors: type[BaseException],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], U] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> Stream[T | U]:
+        """Recover from exceptions raised upstream: of the ``errors`` types (default
+        ``Exception``) and for which ``where(error)`` holds, each is passed to
+        ``do(error)``, then replaced by ``replace(error)``, or ends the stream
+        quietly with ``stop=True``, or else is dropped and the stream goes on with
+        the next item.  What ``where``, ``do`` or ``replace`` raise propagates.
+
+        >>> stream(["1", "x", "3"]).map(int).catch(ValueError).to_list()
+        [1, 3]
+        >>> stream(["1", "x", "3"]).map(int).catch(replace=lambda error: -1).to_list()
+        [1, -1, 3]
+        """
+        for error in errors:
+            if not (isinstance(error, type) and issubclass(error, BaseException)):
+                raise TypeError(f"catch takes exception types, got {error!r}")
+        for name, f in (("where", where), ("replace", replace), ("do", do)):
+            if f is not None:
+                check_callable(f, f"catch's {name}")
+        kinds = errors or (Exception,)
+        caught: flow.Catch[T | U] = flow.Catch(
+            self._take_items(), kinds, where=where, replace=replace, do=do, stop=stop
+        )
+        return Stream(caught)
+
+    def throttle(self, count: int, *, per: float | timedelta) -> Stream[T]:
+        """At most ``count`` items in any window of ``per`` seconds (a number or a
+        ``timedelta``), waiting on a monotonic clock, never busily; exceptions
+        passing through do not count.
+
+        >>> stream(range(3)).throttle(100, per=1.0).to_list()
+        [0, 1, 2]
+        """
+        check_count(count, "throttle's count", 1)
+        return Stream(flow.Throttle(self._take_items(), count, seconds(per, "throttle's per")))
+
+    @overload
+    def group(
+        self, size: int | None = None, *, within: float | timedelta | None = None, by: None = None
+    ) -> Stream[list[T]]: ...
+
+    @overload
+    def group(
+        self,
+        size: int | None = None,
+        *,
+        within: float | timedelta | None = None,
+        by: Callable[[T], K],
+    ) -> Stream[tuple[K, list[T]]]: ...
+
+    def group(
+        self,
+        size: int | None = None,
+        *,
+        within: float | timedelta | None = None,
+        by: Callable[[T], Any] | None = None,
+    ) -> Stream[Any]:
+        """Lists of at most ``size`` items, a list also closed once ``within`` seconds
+        have passed since it opened (checked as items arrive and at the end, with
+        no timer thread).  With ``by=key``: ``(key, list)`` pairs, each key's list
+        closed on its own size or time, all open lists flushed at the end (by key
+        alone, memory is not bounded: every item is held until the end).
+
+        >>> stream(range(7)).group(3).to_list()
+        [[0, 1, 2], [3, 4, 5], [6]]
+        >>> stream("aAbB").group(by=str.isupper).to_list()
+        [(False, ['a', 'b']), (True, ['A', 'B'])]
+        """
+        if size is None and within is None and by is None:
+            raise ValueError("group needs a size, a time (within=) or a key (by=)")
+        if size is not None:
+            check_count(size, "group's size", 1)
+        limit = None if within is None else seconds(within, "group's within")
+        if by is None:
+            return Stream(flow.Group(self._take_items(), size, limit))
+        check_callable(by, "group's by")
+        return Stream(flow.GroupBy(self._take_items(), by, size, limit))
+
+    def buffer(self, n: int) -> Stream[T]:
+        """Read up to ``n`` items ahead on a background thread, so a slow producer and
+        a slow consumer overlap (the thread stops after its current read when the
+        Stream is closed or dropped; a read that blocks for ever keeps it).
+
+        >>> stream(range(4)).buffer(2).to_list()
+        [0, 1, 2, 3]
+        """
+        check_count(n, "buffer's n", 1)
+        return Stream(flow.Buffer(self._take_items(), n))
+
+    def observe(self, name: str, logger: logging.Logger | None = None) -> Stream[T]:
+        """The items unchanged; counts of items and errors and the elapsed time logged
+        under ``name`` after 1, 2, 4, 8, ... items and at the end (logger
+        ``lazyfun.observe`` at INFO unless you give one).
+
+        >>> stream("ab").observe("letters").to_list()
+        ['a', 'b']
+        """
+        return Stream(flow.Observe(self._take_items(), name, logger))
+
+    def progress(self, description: str | None = None, total: int | None = None) -> Stream[T]:
+        """The items unchanged, counted on a rich progress bar when standard error is a
+        terminal (silent otherwise; rich is imported only then).
+
+        >>> stream("ab").progress("letters").to_list()
+        ['a', 'b']
+        """
+        from lazyfun.progress import progress
+
+        return Stream(progress(self._take_items(), description, total))
+
+    def pipe(self, f: Callable[..., U], *args: Any, **kwargs: Any) -> U:
+        """``f(self, *args, **kwargs)``: a function of a whole Stream, in the chain.
+
+        >>> def evens(s):
+        ...     return s.filter(lambda n: n % 2 == 0)
+        >>> stream(range(5)).pipe(evens).to_list()
+        [0, 2, 4]
+        """
+        check_callable(f, "pipe")
+        return f(self, *args, **kwargs)
 
     def probe(self, name: str, probe: Probe) -> Stream[T]:
         """Count the items that pass this point under ``name`` in a trace ``Probe``.
@@ -226,6 +587,17 @@ class Stream(Generic[T]):
             pmap(f, items, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
         )
 
+    def to_async(self) -> AsyncStream[T]:
+        """This Stream as an :class:`~lazyfun.astream.AsyncStream` (read in the event loop).
+
+        >>> import asyncio
+        >>> asyncio.run(stream(range(3)).to_async().map(str).to_list())
+        ['0', '1', '2']
+        """
+        from lazyfun.astream import astream
+
+        return astream(self._take_items())
+
     # --- terminals ----------------------------------------------------------
 
     @overload
@@ -242,7 +614,9 @@ class Stream(Generic[T]):
         >>> stream([]).first(None) is None
         True
         """
-        for item in self._take_items():
+        items = self._take_items()
+        for item in items:
+            _close(items)
             return item
         if default is _NOTHING:
             raise ValueError("first() of an empty Stream (give a default)")
@@ -291,6 +665,87 @@ class Stream(Generic[T]):
         """
         return functools.reduce(f, self._take_items(), initial)
 
+    def for_each(self, f: Callable[[T], object]) -> None:
+        """``f`` on every item, for its effect (reads the whole Stream).
+
+        >>> stream("ab").for_each(print)
+        a
+        b
+        """
+        check_callable(f, "for_each")
+        for item in self._take_items():
+            f(item)
+
+    @overload
+    def sum(self: Stream[int], start: int = 0) -> int: ...
+
+    @overload
+    def sum(self: Stream[float], start: float = 0) -> float: ...
+
+    def sum(self: Stream[Any], start: Any = 0) -> Any:
+        """The sum of the items, from ``start``.
+
+        >>> stream(range(5)).sum()
+        10
+        """
+        return sum(self._take_items(), start)
+
+    @overload
+    def min(self: Stream[C], *, key: None = None) -> C: ...
+
+    @overload
+    def min(self, *, key: Callable[[T], _Comparable]) -> T: ...
+
+    @overload
+    def min(self: Stream[C], *, key: None = None, default: D) -> C | D: ...
+
+    @overload
+    def min(self, *, key: Callable[[T], _Comparable], default: D) -> T | D: ...
+
+    def min(self, *, key: Callable[[T], Any] | None = None, default: Any = _NOTHING) -> Any:
+        """The least item (by ``key``); ``default`` for an empty Stream, else ValueError.
+
+        >>> stream([3, 1, 2]).min(), stream(["bb", "a"]).min(key=len), stream([]).min(default=0)
+        (1, 'a', 0)
+        """
+        return _extreme(min, self._take_items(), key, default, "min")
+
+    @overload
+    def max(self: Stream[C], *, key: None = None) -> C: ...
+
+    @overload
+    def max(self, *, key: Callable[[T], _Comparable]) -> T: ...
+
+    @overload
+    def max(self: Stream[C], *, key: None = None, default: D) -> C | D: ...
+
+    @overload
+    def max(self, *, key: Callable[[T], _Comparable], default: D) -> T | D: ...
+
+    def max(self, *, key: Callable[[T], Any] | None = None, default: Any = _NOTHING) -> Any:
+        """The greatest item (by ``key``); ``default`` for an empty Stream, else ValueError.
+
+        >>> stream([3, 1, 2]).max(), stream(["bb", "a"]).max(key=len)
+        (3, 'bb')
+        """
+        return _extreme(max, self._take_items(), key, default, "max")
+
+    def to_set(self) -> set[T]:
+        """Every item, in a set (eager).
+
+        >>> sorted(stream("abracadabra").to_set())
+        ['a', 'b', 'c', 'd', 'r']
+        """
+        return set(self._take_items())
+
+    def to_dict(self: Stream[tuple[K, V]]) -> dict[K, V]:
+        """The ``(key, value)`` pairs, in a dict (eager; a later key wins).
+
+        >>> stream("ab").enumerate().to_dict()
+        {0: 'a', 1: 'b'}
+        """
+        return dict(self._take_items())
+
     def lazylist(self) -> LazyList[T]:
         """A call-by-need LazyList of the items: read once, on demand, and kept for rereading.
 
@@ -299,6 +754,24 @@ class Stream(Generic[T]):
         ([0, 10, 20], [0, 10, 20])
         """
         return LazyList.of(self._take_items())
+
+
+def _close(items: Iterator[Any]) -> None:
+    """Close an iterator that holds workers or threads, once it is no longer read."""
+    close = getattr(items, "close", None)
+    if close is not None:
+        close()
+
+
+def _extreme(
+    pick: Callable[..., Any], items: Iterator[Any], key: Any, default: Any, name: str
+) -> Any:
+    found = pick(items, key=key, default=_NOTHING)
+    if found is not _NOTHING:
+        return found
+    if default is _NOTHING:
+        raise ValueError(f"{name}() of an empty Stream (give a default)")
+    return default
 
 
 def stream(items: Iterable[T]) -> Stream[T]:

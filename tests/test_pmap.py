@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from lazyfun import search, stream
 from lazyfun.parallel import ParallelError, cluster, pmap, psearch, runners
-from lazyfun.parallel.pmap import MAX_CHUNK, _next_size
+from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, next_size
 from lazyfun.queens import count_queens
 
 distributed = pytest.importorskip("distributed")
@@ -185,13 +185,15 @@ def test_reads_at_most_buffer_items_ahead(address: str) -> None:
 
 def test_an_exception_keeps_its_type_position_and_the_items_before_it(address: str) -> None:
     got: list[int] = []
+    results = pmap(fails_on_seven, range(20), scheduler=address, chunksize=3)
     with pytest.raises(KeyError, match="no key 7") as raised:
-        for value in pmap(fails_on_seven, range(20), scheduler=address, chunksize=3):
+        for value in results:
             got.append(value)
     assert got == list(range(7))
     notes = "\n".join(raised.value.__notes__)
     assert "on item 7 of the input" in notes
     assert "fails_on_seven" in notes  # the worker's traceback
+    assert list(results) == list(range(8, 20))  # the error travelled as a value: nothing lost
 
 
 def test_stopping_early_leaves_no_task_behind(address: str) -> None:
@@ -314,10 +316,14 @@ def test_client_memory_stays_flat_on_a_long_input() -> None:
 
 
 def test_the_chunk_size_adapts_to_the_time_an_item_takes() -> None:
-    assert _next_size(1, 1, 0.0) == 4  # instant items: grow, fourfold at most
-    assert _next_size(4096, 4096, 0.0) == MAX_CHUNK
-    assert _next_size(100, 100, 10.0) == 1  # 0.1 s an item: one item a task
-    assert _next_size(8, 8, 0.008) == 32  # 1 ms an item: grows toward 50 items
+    assert (
+        next_size(1, 1, 0.0, TASK_SECONDS, MAX_CHUNK) == 4
+    )  # instant items: grow, fourfold at most
+    assert next_size(4096, 4096, 0.0, TASK_SECONDS, MAX_CHUNK) == MAX_CHUNK
+    assert next_size(100, 100, 10.0, TASK_SECONDS, MAX_CHUNK) == 1  # 0.1 s an item: one item a task
+    assert (
+        next_size(8, 8, 0.008, TASK_SECONDS, MAX_CHUNK) == 32
+    )  # 1 ms an item: grows toward 50 items
 
 
 def test_stream_pmap(address: str) -> None:

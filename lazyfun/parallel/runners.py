@@ -36,10 +36,13 @@ __all__ = [
     "CONNECT_TIMEOUT",
     "ENVIRONMENT",
     "ParallelError",
+    "Pool",
     "Runner",
     "check_jobs",
+    "check_pickles",
     "check_sendable",
     "cluster",
+    "pool_context",
     "runner",
 ]
 
@@ -111,8 +114,8 @@ class _Sync(_Futures):
         return done
 
 
-class _Pool(_Futures):
-    """A ``concurrent.futures`` process pool: the fallback without dask."""
+class Pool(_Futures):
+    """A ``concurrent.futures`` executor: threads, or processes (the fallback without dask)."""
 
     def __init__(self, pool: Executor, workers: int) -> None:
         self.pool, self.workers = pool, workers
@@ -124,7 +127,8 @@ class _Pool(_Futures):
         return self.pool.submit(f, *args)
 
     def check_sendable(self, value: object, what: str) -> None:
-        _check(pickle.dumps, value, what, "the process pool pickles it")
+        if isinstance(self.pool, ProcessPoolExecutor):
+            check_pickles(pickle.dumps, value, what, "the process pool pickles it")
 
 
 class _Dask:
@@ -162,16 +166,23 @@ class _Dask:
     def check_sendable(self, value: object, what: str) -> None:
         import cloudpickle
 
-        _check(cloudpickle.dumps, value, what, "dask pickles it with cloudpickle")
+        check_pickles(cloudpickle.dumps, value, what, "dask pickles it with cloudpickle")
 
 
-def _check(dumps: Callable[[object], bytes], value: object, what: str, how: str) -> None:
+def check_pickles(
+    dumps: Callable[[object], bytes],
+    value: object,
+    what: str,
+    how: str,
+    instead: str = "use scheduler='sync'",
+) -> None:
+    """Raise ParallelError, naming ``what``, if ``dumps`` cannot pickle ``value``."""
     try:
         dumps(value)
     except Exception as error:  # pickling raises many types: PicklingError, TypeError, ...
         raise ParallelError(
             f"{what} must travel to worker processes ({how}), and it cannot be pickled: "
-            f"{error}. Define it at module level, or use scheduler='sync'"
+            f"{error}. Define it at module level, or {instead}"
         ) from None
 
 
@@ -203,15 +214,15 @@ def check_sendable(value: object, what: str, scheduler: str | None) -> None:
     try:
         import cloudpickle
     except ImportError:
-        _check(pickle.dumps, value, what, "the process pool pickles it")
+        check_pickles(pickle.dumps, value, what, "the process pool pickles it")
     else:
-        _check(cloudpickle.dumps, value, what, "dask pickles it with cloudpickle")
+        check_pickles(cloudpickle.dumps, value, what, "dask pickles it with cloudpickle")
 
 
 _warned = False
 
 
-def _pool_context() -> multiprocessing.context.BaseContext | None:
+def pool_context() -> multiprocessing.context.BaseContext | None:
     """How the fallback pool starts its workers: as Python's default, except on Linux from
     3.12, where forking a process that runs threads is deprecated: a fork server there."""
     if sys.platform == "linux" and sys.version_info >= (3, 12):
@@ -271,8 +282,8 @@ def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> It
                 f"the scheduler {scheduler} needs dask: pip install 'lazyfun[dask]'"
             ) from None
         _warn_once("dask is not installed (pip install 'lazyfun[dask]'): using a process pool")
-        with ProcessPoolExecutor(workers, mp_context=_pool_context()) as pool:
-            yield _Pool(pool, workers)
+        with ProcessPoolExecutor(workers, mp_context=pool_context()) as pool:
+            yield Pool(pool, workers)
         return
     import dask
 

@@ -1,0 +1,482 @@
+"""The steps of a Stream that hold state or time, each a small resumable iterator.
+
+A step here is a class whose ``__next__`` lets an exception from upstream pass
+through *with its state intact*: the next ``next()`` goes on where the failed one
+left off.  That is what lets :meth:`lazyfun.Stream.catch` drop or replace a
+failed item and go on, and why these are classes rather than generators (a
+generator that raises is finished).  A step never yields a wrong result after
+an upstream error: ``Sliding`` keeps its window, ``Chunked`` and ``Group`` keep
+the items gathered so far, ``Take`` counts only the items that came through.
+
+Steps that wait (``Throttle``, ``Group(within=...)``) read time from a
+monotonic ``clock`` and wait with ``sleep``; both can be replaced (tests use a
+fake clock).
+
+>>> list(Chunked(iter(range(5)), 2))
+[[0, 1], [2, 3], [4]]
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+__all__ = [
+    "Buffer",
+    "Catch",
+    "Chunked",
+    "Drop",
+    "FlatMap",
+    "Group",
+    "GroupBy",
+    "Observe",
+    "Sliding",
+    "Take",
+    "Throttle",
+    "Unique",
+]
+
+T = TypeVar("T")
+U = TypeVar("U")
+K = TypeVar("K")
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], object]
+
+
+class Take(Iterator[T]):
+    """The first ``n`` items that come through (an item whose read failed is not counted).
+
+    >>> list(Take(iter("abcd"), 2))
+    ['a', 'b']
+    """
+
+    __slots__ = ("left", "source")
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.left = source, n
+
+    def __next__(self) -> T:
+        if self.left <= 0:
+            raise StopIteration
+        item = next(self.source)
+        self.left -= 1
+        return item
+
+
+class Drop(Iterator[T]):
+    """Everything after the first ``n`` items that come through.
+
+    >>> list(Drop(iter("abcd"), 3))
+    ['d']
+    """
+
+    __slots__ = ("left", "source")
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.left = source, n
+
+    def __next__(self) -> T:
+        while self.left > 0:
+            next(self.source)
+            self.left -= 1
+        return next(self.source)
+
+
+class Chunked(Iterator[list[T]]):
+    """Lists of ``n`` items (the last may be shorter); the items gathered survive an
+    upstream error, so no list is short but the last.
+
+    >>> list(Chunked(iter("abcde"), 2))
+    [['a', 'b'], ['c', 'd'], ['e']]
+    """
+
+    __slots__ = ("gathered", "n", "source")
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.n = source, n
+        self.gathered: list[T] = []
+
+    def __next__(self) -> list[T]:
+        gathered = self.gathered
+        for item in self.source:
+            gathered.append(item)
+            if len(gathered) == self.n:
+                self.gathered = []
+                return gathered
+        if not gathered:
+            raise StopIteration
+        self.gathered = []
+        return gathered
+
+
+class Sliding(Iterator[tuple[T, ...]]):
+    """Overlapping windows of ``n`` consecutive items that came through.
+
+    >>> list(Sliding(iter(range(4)), 3))
+    [(0, 1, 2), (1, 2, 3)]
+    """
+
+    __slots__ = ("n", "source", "window")
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.n = source, n
+        self.window: deque[T] = deque(maxlen=n)
+
+    def __next__(self) -> tuple[T, ...]:
+        window = self.window
+        window.append(next(self.source))
+        while len(window) < self.n:
+            window.append(next(self.source))
+        return tuple(window)
+
+
+class FlatMap(Iterator[U]):
+    """The items of ``f(x)`` for each item ``x``; an error from ``f`` or from an inner
+    iterable ends that item's part only.
+
+    >>> list(FlatMap(iter([1, 2]), range))
+    [0, 0, 1]
+    """
+
+    __slots__ = ("f", "inner", "source")
+
+    def __init__(self, source: Iterator[T], f: Callable[[T], Any]) -> None:
+        self.source, self.f = source, f
+        self.inner: Iterator[U] = iter(())
+
+    def __next__(self) -> U:
+        while True:
+            try:
+                return next(self.inner)
+            except StopIteration:
+                pass
+            except BaseException:
+                self.inner = iter(())
+                raise
+            self.inner = iter(())
+            self.inner = iter(self.f(next(self.source)))
+
+
+class Unique(Iterator[T]):
+    """Each item the first time it (or its ``key``) is seen; unhashable keys are
+    remembered in a list (found by equality, so slower), hashable ones in a set.
+
+    >>> list(Unique(iter([[1], [2], [1]]), None))
+    [[1], [2]]
+    """
+
+    __slots__ = ("key", "seen", "seen_unhashable", "source")
+
+    def __init__(self, source: Iterator[T], key: Callable[[T], object] | None) -> None:
+        self.source, self.key = source, key
+        self.seen: set[Any] = set()
+        self.seen_unhashable: list[Any] = []
+
+    def __next__(self) -> T:
+        while True:
+            item = next(self.source)
+            mark = item if self.key is None else self.key(item)
+            try:
+                if mark in self.seen:
+                    continue
+                self.seen.add(mark)
+            except TypeError:
+                if mark in self.seen_unhashable:
+                    continue
+                self.seen_unhashable.append(mark)
+            return item
+
+
+class Catch(Iterator[T]):
+    """Upstream exceptions of the ``errors`` types for which ``where`` holds: passed to
+    ``do``, then replaced by ``replace(error)``, or ending the stream with ``stop``,
+    or else dropped.  What ``where``, ``do`` and ``replace`` raise propagates.
+
+    >>> def parse(texts):
+    ...     return map(int, texts)
+    >>> list(Catch(parse(iter(["1", "x", "3"])), (ValueError,)))
+    [1, 3]
+    """
+
+    __slots__ = ("do", "errors", "replace", "source", "stop", "stopped", "where")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        errors: tuple[type[BaseException], ...],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], T] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> None:
+        self.source, self.errors, self.where = source, errors, where
+        self.replace, self.do, self.stop = replace, do, stop
+        self.stopped = False
+
+    def __next__(self) -> T:
+        while not self.stopped:
+            try:
+                return next(self.source)
+            except StopIteration:
+                raise
+            except self.errors as error:
+                if self.where is not None and not self.where(error):
+                    raise
+                if self.do is not None:
+                    self.do(error)
+                if self.replace is not None:
+                    return self.replace(error)
+                if self.stop:
+                    self.stopped = True
+        raise StopIteration
+
+
+class Throttle(Iterator[T]):
+    """At most ``count`` items in any ``per`` seconds: before reading the next item it
+    waits, if need be, until the oldest of the last ``count`` items is ``per`` old.
+    An exception passing through does not count.
+
+    >>> list(Throttle(iter(range(3)), 10, 1.0))
+    [0, 1, 2]
+    """
+
+    __slots__ = ("clock", "count", "per", "sent", "sleep", "source")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        count: int,
+        per: float,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        self.source, self.count, self.per = source, count, per
+        self.clock, self.sleep = clock, sleep
+        self.sent: deque[float] = deque(maxlen=count)
+
+    def __next__(self) -> T:
+        sent = self.sent
+        if len(sent) == self.count:
+            wait = sent[0] + self.per - self.clock()
+            if wait > 0:
+                self.sleep(wait)
+        item = next(self.source)
+        sent.append(self.clock())
+        return item
+
+
+class Group(Iterator[list[T]]):
+    """Lists of at most ``size`` items, a list also closed once ``within`` seconds have
+    passed since it opened (checked as items arrive and at the end: no timer).
+
+    >>> list(Group(iter(range(5)), 2, None))
+    [[0, 1], [2, 3], [4]]
+    """
+
+    __slots__ = ("clock", "gathered", "opened", "size", "source", "within")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        size: int | None,
+        within: float | None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.source, self.size, self.within, self.clock = source, size, within, clock
+        self.gathered: list[T] = []
+        self.opened = 0.0
+
+    def __next__(self) -> list[T]:
+        for item in self.source:
+            now = self.clock() if self.within is not None else 0.0
+            gathered = self.gathered
+            if not gathered:
+                self.opened = now
+            elif self.within is not None and now - self.opened >= self.within:
+                self.gathered, self.opened = [item], now  # the late item opens the next list
+                return gathered
+            gathered.append(item)
+            if self.size is not None and len(gathered) >= self.size:
+                self.gathered = []
+                return gathered
+        if not self.gathered:
+            raise StopIteration
+        gathered, self.gathered = self.gathered, []
+        return gathered
+
+
+class GroupBy(Iterator[tuple[K, list[T]]]):
+    """``(key, list)`` pairs: each key's list closed on its own ``size`` or ``within``;
+    every open list is flushed, oldest first, when the source ends.  By key alone
+    this holds every item until the end: its memory is not bounded.
+
+    >>> list(GroupBy(iter("abAB"), str.islower, 2, None))
+    [(True, ['a', 'b']), (False, ['A', 'B'])]
+    """
+
+    __slots__ = ("by", "clock", "open", "ready", "size", "source", "within")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        by: Callable[[T], K],
+        size: int | None,
+        within: float | None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.source, self.by, self.size, self.within, self.clock = source, by, size, within, clock
+        self.open: dict[K, tuple[float, list[T]]] = {}
+        self.ready: deque[tuple[K, list[T]]] = deque()
+
+    def _expire(self, now: float) -> None:
+        if self.within is None:
+            return
+        for key, (opened, gathered) in list(self.open.items()):
+            if now - opened >= self.within:
+                del self.open[key]
+                self.ready.append((key, gathered))
+
+    def __next__(self) -> tuple[K, list[T]]:
+        while not self.ready:
+            try:
+                item = next(self.source)
+            except StopIteration:
+                if not self.open:
+                    raise
+                key, (_, gathered) = next(iter(self.open.items()))
+                del self.open[key]
+                return key, gathered
+            now = self.clock() if self.within is not None else 0.0
+            self._expire(now)
+            key = self.by(item)
+            gathered = self.open.setdefault(key, (now, []))[1]
+            gathered.append(item)
+            if self.size is not None and len(gathered) >= self.size:
+                del self.open[key]
+                self.ready.append((key, gathered))
+        return self.ready.popleft()
+
+
+_END = object()
+
+
+class Buffer(Iterator[T]):
+    """Up to ``n`` items read ahead by a background thread, to overlap a slow producer
+    with a slow consumer; an upstream exception arrives in its place.
+
+    The thread starts on the first ``next()``.  ``close()`` (or dropping the
+    iterator) stops it after the read it is in: a thread cannot be interrupted,
+    so a read that blocks for ever keeps it (it is a daemon thread).
+
+    >>> list(Buffer(iter(range(3)), 2))
+    [0, 1, 2]
+    """
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.queue = source, queue.Queue[tuple[bool, Any]](n)
+        self.stopping = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.done = False
+
+    def _read(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                entry: tuple[bool, Any] = (True, next(self.source))
+            except StopIteration:
+                entry = (True, _END)
+            except BaseException as error:
+                entry = (False, error)
+            while not self.stopping.is_set():
+                try:
+                    self.queue.put(entry, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+            if entry[1] is _END:
+                return
+
+    def __next__(self) -> T:
+        if self.done:
+            raise StopIteration
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._read, name="lazyfun-buffer", daemon=True)
+            self.thread.start()
+        ok, value = self.queue.get()
+        if not ok:
+            raise value
+        if value is _END:
+            self.done = True
+            raise StopIteration
+        item: T = value
+        return item
+
+    def close(self) -> None:
+        """Stop the reading thread after the read it is in."""
+        self.done = True
+        self.stopping.set()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class Observe(Iterator[T]):
+    """The items unchanged, logging ``name``'s counts of items and errors and the time
+    since the first read at growing intervals (after 1, 2, 4, 8, ... items or errors)
+    and at the end, through :mod:`logging` (logger ``lazyfun.observe``, level INFO).
+
+    >>> list(Observe(iter("ab"), "letters"))
+    ['a', 'b']
+    """
+
+    __slots__ = ("clock", "errors", "items", "logger", "name", "next_report", "source", "started")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        name: str,
+        logger: logging.Logger | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.source, self.name, self.clock = source, name, clock
+        self.logger = logger or logging.getLogger("lazyfun.observe")
+        self.items = self.errors = 0
+        self.next_report = 1
+        self.started: float | None = None
+
+    def _report(self, final: bool = False) -> None:
+        assert self.started is not None
+        self.logger.info(
+            "%s: %d items, %d errors, %.3f s%s",
+            self.name,
+            self.items,
+            self.errors,
+            self.clock() - self.started,
+            " (done)" if final else "",
+        )
+
+    def __next__(self) -> T:
+        if self.started is None:
+            self.started = self.clock()
+        try:
+            item = next(self.source)
+        except StopIteration:
+            self._report(final=True)
+            raise
+        except Exception:
+            self.errors += 1
+            self._tick()
+            raise
+        self.items += 1
+        self._tick()
+        return item
+
+    def _tick(self) -> None:
+        if self.items + self.errors >= self.next_report:
+            self.next_report *= 2
+            self._report()

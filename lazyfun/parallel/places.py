@@ -1,0 +1,154 @@
+"""Where a concurrent step of a Stream runs: ``via=`` turned into a bounded Window.
+
+``Stream.map(f, concurrency=n, via=...)`` (and ``filter``, ``flatmap``, ``do``)
+comes here:
+
+- ``via=None`` or ``"thread"``: a pool of ``n`` threads started for the step (also
+  inside ``with cluster():``: nothing is pickled, right for I/O-bound calls);
+- ``"process"``: a pool of ``n`` worker processes; the function must pickle
+  (checked at the call with :mod:`pickle` itself, so a lambda is refused there);
+- ``"dask"``, a scheduler address, or the runner of a ``with cluster() as c:``
+  block: :func:`lazyfun.parallel.pmap`'s place, ``n`` its workers (``jobs``);
+- any :class:`concurrent.futures.Executor`: yours, used as it is and never shut
+  down by lazyfun.
+
+For threads and processes ``n`` is the number of calls in flight; for dask it
+is the number of workers.  The window reads at most ``held x items per task``
+items ahead of the consumer (:func:`read_ahead` says how many for a place).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Literal, TypeAlias
+
+from lazyfun.parallel.runners import (
+    ParallelError,
+    Pool,
+    Runner,
+    check_pickles,
+    check_sendable,
+    pool_context,
+    runner,
+)
+from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, Kind, Window
+
+__all__ = ["THREAD_CHUNK", "THREAD_TASK_SECONDS", "Via", "check_concurrency", "concurrent"]
+
+Via: TypeAlias = Literal["thread", "process", "dask"] | str | Executor | Runner | None
+
+THREAD_TASK_SECONDS = 0.002  # a thread's task costs microseconds: aim for short tasks
+THREAD_CHUNK = 1024  # items per thread task, at most
+
+
+def check_concurrency(concurrency: int | None, what: str) -> None:
+    """Refuse at once a number of calls in flight that cannot be."""
+    if concurrency is None:
+        return
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int):
+        raise TypeError(f"{what}: concurrency must be an int, got {type(concurrency).__name__}")
+    if concurrency < 1:
+        raise ValueError(f"{what}: concurrency must be at least 1, got {concurrency}")
+
+
+@contextmanager
+def _owned(pool: Executor, workers: int) -> Iterator[Runner]:
+    """A pool the step started: shut down when the step ends, queued calls cancelled,
+    without waiting for the calls already running."""
+    try:
+        yield Pool(pool, workers)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _threads(n: int) -> AbstractContextManager[Runner]:
+    return _owned(ThreadPoolExecutor(n, thread_name_prefix="lazyfun"), n)
+
+
+def _processes(n: int) -> AbstractContextManager[Runner]:
+    return _owned(ProcessPoolExecutor(n, mp_context=pool_context()), n)
+
+
+def concurrent(
+    work: Callable[[Any], Any],
+    items: Iterator[Any],
+    *,
+    kind: Kind,
+    concurrency: int | None,
+    ordered: bool,
+    via: Via,
+    what: str,
+) -> Window:
+    """The window that runs ``work`` on ``items`` at the place ``via`` names (checked now,
+    started on the first ``next()``)."""
+    n = concurrency or os.cpu_count() or 1
+    if via is None or via == "thread":
+        start = _threads(n)
+        return Window(
+            None,
+            work,
+            items,
+            kind=kind,
+            ordered=ordered,
+            running=2 * n,
+            task_seconds=THREAD_TASK_SECONDS,
+            max_chunk=THREAD_CHUNK,
+            start=start,
+            label=what,
+        )
+    if via == "process":
+        check_pickles(
+            pickle.dumps, work, f"{what}'s function", "a process pool pickles it", "leave via out"
+        )
+        return Window(
+            None,
+            work,
+            items,
+            kind=kind,
+            ordered=ordered,
+            remote=True,
+            start=_processes(n),
+            label=what,
+        )
+    if isinstance(via, Executor):
+        remote = isinstance(via, ProcessPoolExecutor)
+        if remote:
+            check_pickles(pickle.dumps, work, f"{what}'s function", "the pool pickles it")
+        return Window(
+            Pool(via, n),
+            work,
+            items,
+            kind=kind,
+            ordered=ordered,
+            running=n,
+            remote=remote,
+            task_seconds=TASK_SECONDS if remote else THREAD_TASK_SECONDS,
+            max_chunk=MAX_CHUNK if remote else THREAD_CHUNK,
+            label=what,
+        )
+    if isinstance(via, str) and (via in ("dask", "sync") or "://" in via):
+        scheduler = None if via == "dask" else via
+        check_sendable(work, f"{what}'s function", scheduler)
+        return Window(
+            None,
+            work,
+            items,
+            kind=kind,
+            ordered=ordered,
+            remote=True,
+            start=runner(scheduler, concurrency),
+            label=what,
+        )
+    if not isinstance(via, str) and all(
+        hasattr(via, name) for name in ("submit", "cancel", "wait_any", "workers")
+    ):
+        via.check_sendable(work, f"{what}'s function")
+        return Window(via, work, items, kind=kind, ordered=ordered, remote=True, label=what)
+    raise ParallelError(
+        f"{what}: via must be 'thread', 'process', 'dask', a dask scheduler address, "
+        f"a cluster() or a concurrent.futures.Executor, got {via!r}"
+    )

@@ -1,0 +1,293 @@
+"""One bounded window of tasks: the machinery under every concurrent map of lazyfun.
+
+``Window(run, work, items, ...)`` is ``map(work, items)`` with the calls spread over
+a :class:`~lazyfun.parallel.runners.Runner` (threads, processes, a dask cluster,
+this process), and it is the only place lazyfun does that: :func:`pmap`, the
+``concurrency=`` of ``Stream.map``/``filter``/``flatmap``/``do`` and the program
+runs all read their results through it.
+
+- Items travel in chunks (tasks).  Unless the chunk size is fixed, it adapts: one
+  item a task at first, then as many as make a task last about ``task_seconds``
+  (at most ``max_chunk`` items), so slow calls go one a task and cheap ones in
+  batches that hide a task's overhead.
+- At most ``running`` tasks are unfinished at a time, at most ``held`` are waiting
+  to be read, and at most ``most`` items are read from the input ahead of the
+  consumer: an infinite input works and a long one runs in constant memory.
+- ``ordered=True``: results in input order, each as soon as it and every earlier
+  one are done; ``ordered=False``: each task's results as soon as it is done.
+- Errors travel as values: an exception raised on item k is raised by
+  ``next()`` at item k's place (ordered) or when its task is read (unordered),
+  with a note naming k; the window goes on with item k+1 on the next ``next()``,
+  so a ``catch`` further down loses nothing.
+- Stopping early (``close()``, garbage collection, an exception in the consumer)
+  cancels the tasks not started and shuts down what the window started itself.
+  Calls already running finish on their own: a thread cannot be killed.
+
+>>> from lazyfun.parallel.runners import runner
+>>> with runner("sync", None) as run:
+...     list(Window(run, abs, iter([-3, 1, -2])))
+[3, 1, 2]
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from lazyfun.parallel.runners import Runner
+
+__all__ = ["MAX_CHUNK", "TASK_SECONDS", "Kind", "Window", "next_size"]
+
+MAX_CHUNK = 8192  # items per task, at most, when the chunk size adapts
+TASK_SECONDS = 0.05  # what an adaptive chunk aims at: long enough to hide a task's overhead
+
+Kind = Literal["map", "filter", "flatmap", "do"]
+
+
+@dataclass(slots=True)
+class Chunk:
+    """What a worker sends back for one task: a value per item (None where the call
+    raised), the time the task took, and the exceptions by position in the task."""
+
+    values: list[Any]
+    seconds: float
+    errors: dict[int, tuple[BaseException, str]] = field(default_factory=dict)
+
+
+def _portable(error: Exception) -> BaseException:
+    """``error`` itself if it survives pickling, else a RuntimeError that names it."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error} (not picklable, so restated)")
+    return error
+
+
+def apply(work: Callable[[Any], Any], chunk: list[Any], remote: bool) -> Chunk:
+    """``work`` on each item of a task, in a worker; an exception is kept as the item's
+    outcome (with the worker's traceback when it crosses a process) and the task goes on."""
+    start = time.perf_counter()
+    values: list[Any] = []
+    errors: dict[int, tuple[BaseException, str]] = {}
+    for item in chunk:
+        try:
+            values.append(work(item))
+        except Exception as error:
+            if remote:
+                errors[len(values)] = (_portable(error), "".join(traceback.format_exception(error)))
+            else:
+                errors[len(values)] = (error, "")
+            values.append(None)
+    return Chunk(values, time.perf_counter() - start, errors)
+
+
+def next_size(size: int, items: int, seconds: float, task_seconds: float, cap: int) -> int:
+    """The chunk size that makes a task last about ``task_seconds``, from the last
+    task's time per item; it grows at most fourfold a step, so one fast item cannot
+    send a thousand slow ones to a single worker.
+
+    >>> next_size(1, 1, 0.001, 0.05, 8192), next_size(4, 4, 0.001, 0.05, 8192)
+    (4, 16)
+    >>> next_size(64, 64, 1.0, 0.05, 8192)
+    3
+    """
+    if seconds <= 0:
+        return min(cap, size * 4)
+    wanted = int(task_seconds * items / seconds)
+    return max(1, min(cap, size * 4, wanted))
+
+
+def _results(kind: Kind, chunk: list[Any], values: list[Any]) -> Iterator[Any]:
+    """What the consumer sees of a task without errors: the values for a map, the kept
+    items for a filter, the inner items for a flatmap, the items themselves for a do."""
+    if kind == "map":
+        return iter(values)
+    if kind == "filter":
+        return itertools.compress(chunk, values)
+    if kind == "flatmap":
+        return itertools.chain.from_iterable(values)
+    return iter(chunk)
+
+
+@dataclass(slots=True)
+class _Task:
+    future: Any
+    first: int  # the position of the task's first item in the input
+    items: list[Any]  # kept for filter and do, whose results are the items
+
+
+class Window(Iterator[Any]):
+    """``work`` mapped over ``items`` through a bounded window of tasks on ``run``.
+
+    ``start``, if given, is entered on the first ``next()`` and exited when the
+    window closes (a pool or cluster the window owns); ``run`` may then be None
+    and is what ``start`` yields.  ``label`` names the caller in the notes added
+    to exceptions.
+    """
+
+    def __init__(
+        self,
+        run: Runner | None,
+        work: Callable[[Any], Any],
+        items: Iterator[Any],
+        *,
+        kind: Kind = "map",
+        ordered: bool = True,
+        running: int | None = None,
+        held: int | None = None,
+        most: int | None = None,
+        chunksize: int | None = None,
+        task_seconds: float = TASK_SECONDS,
+        max_chunk: int = MAX_CHUNK,
+        remote: bool = False,
+        start: AbstractContextManager[Runner] | None = None,
+        label: str = "map",
+    ) -> None:
+        self._run, self._work, self._items, self._kind = run, work, items, kind
+        self._ordered, self._chunksize, self._remote = ordered, chunksize, remote
+        self._task_seconds, self._max_chunk, self._label = task_seconds, max_chunk, label
+        self._limits = (running, held, most)
+        self._start = start
+        self._stack: ExitStack | None = None
+        self._size = chunksize or 1
+        self._pending: deque[_Task] = deque()
+        self._read = self._waiting = 0  # items read; items read whose tasks are pending
+        self._exhausted = self._closed = False
+        self._current: Iterator[Any] = iter(())
+        self._parts: deque[Iterator[Any] | BaseException] = deque()
+
+    def _open(self) -> Runner:
+        """The runner, started on first use, and the limits that follow from its size."""
+        if self._stack is None:
+            self._stack = ExitStack()
+            if self._start is not None:
+                self._run = self._stack.enter_context(self._start)
+            assert self._run is not None
+            running, held, most = self._limits
+            self._running = running or 2 * self._run.workers
+            self._held = held or (4 * self._running if self._ordered else self._running)
+            self._most = most or self._held * (self._chunksize or self._max_chunk)
+        assert self._run is not None
+        return self._run
+
+    def __iter__(self) -> Window:
+        return self
+
+    def __next__(self) -> Any:
+        while True:
+            try:
+                return next(self._current)
+            except StopIteration:
+                pass
+            if self._parts:
+                part = self._parts.popleft()
+                if isinstance(part, BaseException):
+                    raise part
+                self._current = part
+                continue
+            if self._closed:
+                raise StopIteration
+            try:
+                self._advance()
+            except BaseException:
+                self.close()
+                raise
+
+    def _fill(self, run: Runner) -> None:
+        """Hand out tasks while the limits allow."""
+        while not self._exhausted and len(self._pending) < self._held:
+            if self._waiting >= self._most:
+                return
+            if sum(not task.future.done() for task in self._pending) >= self._running:
+                return
+            chunk = list(itertools.islice(self._items, min(self._size, self._most - self._waiting)))
+            if not chunk:
+                self._exhausted = True
+                return
+            future = run.submit(apply, self._work, chunk, self._remote)
+            self._pending.append(_Task(future, self._read, chunk))
+            self._read += len(chunk)
+            self._waiting += len(chunk)
+
+    def _advance(self) -> None:
+        """Wait for the next task to read (the head, or any done one unordered) and
+        queue its results and errors; close the window when nothing is left."""
+        run = self._open()
+        while True:
+            self._fill(run)
+            if not self._pending:
+                self.close()
+                return
+            task = self._ready()
+            if task is None:
+                run.wait_any([task.future for task in self._pending if not task.future.done()])
+                continue
+            self._take(task)
+            return
+
+    def _ready(self) -> _Task | None:
+        if self._ordered:
+            head = self._pending[0]
+            if not head.future.done():
+                return None
+            return self._pending.popleft()
+        for i, task in enumerate(self._pending):
+            if task.future.done():
+                del self._pending[i]
+                return task
+        return None
+
+    def _take(self, task: _Task) -> None:
+        try:
+            done: Chunk = task.future.result()
+        except Exception as error:
+            last = task.first + len(task.items) - 1
+            error.add_note(f"{self._label}: the task holding items {task.first}..{last} failed")
+            raise
+        self._waiting -= len(task.items)
+        if self._chunksize is None:
+            self._size = next_size(
+                self._size, len(task.items), done.seconds, self._task_seconds, self._max_chunk
+            )
+        if not done.errors:
+            self._current = _results(self._kind, task.items, done.values)
+            return
+        start = 0
+        for position in sorted(done.errors):
+            before = slice(start, position)
+            self._parts.append(_results(self._kind, task.items[before], done.values[before]))
+            failure, where = done.errors[position]
+            note = (
+                f"{self._label}: raised by the function on item {task.first + position} "
+                "of the input (counted from 0)"
+            )
+            failure.add_note(note + (f"; in the worker:\n{where.rstrip()}" if where else ""))
+            self._parts.append(failure)
+            start = position + 1
+        rest = slice(start, None)
+        self._parts.append(_results(self._kind, task.items[rest], done.values[rest]))
+
+    def close(self) -> None:
+        """Cancel the tasks not started, drop what is queued, and shut down what the
+        window started (calls already running finish on their own)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._exhausted = True
+        pending, self._pending = self._pending, deque()
+        try:
+            if self._run is not None and pending:
+                self._run.cancel(task.future for task in pending)
+        finally:
+            if self._stack is not None:
+                self._stack.close()
+
+    def __del__(self) -> None:
+        self.close()
