@@ -65,45 +65,135 @@ Installed from source, this module is compiled with mypyc (see
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
-from copy import copy
-from itertools import chain, repeat, tee
-from operator import add
+from types import TracebackType
 from typing import Any, Final, Generic, TypeVar, overload
 
 T = TypeVar("T")
 U = TypeVar("U")
 V = TypeVar("V")
 
-__all__ = ["LazyList", "LazyListLoop", "shared_cp"]
+__all__ = ["LazyList", "LazyListLoop"]
 
 SHOWN = 20  # how many forced elements ``repr`` prints before it abbreviates
 
 
 class LazyListLoop(Exception):
-    """A list that needs its own cell to compute that cell (GHC's ``<<loop>>``)."""
+    """A list that needs its own cell to compute that cell (GHC's ``<<loop>>``), in one
+    thread or through several that wait for each other."""
 
 
 def _loop() -> Evaluated[Any]:
-    """The code of a cell while it is being computed: asking for it again is a loop."""
+    """The code of a cell while it is being computed (a blackhole, in GHC's words)."""
     raise LazyListLoop("this LazyList cell depends on itself (<<loop>>)")
 
 
 _NO_HEAD: Any = None
 
 
+class _Failed:
+    """The code of a cell whose source raised: it raises the same exception again, so
+    everyone who reads the list sees the same cells (the source cannot be replayed)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+        self.traceback: TracebackType | None = error.__traceback__
+
+    def __call__(self) -> Evaluated[Any]:
+        raise self.error.with_traceback(self.traceback)
+
+
 class _Nesting:
-    """How many cells are being computed inside one another right now."""
+    """How many cells one thread is computing inside one another right now."""
 
     def __init__(self) -> None:
         self.nested = 0
+
+
+class _Waiting:
+    """The threads waiting for a cell that another thread is computing, and on which."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.on: dict[int, LazyList[Any]] = {}
 
 
 # Compiled, a cell computed inside another uses C stack, not Python frames, so
 # Python's recursion limit does not stop a runaway nesting before the C stack
 # overflows (about 40,000 levels here); this limit does, with a clear error.
 MAX_NESTING: Final = 10_000
-_DEPTH: Final = _Nesting()
+_THREAD: Final = threading.local()  # each thread's _Nesting
+# Claiming a cell (is it computed? is another thread computing it?) happens under
+# one lock; a thread that finds a cell claimed by another waits on _CHANGED.
+_LOCK: Final = threading.Lock()
+_CHANGED: Final = threading.Condition(_LOCK)
+_WAITING: Final = _Waiting()
+WAIT_TICK: Final = 0.1  # how often a waiting thread looks again (and can be interrupted)
+
+
+def _nesting() -> _Nesting:
+    try:
+        depth: _Nesting = _THREAD.depth
+    except AttributeError:
+        depth = _Nesting()
+        _THREAD.depth = depth
+    return depth
+
+
+def _claim(cell: LazyList[Any]) -> Callable[[], Evaluated[Any]] | None:
+    """Mark ``cell`` as being computed by this thread and give its code, or None if it
+    is computed.  A cell another thread is computing is waited for; one this thread
+    is computing already, directly or through threads waiting on each other, is a loop."""
+    me = threading.get_ident()
+    _LOCK.acquire()
+    try:
+        code = cell._code
+        while code is _loop:
+            _wait_for(cell, me)
+            code = cell._code
+        if code is not None:
+            cell._code = _loop
+            cell._owner = me
+        return code
+    finally:
+        _LOCK.release()
+
+
+def _wait_for(cell: LazyList[Any], me: int) -> None:
+    """With the lock held: wait until ``cell`` is no longer being computed by another
+    thread; raise LazyListLoop when that thread is this one or waits on this one."""
+    owner = cell._owner
+    if owner == me:
+        _loop()
+    other = owner
+    for _ in range(len(_WAITING.on) + 1):
+        waited = _WAITING.on.get(other)
+        if waited is None:
+            break
+        other = waited._owner
+        if other == me:
+            raise LazyListLoop(
+                "this LazyList cell depends on itself through another thread that is "
+                "waiting for a cell this thread is computing (<<loop>>)"
+            )
+    _WAITING.count += 1
+    _WAITING.on[me] = cell
+    try:
+        _CHANGED.wait(WAIT_TICK)
+    finally:
+        del _WAITING.on[me]
+        _WAITING.count -= 1
+
+
+def _release() -> None:
+    """Wake the threads waiting for a cell, if there are any (after a cell is done)."""
+    if _WAITING.count:
+        _LOCK.acquire()
+        try:
+            _CHANGED.notify_all()
+        finally:
+            _LOCK.release()
 
 
 class LazyList(Generic[T]):
@@ -121,6 +211,7 @@ class LazyList(Generic[T]):
     _code: Callable[[], Evaluated[T]] | None
     _head: T
     _tail: LazyList[T] | None
+    _owner: int  # the thread computing the cell, while its code is _loop
 
     def __init__(
         self,
@@ -131,6 +222,7 @@ class LazyList(Generic[T]):
         self._code = code
         self._head = head
         self._tail = tail
+        self._owner = 0
 
     # --- constructors -------------------------------------------------------
 
@@ -193,14 +285,19 @@ class LazyList(Generic[T]):
     # --- forcing ------------------------------------------------------------
 
     def _force(self) -> None:
-        """Compute this cell if it has not been computed (once; loops, never recursion)."""
-        code = self._code
+        """Compute this cell if it has not been computed (once; loops, never recursion).
+
+        Threads share cells: one computes a cell while the others wait for it.
+        """
+        if self._code is None:
+            return
+        code = _claim(self)
         if code is None:
             return
-        self._code = _loop
-        depth = _DEPTH
+        depth = _nesting()
         if depth.nested >= MAX_NESTING:
             self._code = code
+            _release()
             raise RecursionError(
                 f"forcing this LazyList cell needs more than {MAX_NESTING:,} unevaluated "
                 "cells inside one another (a map of a map of ..., or appends nested that "
@@ -211,6 +308,7 @@ class LazyList(Generic[T]):
             step = code()
         except BaseException:
             self._code = code
+            _release()
             raise
         finally:
             depth.nested -= 1
@@ -218,38 +316,48 @@ class LazyList(Generic[T]):
             self._tail = None
         elif isinstance(step, tuple):
             self._head, self._tail = step
+        elif isinstance(step, _Failed):
+            self._code = step
+            _release()
+            step()
         else:
-            self._become(step, code)
+            try:
+                self._become(step, code)
+            finally:
+                _release()
             return
         self._code = None
+        _release()
 
     def _become(self, other: LazyList[T], code: Callable[[], Evaluated[T]]) -> None:
         """Make this cell the cell of ``other``, computing the cells between if need be."""
-        chain = [(self, code)]  # cells that all become the cell at the end of the chain
+        cells = [(self, code)]  # cells that all become the cell at the end of the chain
         node = other
         try:
             while True:
-                pending = node._code
+                pending = _claim(node)
                 if pending is None:
                     break
-                node._code = _loop
-                chain.append((node, pending))
+                cells.append((node, pending))
                 step = pending()
                 if isinstance(step, LazyList):
                     node = step
                     continue
-                chain.pop()
+                cells.pop()
                 if step is None:
                     node._tail = None
+                elif isinstance(step, _Failed):
+                    node._code = step
+                    step()
                 else:
                     node._head, node._tail = step
                 node._code = None
                 break
         except BaseException:
-            for cell, original in chain:
+            for cell, original in cells:
                 cell._code = original
             raise
-        for cell, _ in chain:
+        for cell, _ in cells:
             cell._head, cell._tail, cell._code = node._head, node._tail, None
 
     # --- reading -------------------------------------------------------------
@@ -341,7 +449,7 @@ class LazyList(Generic[T]):
             raise ValueError("LazyList slice step cannot be zero")
         xs = self.drop(start or 0)
         if stop is not None:
-            xs = xs.take(stop - (start or 0))
+            xs = _take(stop - (start or 0), xs)  # xs[5:2] is empty, as for a list
         return xs if step is None or step == 1 else _every(step, xs)
 
     def forced(self) -> int:
@@ -415,6 +523,8 @@ class LazyList(Generic[T]):
         >>> list(LazyList.of(range(100)).take(3))
         [0, 1, 2]
         """
+        if n < 0:
+            raise ValueError(f"LazyList.take's n must be at least 0, got {n}")
         return _take(n, self)
 
     def drop(self, n: int) -> LazyList[T]:
@@ -423,7 +533,9 @@ class LazyList(Generic[T]):
         >>> list(LazyList.of(range(5)).drop(3))
         [3, 4]
         """
-        if n <= 0:
+        if n < 0:
+            raise ValueError(f"LazyList.drop's n must be at least 0, got {n}")
+        if n == 0:
             return self
         src = self
 
@@ -478,7 +590,7 @@ class LazyList(Generic[T]):
 
 # Computing a cell gives None for the end of the list, a (head, tail) pair for
 # a cons cell, or another list whose cell this one is (an indirection).
-Evaluated = tuple[T, LazyList[T]] | LazyList[T] | None
+Evaluated = tuple[T, LazyList[T]] | LazyList[T] | _Failed | None
 
 
 def _checked(xs: object) -> LazyList[Any]:
@@ -502,8 +614,11 @@ def _walk(node: LazyList[T]) -> Iterator[T]:
 
 def _of(items: Iterator[T]) -> LazyList[T]:
     def step() -> Evaluated[T]:
-        for x in items:
-            return x, LazyList(step)
+        try:
+            for x in items:
+                return x, LazyList(step)
+        except Exception as error:
+            return _Failed(error)
         return None
 
     return LazyList(step)
@@ -615,52 +730,3 @@ def _append(xs: LazyList[T], ys: LazyList[T]) -> LazyList[T]:
         return xs._head, _append(tail, ys)
 
     return LazyList(step)
-
-
-def shared_cp(xss: Iterable[Iterable[T]]) -> LazyList[tuple[T, ...]]:
-    """Bird's cartesian product, with the product of the tail computed once and shared.
-
-    ``cp [] = [[]]``; ``cp (xs:xss) = [x:ys | x <- xs, ys <- yss] where yss = cp xss``.
-
-    ``yss`` is computed once, on demand, and walked again for every ``x``:
-    the call-by-need reading of Bird's definition.  The result is a
-    LazyList; each shared tail product is a memo table (an array filled as
-    it is first walked) rather than a chain of cells: the same sharing, with
-    a fraction of the objects for the garbage collector to trace.  Time is
-    close to an eager product's; memory grows as the product is walked,
-    since every shared tail product is kept (the price of sharing).  The
-    positions are read at once (there are finitely many); their items as
-    needed, once each.
-
-    >>> list(shared_cp([[1, 2], "ab"]))
-    [(1, 'a'), (1, 'b'), (2, 'a'), (2, 'b')]
-    >>> list(shared_cp([])), list(shared_cp([[1], []]))
-    ([()], [])
-    """
-    positions = [xs if isinstance(xs, LazyList) else LazyList.of(xs) for xs in xss]
-    if not positions:
-        return LazyList.of([()])
-    yss: Iterable[tuple[T, ...]] = ((),)
-    for xs in reversed(positions[1:]):
-        yss = _Table(_prepend_each(xs, yss))
-    return _of(_prepend_each(positions[0], yss))
-
-
-def _prepend_each(xs: LazyList[T], yss: Iterable[tuple[T, ...]]) -> Iterator[tuple[T, ...]]:
-    """``[x:ys | x <- xs, ys <- yss]``, in C: ``+`` mapped along ``yss`` for each ``x``."""
-    return chain.from_iterable(map(lambda x: map(add, repeat((x,)), yss), xs))
-
-
-class _Table(Generic[T]):
-    """A shared, call-by-need sequence: each item read from ``source`` once, on first
-    demand, and kept for every later walk.
-
-    ``itertools.tee`` does the bookkeeping in C: ``start`` never moves, so the
-    tee's buffer keeps every item read; each walk is a copy of ``start``.
-    """
-
-    def __init__(self, source: Iterator[T]) -> None:
-        self.start = tee(source, 1)[0]
-
-    def __iter__(self) -> Iterator[T]:
-        return copy(self.start)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gc
 import operator
-from collections.abc import Callable
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
 from itertools import count, islice
 from typing import assert_type
 
@@ -14,7 +17,8 @@ from hypothesis import strategies as st
 
 from lazyfun import LazyList, LazyListLoop, take
 from lazyfun.compiled import is_compiled
-from lazyfun.lazylist import MAX_NESTING, shared_cp
+from lazyfun.lazylist import MAX_NESTING
+from lazyfun.sharing import shared_cp
 from lazyfun.trace import Probe
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
@@ -380,3 +384,119 @@ def test_fix_of_a_function_that_returns_no_list_is_a_type_error() -> None:
     xs: LazyList[int] = LazyList.fix(lambda xs: [1])  # type: ignore[arg-type, return-value]
     with pytest.raises(TypeError, match="must return a LazyList, got list"):
         list(xs)
+
+
+# --- call-by-need under threads and failures -------------------------------------
+
+
+def test_threads_reading_one_list_wait_for_each_other_and_each_cell_is_computed_once() -> None:
+    calls = Counter[int]()
+    lock = threading.Lock()
+
+    def slow(n: int) -> int:
+        with lock:
+            calls[n] += 1
+        time.sleep(0.001)
+        return n * n
+
+    xs = LazyList.of(range(100)).map(slow).take(20)
+    start = threading.Barrier(8)
+    results: list[list[int]] = []
+    errors: list[BaseException] = []
+
+    def read() -> None:
+        start.wait()
+        try:
+            results.append(list(xs))
+        except BaseException as error:
+            errors.append(error)
+
+    readers = [threading.Thread(target=read) for _ in range(8)]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join(10)
+    assert errors == []
+    assert results == [[n * n for n in range(20)]] * 8
+    assert calls == Counter(range(20))  # each cell once, whoever forced it
+
+
+def test_a_loop_through_two_threads_is_reported_never_a_deadlock() -> None:
+    gate = threading.Barrier(2)
+    opened = threading.Event()
+
+    def meet(then: Callable[[], LazyList[int]]) -> LazyList[int]:
+        if not opened.is_set():
+            gate.wait(5)
+            opened.set()
+        time.sleep(0.05)
+        return then()
+
+    xs: LazyList[int] = LazyList.cons(0, lambda: meet(lambda: ys.tail))
+    ys: LazyList[int] = LazyList.cons(0, lambda: meet(lambda: xs.tail))
+    errors: list[BaseException] = []
+
+    def read(zs: LazyList[int]) -> None:
+        try:
+            zs[1]
+        except BaseException as error:
+            errors.append(error)
+
+    readers = [threading.Thread(target=read, args=(zs,)) for zs in (xs, ys)]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join(10)
+    assert not any(reader.is_alive() for reader in readers), "deadlocked"
+    assert len(errors) == 2
+    assert all(isinstance(error, LazyListLoop) for error in errors)
+
+
+def test_a_failed_source_fails_the_same_way_on_every_read() -> None:
+    def source() -> Iterator[int]:
+        yield 0
+        yield 1
+        raise ValueError("the source broke")
+
+    xs = LazyList.of(source())
+    for _ in range(3):
+        with pytest.raises(ValueError, match="the source broke"):
+            list(xs)
+    assert xs[1] == 1
+    with pytest.raises(ValueError):
+        xs[2]
+
+    def f(n: int) -> int:
+        if n == 2:
+            raise KeyError(n)
+        return n
+
+    ys = LazyList.of(map(f, range(5)))
+    with pytest.raises(KeyError):
+        list(ys)
+    with pytest.raises(KeyError):
+        ys[2]  # not 3: the cell keeps its failure
+    with pytest.raises(KeyError):
+        list(ys)
+
+
+def test_an_interrupt_leaves_the_cell_to_be_forced_again() -> None:
+    interrupted = [True]
+
+    def thunk() -> LazyList[int]:
+        if interrupted[0]:
+            interrupted[0] = False
+            raise KeyboardInterrupt
+        return LazyList.of([2])
+
+    xs = LazyList.cons(1, thunk)
+    with pytest.raises(KeyboardInterrupt):
+        list(xs)
+    assert list(xs) == [1, 2]
+
+
+def test_take_refuses_a_negative_count() -> None:
+    with pytest.raises(ValueError, match="at least 0"):
+        LazyList.of(range(3)).take(-1)
+    with pytest.raises(ValueError, match="at least 0"):
+        LazyList.of(range(3)).drop(-1)

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import lazyfun
 from lazyfun.core import cp, many, reiterable
-from lazyfun.lazylist import shared_cp
+from lazyfun.sharing import shared_cp
 from lazyfun.sudoku.grid import Grid
 
 T = TypeVar("T")
