@@ -188,12 +188,13 @@ def test_stopping_early_leaves_no_thread_behind() -> None:
     deadline = time.monotonic() + 5
     while threading.active_count() > before and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert threading.active_count() == before
+    assert threading.active_count() <= before
+    assert not [t for t in threading.enumerate() if t.name.startswith("lazyfun")]
     assert stream(itertools.count()).map(square, concurrency=4).first() == 0  # a terminal closes
     deadline = time.monotonic() + 5
     while threading.active_count() > before and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert threading.active_count() == before
+    assert threading.active_count() <= before
 
 
 def test_ctrl_c_ends_a_concurrent_map_within_a_second() -> None:

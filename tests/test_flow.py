@@ -171,7 +171,7 @@ def test_buffer_reads_ahead_on_a_thread_and_keeps_errors_in_place() -> None:
     deadline = time.monotonic() + 2
     while threading.active_count() > before and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert threading.active_count() == before
+    assert threading.active_count() <= before
 
 
 def test_observe_logs_counts_at_growing_intervals(caplog: pytest.LogCaptureFixture) -> None:

@@ -137,6 +137,7 @@ class _Dask:
     def __init__(self, client: Any) -> None:
         self.client = client
         self.workers = max(1, len(client.scheduler_info().get("workers", {})))
+        self.submitted = 0
 
     def map(self, f: Callable[[T], U], items: list[T]) -> list[U]:
         import dask.bag as db
@@ -148,7 +149,11 @@ class _Dask:
         return result
 
     def submit(self, f: Callable[..., U], *args: Any) -> Any:
-        return self.client.submit(f, *args, pure=False)
+        """A task, ahead of every task submitted after it: dask breaks ties between
+        tasks submitted at nearly the same time arbitrarily, and an ordered window
+        needs its head first."""
+        self.submitted += 1
+        return self.client.submit(f, *args, pure=False, priority=-self.submitted)
 
     def as_completed(self, futures: list[Any]) -> Iterator[Any]:
         from distributed import as_completed

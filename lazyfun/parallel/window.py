@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import threading
 import time
 import traceback
 from collections import deque
@@ -290,4 +291,12 @@ class Window(Iterator[Any]):
                 self._stack.close()
 
     def __del__(self) -> None:
-        self.close()
+        """Dropped unclosed: close on a thread of its own, since the garbage collector
+        may run this in any thread, dask's event loop included, where shutting down
+        a client would stall every other client of this process."""
+        if self._closed or self._stack is None:
+            return
+        try:
+            threading.Thread(target=self.close, name="lazyfun-window-close", daemon=True).start()
+        except RuntimeError:  # no new threads at interpreter shutdown
+            self.close()
