@@ -18,6 +18,7 @@ ALL = [
     "rate",
     "parallel",
     "pmap",
+    "stream",
 ]
 
 

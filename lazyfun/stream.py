@@ -307,12 +307,12 @@ class Stream(Generic[T]):
         (['A', 'B'], ['a', 'b'])
         """
         check_callable(f, "do")
-        work: Callable[[T], None] = functools.partial(_done, f)
-        if retry is not None:
-            work = functools.partial(_retried, retry, work)
+        work: Callable[[T], object] = f if retry is None else functools.partial(_retried, retry, f)
         if concurrency is None and via is None:
             return Stream(map(functools.partial(_tapped, work), self._take_items()))
-        return self._concurrent("do", work, concurrency, ordered, via, "do")
+        return self._concurrent(
+            "do", functools.partial(_done, work), concurrency, ordered, via, "do"
+        )
 
     def take(self, n: int) -> Stream[T]:
         """The first ``n`` items (reads no further).

@@ -1,0 +1,261 @@
+"""Pipelines: lazyfun's Stream and AsyncStream beside streamable, aiostream, PyFunctional
+and the standard library, measured in one run.
+
+- per-item overhead of each step, as a ratio to the builtin that does the same;
+- I/O-bound map (2,000 calls sleeping 5 ms, 32 at a time) against the ideal;
+- a cheap map on two threads (100,000 items): the cost of the concurrency itself;
+- 10,000 coroutines sleeping 10 ms, 200 at a time;
+- the traced peak memory of a concurrent map at 10^5 and 10^6 items.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+import tracemalloc
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any
+
+import more_itertools
+
+from benchmarks.common import best_of, verdict
+from lazyfun import astream, stream
+
+N = 300_000
+
+
+def _drain(items: Iterable[Any]) -> None:
+    deque(items, maxlen=0)
+
+
+def _identity(x: int) -> int:
+    return x
+
+
+def _odd(x: int) -> bool:
+    return bool(x & 1)
+
+
+def _single(x: int) -> tuple[int]:
+    return (x,)
+
+
+def _noop(x: int) -> None:
+    return None
+
+
+def _tapped(x: int) -> int:
+    _noop(x)
+    return x
+
+
+def _steps() -> dict[str, dict[str, Callable[[], object]]]:
+    """For each step: the builtin doing the same, lazyfun, and the peers that have it."""
+    from functional import seq
+    from streamable import Stream as Streamable
+
+    xs = range(N)
+    never = timedelta(seconds=1)
+    return {
+        "map": {
+            "builtin": lambda: _drain(map(_identity, xs)),
+            "lazyfun": lambda: _drain(stream(xs).map(_identity)),
+            "streamable": lambda: _drain(Streamable(xs).map(_identity)),
+            "pyfunctional": lambda: _drain(seq(xs).map(_identity)),
+        },
+        "filter": {
+            "builtin": lambda: _drain(filter(_odd, xs)),
+            "lazyfun": lambda: _drain(stream(xs).filter(_odd)),
+            "streamable": lambda: _drain(Streamable(xs).filter(_odd)),
+            "pyfunctional": lambda: _drain(seq(xs).filter(_odd)),
+        },
+        "flatmap": {
+            "builtin": lambda: _drain(itertools.chain.from_iterable(map(_single, xs))),
+            "lazyfun": lambda: _drain(stream(xs).flatmap(_single)),
+            "streamable": lambda: _drain(Streamable(xs).map(_single).flatten()),
+            "pyfunctional": lambda: _drain(seq(xs).flat_map(_single)),
+        },
+        "take": {
+            "builtin": lambda: _drain(itertools.islice(xs, N)),
+            "lazyfun": lambda: _drain(stream(xs).take(N)),
+            "streamable": lambda: _drain(Streamable(xs).take(N)),
+            "pyfunctional": lambda: _drain(seq(xs).take(N)),
+        },
+        "group(100)": {
+            "builtin": lambda: _drain(more_itertools.chunked(xs, 100)),
+            "lazyfun": lambda: _drain(stream(xs).group(100)),
+            "streamable": lambda: _drain(Streamable(xs).group(100)),
+            "pyfunctional": lambda: _drain(seq(xs).grouped(100)),
+        },
+        "catch, no error": {
+            "builtin": lambda: _drain(iter(xs)),
+            "lazyfun": lambda: _drain(stream(xs).catch(ValueError)),
+            "streamable": lambda: _drain(Streamable(xs).catch(ValueError)),
+        },
+        "do": {
+            "builtin": lambda: _drain(map(_tapped, xs)),
+            "lazyfun": lambda: _drain(stream(xs).do(_noop)),
+            "streamable": lambda: _drain(Streamable(xs).do(_noop)),
+        },
+        "throttle, never reached": {
+            "builtin": lambda: _drain(iter(xs)),
+            "lazyfun": lambda: _drain(stream(xs).throttle(10**9, per=never)),
+            "streamable": lambda: _drain(Streamable(xs).throttle(10**9, per=never)),
+        },
+    }
+
+
+def _overheads(verdicts: list[str]) -> None:
+    print(f"per-item cost over {N:,} items, as a ratio to the builtin doing the same")
+    print(f"  {'step':<24}{'builtin':>10}{'lazyfun':>10}{'streamable':>12}{'pyfunctional':>14}")
+    for step, runs in _steps().items():
+        times = {name: best_of(5, run) for name, run in runs.items()}
+        base = times["builtin"]
+        ratios = {name: t / base for name, t in times.items()}
+        cells = "".join(
+            f"{(f'{ratios[name]:.2f}x' if name in ratios else '-'):>{width}}"
+            for name, width in (("lazyfun", 10), ("streamable", 12), ("pyfunctional", 14))
+        )
+        print(f"  {step:<24}{base * 1e9 / N:>8.0f}ns{cells}")
+        verdicts.append(
+            verdict(
+                f"{step}: lazyfun's ratio at most streamable's (5% for noise)",
+                ratios["lazyfun"] <= 1.05 * ratios["streamable"],
+                f"{ratios['lazyfun']:.2f}x against {ratios['streamable']:.2f}x",
+            )
+        )
+        if step in ("map", "filter"):
+            verdicts.append(
+                verdict(
+                    f"{step}: within 1.1x of the builtin",
+                    ratios["lazyfun"] <= 1.1,
+                    f"{ratios['lazyfun']:.2f}x",
+                )
+            )
+
+
+def _nap(n: int) -> int:
+    time.sleep(0.005)
+    return n
+
+
+def _io_bound(verdicts: list[str]) -> None:
+    from streamable import Stream as Streamable
+
+    items, workers = 2_000, 32
+    ideal = items * 0.005 / workers
+    print(f"I/O-bound: {items:,} calls sleeping 5 ms, {workers} at a time (ideal {ideal:.3f} s)")
+
+    def pool_map() -> None:
+        with ThreadPoolExecutor(workers) as pool:
+            _drain(pool.map(_nap, range(items)))
+
+    runs = {
+        "lazyfun": lambda: _drain(stream(range(items)).map(_nap, concurrency=workers)),
+        "lazyfun unordered": lambda: _drain(
+            stream(range(items)).map(_nap, concurrency=workers, ordered=False)
+        ),
+        "streamable": lambda: _drain(Streamable(range(items)).map(_nap, concurrency=workers)),
+        "ThreadPoolExecutor.map": pool_map,
+    }
+    times = {name: best_of(3, run) for name, run in runs.items()}
+    for name, elapsed in times.items():
+        print(f"  {name:<24}{elapsed:7.3f} s  {ideal / elapsed:6.1%} of ideal")
+    share = ideal / times["lazyfun"]
+    verdicts.append(
+        verdict("I/O-bound map at 80% of the ideal throughput", share >= 0.8, f"{share:.1%}")
+    )
+
+
+def _cheap_on_threads(verdicts: list[str]) -> None:
+    from streamable import Stream as Streamable
+
+    items = 100_000
+    print(f"a cheap map (identity) on 2 threads, {items:,} items: the cost of concurrency")
+
+    def pool_map() -> None:
+        with ThreadPoolExecutor(2) as pool:
+            _drain(pool.map(_identity, range(items)))
+
+    runs = {
+        "lazyfun": lambda: _drain(stream(range(items)).map(_identity, concurrency=2)),
+        "streamable": lambda: _drain(Streamable(range(items)).map(_identity, concurrency=2)),
+        "ThreadPoolExecutor.map": pool_map,
+        "builtin map": lambda: _drain(map(_identity, range(items))),
+    }
+    times = {name: best_of(3, run) for name, run in runs.items()}
+    for name, elapsed in times.items():
+        print(f"  {name:<24}{elapsed * 1e9 / items:9.0f} ns an item")
+    ratio = times["lazyfun"] / times["streamable"]
+    verdicts.append(
+        verdict(
+            "cheap concurrent map: at most a third of streamable's per-item cost",
+            ratio <= 1 / 3,
+            f"{ratio:.3f} of it",
+        )
+    )
+
+
+async def _sleep_a_little(n: int) -> int:
+    await asyncio.sleep(0.01)
+    return n
+
+
+def _async(verdicts: list[str]) -> None:
+    from aiostream import pipe
+    from aiostream import stream as aiostream
+
+    items, limit = 10_000, 200
+    ideal = items * 0.01 / limit
+    print(f"async: {items:,} coroutines sleeping 10 ms, {limit} at a time (ideal {ideal:.2f} s)")
+
+    async def ours() -> None:
+        await astream(range(items)).map(_sleep_a_little, concurrency=limit).count()
+
+    async def theirs() -> None:
+        mapped = aiostream.iterate(range(items)) | pipe.map(_sleep_a_little, task_limit=limit)
+        async with mapped.stream() as streamer:
+            async for _ in streamer:
+                pass
+
+    times = {
+        "lazyfun": best_of(3, lambda: asyncio.run(ours())),
+        "aiostream": best_of(3, lambda: asyncio.run(theirs())),
+    }
+    for name, elapsed in times.items():
+        print(f"  {name:<24}{elapsed:7.3f} s  {ideal / elapsed:6.1%} of ideal")
+    share = ideal / times["lazyfun"]
+    verdicts.append(
+        verdict("async map at 75% of the ideal throughput", share >= 0.75, f"{share:.1%}")
+    )
+
+
+def _memory(verdicts: list[str]) -> None:
+    def peak(n: int) -> int:
+        tracemalloc.start()
+        try:
+            _drain(stream(range(n)).map(_identity, concurrency=8))
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    short, long = peak(10**5), peak(10**6)
+    print(f"traced peak of map(f, concurrency=8): {short:,} B at 10^5, {long:,} B at 10^6")
+    ratio = long / short
+    verdicts.append(
+        verdict("memory: peak at 10^6 within 1.2x of 10^5", ratio <= 1.2, f"{ratio:.2f}x")
+    )
+
+
+def main() -> list[str]:
+    verdicts: list[str] = []
+    _overheads(verdicts)
+    _io_bound(verdicts)
+    _cheap_on_threads(verdicts)
+    _async(verdicts)
+    _memory(verdicts)
+    return verdicts
