@@ -65,6 +65,7 @@ Installed from source, this module is compiled with mypyc (see
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
@@ -105,7 +106,8 @@ class _Failed:
 
 
 class _Nesting:
-    """How many cells one thread is computing inside one another right now."""
+    """One thread's forcing: how many cells it is computing inside one another right
+    now.  The object itself stands for the thread as a cell's owner."""
 
     def __init__(self) -> None:
         self.nested = 0
@@ -116,7 +118,7 @@ class _Waiting:
 
     def __init__(self) -> None:
         self.count = 0
-        self.on: dict[int, LazyList[Any]] = {}
+        self.on: dict[_Nesting, LazyList[Any]] = {}
 
 
 # Compiled, a cell computed inside another uses C stack, not Python frames, so
@@ -130,6 +132,8 @@ _LOCK: Final = threading.Lock()
 _CHANGED: Final = threading.Condition(_LOCK)
 _WAITING: Final = _Waiting()
 WAIT_TICK: Final = 0.1  # how often a waiting thread looks again (and can be interrupted)
+_GIL: Final = getattr(sys, "_is_gil_enabled", lambda: True)()
+_CLAIM_IS_ATOMIC: Final = _GIL and not __file__.endswith(".py")  # see _claim
 
 
 def _nesting() -> _Nesting:
@@ -141,11 +145,21 @@ def _nesting() -> _Nesting:
     return depth
 
 
-def _claim(cell: LazyList[Any]) -> Callable[[], Evaluated[Any]] | None:
+def _claim(cell: LazyList[Any], me: _Nesting) -> Callable[[], Evaluated[Any]] | None:
     """Mark ``cell`` as being computed by this thread and give its code, or None if it
     is computed.  A cell another thread is computing is waited for; one this thread
-    is computing already, directly or through threads waiting on each other, is a loop."""
-    me = threading.get_ident()
+    is computing already, directly or through threads waiting on each other, is a loop.
+
+    Compiled, reading and marking the cell is one stretch of C that calls no Python
+    code, so no other thread can run in between while the GIL is held: no lock is
+    needed.  From source (or without a GIL) the lock makes the stretch atomic.
+    """
+    code = cell._code
+    if _CLAIM_IS_ATOMIC and code is not _loop:
+        if code is not None:
+            cell._code = _loop
+            cell._owner = me
+        return code
     _LOCK.acquire()
     try:
         code = cell._code
@@ -160,19 +174,19 @@ def _claim(cell: LazyList[Any]) -> Callable[[], Evaluated[Any]] | None:
         _LOCK.release()
 
 
-def _wait_for(cell: LazyList[Any], me: int) -> None:
+def _wait_for(cell: LazyList[Any], me: _Nesting) -> None:
     """With the lock held: wait until ``cell`` is no longer being computed by another
     thread; raise LazyListLoop when that thread is this one or waits on this one."""
     owner = cell._owner
-    if owner == me:
+    if owner is me:
         _loop()
-    other = owner
+    other: _Nesting | None = owner
     for _ in range(len(_WAITING.on) + 1):
-        waited = _WAITING.on.get(other)
+        waited = _WAITING.on.get(other) if other is not None else None
         if waited is None:
             break
         other = waited._owner
-        if other == me:
+        if other is me:
             raise LazyListLoop(
                 "this LazyList cell depends on itself through another thread that is "
                 "waiting for a cell this thread is computing (<<loop>>)"
@@ -211,7 +225,7 @@ class LazyList(Generic[T]):
     _code: Callable[[], Evaluated[T]] | None
     _head: T
     _tail: LazyList[T] | None
-    _owner: int  # the thread computing the cell, while its code is _loop
+    _owner: _Nesting | None  # the thread computing the cell, while its code is _loop
 
     def __init__(
         self,
@@ -222,7 +236,7 @@ class LazyList(Generic[T]):
         self._code = code
         self._head = head
         self._tail = tail
-        self._owner = 0
+        self._owner = None
 
     # --- constructors -------------------------------------------------------
 
@@ -291,10 +305,10 @@ class LazyList(Generic[T]):
         """
         if self._code is None:
             return
-        code = _claim(self)
+        depth = _nesting()
+        code = _claim(self, depth)
         if code is None:
             return
-        depth = _nesting()
         if depth.nested >= MAX_NESTING:
             self._code = code
             _release()
@@ -322,20 +336,20 @@ class LazyList(Generic[T]):
             step()
         else:
             try:
-                self._become(step, code)
+                self._become(step, code, depth)
             finally:
                 _release()
             return
         self._code = None
         _release()
 
-    def _become(self, other: LazyList[T], code: Callable[[], Evaluated[T]]) -> None:
+    def _become(self, other: LazyList[T], code: Callable[[], Evaluated[T]], me: _Nesting) -> None:
         """Make this cell the cell of ``other``, computing the cells between if need be."""
         cells = [(self, code)]  # cells that all become the cell at the end of the chain
         node = other
         try:
             while True:
-                pending = _claim(node)
+                pending = _claim(node, me)
                 if pending is None:
                     break
                 cells.append((node, pending))
