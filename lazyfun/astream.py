@@ -439,7 +439,9 @@ class _Group(_Step):
 
 
 class _Buffer(_Step):
-    """Up to ``n`` items read ahead by a task; an upstream error arrives in its place."""
+    """Up to ``n`` items read ahead by a task; an upstream error arrives in its place.
+    A plain iterable right upstream is read on a thread, so a blocking source does
+    not block the event loop."""
 
     def __init__(self, source: AsyncIterator[Any], n: int) -> None:
         self.source, self.queue = source, asyncio.Queue[tuple[bool, Any]](n)
@@ -447,9 +449,16 @@ class _Buffer(_Step):
         self.done = False
 
     async def _read(self) -> None:
+        source = self.source
         while True:
             try:
-                entry: tuple[bool, Any] = (True, await anext(self.source))
+                if isinstance(source, _FromSync):
+                    item = await asyncio.to_thread(next, source.items, _NOTHING)
+                    if item is _NOTHING:
+                        raise StopAsyncIteration
+                else:
+                    item = await anext(source)
+                entry: tuple[bool, Any] = (True, item)
             except StopAsyncIteration:
                 await self.queue.put((True, _NOTHING))
                 return

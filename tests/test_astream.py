@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import TypeVar, assert_type
 
 import pytest
@@ -234,3 +234,29 @@ def test_bad_arguments_are_refused_at_the_call() -> None:
         astream([1]).group()
     f: Callable[[int], int] = abs
     assert run(astream([-1]).map(f).to_list()) == [1]
+
+
+def test_buffer_reads_a_blocking_plain_source_off_the_event_loop() -> None:
+    def blocking() -> Iterator[int]:
+        for n in range(3):
+            time.sleep(0.1)
+            yield n
+
+    async def go() -> tuple[list[int], int]:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        beat = asyncio.ensure_future(ticker())
+        got = await astream(blocking()).buffer(2).to_list()
+        beat.cancel()
+        await asyncio.gather(beat, return_exceptions=True)
+        return got, ticks
+
+    got, ticks = run(go())
+    assert got == [0, 1, 2]
+    assert ticks >= 10  # the loop kept running while the source blocked

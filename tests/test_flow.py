@@ -272,3 +272,19 @@ def test_every_step_refuses_a_bad_argument_at_the_call() -> None:
         stream([1]).catch(ValueError("x"))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="take's n must be an int"):
         stream([1]).take(1.5)  # type: ignore[arg-type]
+
+
+def test_progress_draws_a_bar_on_a_terminal() -> None:
+    import io
+
+    from lazyfun.progress import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    assert list(progress(iter(range(5)), "counting", 5, out=screen)) == [0, 1, 2, 3, 4]
+    assert "counting" in screen.getvalue()
+    with pytest.raises(ValueError, match="total"):
+        progress(iter([]), None, -1)
