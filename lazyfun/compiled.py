@@ -51,6 +51,7 @@ COMPILED = (
     "lazyfun.csp.propagators",
     "lazyfun.csp.solver",
     "lazyfun.lazylist",
+    "lazyfun.blackholes",
     "lazyfun.sharing",
 )
 C_EXTENSION = "lazyfun.sudoku._learning"

@@ -18,12 +18,14 @@ fake clock).
 
 from __future__ import annotations
 
+import inspect
 import logging
 import queue
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from typing import Any, TypeVar
 
 __all__ = [
@@ -34,11 +36,15 @@ __all__ = [
     "FlatMap",
     "Group",
     "GroupBy",
+    "Holding",
     "Observe",
     "Sliding",
     "Take",
     "Throttle",
     "Unique",
+    "check_callable",
+    "check_count",
+    "seconds",
 ]
 
 T = TypeVar("T")
@@ -47,6 +53,43 @@ K = TypeVar("K")
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], object]
+
+
+def check_callable(f: object, what: str) -> None:
+    """Refuse at the call a function that is not one, or a coroutine function given to
+    a sync step (it would give coroutines, never awaited)."""
+    if not callable(f):
+        raise TypeError(f"{what} needs a function, got {type(f).__name__}")
+    if inspect.iscoroutinefunction(f):
+        raise TypeError(
+            f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): "
+            "a Stream is synchronous; use lazyfun.astream(...) (or .to_async()) to await it"
+        )
+
+
+def check_count(n: object, what: str, least: int) -> None:
+    """Refuse at the call a count that is not an int of at least ``least``."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{what} must be an int, got {type(n).__name__}")
+    if n < least:
+        raise ValueError(f"{what} must be at least {least}, got {n}")
+
+
+def seconds(per: float | timedelta, what: str) -> float:
+    """``per`` in seconds, refused at the call unless positive."""
+    value = per.total_seconds() if isinstance(per, timedelta) else float(per)
+    if not value > 0:
+        raise ValueError(f"{what} must be a positive time, got {per!r}")
+    return value
+
+
+class Holding(Iterator[T]):
+    """A step that holds threads, processes or tasks until it is closed (a concurrent
+    map's window, a buffer); a ``Take`` right below it closes it once it has enough.
+    A source of yours is never closed by a step: you may go on reading it."""
+
+    def close(self) -> None:
+        """Let go of what the step holds."""
 
 
 class Take(Iterator[T]):
@@ -66,6 +109,8 @@ class Take(Iterator[T]):
             raise StopIteration
         item = next(self.source)
         self.left -= 1
+        if not self.left and isinstance(self.source, Holding):
+            self.source.close()  # nothing more will be read: free its workers now
         return item
 
 
@@ -366,7 +411,30 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
 _END = object()
 
 
-class Buffer(Iterator[T]):
+def _read_ahead(
+    source: Iterator[Any], ahead: queue.Queue[tuple[bool, Any]], stopping: threading.Event
+) -> None:
+    """A Buffer's thread: items (or their exceptions) into ``ahead`` until the end or
+    until ``stopping`` is set.  It holds no reference to the Buffer, so dropping the
+    Buffer stops it."""
+    while not stopping.is_set():
+        try:
+            entry: tuple[bool, Any] = (True, next(source))
+        except StopIteration:
+            entry = (True, _END)
+        except BaseException as error:
+            entry = (False, error)
+        while not stopping.is_set():
+            try:
+                ahead.put(entry, timeout=0.1)
+                break
+            except queue.Full:
+                continue
+        if entry[1] is _END:
+            return
+
+
+class Buffer(Holding[T]):
     """Up to ``n`` items read ahead by a background thread, to overlap a slow producer
     with a slow consumer; an upstream exception arrives in its place.
 
@@ -384,28 +452,16 @@ class Buffer(Iterator[T]):
         self.thread: threading.Thread | None = None
         self.done = False
 
-    def _read(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                entry: tuple[bool, Any] = (True, next(self.source))
-            except StopIteration:
-                entry = (True, _END)
-            except BaseException as error:
-                entry = (False, error)
-            while not self.stopping.is_set():
-                try:
-                    self.queue.put(entry, timeout=0.1)
-                    break
-                except queue.Full:
-                    continue
-            if entry[1] is _END:
-                return
-
     def __next__(self) -> T:
         if self.done:
             raise StopIteration
         if self.thread is None:
-            self.thread = threading.Thread(target=self._read, name="lazyfun-buffer", daemon=True)
+            self.thread = threading.Thread(
+                target=_read_ahead,
+                args=(self.source, self.queue, self.stopping),
+                name="lazyfun-buffer",
+                daemon=True,
+            )
             self.thread.start()
         ok, value = self.queue.get()
         if not ok:

@@ -65,87 +65,35 @@ Installed from source, this module is compiled with mypyc (see
 
 from __future__ import annotations
 
-import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
-from types import TracebackType
-from typing import Any, Final, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
+
+from lazyfun.blackholes import (
+    CLAIM_IS_ATOMIC,
+    LOCK,
+    MAX_NESTING,
+    Failed,
+    LazyListLoop,
+    Nesting,
+    loop,
+    nesting,
+    release,
+    wait_for,
+)
+
+__all__ = ["MAX_NESTING", "LazyList", "LazyListLoop"]
 
 T = TypeVar("T")
 U = TypeVar("U")
 V = TypeVar("V")
 
-__all__ = ["LazyList", "LazyListLoop"]
-
 SHOWN = 20  # how many forced elements ``repr`` prints before it abbreviates
-
-
-class LazyListLoop(Exception):
-    """A list that needs its own cell to compute that cell (GHC's ``<<loop>>``), in one
-    thread or through several that wait for each other."""
-
-
-def _loop() -> Evaluated[Any]:
-    """The code of a cell while it is being computed (a blackhole, in GHC's words)."""
-    raise LazyListLoop("this LazyList cell depends on itself (<<loop>>)")
 
 
 _NO_HEAD: Any = None
 
 
-class _Failed:
-    """The code of a cell whose source raised: it raises the same exception again, so
-    everyone who reads the list sees the same cells (the source cannot be replayed)."""
-
-    def __init__(self, error: Exception) -> None:
-        self.error = error
-        self.traceback: TracebackType | None = error.__traceback__
-
-    def __call__(self) -> Evaluated[Any]:
-        raise self.error.with_traceback(self.traceback)
-
-
-class _Nesting:
-    """One thread's forcing: how many cells it is computing inside one another right
-    now.  The object itself stands for the thread as a cell's owner."""
-
-    def __init__(self) -> None:
-        self.nested = 0
-
-
-class _Waiting:
-    """The threads waiting for a cell that another thread is computing, and on which."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.on: dict[_Nesting, LazyList[Any]] = {}
-
-
-# Compiled, a cell computed inside another uses C stack, not Python frames, so
-# Python's recursion limit does not stop a runaway nesting before the C stack
-# overflows (about 40,000 levels here); this limit does, with a clear error.
-MAX_NESTING: Final = 10_000
-_THREAD: Final = threading.local()  # each thread's _Nesting
-# Claiming a cell (is it computed? is another thread computing it?) happens under
-# one lock; a thread that finds a cell claimed by another waits on _CHANGED.
-_LOCK: Final = threading.Lock()
-_CHANGED: Final = threading.Condition(_LOCK)
-_WAITING: Final = _Waiting()
-WAIT_TICK: Final = 0.1  # how often a waiting thread looks again (and can be interrupted)
-_GIL: Final = getattr(sys, "_is_gil_enabled", lambda: True)()
-_CLAIM_IS_ATOMIC: Final = _GIL and not __file__.endswith(".py")  # see _claim
-
-
-def _nesting() -> _Nesting:
-    try:
-        depth: _Nesting = _THREAD.depth
-    except AttributeError:
-        depth = _Nesting()
-        _THREAD.depth = depth
-    return depth
-
-
-def _claim(cell: LazyList[Any], me: _Nesting) -> Callable[[], Evaluated[Any]] | None:
+def _claim(cell: LazyList[Any], me: Nesting) -> Callable[[], Evaluated[Any]] | None:
     """Mark ``cell`` as being computed by this thread and give its code, or None if it
     is computed.  A cell another thread is computing is waited for; one this thread
     is computing already, directly or through threads waiting on each other, is a loop.
@@ -155,59 +103,23 @@ def _claim(cell: LazyList[Any], me: _Nesting) -> Callable[[], Evaluated[Any]] | 
     needed.  From source (or without a GIL) the lock makes the stretch atomic.
     """
     code = cell._code
-    if _CLAIM_IS_ATOMIC and code is not _loop:
+    if CLAIM_IS_ATOMIC and code is not loop:
         if code is not None:
-            cell._code = _loop
+            cell._code = loop
             cell._owner = me
         return code
-    _LOCK.acquire()
+    LOCK.acquire()
     try:
         code = cell._code
-        while code is _loop:
-            _wait_for(cell, me)
+        while code is loop:
+            wait_for(cell, me)
             code = cell._code
         if code is not None:
-            cell._code = _loop
+            cell._code = loop
             cell._owner = me
         return code
     finally:
-        _LOCK.release()
-
-
-def _wait_for(cell: LazyList[Any], me: _Nesting) -> None:
-    """With the lock held: wait until ``cell`` is no longer being computed by another
-    thread; raise LazyListLoop when that thread is this one or waits on this one."""
-    owner = cell._owner
-    if owner is me:
-        _loop()
-    other: _Nesting | None = owner
-    for _ in range(len(_WAITING.on) + 1):
-        waited = _WAITING.on.get(other) if other is not None else None
-        if waited is None:
-            break
-        other = waited._owner
-        if other is me:
-            raise LazyListLoop(
-                "this LazyList cell depends on itself through another thread that is "
-                "waiting for a cell this thread is computing (<<loop>>)"
-            )
-    _WAITING.count += 1
-    _WAITING.on[me] = cell
-    try:
-        _CHANGED.wait(WAIT_TICK)
-    finally:
-        del _WAITING.on[me]
-        _WAITING.count -= 1
-
-
-def _release() -> None:
-    """Wake the threads waiting for a cell, if there are any (after a cell is done)."""
-    if _WAITING.count:
-        _LOCK.acquire()
-        try:
-            _CHANGED.notify_all()
-        finally:
-            _LOCK.release()
+        LOCK.release()
 
 
 class LazyList(Generic[T]):
@@ -225,7 +137,7 @@ class LazyList(Generic[T]):
     _code: Callable[[], Evaluated[T]] | None
     _head: T
     _tail: LazyList[T] | None
-    _owner: _Nesting | None  # the thread computing the cell, while its code is _loop
+    _owner: Nesting | None  # the thread computing the cell, while its code is loop
 
     def __init__(
         self,
@@ -291,7 +203,7 @@ class LazyList(Generic[T]):
         >>> powers[10]
         1024
         """
-        xs: LazyList[T] = LazyList(_loop)
+        xs: LazyList[T] = LazyList(loop)
         make: Callable[[LazyList[T]], object] = f  # checked by hand, for a clear error
         xs._code = lambda: _checked(make(xs))
         return xs
@@ -305,13 +217,13 @@ class LazyList(Generic[T]):
         """
         if self._code is None:
             return
-        depth = _nesting()
+        depth = nesting()
         code = _claim(self, depth)
         if code is None:
             return
         if depth.nested >= MAX_NESTING:
             self._code = code
-            _release()
+            release()
             raise RecursionError(
                 f"forcing this LazyList cell needs more than {MAX_NESTING:,} unevaluated "
                 "cells inside one another (a map of a map of ..., or appends nested that "
@@ -322,7 +234,7 @@ class LazyList(Generic[T]):
             step = code()
         except BaseException:
             self._code = code
-            _release()
+            release()
             raise
         finally:
             depth.nested -= 1
@@ -330,20 +242,20 @@ class LazyList(Generic[T]):
             self._tail = None
         elif isinstance(step, tuple):
             self._head, self._tail = step
-        elif isinstance(step, _Failed):
+        elif isinstance(step, Failed):
             self._code = step
-            _release()
+            release()
             step()
         else:
             try:
                 self._become(step, code, depth)
             finally:
-                _release()
+                release()
             return
         self._code = None
-        _release()
+        release()
 
-    def _become(self, other: LazyList[T], code: Callable[[], Evaluated[T]], me: _Nesting) -> None:
+    def _become(self, other: LazyList[T], code: Callable[[], Evaluated[T]], me: Nesting) -> None:
         """Make this cell the cell of ``other``, computing the cells between if need be."""
         cells = [(self, code)]  # cells that all become the cell at the end of the chain
         node = other
@@ -360,7 +272,7 @@ class LazyList(Generic[T]):
                 cells.pop()
                 if step is None:
                     node._tail = None
-                elif isinstance(step, _Failed):
+                elif isinstance(step, Failed):
                     node._code = step
                     step()
                 else:
@@ -604,7 +516,7 @@ class LazyList(Generic[T]):
 
 # Computing a cell gives None for the end of the list, a (head, tail) pair for
 # a cons cell, or another list whose cell this one is (an indirection).
-Evaluated = tuple[T, LazyList[T]] | LazyList[T] | _Failed | None
+Evaluated = tuple[T, LazyList[T]] | LazyList[T] | Failed | None
 
 
 def _checked(xs: object) -> LazyList[Any]:
@@ -632,7 +544,7 @@ def _of(items: Iterator[T]) -> LazyList[T]:
             for x in items:
                 return x, LazyList(step)
         except Exception as error:
-            return _Failed(error)
+            return Failed(error)
         return None
 
     return LazyList(step)

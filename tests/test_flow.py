@@ -288,3 +288,15 @@ def test_progress_draws_a_bar_on_a_terminal() -> None:
     assert "counting" in screen.getvalue()
     with pytest.raises(ValueError, match="total"):
         progress(iter([]), None, -1)
+
+
+def test_take_closes_the_workers_above_it_and_never_a_source_of_yours() -> None:
+    numbers = iter(range(10))
+    assert stream(numbers).take(3).to_list() == [0, 1, 2]
+    assert list(numbers) == list(range(3, 10))  # yours to go on reading
+    before = threading.active_count()
+    assert stream(itertools.count()).map(abs, concurrency=4).take(2).to_list() == [0, 1]
+    deadline = time.monotonic() + 2
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not [t for t in threading.enumerate() if t.name.startswith("lazyfun")]

@@ -82,7 +82,7 @@ def concurrent(
     ordered: bool,
     via: Via,
     what: str,
-) -> Window:
+) -> Window[Any]:
     """The window that runs ``work`` on ``items`` at the place ``via`` names (checked now,
     started on the first ``next()``)."""
     n = concurrency or os.cpu_count() or 1

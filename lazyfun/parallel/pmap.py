@@ -25,7 +25,7 @@ window of :mod:`lazyfun.parallel.window`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from lazyfun.parallel.runners import ParallelError, check_jobs, check_sendable, runner
@@ -45,7 +45,7 @@ def pmap(
     scheduler: str | None = None,
     buffer: int | None = None,
     chunksize: int | None = None,
-) -> Iterator[U]:
+) -> Window[U]:
     """``map(f, xs)`` on parallel workers: lazy, in input order, reading at most
     ``buffer`` items ahead of the consumer.
 

@@ -40,11 +40,14 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+from lazyfun.flow import Holding
 from lazyfun.parallel.runners import Runner
 
 __all__ = ["MAX_CHUNK", "TASK_SECONDS", "Kind", "Window", "next_size"]
+
+U = TypeVar("U")
 
 MAX_CHUNK = 8192  # items per task, at most, when the chunk size adapts
 TASK_SECONDS = 0.05  # what an adaptive chunk aims at: long enough to hide a task's overhead
@@ -124,7 +127,7 @@ class _Task:
     items: list[Any]  # kept for filter and do, whose results are the items
 
 
-class Window(Iterator[Any]):
+class Window(Holding[U]):
     """``work`` mapped over ``items`` through a bounded window of tasks on ``run``.
 
     ``start``, if given, is entered on the first ``next()`` and exited when the
@@ -161,8 +164,8 @@ class Window(Iterator[Any]):
         self._pending: deque[_Task] = deque()
         self._read = self._waiting = 0  # items read; items read whose tasks are pending
         self._exhausted = self._closed = False
-        self._current: Iterator[Any] = iter(())
-        self._parts: deque[Iterator[Any] | BaseException] = deque()
+        self._current: Iterator[U] = iter(())
+        self._parts: deque[Iterator[U] | BaseException] = deque()
 
     def _open(self) -> Runner:
         """The runner, started on first use, and the limits that follow from its size."""
@@ -178,10 +181,10 @@ class Window(Iterator[Any]):
         assert self._run is not None
         return self._run
 
-    def __iter__(self) -> Window:
+    def __iter__(self) -> Window[U]:
         return self
 
-    def __next__(self) -> Any:
+    def __next__(self) -> U:
         while True:
             try:
                 return next(self._current)
