@@ -68,7 +68,8 @@ __all__ = ["Stream", "StreamConsumedError", "stream"]
 
 def _retried(retry: Retrying, f: Callable[[T], U], item: T) -> U:
     """``f(item)`` under the tenacity policy ``retry`` (module level: it pickles)."""
-    return retry(f, item)
+    result: U = retry(f, item)  # typed even where tenacity is not installed (a build)
+    return result
 
 
 def _listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
