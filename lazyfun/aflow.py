@@ -23,6 +23,8 @@ from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
+from lazyfun.flow import DROPPED, Recovery, Tally
+
 __all__ = [
     "Buffer",
     "Catch",
@@ -322,33 +324,22 @@ class Sliding(Step):
 
 
 class Catch(Step):
-    def __init__(
-        self,
-        source: AsyncIterator[Any],
-        errors: tuple[type[BaseException], ...],
-        where: Callable[[Any], object] | None,
-        replace: Callable[[Any], Any] | None,
-        do: Callable[[Any], object] | None,
-        stop: bool,
-    ) -> None:
-        self.source, self.errors, self.where = source, errors, where
-        self.replace, self.do, self.stop, self.stopped = replace, do, stop, False
+    """Upstream exceptions handled by a :class:`~lazyfun.flow.Recovery`."""
+
+    def __init__(self, source: AsyncIterator[Any], recovery: Recovery) -> None:
+        self.source, self.recovery = source, recovery
 
     async def __anext__(self) -> Any:
-        while not self.stopped:
+        recovery = self.recovery
+        while not recovery.stopped:
             try:
                 return await anext(self.source)
             except StopAsyncIteration:
                 raise
-            except self.errors as error:
-                if self.where is not None and not self.where(error):
-                    raise
-                if self.do is not None:
-                    self.do(error)
-                if self.replace is not None:
-                    return self.replace(error)
-                if self.stop:
-                    self.stopped = True
+            except recovery.errors as error:
+                item = recovery.recover(error)
+                if item is not DROPPED:
+                    return item
         raise StopAsyncIteration
 
 
@@ -391,15 +382,15 @@ class Group(Step):
         """Send the lists whose time is up; the seconds until the next one's is."""
         if self.within is None:
             return None
-        now, soonest = time.monotonic(), None
-        for key, (opened, gathered) in list(self.open.items()):
+        now = time.monotonic()
+        while self.open:  # in the order they opened: the due ones come first
+            key, (opened, gathered) = next(iter(self.open.items()))
             left = opened + self.within - now
-            if left <= 0:
-                del self.open[key]
-                self._out(key, gathered)
-            elif soonest is None or left < soonest:
-                soonest = left
-        return soonest
+            if left > 0:
+                return left
+            del self.open[key]
+            self._out(key, gathered)
+        return None
 
     async def __anext__(self) -> Any:
         while not self.ready:
@@ -517,26 +508,19 @@ def chunked(source: AsyncIterator[Any], n: int) -> Group:
 
 class Observed(Step):
     def __init__(self, source: AsyncIterator[Any], name: str) -> None:
-        from lazyfun.flow import Observe
-
-        self.source = source
-        self.log = Observe(iter(()), name)
+        self.source, self.tally = source, Tally(name)
 
     async def __anext__(self) -> Any:
-        log = self.log
-        if log.started is None:
-            log.started = log.clock()
+        self.tally.reading()
         try:
             item = await anext(self.source)
         except StopAsyncIteration:
-            log._report(final=True)
+            self.tally.report(final=True)
             raise
         except Exception:
-            log.errors += 1
-            log._tick()
+            self.tally.count(error=True)
             raise
-        log.items += 1
-        log._tick()
+        self.tally.count(error=False)
         return item
 
 

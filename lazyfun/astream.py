@@ -51,7 +51,7 @@ from lazyfun.aflow import (
     source,
     with_retry,
 )
-from lazyfun.flow import check_callable, check_count, seconds
+from lazyfun.flow import Recovery, check_callable, check_count, seconds
 from lazyfun.terminals import StreamConsumedError, _Comparable
 
 if TYPE_CHECKING:
@@ -289,13 +289,8 @@ class AsyncStream(Generic[T]):
         >>> asyncio.run(astream(["1", "x", "3"]).map(int).catch(ValueError).to_list())
         [1, 3]
         """
-        for error in errors:
-            if not (isinstance(error, type) and issubclass(error, BaseException)):
-                raise TypeError(f"catch takes exception types, got {error!r}")
-        for name, f in (("where", where), ("replace", replace), ("do", do)):
-            if f is not None:
-                check_callable(f, f"catch's {name}")
-        caught = Catch(self._take_items(), errors or (Exception,), where, replace, do, stop)
+        recovery = Recovery(errors, where=where, replace=replace, do=do, stop=stop)
+        caught = Catch(self._take_items(), recovery)
         return AsyncStream(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> AsyncStream[T]:

@@ -29,6 +29,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 __all__ = [
+    "DROPPED",
     "Buffer",
     "Catch",
     "Chunked",
@@ -38,8 +39,10 @@ __all__ = [
     "GroupBy",
     "Holding",
     "Observe",
+    "Recovery",
     "Sliding",
     "Take",
+    "Tally",
     "Throttle",
     "Unique",
     "check_callable",
@@ -238,47 +241,74 @@ class Unique(Iterator[T]):
             return item
 
 
-class Catch(Iterator[T]):
-    """Upstream exceptions of the ``errors`` types for which ``where`` holds: passed to
-    ``do``, then replaced by ``replace(error)``, or ending the stream with ``stop``,
-    or else dropped.  What ``where``, ``do`` and ``replace`` raise propagates.
+DROPPED: Any = object()  # what Recovery.recover gives for an exception to drop
 
-    >>> def parse(texts):
-    ...     return map(int, texts)
-    >>> list(Catch(parse(iter(["1", "x", "3"])), (ValueError,)))
-    [1, 3]
-    """
 
-    __slots__ = ("do", "errors", "replace", "source", "stop", "stopped", "where")
+class Recovery:
+    """What ``catch`` does with an exception raised upstream: for the ``errors`` types
+    (default ``Exception``) where ``where`` holds, ``do`` first, then ``replace``, or
+    end with ``stop``, or drop it.  Shared by the sync and the async ``catch``; the
+    arguments are checked when it is made."""
+
+    __slots__ = ("do", "errors", "replace", "stop", "stopped", "where")
 
     def __init__(
         self,
-        source: Iterator[T],
         errors: tuple[type[BaseException], ...],
         where: Callable[[Any], object] | None = None,
-        replace: Callable[[Any], T] | None = None,
+        replace: Callable[[Any], Any] | None = None,
         do: Callable[[Any], object] | None = None,
         stop: bool = False,
     ) -> None:
-        self.source, self.errors, self.where = source, errors, where
-        self.replace, self.do, self.stop = replace, do, stop
+        for error in errors:
+            if not (isinstance(error, type) and issubclass(error, BaseException)):
+                raise TypeError(f"catch takes exception types, got {error!r}")
+        for name, f in (("where", where), ("replace", replace), ("do", do)):
+            if f is not None:
+                check_callable(f, f"catch's {name}")
+        self.errors = errors or (Exception,)
+        self.where, self.replace, self.do, self.stop = where, replace, do, stop
         self.stopped = False
 
+    def recover(self, error: BaseException) -> Any:
+        """The item standing for ``error``, or DROPPED; ``error`` again if ``where``
+        says no (call it inside the ``except`` that caught it)."""
+        if self.where is not None and not self.where(error):
+            raise error
+        if self.do is not None:
+            self.do(error)
+        if self.replace is not None:
+            return self.replace(error)
+        self.stopped = self.stop
+        return DROPPED
+
+
+class Catch(Iterator[T]):
+    """Upstream exceptions handled by a :class:`Recovery`: replaced, ending the stream,
+    or dropped; what ``where``, ``do`` and ``replace`` raise propagates.
+
+    >>> def parse(texts):
+    ...     return map(int, texts)
+    >>> list(Catch(parse(iter(["1", "x", "3"])), Recovery((ValueError,))))
+    [1, 3]
+    """
+
+    __slots__ = ("recovery", "source")
+
+    def __init__(self, source: Iterator[T], recovery: Recovery) -> None:
+        self.source, self.recovery = source, recovery
+
     def __next__(self) -> T:
-        while not self.stopped:
+        recovery = self.recovery
+        while not recovery.stopped:
             try:
                 return next(self.source)
             except StopIteration:
                 raise
-            except self.errors as error:
-                if self.where is not None and not self.where(error):
-                    raise
-                if self.do is not None:
-                    self.do(error)
-                if self.replace is not None:
-                    return self.replace(error)
-                if self.stop:
-                    self.stopped = True
+            except recovery.errors as error:
+                item = recovery.recover(error)
+                if item is not DROPPED:
+                    return item  # type: ignore[no-any-return]
         raise StopIteration
 
 
@@ -382,10 +412,13 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
     def _expire(self, now: float) -> None:
         if self.within is None:
             return
-        for key, (opened, gathered) in list(self.open.items()):
-            if now - opened >= self.within:
-                del self.open[key]
-                self.ready.append((key, gathered))
+        # the dict keeps the lists in the order they opened: the due ones come first
+        while self.open:
+            key, (opened, gathered) = next(iter(self.open.items()))
+            if now - opened < self.within:
+                return
+            del self.open[key]
+            self.ready.append((key, gathered))
 
     def __next__(self) -> tuple[K, list[T]]:
         while not self.ready:
@@ -481,16 +514,58 @@ class Buffer(Holding[T]):
         self.close()
 
 
+class Tally:
+    """``name``'s counts of items and errors and the time since the first read, logged
+    at growing intervals (after 1, 2, 4, 8, ... items or errors) and at the end through
+    :mod:`logging` (logger ``lazyfun.observe``, level INFO).  Shared by the sync and
+    the async ``observe``."""
+
+    __slots__ = ("clock", "errors", "items", "logger", "name", "next_report", "started")
+
+    def __init__(
+        self, name: str, logger: logging.Logger | None = None, clock: Clock = time.monotonic
+    ) -> None:
+        self.name, self.clock = name, clock
+        self.logger = logger or logging.getLogger("lazyfun.observe")
+        self.items = self.errors = 0
+        self.next_report = 1
+        self.started: float | None = None
+
+    def reading(self) -> None:
+        """A read begins (the clock starts at the first)."""
+        if self.started is None:
+            self.started = self.clock()
+
+    def count(self, error: bool) -> None:
+        """One more item, or one more error; a report when the count doubles."""
+        if error:
+            self.errors += 1
+        else:
+            self.items += 1
+        if self.items + self.errors >= self.next_report:
+            self.next_report *= 2
+            self.report()
+
+    def report(self, final: bool = False) -> None:
+        started = self.clock() if self.started is None else self.started
+        self.logger.info(
+            "%s: %d items, %d errors, %.3f s%s",
+            self.name,
+            self.items,
+            self.errors,
+            self.clock() - started,
+            " (done)" if final else "",
+        )
+
+
 class Observe(Iterator[T]):
-    """The items unchanged, logging ``name``'s counts of items and errors and the time
-    since the first read at growing intervals (after 1, 2, 4, 8, ... items or errors)
-    and at the end, through :mod:`logging` (logger ``lazyfun.observe``, level INFO).
+    """The items unchanged, counted and logged by a :class:`Tally`.
 
     >>> list(Observe(iter("ab"), "letters"))
     ['a', 'b']
     """
 
-    __slots__ = ("clock", "errors", "items", "logger", "name", "next_report", "source", "started")
+    __slots__ = ("source", "tally")
 
     def __init__(
         self,
@@ -499,40 +574,17 @@ class Observe(Iterator[T]):
         logger: logging.Logger | None = None,
         clock: Clock = time.monotonic,
     ) -> None:
-        self.source, self.name, self.clock = source, name, clock
-        self.logger = logger or logging.getLogger("lazyfun.observe")
-        self.items = self.errors = 0
-        self.next_report = 1
-        self.started: float | None = None
-
-    def _report(self, final: bool = False) -> None:
-        assert self.started is not None
-        self.logger.info(
-            "%s: %d items, %d errors, %.3f s%s",
-            self.name,
-            self.items,
-            self.errors,
-            self.clock() - self.started,
-            " (done)" if final else "",
-        )
+        self.source, self.tally = source, Tally(name, logger, clock)
 
     def __next__(self) -> T:
-        if self.started is None:
-            self.started = self.clock()
+        self.tally.reading()
         try:
             item = next(self.source)
         except StopIteration:
-            self._report(final=True)
+            self.tally.report(final=True)
             raise
         except Exception:
-            self.errors += 1
-            self._tick()
+            self.tally.count(error=True)
             raise
-        self.items += 1
-        self._tick()
+        self.tally.count(error=False)
         return item
-
-    def _tick(self) -> None:
-        if self.items + self.errors >= self.next_report:
-            self.next_report *= 2
-            self._report()

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
     from lazyfun.astream import AsyncStream
     from lazyfun.parallel.places import Via
+    from lazyfun.parallel.window import Kind
     from lazyfun.trace import Probe
 
 T = TypeVar("T")
@@ -102,7 +103,7 @@ class Stream(Terminals[T]):
 
     def _concurrent(
         self,
-        kind: str,
+        kind: Kind,
         work: Callable[[Any], Any],
         concurrency: int | None,
         ordered: bool,
@@ -116,7 +117,7 @@ class Stream(Terminals[T]):
         window = concurrent(
             work,
             items,
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             concurrency=concurrency,
             ordered=ordered,
             via=via,
@@ -382,16 +383,8 @@ class Stream(Terminals[T]):
         >>> stream(["1", "x", "3"]).map(int).catch(replace=lambda error: -1).to_list()
         [1, -1, 3]
         """
-        for error in errors:
-            if not (isinstance(error, type) and issubclass(error, BaseException)):
-                raise TypeError(f"catch takes exception types, got {error!r}")
-        for name, f in (("where", where), ("replace", replace), ("do", do)):
-            if f is not None:
-                check_callable(f, f"catch's {name}")
-        kinds = errors or (Exception,)
-        caught: flow.Catch[T | U] = flow.Catch(
-            self._take_items(), kinds, where=where, replace=replace, do=do, stop=stop
-        )
+        recovery = flow.Recovery(errors, where=where, replace=replace, do=do, stop=stop)
+        caught: flow.Catch[T | U] = flow.Catch(self._take_items(), recovery)
         return Stream(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> Stream[T]:

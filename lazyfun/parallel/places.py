@@ -73,6 +73,37 @@ def _processes(n: int) -> AbstractContextManager[Runner]:
     return _owned(ProcessPoolExecutor(n, mp_context=pool_context()), n)
 
 
+def _place(
+    work: Callable[[Any], Any], n: int, concurrency: int | None, via: Via, what: str
+) -> tuple[Runner | None, AbstractContextManager[Runner] | None, int | None, bool]:
+    """Where ``via`` runs ``work``, checked now: a runner (or what starts one), the tasks
+    to keep unfinished (None: two a worker), and whether the work crosses a process."""
+    function = f"{what}'s function"
+    if via is None or via == "thread":
+        return None, _threads(n), 2 * n, False
+    if via == "process":
+        check_pickles(pickle.dumps, work, function, "a process pool pickles it", "leave via out")
+        return None, _processes(n), None, True
+    if isinstance(via, Executor):
+        remote = isinstance(via, ProcessPoolExecutor)
+        if remote:
+            check_pickles(pickle.dumps, work, function, "the pool pickles it")
+        return Pool(via, n), None, n, remote
+    if isinstance(via, str) and (via in ("dask", "sync") or "://" in via):
+        scheduler = None if via == "dask" else via
+        check_sendable(work, function, scheduler)
+        return None, runner(scheduler, concurrency), None, True
+    if not isinstance(via, str) and all(
+        hasattr(via, name) for name in ("submit", "cancel", "wait_any", "workers")
+    ):
+        via.check_sendable(work, function)
+        return via, None, None, True
+    raise ParallelError(
+        f"{what}: via must be 'thread', 'process', 'dask', a dask scheduler address, "
+        f"a cluster() or a concurrent.futures.Executor, got {via!r}"
+    )
+
+
 def concurrent(
     work: Callable[[Any], Any],
     items: Iterator[Any],
@@ -84,71 +115,20 @@ def concurrent(
     what: str,
 ) -> Window[Any]:
     """The window that runs ``work`` on ``items`` at the place ``via`` names (checked now,
-    started on the first ``next()``)."""
+    started on the first ``next()``).  Threads get short tasks; work that crosses a
+    process, pmap's."""
     n = concurrency or os.cpu_count() or 1
-    if via is None or via == "thread":
-        start = _threads(n)
-        return Window(
-            None,
-            work,
-            items,
-            kind=kind,
-            ordered=ordered,
-            running=2 * n,
-            task_seconds=THREAD_TASK_SECONDS,
-            max_chunk=THREAD_CHUNK,
-            start=start,
-            label=what,
-        )
-    if via == "process":
-        check_pickles(
-            pickle.dumps, work, f"{what}'s function", "a process pool pickles it", "leave via out"
-        )
-        return Window(
-            None,
-            work,
-            items,
-            kind=kind,
-            ordered=ordered,
-            remote=True,
-            start=_processes(n),
-            label=what,
-        )
-    if isinstance(via, Executor):
-        remote = isinstance(via, ProcessPoolExecutor)
-        if remote:
-            check_pickles(pickle.dumps, work, f"{what}'s function", "the pool pickles it")
-        return Window(
-            Pool(via, n),
-            work,
-            items,
-            kind=kind,
-            ordered=ordered,
-            running=n,
-            remote=remote,
-            task_seconds=TASK_SECONDS if remote else THREAD_TASK_SECONDS,
-            max_chunk=MAX_CHUNK if remote else THREAD_CHUNK,
-            label=what,
-        )
-    if isinstance(via, str) and (via in ("dask", "sync") or "://" in via):
-        scheduler = None if via == "dask" else via
-        check_sendable(work, f"{what}'s function", scheduler)
-        return Window(
-            None,
-            work,
-            items,
-            kind=kind,
-            ordered=ordered,
-            remote=True,
-            start=runner(scheduler, concurrency),
-            label=what,
-        )
-    if not isinstance(via, str) and all(
-        hasattr(via, name) for name in ("submit", "cancel", "wait_any", "workers")
-    ):
-        via.check_sendable(work, f"{what}'s function")
-        return Window(via, work, items, kind=kind, ordered=ordered, remote=True, label=what)
-    raise ParallelError(
-        f"{what}: via must be 'thread', 'process', 'dask', a dask scheduler address, "
-        f"a cluster() or a concurrent.futures.Executor, got {via!r}"
+    run, start, running, remote = _place(work, n, concurrency, via, what)
+    return Window(
+        run,
+        work,
+        items,
+        kind=kind,
+        ordered=ordered,
+        running=running,
+        task_seconds=TASK_SECONDS if remote else THREAD_TASK_SECONDS,
+        max_chunk=MAX_CHUNK if remote else THREAD_CHUNK,
+        remote=remote,
+        start=start,
+        label=what,
     )
