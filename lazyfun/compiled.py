@@ -1,7 +1,8 @@
 """The hot modules compiled with mypyc, and the switch back to their Python source.
 
 A few modules do the heavy lifting: the core search loop, the Sudoku engine,
-the constraint solver and its propagators, and the call-by-need list.
+the constraint solver and its propagators, the call-by-need list (with its
+locks and sharing) and minlex's full-grid loop.
 Installing lazyfun from source compiles them with mypyc (``setup.py``): the
 same typed source becomes a C extension with the same answers; the engine
 runs four to five times as fast, the solver two to three times (the
@@ -53,6 +54,7 @@ COMPILED = (
     "lazyfun.lazylist",
     "lazyfun.blackholes",
     "lazyfun.sharing",
+    "lazyfun.sudoku.canon.full",
 )
 C_EXTENSION = "lazyfun.sudoku._learning"
 PURE_ENV = "LAZYFUN_PURE"

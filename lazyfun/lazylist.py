@@ -40,24 +40,16 @@ by the two readers of the list, so ``fibs[k]`` costs about k additions:
 >>> fibs.forced()
 91
 
-**Memory**, as in Haskell: a list bound to a name keeps every cell forced
-through that name.  Iterating a list that nobody else holds (``for x in
-LazyList.of(range(10**7))``, ``sum(iter(LazyList.of(...)))``) runs in
-constant memory, because an iterator does not keep the cells it has passed.
-CPython's catch: a call keeps its arguments alive until it returns, so
-``sum(xs)`` holds the head ``xs``, and through it every cell, for the whole
-sum, even when ``xs`` is a temporary; ``sum(iter(xs))`` does not.
-
-**Long lists are safe**: forcing, indexing and iterating are loops, never
-recursion, so ``xs[10**6]`` cannot raise ``RecursionError``.  What does
-nest is a cell computed from an unevaluated cell of another list (a ``map``
-of a ``map`` of ...): up to ``MAX_NESTING`` layers (fewer from source, where
-Python's recursion limit comes first) are fine; deeper, forcing raises
-``RecursionError`` with the reason rather than overflow the C stack.  A list that
-needs its own cell to compute that cell (``LazyList.fix(lambda xs:
-xs.tail)``) raises :class:`LazyListLoop` at once instead of hanging, where
-GHC would report ``<<loop>>``.  Negative indices are refused: they would
-have to force the whole list, which may be infinite.
+The rules, spelled out with their reasons in ``docs/evaluation.md``: a list
+bound to a name keeps every cell forced through it, an iterator only the
+cell it is at (``sum(iter(xs))``, not ``sum(xs)``, for constant memory);
+indexing and iterating are loops, so ``xs[10**6]`` is fine, while cells
+computed inside one another (a ``map`` of a ``map`` of ...) stop at
+``MAX_NESTING`` with a ``RecursionError`` that says why; a list that needs
+its own cell, in one thread or through threads waiting for each other,
+raises :class:`LazyListLoop` (GHC's ``<<loop>>``) instead of hanging; threads
+share cells, each computed once (:mod:`lazyfun.blackholes`); negative
+indices are refused, since they would force a list that may be infinite.
 
 Installed from source, this module is compiled with mypyc (see
 :mod:`lazyfun.compiled`); the code here is what runs either way.

@@ -10,23 +10,37 @@ allows.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import final
+
 from lazyfun.sudoku.canon.arrangement import Row
 from lazyfun.sudoku.canon.rows import State
 
 __all__ = ["ColumnOrder", "full_second_rows"]
 
 
-# A partial column order for one orientation, top row and second row, always
-# unpacked in this order: (transpose, top, second, pi, sigma, inv, stack_at,
-# slot_of, fill).  ``pi[c]``: the top-row column holding the second row's digit of
-# column c; ``sigma[j]``/``inv[c]``: the source column at output position j and
-# back (-1: open); ``stack_at[k]``/``slot_of[s]``: the source stack at output slot k
-# and back; ``fill[k]``: the columns placed in slot k.  A plain tuple, not a
-# NamedTuple: one is made per surviving choice in the hot loop, and a NamedTuple
-# made full-grid minlex about 17% slower (measured: 274-286/s against 337-343/s).
-ColumnOrder = tuple[
-    int, int, int, tuple[int, ...], list[int], list[int], list[int], list[int], list[int]
-]
+@final
+@dataclass(slots=True)
+class ColumnOrder:
+    """A partial column order for one orientation, its top row and its second row.
+
+    ``pi[c]`` is the top-row column holding the second row's digit of column c;
+    ``sigma[j]``/``inv[c]`` the source column at output position j and back (-1:
+    open); ``stack_at[k]``/``slot_of[s]`` the source stack at output slot k and
+    back; ``fill[k]`` how many columns slot k holds.  One is made per surviving
+    choice in the hot loop: this module is compiled (``lazyfun.compiled``), where
+    a class like this one is a C struct.
+    """
+
+    transpose: int
+    top: int
+    second: int
+    pi: tuple[int, ...]
+    sigma: list[int]
+    inv: list[int]
+    stack_at: list[int]
+    slot_of: list[int]
+    fill: list[int]
 
 
 def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
@@ -53,7 +67,9 @@ def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
                 if r1 != r0:
                     pi = tuple(pos0[d] for d in src[r1])
                     frontier.append(
-                        (t, r0, r1, pi, [-1] * n, [-1] * n, [-1] * box, [-1] * box, [0] * box)
+                        ColumnOrder(
+                            t, r0, r1, pi, [-1] * n, [-1] * n, [-1] * box, [-1] * box, [0] * box
+                        )
                     )
     row1: list[int] = []
     for j in range(n):
@@ -61,7 +77,7 @@ def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
         best = n + 1
         survivors: list[ColumnOrder] = []
         for order in frontier:
-            t, r0, r1, pi, sigma, inv, stack_at, slot_of, fill = order
+            sigma, inv, stack_at, slot_of = order.sigma, order.inv, order.stack_at, order.slot_of
             if sigma[j] >= 0:
                 choices = [sigma[j]]
             elif stack_at[k] >= 0:
@@ -71,13 +87,17 @@ def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
                 choices = [c for c in range(n) if slot_of[c // box] < 0]
             for c in choices:
                 to_source, to_output = list(sigma), list(inv)
-                stack_of_slot, slot_of_stack, filled = list(stack_at), list(slot_of), list(fill)
+                stack_of_slot, slot_of_stack, filled = (
+                    list(stack_at),
+                    list(slot_of),
+                    list(order.fill),
+                )
                 if to_source[j] < 0:
                     if stack_of_slot[k] < 0:
                         stack_of_slot[k], slot_of_stack[c // box] = c // box, k
                     to_source[j], to_output[c] = c, j
                     filled[k] += 1
-                target = pi[c]
+                target = order.pi[c]
                 if to_output[target] < 0:
                     stack = target // box
                     if slot_of_stack[stack] < 0:
@@ -92,7 +112,17 @@ def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
                     best, survivors = value, []
                 if value == best:
                     survivors.append(
-                        (t, r0, r1, pi, to_source, to_output, stack_of_slot, slot_of_stack, filled)
+                        ColumnOrder(
+                            order.transpose,
+                            order.top,
+                            order.second,
+                            order.pi,
+                            to_source,
+                            to_output,
+                            stack_of_slot,
+                            slot_of_stack,
+                            filled,
+                        )
                     )
         row1.append(best)
         frontier = survivors
@@ -101,15 +131,15 @@ def full_second_rows(  # noqa: C901, PLR0912 (the hot loop, kept whole)
 
 def _state(order: ColumnOrder, srcs: tuple[tuple[Row, ...], ...], box: int) -> State:
     """The search state of a finished column order: two rows placed, labels from the top row."""
-    t, r0, r1, _, sigma, _, stack_at, _, _ = order
+    sigma, stack_at, r0, r1 = order.sigma, order.stack_at, order.top, order.second
     n = box * box
     labels = [0] * (n + 1)
     for j, c in enumerate(sigma):
-        labels[srcs[t][r0][c]] = j + 1
+        labels[srcs[order.transpose][r0][c]] = j + 1
     layout = tuple(
         (stack_at[k], tuple((sigma[k * box + i],) for i in range(box))) for k in range(box)
     )
     band = r0 // box
     rest = tuple(x for x in range(band * box, band * box + box) if x not in (r0, r1))
     bands = tuple(b for b in range(box) if b != band)
-    return State(t, layout, tuple(labels), n + 1, rest, bands, 1, (r0, r1))
+    return State(order.transpose, layout, tuple(labels), n + 1, rest, bands, 1, (r0, r1))
