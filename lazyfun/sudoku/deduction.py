@@ -33,11 +33,13 @@ __all__ = [
     "TECHNIQUES",
     "Family",
     "Found",
+    "Position",
     "Step",
     "Technique",
     "hint",
     "ladder_table",
     "steps",
+    "walkthrough",
 ]
 
 Pair = tuple[int, int]
@@ -596,6 +598,49 @@ def steps(
     ladder = _ladder(techniques)
     state = _State(grid, candidates)
     return _walk(state, ladder)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A step with the state it applies to: the values placed so far and the
+    candidates of each cell (``(v,)`` for a placed cell), for drawing or replaying it."""
+
+    grid: Grid
+    candidates: tuple[tuple[int, ...], ...]
+    step: Step
+
+    def marks(self) -> dict[int, tuple[int, ...]]:
+        """The candidates of the empty cells, as the ``candidates`` argument takes them."""
+        return {c: marks for c, marks in enumerate(self.candidates) if not self.grid.cells[c]}
+
+
+def walkthrough(
+    grid: Grid,
+    candidates: Mapping[int, Iterable[int]] | None = None,
+    *,
+    techniques: Iterable[str] | None = None,
+) -> Iterator[Position]:
+    """``steps`` with the state before each step, lazily: what a picture of a step needs.
+
+    >>> from lazyfun.sudoku import parse
+    >>> first = next(walkthrough(parse("...." "34.." ".3.1" "1..4")))
+    >>> str(first.grid), first.candidates[1], str(first.step)
+    ('0000340003011004', (1, 2), 'hidden single (box) in box 1: r1c2=1')
+    """
+    ladder = _ladder(techniques)
+    state = _State(grid, candidates)
+    return _positions(state, ladder, grid)
+
+
+def _positions(state: _State, ladder: Ladder, puzzle: Grid) -> Iterator[Position]:
+    while not state.solved():
+        step = _next_step(state, ladder)
+        before = tuple(
+            (v,) if v else tuple(_values(bits))
+            for v, bits in zip(state.values, state.cands, strict=True)
+        )
+        yield Position(Grid(tuple(state.values), state.box, puzzle.symbols), before, step)
+        state.apply(step)
 
 
 def _walk(state: _State, ladder: Ladder) -> Iterator[Step]:

@@ -25,6 +25,7 @@ __all__ = [
     "peer_masks",
     "peer_sets",
     "peers",
+    "unit_index",
     "unit_masks",
     "unit_name",
     "units",
@@ -95,3 +96,16 @@ def cell_name(cell: int, side: int) -> str:
 def unit_name(k: int, side: int) -> str:
     """``row 3``, ``column 5`` or ``box 9``: unit ``k`` of :func:`units`, counted from 1."""
     return f"{('row', 'column', 'box')[k // side]} {k % side + 1}"
+
+
+def unit_index(name: str, side: int) -> int:
+    """The inverse of :func:`unit_name`: ``unit_index("box 2", 4) == 9``.
+
+    >>> unit_index(unit_name(21, 9), 9)
+    21
+    """
+    kind, _, number = name.partition(" ")
+    kinds = ("row", "column", "box")
+    if kind not in kinds or not number.isdigit() or not 1 <= int(number) <= side:
+        raise ValueError(f"not a unit of a {side}x{side} board: {name!r}")
+    return kinds.index(kind) * side + int(number) - 1
