@@ -13,7 +13,7 @@ PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/learning_c/*.c lazyfun/sudoku/learning_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
-.PHONY: demo test test-all lint typecheck unit docs docs-figures slow bench sanitize dist clean
+.PHONY: demo test test-all lint typecheck unit browser docs docs-figures slow bench sanitize dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,7 +63,18 @@ typecheck: $(DEV)
 # Twice: as installed (compiled), then the tests marked `compiled` on the compiled
 # modules' own source; the coverage of both passes together must stay above the floor.
 COVERAGE_FLOOR := 94
-unit: $(DEV)
+# The browser tests' headless Chromium, its driver and pdfinfo, from Debian's packages when
+# they are missing and we run as root (as CI does); elsewhere those tests skip and say why.
+BROWSER_PACKAGES := chromium chromium-driver poppler-utils
+browser:
+	@if command -v chromedriver >/dev/null && command -v pdfinfo >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing $(BROWSER_PACKAGES) for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; \
+	else echo "browser tests will skip: install $(BROWSER_PACKAGES)"; fi
+
+unit: $(DEV) browser
 	$(BIN)/pytest --cov --cov-report=
 	LAZYFUN_PURE=1 $(BIN)/pytest -m "compiled and not slow" --cov --cov-append \
 		--cov-fail-under=$(COVERAGE_FLOOR)

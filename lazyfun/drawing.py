@@ -53,10 +53,11 @@ class Fragment:
 
     def add(self, tag: str, text: str | None = None, **values: str | float) -> None:
         """One element; ``text`` (escaped) goes inside it."""
+        opening = f"{tag} {attributes(**values)}" if values else tag
         if text is None:
-            self.parts.append(f"<{tag} {attributes(**values)}/>")
+            self.parts.append(f"<{opening}/>")
         else:
-            self.parts.append(f"<{tag} {attributes(**values)}>{escape(text)}</{tag}>")
+            self.parts.append(f"<{opening}>{escape(text)}</{tag}>")
 
     def place(self, fragment: Fragment) -> None:
         """Every element of ``fragment``, here."""

@@ -4,9 +4,9 @@ bar, the one renderer of answers).
 
 - ``lazyfun sudoku solve|canon`` (:mod:`lazyfun.cli.sudoku`);
 - ``lazyfun sudoku generate`` (:mod:`lazyfun.cli.generate`);
-- ``lazyfun sudoku explain|hint|rate`` (:mod:`lazyfun.cli.explain`);
+- ``lazyfun sudoku explain|hint|rate|show`` (:mod:`lazyfun.cli.explain`);
 - ``lazyfun queens`` (:mod:`lazyfun.cli.queens`);
-- ``lazyfun study queens|sudoku|evaluation`` (:mod:`lazyfun.cli.study`);
+- ``lazyfun study queens|sudoku|evaluation|tree`` (:mod:`lazyfun.cli.study`);
 - ``lazyfun demo`` (:mod:`lazyfun.cli.demo`).
 
 User errors (a board that is not a board, a missing extra, a bad line)
@@ -49,6 +49,7 @@ for name, command, panel in (
     ("explain", explain.explain_command, EXPLAINING),
     ("hint", explain.hint_command, EXPLAINING),
     ("rate", explain.rate_command, EXPLAINING),
+    ("show", explain.show_command, EXPLAINING),
 ):
     sudoku_app.command(name, cls=Command, rich_help_panel=panel)(command)
 
@@ -56,6 +57,7 @@ study_app = _group("Eager against lazy, measured: time, memory, work.")
 study_app.command("queens", cls=Command)(study.queens_command)
 study_app.command("sudoku", cls=Command)(study.sudoku_command)
 study_app.command("evaluation", cls=Command)(study.evaluation_command)
+study_app.command("tree", cls=Command)(study.tree_command)
 
 app.add_typer(sudoku_app, name="sudoku")
 app.add_typer(study_app, name="study")

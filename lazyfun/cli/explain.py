@@ -5,14 +5,38 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import asdict
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 from lazyfun.batch import numbered
-from lazyfun.cli.options import FileOpt, LineOrJson, LineOrJsonOpt, PuzzlesArg, QuietOpt
-from lazyfun.cli.output import Report, Source, exit_protocol
-from lazyfun.sudoku import PuzzleError, Rating, Step, UnsolvedError, hint, parse, rate, steps
+from lazyfun.cli.options import (
+    FileOpt,
+    LineOrJson,
+    LineOrJsonOpt,
+    OutputOpt,
+    PuzzlesArg,
+    QuietOpt,
+    SvgOpt,
+    choice,
+    flag,
+)
+from lazyfun.cli.output import Report, Source, exit_protocol, write_document
+from lazyfun.pages import explanation_page
+from lazyfun.sudoku import (
+    PuzzleError,
+    Rating,
+    Step,
+    UnsolvedError,
+    check_givens,
+    hint,
+    parse,
+    rate,
+    solve,
+    steps,
+)
+from lazyfun.sudoku.deduction import candidates_of
+from lazyfun.sudoku.svg import grid_svg
 
 PuzzleArg = Annotated[
     str, typer.Argument(help="The puzzle, in one-line form.", show_default=False, metavar="PUZZLE")
@@ -37,14 +61,57 @@ def _show(step: Step, output: LineOrJson) -> None:
     sys.stdout.flush()
 
 
-def explain_command(puzzle: PuzzleArg, output: LineOrJsonOpt = "line") -> None:
+ExplainFormat = Literal["line", "json", "html"]
+
+
+def explain_command(
+    puzzle: PuzzleArg,
+    output: Annotated[
+        ExplainFormat,
+        choice(
+            "--format",
+            choices=ExplainFormat,
+            help="One line per step, JSON Lines, or one HTML page to step through.",
+        ),
+    ] = "line",
+    page: OutputOpt = None,
+) -> None:
     """Every step that solves the puzzle, simplest technique first, each printed as found.
 
     Cells are named rRcC (row R, column C, from 1); r2c5<>7 removes 7 from r2c5.
+    With --format html: one self-contained page (the grid at each step, the
+    arrow keys to move), to --output FILE or stdout.
     """
     with exit_protocol(PuzzleError):
-        for step in steps(parse(puzzle)):
+        grid = parse(puzzle)
+        if output == "html":
+            write_document(explanation_page(grid), page, "the explanation page")
+            return
+        if page is not None:
+            raise PuzzleError("--output goes with --format html")
+        for step in steps(grid):
             _show(step, output)
+
+
+def show_command(
+    puzzle: PuzzleArg,
+    svg: SvgOpt = None,
+    solution: Annotated[
+        bool, flag("--solution", help="Draw the solution's digits too, in blue.")
+    ] = False,
+    marks: Annotated[bool, flag("--marks", help="Draw the candidates of the empty cells.")] = False,
+) -> None:
+    """The puzzle as a picture (SVG), to --svg FILE or stdout."""
+    with exit_protocol(PuzzleError):
+        grid = parse(puzzle)
+        check_givens(grid)
+        state = None
+        if solution:
+            state = next(solve(grid), None)
+            if state is None:
+                raise UnsolvedError("no solution to draw")
+        candidates = candidates_of(grid) if marks else None
+        write_document(grid_svg(grid, state, candidates=candidates), svg, "the picture")
 
 
 def hint_command(puzzle: PuzzleArg, output: LineOrJsonOpt = "line") -> None:

@@ -12,15 +12,20 @@ from itertools import count, islice
 from typing import Annotated, Any, Literal, cast
 
 from lazyfun.cli.options import (
+    PER_PAGE,
+    BookletOpt,
     JobsOpt,
     LineOrJson,
+    PaperOpt,
+    PerPageOpt,
     QuietOpt,
     SchedulerOpt,
     choice,
     flag,
     value,
 )
-from lazyfun.cli.output import bar, exit_protocol, fail
+from lazyfun.cli.output import bar, exit_protocol, fail, write_document
+from lazyfun.pages import Printed, booklet, printed
 from lazyfun.parallel import ParallelError, pmap
 from lazyfun.sudoku.generation import Symmetry, check_request, of_level, puzzle, rated
 from lazyfun.sudoku.geometry import BOX_OF_SIDE
@@ -100,28 +105,41 @@ def generate_command(
     quiet: QuietOpt = False,
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
+    book: BookletOpt = None,
+    per_page: PerPageOpt = 4,
+    paper: PaperOpt = "a4",
 ) -> None:
     """Puzzles with exactly one solution, each printed as soon as it is made.
 
     With --seed the same puzzles come out on every run, with or without --jobs.
+    With --booklet FILE they are also laid out for print, rated, with their solutions.
     """
     if number < 1:
         raise fail(f"--number must be at least 1, got {number}")
+    if per_page not in PER_PAGE:
+        raise fail(f"--per-page must be 1, 2, 4 or 6, got {per_page}")
     box = BOX_OF_SIDE[int(size)]
     with exit_protocol(PuzzleError):
         check_request(box, symmetry, level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     options = {"symmetry": symmetry, "minimal": minimal}
-    made = _puzzles(box, seed, options, level, output == "json", (jobs, scheduler))
+    rating = output == "json" or book is not None
+    made = _puzzles(box, seed, options, level, rating, (jobs, scheduler))
     progress = bar("generating", number, quiet)
+    kept: list[Printed] = []
     try:
         with exit_protocol(ParallelError, PuzzleError):
-            for index, (grid, rating) in enumerate(islice(made, number)):
-                sys.stdout.write(_line(grid, rating, output, seed, index) + "\n")
+            for index, (grid, rated_as) in enumerate(islice(made, number)):
+                sys.stdout.write(_line(grid, rated_as, output, seed, index) + "\n")
                 sys.stdout.flush()
+                if book is not None:
+                    kept.append(printed(grid, rated_as))
                 if progress is not None:
                     progress.advance()
     finally:
         if progress is not None:
             progress.stop()
+    if book is not None:
+        page = booklet(kept, per_page=per_page, paper=paper, title=f"Sudoku (seed {seed})")
+        write_document(page, book, "the booklet")

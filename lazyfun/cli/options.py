@@ -132,3 +132,22 @@ PlotOpt = Annotated[
     Path | None,
     value("--plot", metavar="PNG", help="Also draw a log-scale chart to this PNG file."),
 ]
+
+SvgOpt = Annotated[
+    Path | None,
+    value("--svg", metavar="FILE", help="Draw it as SVG to FILE ('-': stdout)."),
+]
+OutputOpt = Annotated[
+    Path | None,
+    value("--output", "-o", metavar="FILE", help="Write the page to FILE (default: stdout)."),
+]
+Paper = Literal["a4", "letter"]
+BookletOpt = Annotated[
+    Path | None,
+    value("--booklet", metavar="FILE", help="Also write the puzzles as a printable HTML page."),
+]
+PER_PAGE = (1, 2, 4, 6)
+PerPageOpt = Annotated[
+    int, value("--per-page", metavar="N", help="Puzzles per printed page: 1, 2, 4 or 6.")
+]
+PaperOpt = Annotated[Paper, choice("--paper", choices=Paper, help="Paper size of the booklet.")]

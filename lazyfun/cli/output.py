@@ -96,6 +96,20 @@ def exit_protocol(
         raise typer.Exit(0) from None
 
 
+def write_document(text: str, path: Path | None, what: str) -> None:
+    """A page or a picture to ``path`` (saying so on stderr), or to stdout without one.
+    A file that cannot be written is a user error: one line, status 2."""
+    if path is None or str(path) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise fail(f"cannot write {what} to {path}: {error.strerror}") from None
+    typer.echo(f"{what} written to {path}", err=True)
+
+
 # --- input ---------------------------------------------------------------------------
 
 

@@ -8,12 +8,13 @@ would run for hours is refused at once with the estimate, unless forced.
 from __future__ import annotations
 
 from itertools import islice
+from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
 
-from lazyfun.cli.options import JobsOpt, SchedulerOpt, choice, flag, value
-from lazyfun.cli.output import Status, exit_protocol
+from lazyfun.cli.options import JobsOpt, SchedulerOpt, SvgOpt, choice, flag, value
+from lazyfun.cli.output import Status, exit_protocol, write_document
 from lazyfun.parallel import ParallelError
 from lazyfun.queens import (
     MOST_CONSTRAINED_LIMIT,
@@ -24,6 +25,7 @@ from lazyfun.queens import (
 )
 from lazyfun.queens.board import board_size
 from lazyfun.queens.count import estimate_nodes
+from lazyfun.queens.svg import boards_svg
 from lazyfun.runs import count_queens_parallel
 from lazyfun.trace import Meter
 
@@ -95,6 +97,23 @@ def _stream(
             status.emit(_board(placement, height) + "\n" if show else " ".join(map(str, placement)))
 
 
+DRAWN_AT_MOST = 60  # boards in one picture
+
+
+def _draw(
+    rows: int, cols: int | None, limit: int | None, strategy: StrategyName, svg: Path
+) -> None:
+    height, width = board_size(rows, cols)
+    wanted = 1 if limit is None else limit
+    if not 1 <= wanted <= DRAWN_AT_MOST:
+        raise QueensError(f"--svg draws 1 to {DRAWN_AT_MOST} placements, got --limit {wanted}")
+    placements = list(islice(queens(height, width, strategy=STRATEGY_NAMES[strategy]), wanted))
+    if not placements:
+        raise QueensError(f"a {height} x {width} board has no placement to draw")
+    title = f"{len(placements)} placements of {width} queens on {height} rows"
+    write_document(boards_svg(placements, height, title=title), svg, "the picture")
+
+
 def queens_command(
     rows: Annotated[
         int, typer.Argument(help="Rows of the board (and columns, unless COLS).", metavar="ROWS")
@@ -119,9 +138,17 @@ def queens_command(
     ] = False,
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
+    svg: SvgOpt = None,
 ) -> None:
-    """Stream placements of non-attacking queens, one per column: each line the queens' rows."""
+    """Stream placements of non-attacking queens, one per column: each line the queens' rows.
+
+    With --svg FILE, the placements (--limit K of them, at most 60) are drawn as a
+    strip of boards instead.
+    """
     with exit_protocol(QueensError, ParallelError):
+        if svg is not None:
+            _draw(rows, cols, limit, strategy, svg)
+            return
         if count:
             _count(rows, cols, force, jobs, scheduler)
             return

@@ -6,12 +6,14 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, TypeVar
 
+import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from lazyfun.cli.options import PlotOpt, value
-from lazyfun.cli.output import fail
+from lazyfun.cli.options import PlotOpt, SvgOpt, value
+from lazyfun.cli.output import exit_protocol, fail, write_document
+from lazyfun.queens import QueensError
 from lazyfun.study import (
     evaluation_table_rows,
     plot_evaluation,
@@ -26,6 +28,8 @@ from lazyfun.study import (
 from lazyfun.study.evaluation import FIB_LARGEST_NAIVE
 from lazyfun.study.queens import LARGEST_BOARD
 from lazyfun.study.sudoku import LARGEST_BLANKS
+from lazyfun.study.tree import queens_tree, sudoku_tree, tree_svg
+from lazyfun.sudoku import PuzzleError, parse
 
 M = TypeVar("M")
 SmallestBlanks = Annotated[int, value("--from", metavar="N", help="Fewest blank cells.")]
@@ -152,3 +156,36 @@ def evaluation_command(
     )
     if plot is not None:
         _plot(lambda: plot_evaluation(measured, plot), console, plot)
+
+
+def tree_command(
+    queens: Annotated[
+        int | None, value("--queens", metavar="N", help="The N queens search tree.")
+    ] = None,
+    sudoku: Annotated[
+        str | None,
+        value("--sudoku", metavar="PUZZLE", help="The tree of Bird's expand for PUZZLE."),
+    ] = None,
+    solutions: Annotated[
+        int, value("--solutions", metavar="K", help="Run the lazy search to K solutions.")
+    ] = 1,
+    svg: SvgOpt = None,
+) -> None:
+    """What the lazy search built to reach K solutions, inside the eager tree, as SVG."""
+    if (queens is None) == (sudoku is None):
+        raise fail("give one of --queens N and --sudoku PUZZLE")
+    if solutions < 1:
+        raise fail(f"--solutions must be at least 1, got {solutions}")
+    with exit_protocol(PuzzleError, QueensError, ValueError):
+        if queens is not None:
+            if not 1 <= queens <= 12:
+                raise QueensError(f"--queens takes 1 to 12 here, got {queens}")
+            tree = queens_tree(queens, solutions)
+        else:
+            tree = sudoku_tree(parse(sudoku or ""), solutions)
+        write_document(tree_svg(tree), svg, "the tree")
+        typer.echo(
+            f"{tree.title}: built {tree.built:,} of {tree.eager_nodes:,} nodes "
+            f"(probe: {tree.probe_count:,} {tree.counted})",
+            err=True,
+        )

@@ -36,6 +36,7 @@ __all__ = [
     "Position",
     "Step",
     "Technique",
+    "candidates_of",
     "hint",
     "ladder_table",
     "steps",
@@ -598,6 +599,16 @@ def steps(
     ladder = _ladder(techniques)
     state = _State(grid, candidates)
     return _walk(state, ladder)
+
+
+def candidates_of(grid: Grid) -> dict[int, tuple[int, ...]]:
+    """The pencil marks of the empty cells: the values no placed peer rules out.
+
+    >>> candidates_of(Grid((1, 0, 0, 0) + (0,) * 12, 2))[1]
+    (2, 3, 4)
+    """
+    state = _State(grid, None)
+    return {c: tuple(_values(bits)) for c, bits in enumerate(state.cands) if not state.values[c]}
 
 
 @dataclass(frozen=True, slots=True)

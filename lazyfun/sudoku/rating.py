@@ -21,14 +21,15 @@ and the score is the ladder's top, a lower bound.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from lazyfun.sudoku.deduction import RATINGS, steps
+from lazyfun.sudoku.deduction import RATINGS, Step, steps
 from lazyfun.sudoku.engine import count_solutions
 from lazyfun.sudoku.grid import Grid, UnsolvedError
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Rating", "rate"]
+__all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Rating", "rate", "rating_of"]
 
 Level = Literal["easy", "medium", "hard", "expert", "extreme"]
 LEVELS: tuple[tuple[Level, float], ...] = (
@@ -82,9 +83,15 @@ def rate(grid: Grid) -> Rating:
         raise UnsolvedError(
             "no solution: nothing to rate" if not found else "not unique: no rating"
         )
+    return rating_of(steps(grid))
+
+
+def rating_of(walk: Iterable[Step]) -> Rating:
+    """The rating that a puzzle's steps give (eager: it reads every step); ``rate``
+    without the uniqueness check, for a caller that has the steps already."""
     hardest: tuple[float, str] = (0.0, "none")
     taken = guesses = 0
-    for step in steps(grid):
+    for step in walk:
         taken += 1
         if step.rating is None:
             guesses += 1

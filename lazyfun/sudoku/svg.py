@@ -66,7 +66,7 @@ def grid_svg(
     side = n * cell
     svg = Svg(side + 2, side + 2 + top, title=title, left=-1, top=-1 - top)
     if title:
-        svg.add("text", title, x=0, y=-top / 3, font_size=top // 2, class_="title")
+        svg.add("text", title, x=0, y=-top / 3, font_size=top // 2, text_anchor="start")
     svg.add("style", _style(cell, box))
     svg.add("rect", x=0, y=0, width=side, height=side, fill=BACKGROUND)
     shaded = {c for u in units_shaded for c in units(box)[_unit(u, n)]}

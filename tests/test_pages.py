@@ -1,0 +1,149 @@
+"""The explanation page and the booklet, in a real browser: headless Chromium, driven by
+selenium with Debian's chromium-driver (``make test`` installs both when it can)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from lazyfun.pages import booklet, explanation_page, printed
+from lazyfun.sudoku import parse, rate
+from lazyfun.sudoku.deduction import walkthrough
+
+PUZZLE = "006200080008970000004810500000060002070000030600050000002047100003028400050001200"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+PACKAGES = "Debian's chromium and chromium-driver (make test installs them as root)"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    if CHROMIUM is None or DRIVER is None:
+        pytest.skip(f"no headless browser here: install {PACKAGES}")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"):
+        options.add_argument(argument)
+    service = webdriver.ChromeService(executable_path=DRIVER)
+    driver = webdriver.Chrome(options=options, service=service)
+    yield driver
+    driver.quit()
+
+
+def _shown(driver: object) -> tuple[str, set[int], dict[int, str]]:
+    """The displayed step number, the highlighted cells and the digits of the visible grid."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.remote.webdriver import WebDriver
+
+    assert isinstance(driver, WebDriver)
+    number = driver.find_element(By.ID, "number").text
+    (section,) = [
+        s for s in driver.find_elements(By.CSS_SELECTOR, "section.step") if s.is_displayed()
+    ]
+    rests = {
+        int(r.get_attribute("data-cell") or -1)
+        for r in section.find_elements(By.CSS_SELECTOR, "rect.rests")
+    }
+    digits = {
+        int(d.get_attribute("data-cell") or -1): d.text
+        for d in section.find_elements(By.CSS_SELECTOR, "text.given, text.placed")
+    }
+    return number, rests, digits
+
+
+def test_the_page_steps_through_the_puzzle_with_the_arrow_keys(
+    browser: object, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.remote.webdriver import WebDriver
+
+    assert isinstance(browser, WebDriver)
+    grid = parse(PUZZLE)
+    positions = list(walkthrough(grid))
+    page = tmp_path / "steps.html"
+    page.write_text(explanation_page(grid), encoding="utf-8")
+    browser.get(page.as_uri())
+    number, rests, digits = _shown(browser)
+    assert number == "1"
+    assert rests == set(positions[0].step.cells)
+    rating = rate(grid)
+    assert f"Rating {rating.score:.1f}" in browser.find_element(By.ID, "rating").text
+    body = browser.find_element(By.TAG_NAME, "body")
+    for k in (1, 5, 12):
+        while int(_shown(browser)[0]) - 1 < k:
+            body.send_keys(Keys.ARROW_RIGHT)
+        number, rests, digits = _shown(browser)
+        state = positions[k].grid
+        assert number == str(k + 1)
+        assert rests == set(positions[k].step.cells)
+        assert digits == {c: str(v) for c, v in enumerate(state.cells) if v}
+    body.send_keys(Keys.ARROW_LEFT)
+    assert _shown(browser)[0] == "12"
+    browser.find_element(By.ID, "next").click()
+    assert _shown(browser)[0] == "13"
+    assert browser.save_screenshot(str(tmp_path / "steps.png"))
+    assert (tmp_path / "steps.png").stat().st_size > 10_000
+
+
+def test_the_booklet_prints_to_the_pages_it_should(tmp_path: Path) -> None:
+    if CHROMIUM is None:
+        pytest.skip(f"no headless browser here: install {PACKAGES}")
+    pdfinfo = shutil.which("pdfinfo")
+    if pdfinfo is None:
+        pytest.skip("no pdfinfo here: install Debian's poppler-utils (make test does as root)")
+    from lazyfun.sudoku import generate
+
+    puzzles = [printed(p) for p in islice(generate(seed=3), 6)]
+    page = tmp_path / "book.html"
+    page.write_text(booklet(puzzles, per_page=4, paper="a4"), encoding="utf-8")
+    pdf = tmp_path / "book.pdf"
+    subprocess.run(
+        [
+            CHROMIUM,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    info = subprocess.run([pdfinfo, str(pdf)], check=True, capture_output=True, text=True).stdout
+    pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+    assert pages == 4  # 6 puzzles on 2 sheets, then their solutions on 2
+
+
+def test_the_page_is_one_file_that_escapes_its_title() -> None:
+    page = explanation_page(parse(PUZZLE), title="<b>mine</b> & yours")
+    assert "&lt;b&gt;mine&lt;/b&gt; &amp; yours" in page
+    assert "<b>mine" not in page
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+    assert "src=" not in page
+
+
+def test_a_page_for_a_puzzle_with_several_solutions_says_it_is_not_rated() -> None:
+    assert "Not rated: the puzzle has more than one solution" in explanation_page(parse("0" * 16))
+
+
+def test_booklet_sheets_and_refusals() -> None:
+    puzzles = [printed(parse(PUZZLE))] * 5
+    page = booklet(puzzles, per_page=2, paper="letter")
+    assert page.count('class="sheet"') == 6  # 3 sheets of puzzles, 3 of solutions
+    assert "size:8.5in 11in" in page
+    for svg in page.split("<svg")[1:]:
+        ET.fromstring("<svg" + svg.split("</svg>")[0] + "</svg>")
+    with pytest.raises(ValueError, match="per_page must be"):
+        booklet(puzzles, per_page=3)
+    with pytest.raises(ValueError, match="at least one puzzle"):
+        booklet([])
