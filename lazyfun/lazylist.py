@@ -58,6 +58,7 @@ Installed from source, this module is compiled with mypyc (see
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from html import escape
 from typing import Any, Generic, TypeVar, overload
 
 from lazyfun.blackholes import (
@@ -400,6 +401,27 @@ class LazyList(Generic[T]):
             more = LazyList.forced(node)
             shown.append(f"<{more} more forced>")
         return f"LazyList([{', '.join([*shown, '...'])}])"
+
+    def _repr_html_(self) -> str:
+        """For Jupyter: the forced cells, then the rest marked as not yet computed.
+
+        >>> xs = LazyList.of(range(5))
+        >>> _ = xs[1]
+        >>> xs._repr_html_()
+        '<code>LazyList</code> [<b>0</b>, <b>1</b>, <i>not computed yet</i>]'
+        """
+        shown: list[str] = []
+        node = self
+        while node._code is None and len(shown) < SHOWN:
+            tail = node._tail
+            if tail is None:
+                return f"<code>LazyList</code> [{', '.join(shown)}]"
+            shown.append(f"<b>{escape(repr(node._head))}</b>")
+            node = tail
+        if node._code is None and node._tail is not None:
+            shown.append(f"<i>{LazyList.forced(node)} more computed</i>")
+        shown.append("<i>not computed yet</i>")
+        return f"<code>LazyList</code> [{', '.join(shown)}]"
 
     # --- lazy transformations -------------------------------------------------
 

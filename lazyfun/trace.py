@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 import tracemalloc
 from collections.abc import Callable, Iterable, Iterator
+from html import escape
 from types import TracebackType
 from typing import Any, Generic, ParamSpec, TypeVar
 
@@ -153,6 +154,27 @@ class Probe:
         if extras:
             lines.append(", ".join(extras))
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """For Jupyter: each stage's count as a row with a bar, longest bar the largest count.
+
+        >>> probe = Probe()
+        >>> probe.counts = {"children": 8, "kept": 2}
+        >>> html = probe._repr_html_()
+        >>> html.count("<tr>"), 'width:100%' in html, 'width:25%' in html
+        (3, True, True)
+        """
+        largest = max(self.counts.values(), default=0) or 1
+        rows = "".join(
+            f"<tr><td>{escape(name)}</td><td style='text-align:right'>{count:,}</td>"
+            f"<td style='width:200px'><div style='background:#4c8bf5;height:.8em;"
+            f"width:{100 * count / largest:.0f}%'></div></td></tr>"
+            for name, count in self.counts.items()
+        )
+        extras = escape(str(self).splitlines()[-1]) if self.seconds is not None else ""
+        return f"<table><tr><th>stage</th><th>items</th><th></th></tr>{rows}</table>" + (
+            f"<p>{extras}</p>" if extras else ""
+        )
 
     def __repr__(self) -> str:
         return (

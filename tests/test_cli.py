@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
+from lazyfun.cli.demo import PAGE
 
 
 def test_demo_solves_the_built_in_puzzles_and_shows_the_counts() -> None:
@@ -22,6 +23,8 @@ def test_demo_solves_the_built_in_puzzles_and_shows_the_counts() -> None:
     assert "finds the same solution for the first: True" in result.output
     assert "the scrambled copy has the same form: True" in result.output
     assert "6,561" in result.output  # the eager-against-lazy table, 4 blanks
+    assert result.output.rstrip().endswith(str(PAGE))
+    assert PAGE.read_text().count('<section class="step"') > 10
 
 
 def test_study_sudoku_table_and_chart(tmp_path: Path) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+import tempfile
 from collections.abc import Callable
 from importlib.resources import files
+from pathlib import Path
 from time import perf_counter
 
 from lazyfun import cp, first, many, search, take
+from lazyfun.pages import explanation_page
 from lazyfun.queens import count_queens, is_placement, queens
 from lazyfun.queens.lex import Partial, expand1
 from lazyfun.study import study_evaluation, study_sudoku, sudoku_table_rows
@@ -125,8 +128,18 @@ def _eager_lazy(say: Say) -> None:
     )
 
 
-def run(say: Say) -> None:
-    """Run every part of the demo, printing through ``say``."""
+PAGE = Path(tempfile.gettempdir()) / "lazyfun-demo-steps.html"
+
+
+def _page(say: Say, page: Path) -> None:
+    """The first puzzle's steps as a page to open in a browser."""
+    puzzle = parse(_demo_puzzles()[0])
+    page.write_text(explanation_page(puzzle, title="lazyfun demo: the first puzzle, step by step"))
+    say(f"Its steps, to step through with the arrow keys in a browser: {page}")
+
+
+def run(say: Say, page: Path = PAGE) -> None:
+    """Run every part of the demo, printing through ``say``; the last part writes ``page``."""
     _sudoku(say)
     say("")
     _bird_stages(say)
@@ -138,3 +151,5 @@ def run(say: Say) -> None:
     _queens_pipeline(say)
     say("")
     _cp_pipeline(say)
+    say("")
+    _page(say, page)

@@ -14,17 +14,33 @@ boards need not be square, so the drawing takes the board's height.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from lazyfun.drawing import Fragment, Svg
 from lazyfun.queens.board import Placement, QueensError, is_placement
 
-__all__ = ["SQUARE", "board_svg", "boards_svg"]
+__all__ = ["SQUARE", "Board", "board_svg", "boards_svg"]
 
 SQUARE = 36  # pixels per square, by default
 LIGHT, DARK, QUEEN = "#f0d9b5", "#b58863", "#1b1b1b"
 GAP = 16  # pixels between two boards of a strip
 CAPTION = 20  # pixels under each board of a strip for its number
 PER_ROW = 6  # boards on one line of a strip, at most
+
+
+@dataclass(frozen=True)
+class Board:
+    """A placement on its board, which Jupyter shows as a picture.
+
+    >>> Board((1, 3, 0, 2), 4)._repr_svg_().count('class="queen"')
+    4
+    """
+
+    placement: Placement
+    rows: int
+
+    def _repr_svg_(self) -> str:
+        return board_svg(self.placement, self.rows)
 
 
 def board_svg(

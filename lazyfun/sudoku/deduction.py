@@ -620,6 +620,12 @@ class Position:
     candidates: tuple[tuple[int, ...], ...]
     step: Step
 
+    def _repr_svg_(self) -> str:
+        """The step drawn on its state, for Jupyter."""
+        from lazyfun.sudoku.svg import position_svg
+
+        return position_svg(self)
+
     def marks(self) -> dict[int, tuple[int, ...]]:
         """The candidates of the empty cells, as the ``candidates`` argument takes them."""
         return {c: marks for c, marks in enumerate(self.candidates) if not self.grid.cells[c]}

@@ -126,6 +126,12 @@ class Grid:
         blank = "." if "0" in self.symbols else "0"
         return "".join(self.symbols[v - 1] if v else blank for v in self.cells)
 
+    def _repr_svg_(self) -> str:
+        """The grid as a picture, for Jupyter (drawn by :mod:`lazyfun.sudoku.svg`)."""
+        from lazyfun.sudoku.svg import grid_svg
+
+        return grid_svg(self)
+
     def pretty(self) -> str:
         """Rows on lines, boxes separated by ``|`` and ``-`` rules."""
         b, n = self.box, self.size
