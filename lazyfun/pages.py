@@ -19,10 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
-from itertools import islice
 from typing import Literal
 
-from lazyfun.sudoku import Grid, Rating, UnsolvedError, solve
+from lazyfun.sudoku import Grid, Rating, UnsolvedError, count_solutions, solve
 from lazyfun.sudoku.deduction import Position, walkthrough
 from lazyfun.sudoku.rating import rating_of
 from lazyfun.sudoku.svg import grid_svg, position_svg
@@ -87,7 +86,7 @@ def explanation_page(puzzle: Grid, *, title: str | None = None) -> str:
     positions: list[Position] = list(walkthrough(puzzle))
     rating: Rating | None = None
     reason = None
-    if sum(1 for _ in islice(solve(puzzle), 2)) == 1:
+    if count_solutions(puzzle, limit=2) == 1:
         rating = rating_of(p.step for p in positions)
     else:
         reason = "the puzzle has more than one solution"

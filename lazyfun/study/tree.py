@@ -42,6 +42,7 @@ from lazyfun.vocab import ilen
 
 __all__ = ["KINDS", "TREE_LIMIT", "Kind", "SearchTree", "queens_tree", "sudoku_tree", "tree_svg"]
 
+Matrix = tuple[tuple[int, ...], ...]
 Kind = Literal["built", "solution", "never built", "rejected"]
 KINDS: dict[Kind, str] = {
     "built": "#4c8bf5",
@@ -112,16 +113,14 @@ def _descend(
     found: set[tuple[int, ...]],
 ) -> None:
     """Every candidate below the safe placement ``p``, in preorder (eager's whole subtree)."""
-    stack: list[Iterator[int]] = [iter(range(n))]
-    path = [p]
+    stack: list[tuple[Partial, int, Iterator[int]]] = [(p, safe_rows(p, n), iter(range(n)))]
     while stack:
-        row = next(stack[-1], None)
+        top, safe, rows = stack[-1]
+        row = next(rows, None)
         if row is None:
             stack.pop()
-            path.pop()
             continue
-        top = path[-1]
-        if not safe_rows(top, n) >> row & 1:
+        if not safe >> row & 1:
             depth.append(len(top.rows) + 1)
             kind.append("rejected")
             continue
@@ -129,8 +128,7 @@ def _descend(
         depth.append(len(child.rows))
         kind.append(_kind(child.rows in built, child.rows in found))
         if len(child.rows) < n:
-            stack.append(iter(range(n)))
-            path.append(child)
+            stack.append((child, safe_rows(child, n), iter(range(n))))
 
 
 def sudoku_tree(grid: Grid, solutions: int = 1) -> SearchTree:
@@ -144,11 +142,8 @@ def sudoku_tree(grid: Grid, solutions: int = 1) -> SearchTree:
     _refuse(sum(sizes) - 1, f"a grid with {len(blanks)} blank cells")
     probe = Probe()
     visited: list[tuple[int, ...]] = []
-    seen = _choices_made(grid, visited)
-    found = [
-        tuple(g)
-        for g in islice(filter(valid, seen(probe.stage("candidates", expand(options)))), solutions)
-    ]
+    candidates = _seen(grid, probe.stage("candidates", expand(options)), visited)
+    found = [tuple(g) for g in islice(filter(valid, candidates), solutions)]
     found_choices = {_blank_values(grid, g) for g in found}
     reached = {leaf[:k] for leaf in visited for k in range(len(leaf) + 1)}
     depth: list[int] = []
@@ -219,17 +214,13 @@ def _blank_values(grid: Grid, candidate: Iterable[Iterable[int]]) -> tuple[int, 
     return tuple(v for v, given in zip(cells, grid.cells, strict=True) if not given)
 
 
-def _choices_made(
-    grid: Grid, visited: list[tuple[int, ...]]
-) -> Callable[[Iterable[tuple[tuple[int, ...], ...]]], Iterator[tuple[tuple[int, ...], ...]]]:
-    def seen(
-        candidates: Iterable[tuple[tuple[int, ...], ...]],
-    ) -> Iterator[tuple[tuple[int, ...], ...]]:
-        for g in candidates:
-            visited.append(_blank_values(grid, g))
-            yield g
-
-    return seen
+def _seen(
+    grid: Grid, candidates: Iterable[Matrix], visited: list[tuple[int, ...]]
+) -> Iterator[Matrix]:
+    """The candidates, each one's blank-cell values recorded as it passes."""
+    for g in candidates:
+        visited.append(_blank_values(grid, g))
+        yield g
 
 
 WIDTH = 1200  # pixels
