@@ -14,12 +14,12 @@ from lazyfun.sudoku.deduction import (
     LADDER,
     RATINGS,
     TECHNIQUES,
-    Found,
     Step,
     Technique,
     hint,
     steps,
 )
+from lazyfun.sudoku.techniques import Found
 from tests.datafiles import read_lines
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
