@@ -52,6 +52,7 @@ COMPILED = (
     "lazyfun.csp.propagators",
     "lazyfun.csp.solver",
     "lazyfun.lazylist",
+    "lazyfun.transforms",
     "lazyfun.blackholes",
     "lazyfun.sharing",
     "lazyfun.sudoku.canon.full",

@@ -61,6 +61,7 @@ from collections.abc import Callable, Iterable, Iterator
 from html import escape
 from typing import Any, Generic, TypeVar, overload
 
+from lazyfun import transforms  # each imports the other, compiled together
 from lazyfun.blackholes import (
     CLAIM_IS_ATOMIC,
     LOCK,
@@ -153,7 +154,7 @@ class LazyList(Generic[T]):
         >>> xs.head, xs
         (1, LazyList([1, ...]))
         """
-        return _of(iter(items))
+        return transforms.of_iterator(iter(items))
 
     @staticmethod
     def empty() -> LazyList[T]:
@@ -368,8 +369,8 @@ class LazyList(Generic[T]):
             raise ValueError("LazyList slice step cannot be zero")
         xs = self.drop(start or 0)
         if stop is not None:
-            xs = _take(stop - (start or 0), xs)  # xs[5:2] is empty, as for a list
-        return xs if step is None or step == 1 else _every(step, xs)
+            xs = transforms.taken(stop - (start or 0), xs)  # xs[5:2] is empty, as for a list
+        return xs if step is None or step == 1 else transforms.every(step, xs)
 
     def forced(self) -> int:
         """How many cells of this list have been computed so far (forces nothing).
@@ -431,7 +432,7 @@ class LazyList(Generic[T]):
         >>> list(LazyList.of([1, 2, 3]).map(str))
         ['1', '2', '3']
         """
-        return _map(f, self)
+        return transforms.mapped(f, self)
 
     def filter(self, keep: Callable[[T], object]) -> LazyList[T]:
         """``filter keep xs``: forcing a cell reads as far as the next element kept.
@@ -439,7 +440,7 @@ class LazyList(Generic[T]):
         >>> list(LazyList.of(range(10)).filter(lambda n: n % 3 == 0))
         [0, 3, 6, 9]
         """
-        return _filter(keep, self)
+        return transforms.filtered(keep, self)
 
     def flatmap(self, f: Callable[[T], Iterable[U]]) -> LazyList[U]:
         """``concatMap f xs``: the items of ``f(x)`` for each ``x``, read as needed.
@@ -447,7 +448,7 @@ class LazyList(Generic[T]):
         >>> list(LazyList.of([1, 2, 3]).flatmap(range))
         [0, 0, 1, 0, 1, 2]
         """
-        return _flatmap(f, self, None)
+        return transforms.flatmapped(f, self, None)
 
     def zip_with(self, f: Callable[[T, U], V], other: LazyList[U]) -> LazyList[V]:
         """``zipWith f xs ys``: ``f`` applied pairwise, as long as the shorter list.
@@ -455,7 +456,7 @@ class LazyList(Generic[T]):
         >>> list(LazyList.of([1, 2, 3]).zip_with(lambda a, b: a * b, LazyList.of([4, 5])))
         [4, 10]
         """
-        return _zip_with(f, self, other)
+        return transforms.zipped_with(f, self, other)
 
     def take(self, n: int) -> LazyList[T]:
         """The first ``n`` elements (all of them if there are fewer).
@@ -465,7 +466,7 @@ class LazyList(Generic[T]):
         """
         if n < 0:
             raise ValueError(f"LazyList.take's n must be at least 0, got {n}")
-        return _take(n, self)
+        return transforms.taken(n, self)
 
     def drop(self, n: int) -> LazyList[T]:
         """Everything after the first ``n`` elements.
@@ -475,21 +476,7 @@ class LazyList(Generic[T]):
         """
         if n < 0:
             raise ValueError(f"LazyList.drop's n must be at least 0, got {n}")
-        if n == 0:
-            return self
-        src = self
-
-        def step() -> Evaluated[T]:
-            node = src
-            for _ in range(n):
-                node._force()
-                tail = node._tail
-                if tail is None:
-                    return None
-                node = tail
-            return node
-
-        return LazyList(step)
+        return self if n == 0 else transforms.dropped(n, self)
 
     def takewhile(self, keep: Callable[[T], object]) -> LazyList[T]:
         """The longest prefix whose elements all satisfy ``keep``.
@@ -497,7 +484,7 @@ class LazyList(Generic[T]):
         >>> list(LazyList.of([1, 4, 9, 16, 1]).takewhile(lambda n: n < 10))
         [1, 4, 9]
         """
-        return _takewhile(keep, self)
+        return transforms.taken_while(keep, self)
 
     def dropwhile(self, drop: Callable[[T], object]) -> LazyList[T]:
         """What is left after the longest prefix satisfying ``drop``.
@@ -505,18 +492,7 @@ class LazyList(Generic[T]):
         >>> list(LazyList.of([1, 4, 9, 16, 1]).dropwhile(lambda n: n < 10))
         [16, 1]
         """
-        src = self
-
-        def step() -> Evaluated[T]:
-            node = src
-            while True:
-                node._force()
-                tail = node._tail
-                if tail is None or not drop(node._head):
-                    return node
-                node = tail
-
-        return LazyList(step)
+        return transforms.dropped_while(drop, self)
 
     def __add__(self, other: Iterable[T]) -> LazyList[T]:
         """``xs ++ ys``, lazily: ``other`` is not touched until ``xs`` runs out.
@@ -525,7 +501,7 @@ class LazyList(Generic[T]):
         [1, 2, 3]
         """
         rest = other if isinstance(other, LazyList) else LazyList.of(other)
-        return _append(self, rest)
+        return transforms.appended(self, rest)
 
 
 # Computing a cell gives None for the end of the list, a (head, tail) pair for
@@ -550,123 +526,3 @@ def _walk(node: LazyList[T]) -> Iterator[T]:
             return
         yield node._head
         node = tail
-
-
-def _of(items: Iterator[T]) -> LazyList[T]:
-    def step() -> Evaluated[T]:
-        try:
-            for x in items:
-                return x, LazyList(step)
-        except Exception as error:
-            return Failed(error)
-        return None
-
-    return LazyList(step)
-
-
-def _map(f: Callable[[T], U], src: LazyList[T]) -> LazyList[U]:
-    def step() -> Evaluated[U]:
-        src._force()
-        tail = src._tail
-        if tail is None:
-            return None
-        return f(src._head), _map(f, tail)
-
-    return LazyList(step)
-
-
-def _filter(keep: Callable[[T], object], src: LazyList[T]) -> LazyList[T]:
-    def step() -> Evaluated[T]:
-        node = src
-        while True:
-            node._force()
-            tail = node._tail
-            if tail is None:
-                return None
-            x = node._head
-            if keep(x):
-                return x, _filter(keep, tail)
-            node = tail
-
-    return LazyList(step)
-
-
-def _flatmap(
-    f: Callable[[T], Iterable[U]], src: LazyList[T], inner: Iterator[U] | None
-) -> LazyList[U]:
-    def step() -> Evaluated[U]:
-        items, node = inner, src
-        while True:
-            if items is not None:
-                for y in items:
-                    return y, _flatmap(f, node, items)
-            node._force()
-            tail = node._tail
-            if tail is None:
-                return None
-            items, node = iter(f(node._head)), tail
-
-    return LazyList(step)
-
-
-def _zip_with(f: Callable[[T, U], V], xs: LazyList[T], ys: LazyList[U]) -> LazyList[V]:
-    def step() -> Evaluated[V]:
-        xs._force()
-        x_tail = xs._tail
-        if x_tail is None:
-            return None
-        ys._force()
-        y_tail = ys._tail
-        if y_tail is None:
-            return None
-        return f(xs._head, ys._head), _zip_with(f, x_tail, y_tail)
-
-    return LazyList(step)
-
-
-def _take(n: int, src: LazyList[T]) -> LazyList[T]:
-    if n <= 0:
-        return LazyList(None)
-
-    def step() -> Evaluated[T]:
-        src._force()
-        tail = src._tail
-        if tail is None:
-            return None
-        return src._head, _take(n - 1, tail)
-
-    return LazyList(step)
-
-
-def _takewhile(keep: Callable[[T], object], src: LazyList[T]) -> LazyList[T]:
-    def step() -> Evaluated[T]:
-        src._force()
-        tail = src._tail
-        if tail is None or not keep(src._head):
-            return None
-        return src._head, _takewhile(keep, tail)
-
-    return LazyList(step)
-
-
-def _every(k: int, src: LazyList[T]) -> LazyList[T]:
-    """Every ``k``-th element, starting with the first."""
-
-    def step() -> Evaluated[T]:
-        src._force()
-        if src._tail is None:
-            return None
-        return src._head, _every(k, src.drop(k))
-
-    return LazyList(step)
-
-
-def _append(xs: LazyList[T], ys: LazyList[T]) -> LazyList[T]:
-    def step() -> Evaluated[T]:
-        xs._force()
-        tail = xs._tail
-        if tail is None:
-            return ys
-        return xs._head, _append(tail, ys)
-
-    return LazyList(step)
