@@ -1,7 +1,8 @@
 """Sudoku: Bird's derivation (``lazyfun.sudoku.bird``) and a fast engine with its shape.
 
 The functions a user reaches for are here; the modules that hold them are
-named for what they hold: ``grid`` (the type and its text forms),
+named for what they hold: ``grid`` (the types and the grid text forms),
+``formats`` (every format puzzles travel in, read by content),
 ``geometry`` (units and peers), ``engine`` (the fast search), ``bird`` (the
 derivation), ``generation``, ``deduction`` (human-style steps), ``rating``,
 ``canon`` (minlex) and ``learning`` (the clause-learning search for 25x25).
@@ -19,12 +20,21 @@ hidden single (box) in box 5: r5c5=8
 from lazyfun.sudoku.canon import equivalent, minlex
 from lazyfun.sudoku.deduction import Step, hint, steps
 from lazyfun.sudoku.engine import count_solutions, is_solution, is_unique, solve
+from lazyfun.sudoku.formats import read, write
 from lazyfun.sudoku.generation import generate
-from lazyfun.sudoku.grid import Grid, PuzzleError, UnsolvedError, check_givens, parse
+from lazyfun.sudoku.grid import (
+    Grid,
+    MarkedGrid,
+    PuzzleError,
+    UnsolvedError,
+    check_givens,
+    parse,
+)
 from lazyfun.sudoku.rating import Rating, rate
 
 __all__ = [
     "Grid",
+    "MarkedGrid",
     "PuzzleError",
     "Rating",
     "Step",
@@ -39,6 +49,8 @@ __all__ = [
     "minlex",
     "parse",
     "rate",
+    "read",
     "solve",
     "steps",
+    "write",
 ]

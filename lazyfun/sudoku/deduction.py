@@ -22,7 +22,7 @@ from typing import Literal
 
 from lazyfun.sudoku.engine import solve
 from lazyfun.sudoku.geometry import cell_name
-from lazyfun.sudoku.grid import Grid, PuzzleError, UnsolvedError
+from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError
 from lazyfun.sudoku.techniques import (
     Finder,
     Pair,
@@ -257,26 +257,35 @@ def _next_step(s: State, ladder: Ladder) -> Step:
     return _guess(s)
 
 
+def _state(puzzle: Grid | MarkedGrid, candidates: Mapping[int, Iterable[int]] | None) -> State:
+    """Where the steps start: a grid and the user's marks, or a marked grid's own."""
+    if not isinstance(puzzle, MarkedGrid):
+        return State(puzzle, candidates)
+    if candidates is not None:
+        raise ValueError("a marked grid carries its own candidates: pass no candidates")
+    return State(puzzle.grid, puzzle.marks())
+
+
 def hint(
-    grid: Grid,
+    grid: Grid | MarkedGrid,
     candidates: Mapping[int, Iterable[int]] | None = None,
     *,
     techniques: Iterable[str] | None = None,
 ) -> Step | None:
     """The simplest next step from a state: the grid's placed values and, if given, the
-    user's pencil marks (cell -> values still thought possible).  None when solved.
+    user's pencil marks (cell -> values still thought possible; a marked grid has its own).
 
     >>> from lazyfun.sudoku import parse
     >>> print(hint(parse("123." "34.." "2..." "4...")))
     full house in row 1: r1c4=4
     """
     ladder = _ladder(techniques)
-    state = State(grid, candidates)
+    state = _state(grid, candidates)
     return None if state.solved() else _next_step(state, ladder)
 
 
 def steps(
-    grid: Grid,
+    grid: Grid | MarkedGrid,
     candidates: Mapping[int, Iterable[int]] | None = None,
     *,
     techniques: Iterable[str] | None = None,
@@ -295,7 +304,7 @@ def steps(
     full house in column 2: r4c2=2
     """
     ladder = _ladder(techniques)
-    state = State(grid, candidates)
+    state = _state(grid, candidates)
     return _walk(state, ladder)
 
 
@@ -305,8 +314,7 @@ def candidates_of(grid: Grid) -> dict[int, tuple[int, ...]]:
     >>> candidates_of(Grid((1, 0, 0, 0) + (0,) * 12, 2))[1]
     (2, 3, 4)
     """
-    state = State(grid, None)
-    return {c: tuple(values_of(bits)) for c, bits in enumerate(state.cands) if not state.values[c]}
+    return MarkedGrid.of(grid).marks()
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,7 +338,7 @@ class Position:
 
 
 def walkthrough(
-    grid: Grid,
+    grid: Grid | MarkedGrid,
     candidates: Mapping[int, Iterable[int]] | None = None,
     *,
     techniques: Iterable[str] | None = None,
@@ -343,8 +351,8 @@ def walkthrough(
     ('0000340003011004', (1, 2), 'hidden single (box) in box 1: r1c2=1')
     """
     ladder = _ladder(techniques)
-    state = State(grid, candidates)
-    return _positions(state, ladder, grid)
+    state = _state(grid, candidates)
+    return _positions(state, ladder, grid.grid if isinstance(grid, MarkedGrid) else grid)
 
 
 def _positions(state: State, ladder: Ladder, puzzle: Grid) -> Iterator[Position]:

@@ -48,7 +48,7 @@ from typing import Final, final
 
 from lazyfun.search import search
 from lazyfun.sudoku import geometry, learning
-from lazyfun.sudoku.grid import Grid, check_givens
+from lazyfun.sudoku.grid import Grid, MarkedGrid, check_givens
 
 __all__ = [
     "Node",
@@ -278,22 +278,35 @@ def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool |
 # --- the four functions ------------------------------------------------------------
 
 
-def start(grid: Grid) -> Node:
-    """``prune . choices``: the root of the search for ``grid`` (givens checked first).
+def start(puzzle: Grid | MarkedGrid) -> Node:
+    """``prune . choices``: the root of the search for a puzzle (givens checked first);
+    a marked grid's candidates are where its cells start.
 
     >>> from lazyfun.sudoku import parse
     >>> root = start(parse("1..." "..1." ".1.." "...1"))
     >>> root.open, complete(root), blocked(root)
     (12, False, False)
     """
+    grid, ruled_out = _unmarked(puzzle)
     check_givens(grid)
     t = _tables(grid.box)
     cands = [1 << (v - 1) if v else t.full for v in grid.cells]
-    fixed = [i for i, v in enumerate(grid.cells) if v]
+    for cell, value in ruled_out:
+        cands[cell] &= ~(1 << (value - 1))
+    if 0 in cands:
+        return Node(tuple(cands), len(cands), dead=True)
+    fixed = [i for i, x in enumerate(cands) if not x & (x - 1)]
     placed = _propagate(cands, fixed, t, [0] * len(cands), True)
     if placed < 0:
         return Node(tuple(cands), len(cands), dead=True)
     return Node(tuple(cands), len(cands) - placed)
+
+
+def _unmarked(puzzle: Grid | MarkedGrid) -> tuple[Grid, tuple[tuple[int, int], ...]]:
+    """The grid of a puzzle, and the (cell, value) pairs its pencil marks rule out."""
+    if isinstance(puzzle, MarkedGrid):
+        return puzzle.grid, puzzle.ruled_out()
+    return puzzle, ()
 
 
 def start_ruling_out(
@@ -398,8 +411,9 @@ def _grid(node: Node, like: Grid) -> Grid:
     return Grid(tuple(x.bit_length() - n for x in node.cands), like.box, like.symbols)
 
 
-def solve(grid: Grid) -> Iterator[Grid]:
-    """Every solution of ``grid``, lazily, in depth-first order.
+def solve(puzzle: Grid | MarkedGrid) -> Iterator[Grid]:
+    """Every solution of a puzzle, lazily, in depth-first order (for a marked grid:
+    those that keep to its pencil marks).
 
     Raises ``PuzzleError`` at once if two givens conflict; an impossible
     puzzle simply yields nothing.  From 25x25 up the clause-learning search
@@ -412,15 +426,16 @@ def solve(grid: Grid) -> Iterator[Grid]:
     >>> sum(1 for _ in found)  # the other 17, computed only now
     17
     """
+    grid, ruled_out = _unmarked(puzzle)
     if _learns(grid):
-        yield from learning.solve(grid)
+        yield from learning.solve(grid, ruled_out=ruled_out)
         return
-    for node in solutions(start(grid)):
+    for node in solutions(start(puzzle)):
         yield _grid(node, grid)
 
 
-def count_solutions(grid: Grid, limit: int | None = None) -> int:
-    """How many solutions ``grid`` has, stopping at ``limit`` if given.
+def count_solutions(puzzle: Grid | MarkedGrid, limit: int | None = None) -> int:
+    """How many solutions a puzzle has (keeping to its marks), stopping at ``limit``.
 
     >>> from lazyfun.sudoku import parse
     >>> count_solutions(parse("0" * 16))
@@ -428,14 +443,15 @@ def count_solutions(grid: Grid, limit: int | None = None) -> int:
     >>> count_solutions(parse("0" * 16), limit=10)
     10
     """
+    grid, ruled_out = _unmarked(puzzle)
     if _learns(grid):
-        return learning.count_solutions(grid, limit)
-    return count_below(start(grid), limit)
+        return learning.count_solutions(grid, limit, ruled_out=ruled_out)
+    return count_below(start(puzzle), limit)
 
 
-def is_unique(grid: Grid) -> bool:
-    """Whether ``grid`` has exactly one solution (stops at the second)."""
-    return count_solutions(grid, limit=2) == 1
+def is_unique(puzzle: Grid | MarkedGrid) -> bool:
+    """Whether a puzzle has exactly one solution (stops at the second)."""
+    return count_solutions(puzzle, limit=2) == 1
 
 
 def is_solution(puzzle: Grid, grid: Grid) -> bool:

@@ -1,27 +1,41 @@
-"""Sudoku grids: the immutable ``Grid``, its text forms, and ``PuzzleError``.
+"""Sudoku grids: the immutable ``Grid``, a grid with pencil marks, and ``PuzzleError``.
 
 A grid of box size b has side N = b*b (b = 2..5: 4x4, 9x9, 16x16, 25x25).
 Cells hold 0 for a blank and 1..N for a value.  Text form: one puzzle per
 line, N*N characters, ``0`` or ``.`` for a blank, digits ``1-9`` then letters
 (16x16: ``1-9A-G``; 25x25: ``1-9A-P``).  A 16x16 line with ``.`` blanks, a
 ``0`` and no ``G`` is read in the ``0-9A-F`` alphabet, and the grid prints
-its solutions back in the alphabet it was read in.
+its solutions back in the alphabet it was read in.  ``parse`` also reads the
+rows of a pretty grid, an ``.sdk`` or an ``.ss`` file, and a puzzle link;
+the other formats, pencil marks among them, are in :mod:`lazyfun.sudoku.formats`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from math import isqrt
 
-from lazyfun.sudoku.geometry import BOX_SIZES, cell_name, units
+from lazyfun.sudoku.geometry import BOX_SIZES, cell_name, peer_sets, units
 
-__all__ = ["Grid", "PuzzleError", "UnsolvedError", "check_givens", "parse"]
+__all__ = [
+    "MARKS_SIZES",
+    "SEPARATORS",
+    "Grid",
+    "MarkedGrid",
+    "PuzzleError",
+    "UnsolvedError",
+    "check_givens",
+    "is_link",
+    "parse",
+]
 
 _LETTERS = "123456789ABCDEFGHIJKLMNOP"
 _HEX = "0123456789ABCDEF"
-_SEPARATORS = set(" \t|+-=_*")
+SEPARATORS = set(" \t|+-=_*")
+# the lengths of one-line pencil-mark grids (N characters a cell: 729 for 9x9), by side
+MARKS_SIZES = {(b * b) ** 3: b * b for b in BOX_SIZES}
 
 
 class PuzzleError(ValueError):
@@ -149,6 +163,93 @@ class Grid:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True, slots=True)
+class MarkedGrid:
+    """A grid with pencil marks: the placed values, and the candidates of every cell.
+
+    ``candidates[c]`` is ``(v,)`` for a cell placed with v, else the values still
+    thought possible there, in order (at least one).  This is what a pencil-mark
+    grid holds; :func:`lazyfun.sudoku.read` returns one for such input, and
+    ``steps``, ``hint``, ``rate`` and ``solve`` take one where they take a grid
+    (the steps start from these candidates; the solutions honour them).
+
+    >>> marked = MarkedGrid.of(parse("1..." "..1." ".1.." "...1"), {1: [2, 4]})
+    >>> marked.candidates[:3]
+    ((1,), (2, 4), (2, 3, 4))
+    >>> marked.ruled_out()[:2]
+    ((1, 1), (1, 3))
+    """
+
+    grid: Grid
+    candidates: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self) -> None:
+        grid, n = self.grid, self.grid.size
+        if len(self.candidates) != n * n:
+            raise PuzzleError(f"expected candidates for {n * n} cells, got {len(self.candidates)}")
+        for cell, (value, marks) in enumerate(zip(grid.cells, self.candidates, strict=True)):
+            if value and marks != (value,):
+                raise PuzzleError(
+                    f"{cell_name(cell, n)} holds {grid.symbol(value)}: its candidates must be"
+                    f" ({value},), got {marks}"
+                )
+            if not marks:
+                raise PuzzleError(f"{cell_name(cell, n)} has no candidate left")
+            if list(marks) != sorted(set(marks)) or not 1 <= marks[0] <= marks[-1] <= n:
+                raise PuzzleError(
+                    f"{cell_name(cell, n)}: candidates must be distinct values 1..{n} in order,"
+                    f" got {marks}"
+                )
+
+    @classmethod
+    def of(cls, grid: Grid, marks: Mapping[int, Iterable[int]] | None = None) -> MarkedGrid:
+        """The grid with the usual pencil marks (the values no placed peer rules out),
+        narrowed to ``marks`` (cell -> values) where given."""
+        peers = peer_sets(grid.box)
+        every = range(1, grid.size + 1)
+        narrowed = marks or {}
+        candidates: list[tuple[int, ...]] = []
+        for cell, value in enumerate(grid.cells):
+            if value:
+                candidates.append((value,))
+                continue
+            seen = {grid.cells[p] for p in peers[cell]}
+            keep = set(narrowed.get(cell, every))
+            candidates.append(tuple(v for v in every if v not in seen and v in keep))
+        return cls(grid, tuple(candidates))
+
+    def marks(self) -> dict[int, tuple[int, ...]]:
+        """The candidates of the empty cells, as ``steps`` and ``hint`` take them."""
+        return {c: m for c, m in enumerate(self.candidates) if not self.grid.cells[c]}
+
+    def ruled_out(self) -> tuple[tuple[int, int], ...]:
+        """The (cell, value) pairs the marks rule out in the empty cells."""
+        every = range(1, self.grid.size + 1)
+        return tuple(
+            (c, v)
+            for c, m in enumerate(self.candidates)
+            if not self.grid.cells[c]
+            for v in every
+            if v not in m
+        )
+
+    def __str__(self) -> str:
+        """The one-line pencil-mark form: N characters a cell, a value's symbol at its
+        place when it is a candidate, ``.`` when not (729 characters for 9x9)."""
+        grid = self.grid
+        return "".join(
+            grid.symbols[v - 1] if v in marks else "."
+            for marks in self.candidates
+            for v in range(1, grid.size + 1)
+        )
+
+    def _repr_svg_(self) -> str:
+        """The grid and its candidates as a picture, for Jupyter."""
+        from lazyfun.sudoku.svg import grid_svg
+
+        return grid_svg(self.grid, candidates=self.marks())
+
+
 @cache
 def _unpickle_grid(cells: bytes, box: int, symbols: str) -> Grid:
     """A pickled grid back: its values were checked when it was made."""
@@ -191,7 +292,8 @@ def _alphabet(text: str, n: int) -> tuple[str, str]:
 
 
 def parse(text: str) -> Grid:
-    """Read a grid from its one-line form or a multi-line form with separators.
+    """Read a grid: its one-line form, rows with separators (a pretty grid, ``.ss``),
+    ``.sdk`` (``#`` lines are metadata, skipped), or an f-puzzles/SudokuPad link.
 
     >>> parse("..3." "3..." "...4" ".2..").cells[:4]
     (0, 0, 3, 0)
@@ -208,40 +310,58 @@ def parse(text: str) -> Grid:
     ...
     lazyfun.sudoku.grid.PuzzleError: expected 16 cells, got 5
     """
-    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if is_link(text):
+        from lazyfun.sudoku.formats import read_link
+
+        found = read_link(text.strip())
+        if isinstance(found, MarkedGrid):
+            raise PuzzleError("this link has pencil marks: lazyfun.sudoku.read keeps them")
+        return found
+    lines = [
+        (number, line)
+        for number, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     if len(lines) <= 1:
-        body = lines[0].strip() if lines else ""
-        offsets = list(range(len(body)))
+        body = lines[0][1].strip() if lines else ""
+        places: list[tuple[int | None, int]] = [(None, i) for i in range(len(body))]
     else:
-        body, offsets = _join_rows(lines)
+        body, places = _join_rows(lines)
     count = len(body)
     n = _side(count)
     symbols, blanks = _alphabet(body, n)
     values = {ch: i + 1 for i, ch in enumerate(symbols)}
     values.update({ch.lower(): i + 1 for i, ch in enumerate(symbols) if ch.isalpha()})
     cells = []
-    for ch, offset in zip(body, offsets, strict=True):
+    for ch, (line, offset) in zip(body, places, strict=True):
         if ch in blanks:
             cells.append(0)
         elif ch in values:
             cells.append(values[ch])
         else:
-            raise PuzzleError(f"unexpected character {ch!r} for a {n}x{n} grid", column=offset + 1)
+            raise PuzzleError(
+                f"unexpected character {ch!r} for a {n}x{n} grid", line=line, column=offset + 1
+            )
     return Grid(tuple(cells), isqrt(n), symbols)
 
 
-def _join_rows(lines: list[str]) -> tuple[str, list[int]]:
-    """Cells of a multi-line grid, separators dropped, with their column offsets."""
+def is_link(text: str) -> bool:
+    """Whether ``text`` is a web link (an f-puzzles or SudokuPad puzzle, say)."""
+    return text.lstrip().lower().startswith(("http://", "https://"))
+
+
+def _join_rows(lines: list[tuple[int, str]]) -> tuple[str, list[tuple[int | None, int]]]:
+    """Cells of a multi-line grid, separators dropped, with their lines and column offsets."""
     body: list[str] = []
-    offsets: list[int] = []
-    for line in lines:
-        if set(line) <= _SEPARATORS:
+    places: list[tuple[int | None, int]] = []
+    for number, line in lines:
+        if set(line) <= SEPARATORS:
             continue
         for i, ch in enumerate(line):
-            if ch not in _SEPARATORS:
+            if ch not in SEPARATORS:
                 body.append(ch)
-                offsets.append(i)
-    return "".join(body), offsets
+                places.append((number, i))
+    return "".join(body), places
 
 
 def _side(count: int) -> int:
@@ -249,6 +369,12 @@ def _side(count: int) -> int:
     sizes = [(b * b) ** 2 for b in BOX_SIZES]
     if count in sizes:
         return isqrt(count)
+    if count in MARKS_SIZES:
+        side = MARKS_SIZES[count]
+        raise PuzzleError(
+            f"a pencil-mark grid ({count} characters, {side}x{side}):"
+            " lazyfun.sudoku.read reads it with its candidates"
+        )
     side = isqrt(count)
     if side * side == count and count > 0:
         raise PuzzleError(

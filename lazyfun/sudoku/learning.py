@@ -51,7 +51,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -124,9 +124,9 @@ def learner(
     return Learner(box, cells, units, peers, seed=seed, ruled_out=ruled_out)
 
 
-def _learner(grid: Grid, seed: int) -> Learner:
+def _learner(grid: Grid, seed: int, ruled_out: Iterable[tuple[int, int]]) -> Learner:
     check_givens(grid)
-    return learner(grid.box, grid.cells, seed=seed)
+    return learner(grid.box, grid.cells, seed=seed, ruled_out=list(ruled_out))
 
 
 def _found(learner: Learner) -> bool:
@@ -136,26 +136,30 @@ def _found(learner: Learner) -> bool:
     return outcome == 1
 
 
-def solve(grid: Grid, *, seed: int = 0) -> Iterator[Grid]:
+def solve(
+    grid: Grid, *, seed: int = 0, ruled_out: Iterable[tuple[int, int]] = ()
+) -> Iterator[Grid]:
     """Every solution of ``grid``, lazily, found by clause learning.
 
     Raises ``PuzzleError`` at once if two givens conflict.  ``seed`` (0: none)
     perturbs the order of the first decisions; the set of solutions is the
-    same for every seed.
+    same for every seed.  ``ruled_out``: (cell, value) pairs no solution may hold.
     """
-    learner = _learner(grid, seed)
+    learner = _learner(grid, seed, ruled_out)
     while _found(learner):
         yield Grid(learner.solution(), grid.box, grid.symbols)
 
 
-def count_solutions(grid: Grid, limit: int | None = None) -> int:
+def count_solutions(
+    grid: Grid, limit: int | None = None, *, ruled_out: Iterable[tuple[int, int]] = ()
+) -> int:
     """How many solutions ``grid`` has, stopping at ``limit`` if given.
 
     >>> from lazyfun.sudoku import parse
     >>> count_solutions(parse("0" * 16)), count_solutions(parse("0" * 16), limit=5)
     (288, 5)
     """
-    learner = _learner(grid, 0)
+    learner = _learner(grid, 0, ruled_out)
     found = 0
     while (limit is None or found < limit) and _found(learner):
         found += 1
@@ -177,6 +181,6 @@ def has_solution_ruling_out(cells: tuple[int, ...], box: int, cell: int, value: 
 
 def stats_of(grid: Grid, *, seed: int = 0) -> tuple[Grid | None, Stats]:
     """Eager: the first solution of ``grid`` (None: there is none) and the work it took."""
-    learner = _learner(grid, seed)
+    learner = _learner(grid, seed, ())
     first = Grid(learner.solution(), grid.box, grid.symbols) if _found(learner) else None
     return first, Stats(**learner.stats())

@@ -27,7 +27,7 @@ from typing import Literal, get_args
 
 from lazyfun.sudoku.deduction import RATINGS, Step, steps
 from lazyfun.sudoku.engine import count_solutions
-from lazyfun.sudoku.grid import Grid, UnsolvedError
+from lazyfun.sudoku.grid import Grid, MarkedGrid, UnsolvedError
 
 __all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Rating", "rate", "rating_of"]
 
@@ -68,8 +68,9 @@ def _level(score: float, floor: bool) -> Level:
     return "extreme"
 
 
-def rate(grid: Grid) -> Rating:
-    """The difficulty of a puzzle with one solution (eager: it walks every step).
+def rate(grid: Grid | MarkedGrid) -> Rating:
+    """The difficulty of a puzzle with one solution (eager: it walks every step); a marked
+    grid is rated from its candidates.
 
     Raises PuzzleError for conflicting givens, and its UnsolvedError for a puzzle
     without exactly one solution (a rating of a puzzle that has several is meaningless).
