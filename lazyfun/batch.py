@@ -33,7 +33,8 @@ from lazyfun.sudoku.bird import (
 )
 from lazyfun.sudoku.canon import minlex
 from lazyfun.sudoku.engine import solve
-from lazyfun.sudoku.grid import Grid, PuzzleError, check_givens, parse
+from lazyfun.sudoku.formats import read, split
+from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, check_givens
 from lazyfun.vocab import ilen
 
 __all__ = [
@@ -128,22 +129,22 @@ class Answer:
 
 
 def numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """The lines that hold puzzles, with their 1-based line numbers.
+    """The puzzles in the lines, each with the 1-based line it starts on: one line each,
+    or the rows of a grid, an ``.sdk`` or an ``.ss`` puzzle (:func:`lazyfun.sudoku.formats.split`).
 
-    Blank lines and ``#`` comments are skipped but still counted.
+    Blank lines and ``#`` lines are skipped but still counted.
 
-    >>> list(numbered(["# a comment", "", "  1234  "]))
-    [(3, '1234')]
+    >>> list(numbered(["# a comment", "", "1.|..", "..|1.", ".1|..", "..|.1", "4" * 16]))
+    [(3, '1.|..\\n..|1.\\n.1|..\\n..|.1'), (7, '4444444444444444')]
     """
-    for number, line in enumerate(lines, 1):
-        text = line.strip()
-        if text and not text.startswith("#"):
-            yield number, text
+    for entry in split(lines):
+        yield entry.line, entry.text
 
 
 def refusal(method: Method, grid: Grid) -> str | None:
     """Why ``method`` would not finish on ``grid`` in reasonable time (None: it will).
 
+    >>> from lazyfun.sudoku import parse
     >>> print(refusal("naive", parse("0" * 81)))
     naive would stream 9^81 = 1.97e+77 candidate grids (limit 1e+07)
     """
@@ -184,6 +185,7 @@ def solver(method: Method) -> Callable[[Grid], Iterator[Grid]]:
     """The solution stream of a method: the ``engine``, Bird's ``search``/``pruned``/``naive``,
     or the ``csp`` model.
 
+    >>> from lazyfun.sudoku import parse
     >>> print(next(solver("search")(parse("1..." "..1." ".1.." "...1"))))
     1234341221434321
     """
@@ -206,16 +208,28 @@ def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
         return (time.perf_counter() - start) * 1000
 
     try:
-        grid = parse(text)
+        puzzle = read(text)
+        grid = puzzle.grid if isinstance(puzzle, MarkedGrid) else puzzle
+        if isinstance(puzzle, MarkedGrid) and request.mode == "minlex":
+            raise PuzzleError(
+                "a pencil-mark grid has no minlex form here: canon relabels a grid's values,"
+                " and candidates are not carried through (convert it --to 81 first)"
+            )
         if request.mode == "minlex":
             yield Answer(number, text, "minlex", grid=minlex(grid), ms=elapsed())
             return
         check_givens(grid)
+        if isinstance(puzzle, MarkedGrid) and request.method != "engine":
+            raise PuzzleError(
+                f"the {request.method} method reads no pencil marks: use --method engine"
+            )
         reason = None if request.force else refusal(request.method, grid)
         if reason is not None:
             yield Answer(number, text, "refused", problem=reason)
             return
-        solutions = solver(request.method)(grid)
+        solutions = (
+            solve(puzzle) if isinstance(puzzle, MarkedGrid) else solver(request.method)(grid)
+        )
         if request.mode in ("count", "unique"):
             cap = 2 if request.mode == "unique" else request.limit
             found = ilen(islice(solutions, cap))
@@ -230,7 +244,8 @@ def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
         else:
             yield Answer(number, text, "solution", grid=next(solutions, None), ms=elapsed())
     except PuzzleError as error:
-        yield Answer(number, text, "invalid", problem=error.message, column=error.column)
+        line = number if error.line is None else number + error.line - 1
+        yield Answer(line, text, "invalid", problem=error.message, column=error.column)
 
 
 def answer_lines(lines: Iterable[str], request: Request) -> Iterator[Answer]:

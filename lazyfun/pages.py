@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Literal
 
-from lazyfun.sudoku import Grid, Rating, UnsolvedError, count_solutions, solve
+from lazyfun.sudoku import Grid, MarkedGrid, Rating, UnsolvedError, count_solutions, solve
 from lazyfun.sudoku.deduction import Position, walkthrough
 from lazyfun.sudoku.rating import rating_of
 from lazyfun.sudoku.svg import grid_svg, position_svg
@@ -75,14 +75,16 @@ def _rating_text(rating: Rating | None, reason: str | None) -> str:
     )
 
 
-def explanation_page(puzzle: Grid, *, title: str | None = None) -> str:
-    """The puzzle explained step by step, as one HTML page (eager: it finds every step).
+def explanation_page(puzzle: Grid | MarkedGrid, *, title: str | None = None) -> str:
+    """The puzzle explained step by step, as one HTML page (eager: it finds every step);
+    a marked grid's steps start from its candidates.
 
     >>> from lazyfun.sudoku import parse
     >>> page = explanation_page(parse("...." "34.." ".3.1" "1..4"))
     >>> page.count('<section class="step"'), "Rating 1.2 (easy)" in page
     (11, True)
     """
+    grid = puzzle.grid if isinstance(puzzle, MarkedGrid) else puzzle
     positions: list[Position] = list(walkthrough(puzzle))
     rating: Rating | None = None
     reason = None
@@ -90,16 +92,14 @@ def explanation_page(puzzle: Grid, *, title: str | None = None) -> str:
         rating = rating_of(p.step for p in positions)
     else:
         reason = "the puzzle has more than one solution"
-    heading = title or f"Sudoku {puzzle}"
+    heading = title or f"Sudoku {grid}"
     sections = [
-        _section(k, position_svg(p, puzzle), escape(str(p.step)), hidden=k > 0)
+        _section(k, position_svg(p, grid), escape(str(p.step)), hidden=k > 0)
         for k, p in enumerate(positions)
     ]
-    solved = (
-        _grid_after(positions[-1]) if positions else puzzle  # a full grid has no steps
-    )
+    solved = _grid_after(positions[-1]) if positions else grid  # a full grid has no steps
     sections.append(
-        _section(len(positions), grid_svg(puzzle, solved, title="solved"), "Solved.", hidden=True)
+        _section(len(positions), grid_svg(grid, solved, title="solved"), "Solved.", hidden=True)
     )
     items = [f'<li><a href="#">{escape(str(p.step))}</a></li>' for p in positions] + [
         '<li><a href="#">solved</a></li>'

@@ -4,6 +4,7 @@ bar, the one renderer of answers).
 
 - ``lazyfun sudoku solve|canon`` (:mod:`lazyfun.cli.sudoku`);
 - ``lazyfun sudoku generate`` (:mod:`lazyfun.cli.generate`);
+- ``lazyfun sudoku convert`` (:mod:`lazyfun.cli.convert`);
 - ``lazyfun sudoku explain|hint|rate|show`` (:mod:`lazyfun.cli.explain`);
 - ``lazyfun queens`` (:mod:`lazyfun.cli.queens`);
 - ``lazyfun study queens|sudoku|evaluation|tree`` (:mod:`lazyfun.cli.study`);
@@ -20,8 +21,8 @@ from typing import Annotated
 import typer
 
 import lazyfun
+from lazyfun.cli import convert, explain, generate, queens, study, sudoku
 from lazyfun.cli import demo as demo_module
-from lazyfun.cli import explain, generate, queens, study, sudoku
 from lazyfun.cli.options import Command, Group, flag
 
 __all__ = ["app", "main"]
@@ -41,10 +42,13 @@ app = typer.Typer(
     cls=Group,
 )
 
-sudoku_app = _group("Sudoku: solve, canonicalise, generate, explain, hint and rate puzzles.")
+sudoku_app = _group(
+    "Sudoku: solve, canonicalise, generate, convert, explain, hint and rate puzzles."
+)
 for name, command, panel in (
     ("solve", sudoku.solve_command, SOLVING),
     ("canon", sudoku.canon_command, SOLVING),
+    ("convert", convert.convert_command, MAKING),
     ("generate", generate.generate_command, MAKING),
     ("explain", explain.explain_command, EXPLAINING),
     ("hint", explain.hint_command, EXPLAINING),

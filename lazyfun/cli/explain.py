@@ -24,14 +24,15 @@ from lazyfun.cli.options import (
 from lazyfun.cli.output import Report, Source, exit_protocol, write_document
 from lazyfun.pages import explanation_page
 from lazyfun.sudoku import (
+    MarkedGrid,
     PuzzleError,
     Rating,
     Step,
     UnsolvedError,
     check_givens,
     hint,
-    parse,
     rate,
+    read,
     solve,
     steps,
 )
@@ -39,7 +40,13 @@ from lazyfun.sudoku.deduction import candidates_of
 from lazyfun.sudoku.svg import grid_svg
 
 PuzzleArg = Annotated[
-    str, typer.Argument(help="The puzzle, in one-line form.", show_default=False, metavar="PUZZLE")
+    str,
+    typer.Argument(
+        help="The puzzle: one line, a pencil-mark line (its candidates are the start), a grid"
+        " in quotes, or an f-puzzles/SudokuPad link.",
+        show_default=False,
+        metavar="PUZZLE",
+    ),
 ]
 
 
@@ -83,13 +90,13 @@ def explain_command(
     arrow keys to move), to --output FILE or stdout.
     """
     with exit_protocol(PuzzleError):
-        grid = parse(puzzle)
+        start = read(puzzle)
         if output == "html":
-            write_document(explanation_page(grid), page, "the explanation page")
+            write_document(explanation_page(start), page, "the explanation page")
             return
         if page is not None:
             raise PuzzleError("--output goes with --format html")
-        for step in steps(grid):
+        for step in steps(start):
             _show(step, output)
 
 
@@ -101,23 +108,32 @@ def show_command(
     ] = False,
     marks: Annotated[bool, flag("--marks", help="Draw the candidates of the empty cells.")] = False,
 ) -> None:
-    """The puzzle as a picture (SVG), to --svg FILE or stdout."""
+    """The puzzle as a picture (SVG), to --svg FILE or stdout.
+
+    A pencil-mark grid is drawn with its candidates.
+    """
     with exit_protocol(PuzzleError):
-        grid = parse(puzzle)
+        start = read(puzzle)
+        grid = start.grid if isinstance(start, MarkedGrid) else start
         check_givens(grid)
         state = None
         if solution:
-            state = next(solve(grid), None)
+            state = next(solve(start), None)
             if state is None:
                 raise UnsolvedError("no solution to draw")
-        candidates = candidates_of(grid) if marks else None
+        candidates = start.marks() if isinstance(start, MarkedGrid) else None
+        if marks and candidates is None:
+            candidates = candidates_of(grid)
         write_document(grid_svg(grid, state, candidates=candidates), svg, "the picture")
 
 
 def hint_command(puzzle: PuzzleArg, output: LineOrJsonOpt = "line") -> None:
-    """The simplest next step from the puzzle as it stands (your placements included)."""
+    """The simplest next step from the puzzle as it stands, your placements included.
+
+    From a pencil-mark line the step starts from your candidates too.
+    """
     with exit_protocol(PuzzleError):
-        step = hint(parse(puzzle))
+        step = hint(read(puzzle))
         if step is None:
             typer.echo("lazyfun: the grid is already full", err=True)
             return
@@ -149,9 +165,10 @@ def rate_command(
     with exit_protocol(interrupted=report.interrupted):
         for number, text in numbered(source.lines(report.problem)):
             try:
-                rating = rate(parse(text))
+                rating = rate(read(text))
             except PuzzleError as error:
-                report.warn(f"lazyfun: {source.place(number, error.column)}: {error.message}")
+                line = number if error.line is None else number + error.line - 1
+                report.warn(f"lazyfun: {source.place(line, error.column)}: {error.message}")
                 report.tally("unsolved" if isinstance(error, UnsolvedError) else "invalid")
                 continue
             report.emit(_rating_line(rating, output, number, text))

@@ -20,6 +20,7 @@ from lazyfun.cli.options import (
     PerPageOpt,
     QuietOpt,
     SchedulerOpt,
+    ToOpt,
     choice,
     flag,
     value,
@@ -27,6 +28,7 @@ from lazyfun.cli.options import (
 from lazyfun.cli.output import bar, exit_protocol, fail, write_document
 from lazyfun.pages import Printed, booklet, printed
 from lazyfun.parallel import ParallelError, pmap
+from lazyfun.sudoku.formats import Target, write
 from lazyfun.sudoku.generation import Symmetry, check_request, of_level, puzzle, rated
 from lazyfun.sudoku.geometry import BOX_OF_SIDE
 from lazyfun.sudoku.grid import Grid, PuzzleError
@@ -64,11 +66,14 @@ def _unrated(box: int, seed: int, options: dict[str, Any], index: int) -> tuple[
     return puzzle(box, seed, index, **options), None
 
 
-def _line(grid: Grid, rating: Rating | None, fmt: str, seed: int, index: int) -> str:
+def _line(
+    grid: Grid, rating: Rating | None, fmt: str, seed: int, index: int, to: Target | None
+) -> str:
+    text = str(grid) if to is None else write(grid, to)
     if fmt == "line":
-        return str(grid)
+        return text + "\n" if "\n" in text else text  # a blank line after a multi-line one
     record: dict[str, object] = {
-        "puzzle": str(grid),
+        "puzzle": text,
         "givens": grid.givens,
         "size": grid.size,
         "seed": seed,
@@ -102,6 +107,7 @@ def generate_command(
         LineOrJson,
         choice("--format", choices=LineOrJson, help="One line each, or JSON Lines with ratings."),
     ] = "line",
+    to: ToOpt = None,
     quiet: QuietOpt = False,
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
@@ -131,7 +137,7 @@ def generate_command(
     try:
         with exit_protocol(ParallelError, PuzzleError):
             for index, (grid, rated_as) in enumerate(islice(made, number)):
-                sys.stdout.write(_line(grid, rated_as, output, seed, index) + "\n")
+                sys.stdout.write(_line(grid, rated_as, output, seed, index, to) + "\n")
                 sys.stdout.flush()
                 if book is not None:
                     kept.append(printed(grid, rated_as))

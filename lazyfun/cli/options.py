@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, get_args
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from lazyfun.sudoku.formats import Target
+
 __all__ = [
     "Command",
     "FileOpt",
@@ -101,13 +103,18 @@ LineOrJson = Literal["line", "json"]
 PuzzlesArg = Annotated[
     list[str] | None,
     typer.Argument(
-        help="Puzzles (one-line form); '-' reads stdin.", show_default=False, metavar="PUZZLE..."
+        help="Puzzles (one-line form, a pencil-mark line or a link); '-' reads stdin.",
+        show_default=False,
+        metavar="PUZZLE...",
     ),
 ]
 FileOpt = Annotated[
     str | None,
     value(
-        "--file", "-f", metavar="FILE", help="Read puzzles from FILE, one per line ('-': stdin)."
+        "--file",
+        "-f",
+        metavar="FILE",
+        help="Read puzzles from FILE ('-': stdin): lines, grids, .sdk, .ss, pencil marks, links.",
     ),
 ]
 LineOrJsonOpt = Annotated[
@@ -151,3 +158,12 @@ PerPageOpt = Annotated[
     int, value("--per-page", metavar="N", help="Puzzles per printed page: 1, 2, 4 or 6.")
 ]
 PaperOpt = Annotated[Paper, choice("--paper", choices=Paper, help="Paper size of the booklet.")]
+ToOpt = Annotated[
+    Target | None,
+    choice(
+        "--to",
+        choices=Target,
+        help="Write each puzzle in this format: 81 (one line), 729 (pencil marks), .sdk, .ss,"
+        " or an f-puzzles link.",
+    ),
+]

@@ -38,6 +38,7 @@ from rich.progress import (
 from rich.text import Text
 
 from lazyfun.batch import Answer
+from lazyfun.sudoku.formats import Target, split, write
 from lazyfun.trace import Meter
 
 __all__ = [
@@ -144,7 +145,10 @@ class Source:
         if self.path is None:
             return None
         with self.path.open("rb") as f:
-            return sum(1 for line in _raw_lines(f) if _is_puzzle_line(line))
+            lines = (
+                "?" if raw is None else raw.decode("utf-8", "replace") for raw in _raw_lines(f)
+            )
+            return sum(1 for _ in split(lines))
 
     def lines(self, problem: Callable[[int, str], None]) -> Iterator[str]:
         """The lines, read one at a time; an unreadable line is reported and read as blank."""
@@ -176,13 +180,6 @@ def _raw_lines(f: BinaryIO) -> Iterator[bytes | None]:
             yield None
         else:
             yield line
-
-
-def _is_puzzle_line(line: bytes | None) -> bool:
-    if line is None:
-        return True
-    text = line.strip()
-    return bool(text) and not text.startswith(b"#")
 
 
 def read_input(f: BinaryIO, problem: Callable[[int, str], None]) -> Iterator[str]:
@@ -254,8 +251,10 @@ def bar(label: str, total: int | None, quiet: bool) -> Bar | None:
 class Report:
     """The bookkeeping of one batch: results to stdout, problems and a summary to stderr."""
 
-    def __init__(self, source: Source, fmt: Format, quiet: bool, verb: str) -> None:
-        self.source, self.fmt, self.quiet, self.verb = source, fmt, quiet, verb
+    def __init__(
+        self, source: Source, fmt: Format, quiet: bool, verb: str, to: Target | None = None
+    ) -> None:
+        self.source, self.fmt, self.quiet, self.verb, self.to = source, fmt, quiet, verb, to
         self.counts = {"done": 0, "unsolved": 0, "refused": 0, "invalid": 0}
         self.start = time.perf_counter()
         self.bar = bar("puzzles", source.total() if not quiet else None, quiet)
@@ -308,7 +307,7 @@ class Report:
         if a.kind == "unique":
             verdict = {0: "none", 1: "unique"}.get(a.count or 0, "multiple")
         if self.fmt == "json":
-            value: object = verdict if a.kind in ("count", "unique") else _text(a)
+            value: object = verdict if a.kind in ("count", "unique") else self._text(a)
             fields: dict[str, object] = {"line": a.line, "puzzle": a.text, a.kind: value}
             if a.index is not None:
                 fields["index"] = a.index
@@ -317,7 +316,16 @@ class Report:
             return str(verdict)
         if a.grid is None:
             return None
-        return a.grid.pretty() + "\n" if self.fmt == "grid" else str(a.grid)
+        if self.fmt == "grid":
+            return a.grid.pretty() + "\n"
+        text = self._text(a)
+        return text + "\n" if text is not None and "\n" in text else text
+
+    def _text(self, a: Answer) -> str | None:
+        """The answer's grid in the format asked for (``--to``), else its one-line form."""
+        if a.grid is None:
+            return None
+        return str(a.grid) if self.to is None else write(a.grid, self.to)
 
     def finish(self, interrupted: bool = False) -> int:
         """Stop the bar, print the summary line, and return the exit status."""
@@ -370,10 +378,6 @@ class Report:
             self.finish()
             raise typer.Exit(EXIT_INVALID)
         raise typer.Exit(self.finish())
-
-
-def _text(a: Answer) -> str | None:
-    return None if a.grid is None else str(a.grid)
 
 
 # --- a long search: a live status line ----------------------------------------------------

@@ -14,6 +14,7 @@ from lazyfun.cli.options import (
     PuzzlesArg,
     QuietOpt,
     SchedulerOpt,
+    ToOpt,
     choice,
     flag,
     value,
@@ -50,11 +51,14 @@ def solve_command(
     force: Annotated[
         bool, flag("--force", help="Run Bird's naive/pruned stages even on big inputs.")
     ] = False,
+    to: ToOpt = None,
     quiet: QuietOpt = False,
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Solve puzzles, writing each solution as soon as it is found.
+
+    A pencil-mark grid is solved keeping to its candidates.
 
     Exit status: 0 all solved, 1 some puzzle had no solution (or was not unique
     with --unique), 2 some line was invalid, 130 interrupted.
@@ -62,6 +66,8 @@ def solve_command(
     if limit is not None and limit < 1:
         raise fail(f"--limit must be at least 1, got {limit}")
     mode = _mode(every, count, unique)
+    if to is not None and output == "grid":
+        raise fail("--to chooses the format of each solution; --format grid is another: pick one")
     parallel = jobs is not None or scheduler is not None
     if parallel and mode == "all":
         raise fail("--all streams from one process: drop --jobs and --scheduler")
@@ -78,7 +84,7 @@ def solve_command(
             scheduler=scheduler,
             jobs=jobs,
         )
-    Report(source, output, quiet, "solved").run(answers, ParallelError)
+    Report(source, output, quiet, "solved", to).run(answers, ParallelError)
 
 
 def canon_command(

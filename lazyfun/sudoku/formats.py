@@ -337,13 +337,14 @@ def split(lines: Iterable[str]) -> Iterator[Entry]:
 
 
 def _whole(line: str, count: int, wanted: int) -> bool:
-    """Whether one line holds a whole puzzle: N*N cells, a pencil-mark grid, or a link.
+    """Whether one line holds a whole puzzle: N*N cells, a pencil-mark grid, a link, or
+    rows given as one command-line argument.
 
     Sixteen cells are a 4x4 puzzle unless the line has separators (a row of a pretty
     16x16 grid) or a 16x16 grid's rows are being gathered (``wanted`` 256 cells).
     """
-    if len(line) in MARKS_SIZES or is_link(line):
-        return True
+    if len(line) in MARKS_SIZES or is_link(line) or "\n" in line:
+        return True  # (a "line" with line breaks in it is a puzzle given as one argument)
     if count == 16:
         return wanted != 256 and not any(ch in SEPARATORS for ch in line)
     return count in (81, 256, 625)

@@ -1,0 +1,48 @@
+"""``lazyfun sudoku convert``: puzzles from any format lazyfun reads to the one asked for."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from lazyfun.cli.options import FileOpt, PuzzlesArg, QuietOpt, choice
+from lazyfun.cli.output import Report, Source, exit_protocol
+from lazyfun.sudoku import PuzzleError
+from lazyfun.sudoku.formats import Target, read, split, write
+
+
+def convert_command(
+    puzzles: PuzzlesArg = None,
+    file: FileOpt = None,
+    to: Annotated[
+        Target,
+        choice(
+            "--to",
+            choices=Target,
+            help="81 (one line), 729 (pencil marks), sdk, ss, or link (f-puzzles).",
+        ),
+    ] = "81",
+    quiet: QuietOpt = False,
+) -> None:
+    """Each puzzle written in another format, in input order.
+
+    Every format lazyfun reads goes in, told apart by content: lines, grids,
+    .sdk (its # metadata is kept for --to sdk), .ss, pencil marks, links.  A
+    puzzle written on several lines is followed by a blank line.  Exit status:
+    0 all converted, 2 some puzzle could not be read (the others still are).
+    """
+    source = Source(puzzles, file)
+    report = Report(source, "line", quiet, "converted")
+    with exit_protocol(interrupted=report.interrupted):
+        for entry in split(source.lines(report.problem)):
+            try:
+                text = write(read(entry.text), to, entry.meta)
+            except PuzzleError as error:
+                line = entry.line if error.line is None else entry.line + error.line - 1
+                report.warn(f"lazyfun: {source.place(line, error.column)}: {error.message}")
+                report.tally("invalid")
+                continue
+            report.emit(text + "\n" if "\n" in text else text)
+            report.tally("done")
+    raise typer.Exit(report.finish())
