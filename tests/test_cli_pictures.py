@@ -103,3 +103,17 @@ def test_generate_writes_a_booklet(tmp_path: Path) -> None:
     assert html.count('class="sheet"') == 4
     assert "size:8.5in 11in" in html
     assert run("sudoku", "generate", "--per-page", "3", "--booklet", str(book))[0] == 2
+
+
+def test_solve_writes_a_booklet_of_the_puzzles_it_solved(tmp_path: Path) -> None:
+    puzzles = tmp_path / "puzzles.txt"
+    several = "0" * 16  # 288 solutions: printed with the first, without a rating
+    puzzles.write_text(f"{PUZZLE}\n{'1' * 81}\n{several}\n")
+    book = tmp_path / "book.html"
+    code, out, err = run("sudoku", "solve", "-f", str(puzzles), "-q", "--booklet", str(book))
+    assert code == 2 and len(out.split()) == 2 and "line 2" in err
+    html = book.read_text()
+    assert html.count('class="sheet"') == 2  # one sheet of puzzles, one of solutions
+    assert html.count(" &middot; ") == 1  # the unique puzzle is rated, the other not
+    code, _, err = run("sudoku", "solve", PUZZLE, "--count", "--booklet", str(book))
+    assert code == 2 and "--booklet prints each puzzle with its solution" in err

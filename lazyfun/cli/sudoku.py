@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
+from pathlib import Path
 from typing import Annotated
+
+import typer
 
 from lazyfun.batch import Answer, Method, Mode, Request, answer_lines
 from lazyfun.cli.options import (
+    PER_PAGE,
+    BookletOpt,
     FileOpt,
     JobsOpt,
     LineOrJsonOpt,
+    Paper,
+    PaperOpt,
+    PerPageOpt,
     PuzzlesArg,
     QuietOpt,
     SchedulerOpt,
@@ -19,9 +27,11 @@ from lazyfun.cli.options import (
     flag,
     value,
 )
-from lazyfun.cli.output import Format, Report, Source, fail
+from lazyfun.cli.output import Format, Report, Source, fail, write_document
+from lazyfun.pages import Printed, booklet
 from lazyfun.parallel import ParallelError
 from lazyfun.runs import canon_file, solve_file
+from lazyfun.sudoku import MarkedGrid, UnsolvedError, rate, read
 
 Answers = Callable[[Iterable[str]], Iterable[Answer]]
 
@@ -55,10 +65,14 @@ def solve_command(
     quiet: QuietOpt = False,
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
+    book: BookletOpt = None,
+    per_page: PerPageOpt = 4,
+    paper: PaperOpt = "a4",
 ) -> None:
     """Solve puzzles, writing each solution as soon as it is found.
 
-    A pencil-mark grid is solved keeping to its candidates.
+    A pencil-mark grid is solved keeping to its candidates.  With --booklet FILE
+    the solved puzzles are also laid out for print, rated, with their solutions.
 
     Exit status: 0 all solved, 1 some puzzle had no solution (or was not unique
     with --unique), 2 some line was invalid, 130 interrupted.
@@ -84,7 +98,44 @@ def solve_command(
             scheduler=scheduler,
             jobs=jobs,
         )
-    Report(source, output, quiet, "solved", to).run(answers, ParallelError)
+    if book is None:
+        Report(source, output, quiet, "solved", to).run(answers, ParallelError)
+        return
+    if mode != "solution":
+        raise fail("--booklet prints each puzzle with its solution: drop --all, --count, --unique")
+    if per_page not in PER_PAGE:
+        raise fail(f"--per-page must be 1, 2, 4 or 6, got {per_page}")
+    kept: list[Printed] = []
+    try:
+        Report(source, output, quiet, "solved", to).run(_keeping(answers, kept), ParallelError)
+    finally:
+        _print_booklet(kept, book, per_page, paper)
+
+
+def _keeping(answers: Answers, kept: list[Printed]) -> Answers:
+    """The answers, each solved puzzle also kept (rated when it has one solution) for print."""
+
+    def passing(lines: Iterable[str]) -> Iterator[Answer]:
+        for a in answers(lines):
+            if a.grid is not None:
+                start = read(a.text)
+                puzzle = start.grid if isinstance(start, MarkedGrid) else start
+                try:
+                    rating = rate(start)
+                except UnsolvedError:
+                    rating = None
+                kept.append(Printed(puzzle, a.grid, rating))
+            yield a
+
+    return passing
+
+
+def _print_booklet(kept: list[Printed], book: Path, per_page: int, paper: Paper) -> None:
+    if not kept:
+        typer.echo("lazyfun: no puzzle was solved: no booklet written", err=True)
+        return
+    page = booklet(kept, per_page=per_page, paper=paper, title=f"Sudoku ({len(kept)} puzzles)")
+    write_document(page, book, "the booklet")
 
 
 def canon_command(
