@@ -313,7 +313,7 @@ def split(lines: Iterable[str]) -> Iterator[Entry]:
     meta: list[str] = []
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
-        count = sum(1 for ch in line if ch not in SEPARATORS)
+        count = len(line) - sum(map(line.count, SEPARATORS))
         if rows and (not line or line.startswith("#") or _whole(line, count, wanted)):
             yield Entry(start, "\n".join(rows), tuple(meta))
             rows, meta = [], []

@@ -28,6 +28,8 @@ from lazyfun.sudoku.formats import FPUZZLES, TARGETS, Target, read_link, split
 from tests.datafiles import DATA, read_lines
 from tests.sudoku.strategies import puzzles
 
+pytestmark = pytest.mark.compiled  # solve keeps to the marks in the engine: run again from source
+
 MSF = "006200080008970000004810500000060002070000030600050000002047100003028400050001200"
 EMPTY4 = Grid((0,) * 16, 2)
 
