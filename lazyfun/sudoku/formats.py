@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from lazyfun.sudoku.geometry import cell_name
+from lazyfun.sudoku.geometry import BOX_OF_SIDE, cell_name
 from lazyfun.sudoku.grid import (
     MARKS_SIZES,
     SEPARATORS,
@@ -70,7 +70,8 @@ Target = Literal["81", "729", "sdk", "ss", "link"]
 TARGETS: tuple[Target, ...] = get_args(Target)
 
 FPUZZLES = "https://www.f-puzzles.com/?load="
-_SIDES = {b * b for b in (2, 3, 4, 5)}
+_SIDES = set(BOX_OF_SIDE)
+_CELLS = {side * side for side in BOX_OF_SIDE}  # the cells of a whole grid, by size
 
 # f-puzzles' keys for rules beyond the classic ones, with the names a refusal uses;
 # any other unknown key is refused under its own name.
@@ -157,9 +158,8 @@ def read_marks(line: str) -> MarkedGrid:
     """
     n = MARKS_SIZES.get(len(line))
     if n is None:
-        raise PuzzleError(
-            f"a pencil-mark grid has 64, 729, 4096 or 15625 characters, got {len(line)}"
-        )
+        sizes = ", ".join(map(str, MARKS_SIZES))
+        raise PuzzleError(f"a pencil-mark grid has one of {sizes} characters, got {len(line)}")
     symbols = _marks_alphabet(line, n)
     blanks = "." if "0" in symbols else ".0"
     cells: list[int] = []
@@ -181,7 +181,7 @@ def read_marks(line: str) -> MarkedGrid:
             raise PuzzleError(f"{cell_name(cell, n)} has no candidate", column=cell * n + 1)
         cells.append(marks[0] if len(marks) == 1 else 0)
         candidates.append(tuple(marks))
-    return MarkedGrid(Grid(tuple(cells), _box(n), symbols), tuple(candidates))
+    return MarkedGrid(Grid(tuple(cells), BOX_OF_SIDE[n], symbols), tuple(candidates))
 
 
 def _marks_alphabet(line: str, n: int) -> str:
@@ -191,10 +191,6 @@ def _marks_alphabet(line: str, n: int) -> str:
     if n == 16 and "G" not in line.upper() and "0" in firsts and "1" not in firsts:
         return "0123456789ABCDEF"
     return "123456789ABCDEFGHIJKLMNOP"[:n]
-
-
-def _box(n: int) -> int:
-    return {4: 2, 9: 3, 16: 4, 25: 5}[n]
 
 
 def read_link(url: str) -> Puzzle:
@@ -277,7 +273,7 @@ def _from_fpuzzles(data: dict[str, Any]) -> Puzzle:
             cells.append(value)
             if centre and not value:
                 marks[r * size + c] = centre
-    grid = Grid(tuple(cells), _box(size))
+    grid = Grid(tuple(cells), BOX_OF_SIDE[size])
     return MarkedGrid.of(grid, marks) if marks else grid
 
 
@@ -347,7 +343,7 @@ def _whole(line: str, count: int, wanted: int) -> bool:
         return True  # (a "line" with line breaks in it is a puzzle given as one argument)
     if count == 16:
         return wanted != 256 and not any(ch in SEPARATORS for ch in line)
-    return count in (81, 256, 625)
+    return count in _CELLS
 
 
 # --- writing -------------------------------------------------------------------------
