@@ -257,7 +257,7 @@ def _from_fpuzzles(data: dict[str, Any]) -> Puzzle:
     rows = data.get("grid")
     if not isinstance(size, int) or not isinstance(rows, list) or len(rows) != size:
         raise PuzzleError("the link's puzzle has no grid of the size it states")
-    if any(isinstance(c, dict) and "region" in c for row in rows for c in row):
+    if any(isinstance(c, dict) and c.get("region") is not None for row in rows for c in row):
         rules.insert(0, "irregular regions")
     if rules:
         raise PuzzleError(f"a puzzle with {', '.join(rules)}: lazyfun reads classic Sudoku links")
@@ -278,13 +278,18 @@ def _from_fpuzzles(data: dict[str, Any]) -> Puzzle:
 
 
 def _square(square: object, size: int, cell: int) -> tuple[int, list[int]]:
-    """A cell of f-puzzles' grid: its value (0: none) and its centre pencil marks."""
+    """A cell of f-puzzles' grid: its value (0: none) and its centre pencil marks (given
+    marks first); f-puzzles writes a digit as a number or as a string."""
     if not isinstance(square, dict):
         raise PuzzleError(f"the link's puzzle: {cell_name(cell, size)} is not a cell")
-    value = square.get("value", 0)
-    centre = square.get("givenPencilMarks") or square.get("centerPencilMarks") or []
-    numbers = [value, *centre] if isinstance(centre, list) else [value, centre]
-    if not all(isinstance(v, int) and 0 <= v <= size for v in numbers):
+    marks = square.get("givenPencilMarks") or square.get("centerPencilMarks") or []
+    if not isinstance(marks, list):
+        marks = [marks]
+    try:
+        value, *centre = (int(v) for v in [square.get("value") or 0, *marks])
+    except (TypeError, ValueError):
+        value, centre = -1, []
+    if not all(0 <= v <= size for v in [value, *centre]) or 0 in centre:
         raise PuzzleError(f"the link's puzzle: {cell_name(cell, size)} holds a value out of range")
     return value, sorted(set(centre))
 

@@ -142,9 +142,10 @@ def test_an_f_puzzles_link_and_its_sudokupad_forms_read_as_the_grid() -> None:
 
 def test_a_link_with_centre_marks_gives_a_marked_grid() -> None:
     data = _classic(4)
-    data["grid"][0][1] = {"centerPencilMarks": [2, 4]}
+    data["grid"][0][1] = {"centerPencilMarks": ["2", 4]}  # f-puzzles writes either
+    data["grid"][0][2] = {"value": "3", "region": None}  # a null region is the box's
     marked = read(_fpuzzles(data))
-    assert isinstance(marked, MarkedGrid) and marked.candidates[1] == (2, 4)
+    assert isinstance(marked, MarkedGrid) and marked.candidates[1:3] == ((2, 4), (3,))
     with pytest.raises(PuzzleError, match=r"pencil marks: lazyfun\.sudoku\.read keeps them"):
         parse(_fpuzzles(data))
 
@@ -161,6 +162,13 @@ def test_a_link_with_centre_marks_gives_a_marked_grid() -> None:
 def test_a_link_with_other_rules_is_refused_by_name(rules: dict[str, object], named: str) -> None:
     with pytest.raises(PuzzleError, match=f"a puzzle with {named}: lazyfun reads classic"):
         read(_fpuzzles(_classic(rules=rules)))
+
+
+def test_a_link_cell_out_of_range_is_named() -> None:
+    data = _classic(4)
+    data["grid"][1][0] = {"value": "x"}
+    with pytest.raises(PuzzleError, match="r2c1 holds a value out of range"):
+        read(_fpuzzles(data))
 
 
 def test_links_that_cannot_be_read_say_why() -> None:
