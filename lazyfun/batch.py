@@ -34,7 +34,7 @@ from lazyfun.sudoku.bird import (
 from lazyfun.sudoku.canon import minlex
 from lazyfun.sudoku.engine import solve
 from lazyfun.sudoku.formats import read, split
-from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, check_givens
+from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, check_givens, grid_of
 from lazyfun.vocab import ilen
 
 __all__ = [
@@ -209,7 +209,7 @@ def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
 
     try:
         puzzle = read(text)
-        grid = puzzle.grid if isinstance(puzzle, MarkedGrid) else puzzle
+        grid = grid_of(puzzle)
         if isinstance(puzzle, MarkedGrid) and request.mode == "minlex":
             raise PuzzleError(
                 "a pencil-mark grid has no minlex form here: canon relabels a grid's values,"

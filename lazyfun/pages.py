@@ -23,6 +23,7 @@ from typing import Literal
 
 from lazyfun.sudoku import Grid, MarkedGrid, Rating, UnsolvedError, count_solutions, solve
 from lazyfun.sudoku.deduction import Position, walkthrough
+from lazyfun.sudoku.grid import grid_of
 from lazyfun.sudoku.rating import rating_of
 from lazyfun.sudoku.svg import grid_svg, position_svg
 
@@ -84,7 +85,7 @@ def explanation_page(puzzle: Grid | MarkedGrid, *, title: str | None = None) -> 
     >>> page.count('<section class="step"'), "Rating 1.2 (easy)" in page
     (11, True)
     """
-    grid = puzzle.grid if isinstance(puzzle, MarkedGrid) else puzzle
+    grid = grid_of(puzzle)
     positions: list[Position] = list(walkthrough(puzzle))
     rating: Rating | None = None
     reason = None

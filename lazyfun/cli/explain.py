@@ -37,6 +37,7 @@ from lazyfun.sudoku import (
     steps,
 )
 from lazyfun.sudoku.deduction import candidates_of
+from lazyfun.sudoku.grid import grid_of
 from lazyfun.sudoku.svg import grid_svg
 
 PuzzleArg = Annotated[
@@ -114,7 +115,7 @@ def show_command(
     """
     with exit_protocol(PuzzleError):
         start = read(puzzle)
-        grid = start.grid if isinstance(start, MarkedGrid) else start
+        grid = grid_of(start)
         check_givens(grid)
         state = None
         if solution:

@@ -31,7 +31,8 @@ from lazyfun.cli.output import Format, Report, Source, fail, write_document
 from lazyfun.pages import Printed, booklet
 from lazyfun.parallel import ParallelError
 from lazyfun.runs import canon_file, solve_file
-from lazyfun.sudoku import MarkedGrid, UnsolvedError, rate, read
+from lazyfun.sudoku import UnsolvedError, rate, read
+from lazyfun.sudoku.grid import grid_of
 
 Answers = Callable[[Iterable[str]], Iterable[Answer]]
 
@@ -119,12 +120,11 @@ def _keeping(answers: Answers, kept: list[Printed]) -> Answers:
         for a in answers(lines):
             if a.grid is not None:
                 start = read(a.text)
-                puzzle = start.grid if isinstance(start, MarkedGrid) else start
                 try:
                     rating = rate(start)
                 except UnsolvedError:
                     rating = None
-                kept.append(Printed(puzzle, a.grid, rating))
+                kept.append(Printed(grid_of(start), a.grid, rating))
             yield a
 
     return passing

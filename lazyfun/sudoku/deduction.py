@@ -22,7 +22,7 @@ from typing import Literal
 
 from lazyfun.sudoku.engine import solve
 from lazyfun.sudoku.geometry import cell_name
-from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError
+from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, grid_of
 from lazyfun.sudoku.techniques import (
     Finder,
     Pair,
@@ -352,7 +352,7 @@ def walkthrough(
     """
     ladder = _ladder(techniques)
     state = _state(grid, candidates)
-    return _positions(state, ladder, grid.grid if isinstance(grid, MarkedGrid) else grid)
+    return _positions(state, ladder, grid_of(grid))
 
 
 def _positions(state: State, ladder: Ladder, puzzle: Grid) -> Iterator[Position]:

@@ -49,6 +49,7 @@ from lazyfun.sudoku.grid import (
     Grid,
     MarkedGrid,
     PuzzleError,
+    grid_of,
     is_link,
     parse,
 )
@@ -142,8 +143,7 @@ def read(text: str) -> Puzzle:
     """
     if is_link(text):
         return read_link(text.strip())
-    rows = [line.strip() for line in text.splitlines() if line.strip()]
-    rows = [row for row in rows if not row.startswith("#")]
+    rows = [row for row in map(str.strip, text.splitlines()) if row and row[0] != "#"]
     if len(rows) == 1 and len(rows[0]) in MARKS_SIZES:
         return read_marks(rows[0])
     return parse(text)
@@ -363,7 +363,7 @@ def write(puzzle: Puzzle, to: Target, meta: Iterable[str] = ()) -> str:
     >>> write(read("1..." "..1." ".1.." "...1"), "729")[:12]
     '1....234.234'
     """
-    grid = puzzle.grid if isinstance(puzzle, MarkedGrid) else puzzle
+    grid = grid_of(puzzle)
     if to == "81":
         return str(grid)
     if to == "729":
@@ -397,7 +397,7 @@ def _link(puzzle: Puzzle) -> str:
     """An f-puzzles link: the grid (and centre pencil marks) as lz-string compressed JSON."""
     from lzstring import LZString
 
-    grid = puzzle.grid if isinstance(puzzle, MarkedGrid) else puzzle
+    grid = grid_of(puzzle)
     if grid.box > 4:
         raise PuzzleError("f-puzzles draws grids up to 16x16: no link for a 25x25 grid")
     marks = puzzle.marks() if isinstance(puzzle, MarkedGrid) else {}

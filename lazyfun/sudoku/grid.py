@@ -27,6 +27,7 @@ __all__ = [
     "PuzzleError",
     "UnsolvedError",
     "check_givens",
+    "grid_of",
     "is_link",
     "parse",
 ]
@@ -248,6 +249,11 @@ class MarkedGrid:
         from lazyfun.sudoku.svg import grid_svg
 
         return grid_svg(self.grid, candidates=self.marks())
+
+
+def grid_of(puzzle: Grid | MarkedGrid) -> Grid:
+    """The placed values of a puzzle: a grid itself, or a marked grid's grid."""
+    return puzzle.grid if isinstance(puzzle, MarkedGrid) else puzzle
 
 
 @cache
