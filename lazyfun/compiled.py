@@ -49,6 +49,7 @@ __all__ = [
 COMPILED = (
     "lazyfun.search",
     "lazyfun.sudoku.engine",
+    "lazyfun.csp.filters",
     "lazyfun.csp.propagators",
     "lazyfun.csp.solver",
     "lazyfun.lazylist",

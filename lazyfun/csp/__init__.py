@@ -26,6 +26,7 @@ and :mod:`~lazyfun.csp.model` (``Model``, which uses them all).
 from lazyfun.csp.constraints import Constraint, Decision, Expr, all_different, total
 from lazyfun.csp.domain import Domain, ModelError
 from lazyfun.csp.model import Model
+from lazyfun.csp.relations import element, if_then, maximum, minimum, table
 from lazyfun.csp.results import Quality, Solution
 from lazyfun.csp.solver import Solutions
 
@@ -40,5 +41,10 @@ __all__ = [
     "Solution",
     "Solutions",
     "all_different",
+    "element",
+    "if_then",
+    "maximum",
+    "minimum",
+    "table",
     "total",
 ]

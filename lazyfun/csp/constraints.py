@@ -109,13 +109,20 @@ class _Comparable:
 
 
 class Decision(_Comparable):
-    """One unknown of a model: ``model.decision(name, domain)``; ``model`` is that model."""
+    """One unknown of a model: ``model.decision(name, domain)``; ``model`` is that model.
 
-    def __init__(self, model: object, index: int, name: str, domain: Domain) -> None:
+    A ``hidden`` decision stands for an expression such as ``minimum(xs)``:
+    the model defines it, and a solution's ``as_dict`` leaves it out.
+    """
+
+    def __init__(
+        self, model: object, index: int, name: str, domain: Domain, *, hidden: bool = False
+    ) -> None:
         self.model = model
         self.index = index
         self.name = name
         self.domain = domain
+        self.hidden = hidden
 
     def _expr(self) -> Expr:
         return Expr(self.model, {self.index: 1}, 0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from lazyfun.csp.constraints import Constraint, Decision, Predicate
+from lazyfun.csp.constraints import Constraint, Decision, Expr, Predicate
 from lazyfun.csp.domain import Domain, ModelError
 from lazyfun.csp.results import Quality, Solution
 from lazyfun.csp.solver import Solutions
@@ -39,23 +39,74 @@ class Model:
     def __init__(self) -> None:
         self.decisions: list[Decision] = []
         self.constraints: dict[str, Constraint] = {}
+        self.goals: list[tuple[Expr, int]] = []
+        self.branching: list[Decision] = []
         self._names: dict[str, Decision] = {}
 
     def __repr__(self) -> str:
-        return f"Model({len(self.decisions)} decisions, {len(self.constraints)} constraints)"
+        goals = f", {len(self.goals)} goals" if self.goals else ""
+        return f"Model({len(self.decisions)} decisions, {len(self.constraints)} constraints{goals})"
 
     def decision(self, name: str, domain: Domain) -> Decision:
         """A new decision; names are unique within a model."""
         if not isinstance(name, str) or not name:
             raise ModelError(f"a decision needs a non-empty name, got {name!r}")
+        return self._decision(name, domain, hidden=False)
+
+    def _decision(self, name: str, domain: Domain, *, hidden: bool) -> Decision:
         if name in self._names:
             raise ModelError(f"duplicate decision name {name!r}")
         if not isinstance(domain, Domain):
             raise ModelError(f"decision {name!r} needs a Domain, got {domain!r}")
-        d = Decision(self, len(self.decisions), name, domain)
+        d = Decision(self, len(self.decisions), name, domain, hidden=hidden)
         self.decisions.append(d)
         self._names[name] = d
         return d
+
+    def define(self, kind: str, domain: Domain, tie: Callable[[Decision], Constraint]) -> Decision:
+        """A hidden decision standing for an expression (``minimum(xs)``, ...), tied to
+        its arguments by the constraint ``tie(decision)``; both are named ``kind#n``."""
+        n = 1
+        while f"{kind}#{n}" in self._names or f"{kind}#{n}" in self.constraints:
+            n += 1
+        d = self._decision(f"{kind}#{n}", domain, hidden=True)
+        self.add_constraint(d.name, tie(d))
+        return d
+
+    def minimize(self, goal: Expr | Decision) -> None:
+        """Seek the smallest value of ``goal`` (a linear expression of decisions).
+
+        Goals rank in the order they are set: a later one only breaks the ties
+        of the earlier ones (Solver Foundation's goal priorities).
+        """
+        self._goal(goal, 1, "minimize")
+
+    def maximize(self, goal: Expr | Decision) -> None:
+        """Seek the largest value of ``goal``; ranked with the others as in :meth:`minimize`."""
+        self._goal(goal, -1, "maximize")
+
+    def branch_on(self, decisions: Sequence[Decision]) -> None:
+        """Branch on these decisions first, in this order (the first still open each
+        time), before the rest by smallest domain: a search strategy, as CP-SAT's
+        ``AddDecisionStrategy(..., CHOOSE_FIRST, ...)``.  The solutions are the same;
+        the order they come in, and the time, may not be."""
+        for d in decisions:
+            if not isinstance(d, Decision) or d.model is not self:
+                raise ModelError(f"branch_on: {d!r} is not a decision of this model")
+        self.branching.extend(decisions)
+
+    def _goal(self, goal: Expr | Decision, sign: int, verb: str) -> None:
+        if not isinstance(goal, Expr | Decision):
+            raise ModelError(
+                f"{verb} takes a linear expression of decisions (x, 2 * x + y, total(xs), "
+                f"minimum(xs)), got {goal!r}"
+            )
+        expr = goal._expr()
+        if not expr.terms:
+            raise ModelError(f"{verb}: the goal has no decision in it")
+        if expr.model is not self:
+            raise ModelError(f"{verb}: the goal uses a decision of another model")
+        self.goals.append((expr, sign))
 
     def __getitem__(self, name: str) -> Decision:
         try:
@@ -99,22 +150,40 @@ class Model:
     def solutions(
         self, *, time_limit: float | None = None, node_limit: int | None = None
     ) -> Solutions:
-        """Every solution, found one at a time as you ask (``GetNext`` as a generator)."""
+        """Every solution, found one at a time as you ask (``GetNext`` as a generator).
+
+        With goals: each strictly better than the last (quality FEASIBLE), as
+        soon as it is found; once the search proves nothing better exists, the
+        best once more as OPTIMAL, and the stream ends.  Stop reading whenever
+        the last one is good enough: the search goes no further.
+        """
         return Solutions(
             self,
             self.decisions,
             list(self.constraints.values()),
             time_limit=time_limit,
             node_limit=node_limit,
+            goals=self.goals,
+            branching=[d.index for d in self.branching],
         )
 
     def solve(self, *, time_limit: float | None = None, node_limit: int | None = None) -> Solution:
-        """The first solution; its ``quality`` is FEASIBLE, INFEASIBLE or UNKNOWN (a limit hit)."""
+        """Without goals, the first solution (FEASIBLE); with goals, the optimum (OPTIMAL),
+        or when a limit stops the search the best found (FEASIBLE, with the ``bound``
+        proved so far).  INFEASIBLE when there is no solution; UNKNOWN when a limit
+        stopped the search before one was found."""
         stream = self.solutions(time_limit=time_limit, node_limit=node_limit)
+        last = None
         for solution in stream:
-            return solution
-        quality = Quality.UNKNOWN if stream.stopped_by else Quality.INFEASIBLE
-        return Solution(self, None, quality)
+            last = solution
+            if not self.goals:
+                break
+        if last is None:
+            quality = Quality.UNKNOWN if stream.stopped_by else Quality.INFEASIBLE
+            return Solution(self, None, quality, bound=stream.bound)
+        if last.quality is Quality.FEASIBLE:
+            last.bound = stream.bound
+        return last
 
     def count(
         self,
@@ -123,7 +192,15 @@ class Model:
         time_limit: float | None = None,
         node_limit: int | None = None,
     ) -> int:
-        """How many solutions (stopping at ``limit``); eager, but holds one solution at a time."""
+        """How many solutions (stopping at ``limit``); eager, but holds one solution at a time.
+
+        Refused on a model with goals: its stream holds improving solutions, not all.
+        """
+        if self.goals:
+            raise ModelError(
+                "count() is refused on a model with goals: its solutions() are the improving "
+                "ones, not all of them; count the model without minimize/maximize"
+            )
         n = 0
         for _ in self.solutions(time_limit=time_limit, node_limit=node_limit):
             n += 1

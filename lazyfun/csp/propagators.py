@@ -19,7 +19,7 @@ Installed from source, this module is compiled with mypyc (see
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from lazyfun.csp.constraints import (
     COMPARISONS,
@@ -27,30 +27,27 @@ from lazyfun.csp.constraints import (
     AllDifferent,
     Constraint,
     Decision,
+    Expr,
     Linear,
     Predicate,
 )
 from lazyfun.csp.domain import ModelError
+from lazyfun.csp.filters import (
+    Changes,
+    GoalBound,
+    Propagator,
+    Terms,
+    bounds,
+    element_filter,
+    extreme_filter,
+    if_then_filter,
+    low,
+    table_filter,
+    unit_equality,
+)
+from lazyfun.csp.relations import Element, Extreme, IfThen, Table
 
-__all__ = ["Changes", "Propagator", "Propagators"]
-
-
-def _low(bits: int) -> int:
-    return (bits & -bits).bit_length() - 1
-
-
-def _range_mask(low: int, high: int) -> int:
-    """Bits ``low .. high`` (clipped at 0); 0 when the range is empty."""
-    low = max(low, 0)
-    if high < low:
-        return 0
-    return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
-
-
-# What a propagator did to the domains: None when it found them inconsistent
-# (a domain wiped out, or the constraint broken), else the decisions it narrowed.
-Changes = Sequence[int] | None
-Propagator = Callable[[list[int]], Changes]
+__all__ = ["Propagators"]
 
 
 def _is_shift_equal(c: Constraint) -> bool:
@@ -133,59 +130,15 @@ def _narrow(doms: list[int], scope: tuple[int, ...], fixed: int) -> Changes:  # 
     return [i for i, bits in zip(open_, before, strict=True) if doms[i] != bits]
 
 
-def _bounds(terms: list[tuple[int, int, int]], constant: int, equal: bool) -> Propagator:
-    """``sum(a * x) + k <= 0`` (or ``== 0`` when ``equal``) by bounds reasoning:
-    each decision's range is cut to what the others' extremes leave it."""
-
-    def prop(doms: list[int]) -> Changes:
-        lows = []
-        highs = []
-        for i, a, off in terms:
-            bits = doms[i]
-            lo = off + _low(bits)
-            hi = off + bits.bit_length() - 1
-            if a > 0:
-                lows.append(a * lo)
-                highs.append(a * hi)
-            else:
-                lows.append(a * hi)
-                highs.append(a * lo)
-        total_low = constant + sum(lows)
-        total_high = constant + sum(highs)
-        if total_low > 0 or (equal and total_high < 0):
-            return None
-        changed = []
-        for (i, a, off), lo_term, hi_term in zip(terms, lows, highs, strict=True):
-            # a*x <= -(total_low - lo_term); for ==, also a*x >= -(total_high - hi_term)
-            bits = doms[i]
-            x_low, x_high = off, off + bits.bit_length() - 1
-            upper = -(total_low - lo_term)
-            if a > 0:
-                x_high = min(x_high, upper // a)
-            else:
-                x_low = max(x_low, -(upper // -a))
-            if equal:
-                lower = -(total_high - hi_term)
-                if a > 0:
-                    x_low = max(x_low, -(-lower // a))
-                else:
-                    x_high = min(x_high, lower // a)
-            mask = _range_mask(x_low - off, x_high - off)
-            if bits & ~mask:
-                bits &= mask
-                if not bits:
-                    return None
-                doms[i] = bits
-                changed.append(i)
-        return changed
-
-    return prop
-
-
 class Propagators:
     """A model's constraints turned into propagators over bit sets, and the watch lists."""
 
-    def __init__(self, decisions: Sequence[Decision], constraints: Sequence[Constraint]) -> None:
+    def __init__(
+        self,
+        decisions: Sequence[Decision],
+        constraints: Sequence[Constraint],
+        goals: Sequence[Expr] = (),
+    ) -> None:
         self.size = len(decisions)
         self.offsets = [d.domain.offset for d in decisions]
         self.start = tuple(d.domain.bits for d in decisions)
@@ -196,35 +149,59 @@ class Propagators:
         self.idempotent: list[bool] = []
         for constraint in constraints:
             self._add(constraint)
+        # Goals, each an expression to minimise, ranked; their cut tightens
+        # with every solution found (branch and bound).
+        self.goal = GoalBound([(self._terms(e), e.constant) for e in goals])
+        self.goal_index = len(self.propagators)
+        if goals:
+            scope = tuple(sorted({i for e in goals for i in e.terms}))
+            self._watch(self.goal, scope, idempotent=False)
         # Weighted degree, for branching ties: the number of constraints on a
         # decision, plus one each time one of them failed during the search.
         self.weight = [len(w) for w in self.watchers]
 
+    def _terms(self, e: Expr) -> Terms:
+        return [(i, a, self.offsets[i]) for i, a in sorted(e.terms.items())]
+
     def _add(self, c: Constraint) -> None:
-        if isinstance(c, Linear):
-            prop = self._linear(c)
-        elif isinstance(c, AllDifferent):
-            prop = self._all_different(c)
-        elif (
-            isinstance(c, AbsCompare) and c.op == "!=" and sorted(c.expr.terms.values()) == [-1, 1]
-        ):
-            prop = self._abs_pair(c)
-        elif isinstance(c, AbsCompare | Predicate):
-            prop = self._forward(c)
-        else:
-            raise ModelError(f"unsupported constraint {c!r}")
+        prop = self.compile(c)
         if not c.scope:
             self.constant.append(prop)
             return
+        self._watch(prop, c.scope, isinstance(c, AllDifferent) or _is_shift_equal(c))
+
+    def _watch(self, prop: Propagator, scope: tuple[int, ...], idempotent: bool) -> None:
         k = len(self.propagators)
         self.propagators.append(prop)
-        self.scopes.append(c.scope)
-        self.idempotent.append(isinstance(c, AllDifferent) or _is_shift_equal(c))
-        for i in set(c.scope):
+        self.scopes.append(scope)
+        self.idempotent.append(idempotent)
+        for i in set(scope):
             self.watchers[i].append(k)
 
+    def compile(self, c: Constraint) -> Propagator:
+        """The propagator of one constraint."""
+        if isinstance(c, Linear):
+            return self._linear(c)
+        if isinstance(c, AllDifferent):
+            return self._all_different(c)
+        if isinstance(c, AbsCompare) and c.op == "!=" and sorted(c.expr.terms.values()) == [-1, 1]:
+            return self._abs_pair(c)
+        if isinstance(c, AbsCompare | Predicate):
+            return self._forward(c)
+        if isinstance(c, Element):
+            items = [(x.index, 0) if isinstance(x, Decision) else (-1, x) for x in c.items]
+            return element_filter(c.result.index, c.index.index, items, self.offsets)
+        if isinstance(c, Table):
+            return table_filter(c.scope, c.rows, self.offsets)
+        if isinstance(c, IfThen):
+            return if_then_filter(c.condition, self.compile(c.then), self.offsets)
+        if isinstance(c, Extreme):
+            scope = [d.index for d in c.decisions]
+            return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
+        raise ModelError(f"unsupported constraint {c!r}")
+
     def value(self, i: int, bits: int) -> int:
-        return self.offsets[i] + _low(bits)
+        return self.offsets[i] + low(bits)
 
     def _forward(self, c: Constraint) -> Propagator:
         """Forward checking: once one decision is open, keep its values that satisfy ``c``."""
@@ -237,7 +214,7 @@ class Propagators:
             if len(open_) > 1:
                 return ()
             for i in scope:
-                values[i] = offsets[i] + _low(doms[i])
+                values[i] = offsets[i] + low(doms[i])
             if not open_:
                 return () if c.holds(values) else None
             i = open_[0]
@@ -260,7 +237,7 @@ class Propagators:
         return prop
 
     def _linear(self, c: Linear) -> Propagator:
-        terms = [(i, a, self.offsets[i]) for i, a in sorted(c.expr.terms.items())]
+        terms = self._terms(c.expr)
         constant = c.expr.constant
         op = c.op
         if op == "!=":
@@ -277,9 +254,11 @@ class Propagators:
             op = "<="
         if _is_shift_equal(c):
             return self._shift_equal(terms, constant)
-        return _bounds(terms, constant, op == "==")
+        if op == "==" and len(terms) > 2 and all(abs(a) == 1 for _, a, _ in terms):
+            return unit_equality(terms, constant)
+        return bounds(terms, constant, op == "==")
 
-    def _not_equal(self, terms: list[tuple[int, int, int]], constant: int) -> Propagator:
+    def _not_equal(self, terms: Terms, constant: int) -> Propagator:
         """``sum(a * x) + k != 0``: once one decision is open, strike its one forbidden value."""
 
         def prop(doms: list[int]) -> Changes:
@@ -341,7 +320,7 @@ class Propagators:
 
         return prop
 
-    def _shift_equal(self, terms: list[tuple[int, int, int]], constant: int) -> Propagator:
+    def _shift_equal(self, terms: Terms, constant: int) -> Propagator:
         """``x - y + k == 0``: x's values are y's shifted by ``-k``, and back."""
         (i, a, off_i), (j, _, off_j) = terms
         if a < 0:
@@ -387,7 +366,9 @@ class Propagators:
         return lifted
 
     def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
-        """Run propagators to a fixpoint, starting from those watching ``touched``.
+        """Run propagators to a fixpoint, starting from those watching ``touched``
+        (and from the goals' cut, which may have tightened since the domains were
+        last propagated).
 
         The queue is first in, first out.  A propagator that reaches its own
         fixpoint in one run (``all_different``, ``x == y + k``) is not queued
@@ -398,6 +379,9 @@ class Propagators:
         idempotent = self.idempotent
         queued = [False] * len(props)
         queue: deque[int] = deque()
+        if self.goal.goals:
+            queued[self.goal_index] = True
+            queue.append(self.goal_index)
         for i in touched:
             for k in watchers[i]:
                 if not queued[k]:

@@ -22,8 +22,15 @@ class Decisions(Protocol):
 
 
 class Quality(Enum):
-    """What a :class:`Solution` is (Solver Foundation's ``SolverQuality``)."""
+    """What a :class:`Solution` is (Solver Foundation's ``SolverQuality``).
 
+    OPTIMAL: no solution is better on the model's goals (proved by the
+    search); FEASIBLE: a solution, or with goals the best found when a
+    limit stopped the search; INFEASIBLE: no solution exists; UNKNOWN: a
+    limit stopped the search before any solution was found.
+    """
+
+    OPTIMAL = "optimal"
     FEASIBLE = "feasible"
     INFEASIBLE = "infeasible"
     UNKNOWN = "unknown"
@@ -34,13 +41,26 @@ class Solution:
 
     ``solution[x]`` or ``solution["x"]`` gives a value; ``as_dict()`` all of
     them by name.  An infeasible (or unknown) solution has a ``quality`` and no
-    values.
+    values.  On a model with goals, ``objective`` holds the goals' values in
+    the order they were set, and ``bound`` the best value the first goal could
+    still reach when the solution was reported (equal to ``objective[0]`` once
+    the solution is OPTIMAL; None without goals, or when nothing is proved).
     """
 
-    def __init__(self, model: Decisions, values: tuple[int, ...] | None, quality: Quality) -> None:
+    def __init__(
+        self,
+        model: Decisions,
+        values: tuple[int, ...] | None,
+        quality: Quality,
+        *,
+        objective: tuple[int, ...] = (),
+        bound: int | None = None,
+    ) -> None:
         self.model = model
         self.values = values
         self.quality = quality
+        self.objective = objective
+        self.bound = bound
 
     def __getitem__(self, key: Decision | str) -> int:
         decision = self.model[key] if isinstance(key, str) else key
@@ -51,10 +71,13 @@ class Solution:
         return self.values[decision.index]
 
     def as_dict(self) -> dict[str, int]:
-        """Every decision's value, by name (empty when there is no solution)."""
+        """Every decision's value, by name (empty when there is no solution); the hidden
+        decisions that stand for expressions such as ``minimum(xs)`` are left out."""
         if self.values is None:
             return {}
-        return {d.name: v for d, v in zip(self.model.decisions, self.values, strict=True)}
+        pairs = zip(self.model.decisions, self.values, strict=True)
+        return {d.name: v for d, v in pairs if not d.hidden}
 
     def __repr__(self) -> str:
-        return f"Solution({self.quality.name}, {self.as_dict()!r})"
+        goals = f", objective={self.objective}" if self.objective else ""
+        return f"Solution({self.quality.name}, {self.as_dict()!r}{goals})"

@@ -9,10 +9,17 @@ The four parameters of :func:`lazyfun.search`:
   :mod:`lazyfun.csp.propagators`);
 - ``blocked``: some domain became empty;
 - ``complete``: every domain holds one value;
-- ``expand1``: the decision with the smallest domain, one child per value,
-  smallest value first.  Ties go to the highest weighted degree: the number
+- ``expand1``: the first open decision the model says to branch on first
+  (``Model.branch_on``), else the decision with the smallest domain; one
+  child per value, smallest value first.  Ties go to the highest weighted degree: the number
   of constraints on the decision, plus one for each time one of them failed
   so far in this search (dom/wdeg's weights, used only to break ties).
+
+With goals, the same search is branch and bound: each solution found
+tightens the goals' cut (see :class:`lazyfun.csp.filters.GoalBound`), so the
+stream holds strictly improving solutions; when it runs out, the last one is
+proved optimal and is yielded again as such.  A decision of the first goal
+that lowers the goal as it grows is tried largest value first.
 
 The solver knows decisions and constraints, not the model that holds them.
 
@@ -26,7 +33,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from lazyfun.csp.constraints import Constraint, Decision
+from lazyfun.csp.constraints import Constraint, Decision, Expr
 from lazyfun.csp.propagators import Propagators
 from lazyfun.csp.results import Decisions, Quality, Solution
 from lazyfun.search import search
@@ -53,7 +60,11 @@ class Solutions(Iterator[Solution]):
 
     ``stopped_by`` is None while the stream runs and after it ends by
     exhaustion; ``"time_limit"`` or ``"node_limit"`` when a limit ended it.
-    ``nodes`` counts the branchings so far.
+    ``nodes`` counts the branchings so far.  With goals (``(expression,
+    sign)`` pairs, sign 1 to minimise and -1 to maximise), the stream holds
+    strictly improving solutions, then the last once more as OPTIMAL;
+    ``best`` is the best so far and ``bound`` what the first goal could still
+    reach.
     """
 
     def __init__(
@@ -64,15 +75,41 @@ class Solutions(Iterator[Solution]):
         *,
         time_limit: float | None,
         node_limit: int | None,
+        goals: Sequence[tuple[Expr, int]] = (),
+        branching: Sequence[int] = (),
     ) -> None:
         self.model = model
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.stopped_by: str | None = None
         self.nodes = 0
-        self._compiled = Propagators(decisions, constraints)
+        self.best: Solution | None = None
+        self._signs = [sign for _, sign in goals]
+        self._compiled = Propagators(decisions, constraints, [e * sign for e, sign in goals])
+        # Per open branching, the least the first goal can reach in its siblings
+        # still to try (None: none left): what makes ``bound`` a proof.
+        self._open: list[int | None] = []
+        first = self._compiled.goal.goals[0][0] if goals else []
+        self._descending = [False] * len(decisions)
+        for i, a, _ in first:
+            self._descending[i] = a < 0
+        self._branching = list(branching)
         self._started = time.perf_counter()
         self._stream = self._run()
+
+    @property
+    def bound(self) -> int | None:
+        """The best value the first goal could still reach: no solution beats it.
+
+        Below every solution left unexplored and the best found; None without
+        goals, or before anything is known.
+        """
+        if not self._signs:
+            return None
+        reach = [x for x in self._open if x is not None]
+        if self.best is not None:
+            reach.append(self._signs[0] * self.best.objective[0])
+        return self._signs[0] * min(reach) if reach else None
 
     def __iter__(self) -> Solutions:
         return self
@@ -94,13 +131,13 @@ class Solutions(Iterator[Solution]):
             ok = ok and compiled.propagate(doms, range(len(doms)))
         return Node(tuple(doms), node.fixed, not ok)
 
-    def _expand1(self, node: Node) -> Iterator[Node]:
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise _Stop("node_limit")
-        if self.time_limit is not None and time.perf_counter() - self._started > self.time_limit:
-            raise _Stop("time_limit")
-        doms = node.domains
+    def _choose(self, doms: Domains) -> int:
+        """The decision to branch on: the first open one of ``branching``, else the
+        smallest domain, ties to the highest weighted degree."""
+        for i in self._branching:
+            bits = doms[i]
+            if bits & (bits - 1):
+                return i
         weight = self._compiled.weight
         best = -1
         best_key = (0, 0)
@@ -109,14 +146,36 @@ class Solutions(Iterator[Solution]):
                 key = (bits.bit_count(), -weight[i])
                 if best < 0 or key < best_key:
                     best, best_key = i, key
+        return best
+
+    def _expand1(self, node: Node) -> Iterator[Node]:
+        self.nodes += 1
+        doms = node.domains
+        tracking = bool(self._signs)
+        goal = self._compiled.goal
+        if tracking:
+            self._open.append(goal.lowest(0, doms))
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _Stop("node_limit")
+        if self.time_limit is not None and time.perf_counter() - self._started > self.time_limit:
+            raise _Stop("time_limit")
+        best = self._choose(doms)
         bits = doms[best]
+        down = self._descending[best]
         while bits:
-            bit = bits & -bits
+            bit = 1 << (bits.bit_length() - 1) if down else bits & -bits
             bits ^= bit
+            if tracking:
+                self._open[-1] = (
+                    goal.lowest(0, (*doms[:best], bits, *doms[best + 1 :])) if bits else None
+                )
             yield Node((*doms[:best], bit, *doms[best + 1 :]), best)
+        if tracking:
+            self._open.pop()
 
     def _run(self) -> Iterator[Solution]:
         compiled = self._compiled
+        goal = compiled.goal
         root = self._prune(Node(compiled.start, -1))
         found = search(
             root,
@@ -127,4 +186,21 @@ class Solutions(Iterator[Solution]):
         )
         for node in found:
             values = tuple(compiled.value(i, b) for i, b in enumerate(node.domains))
-            yield Solution(self.model, values, Quality.FEASIBLE)
+            if not self._signs:
+                yield Solution(self.model, values, Quality.FEASIBLE)
+                continue
+            scores = [goal.value(k, values) for k in range(len(self._signs))]
+            goal.improve_on(scores)
+            objective = tuple(sign * v for sign, v in zip(self._signs, scores, strict=True))
+            self.best = Solution(self.model, values, Quality.FEASIBLE, objective=objective)
+            self.best.bound = self.bound
+            yield self.best
+        if self.best is not None:
+            best = self.best
+            yield Solution(
+                self.model,
+                best.values,
+                Quality.OPTIMAL,
+                objective=best.objective,
+                bound=best.objective[0],
+            )

@@ -1,0 +1,454 @@
+"""Bit-set filtering: linear bounds, element, table, if_then, minimum/maximum, and goal bounds.
+
+A domain is a bit set over the decision's offset: bit ``i`` of decision ``d``
+stands for ``offsets[d] + i``.  A propagator takes the list of domains,
+narrows some of them in place, and returns the decisions it narrowed, or
+None when the constraint cannot hold.  :mod:`lazyfun.csp.propagators` picks
+one for each constraint of a model and runs them to a fixpoint.
+
+Installed from source, this module is compiled with mypyc (see
+:mod:`lazyfun.compiled`); the code here is what runs either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from lazyfun.csp.constraints import COMPARISONS, Constraint, Linear
+
+__all__ = [
+    "Changes",
+    "GoalBound",
+    "Propagator",
+    "Terms",
+    "bounds",
+    "element_filter",
+    "extreme_filter",
+    "if_then_filter",
+    "low",
+    "range_mask",
+    "table_filter",
+    "unit_equality",
+]
+
+# What a propagator did to the domains: None when it found them inconsistent
+# (a domain wiped out, or the constraint broken), else the decisions it narrowed.
+Changes = Sequence[int] | None
+Propagator = Callable[[list[int]], Changes]
+# A linear expression over bit sets: (decision, coefficient, the decision's offset).
+Terms = list[tuple[int, int, int]]
+
+
+def low(bits: int) -> int:
+    """The position of the lowest bit."""
+    return (bits & -bits).bit_length() - 1
+
+
+def range_mask(low: int, high: int) -> int:
+    """Bits ``low .. high`` (clipped at 0); 0 when the range is empty."""
+    low = max(low, 0)
+    if high < low:
+        return 0
+    return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
+
+
+def _shifted(bits: int, by: int) -> int:
+    return bits << by if by >= 0 else bits >> -by
+
+
+def _span(terms: Terms, doms: Sequence[int]) -> tuple[int, int]:
+    """The smallest and largest value ``sum(a * x)`` can take over the domains' bounds."""
+    smallest = largest = 0
+    for i, a, off in terms:
+        bits = doms[i]
+        lo = off + low(bits)
+        hi = off + bits.bit_length() - 1
+        if a > 0:
+            smallest += a * lo
+            largest += a * hi
+        else:
+            smallest += a * hi
+            largest += a * lo
+    return smallest, largest
+
+
+def bounds(terms: Terms, constant: int, equal: bool) -> Propagator:
+    """``sum(a * x) + k <= 0`` (or ``== 0`` when ``equal``) by bounds reasoning:
+    each decision's range is cut to what the others' extremes leave it.
+
+    With the terms' smallest sum ``low`` (every ``a * x`` at its least), the
+    term ``a * x`` may rise at most ``-low`` above its least; with ``==`` and
+    the largest sum ``high``, fall at most ``high`` below its most.
+    """
+
+    def prop(doms: list[int]) -> Changes:
+        total_low = total_high = constant
+        widest = 0
+        for i, a, off in terms:
+            bits = doms[i]
+            span = (bits.bit_length() - 1 - low(bits)) * (a if a > 0 else -a)
+            total_low += a * (off + (low(bits) if a > 0 else bits.bit_length() - 1))
+            total_high += a * (off + (bits.bit_length() - 1 if a > 0 else low(bits)))
+            widest = max(widest, span)
+        if total_low > 0 or (equal and total_high < 0):
+            return None
+        # No term spans more than the slack on either side: nothing to cut (most calls).
+        if widest <= -total_low and (not equal or widest <= total_high):
+            return ()
+        changed = []
+        for i, a, _off in terms:
+            bits = doms[i]
+            lo, hi = low(bits), bits.bit_length() - 1
+            if a > 0:
+                new_lo = hi - total_high // a if equal else lo
+                new_hi = lo + -total_low // a
+            else:
+                new_lo = hi - -total_low // -a
+                new_hi = lo + total_high // -a if equal else hi
+            if new_lo > lo:
+                bits = bits >> new_lo << new_lo
+            if new_hi < hi:
+                bits &= (1 << (new_hi + 1)) - 1
+            if bits != doms[i]:
+                if not bits:
+                    return None
+                doms[i] = bits
+                changed.append(i)
+        return changed
+
+    return prop
+
+
+def unit_equality(terms: Terms, constant: int) -> Propagator:
+    """``sum(±x) + k == 0`` over three or more decisions: bounds reasoning, and once
+    all but two of opposite signs are fixed (``x - y == c``), domain reasoning
+    between those two, their bit sets shifted onto each other."""
+    by_bounds = bounds(terms, constant, True)
+
+    def prop(doms: list[int]) -> Changes:
+        changed = by_bounds(doms)
+        if changed is None:
+            return None
+        rest = constant
+        x = y = -1
+        off_x = off_y = 0
+        for i, a, off in terms:
+            bits = doms[i]
+            if not bits & (bits - 1):
+                rest += a * (off + low(bits))
+            elif a > 0 and x < 0:
+                x, off_x = i, off
+            elif a < 0 and y < 0:
+                y, off_y = i, off
+            else:
+                return changed
+        if x < 0 or y < 0:
+            return changed
+        shift = off_y - rest - off_x  # x = y - rest: bit of x = bit of y + shift
+        x0, y0 = doms[x], doms[y]
+        x1 = x0 & _shifted(y0, shift)
+        y1 = y0 & _shifted(x1, -shift)
+        if not x1 or not y1:
+            return None
+        if x1 == x0 and y1 == y0:
+            return changed
+        doms[x], doms[y] = x1, y1
+        return [*changed, *(i for i, a, b in ((x, x0, x1), (y, y0, y1)) if a != b)]
+
+    return prop
+
+
+def element_filter(
+    result: int, index: int, items: list[tuple[int, int]], offsets: list[int]
+) -> Propagator:
+    """``result == items[index]``; an item is ``(decision, 0)`` or ``(-1, number)``.
+
+    The index keeps the positions whose item can still equal the result; the
+    result keeps the values some such item can take; once the index is
+    fixed, its item and the result narrow each other.
+    """
+    off_r, off_i = offsets[result], offsets[index]
+
+    def item_bits(k: int, res: int, doms: list[int]) -> int:
+        """The result's values that item ``k`` can take."""
+        j, number = items[k]
+        if j >= 0:
+            return _shifted(doms[j], offsets[j] - off_r) & res
+        at = number - off_r
+        return res & (1 << at) if at >= 0 else 0
+
+    def prop(doms: list[int]) -> Changes:
+        res, idx = doms[result], doms[index]
+        kept = support = 0
+        rest = idx
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            k = off_i + bit.bit_length() - 1
+            hit = item_bits(k, res, doms) if 0 <= k < len(items) else 0
+            if hit:
+                kept |= bit
+                support |= hit
+        if not kept:
+            return None
+        changed = []
+        if kept != idx:
+            doms[index] = kept
+            changed.append(index)
+        if support != res:
+            doms[result] = support
+            changed.append(result)
+        j = items[off_i + low(kept)][0] if not kept & (kept - 1) else -1
+        if j >= 0:
+            narrowed = doms[j] & _shifted(doms[result], off_r - offsets[j])
+            if not narrowed:
+                return None
+            if narrowed != doms[j]:
+                doms[j] = narrowed
+                changed.append(j)
+        return changed
+
+    return prop
+
+
+def table_filter(
+    scope: tuple[int, ...], rows: Sequence[tuple[int, ...]], offsets: list[int]
+) -> Propagator:
+    """The decisions keep the values some row still allowed by every domain uses."""
+    positions = [
+        tuple(v - offsets[i] for v, i in zip(row, scope, strict=True))
+        for row in rows
+        if all(v >= offsets[i] for v, i in zip(row, scope, strict=True))
+    ]
+    width = len(scope)
+
+    def prop(doms: list[int]) -> Changes:
+        supports = [0] * width
+        for row in positions:
+            if all(doms[i] >> row[k] & 1 for k, i in enumerate(scope)):
+                for k in range(width):
+                    supports[k] |= 1 << row[k]
+        changed = []
+        for k, i in enumerate(scope):
+            bits = doms[i] & supports[k]
+            if not bits:
+                return None
+            if bits != doms[i]:
+                doms[i] = bits
+                changed.append(i)
+        return changed
+
+    return prop
+
+
+def _entailed(condition: Constraint, offsets: list[int]) -> Callable[[list[int], list[int]], bool]:
+    """A test that ``condition`` holds whatever values the domains leave: from the
+    expression's range for a linear condition, else once its decisions are fixed."""
+    if isinstance(condition, Linear):
+        terms = [(i, a, offsets[i]) for i, a in condition.expr.terms.items()]
+        constant, op = condition.expr.constant, condition.op
+        test = COMPARISONS[op]
+
+        def by_range(doms: list[int], values: list[int]) -> bool:
+            smallest, largest = _span(terms, doms)
+            smallest += constant
+            largest += constant
+            if op == "!=":
+                return smallest > 0 or largest < 0
+            if op == "==":
+                return smallest == largest == 0
+            return test(smallest, 0) and test(largest, 0)
+
+        return by_range
+
+    def when_fixed(doms: list[int], values: list[int]) -> bool:
+        for i in condition.scope:
+            bits = doms[i]
+            if bits & (bits - 1):
+                return False
+            values[i] = offsets[i] + low(bits)
+        return condition.holds(values)
+
+    return when_fixed
+
+
+def if_then_filter(condition: Constraint, then: Propagator, offsets: list[int]) -> Propagator:
+    """``condition`` implies the constraint that ``then`` propagates.
+
+    Once the condition is sure to hold, ``then`` runs; while ``then`` is
+    found impossible (on a trial copy of the domains), the condition must
+    fail: with one of its decisions open, that decision keeps the values
+    that break it.
+    """
+    entailed = _entailed(condition, offsets)
+    scope = sorted(set(condition.scope))
+    values = [0] * len(offsets)
+
+    def prop(doms: list[int]) -> Changes:
+        if entailed(doms, values):
+            return then(doms)
+        if then(list(doms)) is not None:
+            return ()
+        open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
+        if len(open_) != 1:
+            return ()
+        for i in scope:
+            values[i] = offsets[i] + low(doms[i])
+        i = open_[0]
+        bits = doms[i]
+        kept = 0
+        rest = bits
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            values[i] = offsets[i] + bit.bit_length() - 1
+            if not condition.holds(values):
+                kept |= bit
+        if not kept:
+            return None
+        if kept == bits:
+            return ()
+        doms[i] = kept
+        return (i,)
+
+    return prop
+
+
+def _at_least(doms: list[int], i: int, value: int, offsets: list[int], changed: list[int]) -> bool:
+    """Cut decision ``i`` to values ``>= value``; False when none is left."""
+    bits = doms[i]
+    at = value - offsets[i]
+    if at <= 0:
+        return True
+    kept = bits >> at << at
+    if kept != bits:
+        if not kept:
+            return False
+        doms[i] = kept
+        changed.append(i)
+    return True
+
+
+def _at_most(doms: list[int], i: int, value: int, offsets: list[int], changed: list[int]) -> bool:
+    """Cut decision ``i`` to values ``<= value``; False when none is left."""
+    bits = doms[i]
+    at = value - offsets[i]
+    if at < 0:
+        return False
+    kept = bits & ((1 << (at + 1)) - 1)
+    if kept != bits:
+        if not kept:
+            return False
+        doms[i] = kept
+        changed.append(i)
+    return True
+
+
+class _Side:
+    """Decisions' bounds read one way: as they are (``sign`` 1) or negated (-1)."""
+
+    def __init__(self, sign: int, offsets: list[int]) -> None:
+        self.sign = sign
+        self.offsets = offsets
+
+    def span(self, doms: list[int], i: int) -> tuple[int, int]:
+        bits = doms[i]
+        lo, hi = self.offsets[i] + low(bits), self.offsets[i] + bits.bit_length() - 1
+        return (lo, hi) if self.sign > 0 else (-hi, -lo)
+
+    def at_least(self, doms: list[int], i: int, value: int, changed: list[int]) -> bool:
+        if self.sign > 0:
+            return _at_least(doms, i, value, self.offsets, changed)
+        return _at_most(doms, i, -value, self.offsets, changed)
+
+    def at_most(self, doms: list[int], i: int, value: int, changed: list[int]) -> bool:
+        if self.sign > 0:
+            return _at_most(doms, i, value, self.offsets, changed)
+        return _at_least(doms, i, -value, self.offsets, changed)
+
+
+def extreme_filter(
+    result: int, items: list[int], cap: int | None, largest: bool, offsets: list[int]
+) -> Propagator:
+    """``result == min(items + [cap])`` (``max`` when ``largest``), by bounds.
+
+    Written for the minimum, on values read negated for a maximum: the
+    result lies between the smallest low and the smallest high of the items;
+    every item is at least the result; and when only one item can still be
+    as small as the result's high, that item is at most it.
+    """
+    side = _Side(-1 if largest else 1, offsets)
+    signed_cap = None if cap is None else side.sign * cap
+
+    def prop(doms: list[int]) -> Changes:
+        spans = [side.span(doms, i) for i in items]
+        least_low = min(lo for lo, _ in spans)
+        least_high = min(hi for _, hi in spans)
+        if signed_cap is not None:
+            least_low = min(least_low, signed_cap)
+            least_high = min(least_high, signed_cap)
+        changed: list[int] = []
+        if not side.at_least(doms, result, least_low, changed):
+            return None
+        if not side.at_most(doms, result, least_high, changed):
+            return None
+        r_low, r_high = side.span(doms, result)
+        if not all(side.at_least(doms, i, r_low, changed) for i in items):
+            return None
+        if signed_cap is None or signed_cap > r_high:
+            can_be_least = [i for i in items if side.span(doms, i)[0] <= r_high]
+            if not can_be_least:
+                return None
+            if len(can_be_least) == 1 and not side.at_most(doms, can_be_least[0], r_high, changed):
+                return None
+        return changed
+
+    return prop
+
+
+class GoalBound:
+    """The branch-and-bound cut: the goals must beat the best solution found so far.
+
+    Goals are linear expressions to minimise (a maximised goal is negated),
+    ranked: the first decides, the next breaks its ties.  After
+    :meth:`improve_on` an objective ``v``, a solution must be
+    lexicographically smaller: goal 0 at most ``v[0]``; once goal 0 cannot
+    be below ``v[0]``, goal 1 at most ``v[1]``; and so on, the last strictly
+    below.
+    """
+
+    def __init__(self, goals: list[tuple[Terms, int]]) -> None:
+        self.goals = goals
+        self.incumbent: list[int] = []
+        self._cuts: list[Propagator] = []
+
+    def value(self, k: int, values: Sequence[int]) -> int:
+        """Goal ``k``'s value (minimised form) for the decisions' ``values``."""
+        terms, constant = self.goals[k]
+        return constant + sum(a * values[i] for i, a, _ in terms)
+
+    def lowest(self, k: int, doms: Sequence[int]) -> int:
+        """The smallest value goal ``k`` can take over the domains' bounds."""
+        terms, constant = self.goals[k]
+        return constant + _span(terms, doms)[0]
+
+    def improve_on(self, objective: list[int]) -> None:
+        """From now on, only solutions better than ``objective`` are allowed."""
+        self.incumbent = objective
+        last = len(self.goals) - 1
+        self._cuts = [
+            bounds(terms, constant - v + (1 if k == last else 0), False)
+            for k, ((terms, constant), v) in enumerate(zip(self.goals, objective, strict=True))
+        ]
+
+    def __call__(self, doms: list[int]) -> Changes:
+        changed: list[int] = []
+        last = len(self._cuts) - 1
+        for k, cut in enumerate(self._cuts):
+            narrowed = cut(doms)
+            if narrowed is None:
+                return None
+            changed.extend(narrowed)
+            if k == last or self.lowest(k, doms) < self.incumbent[k]:
+                break
+        return changed
