@@ -4,19 +4,31 @@
   article writes it (``all_different`` per row, pairwise ``!=`` for columns
   and boxes, one named ``==`` per given) or with ``all_different`` everywhere;
 - ``queens_model``: n queens, one decision per column;
-- ``send_more_money``: SEND + MORE = MONEY.
+- ``send_more_money``: SEND + MORE = MONEY;
+- ``golomb_model``: Golomb rulers (CSPLib prob006), the shortest wanted;
+- ``knapsack_model``: 0-1 knapsack, the most value wanted; ``HIKING`` is
+  Rosetta Code's 22-item instance (capacity 400, optimum 1030).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Literal
 
-from lazyfun.csp.constraints import Decision, all_different
+from lazyfun.csp.constraints import Decision, all_different, total
 from lazyfun.csp.domain import Domain, ModelError
 from lazyfun.csp.model import Model
 
-__all__ = ["MSF_PUZZLE", "queens_model", "send_more_money", "sudoku_model"]
+__all__ = [
+    "HIKING",
+    "MSF_PUZZLE",
+    "golomb_model",
+    "knapsack_model",
+    "queens_model",
+    "send_more_money",
+    "sudoku_model",
+]
 
 MSF_PUZZLE = "006200080008970000004810500000060002070000030600050000002047100003028400050001200"
 """The puzzle of the Solver Foundation article's demo."""
@@ -84,3 +96,85 @@ def send_more_money() -> tuple[Model, dict[str, Decision]]:
         == 10000 * m + 1000 * o + 100 * n + 10 * e + y,
     )
     return model, letters
+
+
+def golomb_model(marks: int) -> tuple[Model, list[Decision]]:
+    """A Golomb ruler of ``marks`` marks, as short as can be (CSPLib prob006).
+
+    Marks ``m0 = 0 < m1 < ...``, all their differences distinct; the goal is
+    the last mark.  The usual model: a decision per difference, at least
+    ``1 + 2 + ... + (j - i)`` for marks ``i < j``; the mirror image cut by
+    ``d(0,1) < d(n-2,n-1)``; marks at most ``marks**2``; branching on the marks
+    in order.  The optimal lengths for 4..8 marks are 6, 11, 17, 25 and 34.
+
+    >>> model, ruler = golomb_model(5)
+    >>> best = model.solve()
+    >>> best.quality.name, [best[m] for m in ruler]
+    ('OPTIMAL', [0, 1, 4, 9, 11])
+    """
+    if marks < 2:
+        raise ModelError(f"a Golomb ruler needs at least 2 marks, got {marks}")
+    model = Model()
+    top = marks * marks
+    ruler = [model.decision(f"m{i}", Domain.integer_range(0, top)) for i in range(marks)]
+    model.add_constraint("origin", ruler[0] == 0)
+    for i in range(marks - 1):
+        model.add_constraint(f"order{i}", ruler[i] < ruler[i + 1])
+    gaps = []
+    for i, j in combinations(range(marks), 2):
+        least = (j - i) * (j - i + 1) // 2
+        gap = model.decision(f"d{i}_{j}", Domain.integer_range(least, top))
+        model.add_constraint(f"gap{i}_{j}", gap == ruler[j] - ruler[i])
+        gaps.append(gap)
+    model.add_constraint("distinct", all_different(gaps))
+    if marks > 2:
+        model.add_constraint("mirror", gaps[0] < gaps[-1])
+    model.minimize(ruler[-1])
+    model.branch_on(ruler)
+    return model, ruler
+
+
+HIKING = (
+    ("map", 9, 150),
+    ("compass", 13, 35),
+    ("water", 153, 200),
+    ("sandwich", 50, 160),
+    ("glucose", 15, 60),
+    ("tin", 68, 45),
+    ("banana", 27, 60),
+    ("apple", 39, 40),
+    ("cheese", 23, 30),
+    ("beer", 52, 10),
+    ("suntan cream", 11, 70),
+    ("camera", 32, 30),
+    ("T-shirt", 24, 15),
+    ("trousers", 48, 10),
+    ("umbrella", 73, 40),
+    ("waterproof trousers", 42, 70),
+    ("waterproof overclothes", 43, 75),
+    ("note-case", 22, 80),
+    ("sunglasses", 7, 20),
+    ("towel", 18, 12),
+    ("socks", 4, 50),
+    ("book", 30, 10),
+)
+"""Rosetta Code's "Knapsack problem/0-1": (item, weight in dag, value); 400 dag fit."""
+
+
+def knapsack_model(
+    items: Sequence[tuple[str, int, int]] = HIKING, capacity: int = 400
+) -> tuple[Model, list[Decision]]:
+    """Take each item or not, weights within ``capacity``, the most value wanted.
+
+    >>> model, take = knapsack_model()
+    >>> best = model.solve()
+    >>> best.quality.name, best.objective
+    ('OPTIMAL', (1030,))
+    """
+    model = Model()
+    take = [model.decision(name, Domain.boolean()) for name, _, _ in items]
+    model.add_constraint(
+        "capacity", total(w * x for x, (_, w, _) in zip(take, items, strict=True)) <= capacity
+    )
+    model.maximize(total(v * x for x, (_, _, v) in zip(take, items, strict=True)))
+    return model, take
