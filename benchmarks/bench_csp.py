@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from functools import partial
 
 from benchmarks.common import (
     Timing,
+    best_of,
     data_file,
     from_source,
     lines,
@@ -17,12 +20,17 @@ from benchmarks.peers import (
     constraint_queens_count,
     constraint_queens_first,
     constraint_solve,
+    cpsat_golomb,
+    cpsat_knapsack,
     cpsat_queens_first,
     cpsat_solve,
 )
 from benchmarks.source import first_model_solution
 from lazyfun.compiled import describe
-from lazyfun.csp.examples import queens_model, sudoku_model
+from lazyfun.csp import Model
+from lazyfun.csp.examples import HIKING, golomb_model, knapsack_model, queens_model, sudoku_model
+
+GOLOMB = {7: 25, 8: 34, 9: 44}  # optimal lengths (CSPLib prob006)
 
 
 def _sudoku(verdicts: list[str]) -> None:
@@ -124,9 +132,60 @@ def _counting(verdicts: list[str]) -> None:
     )
 
 
+def _first_and_optimal(model_of: Callable[[], Model]) -> tuple[float, float, int]:
+    """Seconds to the stream's first solution and to the proved optimum (model
+    building included), and the optimum's first goal."""
+    start = time.perf_counter()
+    stream = model_of().solutions()
+    next(stream)
+    first = time.perf_counter() - start
+    *_, best = stream
+    return first, time.perf_counter() - start, best.objective[0]
+
+
+def _golomb(marks: int) -> Model:
+    return golomb_model(marks)[0]
+
+
+def _best_of_3(model_of: Callable[[], Model]) -> tuple[float, float, int]:
+    """The fastest of three runs to the optimum."""
+    return min((_first_and_optimal(model_of) for _ in range(3)), key=lambda run: run[1])
+
+
+def _goals(verdicts: list[str]) -> None:
+    print("Goals: proved optima, best of 3, model building included (CP-SAT: 1 worker)")
+    for marks, length in GOLOMB.items():
+        first, ours, got = _best_of_3(partial(_golomb, marks))
+        assert got == length, (marks, got)
+        cpsat = best_of(3, partial(cpsat_golomb, marks))
+        fixed = best_of(3, partial(cpsat_golomb, marks, fixed_search=True))
+        print(
+            f"  Golomb {marks} marks (length {length}): ours {ours:.3f} s (first solution "
+            f"{first * 1000:.1f} ms)   CP-SAT {cpsat:.3f} s ({ours / cpsat:.1f}x)   "
+            f"CP-SAT fixed search {fixed:.3f} s ({ours / fixed:.1f}x)"
+        )
+        if marks in (7, 8):
+            verdicts.append(
+                verdict(
+                    f"Golomb {marks} to proved optimality within 3x of CP-SAT",
+                    ours <= 3 * cpsat,
+                    f"{ours:.3f} s vs {cpsat:.3f} s ({ours / cpsat:.2f}x; against CP-SAT's fixed "
+                    f"search {ours / fixed:.2f}x); first solution in {first * 1000:.1f} ms",
+                )
+            )
+    first, ours, value = _best_of_3(lambda: knapsack_model()[0])
+    assert value == cpsat_knapsack(HIKING, 400) == 1030
+    cpsat = best_of(3, lambda: cpsat_knapsack(HIKING, 400))
+    print(
+        f"  Knapsack, Rosetta's 22 items (1030): ours {ours * 1000:.1f} ms (first solution "
+        f"{first * 1000:.2f} ms)   CP-SAT {cpsat * 1000:.1f} ms ({ours / cpsat:.2f}x)"
+    )
+
+
 def main() -> list[str]:
     print(f"  build: {describe()}")
     verdicts: list[str] = []
+    _goals(verdicts)
     _sudoku(verdicts)
     _queens()
     _counting(verdicts)

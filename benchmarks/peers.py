@@ -200,3 +200,48 @@ def minlex_exhaustive(line: str) -> str:
                     if smaller:
                         best = out
     return "".join(map(str, best))
+
+
+def cpsat_golomb(marks: int, fixed_search: bool = False) -> int:
+    """The Golomb model of ``lazyfun.csp.examples.golomb_model``, in CP-SAT (one worker):
+    the same decisions, domains, constraints, goal and branching order; the optimal
+    length.  ``fixed_search`` makes CP-SAT follow that branching order only."""
+    from itertools import combinations
+
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    top = marks * marks
+    ruler = [model.NewIntVar(0, top, f"m{i}") for i in range(marks)]
+    model.Add(ruler[0] == 0)
+    for i in range(marks - 1):
+        model.Add(ruler[i] < ruler[i + 1])
+    gaps = []
+    for i, j in combinations(range(marks), 2):
+        gap = model.NewIntVar((j - i) * (j - i + 1) // 2, top, f"d{i}_{j}")
+        model.Add(gap == ruler[j] - ruler[i])
+        gaps.append(gap)
+    model.AddAllDifferent(gaps)
+    model.Add(gaps[0] < gaps[-1])
+    model.Minimize(ruler[-1])
+    model.AddDecisionStrategy(ruler, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    if fixed_search:
+        solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    assert solver.Solve(model) == cp_model.OPTIMAL
+    return int(solver.Value(ruler[-1]))
+
+
+def cpsat_knapsack(items: Any, capacity: int) -> int:
+    """A 0-1 knapsack in CP-SAT (one worker); the optimal value."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    take = [model.NewBoolVar(name) for name, _, _ in items]
+    model.Add(sum(w * x for x, (_, w, _) in zip(take, items, strict=True)) <= capacity)
+    model.Maximize(sum(v * x for x, (_, _, v) in zip(take, items, strict=True)))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.Solve(model) == cp_model.OPTIMAL
+    return int(solver.ObjectiveValue())
