@@ -53,6 +53,7 @@ from lazyfun.sudoku.grid import Grid, MarkedGrid, check_givens
 __all__ = [
     "Node",
     "Search",
+    "Tables",
     "blocked",
     "complete",
     "count_below",
@@ -65,6 +66,7 @@ __all__ = [
     "solve",
     "start",
     "start_ruling_out",
+    "variant_tables",
 ]
 
 
@@ -98,8 +100,9 @@ class Node:
 
 
 @dataclass(frozen=True, slots=True)
-class _Tables:
-    """Everything the engine precomputes for one box size."""
+class Tables:
+    """Everything the engine precomputes for one board: the classic grid of a box
+    size, or a variant's (:func:`variant_tables`)."""
 
     size: int
     full: int
@@ -114,10 +117,13 @@ class _Tables:
     locks: tuple[
         tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...
     ]
+    # Non-consecutive: for each cell, the cells whose values may not differ from
+    # its own by one (empty when the rule is not in play).
+    adjacent: tuple[tuple[int, ...], ...] = ()
 
 
 @cache
-def _tables(box: int) -> _Tables:
+def _tables(box: int) -> Tables:
     n = box * box
     all_units = geometry.units(box)
     lines = all_units[: 2 * n]
@@ -145,8 +151,41 @@ def _tables(box: int) -> _Tables:
             )
         )
     units_of = tuple(sum(1 << k for k in of) for of in geometry.units_of(box))
-    return _Tables(
+    return Tables(
         n, (1 << n) - 1, all_units, geometry.peers(box), units_of, tuple(segments), tuple(locks)
+    )
+
+
+def variant_tables(
+    box: int,
+    units: tuple[tuple[int, ...], ...],
+    peers: tuple[tuple[int, ...], ...],
+    adjacent: tuple[tuple[int, ...], ...] = (),
+    boxes: bool = True,
+) -> Tables:
+    """The tables of a variant board: its ``units`` (each holds every value once),
+    the extra ``peers`` of each cell beside its units' cells (anti-knight, ...),
+    and the ``adjacent`` cells of each cell for non-consecutive.  ``boxes``: the
+    classic boxes are among the units, so box-line locked candidates apply.
+    """
+    n = box * box
+    cells = n * n
+    of: list[int] = [0] * cells
+    seen: list[set[int]] = [set(peers[c]) if peers else set() for c in range(cells)]
+    for k, unit in enumerate(units):
+        for cell in unit:
+            of[cell] |= 1 << k
+            seen[cell].update(unit)
+    classic = _tables(box)
+    return Tables(
+        n,
+        classic.full,
+        units,
+        tuple(tuple(sorted(s - {c})) for c, s in enumerate(seen)),
+        tuple(of),
+        classic.segments if boxes else (),
+        classic.locks if boxes else (),
+        adjacent,
     )
 
 
@@ -157,13 +196,13 @@ class Search:
     ``c`` (a cell left without a choice counts for all its peers).
     """
 
-    def __init__(self, cells: int) -> None:
-        self.tables = _tables(geometry.BOX_OF_SIDE[isqrt(cells)])
+    def __init__(self, cells: int, tables: Tables | None = None) -> None:
+        self.tables = tables or _tables(geometry.BOX_OF_SIDE[isqrt(cells)])
         self.weights = [0] * cells
 
 
 def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for speed)
-    cands: list[int], queue: list[int], t: _Tables, weights: list[int], locked: bool
+    cands: list[int], queue: list[int], t: Tables, weights: list[int], locked: bool
 ) -> int:
     """Prune ``cands`` in place to a fixpoint; return how many cells it placed, or -1.
 
@@ -172,9 +211,11 @@ def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for sp
     n``).  Only the units where a cell changed are searched for hidden
     singles.  With ``locked``, rounds of locked candidates follow the singles
     until they remove nothing.  -1 means blocked, and the failure is counted
-    in ``weights``.
+    in ``weights``.  With non-consecutive in play, a placed value also leaves
+    its neighbours' values one above and one below it.
     """
     peers, all_units, units_of, full, n = t.peers, t.units, t.units_of, t.full, t.size
+    adjacent = t.adjacent
     placed = 0
     dirty = 0
     for cell in queue:
@@ -195,6 +236,11 @@ def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for sp
                     dirty |= units_of[p]
                     if not x & (x - 1):
                         queue.append(p)
+            if adjacent:
+                apart = _apart(cands, queue, cell, v, t, weights)
+                if apart < 0:
+                    return -1
+                dirty |= apart
         changed, dirty = dirty, 0
         while changed:
             bit = changed & -changed
@@ -230,6 +276,26 @@ def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for sp
         dirty = (1 << len(all_units)) - 1
 
 
+def _apart(
+    cands: list[int], queue: list[int], cell: int, v: int, t: Tables, weights: list[int]
+) -> int:
+    """Non-consecutive: value ``v`` placed at ``cell`` leaves its neighbours' values
+    one above and one below it.  Returns the units that changed, as bits, or -1."""
+    near = (v << 1 | v >> 1) & t.full
+    dirty = 0
+    for p in t.adjacent[cell]:
+        x = cands[p]
+        if x & near:
+            x &= ~near
+            if not x:
+                return _failed(t.adjacent[p], weights)
+            cands[p] = x
+            dirty |= t.units_of[p]
+            if not x & (x - 1):
+                queue.append(p)
+    return dirty
+
+
 def _failed(cells: tuple[int, ...], weights: list[int]) -> int:
     """Count a failure against ``cells``; -1 (blocked), for ``return``."""
     for cell in cells:
@@ -237,7 +303,7 @@ def _failed(cells: tuple[int, ...], weights: list[int]) -> int:
     return -1
 
 
-def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool | None:
+def _locked_candidates(cands: list[int], queue: list[int], t: Tables) -> bool | None:
     """Pointing and claiming: a value confined to one box-line segment of a box
     (or of a line) is removed from the rest of the line (or of the box).
 
@@ -278,9 +344,10 @@ def _locked_candidates(cands: list[int], queue: list[int], t: _Tables) -> bool |
 # --- the four functions ------------------------------------------------------------
 
 
-def start(puzzle: Grid | MarkedGrid) -> Node:
+def start(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> Node:
     """``prune . choices``: the root of the search for a puzzle (givens checked first);
-    a marked grid's candidates are where its cells start.
+    a marked grid's candidates are where its cells start.  With a variant's
+    ``tables``, its rules prune (and the variant checks the givens itself).
 
     >>> from lazyfun.sudoku import parse
     >>> root = start(parse("1..." "..1." ".1.." "...1"))
@@ -288,8 +355,9 @@ def start(puzzle: Grid | MarkedGrid) -> Node:
     (12, False, False)
     """
     grid, ruled_out = _unmarked(puzzle)
-    check_givens(grid)
-    t = _tables(grid.box)
+    if tables is None:
+        check_givens(grid)
+    t = tables or _tables(grid.box)
     cands = [1 << (v - 1) if v else t.full for v in grid.cells]
     for cell, value in ruled_out:
         cands[cell] &= ~(1 << (value - 1))
@@ -380,9 +448,9 @@ def expand1(search: Search, node: Node) -> Iterator[Node]:
         yield Node(cands, open_cells, cell, bit)
 
 
-def solutions(node: Node) -> Iterator[Node]:
+def solutions(node: Node, tables: Tables | None = None) -> Iterator[Node]:
     """Every complete node below ``node``, depth-first, lazily: one call of ``search``."""
-    this = Search(len(node.cands))
+    this = Search(len(node.cands), tables)
     return search(
         node,
         expand1=partial(expand1, this),
@@ -395,9 +463,9 @@ def solutions(node: Node) -> Iterator[Node]:
 # --- the public functions ------------------------------------------------------------
 
 
-def count_below(node: Node, limit: int | None = None) -> int:
+def count_below(node: Node, limit: int | None = None, tables: Tables | None = None) -> int:
     """How many solutions lie below ``node`` (at most ``limit``): a subtree's count."""
-    return sum(1 for _ in islice(solutions(node), limit))
+    return sum(1 for _ in islice(solutions(node, tables), limit))
 
 
 def _learns(grid: Grid) -> bool:
@@ -411,9 +479,9 @@ def _grid(node: Node, like: Grid) -> Grid:
     return Grid(tuple(x.bit_length() - n for x in node.cands), like.box, like.symbols)
 
 
-def solve(puzzle: Grid | MarkedGrid) -> Iterator[Grid]:
+def solve(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> Iterator[Grid]:
     """Every solution of a puzzle, lazily, in depth-first order (for a marked grid:
-    those that keep to its pencil marks).
+    those that keep to its pencil marks; with a variant's ``tables``, to its rules).
 
     Raises ``PuzzleError`` at once if two givens conflict; an impossible
     puzzle simply yields nothing.  From 25x25 up the clause-learning search
@@ -427,14 +495,16 @@ def solve(puzzle: Grid | MarkedGrid) -> Iterator[Grid]:
     17
     """
     grid, ruled_out = _unmarked(puzzle)
-    if _learns(grid):
+    if tables is None and _learns(grid):
         yield from learning.solve(grid, ruled_out=ruled_out)
         return
-    for node in solutions(start(puzzle)):
+    for node in solutions(start(puzzle, tables), tables):
         yield _grid(node, grid)
 
 
-def count_solutions(puzzle: Grid | MarkedGrid, limit: int | None = None) -> int:
+def count_solutions(
+    puzzle: Grid | MarkedGrid, limit: int | None = None, tables: Tables | None = None
+) -> int:
     """How many solutions a puzzle has (keeping to its marks), stopping at ``limit``.
 
     >>> from lazyfun.sudoku import parse
@@ -444,14 +514,14 @@ def count_solutions(puzzle: Grid | MarkedGrid, limit: int | None = None) -> int:
     10
     """
     grid, ruled_out = _unmarked(puzzle)
-    if _learns(grid):
+    if tables is None and _learns(grid):
         return learning.count_solutions(grid, limit, ruled_out=ruled_out)
-    return count_below(start(puzzle), limit)
+    return count_below(start(puzzle, tables), limit, tables)
 
 
-def is_unique(puzzle: Grid | MarkedGrid) -> bool:
+def is_unique(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> bool:
     """Whether a puzzle has exactly one solution (stops at the second)."""
-    return count_solutions(puzzle, limit=2) == 1
+    return count_solutions(puzzle, limit=2, tables=tables) == 1
 
 
 def is_solution(puzzle: Grid, grid: Grid) -> bool:
