@@ -25,6 +25,7 @@ __all__ = [
     "element_filter",
     "extreme_filter",
     "if_then_filter",
+    "keep_where",
     "low",
     "range_mask",
     "table_filter",
@@ -241,6 +242,30 @@ def table_filter(
     return prop
 
 
+def keep_where(
+    c: Constraint, wanted: bool, doms: list[int], i: int, offsets: list[int], values: list[int]
+) -> Changes:
+    """Decision ``i``, the last open one of ``c``, keeps the values for which
+    ``c.holds`` is ``wanted``, every other decision of ``c`` at its fixed value."""
+    for j in c.scope:
+        values[j] = offsets[j] + low(doms[j])
+    bits = doms[i]
+    kept = 0
+    rest = bits
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        values[i] = offsets[i] + bit.bit_length() - 1
+        if c.holds(values) == wanted:
+            kept |= bit
+    if not kept:
+        return None
+    if kept == bits:
+        return ()
+    doms[i] = kept
+    return (i,)
+
+
 def _entailed(condition: Constraint, offsets: list[int]) -> Callable[[list[int], list[int]], bool]:
     """A test that ``condition`` holds whatever values the domains leave: from the
     expression's range for a linear condition, else once its decisions are fixed."""
@@ -292,24 +317,7 @@ def if_then_filter(condition: Constraint, then: Propagator, offsets: list[int]) 
         open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
         if len(open_) != 1:
             return ()
-        for i in scope:
-            values[i] = offsets[i] + low(doms[i])
-        i = open_[0]
-        bits = doms[i]
-        kept = 0
-        rest = bits
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            values[i] = offsets[i] + bit.bit_length() - 1
-            if not condition.holds(values):
-                kept |= bit
-        if not kept:
-            return None
-        if kept == bits:
-            return ()
-        doms[i] = kept
-        return (i,)
+        return keep_where(condition, False, doms, open_[0], offsets, values)
 
     return prop
 

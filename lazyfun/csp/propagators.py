@@ -41,6 +41,7 @@ from lazyfun.csp.filters import (
     element_filter,
     extreme_filter,
     if_then_filter,
+    keep_where,
     low,
     table_filter,
     unit_equality,
@@ -213,26 +214,11 @@ class Propagators:
             open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
             if len(open_) > 1:
                 return ()
+            if open_:
+                return keep_where(c, True, doms, open_[0], offsets, values)
             for i in scope:
                 values[i] = offsets[i] + low(doms[i])
-            if not open_:
-                return () if c.holds(values) else None
-            i = open_[0]
-            bits = doms[i]
-            kept = 0
-            rest = bits
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                values[i] = offsets[i] + bit.bit_length() - 1
-                if c.holds(values):
-                    kept |= bit
-            if not kept:
-                return None
-            if kept == bits:
-                return ()
-            doms[i] = kept
-            return (i,)
+            return () if c.holds(values) else None
 
         return prop
 
