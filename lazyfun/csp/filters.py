@@ -200,16 +200,24 @@ def element_filter(
             doms[result] = support
             changed.append(result)
         j = items[off_i + low(kept)][0] if not kept & (kept - 1) else -1
-        if j >= 0:
-            narrowed = doms[j] & _shifted(doms[result], off_r - offsets[j])
-            if not narrowed:
-                return None
-            if narrowed != doms[j]:
-                doms[j] = narrowed
-                changed.append(j)
+        if j >= 0 and not _keep(
+            doms, j, doms[j] & _shifted(doms[result], off_r - offsets[j]), changed
+        ):
+            return None
         return changed
 
     return prop
+
+
+def _keep(doms: list[int], i: int, bits: int, changed: list[int]) -> bool:
+    """Narrow decision ``i`` to ``bits`` (a subset of its domain), noting a change;
+    False when nothing is left."""
+    if not bits:
+        return False
+    if bits != doms[i]:
+        doms[i] = bits
+        changed.append(i)
+    return True
 
 
 def table_filter(
@@ -229,14 +237,10 @@ def table_filter(
             if all(doms[i] >> row[k] & 1 for k, i in enumerate(scope)):
                 for k in range(width):
                     supports[k] |= 1 << row[k]
-        changed = []
+        changed: list[int] = []
         for k, i in enumerate(scope):
-            bits = doms[i] & supports[k]
-            if not bits:
+            if not _keep(doms, i, doms[i] & supports[k], changed):
                 return None
-            if bits != doms[i]:
-                doms[i] = bits
-                changed.append(i)
         return changed
 
     return prop
