@@ -51,6 +51,10 @@ from lazyfun.sudoku import geometry, learning
 from lazyfun.sudoku.grid import Grid, MarkedGrid, check_givens
 
 __all__ = [
+    "CAGE",
+    "PAIR",
+    "SUM",
+    "Check",
     "Node",
     "Search",
     "Tables",
@@ -99,6 +103,42 @@ class Node:
         return f"Node(open={self.open}, cell={self.cell}, value={self.value}, dead={self.dead})"
 
 
+PAIR: Final = 0
+SUM: Final = 1
+CAGE: Final = 2
+
+
+@final
+class Check:
+    """An arithmetic rule of a variant, as the engine runs it.
+
+    * ``PAIR`` (two ``cells``, a and b): ``table[i]`` holds the values b may
+      take when a holds value i+1, and ``table[N + i]`` those a may take when
+      b holds i+1: a kropki dot, a greater-than sign, one step of a thermometer;
+    * ``SUM``: ``sum(table[k] * value(cells[k])) == total``, filtered by
+      bounds: an arrow is ``shaft - circle == 0``;
+    * ``CAGE``: distinct values with a sum; ``table`` lists the value sets
+      (as bits) that fit, and only those values stay (killer cages, read as
+      solvers read them: by the combinations that make the sum).
+    """
+
+    __slots__ = ("cells", "kind", "table", "total")
+
+    def __init__(
+        self, kind: int, cells: tuple[int, ...], table: tuple[int, ...], total: int
+    ) -> None:
+        self.kind: Final = kind
+        self.cells: Final = cells
+        self.table: Final = table
+        self.total: Final = total
+
+    def __reduce__(self) -> tuple[type[Check], tuple[int, tuple[int, ...], tuple[int, ...], int]]:
+        return Check, (self.kind, self.cells, self.table, self.total)
+
+    def __repr__(self) -> str:
+        return f"Check({self.kind}, {self.cells}, {self.table}, {self.total})"
+
+
 @dataclass(frozen=True, slots=True)
 class Tables:
     """Everything the engine precomputes for one board: the classic grid of a box
@@ -120,6 +160,8 @@ class Tables:
     # Non-consecutive: for each cell, the cells whose values may not differ from
     # its own by one (empty when the rule is not in play).
     adjacent: tuple[tuple[int, ...], ...] = ()
+    # Arithmetic rules; check k is woken by bit len(units) + k of units_of.
+    checks: tuple[Check, ...] = ()
 
 
 @cache
@@ -162,11 +204,13 @@ def variant_tables(
     peers: tuple[tuple[int, ...], ...],
     adjacent: tuple[tuple[int, ...], ...] = (),
     boxes: bool = True,
+    checks: tuple[Check, ...] = (),
 ) -> Tables:
     """The tables of a variant board: its ``units`` (each holds every value once),
     the extra ``peers`` of each cell beside its units' cells (anti-knight, ...),
-    and the ``adjacent`` cells of each cell for non-consecutive.  ``boxes``: the
-    classic boxes are among the units, so box-line locked candidates apply.
+    the ``adjacent`` cells of each cell for non-consecutive, and the arithmetic
+    ``checks``.  ``boxes``: the classic boxes are among the units, so box-line
+    locked candidates apply.
     """
     n = box * box
     cells = n * n
@@ -176,6 +220,9 @@ def variant_tables(
         for cell in unit:
             of[cell] |= 1 << k
             seen[cell].update(unit)
+    for k, check in enumerate(checks):
+        for cell in check.cells:
+            of[cell] |= 1 << (len(units) + k)
     classic = _tables(box)
     return Tables(
         n,
@@ -186,6 +233,7 @@ def variant_tables(
         classic.segments if boxes else (),
         classic.locks if boxes else (),
         adjacent,
+        checks,
     )
 
 
@@ -201,8 +249,13 @@ class Search:
         self.weights = [0] * cells
 
 
-def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for speed)
-    cands: list[int], queue: list[int], t: Tables, weights: list[int], locked: bool
+def _propagate(  # noqa: C901, PLR0912, PLR0915 (the engine's hot loop, kept whole for speed)
+    cands: list[int],
+    queue: list[int],
+    t: Tables,
+    weights: list[int],
+    locked: bool,
+    everything: bool = False,
 ) -> int:
     """Prune ``cands`` in place to a fixpoint; return how many cells it placed, or -1.
 
@@ -212,12 +265,15 @@ def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for sp
     singles.  With ``locked``, rounds of locked candidates follow the singles
     until they remove nothing.  -1 means blocked, and the failure is counted
     in ``weights``.  With non-consecutive in play, a placed value also leaves
-    its neighbours' values one above and one below it.
+    its neighbours' values one above and one below it.  Arithmetic checks
+    wake like units, when one of their cells changed (``everything``: all of
+    them, and every unit, at once: a root with no givens).
     """
     peers, all_units, units_of, full, n = t.peers, t.units, t.units_of, t.full, t.size
-    adjacent = t.adjacent
+    adjacent, checks, first_check = t.adjacent, t.checks, len(t.units)
+    every = (1 << (first_check + len(checks))) - 1
     placed = 0
-    dirty = 0
+    dirty = every if everything else 0
     for cell in queue:
         dirty |= units_of[cell]
     while True:
@@ -245,7 +301,14 @@ def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for sp
         while changed:
             bit = changed & -changed
             changed ^= bit
-            unit = all_units[bit.bit_length() - 1]
+            k = bit.bit_length() - 1
+            if k >= first_check:
+                woken = _check(cands, queue, checks[k - first_check], t)
+                if woken < 0:
+                    return _failed(checks[k - first_check].cells, weights)
+                dirty |= woken
+                continue
+            unit = all_units[k]
             once = twice = 0
             for cell in unit:
                 x = cands[cell]
@@ -273,7 +336,7 @@ def _propagate(  # noqa: C901, PLR0912 (the engine's hot loop, kept whole for sp
             return -1
         if not removed:
             return placed
-        dirty = (1 << len(all_units)) - 1
+        dirty = every
 
 
 def _apart(
@@ -293,6 +356,147 @@ def _apart(
             dirty |= t.units_of[p]
             if not x & (x - 1):
                 queue.append(p)
+    return dirty
+
+
+def _check(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
+    """Run one arithmetic check: returns the units (and checks) that changed, as
+    bits, or -1 when the rule cannot be kept."""
+    if check.kind == PAIR:
+        return _pair(cands, queue, check, t)
+    if check.kind == SUM:
+        return _sum(cands, queue, check, t)
+    return _cage(cands, queue, check, t)
+
+
+def _values(x: int, t: Tables) -> int:
+    """A cell's values as bits, placed or not."""
+    return x if x <= t.full else x >> t.size
+
+
+def _narrow(cands: list[int], queue: list[int], cell: int, keep: int, t: Tables) -> int:
+    """Keep only the values ``keep`` at ``cell``: the units that changed, as bits, or -1."""
+    x = cands[cell]
+    if x > t.full:
+        return 0 if (x >> t.size) & keep else -1
+    y = x & keep
+    if y == x:
+        return 0
+    if not y:
+        return -1
+    cands[cell] = y
+    if not y & (y - 1):
+        queue.append(cell)
+    return t.units_of[cell]
+
+
+def _supported(x: int, table: tuple[int, ...], offset: int) -> int:
+    """The values the other cell of a pair may take while this one holds one of ``x``."""
+    allowed = 0
+    while x:
+        bit = x & -x
+        x ^= bit
+        allowed |= table[offset + bit.bit_length() - 1]
+    return allowed
+
+
+def _pair(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
+    """``PAIR``: each cell keeps the values the other's values allow (arc consistency)."""
+    a, b = check.cells[0], check.cells[1]
+    forward = _narrow(cands, queue, b, _supported(_values(cands[a], t), check.table, 0), t)
+    if forward < 0:
+        return -1
+    back = _narrow(cands, queue, a, _supported(_values(cands[b], t), check.table, t.size), t)
+    if back < 0:
+        return -1
+    return forward | back
+
+
+def _between(low: int, high: int, t: Tables) -> int:
+    """The values ``low..high`` as bits (within 1..N)."""
+    low, high = max(low, 1), min(high, t.size)
+    if low > high:
+        return 0
+    return ((1 << high) - 1) & ~((1 << (low - 1)) - 1)
+
+
+def _sum(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
+    """``SUM``: each term keeps the values that the others' bounds leave room for."""
+    cells, coefs = check.cells, check.table
+    least = [0] * len(cells)
+    most = [0] * len(cells)
+    for k, cell in enumerate(cells):
+        x = _values(cands[cell], t)
+        low, high = coefs[k] * (x & -x).bit_length(), coefs[k] * x.bit_length()
+        least[k], most[k] = min(low, high), max(low, high)
+    floor, ceiling = sum(least), sum(most)
+    dirty = 0
+    for k, cell in enumerate(cells):
+        low = check.total - (ceiling - most[k])
+        high = check.total - (floor - least[k])
+        a = coefs[k]
+        if a > 0:
+            keep = _between(-(-low // a), high // a, t)
+        else:
+            keep = _between(-(-high // a), low // a, t)
+        changed = _narrow(cands, queue, cell, keep, t)
+        if changed < 0:
+            return -1
+        dirty |= changed
+    return dirty
+
+
+def _cage(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
+    """``CAGE``: only the values of the sets that fit stay; a value every fitting set
+    needs, with one place left in the cage, goes there (a hidden single)."""
+    placed = possible = 0
+    for cell in check.cells:
+        x = cands[cell]
+        if x > t.full:
+            placed |= x >> t.size
+        possible |= _values(x, t)
+    allowed, required = 0, t.full
+    for digits in check.table:
+        if digits & placed != placed or digits & ~possible:
+            continue
+        if all(_values(cands[cell], t) & digits for cell in check.cells):
+            allowed |= digits
+            required &= digits
+    if not allowed:
+        return -1
+    dirty = 0
+    for cell in check.cells:
+        changed = _narrow(cands, queue, cell, allowed, t)
+        if changed < 0:
+            return -1
+        dirty |= changed
+    hidden = _hidden_in_cage(cands, queue, check.cells, required, t)
+    return -1 if hidden < 0 else dirty | hidden
+
+
+def _hidden_in_cage(
+    cands: list[int], queue: list[int], cells: tuple[int, ...], required: int, t: Tables
+) -> int:
+    """Place each ``required`` value with one place left among ``cells``: the units
+    that changed, as bits, or -1 (a required value with no place, or two in one cell)."""
+    once = twice = 0
+    for cell in cells:
+        x = _values(cands[cell], t)
+        twice |= once & x
+        once |= x
+    if required & ~once:
+        return -1
+    hidden = required & ~twice
+    dirty = 0
+    for cell in cells:
+        x = cands[cell]
+        h = x & hidden
+        if x <= t.full and h and h != x:
+            if h & (h - 1):
+                return -1
+            cands[cell] = h
+            queue.append(cell)
+            dirty |= t.units_of[cell]
     return dirty
 
 
@@ -364,7 +568,7 @@ def start(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> Node:
     if 0 in cands:
         return Node(tuple(cands), len(cands), dead=True)
     fixed = [i for i, x in enumerate(cands) if not x & (x - 1)]
-    placed = _propagate(cands, fixed, t, [0] * len(cands), True)
+    placed = _propagate(cands, fixed, t, [0] * len(cands), True, bool(t.checks))
     if placed < 0:
         return Node(tuple(cands), len(cands), dead=True)
     return Node(tuple(cands), len(cands) - placed)
