@@ -72,7 +72,7 @@ def test_a_link_with_killer_cages_is_refused_by_name() -> None:
     link = FPUZZLES + LZString.compressToBase64(json.dumps(data))
     code, out, err = run("sudoku", "solve", link)
     assert code == 2 and out == ""
-    assert "argument 1: a puzzle with killer cages: lazyfun reads classic Sudoku links" in err
+    assert "argument 1: a puzzle with killer cages: a variant (solve it with --variant)" in err
 
 
 def test_a_pencil_mark_line_is_solved_keeping_to_its_marks() -> None:

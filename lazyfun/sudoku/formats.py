@@ -59,6 +59,10 @@ __all__ = [
     "Entry",
     "Puzzle",
     "Target",
+    "fpuzzles_grid",
+    "fpuzzles_regions",
+    "fpuzzles_rules",
+    "link_data",
     "read",
     "read_link",
     "read_marks",
@@ -196,19 +200,25 @@ def _marks_alphabet(line: str, n: int) -> str:
 def read_link(url: str) -> Puzzle:
     """A classic puzzle from an f-puzzles or SudokuPad link (the puzzle travels in the link).
 
-    Refused, with the reason: a link to anything but a classic puzzle (named by its rule),
-    a SudokuPad short link (it needs the network) or one in SudokuPad's own format.
+    Refused, with the reason: a link to a variant (named by its rule: read it with
+    :func:`lazyfun.sudoku.exchange.read_variant`), a SudokuPad short link (it needs
+    the network) or one in SudokuPad's own format.
 
     >>> read_link("https://sudokupad.app/psxczr0jpr")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     lazyfun.sudoku.grid.PuzzleError: a SudokuPad short link: its puzzle is on the server, ...
     """
-    data = _link_data(url)
-    return _from_fpuzzles(data)
+    data = link_data(url)
+    rules = fpuzzles_rules(data)
+    if fpuzzles_regions(data) is not None:
+        rules.insert(0, "irregular regions")
+    if rules:
+        raise PuzzleError(f"a puzzle with {', '.join(rules)}: a variant (solve it with --variant)")
+    return fpuzzles_grid(data)
 
 
-def _link_data(url: str) -> dict[str, Any]:
+def link_data(url: str) -> dict[str, Any]:
     """The JSON an f-puzzles payload in ``url`` decompresses to."""
     from lzstring import LZString
 
@@ -248,19 +258,32 @@ def _payload(url: str) -> str:
     raise PuzzleError(f"a link to {host or 'nowhere'}: lazyfun reads f-puzzles and SudokuPad links")
 
 
-def _from_fpuzzles(data: dict[str, Any]) -> Puzzle:
-    """A classic f-puzzles puzzle as a grid (a marked grid if it has centre marks)."""
-    rules = [
-        _RULES.get(key, key) for key, v in data.items() if key not in _CLASSIC | _SETTINGS and v
-    ]
+def fpuzzles_rules(data: dict[str, Any], handled: Iterable[str] = ()) -> list[str]:
+    """The names of the rules in an f-puzzles puzzle's JSON beyond the classic ones
+    and ``handled`` (the keys a variant reader takes)."""
+    skip = _CLASSIC | _SETTINGS | set(handled)
+    return [_RULES.get(key, key) for key, v in data.items() if key not in skip and v]
+
+
+def fpuzzles_regions(data: dict[str, Any]) -> tuple[int, ...] | None:
+    """An f-puzzles grid's region map (jigsaw), or None when it keeps the boxes."""
+    rows = data.get("grid")
+    if not isinstance(rows, list) or not any(
+        isinstance(c, dict) and c.get("region") is not None for row in rows for c in row
+    ):
+        return None
+    try:
+        return tuple(int(c["region"]) for row in rows for c in row)
+    except (KeyError, TypeError, ValueError):
+        raise PuzzleError("the link's regions: every cell needs a region number") from None
+
+
+def fpuzzles_grid(data: dict[str, Any]) -> Puzzle:
+    """An f-puzzles puzzle's grid (a marked grid if it has centre marks), its rules aside."""
     size = data.get("size")
     rows = data.get("grid")
     if not isinstance(size, int) or not isinstance(rows, list) or len(rows) != size:
         raise PuzzleError("the link's puzzle has no grid of the size it states")
-    if any(isinstance(c, dict) and c.get("region") is not None for row in rows for c in row):
-        rules.insert(0, "irregular regions")
-    if rules:
-        raise PuzzleError(f"a puzzle with {', '.join(rules)}: lazyfun reads classic Sudoku links")
     if size not in _SIDES:
         raise PuzzleError(f"a {size}x{size} puzzle: lazyfun's boxes are square (4x4, 9x9, 16x16)")
     cells: list[int] = []
