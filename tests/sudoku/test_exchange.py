@@ -161,8 +161,9 @@ def test_a_bad_file_gets_one_line_naming_the_rule_and_field(text: str, message: 
 
 
 def _link(data: dict[str, Any]) -> str:
-    rows = [[{} for _ in range(9)] for _ in range(9)]
-    return FPUZZLES + LZString.compressToBase64(json.dumps({"size": 9, "grid": rows, **data}))
+    rows: list[list[dict[str, Any]]] = [[{} for _ in range(9)] for _ in range(9)]
+    payload: str = LZString.compressToBase64(json.dumps({"size": 9, "grid": rows, **data}))
+    return FPUZZLES + payload
 
 
 def test_an_fpuzzles_link_with_rules_reads_as_a_variant() -> None:
