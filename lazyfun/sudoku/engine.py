@@ -582,27 +582,33 @@ def _unmarked(puzzle: Grid | MarkedGrid) -> tuple[Grid, tuple[tuple[int, int], .
 
 
 def start_ruling_out(
-    cells: tuple[int, ...], box: int, cell: int, value: int, locked: bool = False
+    cells: tuple[int, ...],
+    box: int,
+    cell: int,
+    value: int,
+    locked: bool = False,
+    tables: Tables | None = None,
 ) -> Node:
     """The root of the search for the solutions of a puzzle that do not put ``value``
     at the blank ``cell``: how a generator asks whether a given can go.
 
     ``cells`` are assumed consistent (taken from a solution): they are not
     checked, which keeps the question cheap.  ``locked``: prune the root with
-    locked candidates too (it pays at 16x16, not at 9x9).
+    locked candidates too (it pays at 16x16, not at 9x9).  ``tables``: a
+    variant's.
 
     >>> root = start_ruling_out((0,) * 16, 2, 0, 1)
     >>> count_below(root)  # the 288 grids less the 72 with a 1 in the corner
     216
     """
-    t = _tables(box)
+    t = tables or _tables(box)
     cands = [1 << (v - 1) if v else t.full for v in cells]
     cands[cell] &= ~(1 << (value - 1))
     fixed = [i for i, v in enumerate(cells) if v]
     x = cands[cell]
     if not x & (x - 1):
         fixed.append(cell)
-    placed = _propagate(cands, fixed, t, [0] * len(cands), locked)
+    placed = _propagate(cands, fixed, t, [0] * len(cands), locked, bool(t.checks))
     if placed < 0:
         return Node(tuple(cands), len(cands), dead=True)
     return Node(tuple(cands), len(cands) - placed)

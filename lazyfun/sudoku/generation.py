@@ -34,12 +34,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from itertools import count
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args, overload
 
 from lazyfun.sudoku import geometry, learning
 from lazyfun.sudoku.engine import solutions, solve, start_ruling_out
 from lazyfun.sudoku.grid import Grid, PuzzleError
 from lazyfun.sudoku.rating import LEVEL_NAMES, Level, Rating, rate
+
+if TYPE_CHECKING:
+    from lazyfun.sudoku.variants import Variant
 
 __all__ = [
     "SYMMETRIES",
@@ -290,6 +293,7 @@ def of_level(made: Iterator[tuple[Grid, Rating]], level: Level) -> Iterator[tupl
             )
 
 
+@overload
 def generate(
     box: int = 3,
     *,
@@ -297,7 +301,31 @@ def generate(
     symmetry: Symmetry | None = None,
     minimal: bool = True,
     level: Level | None = None,
-) -> Iterator[Grid]:
+    variant: None = None,
+) -> Iterator[Grid]: ...
+
+
+@overload
+def generate(
+    box: int = 3,
+    *,
+    seed: int | None = None,
+    symmetry: Symmetry | None = None,
+    minimal: bool = True,
+    level: Level | None = None,
+    variant: str,
+) -> Iterator[Variant]: ...
+
+
+def generate(
+    box: int = 3,
+    *,
+    seed: int | None = None,
+    symmetry: Symmetry | None = None,
+    minimal: bool = True,
+    level: Level | None = None,
+    variant: str | None = None,
+) -> Iterator[Grid] | Iterator[Variant]:
     """An endless lazy stream of puzzles with exactly one solution (take what you need).
 
     ``box`` 2, 3, 4 or 5 makes 4x4, 9x9, 16x16 or 25x25 puzzles (a minimal 25x25
@@ -312,10 +340,22 @@ def generate(
     :mod:`lazyfun.sudoku.rating`) only puzzles of that level are kept; a level
     not met in :data:`LEVEL_TRIES` puzzles in a row raises PuzzleError.
 
+    With ``variant`` (one of :data:`lazyfun.sudoku.variant_generation.KINDS`:
+    ``"x"``, ``"killer"``, ...) the stream is of variants, made by
+    :mod:`lazyfun.sudoku.variant_generation` (4x4 or 9x9; no symmetry or level).
+
     >>> from itertools import islice
     >>> [str(p) for p in islice(generate(2, seed=3), 2)]
     ['0000340003011004', '0140300000000010']
+    >>> next(generate(2, seed=3, variant="x")).names
+    ('x',)
     """
+    if variant is not None:
+        from lazyfun.sudoku import variant_generation  # it builds on this module
+
+        if symmetry is not None or level is not None:
+            raise PuzzleError("symmetry and level are for classic puzzles, not variants")
+        return variant_generation.generate(variant, box, seed=seed, minimal=minimal)
     check_request(box, symmetry, level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 def _minimal(grid: Grid, symmetry: str | None = None) -> bool:
     """No given (no orbit of givens) can be blanked without a second solution."""
     cells = list(grid.cells)
-    for orbit in orbits(grid.box, symmetry):  # type: ignore[arg-type]
+    for orbit in orbits(grid.box, symmetry):  # type: ignore[call-overload]
         if not cells[orbit[0]]:
             continue
         blanked = [0 if i in orbit else v for i, v in enumerate(cells)]
@@ -40,7 +40,7 @@ def _minimal(grid: Grid, symmetry: str | None = None) -> bool:
 def _symmetric(grid: Grid, symmetry: str) -> bool:
     return all(
         len({bool(grid.cells[c]) for c in orbit}) == 1
-        for orbit in orbits(grid.box, symmetry)  # type: ignore[arg-type]
+        for orbit in orbits(grid.box, symmetry)  # type: ignore[call-overload]
     )
 
 
@@ -60,7 +60,7 @@ def test_a_16x16_puzzle_is_unique() -> None:
 
 @pytest.mark.parametrize("symmetry", ["rot180", "rot90", "mirror", "diagonal"])
 def test_symmetric_puzzles_are_symmetric_unique_and_orbit_minimal(symmetry: str) -> None:
-    for grid in islice(generate(3, seed=5, symmetry=symmetry), 3):  # type: ignore[arg-type]
+    for grid in islice(generate(3, seed=5, symmetry=symmetry), 3):  # type: ignore[call-overload]
         assert _symmetric(grid, symmetry)
         assert count_solutions(grid, limit=2) == 1
         assert _minimal(grid, symmetry)
@@ -95,7 +95,7 @@ def test_random_solutions_are_valid_and_varied() -> None:
 
 def test_orbits_partition_the_grid() -> None:
     for symmetry, expected in [("rot180", 41), ("rot90", 21), ("mirror", 45), ("diagonal", 45)]:
-        groups = orbits(3, symmetry)  # type: ignore[arg-type]
+        groups = orbits(3, symmetry)  # type: ignore[call-overload]
         assert len(groups) == expected
         assert sorted(c for g in groups for c in g) == list(range(81))
     assert len(orbits(3)) == 81
@@ -105,11 +105,11 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(PuzzleError, match=r"\(4x4, 9x9, 16x16, 25x25\), not 6$"):
         generate(6)
     with pytest.raises(PuzzleError, match="unknown symmetry"):
-        generate(3, symmetry="spiral")  # type: ignore[arg-type]
+        generate(3, symmetry="spiral")  # type: ignore[call-overload]
     with pytest.raises(PuzzleError, match="levels are for 4x4 to 16x16"):
         generate(5, level="extreme")
     with pytest.raises(PuzzleError, match="unknown symmetry"):
-        orbits(3, "spiral")  # type: ignore[arg-type]
+        orbits(3, "spiral")  # type: ignore[call-overload]
 
 
 def test_ruling_out_a_value_counts_the_other_solutions() -> None:
@@ -181,7 +181,7 @@ def test_puzzles_of_a_level_by_filtering() -> None:
     with pytest.raises(PuzzleError, match="no expert puzzle in 1,000 tries"):
         next(generate(2, seed=1, level="expert"))
     with pytest.raises(PuzzleError, match="unknown level"):
-        generate(3, level="insane")  # type: ignore[arg-type]
+        generate(3, level="insane")  # type: ignore[call-overload]
 
 
 def test_cli_generate_by_level_and_json_ratings() -> None:

@@ -1,0 +1,310 @@
+"""Variant puzzles with exactly one solution, as an endless lazy stream.
+
+The classic generator's two steps, on a variant's tables:
+
+* ``random_solution``: a full grid that keeps the rules: N random values are
+  given one at a time, each kept only if the engine still completes the
+  grid, and the last grid it completed is the one;
+* ``minimise``: blank the givens in a random order, keeping a blank only if
+  no blanked cell can take another value than the solution's (one search to
+  its first solution each, as in :mod:`lazyfun.sudoku.generation`).
+
+Killer and thermo puzzles take their shapes from the solution first: cages
+of 2 to 5 side-by-side cells with distinct values (the whole grid is caged),
+and thermometers along cells of rising values.  A killer starts from no
+givens and gets givens from the solution until it is unique, then loses the
+ones it can spare.  Jigsaw regions are the boxes with random trades of
+border cells between neighbouring regions, each region kept connected; its
+grid is the engine's first, with the values renamed at random (proving that
+random givens leave a jigsaw no solution can take the engine long).
+
+>>> from itertools import islice
+>>> from lazyfun.sudoku.variants import count_solutions
+>>> made = list(islice(generate("x", 2, seed=1), 3))
+>>> [count_solutions(v) for v in made]
+[1, 1, 1]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from itertools import count
+
+from lazyfun.sudoku import engine
+from lazyfun.sudoku.generation import random_solution as classic_solution
+from lazyfun.sudoku.geometry import BOX_SIZES
+from lazyfun.sudoku.grid import Grid, PuzzleError
+from lazyfun.sudoku.variants import (
+    ANTI_KING,
+    ANTI_KNIGHT,
+    DIAGONALS,
+    NON_CONSECUTIVE,
+    WINDOWS,
+    Cage,
+    Regions,
+    Rule,
+    Thermo,
+    Variant,
+)
+
+__all__ = ["KINDS", "generate", "minimise", "puzzle", "random_regions", "random_solution"]
+
+KINDS = (
+    "x",
+    "windoku",
+    "jigsaw",
+    "anti-knight",
+    "anti-king",
+    "non-consecutive",
+    "killer",
+    "thermo",
+)
+"""The variants :func:`generate` makes."""
+
+_SIMPLE: dict[str, Rule] = {
+    "x": DIAGONALS,
+    "windoku": WINDOWS,
+    "anti-knight": ANTI_KNIGHT,
+    "anti-king": ANTI_KING,
+    "non-consecutive": NON_CONSECUTIVE,
+}
+_SIDE = ((0, 1), (1, 0), (0, -1), (-1, 0))
+_AROUND = (*_SIDE, (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def random_solution(variant: Variant, rng: random.Random) -> Grid:
+    """A full grid that keeps the variant's rules (and givens), drawn at random.
+
+    >>> rng = random.Random(2)
+    >>> from lazyfun.sudoku import parse
+    >>> from lazyfun.sudoku.variants import is_solution
+    >>> x = Variant(parse("." * 81), (DIAGONALS,))
+    >>> is_solution(x, random_solution(x, rng))
+    True
+    """
+    t, box = variant.tables, variant.grid.box
+    cells = list(variant.grid.cells)
+    found = next(engine.solve(variant.grid, t), None)
+    if found is None:
+        raise PuzzleError(f"no grid keeps the rules {', '.join(variant.names)}")
+    for _ in range(variant.grid.size):
+        root = engine.start(Grid(tuple(cells), box), t)
+        open_cells = [c for c, x in enumerate(root.cands) if x <= t.full]
+        if not open_cells:
+            break
+        cell = rng.choice(open_cells)
+        x = root.cands[cell]
+        cells[cell] = rng.choice([v + 1 for v in range(x.bit_length()) if x >> v & 1])
+        again = next(engine.solve(Grid(tuple(cells), box), t), None)
+        if again is None:
+            cells[cell] = 0
+        else:
+            found = again
+    return found
+
+
+def _jigsaw(box: int, rng: random.Random) -> tuple[tuple[Rule, ...], Grid]:
+    """Random regions that some grid fits (a few maps fit none), and such a grid."""
+    empty = Grid((0,) * box**4, box)
+    while True:
+        rules: tuple[Rule, ...] = (random_regions(box, rng),)
+        found = next(engine.solve(empty, Variant(empty, rules).tables), None)
+        if found is not None:
+            return rules, _relabelled(found, rng)
+
+
+def _relabelled(grid: Grid, rng: random.Random) -> Grid:
+    """The grid with its values renamed at random (a jigsaw's rules do not see names;
+    its random regions are where the variety comes from)."""
+    names = rng.sample(range(1, grid.size + 1), grid.size)
+    return Grid(tuple(names[v - 1] for v in grid.cells), grid.box)
+
+
+def _stays_unique(cells: list[int], variant: Variant, solution: Grid, blanked: int) -> bool:
+    """Whether the blanked cell can take no other value than the solution's."""
+    t = variant.tables
+    root = engine.start_ruling_out(
+        tuple(cells), variant.grid.box, blanked, solution.cells[blanked], True, t
+    )
+    return next(engine.solutions(root, t), None) is None
+
+
+def minimise(variant: Variant, solution: Grid, rng: random.Random, minimal: bool = True) -> Variant:
+    """Blank the variant's givens in a random order, keeping each blank that leaves the
+    puzzle unique (``variant`` must be unique with ``solution``).  With ``minimal``,
+    every given is tried; without, it stops at the first that has to stay."""
+    cells = list(variant.grid.cells)
+    order = [c for c, v in enumerate(cells) if v]
+    rng.shuffle(order)
+    for cell in order:
+        cells[cell] = 0
+        if _stays_unique(cells, variant, solution, cell):
+            continue
+        cells[cell] = solution.cells[cell]
+        if not minimal:
+            break
+    return Variant(Grid(tuple(cells), variant.grid.box), variant.rules)
+
+
+def random_regions(box: int, rng: random.Random, trades: int = 300) -> Regions:
+    """A jigsaw region map: the boxes, with random trades of border cells between
+    neighbouring regions that keep every region connected.
+
+    >>> regions = random_regions(3, random.Random(1))
+    >>> sorted(regions.regions.count(k) for k in range(9))
+    [9, 9, 9, 9, 9, 9, 9, 9, 9]
+    """
+    n = box * box
+    regions = [(c // n // box) * box + (c % n) // box for c in range(n * n)]
+    for _ in range(trades):
+        a = rng.randrange(n * n)
+        near = [b for b in _neighbours(a, n, _SIDE) if regions[b] != regions[a]]
+        if not near:
+            continue
+        b = rng.choice(near)
+        ra, rb = regions[a], regions[b]
+        partners = [
+            c
+            for c in range(n * n)
+            if regions[c] == rb
+            and c != b
+            and any(regions[d] == ra for d in _neighbours(c, n, _SIDE))
+        ]
+        if not partners:
+            continue
+        c = rng.choice(partners)
+        regions[a], regions[c] = rb, ra
+        if not (_connected(regions, ra, n) and _connected(regions, rb, n)):
+            regions[a], regions[c] = ra, rb
+    return Regions(regions=tuple(regions))
+
+
+def _neighbours(cell: int, n: int, steps: tuple[tuple[int, int], ...]) -> list[int]:
+    r, c = divmod(cell, n)
+    return [(r + dr) * n + c + dc for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n]
+
+
+def _connected(regions: list[int], k: int, n: int) -> bool:
+    cells = {c for c, r in enumerate(regions) if r == k}
+    seen, todo = set(), [next(iter(cells))]
+    while todo:
+        cell = todo.pop()
+        if cell not in seen:
+            seen.add(cell)
+            todo.extend(d for d in _neighbours(cell, n, _SIDE) if d in cells)
+    return seen == cells
+
+
+def cages_of(solution: Grid, rng: random.Random) -> tuple[Cage, ...]:
+    """The whole grid cut into cages of side-by-side cells with distinct values (mostly
+    2 to 5 cells; a cell left alone joins no cage), each with its sum."""
+    n, cells = solution.size, solution.cells
+    free = set(range(n * n))
+    cages = []
+    for start in rng.sample(range(n * n), n * n):
+        if start not in free:
+            continue
+        cage = [start]
+        free.discard(start)
+        for _ in range(rng.randint(1, 4)):
+            near = [
+                d
+                for c in cage
+                for d in _neighbours(c, n, _SIDE)
+                if d in free and cells[d] not in {cells[x] for x in cage}
+            ]
+            if not near:
+                break
+            pick = rng.choice(near)
+            cage.append(pick)
+            free.discard(pick)
+        if len(cage) > 1:
+            cages.append(Cage(cells=tuple(sorted(cage)), total=sum(cells[c] for c in cage)))
+    return tuple(cages)
+
+
+def thermos_of(solution: Grid, rng: random.Random, count: int = 10) -> tuple[Thermo, ...]:
+    """Up to ``count`` thermometers of 3 to 6 cells along rising values of ``solution``,
+    no two sharing a cell."""
+    n, cells = solution.size, solution.cells
+    used: set[int] = set()
+    thermos: list[Thermo] = []
+    for start in rng.sample(range(n * n), n * n):
+        if len(thermos) == count:
+            break
+        path = [start]
+        while len(path) < 6:
+            up = [
+                d
+                for d in _neighbours(path[-1], n, _AROUND)
+                if d not in used and d not in path and cells[d] > cells[path[-1]]
+            ]
+            if not up:
+                break
+            path.append(rng.choice(up))
+        if len(path) >= 3 and not used & set(path):
+            used.update(path)
+            thermos.append(Thermo(cells=tuple(path)))
+    return tuple(thermos)
+
+
+def _unique_with_givens(variant: Variant, solution: Grid, rng: random.Random) -> Variant:
+    """Add givens from ``solution``, one at a time where the puzzle is still open,
+    until the variant is unique."""
+    cells = list(variant.grid.cells)
+    box = variant.grid.box
+    while True:
+        puzzle = Variant(Grid(tuple(cells), box), variant.rules)
+        found = list(zip(range(2), engine.solve(puzzle.grid, variant.tables), strict=False))
+        if len(found) == 1:
+            return puzzle
+        other = found[1][1] if found[0][1] == solution else found[0][1]
+        differ = [c for c in range(len(cells)) if other.cells[c] != solution.cells[c]]
+        cell = rng.choice(differ)
+        cells[cell] = solution.cells[cell]
+
+
+def check_request(kind: str, box: int) -> None:
+    """Refuse at once, with the reason, what :func:`generate` cannot make."""
+    if kind not in KINDS:
+        raise PuzzleError(f"unknown variant {kind!r}: generate makes {', '.join(KINDS)}")
+    if box not in BOX_SIZES or box > 3:
+        raise PuzzleError(f"variants are made at 4x4 and 9x9 (box 2 or 3), not box {box}")
+    if kind == "windoku" and box < 3:
+        raise PuzzleError("windoku needs room for its windows: 9x9 (box 3)")
+
+
+def puzzle(kind: str, box: int, seed: int, index: int, *, minimal: bool = True) -> Variant:
+    """Puzzle number ``index`` of the stream ``generate(kind, box, seed=seed)``."""
+    check_request(kind, box)
+    rng = random.Random(f"lazyfun.variant:{kind}:{box}:{seed}:{index}")
+    empty = Grid((0,) * box**4, box)
+    if kind in ("killer", "thermo"):
+        solution = classic_solution(box, rng)
+        if kind == "killer":
+            caged = Variant(empty, cages_of(solution, rng))
+            return minimise(_unique_with_givens(caged, solution, rng), solution, rng, minimal)
+        shapes = Variant(solution, thermos_of(solution, rng))
+        return minimise(shapes, solution, rng, minimal)
+    if kind == "jigsaw":
+        rules, solution = _jigsaw(box, rng)
+    else:
+        rules = (_SIMPLE[kind],)
+        solution = random_solution(Variant(empty, rules), rng)
+    return minimise(Variant(solution, rules), solution, rng, minimal)
+
+
+def generate(
+    kind: str, box: int = 3, *, seed: int | None = None, minimal: bool = True
+) -> Iterator[Variant]:
+    """An endless lazy stream of ``kind`` variants with exactly one solution.
+
+    ``kind`` is one of :data:`KINDS`; ``box`` 2 or 3 (4x4 or 9x9).  ``seed``
+    makes the stream the same on every run; ``minimal`` (the default): no given
+    can be removed without losing uniqueness.
+    """
+    check_request(kind, box)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    return (puzzle(kind, box, seed, index, minimal=minimal) for index in count())
