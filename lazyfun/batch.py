@@ -23,6 +23,7 @@ from itertools import islice
 from typing import Literal, get_args
 
 from lazyfun.core import many
+from lazyfun.sudoku import variants
 from lazyfun.sudoku.bird import (
     choices,
     count_candidates,
@@ -33,6 +34,7 @@ from lazyfun.sudoku.bird import (
 )
 from lazyfun.sudoku.canon import minlex
 from lazyfun.sudoku.engine import solve
+from lazyfun.sudoku.exchange import read_variant
 from lazyfun.sudoku.formats import read, split
 from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, check_givens, grid_of
 from lazyfun.vocab import ilen
@@ -78,6 +80,7 @@ class Request:
     method: Method = "engine"
     limit: int | None = None
     force: bool = False
+    variant: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -208,6 +211,9 @@ def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
         return (time.perf_counter() - start) * 1000
 
     try:
+        if request.variant:
+            yield from _answered(number, text, request, variants.solve(read_variant(text)), start)
+            return
         puzzle = read(text)
         grid = grid_of(puzzle)
         if isinstance(puzzle, MarkedGrid) and request.mode == "minlex":
@@ -230,22 +236,33 @@ def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
         solutions = (
             solve(puzzle) if isinstance(puzzle, MarkedGrid) else solver(request.method)(grid)
         )
-        if request.mode in ("count", "unique"):
-            cap = 2 if request.mode == "unique" else request.limit
-            found = ilen(islice(solutions, cap))
-            yield Answer(number, text, request.mode, count=found, ms=elapsed())
-        elif request.mode == "all":
-            index = 0
-            for index, solution in enumerate(islice(solutions, request.limit), 1):
-                yield Answer(number, text, "solution", grid=solution, index=index, ms=elapsed())
-                start = time.perf_counter()
-            if not index:
-                yield Answer(number, text, "solution", ms=elapsed())
-        else:
-            yield Answer(number, text, "solution", grid=next(solutions, None), ms=elapsed())
+        yield from _answered(number, text, request, solutions, start)
     except PuzzleError as error:
         line = number if error.line is None else number + error.line - 1
         yield Answer(line, text, "invalid", problem=error.message, column=error.column)
+
+
+def _answered(
+    number: int, text: str, request: Request, solutions: Iterator[Grid], start: float
+) -> Iterator[Answer]:
+    """The answers a request asks of a puzzle's solution stream (begun at ``start``)."""
+
+    def elapsed() -> float:
+        return (time.perf_counter() - start) * 1000
+
+    if request.mode in ("count", "unique"):
+        cap = 2 if request.mode == "unique" else request.limit
+        found = ilen(islice(solutions, cap))
+        yield Answer(number, text, request.mode, count=found, ms=elapsed())
+    elif request.mode == "all":
+        index = 0
+        for index, solution in enumerate(islice(solutions, request.limit), 1):
+            yield Answer(number, text, "solution", grid=solution, index=index, ms=elapsed())
+            start = time.perf_counter()
+        if not index:
+            yield Answer(number, text, "solution", ms=elapsed())
+    else:
+        yield Answer(number, text, "solution", grid=next(solutions, None), ms=elapsed())
 
 
 def answer_lines(lines: Iterable[str], request: Request) -> Iterator[Answer]:

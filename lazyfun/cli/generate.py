@@ -28,13 +28,38 @@ from lazyfun.cli.options import (
 from lazyfun.cli.output import bar, exit_protocol, fail, write_document
 from lazyfun.pages import Printed, booklet, printed
 from lazyfun.parallel import ParallelError, pmap
+from lazyfun.sudoku.exchange import dumps, to_json
 from lazyfun.sudoku.formats import Target, write
-from lazyfun.sudoku.generation import Symmetry, check_request, of_level, puzzle, rated
+from lazyfun.sudoku.generation import Symmetry, check_request, generate, of_level, puzzle, rated
 from lazyfun.sudoku.geometry import BOX_OF_SIDE
 from lazyfun.sudoku.grid import Grid, PuzzleError
 from lazyfun.sudoku.rating import Level, Rating
 
 Side = Literal["4", "9", "16", "25"]
+
+
+VariantKind = Literal[
+    "x", "windoku", "jigsaw", "anti-knight", "anti-king", "non-consecutive", "killer", "thermo"
+]
+
+
+def _variants(
+    kind: str, box: int, number: int, seed: int | None, minimal: bool, quiet: bool
+) -> None:
+    """Write ``number`` variants of ``kind`` as sudoku-puzzle JSON Lines, as they are made."""
+    with exit_protocol(PuzzleError):
+        made = generate(box, seed=seed, minimal=minimal, variant=kind)
+    progress = bar("generating", number, quiet)
+    try:
+        with exit_protocol(PuzzleError):
+            for variant in islice(made, number):
+                sys.stdout.write(dumps(to_json(variant)) + "\n")
+                sys.stdout.flush()
+                if progress is not None:
+                    progress.advance()
+    finally:
+        if progress is not None:
+            progress.stop()
 
 
 def _puzzles(
@@ -114,14 +139,31 @@ def generate_command(
     book: BookletOpt = None,
     per_page: PerPageOpt = 4,
     paper: PaperOpt = "a4",
+    variant: Annotated[
+        VariantKind | None,
+        choice(
+            "--variant",
+            choices=VariantKind,
+            help="A variant, written as sudoku-puzzle JSON, one per line (4x4 or 9x9).",
+        ),
+    ] = None,
 ) -> None:
     """Puzzles with exactly one solution, each printed as soon as it is made.
 
     With --seed the same puzzles come out on every run, with or without --jobs.
     With --booklet FILE they are also laid out for print, rated, with their solutions.
+    With --variant KIND they are variants, as sudoku-puzzle JSON Lines.
     """
     if number < 1:
         raise fail(f"--number must be at least 1, got {number}")
+    if variant is not None:
+        if symmetry or level or to or book or jobs or scheduler or output != "line":
+            raise fail(
+                "--variant writes sudoku-puzzle JSON from one process: drop --symmetry,"
+                " --level, --to, --format, --booklet, --jobs and --scheduler"
+            )
+        _variants(variant, BOX_OF_SIDE[int(size)], number, seed, minimal, quiet)
+        return
     if per_page not in PER_PAGE:
         raise fail(f"--per-page must be 1, 2, 4 or 6, got {per_page}")
     box = BOX_OF_SIDE[int(size)]

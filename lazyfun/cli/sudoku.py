@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
@@ -32,7 +33,7 @@ from lazyfun.pages import Printed, booklet
 from lazyfun.parallel import ParallelError
 from lazyfun.runs import canon_file, solve_file
 from lazyfun.sudoku import UnsolvedError, rate, read
-from lazyfun.sudoku.grid import grid_of
+from lazyfun.sudoku.grid import grid_of, is_link
 
 Answers = Callable[[Iterable[str]], Iterable[Answer]]
 
@@ -69,11 +70,21 @@ def solve_command(
     book: BookletOpt = None,
     per_page: PerPageOpt = 4,
     paper: PaperOpt = "a4",
+    variant: Annotated[
+        list[str] | None,
+        value(
+            "--variant",
+            metavar="FILE_OR_LINK",
+            help="A variant: a sudoku-puzzle JSON file (one or many, one per line) or an"
+            " f-puzzles/SudokuPad link; repeat for more.",
+        ),
+    ] = None,
 ) -> None:
     """Solve puzzles, writing each solution as soon as it is found.
 
     A pencil-mark grid is solved keeping to its candidates.  With --booklet FILE
     the solved puzzles are also laid out for print, rated, with their solutions.
+    With --variant, each puzzle of each file or link is solved under its rules.
 
     Exit status: 0 all solved, 1 some puzzle had no solution (or was not unique
     with --unique), 2 some line was invalid, 130 interrupted.
@@ -86,8 +97,14 @@ def solve_command(
     parallel = jobs is not None or scheduler is not None
     if parallel and mode == "all":
         raise fail("--all streams from one process: drop --jobs and --scheduler")
+    if variant:
+        if puzzles or file is not None:
+            raise fail("give variants with --variant only, not as arguments or --file")
+        if method != "engine" or parallel or book is not None:
+            raise fail("--variant solves with the engine, in one process, without a booklet")
+        puzzles = [text for place in variant for text in variant_texts(place)]
     source = Source(puzzles, file)
-    request = Request(mode, method, limit, force)
+    request = Request(mode, method, limit, force, variant=bool(variant))
     answers: Answers = partial(answer_lines, request=request)
     if parallel:
         answers = partial(
@@ -111,6 +128,21 @@ def solve_command(
         Report(source, output, quiet, "solved", to).run(_keeping(answers, kept), ParallelError)
     finally:
         _print_booklet(kept, book, per_page, paper)
+
+
+def variant_texts(place: str) -> list[str]:
+    """The puzzles of one --variant value: a link, or a file of one JSON document
+    (pretty or not) or of JSON Lines (each line a puzzle; ``#`` lines skipped)."""
+    if is_link(place):
+        return [place]
+    path = Path(place)
+    if not path.is_file():
+        raise fail(f"{place}: no such file (and not an f-puzzles or SudokuPad link)")
+    text = path.read_text(encoding="utf-8")
+    try:
+        return [json.dumps(json.loads(text))]
+    except json.JSONDecodeError:
+        return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
 def _keeping(answers: Answers, kept: list[Printed]) -> Answers:
