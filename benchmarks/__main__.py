@@ -20,6 +20,7 @@ ALL = [
     "pmap",
     "stream",
     "render",
+    "variants",
 ]
 
 

@@ -245,3 +245,84 @@ def cpsat_knapsack(items: Any, capacity: int) -> int:
     solver.parameters.num_workers = 1
     assert solver.Solve(model) == cp_model.OPTIMAL
     return int(solver.ObjectiveValue())
+
+
+def cpsat_variant(variant: Any, stop_at: int = 1) -> int:
+    """A Sudoku variant (``lazyfun.sudoku.variants.Variant``) in CP-SAT, one worker:
+    AllDifferent on every unit and cage, ``!=`` for the extra peers, the arithmetic as
+    linear constraints and allowed pairs.  Returns how many solutions it found, up to
+    ``stop_at`` (1: solve; 2: prove uniqueness)."""
+    from ortools.sat.python import cp_model
+
+    grid = variant.grid
+    n = grid.size
+    model = cp_model.CpModel()
+    x = [model.NewIntVar(1, n, f"c{c}") for c in range(n * n)]
+    for c, v in enumerate(grid.cells):
+        if v:
+            model.Add(x[c] == v)
+    for unit in variant.units:
+        model.AddAllDifferent([x[c] for c in unit])
+    in_unit = {(a, b) for unit in variant.units for a in unit for b in unit}
+    for a, near in enumerate(variant.tables.peers):
+        for b in near:
+            if a < b and (a, b) not in in_unit:
+                model.Add(x[a] != x[b])
+    for a, near in enumerate(variant.tables.adjacent):
+        for b in near:
+            if a < b:
+                model.Add(x[a] - x[b] != 1)
+                model.Add(x[b] - x[a] != 1)
+    _cpsat_rules(model, x, variant)
+    return _cpsat_count(model, stop_at)
+
+
+def _cpsat_rules(model: Any, x: list[Any], variant: Any) -> None:
+    """A variant's arithmetic rules, as CP-SAT constraints on the cells ``x``."""
+    from lazyfun.sudoku.variants import Arrow, Cage, Dot, Less, Thermo
+
+    n = variant.grid.size
+    for rule in variant.rules:
+        if isinstance(rule, Cage) and rule.total is not None:
+            model.Add(sum(x[c] for c in rule.cells) == rule.total)
+        elif isinstance(rule, Thermo):
+            for a, b in zip(rule.cells, rule.cells[1:], strict=False):
+                model.Add(x[a] < x[b])
+        elif isinstance(rule, Arrow):
+            model.Add(x[rule.circle] == sum(x[c] for c in rule.shaft))
+        elif isinstance(rule, Less):
+            model.Add(x[rule.cells[0]] < x[rule.cells[1]])
+        elif isinstance(rule, Dot):
+            ok = (
+                (lambda v, w: abs(v - w) == 1)
+                if rule.color == "white"
+                else (lambda v, w: v == 2 * w or w == 2 * v)
+            )
+            pairs = [(v, w) for v in range(1, n + 1) for w in range(1, n + 1) if ok(v, w)]
+            model.AddAllowedAssignments([x[rule.cells[0]], x[rule.cells[1]]], pairs)
+
+
+def _cpsat_count(model: Any, stop_at: int) -> int:
+    """How many solutions CP-SAT (one worker) finds, up to ``stop_at``."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    if stop_at == 1:
+        status = solver.Solve(model)
+        return int(status in (cp_model.OPTIMAL, cp_model.FEASIBLE))
+    solver.parameters.enumerate_all_solutions = True
+
+    class Stop(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.found = 0
+
+        def on_solution_callback(self) -> None:
+            self.found += 1
+            if self.found >= stop_at:
+                self.StopSearch()
+
+    stop = Stop()
+    solver.Solve(model, stop)
+    return stop.found

