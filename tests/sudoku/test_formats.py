@@ -160,7 +160,8 @@ def test_a_link_with_centre_marks_gives_a_marked_grid() -> None:
     ],
 )
 def test_a_link_with_other_rules_is_refused_by_name(rules: dict[str, object], named: str) -> None:
-    with pytest.raises(PuzzleError, match=f"a puzzle with {named}: a variant \\(solve it with --variant\\)"):
+    refusal = f"a puzzle with {named}: a variant \\(solve it with --variant\\)"
+    with pytest.raises(PuzzleError, match=refusal):
         read(_fpuzzles(_classic(rules=rules)))
 
 
