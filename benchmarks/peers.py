@@ -293,12 +293,13 @@ def _cpsat_rules(model: Any, x: list[Any], variant: Any) -> None:
         elif isinstance(rule, Less):
             model.Add(x[rule.cells[0]] < x[rule.cells[1]])
         elif isinstance(rule, Dot):
-            ok = (
-                (lambda v, w: abs(v - w) == 1)
-                if rule.color == "white"
-                else (lambda v, w: v == 2 * w or w == 2 * v)
-            )
-            pairs = [(v, w) for v in range(1, n + 1) for w in range(1, n + 1) if ok(v, w)]
+            white = rule.color == "white"
+            pairs = [
+                (v, w)
+                for v in range(1, n + 1)
+                for w in range(1, n + 1)
+                if (abs(v - w) == 1 if white else 2 * w in (v, 4 * v))
+            ]
             model.AddAllowedAssignments([x[rule.cells[0]], x[rule.cells[1]]], pairs)
 
 
