@@ -57,6 +57,7 @@ from lazyfun.sudoku.variants import (
     Rule,
     Thermo,
     Variant,
+    is_solution,
 )
 
 __all__ = [
@@ -349,8 +350,6 @@ _READERS: dict[str, _Reader] = {
 
 def _check_solution(solution: object, variant: Variant) -> None:
     """A document's ``solution``, if it has one, must solve the variant."""
-    from lazyfun.sudoku.variants import is_solution
-
     if solution is None:
         return
     n = variant.grid.size

@@ -38,6 +38,7 @@ from lazyfun.sudoku.grid import Grid, PuzzleError
 from lazyfun.sudoku.variants import (
     ANTI_KING,
     ANTI_KNIGHT,
+    BESIDE,
     DIAGONALS,
     NON_CONSECUTIVE,
     WINDOWS,
@@ -46,6 +47,7 @@ from lazyfun.sudoku.variants import (
     Rule,
     Thermo,
     Variant,
+    reach,
 )
 
 __all__ = ["KINDS", "generate", "minimise", "puzzle", "random_regions", "random_solution"]
@@ -69,8 +71,7 @@ _SIMPLE: dict[str, Rule] = {
     "anti-king": ANTI_KING,
     "non-consecutive": NON_CONSECUTIVE,
 }
-_SIDE = ((0, 1), (1, 0), (0, -1), (-1, 0))
-_AROUND = (*_SIDE, (1, 1), (1, -1), (-1, 1), (-1, -1))
+_AROUND = (*BESIDE, (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 class _OutOfNodes(Exception):
@@ -170,7 +171,7 @@ def random_regions(box: int, rng: random.Random, trades: int = 300) -> Regions:
     regions = [(c // n // box) * box + (c % n) // box for c in range(n * n)]
     for _ in range(trades):
         a = rng.randrange(n * n)
-        near = [b for b in _neighbours(a, n, _SIDE) if regions[b] != regions[a]]
+        near = [b for b in reach(n, BESIDE)[a] if regions[b] != regions[a]]
         if not near:
             continue
         b = rng.choice(near)
@@ -178,9 +179,7 @@ def random_regions(box: int, rng: random.Random, trades: int = 300) -> Regions:
         partners = [
             c
             for c in range(n * n)
-            if regions[c] == rb
-            and c != b
-            and any(regions[d] == ra for d in _neighbours(c, n, _SIDE))
+            if regions[c] == rb and c != b and any(regions[d] == ra for d in reach(n, BESIDE)[c])
         ]
         if not partners:
             continue
@@ -191,11 +190,6 @@ def random_regions(box: int, rng: random.Random, trades: int = 300) -> Regions:
     return Regions(regions=tuple(regions))
 
 
-def _neighbours(cell: int, n: int, steps: tuple[tuple[int, int], ...]) -> list[int]:
-    r, c = divmod(cell, n)
-    return [(r + dr) * n + c + dc for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n]
-
-
 def _connected(regions: list[int], k: int, n: int) -> bool:
     cells = {c for c, r in enumerate(regions) if r == k}
     seen, todo = set(), [next(iter(cells))]
@@ -203,7 +197,7 @@ def _connected(regions: list[int], k: int, n: int) -> bool:
         cell = todo.pop()
         if cell not in seen:
             seen.add(cell)
-            todo.extend(d for d in _neighbours(cell, n, _SIDE) if d in cells)
+            todo.extend(d for d in reach(n, BESIDE)[cell] if d in cells)
     return seen == cells
 
 
@@ -222,7 +216,7 @@ def cages_of(solution: Grid, rng: random.Random) -> tuple[Cage, ...]:
             near = [
                 d
                 for c in cage
-                for d in _neighbours(c, n, _SIDE)
+                for d in reach(n, BESIDE)[c]
                 if d in free and cells[d] not in {cells[x] for x in cage}
             ]
             if not near:
@@ -248,7 +242,7 @@ def thermos_of(solution: Grid, rng: random.Random, count: int = 10) -> tuple[The
         while len(path) < 6:
             up = [
                 d
-                for d in _neighbours(path[-1], n, _AROUND)
+                for d in reach(n, _AROUND)[path[-1]]
                 if d not in used and d not in path and cells[d] > cells[path[-1]]
             ]
             if not up:

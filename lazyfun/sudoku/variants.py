@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import combinations, pairwise
 
 from lazyfun.sudoku import engine
@@ -64,6 +64,7 @@ __all__ = [
     "count_solutions",
     "is_solution",
     "is_unique",
+    "reach",
     "sets_making",
     "solve",
 ]
@@ -420,7 +421,8 @@ def _windows(box: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def _steps(n: int, moves: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+@cache
+def reach(n: int, moves: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
     """For each cell, the cells one of ``moves`` away, on the board."""
     return tuple(
         tuple((r + dr) * n + c + dc for dr, dc in moves if 0 <= r + dr < n and 0 <= c + dc < n)
@@ -472,12 +474,12 @@ class Variant:
         """The engine's tables for this board."""
         n = self.grid.size
         moves = tuple(m for r in self.rules for m in r.moves())
-        near = [set(cells) for cells in _steps(n, moves)]
+        near = [set(cells) for cells in reach(n, moves)]
         for rule in self.rules:
             for a, b in rule.apart():
                 near[a].add(b)
                 near[b].add(a)
-        beside = _steps(n, BESIDE) if NON_CONSECUTIVE in self.rules else ()
+        beside = reach(n, BESIDE) if NON_CONSECUTIVE in self.rules else ()
         return engine.variant_tables(
             self.grid.box,
             self.units,
@@ -496,7 +498,7 @@ def _pairs(variant: Variant) -> Iterator[tuple[int, int, str]]:
             for b in unit[i + 1 :]:
                 yield a, b, "share a unit"
     for rule in variant.rules:
-        for a, near in enumerate(_steps(n, rule.moves())):
+        for a, near in enumerate(reach(n, rule.moves())):
             for b in near:
                 if a < b:
                     yield a, b, f"are a {rule.name[5:]}'s move apart"
@@ -515,7 +517,7 @@ def _check_givens(variant: Variant) -> None:
                 f"and are both {grid.symbol(cells[a])}"
             )
     if NON_CONSECUTIVE in variant.rules:
-        for a, near in enumerate(_steps(n, BESIDE)):
+        for a, near in enumerate(reach(n, BESIDE)):
             for b in near:
                 if a < b and cells[a] and cells[b] and abs(cells[a] - cells[b]) == 1:
                     raise PuzzleError(
