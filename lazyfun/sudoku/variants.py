@@ -40,7 +40,7 @@ from functools import cache, cached_property
 from itertools import combinations, pairwise
 
 from lazyfun.sudoku import engine
-from lazyfun.sudoku.geometry import cell_name, units
+from lazyfun.sudoku.geometry import cell_name, unit_name, units
 from lazyfun.sudoku.grid import Grid, PuzzleError
 
 __all__ = [
@@ -64,6 +64,7 @@ __all__ = [
     "count_solutions",
     "is_solution",
     "is_unique",
+    "pair_check",
     "reach",
     "sets_making",
     "solve",
@@ -115,6 +116,10 @@ class Rule:
     def where(self) -> tuple[int, ...]:
         """The cells the rule is drawn on (none for a rule of the whole grid)."""
         return ()
+
+    def label(self, n: int) -> str:
+        """What a step calls this rule: its name and, for a rule on some cells, where."""
+        return f"{self.name} at {cell_name(self.where[0], n)}" if self.where else self.name
 
 
 DIAGONALS = Rule("x")
@@ -204,7 +209,7 @@ def _touching(rule: Rule, cells: tuple[int, ...], n: int, diagonal: bool = True)
             )
 
 
-def _pair(a: int, b: int, n: int, ok: Callable[[int, int], bool]) -> engine.Check:
+def pair_check(a: int, b: int, n: int, ok: Callable[[int, int], bool]) -> engine.Check:
     """The engine's check that the values of cells ``a`` and ``b`` satisfy ``ok``."""
     forward = tuple(sum(1 << (w - 1) for w in range(1, n + 1) if ok(v, w)) for v in range(1, n + 1))
     back = tuple(sum(1 << (v - 1) for v in range(1, n + 1) if ok(v, w)) for w in range(1, n + 1))
@@ -269,6 +274,10 @@ class Cage(Rule):
     def where(self) -> tuple[int, ...]:
         return self.cells
 
+    def label(self, n: int) -> str:
+        total = "" if self.total is None else f" (sum {self.total})"
+        return f"cage at {cell_name(self.cells[0], n)}{total}"
+
 
 @dataclass(frozen=True)
 class Thermo(Rule):
@@ -278,7 +287,7 @@ class Thermo(Rule):
     cells: tuple[int, ...] = ()
 
     def checks(self, n: int) -> tuple[engine.Check, ...]:
-        return tuple(_pair(a, b, n, int.__lt__) for a, b in pairwise(self.cells))
+        return tuple(pair_check(a, b, n, int.__lt__) for a, b in pairwise(self.cells))
 
     def check(self, box: int) -> None:
         _on_board(self, self.cells, box)
@@ -352,7 +361,7 @@ class Dot(Rule):
         return _consecutive if self.color == "white" else _double
 
     def checks(self, n: int) -> tuple[engine.Check, ...]:
-        return (_pair(self.cells[0], self.cells[1], n, self._ok()),)
+        return (pair_check(self.cells[0], self.cells[1], n, self._ok()),)
 
     def check(self, box: int) -> None:
         _on_board(self, self.cells, box)
@@ -372,6 +381,9 @@ class Dot(Rule):
     def where(self) -> tuple[int, ...]:
         return self.cells
 
+    def label(self, n: int) -> str:
+        return f"{self.color} dot {_names(self.cells, n)}"
+
 
 @dataclass(frozen=True)
 class Less(Rule):
@@ -382,7 +394,7 @@ class Less(Rule):
     cells: tuple[int, ...] = ()
 
     def checks(self, n: int) -> tuple[engine.Check, ...]:
-        return (_pair(self.cells[0], self.cells[1], n, int.__lt__),)
+        return (pair_check(self.cells[0], self.cells[1], n, int.__lt__),)
 
     def check(self, box: int) -> None:
         _on_board(self, self.cells, box)
@@ -399,6 +411,9 @@ class Less(Rule):
     @property
     def where(self) -> tuple[int, ...]:
         return self.cells
+
+    def label(self, n: int) -> str:
+        return f"{cell_name(self.cells[0], n)} < {cell_name(self.cells[1], n)}"
 
 
 RULES = {r.name: r for r in (DIAGONALS, WINDOWS, ANTI_KNIGHT, ANTI_KING, NON_CONSECUTIVE)}
@@ -458,6 +473,11 @@ class Variant:
         """The rules' names."""
         return tuple(r.name for r in self.rules)
 
+    @property
+    def kind(self) -> str:
+        """The rules' names, each once: ``"killer, thermo"`` (``"classic"`` without rules)."""
+        return ", ".join(dict.fromkeys(self.names)) or "classic"
+
     @cached_property
     def units(self) -> tuple[tuple[int, ...], ...]:
         """Rows, columns, the boxes (or the jigsaw's regions), then the rules' units."""
@@ -468,6 +488,22 @@ class Variant:
         boxes = regions[0].units(box) if regions else classic[2 * n :]
         extra = [u for r in self.rules if not isinstance(r, Regions) for u in r.units(box)]
         return (*classic[: 2 * n], *boxes, *extra)
+
+    @cached_property
+    def unit_names(self) -> tuple[str, ...]:
+        """What a step calls each of :attr:`units`: ``row 3``, ``region 2``,
+        ``diagonal 1``, ``window 4``, ``cage at r1c1 (sum 45)``, ..."""
+        n = self.grid.size
+        jigsaw = any(isinstance(r, Regions) for r in self.rules)
+        names = [unit_name(k, n) for k in range(2 * n)]
+        names += [f"{'region' if jigsaw else 'box'} {k + 1}" for k in range(n)]
+        for rule in self.rules:
+            if isinstance(rule, Regions):
+                continue
+            own = rule.units(self.grid.box)
+            word = {"x": "diagonal", "windoku": "window"}.get(rule.name)
+            names += [f"{word} {k + 1}" if word else rule.label(n) for k in range(len(own))]
+        return tuple(names)
 
     @cached_property
     def tables(self) -> engine.Tables:
