@@ -12,6 +12,19 @@ by the engine's search.
 
 Cells are numbered 0..N*N-1 in reading order; values from 1.  Candidates
 start as the values no given rules out (the usual pencil marks).
+
+A :class:`~lazyfun.sudoku.variants.Variant` is stepped through the same way:
+its ladder (:func:`variant_ladder`) is the singles, then the rules' own
+techniques (:data:`RULE_LADDER`: cage combinations, thermometers, arrows,
+kropki, greater-than, non-consecutive), then the rest; every technique runs
+over the variant's units and peers, and a guess is checked by the variant's
+search.  The rules' techniques have no SE rating (:func:`rate` refuses a
+variant).
+
+>>> from lazyfun.sudoku.variants import Thermo, Variant
+>>> from lazyfun.sudoku import parse
+>>> print(hint(Variant(parse("." * 16), (Thermo(cells=(0, 1)),))))
+thermometer in thermo at r1c1: r1c1<>4 r1c2<>1
 """
 
 from __future__ import annotations
@@ -20,9 +33,18 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from lazyfun.sudoku import variants
 from lazyfun.sudoku.engine import solve
 from lazyfun.sudoku.geometry import cell_name
 from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, grid_of
+from lazyfun.sudoku.rule_techniques import (
+    arrow,
+    cage_combination,
+    greater_than,
+    kropki,
+    non_consecutive,
+    thermometer,
+)
 from lazyfun.sudoku.techniques import (
     Finder,
     Pair,
@@ -41,10 +63,13 @@ from lazyfun.sudoku.techniques import (
     xy_wing,
     xyz_wing,
 )
+from lazyfun.sudoku.variants import Rule, Variant
 
 __all__ = [
+    "GUESS",
     "LADDER",
     "RATINGS",
+    "RULE_LADDER",
     "SINGLES",
     "TECHNIQUES",
     "Family",
@@ -55,10 +80,11 @@ __all__ = [
     "hint",
     "ladder_table",
     "steps",
+    "variant_ladder",
     "walkthrough",
 ]
 
-Family = Literal["single", "intersection", "subset", "fish", "wing", "chain"]
+Family = Literal["single", "rule", "intersection", "subset", "fish", "wing", "chain"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +120,12 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Technique:
-    """One rung of the ladder: a technique's name, its Sudoku Explainer rating, its
-    family, what it says, and the function that finds it in a state."""
+    """One rung of the ladder: a technique's name, its Sudoku Explainer rating (None
+    for a variant rule's technique: the SE scale has none), its family, what it says,
+    and the function that finds it in a state."""
 
     name: str
-    rating: float
+    rating: float | None
     family: Family
     says: str
     find: Finder
@@ -196,50 +223,96 @@ LADDER: tuple[Technique, ...] = (
     ),
 )
 
+RULE_LADDER: tuple[Technique, ...] = (
+    Technique(
+        "cage combination",
+        None,
+        "rule",
+        "a killer cage's value fits no set of distinct values making its sum",
+        cage_combination,
+    ),
+    Technique("thermometer", None, "rule", "a value has no rising value next to it", thermometer),
+    Technique(
+        "arrow", None, "rule", "the arrow's other cells cannot make its sum with a value", arrow
+    ),
+    Technique("kropki", None, "rule", "a value has no partner across a dot", kropki),
+    Technique(
+        "non-consecutive",
+        None,
+        "rule",
+        "every candidate of a cell is a value or next to it: not in the cells beside it",
+        non_consecutive,
+    ),
+    Technique(
+        "greater-than",
+        None,
+        "rule",
+        "a value has no larger (smaller) one across a sign",
+        greater_than,
+    ),
+)
+"""The variants' own techniques, tried after the singles (a rule read alone)."""
+
 TECHNIQUES: tuple[str, ...] = tuple(t.name for t in LADDER)
-RATINGS: dict[str, float] = {t.name: t.rating for t in LADDER}
+RATINGS: dict[str, float] = {t.name: t.rating for t in LADDER if t.rating is not None}
 SINGLES: tuple[str, ...] = tuple(t.name for t in LADDER if t.family == "single")
+GUESS = "bifurcation"
 
 
-def ladder_table() -> str:
-    """The ladder as a Markdown table: technique, SE rating, family, what it says."""
+def ladder_table(ladder: tuple[Technique, ...] = LADDER) -> str:
+    """The ladder as a Markdown table: technique, SE rating, family, what it says
+    (``ladder_table(variant_ladder())`` for a variant's)."""
     rows = ["| technique | SE | family | what it says |", "|---|---|---|---|"]
-    rows += [f"| {t.name} | {t.rating} | {t.family} | {t.says} |" for t in LADDER]
+    rows += [f"| {t.name} | {t.rating or '-'} | {t.family} | {t.says} |" for t in ladder]
     rows.append(
         "| bifurcation | - | guess | none applies: a labelled guess, checked by the engine |"
     )
     return "\n".join(rows)
 
 
+def _solvable(s: State, values: list[int]) -> bool:
+    """Whether the placed ``values`` lead to a solution (of the variant, for one)."""
+    grid = Grid(tuple(values), s.box)
+    try:
+        if s.variant is None:
+            return next(solve(grid), None) is not None
+        return next(variants.solve(Variant(grid, s.variant.rules)), None) is not None
+    except PuzzleError:
+        return False
+
+
 def _guess(s: State) -> Step:
     """No technique applies: branch on a cell with the fewest candidates, and let the
     engine's search say which value leads to a solution (labelled, never silent)."""
     cell = min((c for c, x in enumerate(s.cands) if x), key=lambda c: s.cands[c].bit_count())
-    grid = Grid(tuple(s.values), s.box)
     for value in values_of(s.cands[cell]):
         trial = list(s.values)
         trial[cell] = value
-        try:
-            found = next(solve(Grid(tuple(trial), s.box)), None)
-        except PuzzleError:
-            found = None
-        if found is not None:
-            return Step("bifurcation", placements=((cell, value),), cells=(cell,), side=s.n)
-    raise UnsolvedError(f"no solution from here: {grid}")
+        if _solvable(s, trial):
+            return Step(GUESS, placements=((cell, value),), cells=(cell,), side=s.n)
+    raise UnsolvedError(f"no solution from here: {Grid(tuple(s.values), s.box)}")
 
 
 Ladder = tuple[Technique, ...]
 
 
-def _ladder(techniques: Iterable[str] | None) -> Ladder:
+def variant_ladder() -> Ladder:
+    """The ladder of a variant's steps: the singles, then the rules' own techniques
+    (:data:`RULE_LADDER`), then the rest of :data:`LADDER`."""
+    singles = tuple(t for t in LADDER if t.family == "single")
+    return singles + RULE_LADDER + LADDER[len(singles) :]
+
+
+def _ladder(techniques: Iterable[str] | None, variant: bool = False) -> Ladder:
     """The ladder, or the part of it named in ``techniques`` (in the ladder's order)."""
+    full = variant_ladder() if variant else LADDER
     if techniques is None:
-        return LADDER
+        return full
     wanted = set(techniques)
-    unknown = wanted - set(TECHNIQUES)
+    unknown = wanted - {t.name for t in full}
     if unknown:
         raise ValueError(f"unknown techniques: {', '.join(sorted(unknown))}")
-    return tuple(t for t in LADDER if t.name in wanted)
+    return tuple(t for t in full if t.name in wanted)
 
 
 def _next_step(s: State, ladder: Ladder) -> Step:
@@ -257,8 +330,12 @@ def _next_step(s: State, ladder: Ladder) -> Step:
     return _guess(s)
 
 
-def _state(puzzle: Grid | MarkedGrid, candidates: Mapping[int, Iterable[int]] | None) -> State:
-    """Where the steps start: a grid and the user's marks, or a marked grid's own."""
+Puzzle = Grid | MarkedGrid | Variant
+
+
+def _state(puzzle: Puzzle, candidates: Mapping[int, Iterable[int]] | None) -> State:
+    """Where the steps start: a grid (or variant) and the user's marks, or a marked
+    grid's own."""
     if not isinstance(puzzle, MarkedGrid):
         return State(puzzle, candidates)
     if candidates is not None:
@@ -267,7 +344,7 @@ def _state(puzzle: Grid | MarkedGrid, candidates: Mapping[int, Iterable[int]] | 
 
 
 def hint(
-    grid: Grid | MarkedGrid,
+    grid: Puzzle,
     candidates: Mapping[int, Iterable[int]] | None = None,
     *,
     techniques: Iterable[str] | None = None,
@@ -279,13 +356,13 @@ def hint(
     >>> print(hint(parse("123." "34.." "2..." "4...")))
     full house in row 1: r1c4=4
     """
-    ladder = _ladder(techniques)
+    ladder = _ladder(techniques, isinstance(grid, Variant))
     state = _state(grid, candidates)
     return None if state.solved() else _next_step(state, ladder)
 
 
 def steps(
-    grid: Grid | MarkedGrid,
+    grid: Puzzle,
     candidates: Mapping[int, Iterable[int]] | None = None,
     *,
     techniques: Iterable[str] | None = None,
@@ -303,28 +380,34 @@ def steps(
     >>> print(next(walk))  # found only now
     full house in column 2: r4c2=2
     """
-    ladder = _ladder(techniques)
+    ladder = _ladder(techniques, isinstance(grid, Variant))
     state = _state(grid, candidates)
     return _walk(state, ladder)
 
 
-def candidates_of(grid: Grid) -> dict[int, tuple[int, ...]]:
-    """The pencil marks of the empty cells: the values no placed peer rules out.
+def candidates_of(grid: Grid | Variant) -> dict[int, tuple[int, ...]]:
+    """The pencil marks of the empty cells: the values no placed peer rules out (in a
+    variant, no placed value under its rules: its peers, and non-consecutive's neighbours).
 
     >>> candidates_of(Grid((1, 0, 0, 0) + (0,) * 12, 2))[1]
     (2, 3, 4)
     """
-    return MarkedGrid.of(grid).marks()
+    if not isinstance(grid, Variant):
+        return MarkedGrid.of(grid).marks()
+    state = State(grid, None)
+    return {c: tuple(values_of(x)) for c, x in enumerate(state.cands) if not state.values[c]}
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
     """A step with the state it applies to: the values placed so far and the
-    candidates of each cell (``(v,)`` for a placed cell), for drawing or replaying it."""
+    candidates of each cell (``(v,)`` for a placed cell), for drawing or replaying it;
+    ``rules``: a variant's rules (drawn too)."""
 
     grid: Grid
     candidates: tuple[tuple[int, ...], ...]
     step: Step
+    rules: tuple[Rule, ...] = ()
 
     def _repr_svg_(self) -> str:
         """The step drawn on its state, for Jupyter."""
@@ -338,7 +421,7 @@ class Position:
 
 
 def walkthrough(
-    grid: Grid | MarkedGrid,
+    grid: Puzzle,
     candidates: Mapping[int, Iterable[int]] | None = None,
     *,
     techniques: Iterable[str] | None = None,
@@ -350,9 +433,9 @@ def walkthrough(
     >>> str(first.grid), first.candidates[1], str(first.step)
     ('0000340003011004', (1, 2), 'hidden single (box) in box 1: r1c2=1')
     """
-    ladder = _ladder(techniques)
+    ladder = _ladder(techniques, isinstance(grid, Variant))
     state = _state(grid, candidates)
-    return _positions(state, ladder, grid_of(grid))
+    return _positions(state, ladder, grid.grid if isinstance(grid, Variant) else grid_of(grid))
 
 
 def _positions(state: State, ladder: Ladder, puzzle: Grid) -> Iterator[Position]:
@@ -362,7 +445,8 @@ def _positions(state: State, ladder: Ladder, puzzle: Grid) -> Iterator[Position]
             (v,) if v else tuple(values_of(bits))
             for v, bits in zip(state.values, state.cands, strict=True)
         )
-        yield Position(Grid(tuple(state.values), state.box, puzzle.symbols), before, step)
+        grid = Grid(tuple(state.values), state.box, puzzle.symbols)
+        yield Position(grid, before, step, state.rules)
         state.apply(step.placements, step.eliminations)
 
 

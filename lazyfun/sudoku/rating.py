@@ -25,9 +25,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from lazyfun.sudoku.deduction import RATINGS, Step, steps
+from lazyfun.sudoku.deduction import GUESS, RATINGS, Step, steps
 from lazyfun.sudoku.engine import count_solutions
-from lazyfun.sudoku.grid import Grid, MarkedGrid, UnsolvedError
+from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError
+from lazyfun.sudoku.variants import Variant
 
 __all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Rating", "rate", "rating_of"]
 
@@ -40,6 +41,11 @@ LEVELS: tuple[tuple[Level, float], ...] = (
 )
 LEVEL_NAMES: tuple[str, ...] = get_args(Level)
 TOP = max(RATINGS.values())
+NO_SCALE = "the Sudoku Explainer scale is defined for the classic grid and its techniques"
+
+
+def _variant(variant: Variant) -> str:
+    return f"a variant ({variant.kind})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +74,20 @@ def _level(score: float, floor: bool) -> Level:
     return "extreme"
 
 
-def rate(grid: Grid | MarkedGrid) -> Rating:
+def rate(grid: Grid | MarkedGrid | Variant) -> Rating:
     """The difficulty of a puzzle with one solution (eager: it walks every step); a marked
     grid is rated from its candidates.
 
     Raises PuzzleError for conflicting givens, and its UnsolvedError for a puzzle
     without exactly one solution (a rating of a puzzle that has several is meaningless).
+    A variant is refused with the reason: the scale is the classic grid's.
 
     >>> from lazyfun.sudoku import parse
     >>> rate(parse("...." "34.." ".3.1" "1..4"))
     Rating(score=1.2, hardest='hidden single (box)', level='easy', steps=10, guesses=0, floor=False)
     """
+    if isinstance(grid, Variant):
+        raise PuzzleError(f"{_variant(grid)} has no rating: {NO_SCALE}")
     found = count_solutions(grid, limit=2)
     if found != 1:
         raise UnsolvedError(
@@ -89,13 +98,16 @@ def rate(grid: Grid | MarkedGrid) -> Rating:
 
 def rating_of(walk: Iterable[Step]) -> Rating:
     """The rating that a puzzle's steps give (eager: it reads every step); ``rate``
-    without the uniqueness check, for a caller that has the steps already."""
+    without the uniqueness check, for a caller that has the steps already.  A variant
+    rule's step (a cage combination, ...) is refused: the scale has no value for it."""
     hardest: tuple[float, str] = (0.0, "none")
     taken = guesses = 0
     for step in walk:
         taken += 1
-        if step.rating is None:
+        if step.technique == GUESS:
             guesses += 1
+        elif step.rating is None:
+            raise PuzzleError(f"a {step.technique} step has no rating: {NO_SCALE}")
         elif step.rating > hardest[0]:
             hardest = (step.rating, step.technique)
     score, technique = hardest

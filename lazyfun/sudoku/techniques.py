@@ -14,13 +14,15 @@ Found(placements=((3, 4),), eliminations=(), cells=(3,), units=('row 1',))
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
 from lazyfun.sudoku import geometry
 from lazyfun.sudoku.geometry import unit_name
 from lazyfun.sudoku.grid import Grid, check_givens
+from lazyfun.sudoku.variants import Variant
 
 __all__ = [
     "Finder",
@@ -59,31 +61,63 @@ def values_of(bits: int) -> list[int]:
 
 
 class State:
-    """Placed values and the candidates (bit v-1 for value v) of the empty cells."""
+    """Placed values and the candidates (bit v-1 for value v) of the empty cells.
 
-    def __init__(self, grid: Grid, candidates: Mapping[int, Iterable[int]] | None) -> None:
-        check_givens(grid)
+    A state of a variant (:class:`~lazyfun.sudoku.variants.Variant`) takes the
+    variant's units (the boxes or a jigsaw's regions, then its extra units),
+    its peers (anti-knight, a cage's cells, ...) and its rules; its units are
+    named as steps name them (``region 2``, ``diagonal 1``).  ``boxes`` are
+    the indices of the boxes (or regions); every unit after them is an extra.
+    """
+
+    def __init__(
+        self, grid: Grid | Variant, candidates: Mapping[int, Iterable[int]] | None
+    ) -> None:
+        if isinstance(grid, Variant):
+            self.variant: Variant | None = grid
+            tables = grid.tables
+            self.units, self.names = tables.units, grid.unit_names
+            self.peers = tuple(frozenset(p) for p in tables.peers)
+            self.units_of = tuple(
+                tuple(k for k in range(len(self.units)) if bits >> k & 1)
+                for bits in tables.units_of
+            )
+            self.beside, self.rules = tables.adjacent, grid.rules
+            grid = grid.grid
+        else:
+            check_givens(grid)
+            self.variant = None
+            self.units, self.peers = geometry.units(grid.box), geometry.peer_sets(grid.box)
+            self.units_of = geometry.units_of(grid.box)
+            self.names, self.beside, self.rules = _names(grid.size), (), ()
         self.box, self.n = grid.box, grid.size
-        self.units, self.peers = geometry.units(grid.box), geometry.peer_sets(grid.box)
+        self.boxes = range(2 * self.n, 3 * self.n)
         self.values = list(grid.cells)
         full = (1 << self.n) - 1
         self.cands = [0 if v else full for v in self.values]
         for cell, v in enumerate(self.values):
             if v:
-                for p in self.peers[cell]:
-                    self.cands[p] &= ~(1 << (v - 1))
+                self._clear_around(cell, v)
         for cell, marks in (candidates or {}).items():
             if self.values[cell]:
                 continue
             self.cands[cell] &= sum(1 << (v - 1) for v in marks)
+
+    def _clear_around(self, cell: int, value: int) -> None:
+        """A placed value leaves its peers (and, non-consecutive, its neighbours' next values)."""
+        for p in self.peers[cell]:
+            self.cands[p] &= ~(1 << (value - 1))
+        if self.beside:
+            near = (1 << value | 1 << (value - 2)) if value > 1 else 1 << value
+            for p in self.beside[cell]:
+                self.cands[p] &= ~near
 
     def apply(self, placements: Iterable[Pair], eliminations: Iterable[Pair]) -> None:
         """Place values (clearing their peers' candidates) and strike candidates."""
         for cell, value in placements:
             self.values[cell] = value
             self.cands[cell] = 0
-            for p in self.peers[cell]:
-                self.cands[p] &= ~(1 << (value - 1))
+            self._clear_around(cell, value)
         for cell, value in eliminations:
             self.cands[cell] &= ~(1 << (value - 1))
 
@@ -99,6 +133,16 @@ class State:
         placed = {self.values[c] for c in unit}
         return [v for v in range(1, self.n + 1) if v not in placed]
 
+    def lines(self) -> Iterator[int]:
+        """The indices of the rows, the columns and the extra units (all but the boxes)."""
+        yield from range(2 * self.n)
+        yield from range(3 * self.n, len(self.units))
+
+
+@cache
+def _names(n: int) -> tuple[str, ...]:
+    return tuple(unit_name(k, n) for k in range(3 * n))
+
 
 Finder = Callable[[State], Found | None]
 
@@ -113,29 +157,29 @@ def full_house(s: State) -> Found | None:
             (value,) = s.missing(unit)
             if s.cands[empty[0]] >> (value - 1) & 1:
                 return Found(
-                    placements=((empty[0], value),), cells=(empty[0],), units=(unit_name(k, s.n),)
+                    placements=((empty[0], value),), cells=(empty[0],), units=(s.names[k],)
                 )
     return None
 
 
-def _hidden_single(s: State, unit_range: range) -> Found | None:
+def _hidden_single(s: State, unit_range: Iterable[int]) -> Found | None:
     for k in unit_range:
         unit = s.units[k]
         for value in s.missing(unit):
             places = s.where(unit, value)
             if len(places) == 1:
                 return Found(
-                    placements=((places[0], value),), cells=(places[0],), units=(unit_name(k, s.n),)
+                    placements=((places[0], value),), cells=(places[0],), units=(s.names[k],)
                 )
     return None
 
 
 def hidden_single_box(s: State) -> Found | None:
-    return _hidden_single(s, range(2 * s.n, 3 * s.n))
+    return _hidden_single(s, s.boxes)
 
 
 def hidden_single_line(s: State) -> Found | None:
-    return _hidden_single(s, range(2 * s.n))
+    return _hidden_single(s, s.lines())
 
 
 def naked_single(s: State) -> Found | None:
@@ -148,31 +192,33 @@ def naked_single(s: State) -> Found | None:
 # --- intersections --------------------------------------------------------------
 
 
-def _confined(s: State, bases: range, covers: range) -> Found | None:
-    """A value whose places in a base unit all lie in one cover unit leaves the rest
-    of the cover (pointing: box into line; claiming: line into box)."""
+def _confined(s: State, bases: Iterable[int]) -> Found | None:
+    """A value whose places in a base unit all lie in one other unit (the cover) leaves
+    the rest of the cover (pointing: a box into a line; claiming: a line into a box;
+    in a variant, any unit into any other)."""
     for k in bases:
         unit = s.units[k]
         for value in s.missing(unit):
             places = s.where(unit, value)
             if len(places) < 2:
                 continue
-            for j in covers:
+            for j in s.units_of[places[0]]:
                 cover = s.units[j]
-                if all(c in cover for c in places):
+                if j != k and all(c in cover for c in places):
                     gone = tuple((c, value) for c in s.where(cover, value) if c not in unit)
                     if gone:
-                        names = (unit_name(k, s.n), unit_name(j, s.n))
-                        return Found(eliminations=gone, cells=tuple(places), units=names)
+                        return Found(
+                            eliminations=gone, cells=tuple(places), units=(s.names[k], s.names[j])
+                        )
     return None
 
 
 def pointing(s: State) -> Found | None:
-    return _confined(s, range(2 * s.n, 3 * s.n), range(2 * s.n))
+    return _confined(s, s.boxes)
 
 
 def claiming(s: State) -> Found | None:
-    return _confined(s, range(2 * s.n), range(2 * s.n, 3 * s.n))
+    return _confined(s, s.lines())
 
 
 # --- subsets --------------------------------------------------------------------
@@ -196,7 +242,7 @@ def naked_subset(size: int) -> Finder:
                     for v in values_of(s.cands[c] & union)
                 )
                 if gone:
-                    return Found(eliminations=gone, cells=group, units=(unit_name(k, s.n),))
+                    return Found(eliminations=gone, cells=group, units=(s.names[k],))
         return None
 
     return find
@@ -214,7 +260,7 @@ def hidden_subset(size: int) -> Finder:
                 keep = sum(1 << (v - 1) for v in values)
                 gone = tuple((c, v) for c in cells for v in values_of(s.cands[c] & ~keep))
                 if gone:
-                    return Found(eliminations=gone, cells=tuple(cells), units=(unit_name(k, s.n),))
+                    return Found(eliminations=gone, cells=tuple(cells), units=(s.names[k],))
         return None
 
     return find
@@ -248,7 +294,7 @@ def fish(size: int) -> Finder:
                         if c not in base_cells
                     )
                     if gone:
-                        names = tuple(unit_name(k, n) for k, _ in group)
+                        names = tuple(s.names[k] for k, _ in group)
                         return Found(
                             eliminations=gone, cells=tuple(sorted(base_cells)), units=names
                         )

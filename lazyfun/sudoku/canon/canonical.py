@@ -20,6 +20,7 @@ from lazyfun.sudoku.canon.arrangement import (
 from lazyfun.sudoku.canon.full import full_second_rows
 from lazyfun.sudoku.canon.rows import Layout, State, extend, start
 from lazyfun.sudoku.grid import Grid, PuzzleError, check_givens, parse  # noqa: F401 (doctests)
+from lazyfun.sudoku.variants import Variant
 
 __all__ = [
     "automorphisms",
@@ -73,15 +74,22 @@ def _last_level(grid: Grid) -> tuple[Row, list[State]]:
     return tuple(cells), states
 
 
-def minlex(grid: Grid) -> Grid:
+def minlex(grid: Grid | Variant) -> Grid:
     """The minlex canonical form: the least relabelled arrangement of ``grid``.
 
     A puzzle with no solution still has one; givens that conflict raise
-    ``PuzzleError``.
+    ``PuzzleError``, and so does a variant, with the reason: the arrangements
+    move rows and columns, which a variant's rules do not follow.
 
     >>> print(minlex(parse("0000" "0000" "0000" "0001")))
     0000000000000001
     """
+    if isinstance(grid, Variant):
+        raise PuzzleError(
+            f"a variant ({grid.kind}) has no minlex form: minlex is defined for"
+            " the classic grid, whose arrangements (swapping rows, columns, bands, stacks)"
+            " would move the variant's diagonals, regions and cages"
+        )
     cells, _ = _last_level(grid)
     return Grid(cells, grid.box)
 

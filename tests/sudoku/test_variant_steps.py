@@ -1,0 +1,207 @@
+"""Steps, hints and explanations on variants: sound deductions over the variant's units,
+peers and rules, and ``rate``/``canon`` refusing a variant with the reason."""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazyfun.sudoku import Grid, PuzzleError, parse, rate
+from lazyfun.sudoku.canon import minlex
+from lazyfun.sudoku.deduction import (
+    GUESS,
+    LADDER,
+    RULE_LADDER,
+    candidates_of,
+    hint,
+    ladder_table,
+    steps,
+    variant_ladder,
+    walkthrough,
+)
+from lazyfun.sudoku.exchange import read_variant
+from lazyfun.sudoku.rating import rating_of
+from lazyfun.sudoku.variants import (
+    ANTI_KNIGHT,
+    DIAGONALS,
+    NON_CONSECUTIVE,
+    Arrow,
+    Cage,
+    Dot,
+    Less,
+    Thermo,
+    Variant,
+    is_solution,
+    solve,
+)
+from tests.datafiles import DATA
+from tests.sudoku.test_arithmetic import SOLVED4, rules_from
+
+EMPTY4 = parse("." * 16)
+EMPTY9 = parse("." * 81)
+
+
+def _set(kind: str, count: int) -> list[Variant]:
+    lines = (DATA / "variants" / f"{kind}.jsonl").read_text().splitlines()
+    return [read_variant(line) for line in lines[:count]]
+
+
+def _follow(variant: Variant) -> tuple[Grid, list[str]]:
+    """Walk every step, checking each against the one solution; the grid it ends on."""
+    (solution,) = islice(solve(variant), 2)
+    values = list(variant.grid.cells)
+    seen = []
+    for step in steps(variant):
+        seen.append(step.technique)
+        for cell, value in step.placements:
+            assert solution.cells[cell] == value, step
+            values[cell] = value
+        for cell, value in step.eliminations:
+            assert solution.cells[cell] != value, step
+    return Grid(tuple(values), variant.grid.box), seen
+
+
+@pytest.mark.parametrize(
+    ("kind", "count"),
+    [
+        ("x", 3),
+        ("windoku", 3),
+        ("jigsaw", 3),
+        ("anti-knight", 2),
+        ("anti-king", 3),
+        ("killer", 2),
+        ("thermo", 3),
+        ("non-consecutive", 1),
+    ],
+)
+def test_steps_solve_the_repo_set_never_striking_the_solution(kind: str, count: int) -> None:
+    for variant in _set(kind, count):
+        end, _ = _follow(variant)
+        assert is_solution(variant, end)
+
+
+def test_the_rules_own_techniques_and_units_show_up_in_the_steps() -> None:
+    killer = [t for v in _set("killer", 2) for t in _follow(v)[1]]
+    thermo = [t for v in _set("thermo", 2) for t in _follow(v)[1]]
+    assert "cage combination" in killer and "thermometer" in thermo
+    units = {u for v in _set("jigsaw", 2) + _set("x", 3) for s in steps(v) for u in s.units}
+    assert any(u.startswith("region ") for u in units)
+    assert any(u.startswith("diagonal ") for u in units)
+    assert not any(u.startswith("box ") for u in units if u.startswith("region"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_no_deduction_strikes_a_value_of_any_4x4_solution(data: st.DataObject) -> None:
+    """The law behind every rung: before the first guess, each step keeps every solution."""
+    solution = data.draw(st.sampled_from(SOLVED4))
+    rules = data.draw(rules_from(solution, 4))
+    extra = data.draw(st.sampled_from([(), (DIAGONALS,), (NON_CONSECUTIVE,)]))
+    shown = data.draw(st.lists(st.booleans(), min_size=16, max_size=16))
+    givens = tuple(v if keep else 0 for v, keep in zip(solution, shown, strict=True))
+    try:
+        variant = Variant(Grid(givens, 2), rules + extra)
+    except PuzzleError:
+        return
+    every = [g.cells for g in solve(variant)]
+    if not every:
+        return
+    for step in islice(steps(variant), 30):
+        if step.technique == GUESS:
+            break
+        for cell, value in step.eliminations:
+            assert all(g[cell] != value for g in every), step
+        for cell, value in step.placements:
+            assert all(g[cell] == value for g in every), step
+
+
+def test_a_cage_strikes_the_values_no_set_making_its_sum_allows() -> None:
+    # 3 in two cells of 1..4: only 1 + 2.
+    step = hint(Variant(EMPTY4, (Cage(cells=(0, 1), total=3),)))
+    assert step is not None and step.technique == "cage combination"
+    assert step.eliminations == ((0, 3), (0, 4), (1, 3), (1, 4))
+    assert step.units == ("cage at r1c1 (sum 3)",) and step.cells == (0, 1)
+    # 15 in two cells of 1..9 (6+9, 7+8): a 9 already placed in the row leaves 7+8 only.
+    grid = parse("........9" + "." * 72)
+    step = hint(Variant(grid, (Cage(cells=(0, 1), total=15),)))
+    assert step is not None
+    assert {v for c, v in step.eliminations if c == 0} == {1, 2, 3, 4, 5, 6}
+
+
+def test_a_cage_needs_a_whole_set_not_just_its_values() -> None:
+    # A cage of 3 cells making 6 is 1+2+3; with r1c1 held to {1, 2} and r1c2 to {1, 2},
+    # r1c3 must be 3: a value of the set is not enough, the cells must share it out.
+    marks = {0: (1, 2), 1: (1, 2)}
+    step = hint(
+        Variant(EMPTY9, (Cage(cells=(0, 1, 2), total=6),)),
+        marks,
+        techniques=["cage combination"],
+    )
+    assert step is not None
+    assert {v for c, v in step.eliminations if c == 2} == {1, 2, 4, 5, 6, 7, 8, 9}
+
+
+def test_thermometer_sign_dot_and_arrow_strike_what_their_partner_cannot_keep() -> None:
+    thermo = hint(Variant(EMPTY4, (Thermo(cells=(0, 1, 2, 3)),)))
+    assert thermo is not None and thermo.technique == "thermometer"
+    assert thermo.eliminations == ((0, 4), (1, 1), (1, 4), (2, 1), (2, 4), (3, 1))
+    sign = hint(Variant(EMPTY4, (Less(cells=(1, 0)),)))
+    assert sign is not None and sign.technique == "greater-than"
+    assert sign.eliminations == ((0, 1), (1, 4)) and sign.units == ("r1c2 < r1c1",)
+    dot = hint(Variant(EMPTY4, (Dot(cells=(0, 1), color="black"),)))
+    assert dot is not None and dot.technique == "kropki"
+    assert dot.eliminations == ((0, 3), (1, 3))  # 1-2 and 2-4: never 3
+    arrow = hint(Variant(EMPTY9, (Arrow(circle=0, shaft=(10, 20)),)))
+    assert arrow is not None and arrow.technique == "arrow"
+    assert arrow.eliminations == ((0, 1), (0, 2), (10, 9), (20, 9))
+
+
+def test_non_consecutive_strikes_the_values_a_neighbour_always_touches() -> None:
+    step = hint(Variant(EMPTY4, (NON_CONSECUTIVE,)), {0: (1, 2)}, techniques=["non-consecutive"])
+    assert step is not None and step.eliminations == ((1, 1), (1, 2))
+    # A placed value clears its neighbours' next values, as peers clear their own.
+    marks = candidates_of(Variant(parse("2" + "." * 15), (NON_CONSECUTIVE,)))
+    assert marks[1] == (4,) and marks[4] == (4,) and 1 in marks[5]
+
+
+def test_peers_of_a_variant_feed_the_candidates_and_the_wings() -> None:
+    marks = candidates_of(Variant(parse("1" + "." * 80), (ANTI_KNIGHT,)))
+    assert 1 not in marks[11] and 1 not in marks[19]  # r2c3, r3c2: a knight's move
+    assert 1 in marks[12]
+
+
+def test_the_variant_ladder_puts_the_rules_after_the_singles() -> None:
+    ladder = variant_ladder()
+    families = [t.family for t in ladder]
+    assert families[:4] == ["single"] * 4 and families[4 : 4 + len(RULE_LADDER)] == ["rule"] * 6
+    assert ladder[4 + len(RULE_LADDER) :] == LADDER[4:]
+    assert "| cage combination | - | rule |" in ladder_table(ladder)
+    with pytest.raises(ValueError, match="unknown techniques: cage combination"):
+        hint(EMPTY4, techniques=["cage combination"])
+
+
+def test_a_guess_on_a_variant_is_checked_by_the_variants_search() -> None:
+    variant = Variant(EMPTY4, (DIAGONALS,))
+    first = next(steps(variant))
+    assert first.technique == GUESS
+    ((cell, value),) = first.placements
+    assert any(g.cells[cell] == value for g in solve(variant))
+
+
+def test_a_walkthrough_carries_the_rules_for_its_pictures() -> None:
+    (variant,) = _set("killer", 1)
+    position = next(walkthrough(variant))
+    assert position.rules == variant.rules and position.grid == variant.grid
+
+
+def test_rate_canon_and_rating_of_refuse_a_variant_with_the_reason() -> None:
+    variant = _set("killer", 1)[0]
+    with pytest.raises(PuzzleError, match=r"a variant \(killer\) has no rating: the Sudoku"):
+        rate(variant)
+    with pytest.raises(PuzzleError, match=r"a variant \(killer\) has no minlex form"):
+        minlex(variant)
+    with pytest.raises(PuzzleError, match="a cage combination step has no rating"):
+        rating_of(steps(variant))
