@@ -24,8 +24,9 @@ from typing import Literal
 from lazyfun.sudoku import Grid, MarkedGrid, Rating, UnsolvedError, count_solutions, solve
 from lazyfun.sudoku.deduction import Position, walkthrough
 from lazyfun.sudoku.grid import grid_of
-from lazyfun.sudoku.rating import rating_of
+from lazyfun.sudoku.rating import NO_SCALE, rating_of
 from lazyfun.sudoku.svg import grid_svg, position_svg
+from lazyfun.sudoku.variants import Variant
 
 __all__ = ["PAPERS", "Paper", "Printed", "booklet", "explanation_page", "printed"]
 
@@ -76,20 +77,24 @@ def _rating_text(rating: Rating | None, reason: str | None) -> str:
     )
 
 
-def explanation_page(puzzle: Grid | MarkedGrid, *, title: str | None = None) -> str:
+def explanation_page(puzzle: Grid | MarkedGrid | Variant, *, title: str | None = None) -> str:
     """The puzzle explained step by step, as one HTML page (eager: it finds every step);
-    a marked grid's steps start from its candidates.
+    a marked grid's steps start from its candidates; a variant is drawn with its rules
+    (and not rated: the scale is the classic grid's).
 
     >>> from lazyfun.sudoku import parse
     >>> page = explanation_page(parse("...." "34.." ".3.1" "1..4"))
     >>> page.count('<section class="step"'), "Rating 1.2 (easy)" in page
     (11, True)
     """
-    grid = grid_of(puzzle)
+    grid = puzzle.grid if isinstance(puzzle, Variant) else grid_of(puzzle)
+    drawn = puzzle if isinstance(puzzle, Variant) else grid
     positions: list[Position] = list(walkthrough(puzzle))
     rating: Rating | None = None
     reason = None
-    if count_solutions(puzzle, limit=2) == 1:
+    if isinstance(puzzle, Variant):
+        reason = f"a variant ({puzzle.kind}): {NO_SCALE}"
+    elif count_solutions(puzzle, limit=2) == 1:
         rating = rating_of(p.step for p in positions)
     else:
         reason = "the puzzle has more than one solution"
@@ -100,7 +105,7 @@ def explanation_page(puzzle: Grid | MarkedGrid, *, title: str | None = None) -> 
     ]
     solved = _grid_after(positions[-1]) if positions else grid  # a full grid has no steps
     sections.append(
-        _section(len(positions), grid_svg(grid, solved, title="solved"), "Solved.", hidden=True)
+        _section(len(positions), grid_svg(drawn, solved, title="solved"), "Solved.", hidden=True)
     )
     items = [f'<li><a href="#">{escape(str(p.step))}</a></li>' for p in positions] + [
         '<li><a href="#">solved</a></li>'

@@ -24,9 +24,11 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 
 from lazyfun.drawing import Fragment, Svg
-from lazyfun.sudoku.deduction import RATINGS, Position
+from lazyfun.sudoku import rule_svg
+from lazyfun.sudoku.deduction import GUESS, RATINGS, Position
 from lazyfun.sudoku.geometry import unit_index, units
 from lazyfun.sudoku.grid import Grid
+from lazyfun.sudoku.variants import Regions, Variant
 
 __all__ = ["CELL", "grid_svg", "position_svg"]
 
@@ -37,7 +39,7 @@ TITLE = 28  # pixels above the grid for a title
 
 
 def grid_svg(
-    puzzle: Grid,
+    puzzle: Grid | Variant,
     state: Grid | None = None,
     *,
     candidates: Mapping[int, Iterable[int]] | None = None,
@@ -54,8 +56,14 @@ def grid_svg(
     cell's corner grid; ``cells`` are shaded as what a deduction rests on and
     ``units_shaded`` (names such as ``"row 3"``, or unit numbers) as its
     units; ``placements`` and ``eliminations`` are (cell, value) pairs drawn
-    as a step's effect.  Boxes of size 2 to 5 are drawn alike.
+    as a step's effect.  Boxes of size 2 to 5 are drawn alike.  A variant is
+    drawn with its rules (:mod:`lazyfun.sudoku.rule_svg`), and its units and
+    rules can be shaded by the names its steps give them (``region 2``,
+    ``cage at r1c1 (sum 10)``).
     """
+    variant = puzzle if isinstance(puzzle, Variant) else None
+    rules = variant.rules if variant is not None else ()
+    puzzle = puzzle.grid if isinstance(puzzle, Variant) else puzzle
     state = state if state is not None else puzzle
     if state.box != puzzle.box:
         raise ValueError(
@@ -64,12 +72,18 @@ def grid_svg(
     n, box = puzzle.size, puzzle.box
     top = TITLE if title else 0
     side = n * cell
-    svg = Svg(side + 2, side + 2 + top, title=title, left=-1, top=-1 - top)
+    words = rule_svg.caption(rules)
+    bottom = TITLE if words else 0
+    svg = Svg(side + 2, side + 2 + top + bottom, title=title, left=-1, top=-1 - top)
     if title:
         svg.add("text", title, x=0, y=-top / 3, font_size=top // 2, text_anchor="start")
+    if words:
+        svg.add(
+            "text", words, x=0, y=side + bottom * 0.7, font_size=bottom // 2, text_anchor="start"
+        )
     svg.add("style", _style(cell, box))
     svg.add("rect", x=0, y=0, width=side, height=side, fill=BACKGROUND)
-    shaded = {c for u in units_shaded for c in units(box)[_unit(u, n)]}
+    shaded = {c for u in units_shaded for c in _unit_cells(u, box, variant)}
     resting = set(cells)
     for c in sorted(shaded | resting):
         svg.add(
@@ -82,7 +96,10 @@ def grid_svg(
             class_="cell rests" if c in resting else "cell unit",
             data_cell=c,
         )
-    svg.place(_lines(n, box, cell))
+    rule_svg.under(svg, rules, box, cell)
+    regions = [r for r in rules if isinstance(r, Regions)]
+    svg.place(rule_svg.region_lines(regions[0], n, cell) if regions else _lines(n, box, cell))
+    rule_svg.over(svg, rules, box, cell)
     placing = dict(placements)
     struck = set(eliminations)
     for c, value in enumerate(state.cells):
@@ -98,7 +115,8 @@ def grid_svg(
 
 def position_svg(position: Position, puzzle: Grid | None = None, *, cell: int = CELL) -> str:
     """A step drawn on the state before it: its cells, units, placements and eliminations,
-    with its technique and rating as the title (a guess is labelled as one).
+    with its technique and rating as the title (a guess is labelled as one); a variant's
+    step (``position.rules``) is drawn with the rules.
 
     >>> from lazyfun.sudoku import parse
     >>> from lazyfun.sudoku.deduction import walkthrough
@@ -108,8 +126,9 @@ def position_svg(position: Position, puzzle: Grid | None = None, *, cell: int = 
     (True, 1)
     """
     step = position.step
+    start = puzzle if puzzle is not None else position.grid
     return grid_svg(
-        puzzle if puzzle is not None else position.grid,
+        Variant(start, position.rules) if position.rules else start,
         position.grid,
         candidates=position.marks(),
         cells=step.cells,
@@ -122,14 +141,26 @@ def position_svg(position: Position, puzzle: Grid | None = None, *, cell: int = 
 
 
 def _title(technique: str) -> str:
+    if technique == GUESS:
+        return f"{technique}: a guess, checked by the search"
     rating = RATINGS.get(technique)
     if rating is None:
-        return f"{technique}: a guess, checked by the search"
+        return f"{technique}: a variant's rule, read alone"
     return f"{technique}, SE {rating}"
 
 
-def _unit(unit: str | int, n: int) -> int:
-    return unit if isinstance(unit, int) else unit_index(unit, n)
+def _unit_cells(unit: str | int, box: int, variant: Variant | None) -> tuple[int, ...]:
+    """The cells of a unit given by number or by name (a variant's, if there is one)."""
+    n = box * box
+    if variant is None:
+        return units(box)[unit if isinstance(unit, int) else unit_index(unit, n)]
+    if isinstance(unit, int):
+        return variant.units[unit]
+    named = dict(zip(variant.unit_names, variant.units, strict=True))
+    named.update((r.label(n), r.where) for r in variant.rules if r.where)
+    if unit not in named:
+        raise ValueError(f"not a unit or rule of this variant: {unit!r}")
+    return named[unit]
 
 
 @cache
@@ -149,7 +180,7 @@ def _lines(n: int, box: int, cell: int) -> Fragment:
 def _style(cell: int, box: int) -> str:
     """What every digit and mark of one kind shares, said once per picture."""
     return (
-        f"text{{text-anchor:middle}}.digit{{font-size:{round(cell * 0.6)}px}}"
+        f".digit,.mark,.sign{{text-anchor:middle}}.digit{{font-size:{round(cell * 0.6)}px}}"
         f".given{{fill:{INK}}}.placed{{fill:{PLACED}}}.places{{fill:{PLACES}}}"
         f".mark{{font-size:{cell / box * 0.75:.1f}px;fill:#555}}.struck{{fill:{STRUCK}}}"
     )
