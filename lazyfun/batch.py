@@ -34,8 +34,8 @@ from lazyfun.sudoku.bird import (
 )
 from lazyfun.sudoku.canon import minlex
 from lazyfun.sudoku.engine import solve
-from lazyfun.sudoku.exchange import read_variant
-from lazyfun.sudoku.formats import read, split
+from lazyfun.sudoku.exchange import read_puzzle, read_variant
+from lazyfun.sudoku.formats import split
 from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, check_givens, grid_of
 from lazyfun.vocab import ilen
 
@@ -214,7 +214,10 @@ def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
         if request.variant:
             yield from _answered(number, text, request, variants.solve(read_variant(text)), start)
             return
-        puzzle = read(text)
+        puzzle = read_puzzle(text)
+        if isinstance(puzzle, variants.Variant):
+            yield from _variant_answers(number, text, request, puzzle, start)
+            return
         grid = grid_of(puzzle)
         if isinstance(puzzle, MarkedGrid) and request.mode == "minlex":
             raise PuzzleError(
@@ -240,6 +243,20 @@ def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
     except PuzzleError as error:
         line = number if error.line is None else number + error.line - 1
         yield Answer(line, text, "invalid", problem=error.message, column=error.column)
+
+
+def _variant_answers(
+    number: int, text: str, request: Request, puzzle: variants.Variant, start: float
+) -> Iterator[Answer]:
+    """A variant met among classic lines: solved by the engine; canon refuses it (minlex
+    raises the reason)."""
+    if request.mode == "minlex":
+        minlex(puzzle)
+    if request.method != "engine":
+        raise PuzzleError(
+            f"the {request.method} method solves classic grids: a variant takes the engine"
+        )
+    return _answered(number, text, request, variants.solve(puzzle), start)
 
 
 def _answered(

@@ -66,11 +66,13 @@ def test_convert_to_a_link_and_back() -> None:
     assert code == 0 and parse(line.strip()) == parse(TOP95[0])
 
 
-def test_a_link_with_killer_cages_is_refused_by_name() -> None:
+def test_a_link_with_killer_cages_is_solved_as_a_variant_and_not_converted() -> None:
     grid: list[list[dict[str, int]]] = [[{} for _ in range(9)] for _ in range(9)]
     data = {"size": 9, "grid": grid, "killercage": [{"cells": ["R1C1", "R1C2"], "value": "3"}]}
     link = FPUZZLES + LZString.compressToBase64(json.dumps(data))
-    code, out, err = run("sudoku", "solve", link)
+    code, out, _ = run("sudoku", "solve", link)
+    assert code == 0 and {out[0], out[1]} == {"1", "2"}
+    code, out, err = run("sudoku", "convert", link)
     assert code == 2 and out == ""
     assert "argument 1: a puzzle with killer cages: a variant (solve it with --variant)" in err
 

@@ -8,9 +8,12 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
-from lazyfun.sudoku import parse
+from lazyfun.sudoku import Grid, parse
 from lazyfun.sudoku.exchange import from_json, read_variant, write_link
 from lazyfun.sudoku.variants import count_solutions, is_solution, solve
+from tests.datafiles import DATA, read_lines
+
+TOP95_FIRST = read_lines("top95_first20.txt")[0]
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -80,3 +83,84 @@ def test_variant_requests_that_cannot_run_are_refused() -> None:
     assert code == 2 and "drop --symmetry" in err
     code, _, err = _run("sudoku", "generate", "--variant", "windoku", "--size", "4")
     assert code == 2 and "windoku needs room" in err
+
+
+def _one(kind: str, tmp_path: Path) -> tuple[str, Path]:
+    line = (DATA / "variants" / f"{kind}.jsonl").read_text().splitlines()[0]
+    file = tmp_path / f"{kind}.json"
+    file.write_text(json.dumps(json.loads(line), indent=2))  # a pretty document, as people save
+    return line, file
+
+
+def test_explain_and_hint_take_a_variant_file_or_the_document_itself(tmp_path: Path) -> None:
+    line, file = _one("killer", tmp_path)
+    code, out, _ = _run("sudoku", "explain", "--variant", str(file))
+    assert code == 0 and out.startswith("cage combination in cage at ")
+    assert out == _run("sudoku", "explain", line)[1]
+    code, out, _ = _run("sudoku", "hint", "--variant", str(file), "--format", "json")
+    record = json.loads(out)
+    assert code == 0 and record["technique"] == "cage combination" and record["rating"] is None
+
+
+def test_explain_of_a_variant_ends_on_its_solution(tmp_path: Path) -> None:
+    line, file = _one("thermo", tmp_path)
+    variant = read_variant(line)
+    code, out, _ = _run("sudoku", "explain", "--variant", str(file), "--format", "json")
+    assert code == 0
+    values = list(variant.grid.cells)
+    for record in map(json.loads, out.splitlines()):
+        for cell, value in record["placements"]:
+            values[cell] = value
+    assert is_solution(variant, Grid(tuple(values), 3))
+
+
+def test_explain_refuses_two_puzzles_or_none_in_one_line(tmp_path: Path) -> None:
+    line, file = _one("x", tmp_path)
+    code, _, err = _run("sudoku", "explain", line, "--variant", str(file))
+    assert code == 2 and "give the puzzle, or --variant FILE_OR_LINK: one of the two" in err
+    assert len(err.strip().splitlines()) == 1
+    many = tmp_path / "many.jsonl"
+    many.write_text((DATA / "variants" / "x.jsonl").read_text())
+    code, _, err = _run("sudoku", "hint", "--variant", str(many))
+    assert code == 2 and "holds 100 puzzles: this command takes one" in err
+
+
+def test_an_explanation_page_and_a_picture_draw_the_rules(tmp_path: Path) -> None:
+    _, file = _one("killer", tmp_path)
+    page = tmp_path / "killer.html"
+    code, _, _ = _run(
+        "sudoku", "explain", "--variant", str(file), "--format", "html", "-o", str(page)
+    )
+    html = page.read_text()
+    assert code == 0 and 'class="rule cage sum"' in html
+    assert "Not rated: a variant (killer): the Sudoku Explainer scale" in html
+    code, svg, _ = _run("sudoku", "show", "--variant", str(file), "--solution", "--marks")
+    assert code == 0 and svg.count('class="rule cage sum"') == len(
+        read_variant(file.read_text()).rules
+    )
+    assert 'class="digit placed"' in svg
+
+
+def test_rate_and_canon_refuse_a_variant_with_the_reason_and_go_on(tmp_path: Path) -> None:
+    line, _ = _one("killer", tmp_path)
+    puzzles = tmp_path / "mixed.txt"
+    puzzles.write_text(f"{line}\n{TOP95_FIRST}\n")
+    code, out, err = _run("sudoku", "rate", "-f", str(puzzles))
+    assert code == 2 and len(out.splitlines()) == 1
+    assert "line 1: a variant (killer) has no rating: the Sudoku Explainer scale is defined" in err
+    code, out, err = _run("sudoku", "canon", "-f", str(puzzles))
+    assert code == 2 and len(out.splitlines()) == 1
+    assert "line 1: a variant (killer) has no minlex form: minlex is defined for the classic" in err
+
+
+def test_solve_takes_a_variant_document_among_classic_lines(tmp_path: Path) -> None:
+    line, _ = _one("anti-king", tmp_path)
+    puzzles = tmp_path / "mixed.txt"
+    puzzles.write_text(f"{TOP95_FIRST}\n{line}\n")
+    code, out, _ = _run("sudoku", "solve", "-f", str(puzzles))
+    assert code == 0
+    classic, variant = out.splitlines()
+    assert parse(classic).is_complete()
+    assert is_solution(read_variant(line), parse(variant))
+    code, _, err = _run("sudoku", "solve", line, "--method", "csp")
+    assert code == 2 and "the csp method solves classic grids: a variant takes the engine" in err

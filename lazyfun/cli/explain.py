@@ -20,10 +20,13 @@ from lazyfun.cli.options import (
     SvgOpt,
     choice,
     flag,
+    value,
 )
 from lazyfun.cli.output import Report, Source, exit_protocol, write_document
+from lazyfun.cli.sudoku import variant_texts
 from lazyfun.pages import explanation_page
 from lazyfun.sudoku import (
+    Grid,
     MarkedGrid,
     PuzzleError,
     Rating,
@@ -32,23 +35,47 @@ from lazyfun.sudoku import (
     check_givens,
     hint,
     rate,
-    read,
     solve,
     steps,
+    variants,
 )
 from lazyfun.sudoku.deduction import candidates_of
+from lazyfun.sudoku.exchange import read_puzzle, read_variant
 from lazyfun.sudoku.grid import grid_of
 from lazyfun.sudoku.svg import grid_svg
+from lazyfun.sudoku.variants import Variant
 
 PuzzleArg = Annotated[
-    str,
+    str | None,
     typer.Argument(
         help="The puzzle: one line, a pencil-mark line (its candidates are the start), a grid"
-        " in quotes, or an f-puzzles/SudokuPad link.",
+        " in quotes, an f-puzzles/SudokuPad link, or a sudoku-puzzle JSON document.",
         show_default=False,
         metavar="PUZZLE",
     ),
 ]
+VariantOpt = Annotated[
+    str | None,
+    value(
+        "--variant",
+        metavar="FILE_OR_LINK",
+        help="Instead of PUZZLE: a variant, as a sudoku-puzzle JSON file (one puzzle) or an"
+        " f-puzzles/SudokuPad link.",
+    ),
+]
+Puzzle = Grid | MarkedGrid | Variant
+
+
+def _puzzle(puzzle: str | None, variant: str | None) -> Puzzle:
+    """The one puzzle a command works on: PUZZLE, or the variant of --variant."""
+    if (puzzle is None) == (variant is None):
+        raise PuzzleError("give the puzzle, or --variant FILE_OR_LINK: one of the two")
+    if variant is None:
+        return read_puzzle(str(puzzle))
+    texts = variant_texts(variant)
+    if len(texts) != 1:
+        raise PuzzleError(f"{variant} holds {len(texts)} puzzles: this command takes one")
+    return read_variant(texts[0])
 
 
 def _record(step: Step) -> str:
@@ -73,7 +100,7 @@ ExplainFormat = Literal["line", "json", "html"]
 
 
 def explain_command(
-    puzzle: PuzzleArg,
+    puzzle: PuzzleArg = None,
     output: Annotated[
         ExplainFormat,
         choice(
@@ -83,15 +110,17 @@ def explain_command(
         ),
     ] = "line",
     page: OutputOpt = None,
+    variant: VariantOpt = None,
 ) -> None:
     """Every step that solves the puzzle, simplest technique first, each printed as found.
 
     Cells are named rRcC (row R, column C, from 1); r2c5<>7 removes 7 from r2c5.
     With --format html: one self-contained page (the grid at each step, the
-    arrow keys to move), to --output FILE or stdout.
+    arrow keys to move), to --output FILE or stdout.  A variant's steps use its
+    units and rules too (cage combinations, thermometers, ...).
     """
     with exit_protocol(PuzzleError):
-        start = read(puzzle)
+        start = _puzzle(puzzle, variant)
         if output == "html":
             write_document(explanation_page(start), page, "the explanation page")
             return
@@ -102,39 +131,46 @@ def explain_command(
 
 
 def show_command(
-    puzzle: PuzzleArg,
+    puzzle: PuzzleArg = None,
     svg: SvgOpt = None,
     solution: Annotated[
         bool, flag("--solution", help="Draw the solution's digits too, in blue.")
     ] = False,
     marks: Annotated[bool, flag("--marks", help="Draw the candidates of the empty cells.")] = False,
+    variant: VariantOpt = None,
 ) -> None:
     """The puzzle as a picture (SVG), to --svg FILE or stdout.
 
-    A pencil-mark grid is drawn with its candidates.
+    A pencil-mark grid is drawn with its candidates; a variant with its rules
+    (cages and their sums, thermometers, arrows, dots, signs, extra regions).
     """
     with exit_protocol(PuzzleError):
-        start = read(puzzle)
-        grid = grid_of(start)
-        check_givens(grid)
+        start = _puzzle(puzzle, variant)
+        grid = start.grid if isinstance(start, Variant) else grid_of(start)
+        if not isinstance(start, Variant):
+            check_givens(grid)
         state = None
         if solution:
-            state = next(solve(start), None)
+            found = variants.solve(start) if isinstance(start, Variant) else solve(start)
+            state = next(found, None)
             if state is None:
                 raise UnsolvedError("no solution to draw")
         candidates = start.marks() if isinstance(start, MarkedGrid) else None
         if marks and candidates is None:
-            candidates = candidates_of(grid)
-        write_document(grid_svg(grid, state, candidates=candidates), svg, "the picture")
+            candidates = candidates_of(start if isinstance(start, Variant) else grid)
+        drawn = start if isinstance(start, Variant) else grid
+        write_document(grid_svg(drawn, state, candidates=candidates), svg, "the picture")
 
 
-def hint_command(puzzle: PuzzleArg, output: LineOrJsonOpt = "line") -> None:
+def hint_command(
+    puzzle: PuzzleArg = None, output: LineOrJsonOpt = "line", variant: VariantOpt = None
+) -> None:
     """The simplest next step from the puzzle as it stands, your placements included.
 
     From a pencil-mark line the step starts from your candidates too.
     """
     with exit_protocol(PuzzleError):
-        step = hint(read(puzzle))
+        step = hint(_puzzle(puzzle, variant))
         if step is None:
             typer.echo("lazyfun: the grid is already full", err=True)
             return
@@ -158,15 +194,16 @@ def rate_command(
     """The difficulty of each puzzle, in input order: score, level, hardest technique.
 
     A score with + is a floor: a guess was needed beyond the techniques lazyfun
-    knows.  Exit status: 0 all rated, 1 some puzzle had no or several solutions,
-    2 some line was invalid.
+    knows.  A variant is refused with the reason (the scale is the classic
+    grid's).  Exit status: 0 all rated, 1 some puzzle had no or several
+    solutions, 2 some line was invalid.
     """
     source = Source(puzzles, file)
     report = Report(source, output, quiet, "rated")
     with exit_protocol(interrupted=report.interrupted):
         for number, text in numbered(source.lines(report.problem)):
             try:
-                rating = rate(read(text))
+                rating = rate(read_puzzle(text))
             except PuzzleError as error:
                 line = number if error.line is None else number + error.line - 1
                 report.warn(f"lazyfun: {source.place(line, error.column)}: {error.message}")

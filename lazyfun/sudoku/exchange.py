@@ -66,6 +66,7 @@ __all__ = [
     "SCHEMA",
     "dumps",
     "from_json",
+    "read_puzzle",
     "read_variant",
     "to_json",
     "write_link",
@@ -108,6 +109,26 @@ def read_variant(text: str) -> Variant:
     if isinstance(puzzle, MarkedGrid):
         raise PuzzleError("pencil marks in a variant are not read: give its placed cells only")
     return Variant(puzzle)
+
+
+def read_puzzle(text: str) -> Grid | MarkedGrid | Variant:
+    """Whatever one puzzle text is: a classic puzzle as :func:`~lazyfun.sudoku.formats.read`
+    reads it, or a :class:`~lazyfun.sudoku.variants.Variant` when it is a
+    ``sudoku-puzzle`` document or a link with rules (a document of the classic
+    grid alone comes back as its grid).  What the commands that take either read.
+
+    >>> read_puzzle("1..." "..1." ".1.." "...1").box
+    2
+    """
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        variant = read_variant(stripped)
+        return variant if variant.rules else variant.grid
+    if is_link(stripped):
+        data = formats.link_data(stripped)
+        if formats.fpuzzles_rules(data) or formats.fpuzzles_regions(data) is not None:
+            return _from_fpuzzles(data)
+    return formats.read(text)
 
 
 def _refuse(where: str, message: str) -> PuzzleError:
