@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Literal
 
-from lazyfun.sudoku import Grid, MarkedGrid, Rating, UnsolvedError, count_solutions, solve
+from lazyfun.sudoku import Grid, MarkedGrid, Rating, UnsolvedError, count_solutions, solve, variants
 from lazyfun.sudoku.deduction import Position, walkthrough
 from lazyfun.sudoku.grid import grid_of
 from lazyfun.sudoku.rating import NO_SCALE, rating_of
@@ -143,16 +143,23 @@ def _grid_after(position: Position) -> Grid:
 
 @dataclass(frozen=True)
 class Printed:
-    """One puzzle of a booklet: the puzzle, its solution, and its rating if known."""
+    """One puzzle of a booklet: the puzzle (a variant is printed with its rules), its
+    solution, and its rating if known."""
 
-    puzzle: Grid
+    puzzle: Grid | Variant
     solution: Grid
     rating: Rating | None = None
 
+    @property
+    def side(self) -> int:
+        """The grid's N."""
+        return self.solution.size
 
-def printed(puzzle: Grid, rating: Rating | None = None) -> Printed:
+
+def printed(puzzle: Grid | Variant, rating: Rating | None = None) -> Printed:
     """The puzzle with its (first) solution, ready for a booklet; UnsolvedError if none."""
-    solution = next(solve(puzzle), None)
+    found = variants.solve(puzzle) if isinstance(puzzle, Variant) else solve(puzzle)
+    solution = next(found, None)
     if solution is None:
         raise UnsolvedError("no solution: nothing to print")
     return Printed(puzzle, solution, rating)
@@ -177,13 +184,11 @@ def booklet(
     across = 1 if per_page == 1 else 2
     cell = {1: 52, 2: 38, 4: 30, 6: 24}[per_page]
     puzzle_cards = [
-        _card(f"{k}", p.rating, grid_svg(p.puzzle, cell=cell * 9 // p.puzzle.size))
+        _card(f"{k}", p.rating, grid_svg(p.puzzle, cell=cell * 9 // p.side))
         for k, p in enumerate(chosen, 1)
     ]
     solution_cards = [
-        _card(
-            f"{k}: solution", None, grid_svg(p.puzzle, p.solution, cell=cell * 9 // p.puzzle.size)
-        )
+        _card(f"{k}: solution", None, grid_svg(p.puzzle, p.solution, cell=cell * 9 // p.side))
         for k, p in enumerate(chosen, 1)
     ]
     sheets = _sheets(puzzle_cards, per_page, title) + _sheets(

@@ -164,3 +164,15 @@ def test_solve_takes_a_variant_document_among_classic_lines(tmp_path: Path) -> N
     assert is_solution(read_variant(line), parse(variant))
     code, _, err = _run("sudoku", "solve", line, "--method", "csp")
     assert code == 2 and "the csp method solves classic grids: a variant takes the engine" in err
+
+
+def test_a_booklet_of_variants_prints_each_with_its_rules(tmp_path: Path) -> None:
+    line, _ = _one("thermo", tmp_path)
+    book = tmp_path / "thermo.html"
+    file = tmp_path / "two.jsonl"
+    file.write_text(f"{line}\n{line}\n")
+    code, _, _ = _run("sudoku", "solve", "--variant", str(file), "--booklet", str(book), "-q")
+    html = book.read_text()
+    thermos = sum(r.name == "thermo" for r in read_variant(line).rules)
+    assert code == 0 and html.count('class="rule thermo"') == 2 * 2 * 2 * thermos
+    assert "&middot;" not in html  # a variant has no rating to print

@@ -32,8 +32,10 @@ from lazyfun.cli.output import Format, Report, Source, fail, write_document
 from lazyfun.pages import Printed, booklet
 from lazyfun.parallel import ParallelError
 from lazyfun.runs import canon_file, solve_file
-from lazyfun.sudoku import UnsolvedError, rate, read
+from lazyfun.sudoku import PuzzleError, rate
+from lazyfun.sudoku.exchange import read_puzzle
 from lazyfun.sudoku.grid import grid_of, is_link
+from lazyfun.sudoku.variants import Variant
 
 Answers = Callable[[Iterable[str]], Iterable[Answer]]
 
@@ -84,7 +86,8 @@ def solve_command(
 
     A pencil-mark grid is solved keeping to its candidates.  With --booklet FILE
     the solved puzzles are also laid out for print, rated, with their solutions.
-    With --variant, each puzzle of each file or link is solved under its rules.
+    With --variant, each puzzle of each file or link is solved under its rules
+    (and printed with them in a booklet).
 
     Exit status: 0 all solved, 1 some puzzle had no solution (or was not unique
     with --unique), 2 some line was invalid, 130 interrupted.
@@ -100,8 +103,8 @@ def solve_command(
     if variant:
         if puzzles or file is not None:
             raise fail("give variants with --variant only, not as arguments or --file")
-        if method != "engine" or parallel or book is not None:
-            raise fail("--variant solves with the engine, in one process, without a booklet")
+        if method != "engine" or parallel:
+            raise fail("--variant solves with the engine, in one process")
         puzzles = [text for place in variant for text in variant_texts(place)]
     source = Source(puzzles, file)
     request = Request(mode, method, limit, force, variant=bool(variant))
@@ -151,12 +154,13 @@ def _keeping(answers: Answers, kept: list[Printed]) -> Answers:
     def passing(lines: Iterable[str]) -> Iterator[Answer]:
         for a in answers(lines):
             if a.grid is not None:
-                start = read(a.text)
+                start = read_puzzle(a.text)
                 try:
                     rating = rate(start)
-                except UnsolvedError:
+                except PuzzleError:  # several solutions, or a variant: no rating
                     rating = None
-                kept.append(Printed(grid_of(start), a.grid, rating))
+                puzzle = start if isinstance(start, Variant) else grid_of(start)
+                kept.append(Printed(puzzle, a.grid, rating))
             yield a
 
     return passing
