@@ -33,7 +33,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from lazyfun.sudoku import variants
 from lazyfun.sudoku.engine import solve
 from lazyfun.sudoku.geometry import cell_name
 from lazyfun.sudoku.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, grid_of
@@ -276,7 +275,7 @@ def _solvable(s: State, values: list[int]) -> bool:
     try:
         if s.variant is None:
             return next(solve(grid), None) is not None
-        return next(variants.solve(Variant(grid, s.variant.rules)), None) is not None
+        return next(solve(grid, s.variant.tables), None) is not None
     except PuzzleError:
         return False
 
