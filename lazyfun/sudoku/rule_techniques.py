@@ -137,10 +137,16 @@ def _cage_support(s: State, check: engine.Check) -> list[int]:
 _SUPPORT = {engine.PAIR: _pair_support, engine.SUM: _sum_support, engine.CAGE: _cage_support}
 
 
+@cache
+def _checks(rule: Rule, n: int) -> tuple[engine.Check, ...]:
+    """A rule's checks, built once (a cage's sets, a pair's tables), not at every step."""
+    return rule.checks(n)
+
+
 def _struck(s: State, rule: Rule) -> tuple[Pair, ...]:
     """The candidates of the rule's cells that one of its checks does not support."""
     gone: set[Pair] = set()
-    for check in rule.checks(s.n):
+    for check in _checks(rule, s.n):
         for cell, keep in zip(check.cells, _SUPPORT[check.kind](s, check), strict=True):
             gone.update((cell, v) for v in values_of(s.cands[cell] & ~keep))
     return tuple(sorted(gone))

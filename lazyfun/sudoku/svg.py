@@ -156,11 +156,9 @@ def _unit_cells(unit: str | int, box: int, variant: Variant | None) -> tuple[int
         return units(box)[unit if isinstance(unit, int) else unit_index(unit, n)]
     if isinstance(unit, int):
         return variant.units[unit]
-    named = dict(zip(variant.unit_names, variant.units, strict=True))
-    named.update((r.label(n), r.where) for r in variant.rules if r.where)
-    if unit not in named:
+    if unit not in variant.named:
         raise ValueError(f"not a unit or rule of this variant: {unit!r}")
-    return named[unit]
+    return variant.named[unit]
 
 
 @cache

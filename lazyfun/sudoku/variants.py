@@ -506,6 +506,14 @@ class Variant:
         return tuple(names)
 
     @cached_property
+    def named(self) -> dict[str, tuple[int, ...]]:
+        """The cells of each unit and each rule on some cells, by the name steps give it."""
+        n = self.grid.size
+        places = dict(zip(self.unit_names, self.units, strict=True))
+        places.update((r.label(n), r.where) for r in self.rules if r.where)
+        return places
+
+    @cached_property
     def tables(self) -> engine.Tables:
         """The engine's tables for this board."""
         n = self.grid.size
