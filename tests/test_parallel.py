@@ -155,3 +155,32 @@ def test_a_cluster_started_for_a_call_leaves_no_process_behind(
     while {p.pid for p in me.children(recursive=True)} - before and time.monotonic() < deadline:
         time.sleep(0.1)
     assert {p.pid for p in me.children(recursive=True)} - before == set()
+
+
+def test_a_lost_handshake_is_tried_again_and_an_unreachable_scheduler_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import distributed
+
+    from lazyfun.parallel.runners import HANDSHAKES, connect
+
+    calls: list[str] = []
+
+    def flaky(address: str, **_: object) -> str:
+        calls.append(address)
+        if len(calls) < HANDSHAKES:
+            raise AssertionError  # distributed's `assert len(msg) == 1`, the race lost
+        return "client"
+
+    monkeypatch.setattr(distributed, "Client", flaky)
+    assert connect("tcp://here:1") == "client" and len(calls) == HANDSHAKES
+
+    def unreachable(address: str, **_: object) -> str:
+        calls.append(address)
+        raise OSError("connection refused")
+
+    calls.clear()
+    monkeypatch.setattr(distributed, "Client", unreachable)
+    with pytest.raises(OSError, match="refused"):
+        connect("tcp://here:1")
+    assert len(calls) == 1

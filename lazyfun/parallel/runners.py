@@ -35,6 +35,7 @@ from typing import Any, Protocol, TypeVar
 __all__ = [
     "CONNECT_TIMEOUT",
     "ENVIRONMENT",
+    "HANDSHAKES",
     "ParallelError",
     "Pool",
     "Runner",
@@ -42,12 +43,14 @@ __all__ = [
     "check_pickles",
     "check_sendable",
     "cluster",
+    "connect",
     "pool_context",
     "runner",
 ]
 
 ENVIRONMENT = "LAZYFUN_DASK_SCHEDULER"
 CONNECT_TIMEOUT = "10s"  # how long to wait for an existing cluster's scheduler
+HANDSHAKES = 3  # tries at distributed's handshake, which can lose a race (see connect)
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -262,6 +265,26 @@ def cluster(scheduler: str | None = None, jobs: int | None = None) -> Iterator[R
             _SHARED.reset(token)
 
 
+def connect(scheduler: str) -> Any:
+    """A dask client of the scheduler at ``scheduler`` (a ``distributed.Client``).
+
+    distributed's handshake can lose a race: the scheduler sends its first
+    message through a batched stream, so another message for the new client can
+    ride in the same frame, and the client asserts that it got exactly one.  That
+    failure is tried again, up to :data:`HANDSHAKES` times; a scheduler that
+    cannot be reached (``OSError``, ``TimeoutError``) is not, and fails at once.
+    """
+    from distributed import Client
+    from tenacity import Retrying, retry_if_exception_type, stop_after_attempt
+
+    tries = Retrying(
+        retry=retry_if_exception_type(AssertionError),
+        stop=stop_after_attempt(HANDSHAKES),
+        reraise=True,
+    )
+    return tries(Client, scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+
+
 @contextmanager
 def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> Iterator[Runner]:
     """The place to run on, started for the call and shut down after it.
@@ -295,7 +318,7 @@ def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> It
     if scheduler:
         try:
             with dask.config.set(_CLIENT_CONFIG):
-                client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+                client = connect(scheduler)
         except (OSError, TimeoutError) as error:
             raise ParallelError(
                 f"cannot reach the dask scheduler at {scheduler}: {error}"
