@@ -10,7 +10,7 @@ SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py nox
 # modules and what they import) and the C engine.  A change rebuilds in place, and
 # setup.py build_ext compiles only what is out of date.
 PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
-ENGINE  := $(wildcard lazyfun/sudoku/learning_c/*.c lazyfun/sudoku/learning_c/*.h)
+ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test test-all lint typecheck unit browser docs docs-figures slow bench sanitize dist clean
@@ -56,9 +56,9 @@ lint: $(DEV)
 typecheck: $(DEV)
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py noxfile.py
 	$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.vocab
-	@if $(BIN)/python -c 'import lazyfun.sudoku._learning' 2>/dev/null; then \
-		$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.sudoku._learning; \
-	else echo "stubtest: lazyfun.sudoku._learning not built here, skipped"; fi
+	@if $(BIN)/python -c 'import lazyfun.sudoku.solving._learning' 2>/dev/null; then \
+		$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.sudoku.solving._learning; \
+	else echo "stubtest: lazyfun.sudoku.solving._learning not built here, skipped"; fi
 
 # Twice: as installed (compiled), then the tests marked `compiled` on the compiled
 # modules' own source; the coverage of both passes together must stay above the floor.
@@ -105,8 +105,8 @@ sanitize: $(DEV)
 	find $(SANITIZE_DIR) -name '*.so' -delete
 	$(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) \
 		-I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
-		lazyfun/sudoku/learning_c/*.c \
-		-o $(SANITIZE_DIR)/lazyfun/sudoku/_learning$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+		lazyfun/sudoku/solving/learning_c/*.c \
+		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_learning$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 	cd $(SANITIZE_DIR) && LAZYFUN_PURE=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \

@@ -6,7 +6,7 @@
 - Tests of the compiled modules carry the ``compiled`` marker (``pytestmark`` in
   their files; here, the doctests of ``COMPILED``), so that ``make unit`` can run
   exactly them again from source: ``LAZYFUN_PURE=1 pytest -m compiled``.
-- The examples of ``lazyfun.terminals`` (the reading half of a Stream) use
+- The examples of ``lazyfun.streams.terminals`` (the reading half of a Stream) use
   ``stream`` from its other half, given to every doctest here.
 - Hypothesis runs without its per-example deadline: tests never assert on
   wall time, and a loaded machine must not turn a slow example into a failure.
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import settings
 
 from lazyfun.compiled import COMPILED, is_compiled
-from lazyfun.stream import stream
+from lazyfun.streams.stream import stream
 
 HERE = Path(__file__).resolve().parent
 COMPILED_SOURCES = {HERE / (name.replace(".", "/") + ".py") for name in COMPILED}

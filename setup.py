@@ -3,7 +3,7 @@ is plain Python.
 
 The metadata lives in pyproject.toml.  The modules to compile are named once, in
 ``lazyfun.compiled`` (``COMPILED``, and ``C_EXTENSION`` for the C engine, whose
-sources are ``lazyfun/sudoku/learning_c``); that file imports only the standard
+sources are ``lazyfun/sudoku/solving/learning_c``); that file imports only the standard
 library, so it is read here as a file, before lazyfun or its dependencies are
 installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
@@ -20,7 +20,7 @@ from typing import Any
 from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
-LEARNING_C = Path("lazyfun", "sudoku", "learning_c")
+LEARNING_C = Path("lazyfun", "sudoku", "solving", "learning_c")
 # The C engine is held to these: a warning is an error (make sanitize adds the sanitizers).
 # Link-time optimisation inlines across its files (the heap and propagation calls of the
 # search): without it the split engine ran about 2% slower than the single file did.
@@ -37,7 +37,7 @@ def _compiled() -> ModuleType:
 
 
 def learning_extension(name: str) -> Extension:
-    """The C learning engine: every ``.c`` of ``lazyfun/sudoku/learning_c``."""
+    """The C learning engine: every ``.c`` of ``lazyfun/sudoku/solving/learning_c``."""
     return Extension(
         name,
         sources=sorted(str(path) for path in LEARNING_C.glob("*.c")),

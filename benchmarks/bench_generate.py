@@ -6,7 +6,7 @@ turn and counting solutions up to two with the same compiled engine.  The
 figure from source runs in a child process with ``LAZYFUN_PURE=1``.  On the
 25x25 set (tests/data/sudoku25_set.txt) the peer is OR-Tools CP-SAT with one
 worker; the engine (which hands 25x25 boards to its clause-learning search,
-lazyfun.sudoku.learning) runs in a child process stopped after ``LARGE_CAP``
+lazyfun.sudoku.solving.learning) runs in a child process stopped after ``LARGE_CAP``
 seconds, and reports the conflicts it learned from.
 """
 
@@ -24,8 +24,9 @@ from itertools import islice
 from benchmarks.common import ROOT, verdict
 from benchmarks.peers import cpsat_solve
 from lazyfun.compiled import PURE_ENV
-from lazyfun.sudoku import Grid, count_solutions, learning, parse, solve
-from lazyfun.sudoku.generation import generate, random_solution
+from lazyfun.sudoku import Grid, count_solutions, parse, solve
+from lazyfun.sudoku.making.generation import generate, random_solution
+from lazyfun.sudoku.solving import learning
 
 COMPILED_TARGET = 200  # minimal unique 9x9 puzzles a second
 SOURCE_TARGET = 25

@@ -16,8 +16,8 @@ from collections import Counter
 from benchmarks.common import data_file, lines, verdict
 from lazyfun.parallel import pmap
 from lazyfun.sudoku import parse
-from lazyfun.sudoku.deduction import SINGLES, steps
-from lazyfun.sudoku.rating import rate
+from lazyfun.sudoku.steps.deduction import SINGLES, steps
+from lazyfun.sudoku.steps.rating import rate
 
 SAMPLE = 1_000
 

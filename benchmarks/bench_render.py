@@ -16,7 +16,7 @@ from xml.etree import ElementTree as ET
 from benchmarks.common import best_of, data_file, lines, report, time_each, verdict
 from lazyfun.pages import booklet, explanation_page, printed
 from lazyfun.sudoku import generate, parse, solve
-from lazyfun.sudoku.rating import rate
+from lazyfun.sudoku.steps.rating import rate
 from lazyfun.sudoku.svg import grid_svg
 
 HARDEST = "tdoku_puzzles5_forum_hardest_1905_11plus.txt"

@@ -14,7 +14,7 @@ from collections import Counter
 from benchmarks.common import data_file, lines, verdict
 from lazyfun.parallel import pmap
 from lazyfun.sudoku import parse, solve
-from lazyfun.sudoku.deduction import steps
+from lazyfun.sudoku.steps.deduction import steps
 
 AUDITED = 10_000
 

@@ -25,10 +25,10 @@ from typing import Any
 
 from benchmarks.common import ROOT, best_of, verdict
 from benchmarks.peers import cpsat_variant
-from lazyfun.sudoku.exchange import from_json, to_json
-from lazyfun.sudoku.generation import generate
-from lazyfun.sudoku.variant_generation import KINDS
+from lazyfun.sudoku.making import generate
+from lazyfun.sudoku.making.variant_generation import KINDS
 from lazyfun.sudoku.variants import Variant, count_solutions, solve
+from lazyfun.sudoku.variants.exchange import from_json, to_json
 
 SET = ROOT / "tests" / "data" / "variants"
 REPEATS = 3

@@ -1,7 +1,7 @@
 """Make unique 25x25 puzzles with about 355 blanks, OR-Tools CP-SAT proving uniqueness.
 
 The recipe of tests/data/sudoku25_set.txt (see tests/data/PROVENANCE.md): a
-valid grid from :func:`lazyfun.sudoku.generation.random_solution` (seeded), its
+valid grid from :func:`lazyfun.sudoku.making.generation.random_solution` (seeded), its
 cells blanked in a seeded random order, each blank kept only while CP-SAT
 proves that no other grid fits the givens ("the model plus *some blank differs
 from the solution* is infeasible").  Cells are tried in batches while that is
@@ -22,8 +22,8 @@ import sys
 import time
 
 from benchmarks.peers import cpsat_model
-from lazyfun.sudoku.generation import random_solution
-from lazyfun.sudoku.grid import Grid
+from lazyfun.sudoku.board.grid import Grid
+from lazyfun.sudoku.making.generation import random_solution
 
 BOX = 5
 N = BOX * BOX

@@ -28,7 +28,7 @@ def cpsat_model(puzzle: str) -> tuple[Any, list[Any]]:
     from ortools.sat.python import cp_model
 
     from lazyfun.sudoku import parse
-    from lazyfun.sudoku.geometry import units
+    from lazyfun.sudoku.board.geometry import units
 
     grid = parse(puzzle)
     model = cp_model.CpModel()
@@ -279,7 +279,7 @@ def cpsat_variant(variant: Any, stop_at: int = 1) -> int:
 
 def _cpsat_rules(model: Any, x: list[Any], variant: Any) -> None:
     """A variant's arithmetic rules, as CP-SAT constraints on the cells ``x``."""
-    from lazyfun.sudoku.variants import Arrow, Cage, Dot, Less, Thermo
+    from lazyfun.sudoku.variants import Arrow, Cage, Dot, GreaterThan, Thermo
 
     n = variant.grid.size
     for rule in variant.rules:
@@ -290,7 +290,7 @@ def _cpsat_rules(model: Any, x: list[Any], variant: Any) -> None:
                 model.Add(x[a] < x[b])
         elif isinstance(rule, Arrow):
             model.Add(x[rule.circle] == sum(x[c] for c in rule.shaft))
-        elif isinstance(rule, Less):
+        elif isinstance(rule, GreaterThan):
             model.Add(x[rule.cells[0]] < x[rule.cells[1]])
         elif isinstance(rule, Dot):
             white = rule.color == "white"

@@ -9,12 +9,11 @@ are the two other ways to hold a sequence lazily.  The programs are subpackages:
 """
 
 import lazyfun.compiled  # noqa: F401  (first: with LAZYFUN_PURE=1 it makes the source run)
-from lazyfun.astream import AsyncStream, astream
 from lazyfun.compose import compose, compose_left, pipe
 from lazyfun.core import cp, fair_cp, flatmap, iterate, many, reiterable
 from lazyfun.lazylist import LazyList, LazyListLoop
 from lazyfun.search import search
-from lazyfun.stream import Stream, StreamConsumedError, stream
+from lazyfun.streams import AsyncStream, Stream, StreamConsumedError, astream, stream
 from lazyfun.vocab import (
     chunked,
     concat,

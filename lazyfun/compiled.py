@@ -12,8 +12,8 @@ them: ``setup.py`` reads it from here.
 
 One module has no Python source: ``C_EXTENSION``, the clause-learning search
 that the Sudoku engine hands boards of 25x25 and up to (its reader's guide
-and API are :mod:`lazyfun.sudoku.learning`; its C sources are
-``lazyfun/sudoku/learning_c``).  It is built beside them.
+and API are :mod:`lazyfun.sudoku.solving.learning`; its C sources are
+``lazyfun/sudoku/solving/learning_c``).  It is built beside them.
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
@@ -48,17 +48,17 @@ __all__ = [
 
 COMPILED = (
     "lazyfun.search",
-    "lazyfun.sudoku.engine",
+    "lazyfun.sudoku.solving.engine",
+    "lazyfun.sudoku.solving.tables",
     "lazyfun.csp.filters",
     "lazyfun.csp.propagators",
     "lazyfun.csp.solver",
-    "lazyfun.lazylist",
-    "lazyfun.transforms",
-    "lazyfun.blackholes",
-    "lazyfun.sharing",
+    "lazyfun.lazylist.cells",
+    "lazyfun.lazylist.blackholes",
+    "lazyfun.lazylist.sharing",
     "lazyfun.sudoku.canon.full",
 )
-C_EXTENSION = "lazyfun.sudoku._learning"
+C_EXTENSION = "lazyfun.sudoku.solving._learning"
 PURE_ENV = "LAZYFUN_PURE"
 
 

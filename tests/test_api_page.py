@@ -16,7 +16,7 @@ PACKAGES = (
     "lazyfun.csp",
     "lazyfun.parallel",
     "lazyfun.runs",
-    "lazyfun.batch",
+    "lazyfun.runs.batch",
     "lazyfun.eager",
     "lazyfun.trace",
 )

@@ -1,4 +1,4 @@
-"""lazyfun.batch: one way to answer a puzzle line, shared by every front end."""
+"""lazyfun.runs.batch: one way to answer a puzzle line, shared by every front end."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from itertools import islice
 
 import pytest
 
-from lazyfun.batch import METHODS, Answer, Request, answer_lines, answers
+from lazyfun.runs.batch import METHODS, Answer, Request, answer_lines, answers
 from tests.datafiles import read_lines
 
 TOP95 = read_lines("top95_first20.txt")

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.sudoku import MarkedGrid, hint, parse, read, solve, write
-from lazyfun.sudoku.formats import FPUZZLES
+from lazyfun.sudoku.board.links import FPUZZLES
 from tests.datafiles import DATA, read_lines
 
 TOP95 = read_lines("top95_first20.txt")

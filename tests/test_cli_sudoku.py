@@ -120,7 +120,7 @@ def test_birds_specification_refuses_big_inputs_unless_forced() -> None:
 
 
 def test_force_runs_what_would_be_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("lazyfun.batch.CANDIDATE_LIMIT", 10)
+    monkeypatch.setattr("lazyfun.runs.batch.CANDIDATE_LIMIT", 10)
     puzzle = "0" * 3 + TOP95_SOLUTIONS[0][3:]
     assert run("sudoku", "solve", "--method", "naive", puzzle)[0] == 2
     code, out, _ = run("sudoku", "solve", "--method", "naive", "--force", puzzle)

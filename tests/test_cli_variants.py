@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.sudoku import Grid, parse
-from lazyfun.sudoku.exchange import from_json, read_variant, write_link
 from lazyfun.sudoku.variants import count_solutions, is_solution, solve
+from lazyfun.sudoku.variants.exchange import from_json, read_variant, write_link
 from tests.datafiles import DATA, read_lines
 
 TOP95_FIRST = read_lines("top95_first20.txt")[0]

@@ -59,7 +59,7 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
 
 def test_setup_builds_the_c_engine_from_every_file_of_its_folder() -> None:
     engine = _setup().learning_extension(C_EXTENSION)
-    folder = ROOT / "lazyfun" / "sudoku" / "learning_c"
+    folder = ROOT / "lazyfun" / "sudoku" / "solving" / "learning_c"
     assert sorted(ROOT / path for path in engine.sources) == sorted(folder.glob("*.c"))
     assert {Path(path).name for path in engine.depends} == {p.name for p in folder.glob("*.h")}
     assert "-Werror" in engine.extra_compile_args

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from typing_extensions import TypeIs
 
 from lazyfun import Stream, stream
-from lazyfun.flow import Group, GroupBy, Throttle
+from lazyfun.streams.steps import Group, GroupBy, Throttle
 
 
 class FakeClock:
@@ -277,7 +277,7 @@ def test_every_step_refuses_a_bad_argument_at_the_call() -> None:
 def test_progress_draws_a_bar_on_a_terminal() -> None:
     import io
 
-    from lazyfun.progress import progress
+    from lazyfun.streams.progress import progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

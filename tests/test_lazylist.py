@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from lazyfun import LazyList, LazyListLoop, take
 from lazyfun.compiled import is_compiled
 from lazyfun.lazylist import MAX_NESTING
-from lazyfun.sharing import shared_cp
+from lazyfun.lazylist.sharing import shared_cp
 from lazyfun.trace import Probe
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
@@ -27,7 +27,7 @@ ints = st.lists(st.integers(-50, 50), max_size=30)
 
 # The long-list checks run at full size on the compiled build; the source run
 # (second pass of ``make unit``, under a coverage tracer) takes a hundredth.
-LONG = 10**6 if is_compiled("lazyfun.lazylist") else 10**4
+LONG = 10**6 if is_compiled("lazyfun.lazylist.cells") else 10**4
 
 
 def fibs_list() -> LazyList[int]:

@@ -14,7 +14,7 @@ import pytest
 
 from lazyfun.pages import booklet, explanation_page, printed
 from lazyfun.sudoku import parse, rate
-from lazyfun.sudoku.deduction import walkthrough
+from lazyfun.sudoku.steps.deduction import walkthrough
 
 PUZZLE = "006200080008970000004810500000060002070000030600050000002047100003028400050001200"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -7,7 +7,7 @@ from xml.etree import ElementTree as ET
 from lazyfun import LazyList
 from lazyfun.queens.svg import Board
 from lazyfun.sudoku import parse
-from lazyfun.sudoku.deduction import walkthrough
+from lazyfun.sudoku.steps.deduction import walkthrough
 from lazyfun.trace import Probe
 
 PUZZLE = "....34...3.11..4"
@@ -15,10 +15,13 @@ PUZZLE = "....34...3.11..4"
 
 def test_a_grid_and_a_step_show_as_svg() -> None:
     grid = parse(PUZZLE)
-    root = ET.fromstring(grid._repr_svg_())
+    picture = grid._repr_svg_()
+    assert picture is not None
+    root = ET.fromstring(picture)
     digits = [e.text for e in root.iter("{http://www.w3.org/2000/svg}text")]
     assert sorted(d for d in digits if d) == sorted(str(v) for v in grid.cells if v)
     step = next(walkthrough(grid))._repr_svg_()
+    assert step is not None
     assert 'class="cell rests"' in step
     assert "hidden single (box)" in step
 

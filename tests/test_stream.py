@@ -1,4 +1,4 @@
-"""lazyfun.stream: a fluent, typed, one-shot pipeline over itertools and friends."""
+"""lazyfun.streams.stream: a fluent, typed, one-shot pipeline over itertools and friends."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import typer
 from lazyfun.cli.options import FileOpt, PuzzlesArg, QuietOpt, choice
 from lazyfun.cli.output import Report, Source, exit_protocol
 from lazyfun.sudoku import PuzzleError
-from lazyfun.sudoku.formats import Target, read, split, write
+from lazyfun.sudoku.board.formats import Target, read, split, write
 
 
 def convert_command(

@@ -9,7 +9,6 @@ from typing import Annotated, Literal
 
 import typer
 
-from lazyfun.batch import numbered
 from lazyfun.cli.options import (
     FileOpt,
     LineOrJson,
@@ -25,6 +24,7 @@ from lazyfun.cli.options import (
 from lazyfun.cli.output import Report, Source, exit_protocol, write_document
 from lazyfun.cli.sudoku import variant_texts
 from lazyfun.pages import explanation_page
+from lazyfun.runs.batch import numbered
 from lazyfun.sudoku import (
     Grid,
     MarkedGrid,
@@ -39,11 +39,11 @@ from lazyfun.sudoku import (
     steps,
     variants,
 )
-from lazyfun.sudoku.deduction import candidates_of
-from lazyfun.sudoku.exchange import read_puzzle, read_variant
-from lazyfun.sudoku.grid import grid_of
+from lazyfun.sudoku.board.grid import grid_of
+from lazyfun.sudoku.steps.deduction import candidates_of
 from lazyfun.sudoku.svg import grid_svg
 from lazyfun.sudoku.variants import Variant
+from lazyfun.sudoku.variants.exchange import read_puzzle, read_variant
 
 PuzzleArg = Annotated[
     str | None,

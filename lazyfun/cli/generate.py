@@ -28,19 +28,22 @@ from lazyfun.cli.options import (
 from lazyfun.cli.output import bar, exit_protocol, fail, write_document
 from lazyfun.pages import Printed, booklet, printed
 from lazyfun.parallel import ParallelError, pmap
-from lazyfun.sudoku.exchange import dumps, to_json
-from lazyfun.sudoku.formats import Target, write
-from lazyfun.sudoku.generation import Symmetry, check_request, generate, of_level, puzzle, rated
-from lazyfun.sudoku.geometry import BOX_OF_SIDE
-from lazyfun.sudoku.grid import Grid, PuzzleError
-from lazyfun.sudoku.rating import Level, Rating
+from lazyfun.sudoku.board.formats import Target, write
+from lazyfun.sudoku.board.geometry import BOX_OF_SIDE
+from lazyfun.sudoku.board.grid import Grid, PuzzleError
+from lazyfun.sudoku.making import generate
+from lazyfun.sudoku.making.generation import (
+    Symmetry,
+    check_request,
+    of_level,
+    puzzle,
+    rated,
+)
+from lazyfun.sudoku.making.variant_generation import KINDS
+from lazyfun.sudoku.steps.rating import Level, Rating
+from lazyfun.sudoku.variants.exchange import dumps, to_json
 
 Side = Literal["4", "9", "16", "25"]
-
-
-VariantKind = Literal[
-    "x", "windoku", "jigsaw", "anti-knight", "anti-king", "non-consecutive", "killer", "thermo"
-]
 
 
 def _variants(
@@ -140,10 +143,10 @@ def generate_command(
     per_page: PerPageOpt = 4,
     paper: PaperOpt = "a4",
     variant: Annotated[
-        VariantKind | None,
+        str | None,
         choice(
             "--variant",
-            choices=VariantKind,
+            choices=KINDS,
             help="A variant, written as sudoku-puzzle JSON, one per line (4x4 or 9x9).",
         ),
     ] = None,

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, get_args
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from lazyfun.sudoku.formats import Target
+from lazyfun.sudoku.board.formats import Target
 
 __all__ = [
     "Command",
@@ -93,8 +93,23 @@ def value(*names: str, metavar: str, help: str) -> Any:
     return typer.Option(*names, help=help, metavar=metavar)
 
 
+def _one_of(choices: tuple[str, ...]) -> Callable[[str | None], str | None]:
+    """Refuse, as a usage error, a value that is not one of ``choices``."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in choices:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(choices)}")
+        return value
+
+    return check
+
+
 def choice(*names: str, choices: Any, help: str) -> Any:
-    """An option that takes one of ``choices`` (a ``Literal`` type), listed in the help."""
+    """An option that takes one of ``choices`` (a ``Literal`` type, or a tuple of names
+    read from a registry), listed in the help."""
+    if isinstance(choices, tuple):
+        metavar = f"[{'|'.join(choices)}]"
+        return typer.Option(*names, help=help, metavar=metavar, callback=_one_of(choices))
     return typer.Option(*names, help=help, metavar=f"[{'|'.join(get_args(choices))}]")
 
 

@@ -37,8 +37,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from lazyfun.batch import Answer
-from lazyfun.sudoku.formats import Target, split, write
+from lazyfun.runs.batch import Answer
+from lazyfun.sudoku.board.formats import Target, split, write
 from lazyfun.trace import Meter
 
 __all__ = [

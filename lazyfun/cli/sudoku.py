@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from lazyfun.batch import Answer, Method, Mode, Request, answer_lines
 from lazyfun.cli.options import (
     PER_PAGE,
     BookletOpt,
@@ -32,10 +31,12 @@ from lazyfun.cli.output import Format, Report, Source, fail, write_document
 from lazyfun.pages import Printed, booklet
 from lazyfun.parallel import ParallelError
 from lazyfun.runs import canon_file, solve_file
+from lazyfun.runs.batch import Answer, Method, Mode, Request, answer_lines
 from lazyfun.sudoku import PuzzleError, rate
-from lazyfun.sudoku.exchange import read_puzzle
-from lazyfun.sudoku.grid import grid_of, is_link
+from lazyfun.sudoku.board.formats import is_link
+from lazyfun.sudoku.board.grid import grid_of
 from lazyfun.sudoku.variants import Variant
+from lazyfun.sudoku.variants.exchange import read_puzzle
 
 Answers = Callable[[Iterable[str]], Iterable[Answer]]
 

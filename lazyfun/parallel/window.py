@@ -42,11 +42,11 @@ from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from lazyfun.flow import Holding
 from lazyfun.parallel.runners import Runner
 
-__all__ = ["MAX_CHUNK", "TASK_SECONDS", "Kind", "Window", "next_size"]
+__all__ = ["MAX_CHUNK", "TASK_SECONDS", "Holding", "Kind", "Window", "next_size"]
 
+T = TypeVar("T")
 U = TypeVar("U")
 
 MAX_CHUNK = 8192  # items per task, at most, when the chunk size adapts
@@ -125,6 +125,15 @@ class _Task:
     future: Any
     first: int  # the position of the task's first item in the input
     items: list[Any]  # kept for filter and do, whose results are the items
+
+
+class Holding(Iterator[T]):
+    """A step that holds threads, processes or tasks until it is closed (a concurrent
+    map's window, a buffer); a ``Take`` right below it closes it once it has enough.
+    A source of yours is never closed by a step: you may go on reading it."""
+
+    def close(self) -> None:
+        """Let go of what the step holds."""
 
 
 class Window(Holding[U]):

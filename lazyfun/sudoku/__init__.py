@@ -1,11 +1,14 @@
 """Sudoku: Bird's derivation (``lazyfun.sudoku.bird``) and a fast engine with its shape.
 
-The functions a user reaches for are here; the modules that hold them are
-named for what they hold: ``grid`` (the types and the grid text forms),
-``formats`` (every format puzzles travel in, read by content),
-``geometry`` (units and peers), ``engine`` (the fast search), ``bird`` (the
-derivation), ``generation``, ``deduction`` (human-style steps), ``rating``,
-``canon`` (minlex) and ``learning`` (the clause-learning search for 25x25).
+The functions a user reaches for are here; the rooms that hold them are named for
+what they do, each layer importing only those below it:
+
+- ``board``: the geometry (units and peers), the grid types, the text forms and links;
+- ``solving``: the fast engine and its tables, and the clause-learning search for 25x25;
+- ``variants``: the rules beyond the classic ones, and the ``sudoku-puzzle`` JSON format;
+- ``steps``: the human techniques, the walk of steps and hints, the rating;
+- ``making`` (the generator), ``canon`` (minlex), ``svg`` (pictures) and ``bird``
+  (the derivation, stage by stage).
 
 >>> from lazyfun.sudoku import parse, solve
 >>> puzzle = parse(
@@ -17,20 +20,14 @@ derivation), ``generation``, ``deduction`` (human-style steps), ``rating``,
 hidden single (box) in box 5: r5c5=8
 """
 
+from lazyfun.sudoku import svg  # noqa: F401  (registers the pictures a notebook shows)
+from lazyfun.sudoku.board.formats import parse, read, write
+from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, check_givens
 from lazyfun.sudoku.canon import equivalent, minlex
-from lazyfun.sudoku.deduction import Step, hint, steps
-from lazyfun.sudoku.engine import count_solutions, is_solution, is_unique, solve
-from lazyfun.sudoku.formats import read, write
-from lazyfun.sudoku.generation import generate
-from lazyfun.sudoku.grid import (
-    Grid,
-    MarkedGrid,
-    PuzzleError,
-    UnsolvedError,
-    check_givens,
-    parse,
-)
-from lazyfun.sudoku.rating import Rating, rate
+from lazyfun.sudoku.making import generate
+from lazyfun.sudoku.solving.engine import count_solutions, is_solution, is_unique, solve
+from lazyfun.sudoku.steps.deduction import Step, hint, steps
+from lazyfun.sudoku.steps.rating import Rating, rate
 
 __all__ = [
     "Grid",

@@ -27,8 +27,8 @@ from typing import TypeVar
 
 import lazyfun
 from lazyfun.core import cp, many, reiterable
-from lazyfun.sharing import shared_cp
-from lazyfun.sudoku.grid import Grid
+from lazyfun.lazylist.sharing import shared_cp
+from lazyfun.sudoku.board.grid import Grid
 
 T = TypeVar("T")
 Row = tuple[T, ...]

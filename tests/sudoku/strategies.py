@@ -60,7 +60,7 @@ def random_4x4(draw: st.DrawFn) -> Grid:
 @st.composite
 def consistent_4x4(draw: st.DrawFn) -> Grid:
     """A 4x4 grid of givens drawn cell by cell so that no two conflict (no filtering)."""
-    from lazyfun.sudoku.geometry import units
+    from lazyfun.sudoku.board.geometry import units
 
     peers = [{p for unit in units(2) if i in unit for p in unit} for i in range(16)]
     cells = [0] * 16

@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.sudoku import Grid, PuzzleError, parse
-from lazyfun.sudoku import engine as classic
+from lazyfun.sudoku.solving import engine as classic
 from lazyfun.sudoku.variants import (
     DIAGONALS,
     Arrow,
     Cage,
     Dot,
-    Less,
+    GreaterThan,
     Rule,
     Thermo,
     Variant,
@@ -52,7 +52,7 @@ def _plain(rule: Rule) -> Plain:
         if rule.color == "white":
             return lambda g: abs(g[a] - g[b]) == 1
         return lambda g: g[a] == 2 * g[b] or g[b] == 2 * g[a]
-    assert isinstance(rule, Less)
+    assert isinstance(rule, GreaterThan)
     a, b = rule.cells
     return lambda g: g[a] < g[b]
 
@@ -100,7 +100,7 @@ def rules_from(draw: st.DrawFn, solution: tuple[int, ...], n: int) -> tuple[Rule
             rules.append(Dot(cells=cells[:2], color=color if truthful else "black"))
         else:
             low_first = cells[:2] if values[0] < values[1] else cells[1::-1]
-            rules.append(Less(cells=low_first))
+            rules.append(GreaterThan(cells=low_first))
     return tuple(rules)
 
 
@@ -139,7 +139,7 @@ def test_the_4x4_counts_that_make_the_rules_worth_testing() -> None:
     assert count_solutions(Variant(empty, (Cage(cells=(0, 1), total=3),))) == 288 // 6
     assert count_solutions(Variant(empty, (Cage(cells=(0, 1, 4, 5), total=10),))) == 288
     assert count_solutions(Variant(empty, (Thermo(cells=(0, 1, 2, 3)),))) == 288 // 24
-    assert count_solutions(Variant(empty, (Less(cells=(0, 1)),))) == 144
+    assert count_solutions(Variant(empty, (GreaterThan(cells=(0, 1)),))) == 144
     assert count_solutions(Variant(empty, (Arrow(circle=0, shaft=(1,)),))) == 0
     assert count_solutions(Variant(empty, (Arrow(circle=0, shaft=(5, 6)),))) > 0
     # a black dot joins 1-2 or 2-4 (in either order): 4 of the 12 ordered pairs
@@ -211,7 +211,7 @@ def test_9x9_arithmetic_variants_solve_to_grids_the_plain_checker_accepts() -> N
         Arrow(circle=40, shaft=(41, 42)),
         Dot(cells=(60, 61), color="black"),
         Dot(cells=(70, 71), color="white"),
-        Less(cells=(80, 79)),
+        GreaterThan(cells=(80, 79)),
         DIAGONALS,
     )
     variant = Variant(parse("." * 81), rules)
@@ -250,7 +250,7 @@ def test_givens_that_break_arithmetic_are_refused() -> None:
     with pytest.raises(PuzzleError, match="the arrow from r1c1 along r1c2 adds up to 2, not 1"):
         Variant(parse("12" + "." * 14), (Arrow(circle=0, shaft=(1,)),))
     with pytest.raises(PuzzleError, match="r1c2 < r1c1 fails: 3 >= 1"):
-        Variant(parse("13" + "." * 14), (Less(cells=(1, 0)),))
+        Variant(parse("13" + "." * 14), (GreaterThan(cells=(1, 0)),))
 
 
 def test_a_cage_places_a_value_every_fitting_set_needs_where_it_has_one_place() -> None:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from lazyfun.sudoku import PuzzleError, deduction, generate, parse, solve
-from lazyfun.sudoku.deduction import (
+from lazyfun.sudoku import PuzzleError, generate, parse, solve
+from lazyfun.sudoku.steps import deduction
+from lazyfun.sudoku.steps.deduction import (
     LADDER,
     RATINGS,
     TECHNIQUES,
@@ -19,7 +20,7 @@ from lazyfun.sudoku.deduction import (
     hint,
     steps,
 )
-from lazyfun.sudoku.techniques import Found
+from lazyfun.sudoku.steps.techniques import Found
 from tests.datafiles import read_lines
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
@@ -55,7 +56,7 @@ def test_steps_are_sound_on_hard_and_generated_puzzles() -> None:
 
 
 def test_an_x_chain_links_peers_and_eliminates_what_sees_both_ends() -> None:
-    from lazyfun.sudoku.geometry import peer_sets
+    from lazyfun.sudoku.board.geometry import peer_sets
 
     peers = peer_sets(3)
     chains = [s for p in HARD[:10] for s in steps(parse(p)) if s.technique == "X-chain"]

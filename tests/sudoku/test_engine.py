@@ -17,7 +17,8 @@ from lazyfun.sudoku import (
     solve,
 )
 from lazyfun.sudoku.bird import solve_search
-from lazyfun.sudoku.engine import _branching_cell, _propagate, _tables
+from lazyfun.sudoku.solving.engine import _branching_cell, _propagate
+from lazyfun.sudoku.solving.tables import tables_of
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import random_4x4, solved_grid
 
@@ -187,7 +188,7 @@ def test_branching_ties_go_to_the_cell_with_most_conflicts() -> None:
 
 
 def test_a_cell_left_without_a_choice_is_counted_against_its_peers() -> None:
-    t = _tables(2)
+    t = tables_of(2)
     cands = [t.full] * 16
     cands[0], cands[1] = 0b1, 0b1  # r1c1 and r1c2 both 1: r1c2 loses its only choice
     conflicts = [0] * 16

@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 from lzstring import LZString
 
 from lazyfun.sudoku import Grid, PuzzleError, parse
-from lazyfun.sudoku import engine as classic
-from lazyfun.sudoku.exchange import dumps, from_json, read_variant, to_json, write_link
-from lazyfun.sudoku.formats import FPUZZLES
+from lazyfun.sudoku.board.links import FPUZZLES
+from lazyfun.sudoku.solving import engine as classic
 from lazyfun.sudoku.variants import (
     ANTI_KING,
     ANTI_KNIGHT,
@@ -25,12 +24,13 @@ from lazyfun.sudoku.variants import (
     Cage,
     Dot,
     Extra,
-    Less,
+    GreaterThan,
     Thermo,
     Variant,
     is_unique,
     solve,
 )
+from lazyfun.sudoku.variants.exchange import dumps, from_json, read_variant, to_json, write_link
 from tests.datafiles import read_lines
 from tests.sudoku.test_arithmetic import SOLVED4, rules_from
 from tests.sudoku.test_variants import JIGSAW9
@@ -59,7 +59,7 @@ def _with_meta(variant: Variant) -> Variant:
 
 
 def test_a_variant_with_every_rule_survives_json_and_a_link() -> None:
-    variant = _with_meta(Variant(parse("." * 81), (*EVERY_RULE, Less(cells=(80, 79)))))
+    variant = _with_meta(Variant(parse("." * 81), (*EVERY_RULE, GreaterThan(cells=(80, 79)))))
     again = from_json(json.loads(dumps(to_json(variant))))
     assert _same(again, variant) and again.meta == variant.meta
     linked = Variant(variant.grid, EVERY_RULE, {"title": "t"})
@@ -81,7 +81,7 @@ def test_random_4x4_variants_round_trip(data: st.DataObject) -> None:
     except PuzzleError:
         return
     assert _same(read_variant(dumps(to_json(variant))), variant)
-    if not any(isinstance(r, Less) for r in rules):
+    if not any(isinstance(r, GreaterThan) for r in rules):
         assert _same(read_variant(write_link(variant)), variant)
     else:
         with pytest.raises(PuzzleError, match="f-puzzles has no greater-than signs"):
@@ -185,8 +185,8 @@ def test_an_fpuzzles_link_with_rules_reads_as_a_variant() -> None:
         Extra(cells=tuple(r * 9 + 8 - r for r in range(9)), kind="diagonal"),
         ANTI_KNIGHT,
         Cage(cells=(0, 1), total=3),
-        Thermo(cells=(40, 41, 42)),
         Arrow(circle=72, shaft=(73, 74)),
+        Thermo(cells=(40, 41, 42)),
         Dot(cells=(60, 61), color="white"),
         Dot(cells=(69, 70), color="black"),
     )

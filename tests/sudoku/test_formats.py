@@ -23,8 +23,9 @@ from lazyfun.sudoku import (
     steps,
     write,
 )
-from lazyfun.sudoku.deduction import SINGLES
-from lazyfun.sudoku.formats import FPUZZLES, TARGETS, Target, read_link, split
+from lazyfun.sudoku.board.formats import TARGETS, Target, split
+from lazyfun.sudoku.board.links import FPUZZLES, read_link
+from lazyfun.sudoku.steps.deduction import SINGLES
 from tests.datafiles import DATA, read_lines
 from tests.sudoku.strategies import puzzles
 

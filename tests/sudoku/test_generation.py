@@ -12,15 +12,16 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
-from lazyfun.sudoku import Grid, PuzzleError, count_solutions, is_solution, learning, parse
-from lazyfun.sudoku.engine import count_below, start_ruling_out
-from lazyfun.sudoku.generation import (
+from lazyfun.sudoku import Grid, PuzzleError, count_solutions, is_solution, parse
+from lazyfun.sudoku.making import generate
+from lazyfun.sudoku.making.generation import (
     _stays_unique,
-    generate,
     orbits,
     puzzle,
     random_solution,
 )
+from lazyfun.sudoku.solving import learning
+from lazyfun.sudoku.solving.engine import count_below, start_ruling_out
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -173,7 +174,7 @@ def test_cli_generate_on_workers_makes_the_same_puzzles() -> None:
 
 
 def test_puzzles_of_a_level_by_filtering() -> None:
-    from lazyfun.sudoku.rating import rate
+    from lazyfun.sudoku.steps.rating import rate
 
     for level in ("hard", "expert"):
         made = list(islice(generate(3, seed=1, level=level), 2))

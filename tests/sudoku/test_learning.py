@@ -8,24 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.sudoku import (
-    Grid,
-    PuzzleError,
-    count_solutions,
-    engine,
-    is_solution,
-    learning,
-    parse,
-)
+from lazyfun.sudoku import Grid, PuzzleError, count_solutions, is_solution, parse
+from lazyfun.sudoku.solving import engine, learning
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import puzzles
 
 if not learning.AVAILABLE:
     pytest.skip("the C learning engine is not built", allow_module_level=True)
 
-from lazyfun.sudoku import geometry
-from lazyfun.sudoku._learning import Learner
-from lazyfun.sudoku.learning import learner as new_learner
+from lazyfun.sudoku.board import geometry
+from lazyfun.sudoku.solving._learning import Learner
+from lazyfun.sudoku.solving.learning import learner as new_learner
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.sudoku import Grid, engine, is_solution, learning
+from lazyfun.sudoku import Grid, is_solution
+from lazyfun.sudoku.solving import engine, learning
 
 if not learning.AVAILABLE:
     pytest.skip("the C learning engine is not built", allow_module_level=True)

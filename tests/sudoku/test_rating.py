@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.sudoku import PuzzleError, parse
-from lazyfun.sudoku.deduction import SINGLES, steps
-from lazyfun.sudoku.rating import Rating, rate
+from lazyfun.sudoku.steps.deduction import SINGLES, steps
+from lazyfun.sudoku.steps.rating import Rating, rate
 from tests.datafiles import read_lines
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

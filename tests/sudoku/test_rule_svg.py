@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.sudoku import parse
-from lazyfun.sudoku.deduction import walkthrough
-from lazyfun.sudoku.exchange import read_variant
+from lazyfun.sudoku.steps.deduction import walkthrough
 from lazyfun.sudoku.svg import grid_svg, position_svg
 from lazyfun.sudoku.variants import (
     ANTI_KNIGHT,
@@ -20,11 +19,12 @@ from lazyfun.sudoku.variants import (
     Arrow,
     Cage,
     Dot,
-    Less,
+    GreaterThan,
     Regions,
     Thermo,
     Variant,
 )
+from lazyfun.sudoku.variants.exchange import read_variant
 from tests.datafiles import DATA
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -83,8 +83,8 @@ def test_thermometers_arrows_dots_and_signs_are_drawn_where_they_are() -> None:
         Arrow(circle=40, shaft=(41, 42)),
         Dot(cells=(60, 61), color="white"),
         Dot(cells=(62, 71), color="black"),
-        Less(cells=(78, 77)),
-        Less(cells=(54, 63)),
+        GreaterThan(cells=(78, 77)),
+        GreaterThan(cells=(54, 63)),
     )
     svg = grid_svg(Variant(EMPTY9, rules))
     (bulb,) = _classed(svg, "circle", "rule", "thermo")

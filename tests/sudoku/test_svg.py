@@ -7,8 +7,8 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from lazyfun.sudoku import parse, solve
-from lazyfun.sudoku.deduction import walkthrough
-from lazyfun.sudoku.geometry import units
+from lazyfun.sudoku.board.geometry import units
+from lazyfun.sudoku.steps.deduction import walkthrough
 from lazyfun.sudoku.svg import grid_svg, position_svg
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -7,7 +7,7 @@ from itertools import islice
 import pytest
 
 from lazyfun.sudoku import Grid, PuzzleError, generate
-from lazyfun.sudoku.variant_generation import KINDS, puzzle
+from lazyfun.sudoku.making.variant_generation import KINDS, puzzle
 from lazyfun.sudoku.variants import Cage, Regions, Thermo, Variant, count_solutions, solve
 
 pytestmark = pytest.mark.compiled

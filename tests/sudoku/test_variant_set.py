@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from lazyfun.sudoku.exchange import dumps, from_json, to_json
-from lazyfun.sudoku.variant_generation import KINDS
+from lazyfun.sudoku.making.variant_generation import KINDS
 from lazyfun.sudoku.variants import count_solutions, is_solution, solve
+from lazyfun.sudoku.variants.exchange import dumps, from_json, to_json
 from tests.datafiles import DATA
 
 pytestmark = pytest.mark.compiled

@@ -11,19 +11,18 @@ from hypothesis import strategies as st
 
 from lazyfun.sudoku import Grid, PuzzleError, parse, rate
 from lazyfun.sudoku.canon import minlex
-from lazyfun.sudoku.deduction import (
+from lazyfun.sudoku.steps.deduction import (
     GUESS,
     LADDER,
-    RULE_LADDER,
     candidates_of,
     hint,
     ladder_table,
+    rule_ladder,
     steps,
     variant_ladder,
     walkthrough,
 )
-from lazyfun.sudoku.exchange import read_variant
-from lazyfun.sudoku.rating import rating_of
+from lazyfun.sudoku.steps.rating import rating_of
 from lazyfun.sudoku.variants import (
     ANTI_KNIGHT,
     DIAGONALS,
@@ -31,12 +30,13 @@ from lazyfun.sudoku.variants import (
     Arrow,
     Cage,
     Dot,
-    Less,
+    GreaterThan,
     Thermo,
     Variant,
     is_solution,
     solve,
 )
+from lazyfun.sudoku.variants.exchange import read_variant
 from tests.datafiles import DATA
 from tests.sudoku.test_arithmetic import SOLVED4, rules_from
 
@@ -148,7 +148,7 @@ def test_thermometer_sign_dot_and_arrow_strike_what_their_partner_cannot_keep() 
     thermo = hint(Variant(EMPTY4, (Thermo(cells=(0, 1, 2, 3)),)))
     assert thermo is not None and thermo.technique == "thermometer"
     assert thermo.eliminations == ((0, 4), (1, 1), (1, 4), (2, 1), (2, 4), (3, 1))
-    sign = hint(Variant(EMPTY4, (Less(cells=(1, 0)),)))
+    sign = hint(Variant(EMPTY4, (GreaterThan(cells=(1, 0)),)))
     assert sign is not None and sign.technique == "greater-than"
     assert sign.eliminations == ((0, 1), (1, 4)) and sign.units == ("r1c2 < r1c1",)
     dot = hint(Variant(EMPTY4, (Dot(cells=(0, 1), color="black"),)))
@@ -176,8 +176,8 @@ def test_peers_of_a_variant_feed_the_candidates_and_the_wings() -> None:
 def test_the_variant_ladder_puts_the_rules_after_the_singles() -> None:
     ladder = variant_ladder()
     families = [t.family for t in ladder]
-    assert families[:4] == ["single"] * 4 and families[4 : 4 + len(RULE_LADDER)] == ["rule"] * 6
-    assert ladder[4 + len(RULE_LADDER) :] == LADDER[4:]
+    assert families[:4] == ["single"] * 4 and families[4 : 4 + len(rule_ladder())] == ["rule"] * 6
+    assert ladder[4 + len(rule_ladder()) :] == LADDER[4:]
     assert "| cage combination | - | rule |" in ladder_table(ladder)
     with pytest.raises(ValueError, match="unknown techniques: cage combination"):
         hint(EMPTY4, techniques=["cage combination"])

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.sudoku import Grid, PuzzleError, parse
-from lazyfun.sudoku import engine as classic
+from lazyfun.sudoku.solving import engine as classic
 from lazyfun.sudoku.variants import (
     ANTI_KING,
     ANTI_KNIGHT,

@@ -51,6 +51,7 @@ relabelling), :mod:`~lazyfun.sudoku.canon.spec` (the specification),
 :mod:`~lazyfun.sudoku.canon.canonical` (the public forms).
 """
 
+from lazyfun.sudoku.board.formats import parse  # noqa: F401 (doctests)
 from lazyfun.sudoku.canon.arrangement import (
     Arrangement,
     identity,
@@ -66,7 +67,6 @@ from lazyfun.sudoku.canon.canonical import (
     minlex_arrangement,
 )
 from lazyfun.sudoku.canon.spec import minlex_by_enumeration
-from lazyfun.sudoku.grid import parse  # noqa: F401 (doctests)
 
 __all__ = [
     "Arrangement",

@@ -12,7 +12,8 @@ import random
 from itertools import permutations, product
 from typing import NamedTuple
 
-from lazyfun.sudoku.grid import Grid, parse  # noqa: F401 (doctests)
+from lazyfun.sudoku.board.formats import parse  # noqa: F401 (doctests)
+from lazyfun.sudoku.board.grid import Grid
 
 __all__ = [
     "CANON_BOXES",

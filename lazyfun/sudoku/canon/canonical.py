@@ -9,6 +9,8 @@ import random  # noqa: F401 (doctests)
 from collections.abc import Iterator
 from math import factorial
 
+from lazyfun.sudoku.board.formats import parse  # noqa: F401 (doctests)
+from lazyfun.sudoku.board.grid import Grid, PuzzleError, check_givens
 from lazyfun.sudoku.canon.arrangement import (
     CANON_BOXES,
     Arrangement,
@@ -19,7 +21,6 @@ from lazyfun.sudoku.canon.arrangement import (
 )
 from lazyfun.sudoku.canon.full import full_second_rows
 from lazyfun.sudoku.canon.rows import Layout, State, extend, start
-from lazyfun.sudoku.grid import Grid, PuzzleError, check_givens, parse  # noqa: F401 (doctests)
 from lazyfun.sudoku.variants import Variant
 
 __all__ = [

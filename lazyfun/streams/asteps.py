@@ -1,0 +1,553 @@
+"""The steps of an AsyncStream, each a small resumable async iterator.
+
+:class:`lazyfun.streams.astream.AsyncStream` is made of these, as
+:class:`~lazyfun.streams.stream.Stream` is made of :mod:`lazyfun.streams.steps`'s: each
+``__anext__`` lets an upstream exception through with its state intact, so a
+``Catch`` further down can drop it and go on; closing a step (``aclose``)
+closes its source and cancels the tasks it started.
+
+>>> import asyncio
+>>> async def first_two():
+...     return [x async for x in Take(FromSync(range(5)), 2)]
+>>> asyncio.run(first_two())
+[0, 1]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import time
+from collections import deque
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from typing import Any
+
+from lazyfun.streams.steps import DROPPED, Recovery, Tally
+
+__all__ = [
+    "Buffer",
+    "Catch",
+    "Chain",
+    "Concurrent",
+    "Drop",
+    "Enumerate",
+    "FlatMap",
+    "FromSync",
+    "Group",
+    "Map",
+    "Observed",
+    "Sliding",
+    "Step",
+    "Take",
+    "Throttle",
+    "Unique",
+    "While",
+    "aclose",
+    "call",
+    "checked",
+    "chunked",
+    "is_async",
+    "listing",
+    "source",
+    "with_retry",
+]
+
+_NOTHING: Any = object()
+
+
+def is_async(f: object) -> bool:
+    """Whether calling ``f`` gives an awaitable: a coroutine function, a partial of one,
+    or an object whose ``__call__`` is one (tenacity's ``AsyncRetrying``)."""
+    while isinstance(f, functools.partial):
+        f = f.func
+    return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(
+        getattr(f, "__call__", None)  # noqa: B004
+    )
+
+
+def checked(f: object, what: str) -> None:
+    if not callable(f):
+        raise TypeError(f"{what} needs a function, got {type(f).__name__}")
+
+
+async def call(f: Callable[[Any], Any], is_async: bool, item: Any) -> Any:
+    return await f(item) if is_async else f(item)
+
+
+async def aclose(source: object) -> None:
+    close = getattr(source, "aclose", None)
+    if close is not None:
+        await close()
+
+
+class Step(AsyncIterator[Any]):
+    """An async step over ``source``: closing it closes the source."""
+
+    source: AsyncIterator[Any]
+
+    async def aclose(self) -> None:
+        await aclose(self.source)
+
+
+class FromSync(Step):
+    """A plain iterable read in the event loop."""
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.items = iter(items)
+
+    async def __anext__(self) -> Any:
+        try:
+            return next(self.items)
+        except StopIteration:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        close = getattr(self.items, "close", None)
+        if close is not None:
+            close()
+
+
+class Map(Step):
+    def __init__(self, source: AsyncIterator[Any], f: Callable[[Any], Any], kind: str) -> None:
+        self.source, self.f, self.kind, self.is_async = source, f, kind, is_async(f)
+
+    async def __anext__(self) -> Any:
+        while True:
+            item = await anext(self.source)
+            value = await self.f(item) if self.is_async else self.f(item)
+            if self.kind == "map":
+                return value
+            if self.kind == "do":
+                return item
+            if value:
+                return item
+
+
+class FlatMap(Step):
+    def __init__(self, source: AsyncIterator[Any], f: Callable[[Any], Any]) -> None:
+        self.source, self.f, self.is_async = source, f, is_async(f)
+        self.inner: Any = iter(())
+
+    async def __anext__(self) -> Any:
+        while True:
+            inner = self.inner
+            try:
+                if isinstance(inner, AsyncIterator):
+                    return await anext(inner)
+                return next(inner)
+            except (StopIteration, StopAsyncIteration):
+                pass
+            except BaseException:
+                self.inner = iter(())
+                raise
+            self.inner = iter(())
+            item = await anext(self.source)
+            made = await self.f(item) if self.is_async else self.f(item)
+            self.inner = aiter(made) if isinstance(made, AsyncIterable) else iter(made)
+
+
+class Concurrent(Step):
+    """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads."""
+
+    def __init__(
+        self,
+        source: AsyncIterator[Any],
+        f: Callable[[Any], Any],
+        kind: str,
+        n: int,
+        ordered: bool,
+        what: str,
+    ) -> None:
+        self.source, self.f, self.kind, self.n, self.ordered = source, f, kind, n, ordered
+        self.is_async, self.what = is_async(f), what
+        self.pending: deque[tuple[int, Any, asyncio.Future[Any]]] = deque()
+        self.read = 0
+        self.exhausted = False
+        self.ready: deque[Any] = deque()
+
+    def _start(self, item: Any) -> asyncio.Future[Any]:
+        if self.is_async:
+            started: asyncio.Future[Any] = asyncio.ensure_future(self.f(item))
+            return started
+        return asyncio.ensure_future(asyncio.to_thread(self.f, item))
+
+    async def _fill(self) -> None:
+        while not self.exhausted and len(self.pending) < self.n:
+            try:
+                item = await anext(self.source)
+            except StopAsyncIteration:
+                self.exhausted = True
+                return
+            except Exception as error:  # an upstream error keeps its place
+                failed: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+                failed.set_exception(error)
+                self.pending.append((-1, None, failed))
+                continue
+            self.pending.append((self.read, item, self._start(item)))
+            self.read += 1
+
+    async def _next_done(self) -> tuple[int, Any, asyncio.Future[Any]]:
+        if self.ordered:
+            head = self.pending[0]
+            if not head[2].done():
+                await asyncio.wait([head[2]])
+            return self.pending.popleft()
+        while True:
+            for i, entry in enumerate(self.pending):
+                if entry[2].done():
+                    del self.pending[i]
+                    return entry
+            await asyncio.wait([entry[2] for entry in self.pending], return_when="FIRST_COMPLETED")
+
+    async def __anext__(self) -> Any:
+        while True:
+            if self.ready:
+                return self.ready.popleft()
+            await self._fill()
+            if not self.pending:
+                raise StopAsyncIteration
+            index, item, done = await self._next_done()
+            error = done.exception()
+            if error is not None:
+                if index >= 0:
+                    error.add_note(
+                        f"{self.what}: raised by the function on item {index} "
+                        "of the input (counted from 0)"
+                    )
+                raise error
+            value = done.result()
+            if self.kind == "map":
+                return value
+            if self.kind == "do" or (self.kind == "filter" and value):
+                return item
+            if self.kind == "flatmap":
+                self.ready.extend(value)
+
+    async def aclose(self) -> None:
+        pending, self.pending = self.pending, deque()
+        for _, _, future in pending:
+            future.cancel()
+        if pending:
+            await asyncio.gather(*(future for _, _, future in pending), return_exceptions=True)
+        self.exhausted = True
+        await aclose(self.source)
+
+
+class Take(Step):
+    def __init__(self, source: AsyncIterator[Any], n: int) -> None:
+        self.source, self.left = source, n
+
+    async def __anext__(self) -> Any:
+        if self.left <= 0:
+            raise StopAsyncIteration
+        item = await anext(self.source)
+        self.left -= 1
+        return item
+
+
+class Drop(Step):
+    def __init__(self, source: AsyncIterator[Any], n: int) -> None:
+        self.source, self.left = source, n
+
+    async def __anext__(self) -> Any:
+        while self.left > 0:
+            await anext(self.source)
+            self.left -= 1
+        return await anext(self.source)
+
+
+class While(Step):
+    """``takewhile`` (``taking``) or ``dropwhile``."""
+
+    def __init__(self, source: AsyncIterator[Any], keep: Callable[[Any], Any], taking: bool):
+        self.source, self.keep, self.taking, self.done = source, keep, taking, False
+
+    async def __anext__(self) -> Any:
+        if self.taking:
+            if self.done:
+                raise StopAsyncIteration
+            item = await anext(self.source)
+            if self.keep(item):
+                return item
+            self.done = True
+            raise StopAsyncIteration
+        while not self.done:
+            item = await anext(self.source)
+            if not self.keep(item):
+                self.done = True
+                return item
+        return await anext(self.source)
+
+
+class Enumerate(Step):
+    def __init__(self, source: AsyncIterator[Any], start: int) -> None:
+        self.source, self.index = source, start
+
+    async def __anext__(self) -> Any:
+        item = await anext(self.source)
+        self.index += 1
+        return self.index - 1, item
+
+
+class Unique(Step):
+    def __init__(self, source: AsyncIterator[Any], key: Callable[[Any], Any] | None) -> None:
+        self.source, self.key = source, key
+        self.seen: set[Any] = set()
+        self.unhashable: list[Any] = []
+
+    async def __anext__(self) -> Any:
+        while True:
+            item = await anext(self.source)
+            mark = item if self.key is None else self.key(item)
+            try:
+                if mark in self.seen:
+                    continue
+                self.seen.add(mark)
+            except TypeError:
+                if mark in self.unhashable:
+                    continue
+                self.unhashable.append(mark)
+            return item
+
+
+class Sliding(Step):
+    def __init__(self, source: AsyncIterator[Any], n: int) -> None:
+        self.source, self.n = source, n
+        self.window: deque[Any] = deque(maxlen=n)
+
+    async def __anext__(self) -> Any:
+        self.window.append(await anext(self.source))
+        while len(self.window) < self.n:
+            self.window.append(await anext(self.source))
+        return tuple(self.window)
+
+
+class Catch(Step):
+    """Upstream exceptions handled by a :class:`~lazyfun.streams.steps.Recovery`."""
+
+    def __init__(self, source: AsyncIterator[Any], recovery: Recovery) -> None:
+        self.source, self.recovery = source, recovery
+
+    async def __anext__(self) -> Any:
+        recovery = self.recovery
+        while not recovery.stopped:
+            try:
+                return await anext(self.source)
+            except StopAsyncIteration:
+                raise
+            except recovery.errors as error:
+                item = recovery.recover(error)
+                if item is not DROPPED:
+                    return item
+        raise StopAsyncIteration
+
+
+class Throttle(Step):
+    def __init__(self, source: AsyncIterator[Any], count: int, per: float) -> None:
+        self.source, self.count, self.per = source, count, per
+        self.sent: deque[float] = deque(maxlen=count)
+
+    async def __anext__(self) -> Any:
+        if len(self.sent) == self.count:
+            wait = self.sent[0] + self.per - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        item = await anext(self.source)
+        self.sent.append(time.monotonic())
+        return item
+
+
+class Group(Step):
+    """Lists closed on size or on time, the time also while waiting for the next item
+    (the read in progress is kept as a task and goes on after the list is sent)."""
+
+    def __init__(
+        self,
+        source: AsyncIterator[Any],
+        size: int | None,
+        within: float | None,
+        by: Callable[[Any], Any] | None,
+    ) -> None:
+        self.source, self.size, self.within, self.by = source, size, within, by
+        self.open: dict[Any, tuple[float, list[Any]]] = {}
+        self.ready: deque[Any] = deque()
+        self.reading: asyncio.Future[Any] | None = None
+        self.exhausted = False
+
+    def _out(self, key: Any, gathered: list[Any]) -> None:
+        self.ready.append((key, gathered) if self.by is not None else gathered)
+
+    def _expire(self) -> float | None:
+        """Send the lists whose time is up; the seconds until the next one's is."""
+        if self.within is None:
+            return None
+        now = time.monotonic()
+        while self.open:  # in the order they opened: the due ones come first
+            key, (opened, gathered) = next(iter(self.open.items()))
+            left = opened + self.within - now
+            if left > 0:
+                return left
+            del self.open[key]
+            self._out(key, gathered)
+        return None
+
+    async def __anext__(self) -> Any:
+        while not self.ready:
+            if self.exhausted:
+                if not self.open:
+                    raise StopAsyncIteration
+                key = next(iter(self.open))
+                self._out(key, self.open.pop(key)[1])
+                break
+            wait = self._expire()
+            if self.ready:
+                break
+            if self.reading is None:
+                self.reading = asyncio.ensure_future(anext(self.source))
+            done, _ = await asyncio.wait([self.reading], timeout=wait)
+            if not done:
+                continue
+            reading, self.reading = self.reading, None
+            try:
+                item = reading.result()
+            except StopAsyncIteration:
+                self.exhausted = True
+                continue
+            key = self.by(item) if self.by is not None else None
+            gathered = self.open.setdefault(key, (time.monotonic(), []))[1]
+            gathered.append(item)
+            if self.size is not None and len(gathered) >= self.size:
+                del self.open[key]
+                self._out(key, gathered)
+        return self.ready.popleft()
+
+    async def aclose(self) -> None:
+        if self.reading is not None:
+            self.reading.cancel()
+            await asyncio.gather(self.reading, return_exceptions=True)
+        await aclose(self.source)
+
+
+class Buffer(Step):
+    """Up to ``n`` items read ahead by a task; an upstream error arrives in its place.
+    A plain iterable right upstream is read on a thread, so a blocking source does
+    not block the event loop."""
+
+    def __init__(self, source: AsyncIterator[Any], n: int) -> None:
+        self.source, self.queue = source, asyncio.Queue[tuple[bool, Any]](n)
+        self.task: asyncio.Task[None] | None = None
+        self.done = False
+
+    async def _read(self) -> None:
+        source = self.source
+        while True:
+            try:
+                if isinstance(source, FromSync):
+                    item = await asyncio.to_thread(next, source.items, _NOTHING)
+                    if item is _NOTHING:
+                        raise StopAsyncIteration
+                else:
+                    item = await anext(source)
+                entry: tuple[bool, Any] = (True, item)
+            except StopAsyncIteration:
+                await self.queue.put((True, _NOTHING))
+                return
+            except Exception as error:
+                entry = (False, error)
+            await self.queue.put(entry)
+
+    async def __anext__(self) -> Any:
+        if self.done:
+            raise StopAsyncIteration
+        if self.task is None:
+            self.task = asyncio.ensure_future(self._read())
+        ok, value = await self.queue.get()
+        if not ok:
+            raise value
+        if value is _NOTHING:
+            self.done = True
+            raise StopAsyncIteration
+        return value
+
+    async def aclose(self) -> None:
+        self.done = True
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        await aclose(self.source)
+
+
+class Chain(Step):
+    def __init__(self, parts: list[AsyncIterator[Any]]) -> None:
+        self.parts = deque(parts)
+        self.source = self.parts[0]
+
+    async def __anext__(self) -> Any:
+        while self.parts:
+            try:
+                return await anext(self.parts[0])
+            except StopAsyncIteration:
+                self.parts.popleft()
+        raise StopAsyncIteration
+
+    async def aclose(self) -> None:
+        for part in self.parts:
+            await aclose(part)
+
+
+def source(items: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
+    if isinstance(items, AsyncIterable):
+        return aiter(items)
+    return FromSync(items)
+
+
+def chunked(source: AsyncIterator[Any], n: int) -> Group:
+    return Group(source, n, None, None)
+
+
+class Observed(Step):
+    def __init__(self, source: AsyncIterator[Any], name: str) -> None:
+        self.source, self.tally = source, Tally(name)
+
+    async def __anext__(self) -> Any:
+        self.tally.reading()
+        try:
+            item = await anext(self.source)
+        except StopAsyncIteration:
+            self.tally.report(final=True)
+            raise
+        except Exception:
+            self.tally.count(error=True)
+            raise
+        self.tally.count(error=False)
+        return item
+
+
+def with_retry(f: Callable[[Any], Any], retry: Any) -> Callable[[Any], Any]:
+    """``f`` under a tenacity policy: ``AsyncRetrying`` for a coroutine function,
+    ``Retrying`` for a plain one (refused the other way round, at the call)."""
+    if retry is None:
+        return f
+    from tenacity import AsyncRetrying, Retrying
+
+    wanted = AsyncRetrying if is_async(f) else Retrying
+    if not isinstance(retry, wanted) or (wanted is Retrying and isinstance(retry, AsyncRetrying)):
+        raise TypeError(
+            f"retry must be a tenacity {wanted.__name__} for "
+            f"{'a coroutine' if is_async(f) else 'a plain'} function, got {type(retry).__name__}"
+        )
+    return functools.partial(retry, f)
+
+
+def listing(f: Callable[[Any], Any]) -> Callable[[Any], Awaitable[list[Any]]]:
+    """A concurrent flatmap's call: ``f(x)`` read to a list (awaited, or in a thread)."""
+    awaited = is_async(f)
+
+    async def listed(item: Any) -> list[Any]:
+        made = await f(item) if awaited else await asyncio.to_thread(f, item)
+        if isinstance(made, AsyncIterable):
+            return [x async for x in made]
+        return list(made)
+
+    return listed

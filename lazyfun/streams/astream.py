@@ -1,0 +1,429 @@
+"""Async streams: the Stream's steps for ``async for``, coroutines in the chain.
+
+``astream(source)`` wraps an async iterable (or a plain one, read in the event
+loop: put ``.buffer(n)`` after a source whose reads block) in an
+:class:`AsyncStream`, whose steps have the names and meanings of
+:class:`~lazyfun.streams.stream.Stream`'s.  A function given to ``map``, ``filter``,
+``flatmap`` or ``do`` may be a coroutine function or a plain one; with
+``concurrency=n`` at most n coroutines run at once as tasks (plain functions
+in threads), results in input order or, with ``ordered=False``, as they
+complete.  Terminals are awaitables; the stream is one-shot, as a Stream is.
+
+Stopping early (``break`` then ``aclose()``, a terminal such as ``first``, or
+the end of the event loop) cancels every task the stream started.
+
+>>> import asyncio
+>>> async def double(n):
+...     await asyncio.sleep(0)
+...     return 2 * n
+>>> asyncio.run(astream(range(5)).map(double, concurrency=2).filter(lambda n: n > 2).to_list())
+[4, 6, 8]
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+from lazyfun.streams.asteps import (
+    Buffer,
+    Catch,
+    Chain,
+    Concurrent,
+    Drop,
+    Enumerate,
+    FlatMap,
+    Group,
+    Map,
+    Observed,
+    Sliding,
+    Take,
+    Throttle,
+    Unique,
+    While,
+    aclose,
+    call,
+    checked,
+    chunked,
+    is_async,
+    listing,
+    source,
+    with_retry,
+)
+from lazyfun.streams.steps import Recovery, check_callable, check_count, seconds
+from lazyfun.streams.terminals import StreamConsumedError, _Comparable
+
+if TYPE_CHECKING:
+    from typing import TypeGuard
+
+    from typing_extensions import TypeIs
+
+__all__ = ["AsyncStream", "astream"]
+
+T = TypeVar("T")
+U = TypeVar("U")
+D = TypeVar("D")
+K = TypeVar("K")
+
+_NOTHING: Any = object()
+
+
+class AsyncStream(Generic[T]):
+    """A one-shot async pipeline, composed by method chaining; read it with
+    ``async for`` or await a terminal.  Build one with :func:`astream`."""
+
+    __slots__ = ("_items", "_used")
+
+    def __init__(self, items: AsyncIterable[T] | Iterable[T]) -> None:
+        self._items: AsyncIterator[Any] = source(items)
+        self._used = False
+
+    def _take_items(self) -> AsyncIterator[Any]:
+        if self._used:
+            raise StreamConsumedError(
+                "this AsyncStream was already read: it is one-shot. Build it again "
+                "to read the items again"
+            )
+        self._used = True
+        return self._items
+
+    def __aiter__(self) -> AsyncIterator[T]:
+        """The items, once."""
+        return self._take_items()
+
+    def __repr__(self) -> str:
+        return f"<AsyncStream {'read' if self._used else 'unread'}>"
+
+    def _step(self, kind: str, f: Any, concurrency: int | None, ordered: bool) -> AsyncStream[Any]:
+        if concurrency is not None:
+            check_count(concurrency, f"{kind}'s concurrency", 1)
+            return AsyncStream(Concurrent(self._take_items(), f, kind, concurrency, ordered, kind))
+        if kind == "flatmap":
+            return AsyncStream(FlatMap(self._take_items(), f))
+        return AsyncStream(Map(self._take_items(), f, kind))
+
+    # --- steps ----------------------------------------------------------------
+
+    @overload
+    def map(
+        self,
+        f: Callable[[T], Awaitable[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        retry: Any = None,
+    ) -> AsyncStream[U]: ...
+
+    @overload
+    def map(
+        self,
+        f: Callable[[T], U],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        retry: Any = None,
+    ) -> AsyncStream[U]: ...
+
+    def map(
+        self,
+        f: Callable[[T], Any],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        retry: Any = None,
+    ) -> AsyncStream[Any]:
+        """``f`` on each item, awaited if it is a coroutine function; with
+        ``concurrency=n`` at most n calls at once (tasks, or threads for a plain
+        ``f``).  ``retry``: a tenacity ``AsyncRetrying`` (or ``Retrying`` for a plain ``f``).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").map(str.upper).to_list())
+        ['A', 'B']
+        """
+        checked(f, "map")
+        return self._step("map", with_retry(f, retry), concurrency, ordered)
+
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], TypeIs[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+    ) -> AsyncStream[U]: ...
+
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], TypeGuard[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+    ) -> AsyncStream[U]: ...
+
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+    ) -> AsyncStream[T]: ...
+
+    def filter(
+        self,
+        keep: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+    ) -> AsyncStream[Any]:
+        """The items for which ``keep`` (plain or a coroutine function) is true.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(6)).filter(lambda n: n % 3 == 0).to_list())
+        [0, 3]
+        """
+        checked(keep, "filter")
+        return self._step("filter", keep, concurrency, ordered)
+
+    def flatmap(
+        self,
+        f: Callable[[T], Iterable[U] | AsyncIterable[U] | Awaitable[Iterable[U]]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        retry: Any = None,
+    ) -> AsyncStream[U]:
+        """The items of ``f(x)`` (an iterable or an async iterable, or a coroutine giving
+        an iterable) for each item ``x``; with ``concurrency`` each is read to a list.
+
+        >>> import asyncio
+        >>> asyncio.run(astream([1, 2]).flatmap(range).to_list())
+        [0, 0, 1]
+        """
+        checked(f, "flatmap")
+        work = with_retry(f, retry)
+        if concurrency is not None:
+            work = listing(work)
+        stepped: AsyncStream[U] = self._step("flatmap", work, concurrency, ordered)
+        return stepped
+
+    def do(
+        self,
+        f: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        retry: Any = None,
+    ) -> AsyncStream[T]:
+        """The items unchanged, ``f`` (plain or a coroutine function) called on each.
+
+        >>> import asyncio
+        >>> seen = []
+        >>> asyncio.run(astream("ab").do(seen.append).to_list()), seen
+        (['a', 'b'], ['a', 'b'])
+        """
+        checked(f, "do")
+        stepped: AsyncStream[T] = self._step("do", with_retry(f, retry), concurrency, ordered)
+        return stepped
+
+    def take(self, n: int) -> AsyncStream[T]:
+        """The first ``n`` items (reads no further)."""
+        check_count(n, "take's n", 0)
+        return AsyncStream(Take(self._take_items(), n))
+
+    def drop(self, n: int) -> AsyncStream[T]:
+        """Everything after the first ``n`` items."""
+        check_count(n, "drop's n", 0)
+        return AsyncStream(Drop(self._take_items(), n))
+
+    def takewhile(self, keep: Callable[[T], object]) -> AsyncStream[T]:
+        """The longest prefix of items satisfying ``keep``."""
+        check_callable(keep, "takewhile")
+        return AsyncStream(While(self._take_items(), keep, taking=True))
+
+    def dropwhile(self, drop: Callable[[T], object]) -> AsyncStream[T]:
+        """What follows the longest prefix satisfying ``drop``."""
+        check_callable(drop, "dropwhile")
+        return AsyncStream(While(self._take_items(), drop, taking=False))
+
+    def chunked(self, n: int) -> AsyncStream[list[T]]:
+        """Lists of ``n`` items (the last may be shorter)."""
+        check_count(n, "chunked's n", 1)
+        return AsyncStream(chunked(self._take_items(), n))
+
+    def window(self, n: int) -> AsyncStream[tuple[T, ...]]:
+        """Overlapping windows of ``n`` consecutive items."""
+        check_count(n, "window's n", 1)
+        return AsyncStream(Sliding(self._take_items(), n))
+
+    def enumerate(self, start: int = 0) -> AsyncStream[tuple[int, T]]:
+        """``(index, item)`` pairs, counting from ``start``."""
+        return AsyncStream(Enumerate(self._take_items(), start))
+
+    def unique(self, key: Callable[[T], object] | None = None) -> AsyncStream[T]:
+        """Each item the first time it (or its ``key``) is seen (unhashable items too)."""
+        if key is not None:
+            check_callable(key, "unique's key")
+        return AsyncStream(Unique(self._take_items(), key))
+
+    def chain(self, *others: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
+        """These items, then those of each of ``others`` in turn (also ``+``)."""
+        return AsyncStream(Chain([self._take_items(), *map(source, others)]))
+
+    def __add__(self, other: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
+        return self.chain(other)
+
+    def catch(
+        self,
+        *errors: type[BaseException],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], U] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> AsyncStream[T | U]:
+        """As :meth:`lazyfun.streams.stream.Stream.catch`: drop, replace or stop on upstream errors.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(["1", "x", "3"]).map(int).catch(ValueError).to_list())
+        [1, 3]
+        """
+        recovery = Recovery(errors, where=where, replace=replace, do=do, stop=stop)
+        caught = Catch(self._take_items(), recovery)
+        return AsyncStream(caught)
+
+    def throttle(self, count: int, *, per: float | timedelta) -> AsyncStream[T]:
+        """At most ``count`` items in any window of ``per`` seconds (awaiting, not blocking)."""
+        check_count(count, "throttle's count", 1)
+        return AsyncStream(Throttle(self._take_items(), count, seconds(per, "throttle's per")))
+
+    @overload
+    def group(
+        self, size: int | None = None, *, within: float | timedelta | None = None, by: None = None
+    ) -> AsyncStream[list[T]]: ...
+
+    @overload
+    def group(
+        self,
+        size: int | None = None,
+        *,
+        within: float | timedelta | None = None,
+        by: Callable[[T], K],
+    ) -> AsyncStream[tuple[K, list[T]]]: ...
+
+    def group(
+        self,
+        size: int | None = None,
+        *,
+        within: float | timedelta | None = None,
+        by: Callable[[T], Any] | None = None,
+    ) -> AsyncStream[Any]:
+        """As :meth:`lazyfun.streams.stream.Stream.group`; a list whose time is up is sent even
+        while the next item is still awaited.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).group(2).to_list())
+        [[0, 1], [2, 3], [4]]
+        """
+        if size is None and within is None and by is None:
+            raise ValueError("group needs a size, a time (within=) or a key (by=)")
+        if size is not None:
+            check_count(size, "group's size", 1)
+        limit = None if within is None else seconds(within, "group's within")
+        if by is not None:
+            check_callable(by, "group's by")
+        return AsyncStream(Group(self._take_items(), size, limit, by))
+
+    def buffer(self, n: int) -> AsyncStream[T]:
+        """Read up to ``n`` items ahead in a task, to overlap producer and consumer."""
+        check_count(n, "buffer's n", 1)
+        return AsyncStream(Buffer(self._take_items(), n))
+
+    def observe(self, name: str) -> AsyncStream[T]:
+        """The items unchanged; counts and time logged as :meth:`Stream.observe` does."""
+        return AsyncStream(Observed(self._take_items(), name))
+
+    def pipe(self, f: Callable[..., U], *args: Any, **kwargs: Any) -> U:
+        """``f(self, *args, **kwargs)``."""
+        check_callable(f, "pipe")
+        return f(self, *args, **kwargs)
+
+    # --- terminals: awaitables ---------------------------------------------------
+
+    async def to_list(self) -> list[T]:
+        """Every item, in a list."""
+        items = self._take_items()
+        try:
+            return [item async for item in items]
+        finally:
+            await aclose(items)
+
+    @overload
+    async def first(self) -> T: ...
+
+    @overload
+    async def first(self, default: D) -> T | D: ...
+
+    async def first(self, default: Any = _NOTHING) -> Any:
+        """The first item (reads only it; cancels what the stream started beyond it)."""
+        items = self._take_items()
+        try:
+            async for item in items:
+                return item
+        finally:
+            await aclose(items)
+        if default is _NOTHING:
+            raise ValueError("first() of an empty AsyncStream (give a default)")
+        return default
+
+    async def count(self) -> int:
+        """How many items there are."""
+        return await self.reduce(lambda n, _: n + 1, 0)
+
+    async def reduce(self, f: Callable[[U, T], U], initial: U) -> U:
+        """``foldl f initial``."""
+        items = self._take_items()
+        value = initial
+        try:
+            async for item in items:
+                value = f(value, item)
+        finally:
+            await aclose(items)
+        return value
+
+    async def for_each(self, f: Callable[[T], object]) -> None:
+        """``f`` (plain or a coroutine function) on every item."""
+        awaited = is_async(f)
+        items = self._take_items()
+        try:
+            async for item in items:
+                await call(f, awaited, item)
+        finally:
+            await aclose(items)
+
+    async def sum(self: AsyncStream[int]) -> int:
+        """The sum of the items."""
+        return await self.reduce(lambda total, n: total + n, 0)
+
+    async def min(self, *, key: Callable[[T], _Comparable] | None = None) -> T:
+        """The least item (by ``key``); ValueError for an empty stream."""
+        return min(await self.to_list(), key=key)  # type: ignore[arg-type, type-var]
+
+    async def max(self, *, key: Callable[[T], _Comparable] | None = None) -> T:
+        """The greatest item (by ``key``); ValueError for an empty stream."""
+        return max(await self.to_list(), key=key)  # type: ignore[arg-type, type-var]
+
+    async def to_set(self) -> set[T]:
+        """Every item, in a set."""
+        return set(await self.to_list())
+
+
+def astream(items: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
+    """An :class:`AsyncStream` over an async iterable, or a plain one read in the loop.
+
+    >>> import asyncio
+    >>> asyncio.run(astream([3, 1, 2]).map(lambda n: n * 2).to_list())
+    [6, 2, 4]
+    """
+    return AsyncStream(items)

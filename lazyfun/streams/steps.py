@@ -1,0 +1,582 @@
+"""The steps of a Stream that hold state or time, each a small resumable iterator.
+
+A step here is a class whose ``__next__`` lets an exception from upstream pass
+through *with its state intact*: the next ``next()`` goes on where the failed one
+left off.  That is what lets :meth:`lazyfun.Stream.catch` drop or replace a
+failed item and go on, and why these are classes rather than generators (a
+generator that raises is finished).  A step never yields a wrong result after
+an upstream error: ``Sliding`` keeps its window, ``Chunked`` and ``Group`` keep
+the items gathered so far, ``Take`` counts only the items that came through.
+
+Steps that wait (``Throttle``, ``Group(within=...)``) read time from a
+monotonic ``clock`` and wait with ``sleep``; both can be replaced (tests use a
+fake clock).
+
+>>> list(Chunked(iter(range(5)), 2))
+[[0, 1], [2, 3], [4]]
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from lazyfun.parallel.window import Holding
+
+__all__ = [
+    "DROPPED",
+    "Buffer",
+    "Catch",
+    "Chunked",
+    "Drop",
+    "FlatMap",
+    "Group",
+    "GroupBy",
+    "Observe",
+    "Recovery",
+    "Sliding",
+    "Take",
+    "Tally",
+    "Throttle",
+    "Unique",
+    "check_callable",
+    "check_count",
+    "seconds",
+]
+
+T = TypeVar("T")
+U = TypeVar("U")
+K = TypeVar("K")
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], object]
+
+
+def check_callable(f: object, what: str) -> None:
+    """Refuse at the call a function that is not one, or a coroutine function given to
+    a sync step (it would give coroutines, never awaited)."""
+    if not callable(f):
+        raise TypeError(f"{what} needs a function, got {type(f).__name__}")
+    if inspect.iscoroutinefunction(f):
+        raise TypeError(
+            f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): "
+            "a Stream is synchronous; use lazyfun.astream(...) (or .to_async()) to await it"
+        )
+
+
+def check_count(n: object, what: str, least: int) -> None:
+    """Refuse at the call a count that is not an int of at least ``least``."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{what} must be an int, got {type(n).__name__}")
+    if n < least:
+        raise ValueError(f"{what} must be at least {least}, got {n}")
+
+
+def seconds(per: float | timedelta, what: str) -> float:
+    """``per`` in seconds, refused at the call unless positive."""
+    value = per.total_seconds() if isinstance(per, timedelta) else float(per)
+    if not value > 0:
+        raise ValueError(f"{what} must be a positive time, got {per!r}")
+    return value
+
+
+class Take(Iterator[T]):
+    """The first ``n`` items that come through (an item whose read failed is not counted).
+
+    >>> list(Take(iter("abcd"), 2))
+    ['a', 'b']
+    """
+
+    __slots__ = ("left", "source")
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.left = source, n
+
+    def __next__(self) -> T:
+        if self.left <= 0:
+            raise StopIteration
+        item = next(self.source)
+        self.left -= 1
+        if not self.left and isinstance(self.source, Holding):
+            self.source.close()  # nothing more will be read: free its workers now
+        return item
+
+
+class Drop(Iterator[T]):
+    """Everything after the first ``n`` items that come through.
+
+    >>> list(Drop(iter("abcd"), 3))
+    ['d']
+    """
+
+    __slots__ = ("left", "source")
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.left = source, n
+
+    def __next__(self) -> T:
+        while self.left > 0:
+            next(self.source)
+            self.left -= 1
+        return next(self.source)
+
+
+class Chunked(Iterator[list[T]]):
+    """Lists of ``n`` items (the last may be shorter); the items gathered survive an
+    upstream error, so no list is short but the last.
+
+    >>> list(Chunked(iter("abcde"), 2))
+    [['a', 'b'], ['c', 'd'], ['e']]
+    """
+
+    __slots__ = ("gathered", "n", "source")
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.n = source, n
+        self.gathered: list[T] = []
+
+    def __next__(self) -> list[T]:
+        gathered = self.gathered
+        for item in self.source:
+            gathered.append(item)
+            if len(gathered) == self.n:
+                self.gathered = []
+                return gathered
+        if not gathered:
+            raise StopIteration
+        self.gathered = []
+        return gathered
+
+
+class Sliding(Iterator[tuple[T, ...]]):
+    """Overlapping windows of ``n`` consecutive items that came through.
+
+    >>> list(Sliding(iter(range(4)), 3))
+    [(0, 1, 2), (1, 2, 3)]
+    """
+
+    __slots__ = ("n", "source", "window")
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.n = source, n
+        self.window: deque[T] = deque(maxlen=n)
+
+    def __next__(self) -> tuple[T, ...]:
+        window = self.window
+        window.append(next(self.source))
+        while len(window) < self.n:
+            window.append(next(self.source))
+        return tuple(window)
+
+
+class FlatMap(Iterator[U]):
+    """The items of ``f(x)`` for each item ``x``; an error from ``f`` or from an inner
+    iterable ends that item's part only.
+
+    >>> list(FlatMap(iter([1, 2]), range))
+    [0, 0, 1]
+    """
+
+    __slots__ = ("f", "inner", "source")
+
+    def __init__(self, source: Iterator[T], f: Callable[[T], Any]) -> None:
+        self.source, self.f = source, f
+        self.inner: Iterator[U] = iter(())
+
+    def __next__(self) -> U:
+        while True:
+            try:
+                return next(self.inner)
+            except StopIteration:
+                pass
+            except BaseException:
+                self.inner = iter(())
+                raise
+            self.inner = iter(())
+            self.inner = iter(self.f(next(self.source)))
+
+
+class Unique(Iterator[T]):
+    """Each item the first time it (or its ``key``) is seen; unhashable keys are
+    remembered in a list (found by equality, so slower), hashable ones in a set.
+
+    >>> list(Unique(iter([[1], [2], [1]]), None))
+    [[1], [2]]
+    """
+
+    __slots__ = ("key", "seen", "seen_unhashable", "source")
+
+    def __init__(self, source: Iterator[T], key: Callable[[T], object] | None) -> None:
+        self.source, self.key = source, key
+        self.seen: set[Any] = set()
+        self.seen_unhashable: list[Any] = []
+
+    def __next__(self) -> T:
+        while True:
+            item = next(self.source)
+            mark = item if self.key is None else self.key(item)
+            try:
+                if mark in self.seen:
+                    continue
+                self.seen.add(mark)
+            except TypeError:
+                if mark in self.seen_unhashable:
+                    continue
+                self.seen_unhashable.append(mark)
+            return item
+
+
+DROPPED: Any = object()  # what Recovery.recover gives for an exception to drop
+
+
+class Recovery:
+    """What ``catch`` does with an exception raised upstream: for the ``errors`` types
+    (default ``Exception``) where ``where`` holds, ``do`` first, then ``replace``, or
+    end with ``stop``, or drop it.  Shared by the sync and the async ``catch``; the
+    arguments are checked when it is made."""
+
+    __slots__ = ("do", "errors", "replace", "stop", "stopped", "where")
+
+    def __init__(
+        self,
+        errors: tuple[type[BaseException], ...],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], Any] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> None:
+        for error in errors:
+            if not (isinstance(error, type) and issubclass(error, BaseException)):
+                raise TypeError(f"catch takes exception types, got {error!r}")
+        for name, f in (("where", where), ("replace", replace), ("do", do)):
+            if f is not None:
+                check_callable(f, f"catch's {name}")
+        self.errors = errors or (Exception,)
+        self.where, self.replace, self.do, self.stop = where, replace, do, stop
+        self.stopped = False
+
+    def recover(self, error: BaseException) -> Any:
+        """The item standing for ``error``, or DROPPED; ``error`` again if ``where``
+        says no (call it inside the ``except`` that caught it)."""
+        if self.where is not None and not self.where(error):
+            raise error
+        if self.do is not None:
+            self.do(error)
+        if self.replace is not None:
+            return self.replace(error)
+        self.stopped = self.stop
+        return DROPPED
+
+
+class Catch(Iterator[T]):
+    """Upstream exceptions handled by a :class:`Recovery`: replaced, ending the stream,
+    or dropped; what ``where``, ``do`` and ``replace`` raise propagates.
+
+    >>> def parse(texts):
+    ...     return map(int, texts)
+    >>> list(Catch(parse(iter(["1", "x", "3"])), Recovery((ValueError,))))
+    [1, 3]
+    """
+
+    __slots__ = ("recovery", "source")
+
+    def __init__(self, source: Iterator[T], recovery: Recovery) -> None:
+        self.source, self.recovery = source, recovery
+
+    def __next__(self) -> T:
+        recovery = self.recovery
+        while not recovery.stopped:
+            try:
+                return next(self.source)
+            except StopIteration:
+                raise
+            except recovery.errors as error:
+                item = recovery.recover(error)
+                if item is not DROPPED:
+                    return item  # type: ignore[no-any-return]
+        raise StopIteration
+
+
+class Throttle(Iterator[T]):
+    """At most ``count`` items in any ``per`` seconds: before reading the next item it
+    waits, if need be, until the oldest of the last ``count`` items is ``per`` old.
+    An exception passing through does not count.
+
+    >>> list(Throttle(iter(range(3)), 10, 1.0))
+    [0, 1, 2]
+    """
+
+    __slots__ = ("clock", "count", "per", "sent", "sleep", "source")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        count: int,
+        per: float,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        self.source, self.count, self.per = source, count, per
+        self.clock, self.sleep = clock, sleep
+        self.sent: deque[float] = deque(maxlen=count)
+
+    def __next__(self) -> T:
+        sent = self.sent
+        if len(sent) == self.count:
+            wait = sent[0] + self.per - self.clock()
+            if wait > 0:
+                self.sleep(wait)
+        item = next(self.source)
+        sent.append(self.clock())
+        return item
+
+
+class Group(Iterator[list[T]]):
+    """Lists of at most ``size`` items, a list also closed once ``within`` seconds have
+    passed since it opened (checked as items arrive and at the end: no timer).
+
+    >>> list(Group(iter(range(5)), 2, None))
+    [[0, 1], [2, 3], [4]]
+    """
+
+    __slots__ = ("clock", "gathered", "opened", "size", "source", "within")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        size: int | None,
+        within: float | None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.source, self.size, self.within, self.clock = source, size, within, clock
+        self.gathered: list[T] = []
+        self.opened = 0.0
+
+    def __next__(self) -> list[T]:
+        for item in self.source:
+            now = self.clock() if self.within is not None else 0.0
+            gathered = self.gathered
+            if not gathered:
+                self.opened = now
+            elif self.within is not None and now - self.opened >= self.within:
+                self.gathered, self.opened = [item], now  # the late item opens the next list
+                return gathered
+            gathered.append(item)
+            if self.size is not None and len(gathered) >= self.size:
+                self.gathered = []
+                return gathered
+        if not self.gathered:
+            raise StopIteration
+        gathered, self.gathered = self.gathered, []
+        return gathered
+
+
+class GroupBy(Iterator[tuple[K, list[T]]]):
+    """``(key, list)`` pairs: each key's list closed on its own ``size`` or ``within``;
+    every open list is flushed, oldest first, when the source ends.  By key alone
+    this holds every item until the end: its memory is not bounded.
+
+    >>> list(GroupBy(iter("abAB"), str.islower, 2, None))
+    [(True, ['a', 'b']), (False, ['A', 'B'])]
+    """
+
+    __slots__ = ("by", "clock", "open", "ready", "size", "source", "within")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        by: Callable[[T], K],
+        size: int | None,
+        within: float | None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.source, self.by, self.size, self.within, self.clock = source, by, size, within, clock
+        self.open: dict[K, tuple[float, list[T]]] = {}
+        self.ready: deque[tuple[K, list[T]]] = deque()
+
+    def _expire(self, now: float) -> None:
+        if self.within is None:
+            return
+        # the dict keeps the lists in the order they opened: the due ones come first
+        while self.open:
+            key, (opened, gathered) = next(iter(self.open.items()))
+            if now - opened < self.within:
+                return
+            del self.open[key]
+            self.ready.append((key, gathered))
+
+    def __next__(self) -> tuple[K, list[T]]:
+        while not self.ready:
+            try:
+                item = next(self.source)
+            except StopIteration:
+                if not self.open:
+                    raise
+                key, (_, gathered) = next(iter(self.open.items()))
+                del self.open[key]
+                return key, gathered
+            now = self.clock() if self.within is not None else 0.0
+            self._expire(now)
+            key = self.by(item)
+            gathered = self.open.setdefault(key, (now, []))[1]
+            gathered.append(item)
+            if self.size is not None and len(gathered) >= self.size:
+                del self.open[key]
+                self.ready.append((key, gathered))
+        return self.ready.popleft()
+
+
+_END = object()
+
+
+def _read_ahead(
+    source: Iterator[Any], ahead: queue.Queue[tuple[bool, Any]], stopping: threading.Event
+) -> None:
+    """A Buffer's thread: items (or their exceptions) into ``ahead`` until the end or
+    until ``stopping`` is set.  It holds no reference to the Buffer, so dropping the
+    Buffer stops it."""
+    while not stopping.is_set():
+        try:
+            entry: tuple[bool, Any] = (True, next(source))
+        except StopIteration:
+            entry = (True, _END)
+        except BaseException as error:
+            entry = (False, error)
+        while not stopping.is_set():
+            try:
+                ahead.put(entry, timeout=0.1)
+                break
+            except queue.Full:
+                continue
+        if entry[1] is _END:
+            return
+
+
+class Buffer(Holding[T]):
+    """Up to ``n`` items read ahead by a background thread, to overlap a slow producer
+    with a slow consumer; an upstream exception arrives in its place.
+
+    The thread starts on the first ``next()``.  ``close()`` (or dropping the
+    iterator) stops it after the read it is in: a thread cannot be interrupted,
+    so a read that blocks for ever keeps it (it is a daemon thread).
+
+    >>> list(Buffer(iter(range(3)), 2))
+    [0, 1, 2]
+    """
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.queue = source, queue.Queue[tuple[bool, Any]](n)
+        self.stopping = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.done = False
+
+    def __next__(self) -> T:
+        if self.done:
+            raise StopIteration
+        if self.thread is None:
+            self.thread = threading.Thread(
+                target=_read_ahead,
+                args=(self.source, self.queue, self.stopping),
+                name="lazyfun-buffer",
+                daemon=True,
+            )
+            self.thread.start()
+        ok, value = self.queue.get()
+        if not ok:
+            raise value
+        if value is _END:
+            self.done = True
+            raise StopIteration
+        item: T = value
+        return item
+
+    def close(self) -> None:
+        """Stop the reading thread after the read it is in."""
+        self.done = True
+        self.stopping.set()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class Tally:
+    """``name``'s counts of items and errors and the time since the first read, logged
+    at growing intervals (after 1, 2, 4, 8, ... items or errors) and at the end through
+    :mod:`logging` (logger ``lazyfun.observe``, level INFO).  Shared by the sync and
+    the async ``observe``."""
+
+    __slots__ = ("clock", "errors", "items", "logger", "name", "next_report", "started")
+
+    def __init__(
+        self, name: str, logger: logging.Logger | None = None, clock: Clock = time.monotonic
+    ) -> None:
+        self.name, self.clock = name, clock
+        self.logger = logger or logging.getLogger("lazyfun.observe")
+        self.items = self.errors = 0
+        self.next_report = 1
+        self.started: float | None = None
+
+    def reading(self) -> None:
+        """A read begins (the clock starts at the first)."""
+        if self.started is None:
+            self.started = self.clock()
+
+    def count(self, error: bool) -> None:
+        """One more item, or one more error; a report when the count doubles."""
+        if error:
+            self.errors += 1
+        else:
+            self.items += 1
+        if self.items + self.errors >= self.next_report:
+            self.next_report *= 2
+            self.report()
+
+    def report(self, final: bool = False) -> None:
+        started = self.clock() if self.started is None else self.started
+        self.logger.info(
+            "%s: %d items, %d errors, %.3f s%s",
+            self.name,
+            self.items,
+            self.errors,
+            self.clock() - started,
+            " (done)" if final else "",
+        )
+
+
+class Observe(Iterator[T]):
+    """The items unchanged, counted and logged by a :class:`Tally`.
+
+    >>> list(Observe(iter("ab"), "letters"))
+    ['a', 'b']
+    """
+
+    __slots__ = ("source", "tally")
+
+    def __init__(
+        self,
+        source: Iterator[T],
+        name: str,
+        logger: logging.Logger | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.source, self.tally = source, Tally(name, logger, clock)
+
+    def __next__(self) -> T:
+        self.tally.reading()
+        try:
+            item = next(self.source)
+        except StopIteration:
+            self.tally.report(final=True)
+            raise
+        except Exception:
+            self.tally.count(error=True)
+            raise
+        self.tally.count(error=False)
+        return item

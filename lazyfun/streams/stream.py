@@ -1,0 +1,538 @@
+"""A fluent, typed, one-shot pipeline: ``stream(xs).map(f).filter(p).take(5).to_list()``.
+
+:func:`stream` wraps an iterable in a :class:`Stream`, whose methods are the
+library's lazy vocabulary read left to right.  Each step returns a new
+Stream and computes nothing; a terminal (``to_list``, ``first``, ``count``,
+``reduce``, ...) or a ``for`` loop pulls the items through.  The steps are
+itertools and the small resumable iterators of :mod:`lazyfun.streams.steps`, so a
+Stream costs about what the hand-written generator pipeline costs (``make
+bench BENCH=stream``).
+
+``map``, ``filter``, ``flatmap`` and ``do`` take ``concurrency=n``: at most n
+calls in flight on threads (or ``via="process"``, ``"dask"``, an Executor),
+in input order or as they complete, reading a bounded distance ahead
+(:mod:`lazyfun.parallel.places`).  An exception raised upstream reaches the
+consumer at its item's place, and ``catch`` below can drop or replace it and
+go on: the steps keep their state across it.
+
+>>> stream(range(10)).filter(lambda n: n % 2).map(lambda n: n * n).to_list()
+[1, 9, 25, 49, 81]
+
+A Stream is one-shot, like the iterator it wraps, and says so: reading it a
+second time raises :class:`StreamConsumedError` instead of silently giving
+nothing.  To read the items more than once, turn the Stream into a
+call-by-need :class:`~lazyfun.lazylist.LazyList` with :meth:`Stream.lazylist`,
+or build the Stream again.
+
+>>> squares = stream(range(4)).map(lambda n: n * n)
+>>> squares.to_list()
+[0, 1, 4, 9]
+>>> squares.to_list()
+Traceback (most recent call last):
+...
+lazyfun.streams.terminals.StreamConsumedError: this Stream was already read: ...
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+from typing_extensions import TypeIs
+
+from lazyfun.streams import steps
+from lazyfun.streams.steps import check_callable, check_count, seconds
+from lazyfun.streams.terminals import StreamConsumedError, Terminals
+
+if TYPE_CHECKING:
+    import logging
+    from typing import TypeGuard
+
+    from tenacity import Retrying
+
+    from lazyfun.parallel.places import Via
+    from lazyfun.parallel.window import Kind
+    from lazyfun.streams.astream import AsyncStream
+    from lazyfun.trace import Probe
+
+T = TypeVar("T")
+U = TypeVar("U")
+D = TypeVar("D")
+K = TypeVar("K")
+V = TypeVar("V")
+
+__all__ = ["Stream", "StreamConsumedError", "stream"]
+
+
+def _retried(retry: Retrying, f: Callable[[T], U], item: T) -> U:
+    """``f(item)`` under the tenacity policy ``retry`` (module level: it pickles)."""
+    result: U = retry(f, item)  # typed even where tenacity is not installed (a build)
+    return result
+
+
+def _listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
+    """The inner iterable of a concurrent flatmap, read in the worker."""
+    return list(f(item))
+
+
+def _truth(keep: Callable[[T], object], item: T) -> bool:
+    return bool(keep(item))
+
+
+def _done(f: Callable[[T], object], item: T) -> None:
+    f(item)
+
+
+def _tapped(f: Callable[[T], object], item: T) -> T:
+    f(item)
+    return item
+
+
+class Stream(Terminals[T]):
+    """A one-shot pipeline over an iterator, composed by method chaining.
+
+    Build one with :func:`stream`.  Every step (``map``, ``filter``, ...)
+    uses this Stream up and returns a new one; every terminal reads it to
+    the end (or, for ``first``, to the first item).
+    """
+
+    __slots__ = ()
+
+    def _concurrent(
+        self,
+        kind: Kind,
+        work: Callable[[Any], Any],
+        concurrency: int | None,
+        ordered: bool,
+        via: Via,
+        what: str,
+    ) -> Stream[Any]:
+        from lazyfun.parallel.places import check_concurrency, concurrent
+
+        check_concurrency(concurrency, what)
+        items = self._take_items()
+        window = concurrent(
+            work,
+            items,
+            kind=kind,
+            concurrency=concurrency,
+            ordered=ordered,
+            via=via,
+            what=what,
+        )
+        return Stream(window)
+
+    # --- steps: each returns a new Stream, lazily -----------------------------
+
+    def map(
+        self,
+        f: Callable[[T], U],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        retry: Retrying | None = None,
+    ) -> Stream[U]:
+        """``map f``: ``f`` applied to each item as it is pulled.
+
+        With ``concurrency=n`` (or a ``via``), at most n calls of ``f`` run at once
+        on threads (``via``: see :mod:`lazyfun.parallel.places`), results in input
+        order or, with ``ordered=False``, as they complete.  ``retry`` is a tenacity
+        ``Retrying`` applied to each call, in the worker.
+
+        >>> stream("ab").map(str.upper).to_list()
+        ['A', 'B']
+        >>> stream(range(5)).map(lambda n: n * n, concurrency=3).to_list()
+        [0, 1, 4, 9, 16]
+        """
+        check_callable(f, "map")
+        work: Callable[[T], U] = f if retry is None else functools.partial(_retried, retry, f)
+        if concurrency is None and via is None:
+            return Stream(map(work, self._take_items()))
+        return self._concurrent("map", work, concurrency, ordered, via, "map")
+
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], TypeIs[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+    ) -> Stream[U]: ...
+
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], TypeGuard[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+    ) -> Stream[U]: ...
+
+    @overload
+    def filter(
+        self,
+        keep: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+    ) -> Stream[T]: ...
+
+    def filter(
+        self,
+        keep: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+    ) -> Stream[Any]:
+        """``filter keep``: the items for which ``keep`` is true (a ``TypeGuard`` or
+        ``TypeIs`` predicate narrows the item type).
+
+        >>> stream(range(6)).filter(lambda n: n % 3 == 0).to_list()
+        [0, 3]
+        """
+        check_callable(keep, "filter")
+        if concurrency is None and via is None:
+            return Stream(filter(keep, self._take_items()))
+        work = functools.partial(_truth, keep)
+        return self._concurrent("filter", work, concurrency, ordered, via, "filter")
+
+    def flatmap(
+        self,
+        f: Callable[[T], Iterable[U]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        retry: Retrying | None = None,
+    ) -> Stream[U]:
+        """``concatMap f``: the items of ``f(x)`` for each item ``x``, chained.  With
+        ``concurrency``, each ``f(x)`` is read to a list in the worker.
+
+        >>> stream([1, 2, 3]).flatmap(range).to_list()
+        [0, 0, 1, 0, 1, 2]
+        """
+        check_callable(f, "flatmap")
+        if concurrency is None and via is None:
+            work: Callable[[T], Iterable[U]] = (
+                f if retry is None else functools.partial(_retried, retry, f)
+            )
+            return Stream(steps.FlatMap(self._take_items(), work))
+        listed = functools.partial(_listed, f)
+        inner = listed if retry is None else functools.partial(_retried, retry, listed)
+        return self._concurrent("flatmap", inner, concurrency, ordered, via, "flatmap")
+
+    def do(
+        self,
+        f: Callable[[T], object],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        retry: Retrying | None = None,
+    ) -> Stream[T]:
+        """The items unchanged, ``f`` called on each for its effect (a tap).
+
+        >>> seen = []
+        >>> stream("ab").do(seen.append).map(str.upper).to_list(), seen
+        (['A', 'B'], ['a', 'b'])
+        """
+        check_callable(f, "do")
+        work: Callable[[T], object] = f if retry is None else functools.partial(_retried, retry, f)
+        if concurrency is None and via is None:
+            return Stream(map(functools.partial(_tapped, work), self._take_items()))
+        return self._concurrent(
+            "do", functools.partial(_done, work), concurrency, ordered, via, "do"
+        )
+
+    def take(self, n: int) -> Stream[T]:
+        """The first ``n`` items (reads no further).
+
+        >>> stream(itertools.count()).take(3).to_list()
+        [0, 1, 2]
+        """
+        check_count(n, "take's n", 0)
+        return Stream(steps.Take(self._take_items(), n))
+
+    def drop(self, n: int) -> Stream[T]:
+        """Everything after the first ``n`` items.
+
+        >>> stream(range(5)).drop(3).to_list()
+        [3, 4]
+        """
+        check_count(n, "drop's n", 0)
+        return Stream(steps.Drop(self._take_items(), n))
+
+    def takewhile(self, keep: Callable[[T], object]) -> Stream[T]:
+        """The longest prefix of items satisfying ``keep``.
+
+        >>> stream([1, 4, 9, 16, 1]).takewhile(lambda n: n < 10).to_list()
+        [1, 4, 9]
+        """
+        check_callable(keep, "takewhile")
+        return Stream(itertools.takewhile(keep, self._take_items()))
+
+    def dropwhile(self, drop: Callable[[T], object]) -> Stream[T]:
+        """What follows the longest prefix satisfying ``drop``.
+
+        >>> stream([1, 4, 9, 16, 1]).dropwhile(lambda n: n < 10).to_list()
+        [16, 1]
+        """
+        check_callable(drop, "dropwhile")
+        return Stream(itertools.dropwhile(drop, self._take_items()))
+
+    def chunked(self, n: int) -> Stream[list[T]]:
+        """Lists of ``n`` items (the last may be shorter), each read as it is needed.
+
+        >>> stream(range(5)).chunked(2).to_list()
+        [[0, 1], [2, 3], [4]]
+        """
+        check_count(n, "chunked's n", 1)
+        return Stream(steps.Chunked(self._take_items(), n))
+
+    def window(self, n: int) -> Stream[tuple[T, ...]]:
+        """Overlapping windows of ``n`` consecutive items.
+
+        >>> stream(range(4)).window(2).to_list()
+        [(0, 1), (1, 2), (2, 3)]
+        """
+        check_count(n, "window's n", 1)
+        return Stream(steps.Sliding(self._take_items(), n))
+
+    def enumerate(self, start: int = 0) -> Stream[tuple[int, T]]:
+        """``(index, item)`` pairs, counting from ``start``.
+
+        >>> stream("ab").enumerate(1).to_list()
+        [(1, 'a'), (2, 'b')]
+        """
+        return Stream(enumerate(self._take_items(), start))
+
+    def zip(self, other: Iterable[U]) -> Stream[tuple[T, U]]:
+        """Pairs with the items of ``other``, as long as the shorter one.
+
+        >>> stream("abc").zip(itertools.count()).to_list()
+        [('a', 0), ('b', 1), ('c', 2)]
+        """
+        return Stream(zip(self._take_items(), other, strict=False))
+
+    def zip_longest(self, other: Iterable[U], fillvalue: D = None) -> Stream[tuple[T | D, U | D]]:  # type: ignore[assignment]
+        """Pairs with the items of ``other``, as long as the longer one (``fillvalue``
+        stands in for the missing side).
+
+        >>> stream("abc").zip_longest([1], fillvalue=0).to_list()
+        [('a', 1), ('b', 0), ('c', 0)]
+        """
+        return Stream(itertools.zip_longest(self._take_items(), other, fillvalue=fillvalue))
+
+    def chain(self, *others: Iterable[T]) -> Stream[T]:
+        """These items, then those of each of ``others`` in turn (also ``stream + other``).
+
+        >>> (stream("ab").chain("c", "d") + "e").to_list()
+        ['a', 'b', 'c', 'd', 'e']
+        """
+        return Stream(itertools.chain(self._take_items(), *others))
+
+    def __add__(self, other: Iterable[T]) -> Stream[T]:
+        return self.chain(other)
+
+    def scan(self, f: Callable[[U, T], U], initial: U) -> Stream[U]:
+        """``scanl f initial``: ``initial`` and every running result of ``f``.
+
+        >>> stream([1, 2, 3]).scan(lambda total, n: total + n, 0).to_list()
+        [0, 1, 3, 6]
+        """
+        check_callable(f, "scan")
+        return Stream(itertools.accumulate(self._take_items(), f, initial=initial))
+
+    def unique(self, key: Callable[[T], object] | None = None) -> Stream[T]:
+        """Each item the first time it (or its ``key``) is seen; remembers what it has
+        seen (in a set, or a list for unhashable items such as lists and dicts).
+
+        >>> stream("abracadabra").unique().to_list()
+        ['a', 'b', 'r', 'c', 'd']
+        >>> stream([[1], [2], [1]]).unique().to_list()
+        [[1], [2]]
+        """
+        if key is not None:
+            check_callable(key, "unique's key")
+        return Stream(steps.Unique(self._take_items(), key))
+
+    def catch(
+        self,
+        *errors: type[BaseException],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], U] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> Stream[T | U]:
+        """Recover from exceptions raised upstream: of the ``errors`` types (default
+        ``Exception``) and for which ``where(error)`` holds, each is passed to
+        ``do(error)``, then replaced by ``replace(error)``, or ends the stream
+        quietly with ``stop=True``, or else is dropped and the stream goes on with
+        the next item.  What ``where``, ``do`` or ``replace`` raise propagates.
+
+        >>> stream(["1", "x", "3"]).map(int).catch(ValueError).to_list()
+        [1, 3]
+        >>> stream(["1", "x", "3"]).map(int).catch(replace=lambda error: -1).to_list()
+        [1, -1, 3]
+        """
+        recovery = steps.Recovery(errors, where=where, replace=replace, do=do, stop=stop)
+        caught: steps.Catch[T | U] = steps.Catch(self._take_items(), recovery)
+        return Stream(caught)
+
+    def throttle(self, count: int, *, per: float | timedelta) -> Stream[T]:
+        """At most ``count`` items in any window of ``per`` seconds (a number or a
+        ``timedelta``), waiting on a monotonic clock, never busily; exceptions
+        passing through do not count.
+
+        >>> stream(range(3)).throttle(100, per=1.0).to_list()
+        [0, 1, 2]
+        """
+        check_count(count, "throttle's count", 1)
+        return Stream(steps.Throttle(self._take_items(), count, seconds(per, "throttle's per")))
+
+    @overload
+    def group(
+        self, size: int | None = None, *, within: float | timedelta | None = None, by: None = None
+    ) -> Stream[list[T]]: ...
+
+    @overload
+    def group(
+        self,
+        size: int | None = None,
+        *,
+        within: float | timedelta | None = None,
+        by: Callable[[T], K],
+    ) -> Stream[tuple[K, list[T]]]: ...
+
+    def group(
+        self,
+        size: int | None = None,
+        *,
+        within: float | timedelta | None = None,
+        by: Callable[[T], Any] | None = None,
+    ) -> Stream[Any]:
+        """Lists of at most ``size`` items, a list also closed once ``within`` seconds
+        have passed since it opened (checked as items arrive and at the end, with
+        no timer thread).  With ``by=key``: ``(key, list)`` pairs, each key's list
+        closed on its own size or time, all open lists flushed at the end (by key
+        alone, memory is not bounded: every item is held until the end).
+
+        >>> stream(range(7)).group(3).to_list()
+        [[0, 1, 2], [3, 4, 5], [6]]
+        >>> stream("aAbB").group(by=str.isupper).to_list()
+        [(False, ['a', 'b']), (True, ['A', 'B'])]
+        """
+        if size is None and within is None and by is None:
+            raise ValueError("group needs a size, a time (within=) or a key (by=)")
+        if size is not None:
+            check_count(size, "group's size", 1)
+        limit = None if within is None else seconds(within, "group's within")
+        if by is None:
+            return Stream(steps.Group(self._take_items(), size, limit))
+        check_callable(by, "group's by")
+        return Stream(steps.GroupBy(self._take_items(), by, size, limit))
+
+    def buffer(self, n: int) -> Stream[T]:
+        """Read up to ``n`` items ahead on a background thread, so a slow producer and
+        a slow consumer overlap (the thread stops after its current read when the
+        Stream is closed or dropped; a read that blocks for ever keeps it).
+
+        >>> stream(range(4)).buffer(2).to_list()
+        [0, 1, 2, 3]
+        """
+        check_count(n, "buffer's n", 1)
+        return Stream(steps.Buffer(self._take_items(), n))
+
+    def observe(self, name: str, logger: logging.Logger | None = None) -> Stream[T]:
+        """The items unchanged; counts of items and errors and the elapsed time logged
+        under ``name`` after 1, 2, 4, 8, ... items and at the end (logger
+        ``lazyfun.observe`` at INFO unless you give one).
+
+        >>> stream("ab").observe("letters").to_list()
+        ['a', 'b']
+        """
+        return Stream(steps.Observe(self._take_items(), name, logger))
+
+    def progress(self, description: str | None = None, total: int | None = None) -> Stream[T]:
+        """The items unchanged, counted on a rich progress bar when standard error is a
+        terminal (silent otherwise; rich is imported only then).
+
+        >>> stream("ab").progress("letters").to_list()
+        ['a', 'b']
+        """
+        from lazyfun.streams.progress import progress
+
+        return Stream(progress(self._take_items(), description, total))
+
+    def pipe(self, f: Callable[..., U], *args: Any, **kwargs: Any) -> U:
+        """``f(self, *args, **kwargs)``: a function of a whole Stream, in the chain.
+
+        >>> def evens(s):
+        ...     return s.filter(lambda n: n % 2 == 0)
+        >>> stream(range(5)).pipe(evens).to_list()
+        [0, 2, 4]
+        """
+        check_callable(f, "pipe")
+        return f(self, *args, **kwargs)
+
+    def probe(self, name: str, probe: Probe) -> Stream[T]:
+        """Count the items that pass this point under ``name`` in a trace ``Probe``.
+
+        >>> from lazyfun.trace import Probe
+        >>> p = Probe()
+        >>> stream(range(100)).probe("read", p).filter(lambda n: n > 4).first()
+        5
+        >>> p.counts
+        {'read': 6}
+        """
+        return Stream(probe.stage(name, self._take_items()))
+
+    def pmap(
+        self,
+        f: Callable[[T], U],
+        *,
+        jobs: int | None = None,
+        scheduler: str | None = None,
+        buffer: int | None = None,
+        chunksize: int | None = None,
+    ) -> Stream[U]:
+        """``f`` on each item on parallel workers, in order, a bounded number read ahead
+        (:func:`lazyfun.parallel.pmap`; needs ``f`` picklable for worker processes).
+
+        >>> stream(range(5)).pmap(abs, scheduler="sync").map(str).to_list()
+        ['0', '1', '2', '3', '4']
+        """
+        from lazyfun.parallel.pmap import pmap
+
+        items = self._take_items()
+        return Stream(
+            pmap(f, items, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
+        )
+
+    def to_async(self) -> AsyncStream[T]:
+        """This Stream as an :class:`~lazyfun.streams.astream.AsyncStream` (read in the event loop).
+
+        >>> import asyncio
+        >>> asyncio.run(stream(range(3)).to_async().map(str).to_list())
+        ['0', '1', '2']
+        """
+        from lazyfun.streams.astream import astream
+
+        return astream(self._take_items())
+
+
+def stream(items: Iterable[T]) -> Stream[T]:
+    """A fluent :class:`Stream` over ``items`` (nothing is read until a terminal asks).
+
+    >>> stream([3, 1, 2]).map(lambda n: n * 2).to_list()
+    [6, 2, 4]
+    """
+    return Stream(items)

@@ -1,0 +1,347 @@
+"""The formats Sudoku puzzles travel in: read by content, written on request.
+
+Readers take a puzzle's text and tell its format by content:
+
+- one line of N*N cells (81 for 9x9; an ``.sdm`` file is one such line a puzzle);
+- rows with separators: a pretty grid, Simple Sudoku's ``.ss`` (``|``, ``-``,
+  ``*`` rules), SadMan's ``.sdk`` (``#`` metadata lines, then the rows);
+- one line of N*N*N characters: a pencil-mark grid (729 for 9x9), N characters
+  a cell, a value's symbol at its place when it is a candidate, ``.`` or ``0``
+  when not.  A cell with one candidate is placed.  It comes back as a
+  :class:`~lazyfun.sudoku.board.grid.MarkedGrid`;
+- an f-puzzles link (``https://www.f-puzzles.com/?load=...``) or a SudokuPad
+  link to an f-puzzles puzzle (``https://sudokupad.app/fpuzzles...``), whose
+  data is lz-string compressed JSON (read with the ``lzstring`` package).  A
+  classic puzzle comes back as a grid (with its centre pencil marks, as a
+  marked grid); a puzzle with any other rule is refused with the rule's name.
+
+:func:`split` cuts the lines of a file into puzzles, one line or many each,
+so that every ``-f`` reader takes a file of any of these.  Writers:
+:func:`write` with one of :data:`TARGETS` (``81``, ``729``, ``sdk``, ``ss``,
+``link``).  Reading what was written gives the same grid and candidates back
+(the round-trip laws in the tests).
+
+>>> grid = read("4..." "..1." ".1.." "...4")
+>>> print(write(grid, "ss"))
+*-----*
+|4.|..|
+|..|1.|
+|--+--|
+|.1|..|
+|..|.4|
+*-----*
+>>> read(write(grid, "link")) == grid
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from math import isqrt
+from typing import Literal, get_args
+
+from lazyfun.sudoku.board.geometry import BOX_OF_SIDE, BOX_SIZES, cell_name
+from lazyfun.sudoku.board.grid import (
+    HEX_SYMBOLS,
+    MARKS_SIZES,
+    SEPARATORS,
+    SYMBOLS,
+    Grid,
+    MarkedGrid,
+    PuzzleError,
+    grid_of,
+)
+from lazyfun.sudoku.board.links import read_link, write_link
+
+__all__ = [
+    "TARGETS",
+    "Entry",
+    "Puzzle",
+    "Target",
+    "is_link",
+    "parse",
+    "read",
+    "read_marks",
+    "split",
+    "write",
+]
+
+Puzzle = Grid | MarkedGrid
+Target = Literal["81", "729", "sdk", "ss", "link"]
+TARGETS: tuple[Target, ...] = get_args(Target)
+
+_SIDES = set(BOX_OF_SIDE)
+_CELLS = {side * side for side in BOX_OF_SIDE}  # the cells of a whole grid, by size
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One puzzle's text in a file: its first ``line`` (from 1), the ``text`` (one line or
+    several), and the ``#`` lines before it (``.sdk`` metadata such as ``#A`` author)."""
+
+    line: int
+    text: str
+    meta: tuple[str, ...] = ()
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+def read(text: str) -> Puzzle:
+    """One puzzle in any format lazyfun reads: a ``MarkedGrid`` when it has pencil marks,
+    else a ``Grid``.
+
+    >>> read("1..." "..1." ".1.." "...1").givens
+    4
+    >>> marked = read(("1234" "1234" "..34" "12..") * 4)
+    >>> marked.candidates[:3], marked.grid.cells[:2]
+    (((1, 2, 3, 4), (1, 2, 3, 4), (3, 4)), (0, 0))
+    """
+    if is_link(text):
+        return read_link(text.strip())
+    rows = [row for row in map(str.strip, text.splitlines()) if row and row[0] != "#"]
+    if len(rows) == 1 and len(rows[0]) in MARKS_SIZES:
+        return read_marks(rows[0])
+    return parse(text)
+
+
+def read_marks(line: str) -> MarkedGrid:
+    """A one-line pencil-mark grid: N characters a cell, each a value's symbol at its place
+    or ``.``/``0``; a cell with one candidate is placed.
+
+    >>> read_marks(("1..." ".234" ".2.4" "1234") * 4).grid.cells[:2]
+    (1, 0)
+    """
+    n = MARKS_SIZES.get(len(line))
+    if n is None:
+        sizes = ", ".join(map(str, MARKS_SIZES))
+        raise PuzzleError(f"a pencil-mark grid has one of {sizes} characters, got {len(line)}")
+    symbols = _marks_alphabet(line, n)
+    blanks = "." if "0" in symbols else ".0"
+    cells: list[int] = []
+    candidates: list[tuple[int, ...]] = []
+    for cell in range(n * n):
+        chunk = line[cell * n : (cell + 1) * n]
+        marks: list[int] = []
+        for k, ch in enumerate(chunk):
+            if ch.upper() == symbols[k]:
+                marks.append(k + 1)
+            elif ch not in blanks:
+                column = cell * n + k + 1
+                raise PuzzleError(
+                    f"{cell_name(cell, n)}: expected {symbols[k]!r} or '.' at its place,"
+                    f" got {ch!r}",
+                    column=column,
+                )
+        if not marks:
+            raise PuzzleError(f"{cell_name(cell, n)} has no candidate", column=cell * n + 1)
+        cells.append(marks[0] if len(marks) == 1 else 0)
+        candidates.append(tuple(marks))
+    return MarkedGrid(Grid(tuple(cells), BOX_OF_SIDE[n], symbols), tuple(candidates))
+
+
+def _marks_alphabet(line: str, n: int) -> str:
+    """The symbols of a pencil-mark grid of side N: ``1-9A-``, or for 16x16 ``0-F`` when
+    a cell's first place holds a 0 and none holds a 1 (and no G is written)."""
+    firsts = set(line[::n])
+    if n == 16 and "G" not in line.upper() and "0" in firsts and "1" not in firsts:
+        return HEX_SYMBOLS
+    return SYMBOLS[:n]
+
+
+def _alphabet(text: str, n: int) -> tuple[str, str]:
+    """The symbols of the values 1..N and the blank characters, for a grid of side N."""
+    if n == 16 and "G" not in text.upper() and "." in text and "0" in text:
+        return HEX_SYMBOLS, "."
+    return SYMBOLS[:n], "0."
+
+
+def parse(text: str) -> Grid:
+    """Read a grid: its one-line form, rows with separators (a pretty grid, ``.ss``),
+    ``.sdk`` (``#`` lines are metadata, skipped), or an f-puzzles/SudokuPad link.
+
+    >>> parse("..3." "3..." "...4" ".2..").cells[:4]
+    (0, 0, 3, 0)
+    >>> parse('''
+    ... 1 2 | 3 4
+    ... 3 4 | 1 2
+    ... ----+----
+    ... 2 1 | 4 3
+    ... 4 3 | 2 1
+    ... ''').is_complete()
+    True
+    >>> parse("12345")
+    Traceback (most recent call last):
+    ...
+    lazyfun.sudoku.board.grid.PuzzleError: expected 16 cells, got 5
+    """
+    if is_link(text):
+        found = read_link(text.strip())
+        if isinstance(found, MarkedGrid):
+            raise PuzzleError("this link has pencil marks: lazyfun.sudoku.read keeps them")
+        return found
+    lines = [
+        (number, line)
+        for number, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    if len(lines) <= 1:
+        body = lines[0][1].strip() if lines else ""
+        places: list[tuple[int | None, int]] = [(None, i) for i in range(len(body))]
+    else:
+        body, places = _join_rows(lines)
+    count = len(body)
+    n = _side(count)
+    symbols, blanks = _alphabet(body, n)
+    values = {ch: i + 1 for i, ch in enumerate(symbols)}
+    values.update({ch.lower(): i + 1 for i, ch in enumerate(symbols) if ch.isalpha()})
+    cells = []
+    for ch, (line, offset) in zip(body, places, strict=True):
+        if ch in blanks:
+            cells.append(0)
+        elif ch in values:
+            cells.append(values[ch])
+        else:
+            raise PuzzleError(
+                f"unexpected character {ch!r} for a {n}x{n} grid", line=line, column=offset + 1
+            )
+    return Grid(tuple(cells), isqrt(n), symbols)
+
+
+def is_link(text: str) -> bool:
+    """Whether ``text`` is a web link (an f-puzzles or SudokuPad puzzle, say)."""
+    return text.lstrip().lower().startswith(("http://", "https://"))
+
+
+def _join_rows(lines: list[tuple[int, str]]) -> tuple[str, list[tuple[int | None, int]]]:
+    """Cells of a multi-line grid, separators dropped, with their lines and column offsets."""
+    body: list[str] = []
+    places: list[tuple[int | None, int]] = []
+    for number, line in lines:
+        if set(line) <= SEPARATORS:
+            continue
+        for i, ch in enumerate(line):
+            if ch not in SEPARATORS:
+                body.append(ch)
+                places.append((number, i))
+    return "".join(body), places
+
+
+def _side(count: int) -> int:
+    """N for a text of ``count`` cells, or a PuzzleError naming the nearest size."""
+    sizes = [(b * b) ** 2 for b in BOX_SIZES]
+    if count in sizes:
+        return isqrt(count)
+    if count in MARKS_SIZES:
+        side = MARKS_SIZES[count]
+        raise PuzzleError(
+            f"a pencil-mark grid ({count} characters, {side}x{side}):"
+            " lazyfun.sudoku.read reads it with its candidates"
+        )
+    side = isqrt(count)
+    if side * side == count and count > 0:
+        raise PuzzleError(
+            f"unsupported size {side}x{side} ({count} cells); supported: 4x4, 9x9, 16x16, 25x25"
+        )
+    nearest = min(sizes, key=lambda s: abs(s - count))
+    raise PuzzleError(f"expected {nearest} cells, got {count}")
+
+
+# --- a file's puzzles --------------------------------------------------------------
+
+
+def split(lines: Iterable[str]) -> Iterator[Entry]:
+    """The puzzles in a file's lines, lazily: a line that holds a whole puzzle is one
+    (an 81-character line, a pencil-mark line, a link); rows are gathered into one
+    until they hold N*N cells (N the first row's cells), rules between them kept.
+    ``#`` lines before a puzzle are its metadata; blank lines end a puzzle.  A puzzle
+    that does not read still comes out, for its reader to say what is wrong.
+
+    >>> [(e.line, e.meta) for e in split(["#A me", "1.|..", "..|1.", "--+--", ".1|..", "..|.1"])]
+    [(2, ('#A me',))]
+    >>> [e.line for e in split(["1..." "..1." ".1.." "...1", "", "12|34", "34|12", "", "x"])]
+    [1, 3, 6]
+    """
+    rows: list[str] = []
+    start, cells, wanted = 0, 0, 0
+    meta: list[str] = []
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        count = len(line) - sum(map(line.count, SEPARATORS))
+        if rows and (not line or line.startswith("#") or _whole(line, count, wanted)):
+            yield Entry(start, "\n".join(rows), tuple(meta))
+            rows, meta = [], []
+        if not line:
+            continue
+        if line.startswith("#"):
+            meta.append(line)
+        elif _whole(line, count, 0) or (not rows and count and count not in _SIDES):
+            yield Entry(number, line, tuple(meta))
+            meta = []
+        elif count or rows:
+            if not rows:
+                start, cells, wanted = number, 0, count * count
+            rows.append(line)
+            cells += count
+            if cells >= wanted:
+                yield Entry(start, "\n".join(rows), tuple(meta))
+                rows, meta = [], []
+    if rows:
+        yield Entry(start, "\n".join(rows), tuple(meta))
+
+
+def _whole(line: str, count: int, wanted: int) -> bool:
+    """Whether one line holds a whole puzzle: N*N cells, a pencil-mark grid, a link, or
+    rows given as one command-line argument.
+
+    Sixteen cells are a 4x4 puzzle unless the line has separators (a row of a pretty
+    16x16 grid) or a 16x16 grid's rows are being gathered (``wanted`` 256 cells).
+    """
+    if len(line) in MARKS_SIZES or is_link(line) or "\n" in line:
+        return True  # (a "line" with line breaks in it is a puzzle given as one argument)
+    if count == 16:
+        return wanted != 256 and not any(ch in SEPARATORS for ch in line)
+    return count in _CELLS
+
+
+# --- writing -------------------------------------------------------------------------
+
+
+def write(puzzle: Puzzle, to: Target, meta: Iterable[str] = ()) -> str:
+    """The puzzle in the format ``to``: ``81`` (one line of N*N cells; a marked grid's
+    placed cells), ``729`` (one pencil-mark line; a grid's marks are the values no
+    given rules out), ``sdk`` (``meta`` lines, then rows with ``.``), ``ss`` (Simple
+    Sudoku's layout) or ``link`` (an f-puzzles link that opens in the browser).
+
+    >>> write(read("1..." "..1." ".1.." "...1"), "729")[:12]
+    '1....234.234'
+    """
+    grid = grid_of(puzzle)
+    if to == "81":
+        return str(grid)
+    if to == "729":
+        return str(puzzle if isinstance(puzzle, MarkedGrid) else MarkedGrid.of(grid))
+    if to == "sdk":
+        return "\n".join([*meta, *("".join(map(grid.symbol, row)) for row in grid.rows)])
+    if to == "ss":
+        return _simple_sudoku(grid)
+    if to == "link":
+        return write_link(puzzle)
+    raise ValueError(f"unknown format {to!r}: choose one of {', '.join(TARGETS)}")
+
+
+def _simple_sudoku(grid: Grid) -> str:
+    """Simple Sudoku's ``.ss`` layout: ``|`` between boxes, ``-`` and ``+`` between bands."""
+    b = grid.box
+    rows = [
+        "|"
+        + "|".join("".join(map(grid.symbol, row[c : c + b])) for c in range(0, grid.size, b))
+        + "|"
+        for row in grid.rows
+    ]
+    rule = "|" + "+".join("-" * b for _ in range(b)) + "|"
+    border = "*" + "-" * (len(rule) - 2) + "*"
+    for r in range(grid.size - b, 0, -b):
+        rows.insert(r, rule)
+    return "\n".join([border, *rows, border])

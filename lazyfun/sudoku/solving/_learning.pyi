@@ -1,0 +1,32 @@
+"""Types of the C extension ``lazyfun.sudoku.solving._learning``.
+
+See lazyfun.sudoku.solving.learning.
+"""
+
+from collections.abc import Sequence
+from typing import final
+
+@final
+class Learner:
+    """Clause learning over one Sudoku puzzle of box 2..5 (cells in reading order, 0 blank;
+    ``units``: the 3N units of N cells, flat; ``peers``: each cell's peers, flat, as
+    lazyfun.sudoku.board.geometry gives them; ``ruled_out``: (cell, value) pairs excluded from
+    the start)."""
+
+    def __init__(
+        self,
+        box: int,
+        cells: Sequence[int],
+        units: Sequence[int],
+        peers: Sequence[int],
+        restart_base: int = 100,
+        seed: int = 0,
+        ruled_out: Sequence[tuple[int, int]] | None = None,
+    ) -> None: ...
+    def run(self, budget: int = -1, /) -> int:
+        """1: a solution (see solution()); 0: none left; -1: the budget of conflicts spent."""
+    def solution(self) -> tuple[int, ...]:
+        """The solution run() just found: the cells in reading order, values from 1."""
+    def stats(self) -> dict[str, int]:
+        """Counters so far: conflicts, decisions, propagations, restarts, learnts (kept),
+        learnt_literals."""

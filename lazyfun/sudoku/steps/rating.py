@@ -1,0 +1,116 @@
+"""How hard a puzzle is for a person: the hardest step it needs, on the Sudoku Explainer scale.
+
+``rate(grid)`` solves the puzzle by :func:`lazyfun.sudoku.steps.deduction.steps`
+(simplest technique first) and reads off the hardest step:
+
+=========  ==============  ==================================================
+level      score           what it takes
+=========  ==============  ==================================================
+easy       up to 2.3       singles only (full house, hidden, naked)
+medium     2.6 to 2.8      pointing and claiming
+hard       3.0 to 4.4      pairs, triples, X-wing, swordfish, XY/XYZ-wings
+expert     5.0 to 6.5      quads, jellyfish, X-chains
+extreme    floor 6.5+      a guess was needed: the ladder ended
+=========  ==============  ==================================================
+
+Scores are Sudoku Explainer's published base values for the techniques
+(X-chains at their base 6.5, without SE's bonus for length).  Beyond the
+implemented ladder there is no made-up number: the rating says ``floor``,
+and the score is the ladder's top, a lower bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError
+from lazyfun.sudoku.solving.engine import count_solutions
+from lazyfun.sudoku.steps.deduction import GUESS, RATINGS, Step, steps
+from lazyfun.sudoku.variants import Variant
+
+__all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Rating", "rate", "rating_of"]
+
+Level = Literal["easy", "medium", "hard", "expert", "extreme"]
+LEVELS: tuple[tuple[Level, float], ...] = (
+    ("easy", 2.3),
+    ("medium", 2.8),
+    ("hard", 4.4),
+    ("expert", 6.5),
+)
+LEVEL_NAMES: tuple[str, ...] = get_args(Level)
+TOP = max(RATINGS.values())
+NO_SCALE = "the Sudoku Explainer scale is defined for the classic grid and its techniques"
+
+
+def _variant(variant: Variant) -> str:
+    return f"a variant ({variant.kind})"
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A puzzle's difficulty.
+
+    ``score``: the highest Sudoku Explainer value among the steps; with
+    ``floor``, guesses were needed and the score is only a lower bound.
+    ``hardest``: that step's technique (``"bifurcation"`` for a guess).
+    """
+
+    score: float
+    hardest: str
+    level: Level
+    steps: int
+    guesses: int
+    floor: bool
+
+
+def _level(score: float, floor: bool) -> Level:
+    if floor:
+        return "extreme"
+    for level, most in LEVELS:
+        if score <= most:
+            return level
+    return "extreme"
+
+
+def rate(grid: Grid | MarkedGrid | Variant) -> Rating:
+    """The difficulty of a puzzle with one solution (eager: it walks every step); a marked
+    grid is rated from its candidates.
+
+    Raises PuzzleError for conflicting givens, and its UnsolvedError for a puzzle
+    without exactly one solution (a rating of a puzzle that has several is meaningless).
+    A variant is refused with the reason: the scale is the classic grid's.
+
+    >>> from lazyfun.sudoku import parse
+    >>> rate(parse("...." "34.." ".3.1" "1..4"))
+    Rating(score=1.2, hardest='hidden single (box)', level='easy', steps=10, guesses=0, floor=False)
+    """
+    if isinstance(grid, Variant):
+        raise PuzzleError(f"{_variant(grid)} has no rating: {NO_SCALE}")
+    found = count_solutions(grid, limit=2)
+    if found != 1:
+        raise UnsolvedError(
+            "no solution: nothing to rate" if not found else "not unique: no rating"
+        )
+    return rating_of(steps(grid))
+
+
+def rating_of(walk: Iterable[Step]) -> Rating:
+    """The rating that a puzzle's steps give (eager: it reads every step); ``rate``
+    without the uniqueness check, for a caller that has the steps already.  A variant
+    rule's step (a cage combination, ...) is refused: the scale has no value for it."""
+    hardest: tuple[float, str] = (0.0, "none")
+    taken = guesses = 0
+    for step in walk:
+        taken += 1
+        if step.technique == GUESS:
+            guesses += 1
+        elif step.rating is None:
+            raise PuzzleError(f"a {step.technique} step has no rating: {NO_SCALE}")
+        elif step.rating > hardest[0]:
+            hardest = (step.rating, step.technique)
+    score, technique = hardest
+    if guesses:
+        score, technique = max(score, TOP), "bifurcation"
+    return Rating(score, technique, _level(score, guesses > 0), taken, guesses, guesses > 0)

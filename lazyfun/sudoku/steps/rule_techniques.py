@@ -1,0 +1,69 @@
+"""The rules' own steps: what a variant rule's sums, signs and neighbours rule out.
+
+A rule's technique reads the rule on its own (a person's "this cage can only be 1+2+6
+or 1+3+5"): each finding of the rule (:meth:`~lazyfun.sudoku.variants.rule.Rule.findings`:
+a group of the engine's checks, the tables the search propagates with) strikes the
+candidates of its cells that no way of keeping those checks supports
+(:meth:`~lazyfun.sudoku.variants.rule.Rule.support`, written in the rule's own file).
+The techniques are named by the rules (:class:`~lazyfun.sudoku.variants.rule.Technique`)
+and found here, one finder a kind of rule, for the ladder of
+:mod:`lazyfun.sudoku.steps.deduction`.
+
+>>> from lazyfun.sudoku import parse
+>>> from lazyfun.sudoku.variants import Cage, Variant
+>>> cage = Cage(cells=(0, 1), total=3)  # only 1 + 2
+>>> found = finder(Cage)(State(Variant(parse("." * 16), (cage,)), None))
+>>> found.units, sorted({v for _, v in found.eliminations})
+(('cage at r1c1 (sum 3)',), [3, 4])
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from lazyfun.sudoku.solving.tables import Check
+from lazyfun.sudoku.steps.techniques import Finder, Found, Pair, State, values_of
+from lazyfun.sudoku.variants.rule import RULES, Finding, Rule, Technique
+
+__all__ = ["finder", "techniques"]
+
+
+def techniques() -> list[tuple[Technique, type[Rule]]]:
+    """Every registered rule's own technique, with its kind of rule, in ladder order."""
+    found = [(kind.technique, kind) for kind in RULES.values() if kind.technique is not None]
+    return sorted(found, key=lambda pair: pair[0].order)
+
+
+@cache
+def _findings(rule: Rule, n: int) -> tuple[Finding, ...]:
+    """A rule's findings, built once (a cage's sets, a pair's tables), not at every step."""
+    return rule.findings(n)
+
+
+def _struck(s: State, rule: Rule, checks: tuple[Check, ...]) -> tuple[Pair, ...]:
+    """The candidates of the checks' cells that one of the checks does not support."""
+
+    def domain(cell: int) -> int:
+        value = s.values[cell]
+        return 1 << (value - 1) if value else s.cands[cell]
+
+    gone: set[Pair] = set()
+    for check in checks:
+        for cell, keep in zip(check.cells, rule.support(check, domain, s.peers), strict=True):
+            gone.update((cell, v) for v in values_of(s.cands[cell] & ~keep))
+    return tuple(sorted(gone))
+
+
+def finder(kind: type[Rule]) -> Finder:
+    """The step of one kind of rule: its first finding that strikes a candidate."""
+
+    def find(s: State) -> Found | None:
+        for rule in s.rules:
+            if type(rule) is kind:
+                for checks, cells, units in _findings(rule, s.n):
+                    gone = _struck(s, rule, checks)
+                    if gone:
+                        return Found(eliminations=gone, cells=cells, units=units)
+        return None
+
+    return find

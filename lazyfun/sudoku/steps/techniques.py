@@ -1,0 +1,417 @@
+"""The techniques' finders: each looks at a state and returns what it deduces, or None.
+
+A finder is a function ``State -> Found | None``: the placements and
+eliminations a technique allows in the state, and the cells and units it
+rests on.  It does not name the technique: the ladder
+(:data:`lazyfun.sudoku.steps.deduction.LADDER`) pairs each finder with its name and
+rating and tries them in order.  The state is the grid's placed values and the
+candidates of its empty cells as bitsets (bit v-1 for value v).
+
+>>> from lazyfun.sudoku import parse
+>>> full_house(State(parse("123." "34.." "2..." "4..."), None))
+Found(placements=((3, 4),), eliminations=(), cells=(3,), units=('row 1',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache
+from itertools import combinations
+from typing import NamedTuple
+
+from lazyfun.sudoku.board import geometry
+from lazyfun.sudoku.board.geometry import unit_name
+from lazyfun.sudoku.board.grid import Grid, check_givens
+from lazyfun.sudoku.variants import Variant
+from lazyfun.sudoku.variants.rule import values_of
+
+__all__ = [
+    "Finder",
+    "Found",
+    "Pair",
+    "State",
+    "claiming",
+    "fish",
+    "full_house",
+    "hidden_single_box",
+    "hidden_single_line",
+    "hidden_subset",
+    "naked_single",
+    "naked_subset",
+    "pointing",
+    "values_of",
+    "x_chain",
+    "xy_wing",
+    "xyz_wing",
+]
+
+Pair = tuple[int, int]
+
+
+class Found(NamedTuple):
+    """What a technique's finder returns: the step without its name (the ladder names it)."""
+
+    placements: tuple[Pair, ...] = ()
+    eliminations: tuple[Pair, ...] = ()
+    cells: tuple[int, ...] = ()
+    units: tuple[str, ...] = ()
+
+
+class State:
+    """Placed values and the candidates (bit v-1 for value v) of the empty cells.
+
+    A state of a variant (:class:`~lazyfun.sudoku.variants.Variant`) takes the
+    variant's units (the boxes or a jigsaw's regions, then its extra units),
+    its peers (anti-knight, a cage's cells, ...) and its rules; its units are
+    named as steps name them (``region 2``, ``diagonal 1``).  ``boxes`` are
+    the indices of the boxes (or regions); every unit after them is an extra.
+    """
+
+    def __init__(
+        self, grid: Grid | Variant, candidates: Mapping[int, Iterable[int]] | None
+    ) -> None:
+        if isinstance(grid, Variant):
+            self.variant: Variant | None = grid
+            tables = grid.tables
+            self.units, self.names = tables.units, grid.unit_names
+            self.peers = tuple(frozenset(p) for p in tables.peers)
+            self.units_of = tuple(
+                tuple(k for k in range(len(self.units)) if bits >> k & 1)
+                for bits in tables.units_of
+            )
+            self.beside, self.rules = tables.adjacent, grid.rules
+            grid = grid.grid
+        else:
+            check_givens(grid)
+            self.variant = None
+            self.units, self.peers = geometry.units(grid.box), geometry.peer_sets(grid.box)
+            self.units_of = geometry.units_of(grid.box)
+            self.names, self.beside, self.rules = _names(grid.size), (), ()
+        self.box, self.n = grid.box, grid.size
+        self.boxes = range(2 * self.n, 3 * self.n)
+        self.values = list(grid.cells)
+        full = (1 << self.n) - 1
+        self.cands = [0 if v else full for v in self.values]
+        for cell, v in enumerate(self.values):
+            if v:
+                self._clear_around(cell, v)
+        for cell, marks in (candidates or {}).items():
+            if self.values[cell]:
+                continue
+            self.cands[cell] &= sum(1 << (v - 1) for v in marks)
+
+    def _clear_around(self, cell: int, value: int) -> None:
+        """A placed value leaves its peers (and, non-consecutive, its neighbours' next values)."""
+        for p in self.peers[cell]:
+            self.cands[p] &= ~(1 << (value - 1))
+        if self.beside:
+            near = (1 << value | 1 << (value - 2)) if value > 1 else 1 << value
+            for p in self.beside[cell]:
+                self.cands[p] &= ~near
+
+    def apply(self, placements: Iterable[Pair], eliminations: Iterable[Pair]) -> None:
+        """Place values (clearing their peers' candidates) and strike candidates."""
+        for cell, value in placements:
+            self.values[cell] = value
+            self.cands[cell] = 0
+            self._clear_around(cell, value)
+        for cell, value in eliminations:
+            self.cands[cell] &= ~(1 << (value - 1))
+
+    def solved(self) -> bool:
+        return 0 not in self.values
+
+    def where(self, unit: tuple[int, ...], value: int) -> list[int]:
+        bit = 1 << (value - 1)
+        return [c for c in unit if self.cands[c] & bit]
+
+    def missing(self, unit: tuple[int, ...]) -> list[int]:
+        """The values not yet placed in a unit."""
+        placed = {self.values[c] for c in unit}
+        return [v for v in range(1, self.n + 1) if v not in placed]
+
+    def lines(self) -> Iterator[int]:
+        """The indices of the rows, the columns and the extra units (all but the boxes)."""
+        yield from range(2 * self.n)
+        yield from range(3 * self.n, len(self.units))
+
+
+@cache
+def _names(n: int) -> tuple[str, ...]:
+    return tuple(unit_name(k, n) for k in range(3 * n))
+
+
+Finder = Callable[[State], Found | None]
+
+
+# --- singles --------------------------------------------------------------------
+
+
+def full_house(s: State) -> Found | None:
+    for k, unit in enumerate(s.units):
+        empty = [c for c in unit if not s.values[c]]
+        if len(empty) == 1 and s.cands[empty[0]]:
+            (value,) = s.missing(unit)
+            if s.cands[empty[0]] >> (value - 1) & 1:
+                return Found(
+                    placements=((empty[0], value),), cells=(empty[0],), units=(s.names[k],)
+                )
+    return None
+
+
+def _hidden_single(s: State, unit_range: Iterable[int]) -> Found | None:
+    for k in unit_range:
+        unit = s.units[k]
+        for value in s.missing(unit):
+            places = s.where(unit, value)
+            if len(places) == 1:
+                return Found(
+                    placements=((places[0], value),), cells=(places[0],), units=(s.names[k],)
+                )
+    return None
+
+
+def hidden_single_box(s: State) -> Found | None:
+    return _hidden_single(s, s.boxes)
+
+
+def hidden_single_line(s: State) -> Found | None:
+    return _hidden_single(s, s.lines())
+
+
+def naked_single(s: State) -> Found | None:
+    for cell, x in enumerate(s.cands):
+        if x and not x & (x - 1):
+            return Found(placements=((cell, x.bit_length()),), cells=(cell,))
+    return None
+
+
+# --- intersections --------------------------------------------------------------
+
+
+def _confined(s: State, bases: Iterable[int]) -> Found | None:
+    """A value whose places in a base unit all lie in one other unit (the cover) leaves
+    the rest of the cover (pointing: a box into a line; claiming: a line into a box;
+    in a variant, any unit into any other)."""
+    for k in bases:
+        unit = s.units[k]
+        for value in s.missing(unit):
+            places = s.where(unit, value)
+            if len(places) < 2:
+                continue
+            for j in s.units_of[places[0]]:
+                cover = s.units[j]
+                if j != k and all(c in cover for c in places):
+                    gone = tuple((c, value) for c in s.where(cover, value) if c not in unit)
+                    if gone:
+                        return Found(
+                            eliminations=gone, cells=tuple(places), units=(s.names[k], s.names[j])
+                        )
+    return None
+
+
+def pointing(s: State) -> Found | None:
+    return _confined(s, s.boxes)
+
+
+def claiming(s: State) -> Found | None:
+    return _confined(s, s.lines())
+
+
+# --- subsets --------------------------------------------------------------------
+
+
+def naked_subset(size: int) -> Finder:
+    def find(s: State) -> Found | None:
+        for k, unit in enumerate(s.units):
+            open_cells = [c for c in unit if s.cands[c]]
+            small = [c for c in open_cells if s.cands[c].bit_count() <= size]
+            for group in combinations(small, size):
+                union = 0
+                for c in group:
+                    union |= s.cands[c]
+                if union.bit_count() != size:
+                    continue
+                gone = tuple(
+                    (c, v)
+                    for c in open_cells
+                    if c not in group
+                    for v in values_of(s.cands[c] & union)
+                )
+                if gone:
+                    return Found(eliminations=gone, cells=group, units=(s.names[k],))
+        return None
+
+    return find
+
+
+def hidden_subset(size: int) -> Finder:
+    def find(s: State) -> Found | None:
+        for k, unit in enumerate(s.units):
+            places = {v: s.where(unit, v) for v in s.missing(unit)}
+            few = [v for v, where in places.items() if 1 < len(where) <= size]
+            for values in combinations(few, size):
+                cells = sorted({c for v in values for c in places[v]})
+                if len(cells) != size:
+                    continue
+                keep = sum(1 << (v - 1) for v in values)
+                gone = tuple((c, v) for c in cells for v in values_of(s.cands[c] & ~keep))
+                if gone:
+                    return Found(eliminations=gone, cells=tuple(cells), units=(s.names[k],))
+        return None
+
+    return find
+
+
+# --- fish -----------------------------------------------------------------------
+
+
+def fish(size: int) -> Finder:
+    """A value whose places in ``size`` base lines lie in ``size`` cover lines leaves
+    the rest of the cover lines (rows as bases, then columns)."""
+
+    def find(s: State) -> Found | None:
+        n = s.n
+        for base_start, cover_start in ((0, n), (n, 0)):
+            for value in range(1, n + 1):
+                lines = []
+                for k in range(base_start, base_start + n):
+                    where = s.where(s.units[k], value)
+                    if 2 <= len(where) <= size:
+                        lines.append((k, where))
+                for group in combinations(lines, size):
+                    covers = {_cross(c, n, base_start) for _, where in group for c in where}
+                    if len(covers) != size:
+                        continue
+                    base_cells = {c for _, where in group for c in where}
+                    gone = tuple(
+                        (c, value)
+                        for j in sorted(covers)
+                        for c in s.where(s.units[cover_start + j], value)
+                        if c not in base_cells
+                    )
+                    if gone:
+                        names = tuple(s.names[k] for k, _ in group)
+                        return Found(
+                            eliminations=gone, cells=tuple(sorted(base_cells)), units=names
+                        )
+        return None
+
+    return find
+
+
+def _cross(cell: int, n: int, base_start: int) -> int:
+    """The index of the other line through a cell: its column for a row base."""
+    return cell % n if base_start == 0 else cell // n
+
+
+# --- wings ----------------------------------------------------------------------
+
+
+def xy_wing(s: State) -> Found | None:
+    pairs = [c for c, x in enumerate(s.cands) if x.bit_count() == 2]
+    for pivot in pairs:
+        ab = s.cands[pivot]
+        wings = [c for c in pairs if c in s.peers[pivot] and (s.cands[c] & ab).bit_count() == 1]
+        for one, two in combinations(wings, 2):
+            x, y = s.cands[one], s.cands[two]
+            if x & y & ab or (x & ab) == (y & ab):
+                continue
+            z = (x & y) & ~ab
+            if z.bit_count() != 1:
+                continue
+            found = _wing(s, (pivot, one, two), (one, two), z)
+            if found:
+                return found
+    return None
+
+
+def xyz_wing(s: State) -> Found | None:
+    for pivot, abc in enumerate(s.cands):
+        if abc.bit_count() != 3:
+            continue
+        wings = [
+            c for c in s.peers[pivot] if s.cands[c].bit_count() == 2 and s.cands[c] & ~abc == 0
+        ]
+        for one, two in combinations(wings, 2):
+            z = s.cands[one] & s.cands[two]
+            if z.bit_count() != 1 or s.cands[one] == s.cands[two]:
+                continue
+            found = _wing(s, (pivot, one, two), (pivot, one, two), z)
+            if found:
+                return found
+    return None
+
+
+def _wing(s: State, cells: tuple[int, ...], seen_by: tuple[int, ...], z: int) -> Found | None:
+    value = z.bit_length()
+    common = frozenset.intersection(*(s.peers[c] for c in seen_by)) - set(cells)
+    gone = tuple((c, value) for c in sorted(common) if s.cands[c] & z)
+    return Found(eliminations=gone, cells=cells) if gone else None
+
+
+# --- chains ---------------------------------------------------------------------
+
+
+def _strong_links(s: State, value: int) -> dict[int, set[int]]:
+    """For each cell, the cells it forms a conjugate pair with for ``value``: the only
+    two places of the value in some unit (one of the two holds it)."""
+    links: dict[int, set[int]] = {}
+    for unit in s.units:
+        places = s.where(unit, value)
+        if len(places) == 2:
+            a, b = places
+            links.setdefault(a, set()).add(b)
+            links.setdefault(b, set()).add(a)
+    return links
+
+
+def _chain_from(
+    s: State, value: int, start: int, strong: dict[int, set[int]]
+) -> tuple[list[int], tuple[Pair, ...]] | None:
+    """The shortest X-chain from ``start``: ``start`` off forces the next cell on
+    (a strong link), a cell on forces its peers off (a weak link), and so on.  Any
+    cell ``end`` reached on gives ``start or end``: the value leaves every cell
+    that sees both.  Breadth first, so the first chain found is a shortest one."""
+    bit = 1 << (value - 1)
+    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
+    level = [(start, False)]
+    while level:
+        deeper = []
+        for cell, on in level:
+            following = (
+                strong.get(cell, ()) if not on else (p for p in s.peers[cell] if s.cands[p] & bit)
+            )
+            for nxt in following:
+                state = (nxt, not on)
+                if state in parent:
+                    continue
+                parent[state] = (cell, on)
+                deeper.append(state)
+                if on or nxt == start:
+                    continue
+                seen = s.peers[start] & s.peers[nxt]
+                gone = tuple((c, value) for c in sorted(seen) if s.cands[c] & bit)
+                if gone:
+                    path, at = [], parent.get(state)
+                    path.append(nxt)
+                    while at is not None:
+                        path.append(at[0])
+                        at = parent[at]
+                    return path[::-1], gone
+        level = deeper
+    return None
+
+
+def x_chain(s: State) -> Found | None:
+    """The shortest single-value chain, over every value and start, that eliminates."""
+    best: tuple[list[int], tuple[Pair, ...]] | None = None
+    for value in range(1, s.n + 1):
+        strong = _strong_links(s, value)
+        for start in sorted(strong):
+            found = _chain_from(s, value, start, strong)
+            if found and (best is None or len(found[0]) < len(best[0])):
+                best = found
+    if best is None:
+        return None
+    return Found(eliminations=best[1], cells=tuple(best[0]))
