@@ -73,11 +73,12 @@ def test_what_catch_calls_may_raise_and_that_propagates() -> None:
 
 
 def test_steps_that_hold_state_never_yield_a_wrong_result_after_an_upstream_error() -> None:
+    # a batch is flushed before the error passes on, and a window never spans it
     assert stream(fails_on({2})).window(2).catch().to_list() == [
-        (0, 1), (1, 3), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8), (8, 9)
+        (0, 1), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8), (8, 9)
     ]  # fmt: skip
-    assert stream(fails_on({2})).chunked(3).catch().to_list() == [[0, 1, 3], [4, 5, 6], [7, 8, 9]]
-    assert stream(fails_on({2})).group(4).catch().to_list() == [[0, 1, 3, 4], [5, 6, 7, 8], [9]]
+    assert stream(fails_on({2})).chunked(3).catch().to_list() == [[0, 1], [3, 4, 5], [6, 7, 8], [9]]
+    assert stream(fails_on({2})).group(4).catch().to_list() == [[0, 1], [3, 4, 5, 6], [7, 8, 9]]
     assert stream(fails_on({1, 2})).take(3).catch().to_list() == [0, 3, 4]
     assert stream(fails_on({1})).drop(2).catch().to_list() == [3, 4, 5, 6, 7, 8, 9]
     assert stream(fails_on({1})).flatmap(lambda n: [n, n]).catch().take(4).to_list() == [0, 0, 2, 2]

@@ -125,6 +125,17 @@ class _Task:
     future: Any
     first: int  # the position of the task's first item in the input
     items: list[Any]  # kept for filter and do, whose results are the items
+    failure: Exception | None = None  # what reading the input raised right after the items
+
+
+class _Nothing:
+    """The future of a task with no items (reading the input failed at once): done."""
+
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> Chunk:
+        return Chunk([], 0.0)
 
 
 class Holding(Iterator[T]):
@@ -220,12 +231,19 @@ class Window(Holding[U]):
                 return
             if sum(not task.future.done() for task in self._pending) >= self._running:
                 return
-            chunk = list(itertools.islice(self._items, min(self._size, self._most - self._waiting)))
-            if not chunk:
+            chunk: list[Any] = []
+            failure: Exception | None = None
+            try:
+                chunk.extend(
+                    itertools.islice(self._items, min(self._size, self._most - self._waiting))
+                )
+            except Exception as error:  # travels to its place, as an error of the function does
+                failure = error
+            if not chunk and failure is None:
                 self._exhausted = True
                 return
-            future = run.submit(apply, self._work, chunk, self._remote)
-            self._pending.append(_Task(future, self._read, chunk))
+            future = run.submit(apply, self._work, chunk, self._remote) if chunk else _Nothing()
+            self._pending.append(_Task(future, self._read, chunk, failure))
             self._read += len(chunk)
             self._waiting += len(chunk)
 
@@ -269,7 +287,7 @@ class Window(Holding[U]):
             self._size = next_size(
                 self._size, len(task.items), done.seconds, self._task_seconds, self._max_chunk
             )
-        if not done.errors:
+        if not done.errors and task.failure is None:
             self._current = _results(self._kind, task.items, done.values)
             return
         start = 0
@@ -286,6 +304,11 @@ class Window(Holding[U]):
             start = position + 1
         rest = slice(start, None)
         self._parts.append(_results(self._kind, task.items[rest], done.values[rest]))
+        if task.failure is not None:
+            at = task.first + len(task.items)
+            task.failure.add_note(f"{self._label}: raised reading item {at} of the input")
+            self._parts.append(task.failure)
+            task.failure = None
 
     def close(self) -> None:
         """Cancel the tasks not started, drop what is queued, and shut down what the
@@ -297,7 +320,7 @@ class Window(Holding[U]):
         pending, self._pending = self._pending, deque()
         try:
             if self._run is not None and pending:
-                self._run.cancel(task.future for task in pending)
+                self._run.cancel(t.future for t in pending if not isinstance(t.future, _Nothing))
         finally:
             if self._stack is not None:
                 self._stack.close()

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
-from lazyfun.streams.steps import DROPPED, Recovery, Tally
+from lazyfun.streams.steps import DROPPED, Held, Recovery, Tally, retry_policy
 
 __all__ = [
     "Buffer",
@@ -312,15 +312,28 @@ class Unique(Step):
 
 
 class Sliding(Step):
+    """Windows of ``n`` items; a window never spans an error (see ``steps.Sliding``)."""
+
     def __init__(self, source: AsyncIterator[Any], n: int) -> None:
         self.source, self.n = source, n
         self.window: deque[Any] = deque(maxlen=n)
+        self.held = Held()
 
     async def __anext__(self) -> Any:
-        self.window.append(await anext(self.source))
-        while len(self.window) < self.n:
-            self.window.append(await anext(self.source))
-        return tuple(self.window)
+        self.held.raise_held()
+        window = self.window
+        try:
+            window.append(await anext(self.source))
+            while len(window) < self.n:
+                window.append(await anext(self.source))
+        except Exception as error:
+            partial = tuple(window) if window and len(window) < self.n else None
+            window.clear()
+            if partial is None:
+                raise
+            self.held.hold(error)
+            return partial
+        return tuple(window)
 
 
 class Catch(Step):
@@ -374,6 +387,7 @@ class Group(Step):
         self.ready: deque[Any] = deque()
         self.reading: asyncio.Future[Any] | None = None
         self.exhausted = False
+        self.held = Held()
 
     def _out(self, key: Any, gathered: list[Any]) -> None:
         self.ready.append((key, gathered) if self.by is not None else gathered)
@@ -393,6 +407,8 @@ class Group(Step):
         return None
 
     async def __anext__(self) -> Any:
+        if not self.ready:
+            self.held.raise_held()
         while not self.ready:
             if self.exhausted:
                 if not self.open:
@@ -414,6 +430,15 @@ class Group(Step):
             except StopAsyncIteration:
                 self.exhausted = True
                 continue
+            except Exception as error:
+                if not self.open:
+                    raise
+                # an error flushes every open list, oldest first, then passes on
+                for key, (_, gathered) in self.open.items():
+                    self._out(key, gathered)
+                self.open.clear()
+                self.held.hold(error)
+                break
             key = self.by(item) if self.by is not None else None
             gathered = self.open.setdefault(key, (time.monotonic(), []))[1]
             gathered.append(item)
@@ -525,19 +550,10 @@ class Observed(Step):
 
 
 def with_retry(f: Callable[[Any], Any], retry: Any) -> Callable[[Any], Any]:
-    """``f`` under a tenacity policy: ``AsyncRetrying`` for a coroutine function,
-    ``Retrying`` for a plain one (refused the other way round, at the call)."""
-    if retry is None:
-        return f
-    from tenacity import AsyncRetrying, Retrying
-
-    wanted = AsyncRetrying if is_async(f) else Retrying
-    if not isinstance(retry, wanted) or (wanted is Retrying and isinstance(retry, AsyncRetrying)):
-        raise TypeError(
-            f"retry must be a tenacity {wanted.__name__} for "
-            f"{'a coroutine' if is_async(f) else 'a plain'} function, got {type(retry).__name__}"
-        )
-    return functools.partial(retry, f)
+    """``f`` under ``retry``: a count of attempts, or a tenacity policy (``AsyncRetrying``
+    for a coroutine function, ``Retrying`` for a plain one), refused otherwise at the call."""
+    policy = retry_policy(retry, coroutine=is_async(f))
+    return f if policy is None else functools.partial(policy, f)
 
 
 def listing(f: Callable[[Any], Any]) -> Callable[[Any], Awaitable[list[Any]]]:

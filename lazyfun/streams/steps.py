@@ -39,6 +39,7 @@ __all__ = [
     "FlatMap",
     "Group",
     "GroupBy",
+    "Held",
     "Observe",
     "Recovery",
     "Sliding",
@@ -48,6 +49,7 @@ __all__ = [
     "Unique",
     "check_callable",
     "check_count",
+    "retry_policy",
     "seconds",
 ]
 
@@ -77,6 +79,37 @@ def check_count(n: object, what: str, least: int) -> None:
         raise TypeError(f"{what} must be an int, got {type(n).__name__}")
     if n < least:
         raise ValueError(f"{what} must be at least {least}, got {n}")
+
+
+def retry_policy(retry: object, coroutine: bool = False) -> Any:
+    """A tenacity policy from what ``retry=`` was given, refused at the call otherwise:
+    a count of attempts (``retry=3``: a call is tried up to three times, and its last
+    error passes on), or a tenacity ``Retrying`` (``AsyncRetrying`` for a coroutine
+    function), or None (no retries).
+
+    >>> retry_policy(None) is None, type(retry_policy(3)).__name__
+    (True, 'Retrying')
+    >>> retry_policy("3")
+    Traceback (most recent call last):
+    ...
+    TypeError: retry= takes a count of attempts (an int from 1) or a tenacity Retrying, got str
+    """
+    if retry is None:
+        return None
+    from tenacity import AsyncRetrying, Retrying, stop_after_attempt
+
+    wanted = AsyncRetrying if coroutine else Retrying
+    if isinstance(retry, int) and not isinstance(retry, bool):
+        if retry < 1:
+            raise ValueError(f"retry= counts attempts, at least 1; got {retry}")
+        return wanted(stop=stop_after_attempt(retry), reraise=True)
+    if isinstance(retry, wanted) and (coroutine or not isinstance(retry, AsyncRetrying)):
+        return retry
+    raise TypeError(
+        f"retry= takes a count of attempts (an int from 1) or a tenacity {wanted.__name__}"
+        f"{' (the function is a coroutine function)' if coroutine else ''}, "
+        f"got {type(retry).__name__}"
+    )
 
 
 def seconds(per: float | timedelta, what: str) -> float:
@@ -128,27 +161,55 @@ class Drop(Iterator[T]):
         return next(self.source)
 
 
+class Held:
+    """An error a batching step passes on after it has flushed what it held: the step
+    yields its partial batch first, then raises the error at the next read, and keeps
+    no reference to the error once raised."""
+
+    __slots__ = ("failure",)
+
+    def __init__(self) -> None:
+        self.failure: Exception | None = None
+
+    def hold(self, error: Exception) -> None:
+        self.failure = error
+
+    def raise_held(self) -> None:
+        """Raise the held error, if any, and forget it."""
+        failure, self.failure = self.failure, None
+        if failure is not None:
+            raise failure
+
+
 class Chunked(Iterator[list[T]]):
-    """Lists of ``n`` items (the last may be shorter); the items gathered survive an
-    upstream error, so no list is short but the last.
+    """Lists of ``n`` items (the last may be shorter).  An error from upstream first
+    flushes the list gathered so far, then passes on at the next read, so the lists
+    seen before an error hold exactly the items read before it.
 
     >>> list(Chunked(iter("abcde"), 2))
     [['a', 'b'], ['c', 'd'], ['e']]
     """
 
-    __slots__ = ("gathered", "n", "source")
+    __slots__ = ("gathered", "held", "n", "source")
 
     def __init__(self, source: Iterator[T], n: int) -> None:
         self.source, self.n = source, n
         self.gathered: list[T] = []
+        self.held = Held()
 
     def __next__(self) -> list[T]:
+        self.held.raise_held()
         gathered = self.gathered
-        for item in self.source:
-            gathered.append(item)
-            if len(gathered) == self.n:
-                self.gathered = []
-                return gathered
+        try:
+            for item in self.source:
+                gathered.append(item)
+                if len(gathered) == self.n:
+                    self.gathered = []
+                    return gathered
+        except Exception as error:
+            if not gathered:
+                raise
+            self.held.hold(error)
         if not gathered:
             raise StopIteration
         self.gathered = []
@@ -162,17 +223,29 @@ class Sliding(Iterator[tuple[T, ...]]):
     [(0, 1, 2), (1, 2, 3)]
     """
 
-    __slots__ = ("n", "source", "window")
+    __slots__ = ("held", "n", "source", "window")
 
     def __init__(self, source: Iterator[T], n: int) -> None:
         self.source, self.n = source, n
         self.window: deque[T] = deque(maxlen=n)
+        self.held = Held()
 
     def __next__(self) -> tuple[T, ...]:
+        self.held.raise_held()
         window = self.window
-        window.append(next(self.source))
-        while len(window) < self.n:
+        try:
             window.append(next(self.source))
+            while len(window) < self.n:
+                window.append(next(self.source))
+        except Exception as error:
+            # a window never spans an error: items no window showed yet come out short
+            shown = len(window) == self.n
+            partial = tuple(window) if not shown and window else None
+            window.clear()
+            if partial is None:
+                raise
+            self.held.hold(error)
+            return partial
         return tuple(window)
 
 
@@ -346,7 +419,7 @@ class Group(Iterator[list[T]]):
     [[0, 1], [2, 3], [4]]
     """
 
-    __slots__ = ("clock", "gathered", "opened", "size", "source", "within")
+    __slots__ = ("clock", "gathered", "held", "opened", "size", "source", "within")
 
     def __init__(
         self,
@@ -358,8 +431,20 @@ class Group(Iterator[list[T]]):
         self.source, self.size, self.within, self.clock = source, size, within, clock
         self.gathered: list[T] = []
         self.opened = 0.0
+        self.held = Held()
 
     def __next__(self) -> list[T]:
+        self.held.raise_held()
+        try:
+            return self._gather()
+        except Exception as error:
+            if not self.gathered:
+                raise
+            self.held.hold(error)
+            gathered, self.gathered = self.gathered, []
+            return gathered
+
+    def _gather(self) -> list[T]:
         for item in self.source:
             now = self.clock() if self.within is not None else 0.0
             gathered = self.gathered
@@ -387,7 +472,7 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
     [(True, ['a', 'b']), (False, ['A', 'B'])]
     """
 
-    __slots__ = ("by", "clock", "open", "ready", "size", "source", "within")
+    __slots__ = ("by", "clock", "held", "open", "ready", "size", "source", "within")
 
     def __init__(
         self,
@@ -400,6 +485,7 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
         self.source, self.by, self.size, self.within, self.clock = source, by, size, within, clock
         self.open: dict[K, tuple[float, list[T]]] = {}
         self.ready: deque[tuple[K, list[T]]] = deque()
+        self.held = Held()
 
     def _expire(self, now: float) -> None:
         if self.within is None:
@@ -413,6 +499,8 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
             self.ready.append((key, gathered))
 
     def __next__(self) -> tuple[K, list[T]]:
+        if not self.ready:
+            self.held.raise_held()
         while not self.ready:
             try:
                 item = next(self.source)
@@ -422,6 +510,14 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
                 key, (_, gathered) = next(iter(self.open.items()))
                 del self.open[key]
                 return key, gathered
+            except Exception as error:
+                if not self.open:
+                    raise
+                # an error flushes every open list, oldest first, then passes on
+                self.ready.extend((key, gathered) for key, (_, gathered) in self.open.items())
+                self.open.clear()
+                self.held.hold(error)
+                break
             now = self.clock() if self.within is not None else 0.0
             self._expire(now)
             key = self.by(item)

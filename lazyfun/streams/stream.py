@@ -73,6 +73,13 @@ def _retried(retry: Retrying, f: Callable[[T], U], item: T) -> U:
     return result
 
 
+def _with_retry(f: Callable[[T], U], retry: int | Retrying | None) -> Callable[[T], U]:
+    """``f`` under ``retry`` (a count of attempts or a tenacity policy), refused at the call
+    when ``retry`` is neither."""
+    policy = steps.retry_policy(retry)
+    return f if policy is None else functools.partial(_retried, policy, f)
+
+
 def _listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
     """The inner iterable of a concurrent flatmap, read in the worker."""
     return list(f(item))
@@ -134,14 +141,14 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
-        retry: Retrying | None = None,
+        retry: int | Retrying | None = None,
     ) -> Stream[U]:
         """``map f``: ``f`` applied to each item as it is pulled.
 
         With ``concurrency=n`` (or a ``via``), at most n calls of ``f`` run at once
         on threads (``via``: see :mod:`lazyfun.parallel.places`), results in input
-        order or, with ``ordered=False``, as they complete.  ``retry`` is a tenacity
-        ``Retrying`` applied to each call, in the worker.
+        order or, with ``ordered=False``, as they complete.  ``retry`` is a count of
+        attempts or a tenacity ``Retrying``, applied to each call, in the worker.
 
         >>> stream("ab").map(str.upper).to_list()
         ['A', 'B']
@@ -149,7 +156,7 @@ class Stream(Terminals[T]):
         [0, 1, 4, 9, 16]
         """
         check_callable(f, "map")
-        work: Callable[[T], U] = f if retry is None else functools.partial(_retried, retry, f)
+        work: Callable[[T], U] = _with_retry(f, retry)
         if concurrency is None and via is None:
             return Stream(map(work, self._take_items()))
         return self._concurrent("map", work, concurrency, ordered, via, "map")
@@ -211,7 +218,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
-        retry: Retrying | None = None,
+        retry: int | Retrying | None = None,
     ) -> Stream[U]:
         """``concatMap f``: the items of ``f(x)`` for each item ``x``, chained.  With
         ``concurrency``, each ``f(x)`` is read to a list in the worker.
@@ -221,12 +228,10 @@ class Stream(Terminals[T]):
         """
         check_callable(f, "flatmap")
         if concurrency is None and via is None:
-            work: Callable[[T], Iterable[U]] = (
-                f if retry is None else functools.partial(_retried, retry, f)
-            )
+            work: Callable[[T], Iterable[U]] = _with_retry(f, retry)
             return Stream(steps.FlatMap(self._take_items(), work))
         listed = functools.partial(_listed, f)
-        inner = listed if retry is None else functools.partial(_retried, retry, listed)
+        inner = _with_retry(listed, retry)
         return self._concurrent("flatmap", inner, concurrency, ordered, via, "flatmap")
 
     def do(
@@ -236,7 +241,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
-        retry: Retrying | None = None,
+        retry: int | Retrying | None = None,
     ) -> Stream[T]:
         """The items unchanged, ``f`` called on each for its effect (a tap).
 
@@ -245,7 +250,7 @@ class Stream(Terminals[T]):
         (['A', 'B'], ['a', 'b'])
         """
         check_callable(f, "do")
-        work: Callable[[T], object] = f if retry is None else functools.partial(_retried, retry, f)
+        work: Callable[[T], object] = _with_retry(f, retry)
         if concurrency is None and via is None:
             return Stream(map(functools.partial(_tapped, work), self._take_items()))
         return self._concurrent(
