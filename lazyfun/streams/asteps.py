@@ -392,6 +392,16 @@ class Group(Step):
     def _out(self, key: Any, gathered: list[Any]) -> None:
         self.ready.append((key, gathered) if self.by is not None else gathered)
 
+    def _flush_before(self, error: Exception) -> None:
+        """An error flushes every open list, oldest first, then passes on (raised now
+        when nothing was open)."""
+        if not self.open:
+            raise error
+        for key, (_, gathered) in self.open.items():
+            self._out(key, gathered)
+        self.open.clear()
+        self.held.hold(error)
+
     def _expire(self) -> float | None:
         """Send the lists whose time is up; the seconds until the next one's is."""
         if self.within is None:
@@ -431,13 +441,7 @@ class Group(Step):
                 self.exhausted = True
                 continue
             except Exception as error:
-                if not self.open:
-                    raise
-                # an error flushes every open list, oldest first, then passes on
-                for key, (_, gathered) in self.open.items():
-                    self._out(key, gathered)
-                self.open.clear()
-                self.held.hold(error)
+                self._flush_before(error)
                 break
             key = self.by(item) if self.by is not None else None
             gathered = self.open.setdefault(key, (time.monotonic(), []))[1]
