@@ -32,10 +32,13 @@ runs all read their results through it.
 from __future__ import annotations
 
 import itertools
+import os
 import pickle
+import sys
 import threading
 import time
 import traceback
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack
@@ -147,6 +150,30 @@ class Holding(Iterator[T]):
         """Let go of what the step holds."""
 
 
+_OPEN: weakref.WeakSet[Window[Any]] = weakref.WeakSet()
+_EXITING = threading.Event()
+_CLOSING: weakref.WeakSet[threading.Thread] = weakref.WeakSet()  # closes begun by __del__
+
+
+def _close_at_exit() -> None:
+    """At interpreter exit, before the pools join their workers: close every window
+    still open (its queued tasks cancelled, what it started shut down), and let no
+    window start a thread from then on."""
+    _EXITING.set()
+    for window in list(_OPEN):
+        window.close()
+    for closing in list(_CLOSING):
+        closing.join(timeout=1.0)
+
+
+# Registered after concurrent.futures' own exit hooks (imported above), so it runs
+# before them: they join the pools' workers, which would otherwise first run every
+# task a forgotten window had queued.
+threading._register_atexit(_close_at_exit)  # type: ignore[attr-defined]
+# A forked worker process inherits the windows of its parent, not to be closed there.
+os.register_at_fork(after_in_child=_OPEN.clear)
+
+
 class Window(Holding[U]):
     """``work`` mapped over ``items`` through a bounded window of tasks on ``run``.
 
@@ -190,6 +217,7 @@ class Window(Holding[U]):
     def _open(self) -> Runner:
         """The runner, started on first use, and the limits that follow from its size."""
         if self._stack is None:
+            _OPEN.add(self)
             self._stack = ExitStack()
             if self._start is not None:
                 self._run = self._stack.enter_context(self._start)
@@ -329,9 +357,11 @@ class Window(Holding[U]):
         """Dropped unclosed: close on a thread of its own, since the garbage collector
         may run this in any thread, dask's event loop included, where shutting down
         a client would stall every other client of this process."""
-        if self._closed or self._stack is None:
-            return
-        try:
-            threading.Thread(target=self.close, name="lazyfun-window-close", daemon=True).start()
-        except RuntimeError:  # no new threads at interpreter shutdown
+        if self._closed or self._stack is None or _EXITING.is_set() or sys.is_finalizing():
+            return  # at exit, the exit hook closes it: no thread may start then
+        if threading.current_thread() is threading.main_thread():
             self.close()
+            return
+        closing = threading.Thread(target=self.close, name="lazyfun-window-close", daemon=True)
+        _CLOSING.add(closing)
+        closing.start()
