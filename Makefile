@@ -111,7 +111,7 @@ sanitize: $(DEV)
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 		$(CURDIR)/$(BIN)/python -m pytest -p no:cacheprovider \
-		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/learning.py
+		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/solving/learning.py
 
 # An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then
 # each installed into a fresh environment (tests/test_dist.py): the wheel runs the demo,
