@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import threading
 import time
@@ -54,6 +55,7 @@ __all__ = [
     "exit_protocol",
     "fail",
     "read_input",
+    "readable",
     "silence_stdout",
 ]
 
@@ -125,9 +127,7 @@ class Source:
         self.path: Path | None = None
         self.stdin = file == "-" or puzzles == ["-"]
         if file is not None and not self.stdin:
-            self.path = Path(file)
-            if not self.path.is_file():
-                raise fail(f"{file}: no such file")
+            self.path = readable(file)
         if not (self.arguments or self.stdin or self.path):
             if sys.stdin.isatty():
                 raise fail("no puzzles: give them as arguments, with --file FILE, or '-' for stdin")
@@ -142,8 +142,8 @@ class Source:
         """How many puzzle lines there are, when it is cheap to know (not for stdin)."""
         if self.arguments:
             return len(self.puzzles)
-        if self.path is None:
-            return None
+        if self.path is None or not self.path.is_file():
+            return None  # a pipe, a FIFO, /dev/stdin: read once, as it comes
         with self.path.open("rb") as f:
             lines = (
                 "?" if raw is None else raw.decode("utf-8", "replace") for raw in _raw_lines(f)
@@ -156,7 +156,11 @@ class Source:
             yield from self.puzzles
             return
         if self.path is not None:
-            with self.path.open("rb") as f:
+            try:
+                f = self.path.open("rb")
+            except OSError as error:
+                raise fail(f"{self.path}: {error.strerror}") from None
+            with f:
                 yield from read_input(f, problem)
             return
         stream = getattr(sys.stdin, "buffer", None)
@@ -164,6 +168,23 @@ class Source:
             yield from sys.stdin
         else:
             yield from read_input(stream, problem)
+
+
+def readable(file: str) -> Path:
+    """The path of an input file, once it is known to be one that can be read: a regular
+    file, or a stream such as a FIFO, ``<(command)`` or ``/dev/stdin`` (read as it
+    comes, line by line: never sized, never sought).  Otherwise one line, status 2."""
+    try:
+        mode = os.stat(file).st_mode
+    except FileNotFoundError:
+        raise fail(f"{file}: no such file") from None
+    except OSError as error:
+        raise fail(f"{file}: {error.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise fail(f"{file}: a directory, not a file of puzzles")
+    if not os.access(file, os.R_OK):
+        raise fail(f"{file}: not readable (permission denied)")
+    return Path(file)
 
 
 def _raw_lines(f: BinaryIO) -> Iterator[bytes | None]:

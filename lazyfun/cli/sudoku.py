@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
@@ -27,7 +28,7 @@ from lazyfun.cli.options import (
     flag,
     value,
 )
-from lazyfun.cli.output import Format, Report, Source, fail, write_document
+from lazyfun.cli.output import Format, Report, Source, fail, readable, write_document
 from lazyfun.pages import Printed, booklet
 from lazyfun.parallel import ParallelError
 from lazyfun.runs import canon_file, solve_file
@@ -139,10 +140,10 @@ def variant_texts(place: str) -> list[str]:
     (pretty or not) or of JSON Lines (each line a puzzle; ``#`` lines skipped)."""
     if is_link(place):
         return [place]
-    path = Path(place)
-    if not path.is_file():
+    if not os.path.exists(place):
         raise fail(f"{place}: no such file (and not an f-puzzles or SudokuPad link)")
-    text = path.read_text(encoding="utf-8")
+    with readable(place).open(encoding="utf-8") as f:  # a FIFO too
+        text = f.read()
     try:
         return [json.dumps(json.loads(text))]
     except json.JSONDecodeError:
