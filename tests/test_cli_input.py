@@ -4,6 +4,8 @@ wrote (with a byte-order mark): every readable path is read as a stream, line by
 from __future__ import annotations
 
 import errno
+import io
+import json
 import os
 import shutil
 import subprocess
@@ -16,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
+from lazyfun.cli.output import read_input
 from tests.datafiles import DATA, read_lines
 
 TOP95 = read_lines("top95_first20.txt")
@@ -152,3 +155,51 @@ def test_a_variant_file_may_be_a_fifo(tmp_path: Path) -> None:
     code, out, err = run("sudoku", "solve", "-q", "--variant", str(fifo))
     writer.join(timeout=10)
     assert (code, len(out.split())) == (0, 2), err
+
+
+# --- a byte-order mark -------------------------------------------------------------------
+
+BOM = "\ufeff".encode()
+
+
+def test_a_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "windows.txt"
+    path.write_bytes(BOM + "".join(line + "\r\n" for line in TOP95[:2]).encode())
+    code, out, err = run("sudoku", "solve", "-f", str(path))
+    assert (code, out.split()) == (0, SOLUTIONS[:2]), err
+    assert "line 1" not in err
+    code, out, err = run("sudoku", "solve", "-", stdin=(BOM + path.read_bytes()[3:]).decode())
+    assert (code, out.split()) == (0, SOLUTIONS[:2]), err
+    code, out, err = run("sudoku", "convert", "-f", str(path))
+    assert (code, out.split()) == (0, [p.replace(".", "0") for p in TOP95[:2]]), err
+
+
+def test_a_grid_file_with_a_byte_order_mark_keeps_its_metadata(tmp_path: Path) -> None:
+    sdk = DATA / "samples.sdk"
+    path = tmp_path / "windows.sdk"
+    path.write_bytes(BOM + sdk.read_bytes())
+    code, out, err = run("sudoku", "convert", "-f", str(path), "--to", "sdk")
+    assert (code, out) == run("sudoku", "convert", "-f", str(sdk), "--to", "sdk")[:2], err
+
+
+def test_a_variant_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    lines = (DATA / "variants" / "killer.jsonl").read_text().splitlines()[:2]
+    pretty = tmp_path / "one.json"
+    pretty.write_bytes(BOM + json.dumps(json.loads(lines[0]), indent=2).encode())
+    several = tmp_path / "two.jsonl"
+    several.write_bytes(BOM + "\n".join(lines).encode())
+    code, out, err = run(
+        "sudoku", "solve", "-q", "--variant", str(pretty), "--variant", str(several)
+    )
+    assert (code, len(out.split())) == (0, 3), err
+    code, out, err = run("sudoku", "solve", "-q", "-f", str(several))
+    assert (code, len(out.split())) == (0, 2), err
+
+
+def test_the_source_reads_its_first_line_without_the_mark() -> None:
+    problems: list[tuple[int, str]] = []
+    lines = read_input(
+        io.BytesIO(BOM + b"1...\n" + BOM + b"2...\n"), lambda n, m: problems.append((n, m))
+    )
+    assert list(lines) == ["1...\n", "\ufeff2...\n"]  # only a file's start is its mark
+    assert problems == []

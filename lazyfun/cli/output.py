@@ -11,6 +11,7 @@ pipe downstream ends the command quietly with 0.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import stat
@@ -208,9 +209,12 @@ def read_input(f: BinaryIO, problem: Callable[[int, str], None]) -> Iterator[str
 
     A line longer than ``MAX_LINE`` bytes, or not UTF-8, is reported through
     ``problem(line number, message)`` and read as a blank line, so the line
-    numbers of the others stay right.
+    numbers of the others stay right.  The byte-order mark a Windows editor
+    starts a file with is skipped.
     """
     for number, raw in enumerate(_raw_lines(f), 1):
+        if number == 1 and raw is not None and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]
         if raw is None:
             problem(number, f"longer than {MAX_LINE:,} characters: not a puzzle")
             yield ""

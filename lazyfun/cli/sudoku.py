@@ -142,7 +142,7 @@ def variant_texts(place: str) -> list[str]:
         return [place]
     if not os.path.exists(place):
         raise fail(f"{place}: no such file (and not an f-puzzles or SudokuPad link)")
-    with readable(place).open(encoding="utf-8") as f:  # a FIFO too
+    with readable(place).open(encoding="utf-8-sig") as f:  # a FIFO too; a BOM skipped
         text = f.read()
     try:
         return [json.dumps(json.loads(text))]

@@ -30,7 +30,14 @@ from lazyfun.sudoku.variants import (
     is_unique,
     solve,
 )
-from lazyfun.sudoku.variants.exchange import dumps, from_json, read_variant, to_json, write_link
+from lazyfun.sudoku.variants.exchange import (
+    dumps,
+    from_json,
+    read_puzzle,
+    read_variant,
+    to_json,
+    write_link,
+)
 from tests.datafiles import read_lines
 from tests.sudoku.test_arithmetic import SOLVED4, rules_from
 from tests.sudoku.test_variants import JIGSAW9
@@ -164,6 +171,14 @@ def _link(data: dict[str, Any]) -> str:
     rows: list[list[dict[str, Any]]] = [[{} for _ in range(9)] for _ in range(9)]
     payload: str = LZString.compressToBase64(json.dumps({"size": 9, "grid": rows, **data}))
     return FPUZZLES + payload
+
+
+def test_a_byte_order_mark_before_a_document_is_skipped() -> None:
+    killer = Variant(parse("." * 16), (Cage(cells=(0, 1), total=3),))
+    text = json.dumps(to_json(killer), indent=2)
+    assert read_variant("\ufeff" + text) == killer
+    assert read_puzzle("\ufeff" + text) == killer
+    assert read_puzzle("\ufeff" + write_link(killer)) == killer
 
 
 def test_an_fpuzzles_link_with_rules_reads_as_a_variant() -> None:

@@ -23,7 +23,7 @@ from lazyfun.sudoku import (
     steps,
     write,
 )
-from lazyfun.sudoku.board.formats import TARGETS, Target, split
+from lazyfun.sudoku.board.formats import TARGETS, Target, read_marks, split
 from lazyfun.sudoku.board.links import FPUZZLES, read_link
 from lazyfun.sudoku.steps.deduction import SINGLES
 from tests.datafiles import DATA, read_lines
@@ -233,6 +233,34 @@ def test_a_marked_grid_checks_its_candidates() -> None:
         MarkedGrid(EMPTY4, ((2, 1),) + ((1, 2),) * 15)
     with pytest.raises(PuzzleError, match="expected candidates for 16 cells"):
         MarkedGrid(EMPTY4, ((1,),))
+
+
+# --- a byte-order mark --------------------------------------------------------------------
+
+BOM = "\ufeff"  # what a Windows editor starts a UTF-8 file with
+
+
+@given(puzzles(3, 81), st.sampled_from(TARGETS))
+def test_a_byte_order_mark_is_skipped_by_read(grid: Grid, to: Target) -> None:
+    text = write(grid, to)
+    assert read(BOM + text) == read(text)
+    assert read(BOM + "\n" + text) == read(text)  # a file whose first line is blank
+
+
+def test_a_byte_order_mark_is_skipped_by_parse_and_read_marks() -> None:
+    assert parse(BOM + MSF) == parse(MSF)
+    assert parse(BOM + parse(MSF).pretty()) == parse(MSF)
+    line = write(MarkedGrid.of(parse(MSF), {2: [1, 5]}), "729")
+    assert read_marks(BOM + line) == read_marks(line)
+
+
+def test_a_byte_order_mark_is_skipped_by_split() -> None:
+    top = read_lines("top95_first20.txt")
+    sdk = write(parse(MSF), "sdk", ["#A someone"]).splitlines()
+    joined = [BOM + sdk[0], *sdk[1:], "", BOM + top[0], top[1]]  # two files, each with a mark
+    entries = list(split(joined))
+    assert [e.meta for e in entries] == [("#A someone",), (), ()]
+    assert [e.text for e in entries] == ["\n".join(sdk[1:]), top[0], top[1]]
 
 
 # --- round trips -------------------------------------------------------------------------

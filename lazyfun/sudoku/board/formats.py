@@ -55,6 +55,7 @@ from lazyfun.sudoku.board.grid import (
 from lazyfun.sudoku.board.links import read_link, write_link
 
 __all__ = [
+    "BOM",
     "TARGETS",
     "Entry",
     "Puzzle",
@@ -64,12 +65,16 @@ __all__ = [
     "read",
     "read_marks",
     "split",
+    "without_bom",
     "write",
 ]
 
 Puzzle = Grid | MarkedGrid
 Target = Literal["81", "729", "sdk", "ss", "link"]
 TARGETS: tuple[Target, ...] = get_args(Target)
+
+# The byte-order mark a Windows editor starts a UTF-8 file with: skipped by every reader.
+BOM = "\ufeff"
 
 _SIDES = set(BOX_OF_SIDE)
 _CELLS = {side * side for side in BOX_OF_SIDE}  # the cells of a whole grid, by size
@@ -98,6 +103,7 @@ def read(text: str) -> Puzzle:
     >>> marked.candidates[:3], marked.grid.cells[:2]
     (((1, 2, 3, 4), (1, 2, 3, 4), (3, 4)), (0, 0))
     """
+    text = without_bom(text)
     if is_link(text):
         return read_link(text.strip())
     rows = [row for row in map(str.strip, text.splitlines()) if row and row[0] != "#"]
@@ -113,6 +119,7 @@ def read_marks(line: str) -> MarkedGrid:
     >>> read_marks(("1..." ".234" ".2.4" "1234") * 4).grid.cells[:2]
     (1, 0)
     """
+    line = without_bom(line)
     n = MARKS_SIZES.get(len(line))
     if n is None:
         sizes = ", ".join(map(str, MARKS_SIZES))
@@ -176,6 +183,7 @@ def parse(text: str) -> Grid:
     ...
     lazyfun.sudoku.board.grid.PuzzleError: expected 16 cells, got 5
     """
+    text = without_bom(text)
     if is_link(text):
         found = read_link(text.strip())
         if isinstance(found, MarkedGrid):
@@ -207,6 +215,15 @@ def parse(text: str) -> Grid:
                 f"unexpected character {ch!r} for a {n}x{n} grid", line=line, column=offset + 1
             )
     return Grid(tuple(cells), isqrt(n), symbols)
+
+
+def without_bom(text: str) -> str:
+    """The text without the byte-order mark it may start with (:data:`BOM`).
+
+    >>> without_bom("\\ufeff1...")
+    '1...'
+    """
+    return text[1:] if text.startswith(BOM) else text
 
 
 def is_link(text: str) -> bool:
@@ -256,7 +273,9 @@ def split(lines: Iterable[str]) -> Iterator[Entry]:
     (an 81-character line, a pencil-mark line, a link); rows are gathered into one
     until they hold N*N cells (N the first row's cells), rules between them kept.
     ``#`` lines before a puzzle are its metadata; blank lines end a puzzle.  A puzzle
-    that does not read still comes out, for its reader to say what is wrong.
+    that does not read still comes out, for its reader to say what is wrong.  A
+    byte-order mark at the start of a line (a file's first, or where files were
+    joined) is skipped.
 
     >>> [(e.line, e.meta) for e in split(["#A me", "1.|..", "..|1.", "--+--", ".1|..", "..|.1"])]
     [(2, ('#A me',))]
@@ -267,7 +286,7 @@ def split(lines: Iterable[str]) -> Iterator[Entry]:
     start, cells, wanted = 0, 0, 0
     meta: list[str] = []
     for number, raw in enumerate(lines, 1):
-        line = raw.strip()
+        line = without_bom(raw).strip()
         count = len(line) - sum(map(line.count, SEPARATORS))
         if rows and (not line or line.startswith("#") or _whole(line, count, wanted)):
             yield Entry(start, "\n".join(rows), tuple(meta))
