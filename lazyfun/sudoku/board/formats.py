@@ -8,7 +8,9 @@ Readers take a puzzle's text and tell its format by content:
 - one line of N*N*N characters: a pencil-mark grid (729 for 9x9), N characters
   a cell, a value's symbol at its place when it is a candidate, ``.`` or ``0``
   when not.  A cell with one candidate is placed.  It comes back as a
-  :class:`~lazyfun.sudoku.board.grid.MarkedGrid`;
+  :class:`~lazyfun.sudoku.board.grid.MarkedGrid`, or as its grid when the marks
+  rule nothing out (every value in every blank: how a grid without marks is
+  written);
 - an f-puzzles link (``https://www.f-puzzles.com/?load=...``) or a SudokuPad
   link to an f-puzzles puzzle (``https://sudokupad.app/fpuzzles...``), whose
   data is lz-string compressed JSON (read with the ``lzstring`` package).  A
@@ -18,8 +20,9 @@ Readers take a puzzle's text and tell its format by content:
 :func:`split` cuts the lines of a file into puzzles, one line or many each,
 so that every ``-f`` reader takes a file of any of these.  Writers:
 :func:`write` with one of :data:`TARGETS` (``81``, ``729``, ``sdk``, ``ss``,
-``link``).  Reading what was written gives the same grid and candidates back
-(the round-trip laws in the tests).
+``link``).  Reading what was written gives the same puzzle back: the same grid,
+and a marked grid's candidates in the formats that carry them, ``729`` and
+``link`` (the round-trip laws in the tests).
 
 >>> grid = read("4..." "..1." ".1.." "...4")
 >>> print(write(grid, "ss"))
@@ -51,6 +54,7 @@ from lazyfun.sudoku.board.grid import (
     MarkedGrid,
     PuzzleError,
     grid_of,
+    marked_or_grid,
 )
 from lazyfun.sudoku.board.links import read_link, write_link
 
@@ -94,8 +98,8 @@ class Entry:
 
 
 def read(text: str) -> Puzzle:
-    """One puzzle in any format lazyfun reads: a ``MarkedGrid`` when it has pencil marks,
-    else a ``Grid``.
+    """One classic puzzle in any format lazyfun reads: a ``MarkedGrid`` when it has pencil
+    marks that rule something out, else a ``Grid``.
 
     >>> read("1..." "..1." ".1.." "...1").givens
     4
@@ -108,7 +112,7 @@ def read(text: str) -> Puzzle:
         return read_link(text.strip())
     rows = [row for row in map(str.strip, text.splitlines()) if row and row[0] != "#"]
     if len(rows) == 1 and len(rows[0]) in MARKS_SIZES:
-        return read_marks(rows[0])
+        return marked_or_grid(read_marks(rows[0]))
     return parse(text)
 
 
@@ -329,18 +333,29 @@ def _whole(line: str, count: int, wanted: int) -> bool:
 
 def write(puzzle: Puzzle, to: Target, meta: Iterable[str] = ()) -> str:
     """The puzzle in the format ``to``: ``81`` (one line of N*N cells; a marked grid's
-    placed cells), ``729`` (one pencil-mark line; a grid's marks are the values no
-    given rules out), ``sdk`` (``meta`` lines, then rows with ``.``), ``ss`` (Simple
-    Sudoku's layout) or ``link`` (an f-puzzles link that opens in the browser).
+    placed cells), ``729`` (one pencil-mark line: a marked grid's candidates; a grid
+    without marks has every value in each blank, so that one candidate always means
+    a given), ``sdk`` (``meta`` lines, then rows with ``.``), ``ss`` (Simple Sudoku's
+    layout) or ``link`` (an f-puzzles link that opens in the browser, with a marked
+    grid's candidates as centre marks).
 
-    >>> write(read("1..." "..1." ".1.." "...1"), "729")[:12]
+    In the ``729`` form a cell with one candidate is placed: a blank cell whose marks
+    leave it one value is written as that value, and reads back as a given (with the
+    same solutions); a link keeps it blank.
+
+    >>> puzzle = parse("1..." "..1." ".1.." "...1")
+    >>> write(puzzle, "729")[:12]
+    '1...12341234'
+    >>> read(write(puzzle, "729")) == puzzle
+    True
+    >>> write(MarkedGrid.of(puzzle), "729")[:12]  # the marks no given rules out
     '1....234.234'
     """
     grid = grid_of(puzzle)
     if to == "81":
         return str(grid)
     if to == "729":
-        return str(puzzle if isinstance(puzzle, MarkedGrid) else MarkedGrid.of(grid))
+        return str(puzzle if isinstance(puzzle, MarkedGrid) else _unmarked(grid))
     if to == "sdk":
         return "\n".join([*meta, *("".join(map(grid.symbol, row)) for row in grid.rows)])
     if to == "ss":
@@ -348,6 +363,12 @@ def write(puzzle: Puzzle, to: Target, meta: Iterable[str] = ()) -> str:
     if to == "link":
         return write_link(puzzle)
     raise ValueError(f"unknown format {to!r}: choose one of {', '.join(TARGETS)}")
+
+
+def _unmarked(grid: Grid) -> MarkedGrid:
+    """A grid without pencil marks as a marked grid: every value a candidate in each blank."""
+    every = tuple(range(1, grid.size + 1))
+    return MarkedGrid(grid, tuple((v,) if v else every for v in grid.cells))
 
 
 def _simple_sudoku(grid: Grid) -> str:
