@@ -68,10 +68,10 @@ def test_solve_counts_checks_uniqueness_and_draws_grids(tmp_path: Path) -> None:
     assert _run("sudoku", "solve", "--variant", str(empty), "--count")[:2] == (0, "48\n")
     code, out, _ = _run("sudoku", "solve", "--variant", str(empty), "--unique")
     assert (code, out) == (1, "multiple\n")
-    code, out, _ = _run("sudoku", "solve", "--variant", str(empty), "--format", "grid")
+    code, out, _ = _run("sudoku", "solve", "--variant", str(empty), "--first", "--format", "grid")
     assert code == 0 and "|" in out
     first = next(solve(read_variant(empty.read_text())))
-    assert str(first) in _run("sudoku", "solve", "--variant", str(empty))[1]
+    assert str(first) in _run("sudoku", "solve", "--variant", str(empty), "--first")[1]
 
 
 def test_variant_requests_that_cannot_run_are_refused() -> None:

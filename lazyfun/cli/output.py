@@ -280,7 +280,7 @@ class Report:
         self, source: Source, fmt: Format, quiet: bool, verb: str, to: Target | None = None
     ) -> None:
         self.source, self.fmt, self.quiet, self.verb, self.to = source, fmt, quiet, verb, to
-        self.counts = {"done": 0, "unsolved": 0, "refused": 0, "invalid": 0}
+        self.counts = {"done": 0, "unsolved": 0, "multiple": 0, "refused": 0, "invalid": 0}
         self.start = time.perf_counter()
         self.bar = bar("puzzles", source.total() if not quiet else None, quiet)
 
@@ -321,10 +321,13 @@ class Report:
             self.emit(shown)
         if a.index is not None and a.index > 1:
             return  # a further solution of a puzzle already tallied
-        if not a.solved:
-            problem = "not unique" if a.kind == "unique" and a.count else "no solution"
-            self.warn(f"lazyfun: {self.source.place(a.line)}: {problem}")
-        self.tally("done" if a.solved else "unsolved")
+        if a.solved:
+            self.tally("done")
+            return
+        several = a.kind in ("solution", "unique") and (a.count or 0) > 1
+        problem = a.problem or ("not unique" if several else "no solution")
+        self.warn(f"lazyfun: {self.source.place(a.line)}: {problem}")
+        self.tally("multiple" if several else "unsolved")
 
     def _shown(self, a: Answer) -> str | None:
         """The stdout text of an answer in this report's format (None: nothing to write)."""
@@ -336,6 +339,8 @@ class Report:
             fields: dict[str, object] = {"line": a.line, "puzzle": a.text, a.kind: value}
             if a.index is not None:
                 fields["index"] = a.index
+            if a.problem is not None:
+                fields["problem"] = a.problem
             return json.dumps({**fields, "ms": round(a.ms, 3)})
         if a.kind in ("count", "unique"):
             return str(verdict)
@@ -361,6 +366,7 @@ class Report:
                 f"{c[kind]} {label}"
                 for kind, label in (
                     ("unsolved", "without solution"),
+                    ("multiple", "with more than one solution"),
                     ("refused", "refused"),
                     ("invalid", "invalid"),
                 )
@@ -375,7 +381,7 @@ class Report:
             return EXIT_INTERRUPTED
         if c["invalid"] or c["refused"]:
             return EXIT_INVALID
-        return EXIT_UNSOLVED if c["unsolved"] else 0
+        return EXIT_UNSOLVED if c["unsolved"] or c["multiple"] else 0
 
     def stop(self) -> None:
         """Take the bar off the terminal (it may be stopped more than once)."""
