@@ -74,7 +74,7 @@ def test_a_link_with_killer_cages_is_solved_as_a_variant_and_not_converted() -> 
     assert code == 0 and {out[0], out[1]} == {"1", "2"}
     code, out, err = run("sudoku", "convert", link)
     assert code == 2 and out == ""
-    assert "argument 1: a puzzle with killer cages: a variant (solve it with --variant)" in err
+    assert "argument 1: a variant (killer): --to 81 has no rules; --to link keeps them" in err
 
 
 def test_convert_to_729_and_back_gives_the_same_puzzles() -> None:

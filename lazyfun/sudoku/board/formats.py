@@ -276,21 +276,23 @@ def split(lines: Iterable[str]) -> Iterator[Entry]:
     """The puzzles in a file's lines, lazily: a line that holds a whole puzzle is one
     (an 81-character line, a pencil-mark line, a link); rows are gathered into one
     until they hold N*N cells (N the first row's cells), rules between them kept.
-    ``#`` lines before a puzzle are its metadata; blank lines end a puzzle.  A puzzle
-    that does not read still comes out, for its reader to say what is wrong.  A
-    byte-order mark at the start of a line (a file's first, or where files were
-    joined) is skipped.
+    A JSON document (a variant's ``sudoku-puzzle``) is one: on one line, or
+    pretty-printed from a line ``{`` to its closing brace.  ``#`` lines before a
+    puzzle are its metadata; blank lines end a puzzle.  A puzzle that does not read
+    still comes out, for its reader to say what is wrong.  A byte-order mark at the
+    start of a line (a file's first, or where files were joined) is skipped.
 
     >>> [(e.line, e.meta) for e in split(["#A me", "1.|..", "..|1.", "--+--", ".1|..", "..|.1"])]
     [(2, ('#A me',))]
     >>> [e.line for e in split(["1..." "..1." ".1.." "...1", "", "12|34", "34|12", "", "x"])]
     [1, 3, 6]
+    >>> [(e.line, e.text) for e in split(["{", '  "a": "}"', "}", '{"b": [1', "12|34"])]
+    [(1, '{\\n"a": "}"\\n}'), (4, '{"b": [1'), (5, '12|34')]
     """
     rows: list[str] = []
     start, cells, wanted = 0, 0, 0
     meta: list[str] = []
-    for number, raw in enumerate(lines, 1):
-        line = without_bom(raw).strip()
+    for number, line in _documents(lines):
         count = len(line) - sum(map(line.count, SEPARATORS))
         if rows and (not line or line.startswith("#") or _whole(line, count, wanted)):
             yield Entry(start, "\n".join(rows), tuple(meta))
@@ -314,15 +316,61 @@ def split(lines: Iterable[str]) -> Iterator[Entry]:
         yield Entry(start, "\n".join(rows), tuple(meta))
 
 
+def _documents(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """The lines, numbered from 1 and stripped (of a byte-order mark too), with a JSON
+    document spread over several lines joined into one: from a line that holds only
+    its opening brace, as JSON is pretty-printed, to the line that closes it (or a
+    blank line, if it is never closed).  A line that opens a document and goes on
+    is a document on one line (JSON Lines), whole or broken."""
+    document: list[str] = []
+    start = depth = 0
+    for number, raw in enumerate(lines, 1):
+        line = without_bom(raw).strip()
+        if document and line:
+            document.append(line)
+            depth = _depth(line, depth)
+            if depth <= 0:
+                yield start, "\n".join(document)
+                document = []
+            continue
+        if document:  # a blank line: the document was never closed
+            yield start, "\n".join(document)
+            document = []
+        if line == "{":
+            start, document, depth = number, [line], 1
+            continue
+        yield number, line
+    if document:
+        yield start, "\n".join(document)
+
+
+def _depth(line: str, depth: int) -> int:
+    """How deep in brackets a JSON document is after ``line`` (from ``depth``); the
+    brackets inside its strings do not count."""
+    quoted = escaped = False
+    for ch in line:
+        if escaped:
+            escaped = False
+        elif quoted:
+            escaped, quoted = ch == "\\", ch != '"'
+        elif ch == '"':
+            quoted = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return depth
+
+
 def _whole(line: str, count: int, wanted: int) -> bool:
-    """Whether one line holds a whole puzzle: N*N cells, a pencil-mark grid, a link, or
-    rows given as one command-line argument.
+    """Whether one line holds a whole puzzle: N*N cells, a pencil-mark grid, a link, a
+    JSON document, or rows given as one command-line argument.
 
     Sixteen cells are a 4x4 puzzle unless the line has separators (a row of a pretty
     16x16 grid) or a 16x16 grid's rows are being gathered (``wanted`` 256 cells).
     """
-    if len(line) in MARKS_SIZES or is_link(line) or "\n" in line:
-        return True  # (a "line" with line breaks in it is a puzzle given as one argument)
+    if len(line) in MARKS_SIZES or is_link(line) or "\n" in line or line.startswith("{"):
+        return True  # (line breaks: a JSON document, or a puzzle given as one argument)
     if count == 16:
         return wanted != 256 and not any(ch in SEPARATORS for ch in line)
     return count in _CELLS
