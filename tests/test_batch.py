@@ -7,7 +7,7 @@ from itertools import islice
 
 import pytest
 
-from lazyfun.runs.batch import METHODS, Answer, Request, answer_lines, answers
+from lazyfun.runs.batch import METHODS, MORE_THAN_ONE, Answer, Request, answer_lines, answers
 from tests.datafiles import read_lines
 
 TOP95 = read_lines("top95_first20.txt")
@@ -52,6 +52,29 @@ def test_counting_modes(mode: str, limit: int | None, expected: int) -> None:
 def test_unique_puzzle_is_solved_in_unique_mode() -> None:
     (a,) = answers(1, TOP95[0], Request(mode="unique"))
     assert a.count == 1 and a.solved
+
+
+def test_the_solution_is_checked_to_be_the_only_one() -> None:
+    (several,) = answers(4, EMPTY_4X4, Request())
+    assert (several.kind, several.grid, several.count) == ("solution", None, 2)
+    assert several.problem == MORE_THAN_ONE and not several.solved
+    (one,) = answers(1, TOP95[0], Request())
+    assert (str(one.grid), one.count, one.problem) == (TOP95_SOLUTIONS[0], 1, None)
+    (none,) = answers(1, NO_SOLUTION, Request())
+    assert (none.grid, none.count, none.problem) == (None, 0, None)
+
+
+def test_first_mode_takes_the_first_solution_found() -> None:
+    (a,) = answers(1, EMPTY_4X4, Request(mode="first"))
+    assert a.solved and a.problem is None and a.count is None
+    assert str(a.grid) == "1234341221434321"
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_method_checks_for_a_second_solution(method: str) -> None:
+    puzzle = "12343412" + "." * 8  # the bottom band blank: several solutions
+    (a,) = answers(1, puzzle, Request(method=method))  # type: ignore[arg-type]
+    assert (a.grid, a.problem) == (None, MORE_THAN_ONE)
 
 
 def test_all_mode_numbers_solutions_lazily() -> None:

@@ -107,10 +107,11 @@ def test_generate_writes_a_booklet(tmp_path: Path) -> None:
 
 def test_solve_writes_a_booklet_of_the_puzzles_it_solved(tmp_path: Path) -> None:
     puzzles = tmp_path / "puzzles.txt"
-    several = "0" * 16  # 288 solutions: printed with the first, without a rating
+    several = "0" * 16  # 288 solutions: with --first, printed with the first, without a rating
     puzzles.write_text(f"{PUZZLE}\n{'1' * 81}\n{several}\n")
     book = tmp_path / "book.html"
-    code, out, err = run("sudoku", "solve", "-f", str(puzzles), "-q", "--booklet", str(book))
+    command = ("sudoku", "solve", "-f", str(puzzles), "-q", "--first", "--booklet", str(book))
+    code, out, err = run(*command)
     assert code == 2 and len(out.split()) == 2 and "line 2" in err
     html = book.read_text()
     assert html.count('class="sheet"') == 2  # one sheet of puzzles, one of solutions

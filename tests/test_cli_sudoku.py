@@ -96,7 +96,7 @@ def test_unique() -> None:
 
 
 def test_grid_format_draws_boxes() -> None:
-    _, out, _ = run("sudoku", "solve", "--format", "grid", "1.....1..1.....1")
+    _, out, _ = run("sudoku", "solve", "--first", "--format", "grid", "1.....1..1.....1")
     assert out.splitlines()[:3] == ["1 2 | 3 4", "3 4 | 1 2", "----+----"]
 
 
@@ -235,7 +235,7 @@ def test_ctrl_c_flushes_what_was_done_and_exits_130(tmp_path: Path) -> None:
 def _max_rss_kib(path: Path) -> int:
     code = (
         "import resource, subprocess, sys;"
-        f"subprocess.run({[*LAZYFUN, 'sudoku', 'solve', '-q', '-f', str(path)]!r},"
+        f"subprocess.run({[*LAZYFUN, 'sudoku', 'solve', '--first', '-q', '-f', str(path)]!r},"
         " stdout=subprocess.DEVNULL, check=True);"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
@@ -262,6 +262,64 @@ def test_python_dash_m_runs_the_same_command() -> None:
     proc = subprocess.run([*LAZYFUN, "sudoku", "canon", TOP95[0]], capture_output=True, text=True)
     assert proc.returncode == 0
     assert proc.stdout.strip() == str(minlex(parse(TOP95[0])))
+
+
+# --- one solution, checked ----------------------------------------------------------
+
+
+@pytest.fixture
+def several_file(tmp_path: Path) -> Path:
+    """A good puzzle, one with 288 solutions, and another good one."""
+    path = tmp_path / "several.txt"
+    path.write_text(f"{TOP95[0]}\n{EMPTY_4X4}\n{TOP95[1]}\n")
+    return path
+
+
+def test_solve_says_when_a_puzzle_has_more_than_one_solution(several_file: Path) -> None:
+    code, out, err = run("sudoku", "solve", "-f", str(several_file))
+    assert out.split() == TOP95_SOLUTIONS[:2]  # none of the 288 is printed
+    assert "lazyfun: line 2: more than one solution" in err.splitlines()
+    assert "2 solved, 1 with more than one solution" in err
+    assert code == 1
+
+
+def test_json_says_why_a_puzzle_has_no_solution_printed(several_file: Path) -> None:
+    code, out, _ = run("sudoku", "solve", "-f", str(several_file), "--format", "json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["solution"] for r in records] == [TOP95_SOLUTIONS[0], None, TOP95_SOLUTIONS[1]]
+    assert [r.get("problem") for r in records] == [None, "more than one solution", None]
+    assert code == 1
+
+
+def test_first_prints_the_first_solution_without_the_check(several_file: Path) -> None:
+    code, out, err = run("sudoku", "solve", "-f", str(several_file), "--first")
+    first = str(next(solve(parse(EMPTY_4X4))))
+    assert (code, out.split()) == (0, [TOP95_SOLUTIONS[0], first, TOP95_SOLUTIONS[1]])
+    assert "more than one" not in err and "3 solved" in err
+
+
+def test_all_and_count_are_as_they_were(several_file: Path) -> None:
+    assert run("sudoku", "solve", "--count", EMPTY_4X4)[:2] == (0, "288\n")
+    code, out, _ = run("sudoku", "solve", "--all", "-f", str(several_file))
+    assert (code, len(out.split())) == (0, 290)
+    code, _, err = run("sudoku", "solve", "--first", "--all", EMPTY_4X4)
+    assert code == 2 and "choose at most one of --all, --count, --unique and --first" in err
+
+
+@pytest.mark.parametrize("args", [[], ["--first"], ["--format", "json"]])
+def test_the_check_is_the_same_on_workers(several_file: Path, args: list[str]) -> None:
+    sequential = run("sudoku", "solve", "-q", "-f", str(several_file), *args)
+    synced = run("sudoku", "solve", "-q", "-f", str(several_file), *args, "--scheduler", "sync")
+    strip = [
+        {k: v for k, v in json.loads(x).items() if k != "ms"} if x.startswith("{") else x
+        for x in sequential[1].splitlines()
+    ]
+    assert [
+        {k: v for k, v in json.loads(x).items() if k != "ms"} if x.startswith("{") else x
+        for x in synced[1].splitlines()
+    ] == strip
+    assert synced[0] == sequential[0] == (0 if args == ["--first"] else 1)
+    assert synced[2] == sequential[2]
 
 
 # --- --jobs and --scheduler: the same output from dask -------------------------------

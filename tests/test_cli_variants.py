@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from itertools import islice
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+import lazyfun.sudoku as sudoku
 from lazyfun.cli import app
-from lazyfun.sudoku import Grid, parse
-from lazyfun.sudoku.variants import count_solutions, is_solution, solve
-from lazyfun.sudoku.variants.exchange import from_json, read_variant, write_link
+from lazyfun.sudoku import Grid, MarkedGrid, parse, write
+from lazyfun.sudoku.variants import Cage, Variant, count_solutions, is_solution, solve
+from lazyfun.sudoku.variants.exchange import dumps, from_json, read_variant, to_json, write_link
 from tests.datafiles import DATA, read_lines
 
 TOP95_FIRST = read_lines("top95_first20.txt")[0]
@@ -68,10 +71,10 @@ def test_solve_counts_checks_uniqueness_and_draws_grids(tmp_path: Path) -> None:
     assert _run("sudoku", "solve", "--variant", str(empty), "--count")[:2] == (0, "48\n")
     code, out, _ = _run("sudoku", "solve", "--variant", str(empty), "--unique")
     assert (code, out) == (1, "multiple\n")
-    code, out, _ = _run("sudoku", "solve", "--variant", str(empty), "--format", "grid")
+    code, out, _ = _run("sudoku", "solve", "--variant", str(empty), "--first", "--format", "grid")
     assert code == 0 and "|" in out
     first = next(solve(read_variant(empty.read_text())))
-    assert str(first) in _run("sudoku", "solve", "--variant", str(empty))[1]
+    assert str(first) in _run("sudoku", "solve", "--variant", str(empty), "--first")[1]
 
 
 def test_variant_requests_that_cannot_run_are_refused() -> None:
@@ -176,3 +179,62 @@ def test_a_booklet_of_variants_prints_each_with_its_rules(tmp_path: Path) -> Non
     thermos = sum(r.name == "thermo" for r in read_variant(line).rules)
     assert code == 0 and html.count('class="rule thermo"') == 2 * 2 * 2 * thermos
     assert "&middot;" not in html  # a variant has no rating to print
+
+
+# --- one reader: the command line reads what lazyfun.sudoku.read reads ------------------
+
+KILLER_4X4 = Variant(parse("." * 16), (Cage(cells=(0, 1), total=3),))
+
+
+def _texts() -> dict[str, str]:
+    """One text of each form a puzzle comes in, a variant's among them."""
+    line = (DATA / "variants" / "thermo.jsonl").read_text().splitlines()[0]
+    marked = MarkedGrid.of(parse(TOP95_FIRST), {1: [1, 2, 7]})
+    return {
+        "a line": TOP95_FIRST,
+        "a line after a byte-order mark": "\ufeff" + TOP95_FIRST,
+        "pencil marks": write(marked, "729"),
+        "a grid without marks, in 729": write(parse(TOP95_FIRST), "729"),
+        "a classic link": write(parse(TOP95_FIRST), "link"),
+        "a killer link": write_link(KILLER_4X4),
+        "a variant, one line": line,
+        "a variant, pretty-printed": json.dumps(json.loads(line), indent=2),
+        "a 4x4 killer, pretty-printed": json.dumps(to_json(KILLER_4X4), indent=2),
+        "a document of the classic grid alone": dumps(to_json(Variant(parse(TOP95_FIRST)))),
+    }
+
+
+@pytest.mark.parametrize("name", list(_texts()))
+def test_the_command_line_solves_what_python_reads(name: str, tmp_path: Path) -> None:
+    text = _texts()[name]
+    expected = [str(g) for g in islice(sudoku.solve(sudoku.read(text)), 60)]
+    path = tmp_path / "puzzle.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    for where in (["-f", str(path)], [text]):
+        code, out, err = _run("sudoku", "solve", "--all", "--limit", "60", "-q", *where)
+        assert (code, out.split()) == (0, expected), err
+
+
+def test_solve_reads_a_pretty_variant_file_with_f(tmp_path: Path) -> None:
+    lines = (DATA / "variants" / "killer.jsonl").read_text().splitlines()[:2]
+    path = tmp_path / "two.json"
+    path.write_text("\n".join(json.dumps(json.loads(x), indent=2) for x in lines) + "\n")
+    code, out, err = _run("sudoku", "solve", "-f", str(path))
+    assert (code, out.split()) == (0, [str(next(solve(read_variant(x)))) for x in lines]), err
+    assert "lazyfun: 2 solved" in err
+
+
+def test_read_of_a_document_no_longer_counts_its_characters() -> None:
+    text = (DATA / "variants" / "killer.jsonl").read_text().splitlines()[0]
+    code, out, err = _run("sudoku", "solve", text)
+    assert code == 0 and "cells, got" not in err
+    assert out.strip() == str(next(sudoku.solve(sudoku.read(text))))
+
+
+def test_convert_writes_a_variant_as_a_link_and_refuses_to_drop_its_rules() -> None:
+    text = dumps(to_json(KILLER_4X4))
+    code, out, _ = _run("sudoku", "convert", text, "--to", "link")
+    assert code == 0 and sudoku.read(out.strip()) == KILLER_4X4
+    code, out, err = _run("sudoku", "convert", text, "--to", "81")
+    assert (code, out) == (2, "")
+    assert "argument 1: a variant (killer): --to 81 has no rules; --to link keeps them" in err

@@ -75,6 +75,10 @@ def test_count_and_unique_modes(cluster: str) -> None:
     assert [a.count for a in counted] == SERG_COUNTS[:3]
     unique = list(solve_file([TOP95[0], "0" * 16], mode="unique", scheduler=cluster))
     assert [a.count for a in unique] == [1, 2]
+    checked = list(solve_file([TOP95[0], "0" * 16], scheduler=cluster))
+    assert [(a.count, a.problem) for a in checked] == [(1, None), (2, "more than one solution")]
+    first = list(solve_file(["0" * 16], mode="first", scheduler=cluster))
+    assert str(first[0].grid) == "1234341221434321"
 
 
 def test_a_killed_worker_loses_nothing(cluster: str) -> None:

@@ -8,8 +8,10 @@ import typer
 
 from lazyfun.cli.options import FileOpt, PuzzlesArg, QuietOpt, choice
 from lazyfun.cli.output import Report, Source, exit_protocol
-from lazyfun.sudoku import PuzzleError
-from lazyfun.sudoku.board.formats import Target, read, split, write
+from lazyfun.sudoku import PuzzleError, read
+from lazyfun.sudoku.board.formats import Entry, Target, split, write
+from lazyfun.sudoku.variants import Variant
+from lazyfun.sudoku.variants.exchange import write_link
 
 
 def convert_command(
@@ -28,16 +30,18 @@ def convert_command(
     """Each puzzle written in another format, in input order.
 
     Every format lazyfun reads goes in, told apart by content: lines, grids,
-    .sdk (its # metadata is kept for --to sdk), .ss, pencil marks, links.  A
-    puzzle written on several lines is followed by a blank line.  Exit status:
-    0 all converted, 2 some puzzle could not be read (the others still are).
+    .sdk (its # metadata is kept for --to sdk), .ss, pencil marks, links, and
+    variants (sudoku-puzzle JSON: --to link keeps their rules, the other formats
+    have none).  A puzzle written on several lines is followed by a blank line.
+    Exit status: 0 all converted, 2 some puzzle could not be read or written (the
+    others still are).
     """
     source = Source(puzzles, file)
     report = Report(source, "line", quiet, "converted")
     with exit_protocol(interrupted=report.interrupted):
         for entry in split(source.lines(report.problem)):
             try:
-                text = write(read(entry.text), to, entry.meta)
+                text = _converted(entry, to)
             except PuzzleError as error:
                 line = entry.line if error.line is None else entry.line + error.line - 1
                 report.warn(f"lazyfun: {source.place(line, error.column)}: {error.message}")
@@ -46,3 +50,16 @@ def convert_command(
             report.emit(text + "\n" if "\n" in text else text)
             report.tally("done")
     raise typer.Exit(report.finish())
+
+
+def _converted(entry: Entry, to: Target) -> str:
+    """One puzzle of the input in the format ``to``: a variant only as a link, which
+    keeps its rules (the other formats would silently drop them)."""
+    puzzle = read(entry.text)
+    if not isinstance(puzzle, Variant):
+        return write(puzzle, to, entry.meta)
+    if to != "link":
+        raise PuzzleError(
+            f"a variant ({puzzle.kind}): --to {to} has no rules; --to link keeps them"
+        )
+    return write_link(puzzle)

@@ -11,8 +11,10 @@ pipe downstream ends the command quietly with 0.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import stat
 import sys
 import threading
 import time
@@ -54,6 +56,7 @@ __all__ = [
     "exit_protocol",
     "fail",
     "read_input",
+    "readable",
     "silence_stdout",
 ]
 
@@ -125,9 +128,7 @@ class Source:
         self.path: Path | None = None
         self.stdin = file == "-" or puzzles == ["-"]
         if file is not None and not self.stdin:
-            self.path = Path(file)
-            if not self.path.is_file():
-                raise fail(f"{file}: no such file")
+            self.path = readable(file)
         if not (self.arguments or self.stdin or self.path):
             if sys.stdin.isatty():
                 raise fail("no puzzles: give them as arguments, with --file FILE, or '-' for stdin")
@@ -142,8 +143,8 @@ class Source:
         """How many puzzle lines there are, when it is cheap to know (not for stdin)."""
         if self.arguments:
             return len(self.puzzles)
-        if self.path is None:
-            return None
+        if self.path is None or not self.path.is_file():
+            return None  # a pipe, a FIFO, /dev/stdin: read once, as it comes
         with self.path.open("rb") as f:
             lines = (
                 "?" if raw is None else raw.decode("utf-8", "replace") for raw in _raw_lines(f)
@@ -156,7 +157,11 @@ class Source:
             yield from self.puzzles
             return
         if self.path is not None:
-            with self.path.open("rb") as f:
+            try:
+                f = self.path.open("rb")
+            except OSError as error:
+                raise fail(f"{self.path}: {error.strerror}") from None
+            with f:
                 yield from read_input(f, problem)
             return
         stream = getattr(sys.stdin, "buffer", None)
@@ -164,6 +169,23 @@ class Source:
             yield from sys.stdin
         else:
             yield from read_input(stream, problem)
+
+
+def readable(file: str) -> Path:
+    """The path of an input file, once it is known to be one that can be read: a regular
+    file, or a stream such as a FIFO, ``<(command)`` or ``/dev/stdin`` (read as it
+    comes, line by line: never sized, never sought).  Otherwise one line, status 2."""
+    try:
+        mode = os.stat(file).st_mode
+    except FileNotFoundError:
+        raise fail(f"{file}: no such file") from None
+    except OSError as error:
+        raise fail(f"{file}: {error.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise fail(f"{file}: a directory, not a file of puzzles")
+    if not os.access(file, os.R_OK):
+        raise fail(f"{file}: not readable (permission denied)")
+    return Path(file)
 
 
 def _raw_lines(f: BinaryIO) -> Iterator[bytes | None]:
@@ -187,9 +209,12 @@ def read_input(f: BinaryIO, problem: Callable[[int, str], None]) -> Iterator[str
 
     A line longer than ``MAX_LINE`` bytes, or not UTF-8, is reported through
     ``problem(line number, message)`` and read as a blank line, so the line
-    numbers of the others stay right.
+    numbers of the others stay right.  The byte-order mark a Windows editor
+    starts a file with is skipped.
     """
     for number, raw in enumerate(_raw_lines(f), 1):
+        if number == 1 and raw is not None and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]
         if raw is None:
             problem(number, f"longer than {MAX_LINE:,} characters: not a puzzle")
             yield ""
@@ -255,7 +280,7 @@ class Report:
         self, source: Source, fmt: Format, quiet: bool, verb: str, to: Target | None = None
     ) -> None:
         self.source, self.fmt, self.quiet, self.verb, self.to = source, fmt, quiet, verb, to
-        self.counts = {"done": 0, "unsolved": 0, "refused": 0, "invalid": 0}
+        self.counts = {"done": 0, "unsolved": 0, "multiple": 0, "refused": 0, "invalid": 0}
         self.start = time.perf_counter()
         self.bar = bar("puzzles", source.total() if not quiet else None, quiet)
 
@@ -296,10 +321,13 @@ class Report:
             self.emit(shown)
         if a.index is not None and a.index > 1:
             return  # a further solution of a puzzle already tallied
-        if not a.solved:
-            problem = "not unique" if a.kind == "unique" and a.count else "no solution"
-            self.warn(f"lazyfun: {self.source.place(a.line)}: {problem}")
-        self.tally("done" if a.solved else "unsolved")
+        if a.solved:
+            self.tally("done")
+            return
+        several = a.kind in ("solution", "unique") and (a.count or 0) > 1
+        problem = a.problem or ("not unique" if several else "no solution")
+        self.warn(f"lazyfun: {self.source.place(a.line)}: {problem}")
+        self.tally("multiple" if several else "unsolved")
 
     def _shown(self, a: Answer) -> str | None:
         """The stdout text of an answer in this report's format (None: nothing to write)."""
@@ -311,6 +339,8 @@ class Report:
             fields: dict[str, object] = {"line": a.line, "puzzle": a.text, a.kind: value}
             if a.index is not None:
                 fields["index"] = a.index
+            if a.problem is not None:
+                fields["problem"] = a.problem
             return json.dumps({**fields, "ms": round(a.ms, 3)})
         if a.kind in ("count", "unique"):
             return str(verdict)
@@ -336,6 +366,7 @@ class Report:
                 f"{c[kind]} {label}"
                 for kind, label in (
                     ("unsolved", "without solution"),
+                    ("multiple", "with more than one solution"),
                     ("refused", "refused"),
                     ("invalid", "invalid"),
                 )
@@ -350,7 +381,7 @@ class Report:
             return EXIT_INTERRUPTED
         if c["invalid"] or c["refused"]:
             return EXIT_INVALID
-        return EXIT_UNSOLVED if c["unsolved"] else 0
+        return EXIT_UNSOLVED if c["unsolved"] or c["multiple"] else 0
 
     def stop(self) -> None:
         """Take the bar off the terminal (it may be stopped more than once)."""

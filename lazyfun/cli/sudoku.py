@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
@@ -27,7 +28,7 @@ from lazyfun.cli.options import (
     flag,
     value,
 )
-from lazyfun.cli.output import Format, Report, Source, fail, write_document
+from lazyfun.cli.output import Format, Report, Source, fail, readable, write_document
 from lazyfun.pages import Printed, booklet
 from lazyfun.parallel import ParallelError
 from lazyfun.runs import canon_file, solve_file
@@ -41,9 +42,11 @@ from lazyfun.sudoku.variants.exchange import read_puzzle
 Answers = Callable[[Iterable[str]], Iterable[Answer]]
 
 
-def _mode(every: bool, count: bool, unique: bool) -> Mode:
-    if sum((every, count, unique)) > 1:
-        raise fail("choose at most one of --all, --count and --unique")
+def _mode(every: bool, count: bool, unique: bool, first: bool) -> Mode:
+    if sum((every, count, unique, first)) > 1:
+        raise fail("choose at most one of --all, --count, --unique and --first")
+    if first:
+        return "first"
     return "all" if every else "count" if count else "unique" if unique else "solution"
 
 
@@ -60,7 +63,13 @@ def solve_command(
     ] = None,
     count: Annotated[bool, flag("--count", help="Print how many solutions.")] = False,
     unique: Annotated[
-        bool, flag("--unique", help="Check that each puzzle has exactly one solution.")
+        bool, flag("--unique", help="Print unique, multiple or none for each puzzle.")
+    ] = False,
+    first: Annotated[
+        bool,
+        flag(
+            "--first", help="Print the first solution found, without checking it is the only one."
+        ),
     ] = False,
     method: Annotated[Method, choice("--method", choices=Method, help="The solver.")] = "engine",
     force: Annotated[
@@ -85,17 +94,20 @@ def solve_command(
 ) -> None:
     """Solve puzzles, writing each solution as soon as it is found.
 
-    A pencil-mark grid is solved keeping to its candidates.  With --booklet FILE
-    the solved puzzles are also laid out for print, rated, with their solutions.
-    With --variant, each puzzle of each file or link is solved under its rules
-    (and printed with them in a booklet).
+    Each solution is checked to be the only one: a puzzle with more than one
+    is reported on stderr (none of them printed), and --first prints the first
+    found without looking further.  A pencil-mark grid is solved keeping to its
+    candidates.  With --booklet FILE the solved puzzles are also laid out for
+    print, rated, with their solutions.  With --variant, each puzzle of each
+    file or link is solved under its rules (and printed with them in a booklet).
 
-    Exit status: 0 all solved, 1 some puzzle had no solution (or was not unique
-    with --unique), 2 some line was invalid, 130 interrupted.
+    Exit status: 0 all solved, 1 some puzzle had no solution or more than one
+    (unless --first; with --unique: was not unique), 2 some line was invalid,
+    130 interrupted.
     """
     if limit is not None and limit < 1:
         raise fail(f"--limit must be at least 1, got {limit}")
-    mode = _mode(every, count, unique)
+    mode = _mode(every, count, unique, first)
     if to is not None and output == "grid":
         raise fail("--to chooses the format of each solution; --format grid is another: pick one")
     parallel = jobs is not None or scheduler is not None
@@ -123,7 +135,7 @@ def solve_command(
     if book is None:
         Report(source, output, quiet, "solved", to).run(answers, ParallelError)
         return
-    if mode != "solution":
+    if mode not in ("solution", "first"):
         raise fail("--booklet prints each puzzle with its solution: drop --all, --count, --unique")
     if per_page not in PER_PAGE:
         raise fail(f"--per-page must be 1, 2, 4 or 6, got {per_page}")
@@ -139,10 +151,10 @@ def variant_texts(place: str) -> list[str]:
     (pretty or not) or of JSON Lines (each line a puzzle; ``#`` lines skipped)."""
     if is_link(place):
         return [place]
-    path = Path(place)
-    if not path.is_file():
+    if not os.path.exists(place):
         raise fail(f"{place}: no such file (and not an f-puzzles or SudokuPad link)")
-    text = path.read_text(encoding="utf-8")
+    with readable(place).open(encoding="utf-8-sig") as f:  # a FIFO too; a BOM skipped
+        text = f.read()
     try:
         return [json.dumps(json.loads(text))]
     except json.JSONDecodeError:

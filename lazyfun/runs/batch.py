@@ -12,6 +12,14 @@ and the lines after it are still read, one at a time.
 >>> request = Request(mode="count")
 >>> [(a.line, a.kind, a.count) for a in answer_lines(["# a comment", "1...", "0" * 16], request)]
 [(2, 'invalid', None), (3, 'count', 288)]
+
+The solution of a puzzle is checked: one with more than one solution is
+answered with none, and says so (mode ``first`` takes the first one found).
+
+>>> [(a.grid, a.problem) for a in answers(1, "0" * 16, Request())]
+[(None, 'more than one solution')]
+>>> print(next(answers(1, "0" * 16, Request("first"))).grid)
+1234341221434321
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ __all__ = [
     "CANDIDATE_LIMIT",
     "METHODS",
     "MODES",
+    "MORE_THAN_ONE",
     "Answer",
     "Kind",
     "Method",
@@ -55,7 +64,7 @@ __all__ = [
     "solver",
 ]
 
-Mode = Literal["solution", "all", "count", "unique", "minlex"]
+Mode = Literal["solution", "first", "all", "count", "unique", "minlex"]
 Method = Literal["engine", "search", "pruned", "naive", "csp"]
 Kind = Literal["solution", "count", "unique", "minlex", "invalid", "refused"]
 MODES: tuple[Mode, ...] = get_args(Mode)
@@ -65,15 +74,20 @@ METHODS: tuple[Method, ...] = get_args(Method)
 # they would not finish in reasonable time, so they refuse unless forced.
 CANDIDATE_LIMIT = 10**7
 
+# What a puzzle with several solutions is answered in mode "solution".
+MORE_THAN_ONE = "more than one solution"
+
 
 @dataclass(frozen=True, slots=True)
 class Request:
     """What to do with each puzzle.
 
-    ``mode``: the first solution, ``all`` of them, their ``count``, whether
-    the puzzle is ``unique``, or its ``minlex`` form.  ``limit`` caps ``all``
-    and ``count``; ``force`` runs Bird's naive stages even where they would
-    stream more than :data:`CANDIDATE_LIMIT` candidates.
+    ``mode``: the ``solution``, checked to be the only one (the search goes
+    on to a second), the ``first`` solution found (unchecked), ``all`` of
+    them, their ``count``, whether the puzzle is ``unique``, or its
+    ``minlex`` form.  ``limit`` caps ``all`` and ``count``; ``force`` runs
+    Bird's naive stages even where they would stream more than
+    :data:`CANDIDATE_LIMIT` candidates.
     """
 
     mode: Mode = "solution"
@@ -98,7 +112,9 @@ class Answer:
     ``kind`` says which fields are set:
 
     - ``"solution"``: ``grid`` is a solution, or None when there is none;
-      with mode ``all``, ``index`` numbers the solutions from 1;
+      with mode ``solution``, ``count`` is how many were seen (0, 1, or 2:
+      then ``grid`` is None and ``problem`` is :data:`MORE_THAN_ONE`); with
+      mode ``all``, ``index`` numbers the solutions from 1;
     - ``"count"``: ``count`` solutions (up to the request's limit);
     - ``"unique"``: ``count`` solutions seen, at most 2 (1 means unique);
     - ``"minlex"``: ``grid`` is the canonical form;
@@ -201,7 +217,9 @@ def solver(method: Method) -> Callable[[Grid], Iterator[Grid]]:
 def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
     """Every answer to one puzzle line, lazily: one, or with mode ``all`` one per solution.
 
-    >>> [str(a.grid) for a in answers(1, "1..." "..1." ".1.." "...1", Request())]
+    >>> [str(a.grid) for a in answers(1, ".2.." "3..1" "4..2" "..3.", Request())]
+    ['1243342143122134']
+    >>> [str(a.grid) for a in answers(1, "1..." "..1." ".1.." "...1", Request("first"))]
     ['1234341221434321']
     >>> next(answers(7, "12", Request())).problem
     'expected 16 cells, got 2'
@@ -272,6 +290,13 @@ def _answered(
         cap = 2 if request.mode == "unique" else request.limit
         found = ilen(islice(solutions, cap))
         yield Answer(number, text, request.mode, count=found, ms=elapsed())
+    elif request.mode == "solution":
+        seen = list(islice(solutions, 2))
+        if len(seen) > 1:
+            yield Answer(number, text, "solution", count=2, problem=MORE_THAN_ONE, ms=elapsed())
+        else:
+            grid = seen[0] if seen else None
+            yield Answer(number, text, "solution", grid=grid, count=len(seen), ms=elapsed())
     elif request.mode == "all":
         index = 0
         for index, solution in enumerate(islice(solutions, request.limit), 1):

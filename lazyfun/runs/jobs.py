@@ -147,7 +147,8 @@ def solve_file(
     jobs: int | None = None,
     partition: int = 200,
 ) -> Iterator[Answer]:
-    """Answer every puzzle line in parallel: the first solution, a count, or uniqueness.
+    """Answer every puzzle line in parallel: the solution (checked to be the only one),
+    the ``first`` found, a count, or uniqueness.
 
     Lazy: lines are read as partitions are handed out, and answers come back
     in input order.  A bad line is an ``"invalid"`` answer in its place; the

@@ -18,16 +18,28 @@ what they do, each layer importing only those below it:
 716235984528974316394816527845163792271489635639752841982647153163528479457391268
 >>> print(hint(puzzle))
 hidden single (box) in box 5: r5c5=8
+
+``read`` takes a puzzle in any form lazyfun reads, a variant's ``sudoku-puzzle``
+JSON and links with rules included, and ``solve`` answers whatever it read:
+
+>>> from lazyfun.sudoku.variants import Cage, Variant
+>>> from lazyfun.sudoku.variants.exchange import dumps, to_json
+>>> killer = Variant(parse("." * 16), (Cage(cells=(0, 1), total=3),))
+>>> read(dumps(to_json(killer))) == killer
+True
+>>> count_solutions(read(dumps(to_json(killer)))), count_solutions(parse("." * 16))
+(48, 288)
 """
 
 from lazyfun.sudoku import svg  # noqa: F401  (registers the pictures a notebook shows)
-from lazyfun.sudoku.board.formats import parse, read, write
+from lazyfun.sudoku.board.formats import parse, write
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, check_givens
 from lazyfun.sudoku.canon import equivalent, minlex
 from lazyfun.sudoku.making import generate
 from lazyfun.sudoku.solving.engine import count_solutions, is_solution, is_unique, solve
 from lazyfun.sudoku.steps.deduction import Step, hint, steps
 from lazyfun.sudoku.steps.rating import Rating, rate
+from lazyfun.sudoku.variants.exchange import read_puzzle as read
 
 __all__ = [
     "Grid",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from lazyfun.sudoku import Grid
+from lazyfun.sudoku import Grid, MarkedGrid
 
 Matrix = tuple[tuple[int, ...], ...]
 
@@ -33,6 +33,31 @@ def puzzles(draw: st.DrawFn, box: int, max_blanks: int) -> Grid:
     g = draw(full_grids(box))
     blanks = draw(st.sets(st.integers(0, len(g.cells) - 1), max_size=min(max_blanks, len(g.cells))))
     return Grid(tuple(0 if i in blanks else v for i, v in enumerate(g.cells)), box)
+
+
+@st.composite
+def marked_grids(draw: st.DrawFn, box: int, max_blanks: int) -> MarkedGrid:
+    """A puzzle with pencil marks that the one-line form can hold: every blank keeps at
+    least two candidates (there one candidate means a given), none ruled out by a given.
+
+    Blanks that the givens leave with one value are filled back from the solution
+    until none is left; then some blanks' candidates are narrowed, to two or more.
+    """
+    g = draw(full_grids(box))
+    n = len(g.cells)
+    blanks = draw(st.sets(st.integers(0, n - 1), max_size=min(max_blanks, n)))
+    while True:
+        grid = Grid(tuple(0 if i in blanks else v for i, v in enumerate(g.cells)), box)
+        singles = {c for c, m in MarkedGrid.of(grid).marks().items() if len(m) < 2}
+        if not singles:
+            break
+        blanks -= singles
+    narrowed = {
+        cell: draw(st.sets(st.sampled_from(marks), min_size=2))
+        for cell, marks in MarkedGrid.of(grid).marks().items()
+        if draw(st.booleans())
+    }
+    return MarkedGrid.of(grid, narrowed)
 
 
 @st.composite

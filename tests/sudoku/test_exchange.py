@@ -4,6 +4,7 @@ reading, and agreement with pencilmark, which publishes the format."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lzstring import LZString
 
+import lazyfun.sudoku as sudoku
 from lazyfun.sudoku import Grid, PuzzleError, parse
 from lazyfun.sudoku.board.links import FPUZZLES
 from lazyfun.sudoku.solving import engine as classic
@@ -30,8 +32,15 @@ from lazyfun.sudoku.variants import (
     is_unique,
     solve,
 )
-from lazyfun.sudoku.variants.exchange import dumps, from_json, read_variant, to_json, write_link
-from tests.datafiles import read_lines
+from lazyfun.sudoku.variants.exchange import (
+    dumps,
+    from_json,
+    read_puzzle,
+    read_variant,
+    to_json,
+    write_link,
+)
+from tests.datafiles import DATA, read_lines
 from tests.sudoku.test_arithmetic import SOLVED4, rules_from
 from tests.sudoku.test_variants import JIGSAW9
 
@@ -47,6 +56,10 @@ EVERY_RULE = (
     Dot(cells=(70, 71), color="white"),
     Extra(cells=(2, 12, 22), kind="extra"),
 )
+
+
+def read_lines_of(path: Path) -> list[str]:
+    return [line for line in path.read_text().splitlines() if line.strip()]
 
 
 def _same(a: Variant, b: Variant) -> bool:
@@ -164,6 +177,55 @@ def _link(data: dict[str, Any]) -> str:
     rows: list[list[dict[str, Any]]] = [[{} for _ in range(9)] for _ in range(9)]
     payload: str = LZString.compressToBase64(json.dumps({"size": 9, "grid": rows, **data}))
     return FPUZZLES + payload
+
+
+def test_a_byte_order_mark_before_a_document_is_skipped() -> None:
+    killer = Variant(parse("." * 16), (Cage(cells=(0, 1), total=3),))
+    text = json.dumps(to_json(killer), indent=2)
+    assert read_variant("\ufeff" + text) == killer
+    assert read_puzzle("\ufeff" + text) == killer
+    assert read_puzzle("\ufeff" + write_link(killer)) == killer
+
+
+# --- lazyfun.sudoku.read: one reader, variants included ------------------------------------
+
+SAMPLES = [
+    line for path in sorted((DATA / "variants").glob("*.jsonl")) for line in read_lines_of(path)[:2]
+]
+
+
+def test_read_reads_a_sudoku_puzzle_document_and_solve_answers_it() -> None:
+    for text in SAMPLES:
+        puzzle = sudoku.read(text)
+        assert isinstance(puzzle, Variant) and puzzle == read_variant(text)
+        assert sudoku.read(json.dumps(json.loads(text), indent=2)) == puzzle  # pretty-printed
+        assert list(sudoku.solve(puzzle)) == list(solve(puzzle))  # the variant's one solution
+        assert sudoku.count_solutions(puzzle) == 1 and sudoku.is_unique(puzzle)
+
+
+def test_solve_of_what_read_gives_keeps_the_rules() -> None:
+    killer = Variant(parse("." * 16), (Cage(cells=(0, 1), total=3),))
+    puzzle = sudoku.read(dumps(to_json(killer)))
+    found = list(sudoku.solve(puzzle))
+    assert found == list(solve(killer)) and len(found) == 48  # not the 288 of the empty grid
+    assert all(set(g.cells[:2]) == {1, 2} for g in found)
+    assert sudoku.count_solutions(puzzle, limit=10) == 10 and not sudoku.is_unique(puzzle)
+    assert sudoku.read(write_link(killer)) == killer
+
+
+def test_a_document_of_the_classic_grid_alone_reads_as_its_grid() -> None:
+    empty = Variant(parse("1..." + "." * 12))
+    assert sudoku.read(dumps(to_json(empty))) == empty.grid
+
+
+def test_a_puzzle_with_its_own_tables_takes_no_others() -> None:
+    killer = Variant(parse("." * 16), (Cage(cells=(0, 1), total=3),))
+    with pytest.raises(ValueError, match="carries its own tables"):
+        next(classic.solve(killer, killer.tables))
+
+
+def test_the_public_reader_is_the_top_reader() -> None:
+    assert sudoku.read is read_puzzle
 
 
 def test_an_fpuzzles_link_with_rules_reads_as_a_variant() -> None:

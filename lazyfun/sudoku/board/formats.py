@@ -8,7 +8,9 @@ Readers take a puzzle's text and tell its format by content:
 - one line of N*N*N characters: a pencil-mark grid (729 for 9x9), N characters
   a cell, a value's symbol at its place when it is a candidate, ``.`` or ``0``
   when not.  A cell with one candidate is placed.  It comes back as a
-  :class:`~lazyfun.sudoku.board.grid.MarkedGrid`;
+  :class:`~lazyfun.sudoku.board.grid.MarkedGrid`, or as its grid when the marks
+  rule nothing out (every value in every blank: how a grid without marks is
+  written);
 - an f-puzzles link (``https://www.f-puzzles.com/?load=...``) or a SudokuPad
   link to an f-puzzles puzzle (``https://sudokupad.app/fpuzzles...``), whose
   data is lz-string compressed JSON (read with the ``lzstring`` package).  A
@@ -18,8 +20,9 @@ Readers take a puzzle's text and tell its format by content:
 :func:`split` cuts the lines of a file into puzzles, one line or many each,
 so that every ``-f`` reader takes a file of any of these.  Writers:
 :func:`write` with one of :data:`TARGETS` (``81``, ``729``, ``sdk``, ``ss``,
-``link``).  Reading what was written gives the same grid and candidates back
-(the round-trip laws in the tests).
+``link``).  Reading what was written gives the same puzzle back: the same grid,
+and a marked grid's candidates in the formats that carry them, ``729`` and
+``link`` (the round-trip laws in the tests).
 
 >>> grid = read("4..." "..1." ".1.." "...4")
 >>> print(write(grid, "ss"))
@@ -51,10 +54,12 @@ from lazyfun.sudoku.board.grid import (
     MarkedGrid,
     PuzzleError,
     grid_of,
+    marked_or_grid,
 )
 from lazyfun.sudoku.board.links import read_link, write_link
 
 __all__ = [
+    "BOM",
     "TARGETS",
     "Entry",
     "Puzzle",
@@ -64,12 +69,16 @@ __all__ = [
     "read",
     "read_marks",
     "split",
+    "without_bom",
     "write",
 ]
 
 Puzzle = Grid | MarkedGrid
 Target = Literal["81", "729", "sdk", "ss", "link"]
 TARGETS: tuple[Target, ...] = get_args(Target)
+
+# The byte-order mark a Windows editor starts a UTF-8 file with: skipped by every reader.
+BOM = "\ufeff"
 
 _SIDES = set(BOX_OF_SIDE)
 _CELLS = {side * side for side in BOX_OF_SIDE}  # the cells of a whole grid, by size
@@ -89,8 +98,8 @@ class Entry:
 
 
 def read(text: str) -> Puzzle:
-    """One puzzle in any format lazyfun reads: a ``MarkedGrid`` when it has pencil marks,
-    else a ``Grid``.
+    """One classic puzzle in any format lazyfun reads: a ``MarkedGrid`` when it has pencil
+    marks that rule something out, else a ``Grid``.
 
     >>> read("1..." "..1." ".1.." "...1").givens
     4
@@ -98,11 +107,12 @@ def read(text: str) -> Puzzle:
     >>> marked.candidates[:3], marked.grid.cells[:2]
     (((1, 2, 3, 4), (1, 2, 3, 4), (3, 4)), (0, 0))
     """
+    text = without_bom(text)
     if is_link(text):
         return read_link(text.strip())
     rows = [row for row in map(str.strip, text.splitlines()) if row and row[0] != "#"]
     if len(rows) == 1 and len(rows[0]) in MARKS_SIZES:
-        return read_marks(rows[0])
+        return marked_or_grid(read_marks(rows[0]))
     return parse(text)
 
 
@@ -113,6 +123,7 @@ def read_marks(line: str) -> MarkedGrid:
     >>> read_marks(("1..." ".234" ".2.4" "1234") * 4).grid.cells[:2]
     (1, 0)
     """
+    line = without_bom(line)
     n = MARKS_SIZES.get(len(line))
     if n is None:
         sizes = ", ".join(map(str, MARKS_SIZES))
@@ -176,6 +187,7 @@ def parse(text: str) -> Grid:
     ...
     lazyfun.sudoku.board.grid.PuzzleError: expected 16 cells, got 5
     """
+    text = without_bom(text)
     if is_link(text):
         found = read_link(text.strip())
         if isinstance(found, MarkedGrid):
@@ -207,6 +219,15 @@ def parse(text: str) -> Grid:
                 f"unexpected character {ch!r} for a {n}x{n} grid", line=line, column=offset + 1
             )
     return Grid(tuple(cells), isqrt(n), symbols)
+
+
+def without_bom(text: str) -> str:
+    """The text without the byte-order mark it may start with (:data:`BOM`).
+
+    >>> without_bom("\\ufeff1...")
+    '1...'
+    """
+    return text[1:] if text.startswith(BOM) else text
 
 
 def is_link(text: str) -> bool:
@@ -255,19 +276,23 @@ def split(lines: Iterable[str]) -> Iterator[Entry]:
     """The puzzles in a file's lines, lazily: a line that holds a whole puzzle is one
     (an 81-character line, a pencil-mark line, a link); rows are gathered into one
     until they hold N*N cells (N the first row's cells), rules between them kept.
-    ``#`` lines before a puzzle are its metadata; blank lines end a puzzle.  A puzzle
-    that does not read still comes out, for its reader to say what is wrong.
+    A JSON document (a variant's ``sudoku-puzzle``) is one: on one line, or
+    pretty-printed from a line ``{`` to its closing brace.  ``#`` lines before a
+    puzzle are its metadata; blank lines end a puzzle.  A puzzle that does not read
+    still comes out, for its reader to say what is wrong.  A byte-order mark at the
+    start of a line (a file's first, or where files were joined) is skipped.
 
     >>> [(e.line, e.meta) for e in split(["#A me", "1.|..", "..|1.", "--+--", ".1|..", "..|.1"])]
     [(2, ('#A me',))]
     >>> [e.line for e in split(["1..." "..1." ".1.." "...1", "", "12|34", "34|12", "", "x"])]
     [1, 3, 6]
+    >>> [(e.line, e.text) for e in split(["{", '  "a": "}"', "}", '{"b": [1', "12|34"])]
+    [(1, '{\\n"a": "}"\\n}'), (4, '{"b": [1'), (5, '12|34')]
     """
     rows: list[str] = []
     start, cells, wanted = 0, 0, 0
     meta: list[str] = []
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
+    for number, line in _documents(lines):
         count = len(line) - sum(map(line.count, SEPARATORS))
         if rows and (not line or line.startswith("#") or _whole(line, count, wanted)):
             yield Entry(start, "\n".join(rows), tuple(meta))
@@ -291,15 +316,61 @@ def split(lines: Iterable[str]) -> Iterator[Entry]:
         yield Entry(start, "\n".join(rows), tuple(meta))
 
 
+def _documents(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """The lines, numbered from 1 and stripped (of a byte-order mark too), with a JSON
+    document spread over several lines joined into one: from a line that holds only
+    its opening brace, as JSON is pretty-printed, to the line that closes it (or a
+    blank line, if it is never closed).  A line that opens a document and goes on
+    is a document on one line (JSON Lines), whole or broken."""
+    document: list[str] = []
+    start = depth = 0
+    for number, raw in enumerate(lines, 1):
+        line = without_bom(raw).strip()
+        if document and line:
+            document.append(line)
+            depth = _depth(line, depth)
+            if depth <= 0:
+                yield start, "\n".join(document)
+                document = []
+            continue
+        if document:  # a blank line: the document was never closed
+            yield start, "\n".join(document)
+            document = []
+        if line == "{":
+            start, document, depth = number, [line], 1
+            continue
+        yield number, line
+    if document:
+        yield start, "\n".join(document)
+
+
+def _depth(line: str, depth: int) -> int:
+    """How deep in brackets a JSON document is after ``line`` (from ``depth``); the
+    brackets inside its strings do not count."""
+    quoted = escaped = False
+    for ch in line:
+        if escaped:
+            escaped = False
+        elif quoted:
+            escaped, quoted = ch == "\\", ch != '"'
+        elif ch == '"':
+            quoted = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return depth
+
+
 def _whole(line: str, count: int, wanted: int) -> bool:
-    """Whether one line holds a whole puzzle: N*N cells, a pencil-mark grid, a link, or
-    rows given as one command-line argument.
+    """Whether one line holds a whole puzzle: N*N cells, a pencil-mark grid, a link, a
+    JSON document, or rows given as one command-line argument.
 
     Sixteen cells are a 4x4 puzzle unless the line has separators (a row of a pretty
     16x16 grid) or a 16x16 grid's rows are being gathered (``wanted`` 256 cells).
     """
-    if len(line) in MARKS_SIZES or is_link(line) or "\n" in line:
-        return True  # (a "line" with line breaks in it is a puzzle given as one argument)
+    if len(line) in MARKS_SIZES or is_link(line) or "\n" in line or line.startswith("{"):
+        return True  # (line breaks: a JSON document, or a puzzle given as one argument)
     if count == 16:
         return wanted != 256 and not any(ch in SEPARATORS for ch in line)
     return count in _CELLS
@@ -310,18 +381,29 @@ def _whole(line: str, count: int, wanted: int) -> bool:
 
 def write(puzzle: Puzzle, to: Target, meta: Iterable[str] = ()) -> str:
     """The puzzle in the format ``to``: ``81`` (one line of N*N cells; a marked grid's
-    placed cells), ``729`` (one pencil-mark line; a grid's marks are the values no
-    given rules out), ``sdk`` (``meta`` lines, then rows with ``.``), ``ss`` (Simple
-    Sudoku's layout) or ``link`` (an f-puzzles link that opens in the browser).
+    placed cells), ``729`` (one pencil-mark line: a marked grid's candidates; a grid
+    without marks has every value in each blank, so that one candidate always means
+    a given), ``sdk`` (``meta`` lines, then rows with ``.``), ``ss`` (Simple Sudoku's
+    layout) or ``link`` (an f-puzzles link that opens in the browser, with a marked
+    grid's candidates as centre marks).
 
-    >>> write(read("1..." "..1." ".1.." "...1"), "729")[:12]
+    In the ``729`` form a cell with one candidate is placed: a blank cell whose marks
+    leave it one value is written as that value, and reads back as a given (with the
+    same solutions); a link keeps it blank.
+
+    >>> puzzle = parse("1..." "..1." ".1.." "...1")
+    >>> write(puzzle, "729")[:12]
+    '1...12341234'
+    >>> read(write(puzzle, "729")) == puzzle
+    True
+    >>> write(MarkedGrid.of(puzzle), "729")[:12]  # the marks no given rules out
     '1....234.234'
     """
     grid = grid_of(puzzle)
     if to == "81":
         return str(grid)
     if to == "729":
-        return str(puzzle if isinstance(puzzle, MarkedGrid) else MarkedGrid.of(grid))
+        return str(puzzle if isinstance(puzzle, MarkedGrid) else _unmarked(grid))
     if to == "sdk":
         return "\n".join([*meta, *("".join(map(grid.symbol, row)) for row in grid.rows)])
     if to == "ss":
@@ -329,6 +411,12 @@ def write(puzzle: Puzzle, to: Target, meta: Iterable[str] = ()) -> str:
     if to == "link":
         return write_link(puzzle)
     raise ValueError(f"unknown format {to!r}: choose one of {', '.join(TARGETS)}")
+
+
+def _unmarked(grid: Grid) -> MarkedGrid:
+    """A grid without pencil marks as a marked grid: every value a candidate in each blank."""
+    every = tuple(range(1, grid.size + 1))
+    return MarkedGrid(grid, tuple((v,) if v else every for v in grid.cells))
 
 
 def _simple_sudoku(grid: Grid) -> str:

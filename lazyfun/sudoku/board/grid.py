@@ -35,6 +35,7 @@ __all__ = [
     "drawn",
     "draws",
     "grid_of",
+    "marked_or_grid",
 ]
 
 # the characters that write the values 1..N: digits, then letters (16x16: 1-9A-G); a
@@ -271,6 +272,20 @@ def drawn(thing: object) -> str | None:
     text) when nothing registered one for its kind."""
     draw = _PICTURES.get(type(thing))
     return None if draw is None else draw(thing)
+
+
+def marked_or_grid(marked: MarkedGrid) -> Grid | MarkedGrid:
+    """The marked grid, or its grid when its marks rule nothing out (every value a
+    candidate in every blank): how a reader gives back a grid written without marks.
+
+    >>> from lazyfun.sudoku import parse
+    >>> empty = parse("0" * 16)
+    >>> marked_or_grid(MarkedGrid.of(empty)) == empty
+    True
+    >>> isinstance(marked_or_grid(MarkedGrid.of(empty, {0: [1, 2]})), MarkedGrid)
+    True
+    """
+    return marked if marked.ruled_out() else marked.grid
 
 
 def grid_of(puzzle: Grid | MarkedGrid) -> Grid:

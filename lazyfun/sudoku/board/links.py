@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from lazyfun.sudoku.board.geometry import BOX_OF_SIDE, cell_name
-from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, grid_of
+from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, grid_of, marked_or_grid
 
 __all__ = [
     "FPUZZLES",
@@ -192,7 +192,7 @@ def fpuzzles_grid(data: dict[str, Any]) -> Puzzle:
             if centre and not value:
                 marks[r * size + c] = centre
     grid = Grid(tuple(cells), BOX_OF_SIDE[size])
-    return MarkedGrid.of(grid, marks) if marks else grid
+    return marked_or_grid(MarkedGrid.of(grid, marks)) if marks else grid
 
 
 def _square(square: object, size: int, cell: int) -> tuple[int, list[int]]:

@@ -29,6 +29,11 @@ built): at that size depth-first search can stall on a unique puzzle for
 minutes, because it forgets why a branch failed.  The nodes and the
 functions on them stay depth-first at every size.
 
+:func:`solve`, :func:`count_solutions` and :func:`is_unique` take a grid, a
+marked grid, or any puzzle that carries its own tables (:class:`Ruled`: a
+variant, whose rules the tables hold), so that ``solve(read(text))`` answers
+whatever ``lazyfun.sudoku.read`` read, without this layer knowing variants.
+
 The failure weights are what a search learns as it goes; they live in a
 :class:`Search` beside the stream, never in the nodes, which are immutable.
 Solutions stream lazily: the first is returned before the rest are searched.
@@ -43,7 +48,7 @@ from collections.abc import Iterator
 from functools import partial
 from itertools import islice
 from math import isqrt
-from typing import Final, final
+from typing import Final, Protocol, final
 
 from lazyfun.search import search
 from lazyfun.sudoku.board import geometry
@@ -57,6 +62,8 @@ __all__ = [
     "SUM",
     "Check",
     "Node",
+    "Puzzle",
+    "Ruled",
     "Search",
     "Tables",
     "blocked",
@@ -73,6 +80,22 @@ __all__ = [
     "start_ruling_out",
     "variant_tables",
 ]
+
+
+class Ruled(Protocol):
+    """A puzzle that carries the tables it is solved with: its givens (``grid``) and
+    the engine's tables of its rules (``tables``), as a
+    :class:`~lazyfun.sudoku.variants.Variant` does."""
+
+    @property
+    def grid(self) -> Grid: ...
+
+    @property
+    def tables(self) -> Tables: ...
+
+
+# What the public functions solve: a grid, a grid with pencil marks, or a puzzle with rules.
+Puzzle = Grid | MarkedGrid | Ruled
 
 
 @final
@@ -556,9 +579,20 @@ def _grid(node: Node, like: Grid) -> Grid:
     return Grid(tuple(x.bit_length() - n for x in node.cands), like.box, like.symbols)
 
 
-def solve(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> Iterator[Grid]:
+def _board(puzzle: Puzzle, tables: Tables | None) -> tuple[Grid | MarkedGrid, Tables | None]:
+    """The grid (or marked grid) a search starts from, and the tables it searches with:
+    ``tables``, or the puzzle's own when it carries them (a variant)."""
+    if isinstance(puzzle, (Grid, MarkedGrid)):
+        return puzzle, tables
+    if tables is not None:
+        raise ValueError("this puzzle carries its own tables: give no others")
+    return puzzle.grid, puzzle.tables
+
+
+def solve(puzzle: Puzzle, tables: Tables | None = None) -> Iterator[Grid]:
     """Every solution of a puzzle, lazily, in depth-first order (for a marked grid:
-    those that keep to its pencil marks; with a variant's ``tables``, to its rules).
+    those that keep to its pencil marks; for a variant, or with a variant's
+    ``tables``, those that keep its rules).
 
     Raises ``PuzzleError`` at once if two givens conflict; an impossible
     puzzle simply yields nothing.  From 25x25 up the clause-learning search
@@ -571,17 +605,16 @@ def solve(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> Iterator[G
     >>> sum(1 for _ in found)  # the other 17, computed only now
     17
     """
-    grid, ruled_out = _unmarked(puzzle)
+    board, tables = _board(puzzle, tables)
+    grid, ruled_out = _unmarked(board)
     if tables is None and _learns(grid):
         yield from learning.solve(grid, ruled_out=ruled_out)
         return
-    for node in solutions(start(puzzle, tables), tables):
+    for node in solutions(start(board, tables), tables):
         yield _grid(node, grid)
 
 
-def count_solutions(
-    puzzle: Grid | MarkedGrid, limit: int | None = None, tables: Tables | None = None
-) -> int:
+def count_solutions(puzzle: Puzzle, limit: int | None = None, tables: Tables | None = None) -> int:
     """How many solutions a puzzle has (keeping to its marks), stopping at ``limit``.
 
     >>> from lazyfun.sudoku import parse
@@ -590,13 +623,14 @@ def count_solutions(
     >>> count_solutions(parse("0" * 16), limit=10)
     10
     """
-    grid, ruled_out = _unmarked(puzzle)
+    board, tables = _board(puzzle, tables)
+    grid, ruled_out = _unmarked(board)
     if tables is None and _learns(grid):
         return learning.count_solutions(grid, limit, ruled_out=ruled_out)
-    return count_below(start(puzzle, tables), limit, tables)
+    return count_below(start(board, tables), limit, tables)
 
 
-def is_unique(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> bool:
+def is_unique(puzzle: Puzzle, tables: Tables | None = None) -> bool:
     """Whether a puzzle has exactly one solution (stops at the second)."""
     return count_solutions(puzzle, limit=2, tables=tables) == 1
 

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lazyfun.sudoku.board import formats, links
-from lazyfun.sudoku.board.formats import is_link
+from lazyfun.sudoku.board.formats import is_link, without_bom
 from lazyfun.sudoku.board.geometry import BOX_OF_SIDE, cell_name
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, grid_of
 from lazyfun.sudoku.variants.rule import FORMATS, Board, Rule, checked
@@ -78,8 +78,9 @@ _GRID_KEYS = {"grid": {"origin"}, "box_grid": {"origin", "box"}, "box": {"cells"
 
 def read_variant(text: str) -> Variant:
     """One variant: ``sudoku-puzzle`` JSON, an f-puzzles/SudokuPad link, or a classic
-    puzzle in any of :mod:`~lazyfun.sudoku.board.formats` (a variant with no rules)."""
-    stripped = text.strip()
+    puzzle in any of :mod:`~lazyfun.sudoku.board.formats` (a variant with no rules).
+    A byte-order mark before it is skipped."""
+    stripped = without_bom(text).strip()
     if stripped.startswith("{"):
         try:
             doc = json.loads(stripped)
@@ -105,7 +106,7 @@ def read_puzzle(text: str) -> Grid | MarkedGrid | Variant:
     >>> read_puzzle("1..." "..1." ".1.." "...1").box
     2
     """
-    stripped = text.strip()
+    stripped = without_bom(text).strip()
     if stripped.startswith("{"):
         variant = read_variant(stripped)
         return variant if variant.rules else variant.grid
