@@ -13,7 +13,7 @@ PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
-.PHONY: demo test test-all lint typecheck unit browser docs docs-figures slow bench sanitize dist clean
+.PHONY: demo test test-all setup lint typecheck unit browser docs docs-figures slow bench sanitize dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,7 +46,27 @@ DEV := $(VENV)/.dev $(VENV)/.built
 demo: $(VENV)/.base $(VENV)/.built
 	$(BIN)/lazyfun demo
 
-test: lint typecheck unit docs sanitize
+# The stages of `make test`, one after another; each one's time is written to
+# $(STAGE_TIMES) and the table printed at the end, also when a stage fails (make then
+# stops there and exits with that stage's status).
+STAGES := setup lint typecheck unit docs sanitize
+STAGE_TIMES := build/stage-times.txt
+test:
+	@mkdir -p $(dir $(STAGE_TIMES)) && : > $(STAGE_TIMES); \
+	status=0; all=$$(date +%s); \
+	for stage in $(STAGES); do \
+		start=$$(date +%s); \
+		$(MAKE) --no-print-directory $$stage || status=$$?; \
+		echo "$$stage $$(($$(date +%s) - start))" >> $(STAGE_TIMES); \
+		if [ $$status -ne 0 ]; then echo "make test: $$stage failed"; break; fi; \
+	done; \
+	echo "total $$(($$(date +%s) - all))" >> $(STAGE_TIMES); \
+	echo; echo "stage      seconds"; \
+	while read -r stage seconds; do printf '%-10s %7s\n' "$$stage" "$$seconds"; done < $(STAGE_TIMES); \
+	exit $$status
+
+# The environment: .venv with the package compiled, and the browser tests' packages.
+setup: $(DEV) browser
 
 lint: $(DEV)
 	$(BIN)/ruff check $(SOURCES)
@@ -55,10 +75,12 @@ lint: $(DEV)
 
 typecheck: $(DEV)
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py noxfile.py
-	$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.vocab
-	@if $(BIN)/python -c 'import lazyfun.sudoku.solving._learning' 2>/dev/null; then \
-		$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml lazyfun.sudoku.solving._learning; \
-	else echo "stubtest: lazyfun.sudoku.solving._learning not built here, skipped"; fi
+	@stubs=lazyfun.vocab; \
+	if $(BIN)/python -c 'import lazyfun.sudoku.solving._learning' 2>/dev/null; then \
+		stubs="$$stubs lazyfun.sudoku.solving._learning"; \
+	else echo "stubtest: lazyfun.sudoku.solving._learning not built here, skipped"; fi; \
+	echo "stubtest $$stubs"; \
+	$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml $$stubs
 
 # Twice: as installed (compiled), then the tests marked `compiled` on the compiled
 # modules' own source; the coverage of both passes together must stay above the floor.
@@ -74,9 +96,14 @@ browser:
 			apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; \
 	else echo "browser tests will skip: install $(BROWSER_PACKAGES)"; fi
 
+# Both passes on every core (pytest-xdist; JOBS=0 runs in one process); --dist loadfile
+# keeps a file's tests in one process, so a module's fixture (a cluster, a browser) is
+# started once.
+JOBS ?= auto
+PARALLEL := -n $(JOBS) --dist loadfile
 unit: $(DEV) browser
-	$(BIN)/pytest --cov --cov-report=
-	LAZYFUN_PURE=1 $(BIN)/pytest -m "compiled and not slow" --cov --cov-append \
+	$(BIN)/pytest $(PARALLEL) --cov --cov-report=
+	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m "compiled and not slow" --cov --cov-append \
 		--cov-fail-under=$(COVERAGE_FLOOR)
 
 # The user guide and API reference; --strict turns broken links into failures.
@@ -121,8 +148,9 @@ dist: $(DEV)
 	$(BIN)/python -m build --outdir dist .
 	$(BIN)/pytest -m dist tests/test_dist.py
 
+# The long checks that `make test` (and so CI) leaves out: the tests marked slow.
 slow: $(DEV)
-	$(BIN)/pytest -m slow tests
+	$(BIN)/pytest $(PARALLEL) -m slow tests
 
 bench: $(VENV)/.bench $(VENV)/.built
 	$(BIN)/python -u -m benchmarks $(BENCH)

@@ -10,6 +10,14 @@
   ``stream`` from its other half, given to every doctest here.
 - Hypothesis runs without its per-example deadline: tests never assert on
   wall time, and a loaded machine must not turn a slow example into a failure.
+- ``make unit`` runs the tests on every core (pytest-xdist, ``--dist loadfile``): a
+  file's tests run in one process, so a module's fixture (a dask cluster, a
+  browser, a measured study) is built once.
+- The coverage tracer slows the engine's source about eightfold: where the engine
+  runs from source (the pure pass), a test marked ``untraced`` runs without the
+  tracer (pytest-cov's ``no_cover``).  Those are the long runs of the engine on
+  big boards; the other tests reach the lines they reach, so the coverage of
+  both passes together is the same with or without them.
 """
 
 from pathlib import Path
@@ -27,6 +35,7 @@ settings.register_profile("lazyfun", deadline=None)
 settings.load_profile("lazyfun")
 
 collect_ignore = [name.replace(".", "/") + ".py" for name in COMPILED if is_compiled(name)]
+ENGINE_FROM_SOURCE = not is_compiled("lazyfun.sudoku.solving.engine")
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +44,10 @@ def _stream_in_doctests(doctest_namespace: dict[str, object]) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The doctests of the compiled modules are tests of compiled code too."""
+    """The doctests of the compiled modules are tests of compiled code too; from source,
+    the tests marked ``untraced`` run without the coverage tracer."""
     for item in items:
         if item.path in COMPILED_SOURCES:
             item.add_marker(pytest.mark.compiled)
+        if ENGINE_FROM_SOURCE and item.get_closest_marker("untraced"):
+            item.add_marker(pytest.mark.no_cover)

@@ -45,6 +45,7 @@ def _checked(puzzle: str, used: Counter[str]) -> None:
     assert tuple(values) == solution
 
 
+@pytest.mark.untraced
 def test_steps_are_sound_on_hard_and_generated_puzzles() -> None:
     used: Counter[str] = Counter()
     puzzles = HARD + [str(g) for g in islice(generate(3, seed=4), 30)]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from itertools import islice
 
 import pytest
@@ -52,6 +54,7 @@ def test_every_puzzle_is_unique_and_minimal(box: int) -> None:
         assert _minimal(grid)
 
 
+@pytest.mark.untraced
 def test_a_16x16_puzzle_is_unique() -> None:
     grid = next(generate(4, seed=1))
     assert grid.size == 16
@@ -173,6 +176,16 @@ def test_cli_generate_on_workers_makes_the_same_puzzles() -> None:
     assert result.stdout.split() == [str(g) for g in islice(generate(3, seed=7), 3)]
 
 
+def test_cli_generate_on_two_processes_exits_cleanly() -> None:
+    """The run ends by itself: four puzzles, status 0, no traceback from the pool's shutdown."""
+    args = ["-m", "lazyfun", "sudoku", "generate", "-n", "4", "-j", "2", "--seed", "3"]
+    run = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stdout.split() == [str(g) for g in islice(generate(3, seed=3), 4)]
+
+
+@pytest.mark.untraced
 def test_puzzles_of_a_level_by_filtering() -> None:
     from lazyfun.sudoku.steps.rating import rate
 
@@ -185,6 +198,7 @@ def test_puzzles_of_a_level_by_filtering() -> None:
         generate(3, level="insane")  # type: ignore[call-overload]
 
 
+@pytest.mark.untraced
 def test_cli_generate_by_level_and_json_ratings() -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["sudoku", "generate", "-n", "2", "--seed", "1", "--level", "hard"])

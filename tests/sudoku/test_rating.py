@@ -31,6 +31,7 @@ def test_exactly_the_40_puzzles_singles_finish_rate_easy() -> None:
     assert Counter(levels) == Counter({"easy": 40, "hard": 6, "medium": 4})
 
 
+@pytest.mark.untraced
 def test_forum_hardest_puzzles_are_not_finished_by_singles_and_rate_extreme() -> None:
     for puzzle in read_lines("forum_hardest_first20.txt"):
         walk = steps(parse(puzzle), techniques=SINGLES)

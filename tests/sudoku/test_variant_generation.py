@@ -34,6 +34,7 @@ def test_4x4_variants_are_unique_and_minimal(kind: str) -> None:
         assert kind in variant.names or (kind == "x" and variant.names == ("x",))
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("kind", KINDS)
 def test_9x9_variants_are_unique_and_minimal(kind: str) -> None:
     variant = puzzle(kind, 3, seed=2, index=0)
@@ -41,6 +42,7 @@ def test_9x9_variants_are_unique_and_minimal(kind: str) -> None:
     assert _minimal(variant)
 
 
+@pytest.mark.untraced
 def test_the_shapes_come_from_the_solution() -> None:
     for index in range(3):
         killer = puzzle("killer", 3, seed=4, index=index)
@@ -80,6 +82,7 @@ def test_jigsaw_regions_are_random_and_connected() -> None:
             assert _connected({c for c in range(81) if regions[c] == k})
 
 
+@pytest.mark.untraced
 def test_a_seed_makes_the_same_stream() -> None:
     first = [v.grid for v in islice(generate(3, seed=9, variant="killer"), 2)]
     again = [v.grid for v in islice(generate(3, seed=9, variant="killer"), 2)]

@@ -23,6 +23,7 @@ def _docs(kind: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in lines]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_set_is_unique_and_reads_back_as_written(kind: str) -> None:
     for doc in _docs(kind)[:SAMPLE]:

@@ -187,6 +187,7 @@ def test_a_rule_never_adds_a_solution(
     assert {g.cells for g in solve(variant)} <= {g.cells for g in classic.solve(grid)}
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     "rules",
     [
