@@ -13,68 +13,79 @@ PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
-.PHONY: demo test test-all setup lint typecheck unit browser docs docs-figures slow bench sanitize dist clean
+.PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) --upgrade pip "setuptools>=77" wheel "mypy>=1.10"
 
-# The dependencies, and the package installed in place (compiled on the way).
+# The dependencies, and the package installed in place as source; the compiling is
+# $(VENV)/.built's, so that it can run beside the checks that need only the source.
+INSTALL := LAZYFUN_PURE_BUILD=1 $(PIP) --no-build-isolation -e
 $(VENV)/.base: pyproject.toml setup.py | $(BIN)/python
-	$(PIP) --no-build-isolation -e .
-	$(SAY_BUILD)
-	touch $@ $(VENV)/.built
+	$(INSTALL) .
+	touch $@
 
 $(VENV)/.dev: pyproject.toml setup.py | $(BIN)/python
-	$(PIP) --no-build-isolation -e '.[dev]'
-	$(SAY_BUILD)
-	touch $@ $(VENV)/.built
+	$(INSTALL) '.[dev]'
+	touch $@ $(VENV)/.base
 
 $(VENV)/.bench: pyproject.toml setup.py | $(BIN)/python
-	$(PIP) --no-build-isolation -e '.[dev,bench,plot]'
-	$(SAY_BUILD)
-	touch $@ $(VENV)/.dev $(VENV)/.built
+	$(INSTALL) '.[dev,bench,plot]'
+	touch $@ $(VENV)/.dev $(VENV)/.base
 
-# The compiled modules and the C engine, rebuilt when their sources change.
-$(VENV)/.built: $(PACKAGE) $(ENGINE) | $(BIN)/python
-	$(BIN)/python setup.py --quiet build_ext --inplace
+# The compiled modules and the C engine, in place, rebuilt when their sources change
+# (mypyc's group and the C engine compiled side by side), after the dependencies, whose
+# types mypyc reads.
+$(VENV)/.built: $(PACKAGE) $(ENGINE) | $(VENV)/.base
+	$(BIN)/python setup.py --quiet build_ext --inplace --parallel 2
 	$(SAY_BUILD)
 	touch $@
 
 DEV := $(VENV)/.dev $(VENV)/.built
+build: $(DEV)
 
 demo: $(VENV)/.base $(VENV)/.built
 	$(BIN)/lazyfun demo
 
-# The stages of `make test`, one after another; each one's time is written to
+# The stages of `make test`, one after another; those joined by `+` run side by side,
+# each one's output printed whole when it ends.  Each stage's time is written to
 # $(STAGE_TIMES) and the table printed at the end, also when a stage fails (make then
-# stops there and exits with that stage's status).
-STAGES := setup lint typecheck unit docs sanitize
+# stops there and exits with that stage's status).  Compiling, mypy and the browser's
+# packages take one core each, so they share the setup's wait.
+STAGES := setup lint build+mypy+browser stubtest unit docs+sanitize
 STAGE_TIMES := build/stage-times.txt
 test:
 	@mkdir -p $(dir $(STAGE_TIMES)) && : > $(STAGE_TIMES); \
 	status=0; all=$$(date +%s); \
 	for stage in $(STAGES); do \
 		start=$$(date +%s); \
-		$(MAKE) --no-print-directory $$stage || status=$$?; \
+		$(MAKE) --no-print-directory -j3 --output-sync=target $$(echo $$stage | tr + ' ') \
+			|| status=$$?; \
 		echo "$$stage $$(($$(date +%s) - start))" >> $(STAGE_TIMES); \
 		if [ $$status -ne 0 ]; then echo "make test: $$stage failed"; break; fi; \
 	done; \
 	echo "total $$(($$(date +%s) - all))" >> $(STAGE_TIMES); \
-	echo; echo "stage      seconds"; \
-	while read -r stage seconds; do printf '%-10s %7s\n' "$$stage" "$$seconds"; done < $(STAGE_TIMES); \
+	echo; echo "stage                seconds"; \
+	while read -r stage seconds; do printf '%-20s %7s\n' "$$stage" "$$seconds"; done < $(STAGE_TIMES); \
 	exit $$status
 
-# The environment: .venv with the package compiled, and the browser tests' packages.
-setup: $(DEV) browser
+# The environment: .venv with the dependencies and the package's source.
+setup: $(VENV)/.dev
 
-lint: $(DEV)
+lint: $(VENV)/.dev
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/lint-imports --no-cache
 
-typecheck: $(DEV)
+# mypy on the source (it needs nothing compiled), then stubtest on the stubs of the
+# modules built otherwise: the vocabulary and, once compiled, the C engine.
+typecheck: mypy stubtest
+
+mypy: $(VENV)/.dev
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py noxfile.py
+
+stubtest: $(DEV)
 	@stubs=lazyfun.vocab; \
 	if $(BIN)/python -c 'import lazyfun.sudoku.solving._learning' 2>/dev/null; then \
 		stubs="$$stubs lazyfun.sudoku.solving._learning"; \
@@ -149,8 +160,10 @@ dist: $(DEV)
 	$(BIN)/pytest -m dist tests/test_dist.py
 
 # The long checks that `make test` (and so CI) leaves out: the tests marked slow.
+# From source, the tests marked long_from_source are slow too (conftest.py).
 slow: $(DEV)
 	$(BIN)/pytest $(PARALLEL) -m slow tests
+	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m long_from_source tests
 
 bench: $(VENV)/.bench $(VENV)/.built
 	$(BIN)/python -u -m benchmarks $(BENCH)

@@ -18,6 +18,9 @@
   tracer (pytest-cov's ``no_cover``).  Those are the long runs of the engine on
   big boards; the other tests reach the lines they reach, so the coverage of
   both passes together is the same with or without them.
+- A test marked ``long_from_source`` takes minutes from source (a non-consecutive
+  9x9, a 16x16 made and proved): the pure pass leaves it out, ``make slow`` runs it
+  from source, and the compiled pass runs it as any other.
 """
 
 from pathlib import Path
@@ -43,11 +46,15 @@ def _stream_in_doctests(doctest_namespace: dict[str, object]) -> None:
     doctest_namespace["stream"] = stream
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The doctests of the compiled modules are tests of compiled code too; from source,
-    the tests marked ``untraced`` run without the coverage tracer."""
+    the tests marked ``untraced`` run without the coverage tracer, and those marked
+    ``long_from_source`` are slow (the pure pass leaves them to ``make slow``)."""
     for item in items:
         if item.path in COMPILED_SOURCES:
             item.add_marker(pytest.mark.compiled)
         if ENGINE_FROM_SOURCE and item.get_closest_marker("untraced"):
             item.add_marker(pytest.mark.no_cover)
+        if ENGINE_FROM_SOURCE and item.get_closest_marker("long_from_source"):
+            item.add_marker(pytest.mark.slow)

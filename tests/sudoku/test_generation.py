@@ -55,6 +55,7 @@ def test_every_puzzle_is_unique_and_minimal(box: int) -> None:
 
 
 @pytest.mark.untraced
+@pytest.mark.long_from_source
 def test_a_16x16_puzzle_is_unique() -> None:
     grid = next(generate(4, seed=1))
     assert grid.size == 16

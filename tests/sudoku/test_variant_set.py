@@ -24,7 +24,13 @@ def _docs(kind: str) -> list[dict[str, object]]:
 
 
 @pytest.mark.untraced
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param(k, marks=pytest.mark.long_from_source) if k == "non-consecutive" else k
+        for k in KINDS
+    ],
+)
 def test_the_set_is_unique_and_reads_back_as_written(kind: str) -> None:
     for doc in _docs(kind)[:SAMPLE]:
         variant = from_json(doc)
