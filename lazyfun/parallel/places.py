@@ -3,8 +3,9 @@
 ``Stream.map(f, concurrency=n, via=...)`` (and ``filter``, ``flatmap``, ``do``)
 comes here:
 
-- ``via=None`` or ``"thread"``: a pool of ``n`` threads started for the step (also
-  inside ``with cluster():``: nothing is pickled, right for I/O-bound calls);
+- ``via=None`` or ``"thread"``: a pool of ``n`` daemon threads started for the step
+  (also inside ``with cluster():``: nothing is pickled, right for I/O-bound calls);
+  a call blocked in your code never holds the process open at exit;
 - ``"process"``: a pool of ``n`` worker processes; the function must pickle
   (checked at the call with :mod:`pickle` itself, so a lambda is refused there);
 - ``"dask"``, a scheduler address, or the runner of a ``with cluster() as c:``
@@ -22,10 +23,11 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Literal, TypeAlias
 
+from lazyfun.parallel.daemons import DaemonPool
 from lazyfun.parallel.runners import (
     ParallelError,
     Pool,
@@ -66,7 +68,7 @@ def _owned(pool: Executor, workers: int) -> Iterator[Runner]:
 
 
 def _threads(n: int) -> AbstractContextManager[Runner]:
-    return _owned(ThreadPoolExecutor(n, thread_name_prefix="lazyfun"), n)
+    return _owned(DaemonPool(n), n)
 
 
 def _processes(n: int) -> AbstractContextManager[Runner]:

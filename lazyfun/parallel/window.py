@@ -9,7 +9,10 @@ runs all read their results through it.
 - Items travel in chunks (tasks).  Unless the chunk size is fixed, it adapts: one
   item a task at first, then as many as make a task last about ``task_seconds``
   (at most ``max_chunk`` items), so slow calls go one a task and cheap ones in
-  batches that hide a task's overhead.
+  batches that hide a task's overhead.  When the items turn slow, a task that
+  overruns its time (``OVERRUN`` times ``task_seconds``) stops after the call it is
+  in and hands back the items it has not started, which go out again one a task,
+  ahead of the later tasks: the workers asked for stay busy.
 - At most ``running`` tasks are unfinished at a time, at most ``held`` are waiting
   to be read, and at most ``most`` items are read from the input ahead of the
   consumer: an infinite input works and a long one runs in constant memory.
@@ -54,14 +57,16 @@ U = TypeVar("U")
 
 MAX_CHUNK = 8192  # items per task, at most, when the chunk size adapts
 TASK_SECONDS = 0.05  # what an adaptive chunk aims at: long enough to hide a task's overhead
+OVERRUN = 4  # an adaptive task past this many times its aim hands back its unstarted items
 
 Kind = Literal["map", "filter", "flatmap", "do"]
 
 
 @dataclass(slots=True)
 class Chunk:
-    """What a worker sends back for one task: a value per item (None where the call
-    raised), the time the task took, and the exceptions by position in the task."""
+    """What a worker sends back for one task: a value per item it called (None where the
+    call raised), the time the task took, and the exceptions by position in the task.
+    A task that overran its time has fewer values than items: the rest were not started."""
 
     values: list[Any]
     seconds: float
@@ -77,13 +82,19 @@ def _portable(error: Exception) -> BaseException:
     return error
 
 
-def apply(work: Callable[[Any], Any], chunk: list[Any], remote: bool) -> Chunk:
+def apply(
+    work: Callable[[Any], Any], chunk: list[Any], remote: bool, budget: float | None = None
+) -> Chunk:
     """``work`` on each item of a task, in a worker; an exception is kept as the item's
-    outcome (with the worker's traceback when it crosses a process) and the task goes on."""
+    outcome (with the worker's traceback when it crosses a process) and the task goes on.
+    Past ``budget`` seconds the task stops after the call it is in (its last items are
+    then not called: the window sends them out again)."""
     start = time.perf_counter()
     values: list[Any] = []
     errors: dict[int, tuple[BaseException, str]] = {}
     for item in chunk:
+        if budget is not None and values and time.perf_counter() - start > budget:
+            break
         try:
             values.append(work(item))
         except Exception as error:
@@ -111,6 +122,17 @@ def next_size(size: int, items: int, seconds: float, task_seconds: float, cap: i
     return max(1, min(cap, size * 4, wanted))
 
 
+def _leftovers(task: _Task, called: int) -> list[_Task]:
+    """What ``task`` did not start, having called ``called`` items: a task an item (not
+    yet sent out), the last one carrying the task's input failure; the task keeps the rest."""
+    task.split = True
+    rest = [_Task(None, task.first + k, [task.items[k]]) for k in range(called, len(task.items))]
+    if rest:
+        rest[-1].failure, task.failure = task.failure, None
+        task.items = task.items[:called]
+    return rest
+
+
 def _results(kind: Kind, chunk: list[Any], values: list[Any]) -> Iterator[Any]:
     """What the consumer sees of a task without errors: the values for a map, the kept
     items for a filter, the inner items for a flatmap, the items themselves for a do."""
@@ -125,10 +147,11 @@ def _results(kind: Kind, chunk: list[Any], values: list[Any]) -> Iterator[Any]:
 
 @dataclass(slots=True)
 class _Task:
-    future: Any
+    future: Any  # None until submitted (items handed back wait for a free worker)
     first: int  # the position of the task's first item in the input
     items: list[Any]  # kept for filter and do, whose results are the items
     failure: Exception | None = None  # what reading the input raised right after the items
+    split: bool = False  # an overrun's unstarted items already handed back
 
 
 class _Nothing:
@@ -252,12 +275,23 @@ class Window(Holding[U]):
                 self.close()
                 raise
 
+    def _unfinished(self) -> list[Any]:
+        return [t.future for t in self._pending if t.future is not None and not t.future.done()]
+
     def _fill(self, run: Runner) -> None:
-        """Hand out tasks while the limits allow."""
+        """Hand out tasks while the limits allow: first the items handed back, then new."""
+        self._split_overruns()
+        free = self._running - len(self._unfinished())
+        for task in self._pending:
+            if free <= 0:
+                return
+            if task.future is None:
+                task.future = self._submit(run, task.items)
+                free -= 1
         while not self._exhausted and len(self._pending) < self._held:
             if self._waiting >= self._most:
                 return
-            if sum(not task.future.done() for task in self._pending) >= self._running:
+            if len(self._unfinished()) >= self._running:
                 return
             chunk: list[Any] = []
             failure: Exception | None = None
@@ -270,10 +304,32 @@ class Window(Holding[U]):
             if not chunk and failure is None:
                 self._exhausted = True
                 return
-            future = run.submit(apply, self._work, chunk, self._remote) if chunk else _Nothing()
+            future = self._submit(run, chunk) if chunk else _Nothing()
             self._pending.append(_Task(future, self._read, chunk, failure))
             self._read += len(chunk)
             self._waiting += len(chunk)
+
+    def _submit(self, run: Runner, chunk: list[Any]) -> Any:
+        budget = None if self._chunksize or len(chunk) == 1 else OVERRUN * self._task_seconds
+        return run.submit(apply, self._work, chunk, self._remote, budget)
+
+    def _split_overruns(self) -> None:
+        """Each finished task that overran: its unstarted items become tasks of one item,
+        right after it in the window (so the order holds), sent out as workers free up."""
+        at = 0
+        while at < len(self._pending):
+            task = self._pending[at]
+            at += 1
+            if task.future is None or not task.future.done() or task.split:
+                continue
+            try:
+                called = len(task.future.result().values)
+            except Exception:
+                continue  # the task failed: _take says so
+            rest = _leftovers(task, called)
+            for offset, again in enumerate(rest):
+                self._pending.insert(at + offset, again)
+            at += len(rest)
 
     def _advance(self) -> None:
         """Wait for the next task to read (the head, or any done one unordered) and
@@ -286,7 +342,7 @@ class Window(Holding[U]):
                 return
             task = self._ready()
             if task is None:
-                run.wait_any([task.future for task in self._pending if not task.future.done()])
+                run.wait_any(self._unfinished())
                 continue
             self._take(task)
             return
@@ -294,11 +350,11 @@ class Window(Holding[U]):
     def _ready(self) -> _Task | None:
         if self._ordered:
             head = self._pending[0]
-            if not head.future.done():
+            if head.future is None or not head.future.done():
                 return None
             return self._pending.popleft()
         for i, task in enumerate(self._pending):
-            if task.future.done():
+            if task.future is not None and task.future.done():
                 del self._pending[i]
                 return task
         return None
@@ -310,10 +366,13 @@ class Window(Holding[U]):
             last = task.first + len(task.items) - 1
             error.add_note(f"{self._label}: the task holding items {task.first}..{last} failed")
             raise
-        self._waiting -= len(task.items)
+        called = len(done.values)
+        if not task.split:  # taken before the window saw it done
+            self._pending.extendleft(reversed(_leftovers(task, called)))
+        self._waiting -= called
         if self._chunksize is None:
             self._size = next_size(
-                self._size, len(task.items), done.seconds, self._task_seconds, self._max_chunk
+                self._size, called, done.seconds, self._task_seconds, self._max_chunk
             )
         if not done.errors and task.failure is None:
             self._current = _results(self._kind, task.items, done.values)
@@ -345,10 +404,15 @@ class Window(Holding[U]):
             return
         self._closed = True
         self._exhausted = True
+        self._current, self._parts = iter(()), deque()
         pending, self._pending = self._pending, deque()
         try:
             if self._run is not None and pending:
-                self._run.cancel(t.future for t in pending if not isinstance(t.future, _Nothing))
+                self._run.cancel(
+                    t.future
+                    for t in pending
+                    if t.future is not None and not isinstance(t.future, _Nothing)
+                )
         finally:
             if self._stack is not None:
                 self._stack.close()

@@ -16,6 +16,7 @@ closes its source and cancels the tasks it started.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import inspect
 import time
@@ -23,6 +24,7 @@ from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
+from lazyfun.parallel.daemons import DaemonPool
 from lazyfun.streams.steps import DROPPED, Held, Recovery, Tally, retry_policy
 
 __all__ = [
@@ -56,6 +58,29 @@ __all__ = [
 _NOTHING: Any = object()
 
 
+class Threads:
+    """Where an async step runs plain calls: daemon threads of its own, at most ``n`` at
+    once (not the loop's default executor, six wide on two cores and joined when the loop
+    ends), started at the first call and let go by ``close``."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.pool: DaemonPool | None = None
+
+    def run(self, f: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """``f(*args)`` on a thread, in this task's context (as ``asyncio.to_thread``)."""
+        if self.pool is None:
+            self.pool = DaemonPool(self.n, "lazyfun-async")
+        call = functools.partial(contextvars.copy_context().run, f, *args)
+        return asyncio.get_running_loop().run_in_executor(self.pool, call)
+
+    def close(self) -> None:
+        """Cancel the queued calls; running ones finish on their threads, unawaited."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+
 def is_async(f: object) -> bool:
     """Whether calling ``f`` gives an awaitable: a coroutine function, a partial of one,
     or an object whose ``__call__`` is one (tenacity's ``AsyncRetrying``)."""
@@ -76,9 +101,9 @@ async def call(f: Callable[[Any], Any], is_async: bool, item: Any) -> Any:
 
 
 async def aclose(source: object) -> None:
-    close = getattr(source, "aclose", None)
-    if close is not None:
-        await close()
+    """Close ``source`` if it is a step of lazyfun's: a source of yours is never closed."""
+    if isinstance(source, Step):
+        await source.aclose()
 
 
 class Step(AsyncIterator[Any]):
@@ -103,9 +128,7 @@ class FromSync(Step):
             raise StopAsyncIteration from None
 
     async def aclose(self) -> None:
-        close = getattr(self.items, "close", None)
-        if close is not None:
-            close()
+        """Nothing to let go of: the plain iterable is yours, and stays open."""
 
 
 class Map(Step):
@@ -165,12 +188,13 @@ class Concurrent(Step):
         self.read = 0
         self.exhausted = False
         self.ready: deque[Any] = deque()
+        self.threads = Threads(n)
 
     def _start(self, item: Any) -> asyncio.Future[Any]:
         if self.is_async:
             started: asyncio.Future[Any] = asyncio.ensure_future(self.f(item))
             return started
-        return asyncio.ensure_future(asyncio.to_thread(self.f, item))
+        return self.threads.run(self.f, item)
 
     async def _fill(self) -> None:
         while not self.exhausted and len(self.pending) < self.n:
@@ -206,6 +230,7 @@ class Concurrent(Step):
                 return self.ready.popleft()
             await self._fill()
             if not self.pending:
+                self.threads.close()
                 raise StopAsyncIteration
             index, item, done = await self._next_done()
             error = done.exception()
@@ -230,6 +255,7 @@ class Concurrent(Step):
             future.cancel()
         if pending:
             await asyncio.gather(*(future for _, _, future in pending), return_exceptions=True)
+        self.threads.close()
         self.exhausted = True
         await aclose(self.source)
 
@@ -467,13 +493,14 @@ class Buffer(Step):
         self.source, self.queue = source, asyncio.Queue[tuple[bool, Any]](n)
         self.task: asyncio.Task[None] | None = None
         self.done = False
+        self.thread = Threads(1)
 
     async def _read(self) -> None:
         source = self.source
         while True:
             try:
                 if isinstance(source, FromSync):
-                    item = await asyncio.to_thread(next, source.items, _NOTHING)
+                    item = await self.thread.run(next, source.items, _NOTHING)
                     if item is _NOTHING:
                         raise StopAsyncIteration
                 else:
@@ -496,6 +523,7 @@ class Buffer(Step):
             raise value
         if value is _NOTHING:
             self.done = True
+            self.thread.close()
             raise StopAsyncIteration
         return value
 
@@ -504,6 +532,7 @@ class Buffer(Step):
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
+        self.thread.close()
         await aclose(self.source)
 
 

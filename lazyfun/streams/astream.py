@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
 
 from lazyfun.streams.asteps import (
     Buffer,
@@ -73,13 +74,15 @@ class AsyncStream(Generic[T]):
     """A one-shot async pipeline, composed by method chaining; read it with
     ``async for`` or await a terminal.  Build one with :func:`astream`."""
 
-    __slots__ = ("_items", "_used")
+    __slots__ = ("_closed", "_items", "_used")
 
     def __init__(self, items: AsyncIterable[T] | Iterable[T]) -> None:
         self._items: AsyncIterator[Any] = source(items)
-        self._used = False
+        self._used = self._closed = False
 
     def _take_items(self) -> AsyncIterator[Any]:
+        if self._closed:
+            raise StreamConsumedError("this AsyncStream was closed: build it again")
         if self._used:
             raise StreamConsumedError(
                 "this AsyncStream was already read: it is one-shot. Build it again "
@@ -91,6 +94,37 @@ class AsyncStream(Generic[T]):
     def __aiter__(self) -> AsyncIterator[T]:
         """The items, once."""
         return self._take_items()
+
+    async def aclose(self) -> None:
+        """End the pipeline now: the tasks its concurrent steps started are cancelled
+        and awaited, a buffer's reading task stops, and calls of plain functions running
+        on threads are abandoned to them (daemon threads: they never hold the process
+        open).  Your source stays open.  Closing twice is nothing.
+
+        >>> import asyncio
+        >>> async def first_two():
+        ...     squares = astream(range(10**9)).map(lambda n: n * n, concurrency=4)
+        ...     async for n in squares:
+        ...         break
+        ...     await squares.aclose()
+        ...     return n, len(asyncio.all_tasks())
+        >>> asyncio.run(first_two())
+        (0, 1)
+        """
+        self._closed = True
+        await aclose(self._items)
+
+    async def __aenter__(self) -> Self:
+        """``async with astream(...) as s:`` closes ``s`` when the block is left, any way."""
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
 
     def __repr__(self) -> str:
         return f"<AsyncStream {'read' if self._used else 'unread'}>"

@@ -15,12 +15,12 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO, TypeVar
 
-__all__ = ["progress"]
+__all__ = ["Bar", "progress"]
 
 T = TypeVar("T")
 
 
-class _Bar(Iterator[T]):
+class Bar(Iterator[T]):
     """The items, each advancing the bar; an upstream error passes through it."""
 
     def __init__(
@@ -68,4 +68,4 @@ def progress(
     stream = out or sys.stderr
     if not stream.isatty():
         return items
-    return _Bar(items, description, total, stream)
+    return Bar(items, description, total, stream)

@@ -45,7 +45,7 @@ from typing_extensions import TypeIs
 
 from lazyfun.streams import steps
 from lazyfun.streams.steps import check_callable, check_count, seconds
-from lazyfun.streams.terminals import StreamConsumedError, Terminals
+from lazyfun.streams.terminals import Closable, StreamConsumedError, Terminals
 
 if TYPE_CHECKING:
     import logging
@@ -98,6 +98,11 @@ def _tapped(f: Callable[[T], object], item: T) -> T:
     return item
 
 
+def _holds_of(items: Iterable[Any]) -> tuple[Closable, ...]:
+    """What a Stream given as another step's input holds (nothing, for other iterables)."""
+    return items._holds if isinstance(items, Terminals) else ()
+
+
 class Stream(Terminals[T]):
     """A one-shot pipeline over an iterator, composed by method chaining.
 
@@ -107,6 +112,10 @@ class Stream(Terminals[T]):
     """
 
     __slots__ = ()
+
+    def _then(self, items: Iterable[U], *holding: Closable) -> Stream[U]:
+        """The next step's Stream: closing it closes what this one holds, and ``holding``."""
+        return Stream(items, (*self._holds, *holding))
 
     def _concurrent(
         self,
@@ -130,7 +139,7 @@ class Stream(Terminals[T]):
             via=via,
             what=what,
         )
-        return Stream(window)
+        return self._then(window, window)
 
     # --- steps: each returns a new Stream, lazily -----------------------------
 
@@ -158,7 +167,7 @@ class Stream(Terminals[T]):
         check_callable(f, "map")
         work: Callable[[T], U] = _with_retry(f, retry)
         if concurrency is None and via is None:
-            return Stream(map(work, self._take_items()))
+            return self._then(map(work, self._take_items()))
         return self._concurrent("map", work, concurrency, ordered, via, "map")
 
     @overload
@@ -207,7 +216,7 @@ class Stream(Terminals[T]):
         """
         check_callable(keep, "filter")
         if concurrency is None and via is None:
-            return Stream(filter(keep, self._take_items()))
+            return self._then(filter(keep, self._take_items()))
         work = functools.partial(_truth, keep)
         return self._concurrent("filter", work, concurrency, ordered, via, "filter")
 
@@ -229,7 +238,7 @@ class Stream(Terminals[T]):
         check_callable(f, "flatmap")
         if concurrency is None and via is None:
             work: Callable[[T], Iterable[U]] = _with_retry(f, retry)
-            return Stream(steps.FlatMap(self._take_items(), work))
+            return self._then(steps.FlatMap(self._take_items(), work))
         listed = functools.partial(_listed, f)
         inner = _with_retry(listed, retry)
         return self._concurrent("flatmap", inner, concurrency, ordered, via, "flatmap")
@@ -252,7 +261,7 @@ class Stream(Terminals[T]):
         check_callable(f, "do")
         work: Callable[[T], object] = _with_retry(f, retry)
         if concurrency is None and via is None:
-            return Stream(map(functools.partial(_tapped, work), self._take_items()))
+            return self._then(map(functools.partial(_tapped, work), self._take_items()))
         return self._concurrent(
             "do", functools.partial(_done, work), concurrency, ordered, via, "do"
         )
@@ -264,7 +273,7 @@ class Stream(Terminals[T]):
         [0, 1, 2]
         """
         check_count(n, "take's n", 0)
-        return Stream(steps.Take(self._take_items(), n))
+        return self._then(steps.Take(self._take_items(), n))
 
     def drop(self, n: int) -> Stream[T]:
         """Everything after the first ``n`` items.
@@ -273,7 +282,7 @@ class Stream(Terminals[T]):
         [3, 4]
         """
         check_count(n, "drop's n", 0)
-        return Stream(steps.Drop(self._take_items(), n))
+        return self._then(steps.Drop(self._take_items(), n))
 
     def takewhile(self, keep: Callable[[T], object]) -> Stream[T]:
         """The longest prefix of items satisfying ``keep``.
@@ -282,7 +291,7 @@ class Stream(Terminals[T]):
         [1, 4, 9]
         """
         check_callable(keep, "takewhile")
-        return Stream(itertools.takewhile(keep, self._take_items()))
+        return self._then(itertools.takewhile(keep, self._take_items()))
 
     def dropwhile(self, drop: Callable[[T], object]) -> Stream[T]:
         """What follows the longest prefix satisfying ``drop``.
@@ -291,7 +300,7 @@ class Stream(Terminals[T]):
         [16, 1]
         """
         check_callable(drop, "dropwhile")
-        return Stream(itertools.dropwhile(drop, self._take_items()))
+        return self._then(itertools.dropwhile(drop, self._take_items()))
 
     def chunked(self, n: int) -> Stream[list[T]]:
         """Lists of ``n`` items (the last may be shorter), each read as it is needed.
@@ -300,7 +309,7 @@ class Stream(Terminals[T]):
         [[0, 1], [2, 3], [4]]
         """
         check_count(n, "chunked's n", 1)
-        return Stream(steps.Chunked(self._take_items(), n))
+        return self._then(steps.Chunked(self._take_items(), n))
 
     def window(self, n: int) -> Stream[tuple[T, ...]]:
         """Overlapping windows of ``n`` consecutive items.
@@ -309,7 +318,7 @@ class Stream(Terminals[T]):
         [(0, 1), (1, 2), (2, 3)]
         """
         check_count(n, "window's n", 1)
-        return Stream(steps.Sliding(self._take_items(), n))
+        return self._then(steps.Sliding(self._take_items(), n))
 
     def enumerate(self, start: int = 0) -> Stream[tuple[int, T]]:
         """``(index, item)`` pairs, counting from ``start``.
@@ -317,7 +326,7 @@ class Stream(Terminals[T]):
         >>> stream("ab").enumerate(1).to_list()
         [(1, 'a'), (2, 'b')]
         """
-        return Stream(enumerate(self._take_items(), start))
+        return self._then(enumerate(self._take_items(), start))
 
     def zip(self, other: Iterable[U]) -> Stream[tuple[T, U]]:
         """Pairs with the items of ``other``, as long as the shorter one.
@@ -325,7 +334,7 @@ class Stream(Terminals[T]):
         >>> stream("abc").zip(itertools.count()).to_list()
         [('a', 0), ('b', 1), ('c', 2)]
         """
-        return Stream(zip(self._take_items(), other, strict=False))
+        return self._then(zip(self._take_items(), other, strict=False), *_holds_of(other))
 
     def zip_longest(self, other: Iterable[U], fillvalue: D = None) -> Stream[tuple[T | D, U | D]]:  # type: ignore[assignment]
         """Pairs with the items of ``other``, as long as the longer one (``fillvalue``
@@ -334,7 +343,8 @@ class Stream(Terminals[T]):
         >>> stream("abc").zip_longest([1], fillvalue=0).to_list()
         [('a', 1), ('b', 0), ('c', 0)]
         """
-        return Stream(itertools.zip_longest(self._take_items(), other, fillvalue=fillvalue))
+        pairs = itertools.zip_longest(self._take_items(), other, fillvalue=fillvalue)
+        return self._then(pairs, *_holds_of(other))
 
     def chain(self, *others: Iterable[T]) -> Stream[T]:
         """These items, then those of each of ``others`` in turn (also ``stream + other``).
@@ -342,7 +352,8 @@ class Stream(Terminals[T]):
         >>> (stream("ab").chain("c", "d") + "e").to_list()
         ['a', 'b', 'c', 'd', 'e']
         """
-        return Stream(itertools.chain(self._take_items(), *others))
+        holds = [hold for other in others for hold in _holds_of(other)]
+        return self._then(itertools.chain(self._take_items(), *others), *holds)
 
     def __add__(self, other: Iterable[T]) -> Stream[T]:
         return self.chain(other)
@@ -354,7 +365,7 @@ class Stream(Terminals[T]):
         [0, 1, 3, 6]
         """
         check_callable(f, "scan")
-        return Stream(itertools.accumulate(self._take_items(), f, initial=initial))
+        return self._then(itertools.accumulate(self._take_items(), f, initial=initial))
 
     def unique(self, key: Callable[[T], object] | None = None) -> Stream[T]:
         """Each item the first time it (or its ``key``) is seen; remembers what it has
@@ -367,7 +378,7 @@ class Stream(Terminals[T]):
         """
         if key is not None:
             check_callable(key, "unique's key")
-        return Stream(steps.Unique(self._take_items(), key))
+        return self._then(steps.Unique(self._take_items(), key))
 
     def catch(
         self,
@@ -390,7 +401,7 @@ class Stream(Terminals[T]):
         """
         recovery = steps.Recovery(errors, where=where, replace=replace, do=do, stop=stop)
         caught: steps.Catch[T | U] = steps.Catch(self._take_items(), recovery)
-        return Stream(caught)
+        return self._then(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> Stream[T]:
         """At most ``count`` items in any window of ``per`` seconds (a number or a
@@ -401,7 +412,7 @@ class Stream(Terminals[T]):
         [0, 1, 2]
         """
         check_count(count, "throttle's count", 1)
-        return Stream(steps.Throttle(self._take_items(), count, seconds(per, "throttle's per")))
+        return self._then(steps.Throttle(self._take_items(), count, seconds(per, "throttle's per")))
 
     @overload
     def group(
@@ -441,9 +452,9 @@ class Stream(Terminals[T]):
             check_count(size, "group's size", 1)
         limit = None if within is None else seconds(within, "group's within")
         if by is None:
-            return Stream(steps.Group(self._take_items(), size, limit))
+            return self._then(steps.Group(self._take_items(), size, limit))
         check_callable(by, "group's by")
-        return Stream(steps.GroupBy(self._take_items(), by, size, limit))
+        return self._then(steps.GroupBy(self._take_items(), by, size, limit))
 
     def buffer(self, n: int) -> Stream[T]:
         """Read up to ``n`` items ahead on a background thread, so a slow producer and
@@ -454,7 +465,8 @@ class Stream(Terminals[T]):
         [0, 1, 2, 3]
         """
         check_count(n, "buffer's n", 1)
-        return Stream(steps.Buffer(self._take_items(), n))
+        buffered = steps.Buffer(self._take_items(), n)
+        return self._then(buffered, buffered)
 
     def observe(self, name: str, logger: logging.Logger | None = None) -> Stream[T]:
         """The items unchanged; counts of items and errors and the elapsed time logged
@@ -464,7 +476,7 @@ class Stream(Terminals[T]):
         >>> stream("ab").observe("letters").to_list()
         ['a', 'b']
         """
-        return Stream(steps.Observe(self._take_items(), name, logger))
+        return self._then(steps.Observe(self._take_items(), name, logger))
 
     def progress(self, description: str | None = None, total: int | None = None) -> Stream[T]:
         """The items unchanged, counted on a rich progress bar when standard error is a
@@ -473,9 +485,10 @@ class Stream(Terminals[T]):
         >>> stream("ab").progress("letters").to_list()
         ['a', 'b']
         """
-        from lazyfun.streams.progress import progress
+        from lazyfun.streams.progress import Bar, progress
 
-        return Stream(progress(self._take_items(), description, total))
+        counted = progress(self._take_items(), description, total)
+        return self._then(counted, *([counted] if isinstance(counted, Bar) else []))
 
     def pipe(self, f: Callable[..., U], *args: Any, **kwargs: Any) -> U:
         """``f(self, *args, **kwargs)``: a function of a whole Stream, in the chain.
@@ -498,7 +511,7 @@ class Stream(Terminals[T]):
         >>> p.counts
         {'read': 6}
         """
-        return Stream(probe.stage(name, self._take_items()))
+        return self._then(probe.stage(name, self._take_items()))
 
     def pmap(
         self,
@@ -518,9 +531,8 @@ class Stream(Terminals[T]):
         from lazyfun.parallel.pmap import pmap
 
         items = self._take_items()
-        return Stream(
-            pmap(f, items, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
-        )
+        window = pmap(f, items, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
+        return self._then(window, window)
 
     def to_async(self) -> AsyncStream[T]:
         """This Stream as an :class:`~lazyfun.streams.astream.AsyncStream` (read in the event loop).

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, Protocol, TypeVar, overload
+from types import TracebackType
+from typing import Any, Generic, Protocol, Self, TypeVar, overload
 
 import more_itertools
 
@@ -32,6 +33,12 @@ class StreamConsumedError(RuntimeError):
     """A Stream was read twice; a Stream is one-shot, as the iterator it wraps."""
 
 
+class Closable(Protocol):
+    """What a step that holds threads, processes, tasks or a progress bar offers."""
+
+    def close(self) -> None: ...
+
+
 class _Comparable(Protocol):
     def __lt__(self, other: Any, /) -> bool: ...
 
@@ -44,14 +51,17 @@ _NOTHING: Any = object()
 class Terminals(Generic[T]):
     """A one-shot source of items and the ways to read it (the base of ``Stream``)."""
 
-    __slots__ = ("_items", "_used")
+    __slots__ = ("_closed", "_holds", "_items", "_used")
 
-    def __init__(self, items: Iterable[T]) -> None:
+    def __init__(self, items: Iterable[T], holds: tuple[Closable, ...] = ()) -> None:
         self._items: Iterator[T] = iter(items)
-        self._used = False
+        self._used = self._closed = False
+        self._holds = holds
 
     def _take_items(self) -> Iterator[T]:
         """The underlying iterator, once; a second call is a StreamConsumedError."""
+        if self._closed:
+            raise StreamConsumedError("this Stream was closed: build the Stream again")
         if self._used:
             raise StreamConsumedError(
                 "this Stream was already read: a Stream is one-shot. Call .lazylist() "
@@ -60,6 +70,43 @@ class Terminals(Generic[T]):
             )
         self._used = True
         return self._items
+
+    def close(self) -> None:
+        """End the pipeline now: every concurrent step's queued calls are cancelled and the
+        pool or cluster it started is shut down (a call running in your code is left to
+        finish on its own, on a daemon thread or worker, and never holds the process
+        open); a buffer's thread stops; a progress bar ends.  Your source, and an
+        Executor or cluster you passed in, stay open.  Closing twice is nothing.
+
+        >>> squares = stream(range(10**9)).map(lambda n: n * n, concurrency=4)
+        >>> it = iter(squares)
+        >>> next(it), next(it)
+        (0, 1)
+        >>> squares.close()
+        >>> next(it, "ended")
+        'ended'
+        """
+        self._closed = not self._used  # once read, a second read says so
+        holds, self._holds = self._holds, ()
+        for hold in reversed(holds):  # from the consumer's end back to the source
+            hold.close()
+
+    def __enter__(self) -> Self:
+        """``with stream(...) as s:`` closes ``s`` when the block is left, any way.
+
+        >>> with stream(range(10**9)).map(str, concurrency=2) as digits:
+        ...     next(iter(digits))
+        '0'
+        """
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
 
     def __iter__(self) -> Iterator[T]:
         """The items, once (a ``for`` loop over a Stream uses it up)."""
@@ -82,10 +129,9 @@ class Terminals(Generic[T]):
         >>> stream([]).first(None) is None
         True
         """
-        items = self._take_items()
-        for item in items:
-            _close(items)
-            return item
+        with self:
+            for item in self._take_items():
+                return item
         if default is _NOTHING:
             raise ValueError("first() of an empty Stream (give a default)")
         return default
@@ -102,7 +148,8 @@ class Terminals(Generic[T]):
         >>> stream(range(5)).last()
         4
         """
-        item = more_itertools.last(self._take_items(), _NOTHING)
+        with self:
+            item = more_itertools.last(self._take_items(), _NOTHING)
         if item is not _NOTHING:
             return item
         if default is _NOTHING:
@@ -115,7 +162,8 @@ class Terminals(Generic[T]):
         >>> stream(range(3)).map(str).to_list()
         ['0', '1', '2']
         """
-        return list(self._take_items())
+        with self:
+            return list(self._take_items())
 
     def count(self) -> int:
         """How many items there are (reads them all, keeps none).
@@ -123,7 +171,8 @@ class Terminals(Generic[T]):
         >>> stream(range(10)).filter(lambda n: n % 2).count()
         5
         """
-        return more_itertools.ilen(self._take_items())
+        with self:
+            return more_itertools.ilen(self._take_items())
 
     def reduce(self, f: Callable[[U, T], U], initial: U) -> U:
         """``foldl f initial``: the items combined from the left.
@@ -131,7 +180,8 @@ class Terminals(Generic[T]):
         >>> stream([1, 2, 3]).reduce(lambda total, n: total * 10 + n, 0)
         123
         """
-        return functools.reduce(f, self._take_items(), initial)
+        with self:
+            return functools.reduce(f, self._take_items(), initial)
 
     def for_each(self, f: Callable[[T], object]) -> None:
         """``f`` on every item, for its effect (reads the whole Stream).
@@ -141,8 +191,9 @@ class Terminals(Generic[T]):
         b
         """
         check_callable(f, "for_each")
-        for item in self._take_items():
-            f(item)
+        with self:
+            for item in self._take_items():
+                f(item)
 
     @overload
     def sum(self: Terminals[int], start: int = 0) -> int: ...
@@ -156,7 +207,8 @@ class Terminals(Generic[T]):
         >>> stream(range(5)).sum()
         10
         """
-        return sum(self._take_items(), start)
+        with self:
+            return sum(self._take_items(), start)
 
     @overload
     def min(self: Terminals[C], *, key: None = None) -> C: ...
@@ -176,7 +228,8 @@ class Terminals(Generic[T]):
         >>> stream([3, 1, 2]).min(), stream(["bb", "a"]).min(key=len), stream([]).min(default=0)
         (1, 'a', 0)
         """
-        return _extreme(min, self._take_items(), key, default, "min")
+        with self:
+            return _extreme(min, self._take_items(), key, default, "min")
 
     @overload
     def max(self: Terminals[C], *, key: None = None) -> C: ...
@@ -196,7 +249,8 @@ class Terminals(Generic[T]):
         >>> stream([3, 1, 2]).max(), stream(["bb", "a"]).max(key=len)
         (3, 'bb')
         """
-        return _extreme(max, self._take_items(), key, default, "max")
+        with self:
+            return _extreme(max, self._take_items(), key, default, "max")
 
     def to_set(self) -> set[T]:
         """Every item, in a set (eager).
@@ -204,7 +258,8 @@ class Terminals(Generic[T]):
         >>> sorted(stream("abracadabra").to_set())
         ['a', 'b', 'c', 'd', 'r']
         """
-        return set(self._take_items())
+        with self:
+            return set(self._take_items())
 
     def to_dict(self: Terminals[tuple[K, V]]) -> dict[K, V]:
         """The ``(key, value)`` pairs, in a dict (eager; a later key wins).
@@ -212,7 +267,8 @@ class Terminals(Generic[T]):
         >>> stream("ab").enumerate().to_dict()
         {0: 'a', 1: 'b'}
         """
-        return dict(self._take_items())
+        with self:
+            return dict(self._take_items())
 
     def lazylist(self) -> LazyList[T]:
         """A call-by-need LazyList of the items: read once, on demand, and kept for rereading.
@@ -222,13 +278,6 @@ class Terminals(Generic[T]):
         ([0, 10, 20], [0, 10, 20])
         """
         return LazyList.of(self._take_items())
-
-
-def _close(items: Iterator[Any]) -> None:
-    """Close an iterator that holds workers or threads, once it is no longer read."""
-    close = getattr(items, "close", None)
-    if close is not None:
-        close()
 
 
 def _extreme(

@@ -1,0 +1,255 @@
+"""Leaving a concurrent pipeline, any way, ends it: a matrix of the ways to leave (partly
+read, an error caught, Ctrl-C, a ``with`` left, dropped without closing) by the places
+calls run (threads, processes, a local dask cluster, async tasks).
+
+Each case is a script run in a subprocess.  It prints ``LEAVING`` at the moment it
+leaves the pipeline; from there the process must end by itself within five seconds,
+with status 0 (130 after Ctrl-C), nothing on stderr that looks like a traceback, and
+no thread of lazyfun's still alive once lazyfun's exit hooks have run (a call that
+blocks for ever in user code is abandoned on a daemon thread: the process still ends).
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+EXIT_SECONDS = 5.0
+
+HEAD = """
+import asyncio, atexit, gc, os, sys, threading, time
+
+def slow(n):
+    time.sleep(0.05)
+    if n == 7 and BAD:
+        raise ValueError(n)
+    return n
+
+def blocks(n):
+    if n > 0:
+        time.sleep(10**6)  # a call that never returns
+    return n
+
+async def slow_async(n):
+    await asyncio.sleep(0.05)
+    if n == 7 and BAD:
+        raise ValueError(n)
+    return n
+
+def lazyfun_threads():
+    return [t.name for t in threading.enumerate() if t.name.startswith("lazyfun") and t.is_alive()]
+
+def settled():
+    # the calls running when the pipeline was left finish on their own (50 ms each)
+    for _ in range(40):
+        if not lazyfun_threads():
+            return True
+        time.sleep(0.05)
+    return False
+
+def at_exit():
+    # registered before lazyfun is imported, so it runs after lazyfun's exit hooks
+    if not BLOCKING and not settled():
+        print("lazyfun threads left:", lazyfun_threads(), file=sys.stderr, flush=True)
+        os._exit(3)
+
+atexit.register(at_exit)
+from lazyfun import astream, stream
+"""
+
+PLACES = {
+    "threads": "stream(range(10**6)).map({f}, concurrency=4)",
+    "process": 'stream(range(10**6)).map({f}, via="process", concurrency=2)',
+}
+DASK = 'stream(range(10**6)).map({f}, via="dask", concurrency=2)'
+
+
+SYNC_WAYS = {
+    "partly-read": """
+        it = iter(make(slow))
+        print(next(it), next(it))
+        print("LEAVING", flush=True)
+    """,
+    "error-caught": """
+        BAD = True
+        try:
+            make(slow).to_list()
+        except ValueError:
+            print("caught")
+        print("LEAVING", flush=True)
+    """,
+    "ctrl-c": """
+        try:
+            for n in make(slow):
+                if n == 2:
+                    print("LEAVING", flush=True)
+        except KeyboardInterrupt:
+            sys.exit(130)
+    """,
+    "with-left": """
+        with make(slow) as s:
+            for n in s:
+                if n == 3:
+                    break
+        print(n)
+        print("LEAVING", flush=True)
+    """,
+    "dropped": """
+        def first():
+            return next(iter(make(slow)))
+        print(first())
+        gc.collect()
+        print("LEAVING", flush=True)
+    """,
+    "blocked-call": """
+        with make(blocks) as s:
+            print(next(iter(s)))
+        print("LEAVING", flush=True)
+    """,
+}
+
+ASYNC_WAYS = {
+    "partly-read": """
+        async def main():
+            async for n in astream(range(10**6)).map(F, concurrency=4):
+                if n == 2:
+                    break
+            print(n)
+        asyncio.run(main())
+        print("LEAVING", flush=True)
+    """,
+    "error-caught": """
+        BAD = True
+        async def main():
+            try:
+                await astream(range(10**6)).map(F, concurrency=4).to_list()
+            except ValueError:
+                print("caught")
+        asyncio.run(main())
+        print("LEAVING", flush=True)
+    """,
+    "ctrl-c": """
+        async def main():
+            async for n in astream(range(10**6)).map(F, concurrency=4):
+                if n == 2:
+                    print("LEAVING", flush=True)
+        try:
+            asyncio.run(main())
+        except KeyboardInterrupt:
+            sys.exit(130)
+    """,
+    "with-left": """
+        async def main():
+            before = asyncio.all_tasks()
+            async with astream(range(10**6)).map(F, concurrency=4) as s:
+                async for n in s:
+                    if n == 3:
+                        break
+            assert asyncio.all_tasks() == before, asyncio.all_tasks() - before
+            print(n)
+        asyncio.run(main())
+        print("LEAVING", flush=True)
+    """,
+    "dropped": """
+        async def main():
+            async for n in astream(range(10**6)).map(F, concurrency=4):
+                return n
+        print(asyncio.run(main()))
+        gc.collect()
+        print("LEAVING", flush=True)
+    """,
+    "blocked-call": """
+        async def main():
+            async with astream(range(10**6)).map(blocks, concurrency=2) as s:
+                async for n in s:
+                    return n
+        print(asyncio.run(main()))
+        print("LEAVING", flush=True)
+    """,
+}
+
+def _script(body: str, make: str | None, blocking: bool) -> str:
+    """The script of one case; its work under ``__main__`` (worker processes import it)."""
+    parts = [HEAD, f"BAD, BLOCKING = False, {blocking}"]
+    if make is not None:
+        parts.append(f"def make(f):\n    return {make.format(f='f')}")
+    parts.append('if __name__ == "__main__":\n' + textwrap.indent(textwrap.dedent(body), "    "))
+    return "\n".join(parts)
+
+
+def _run(tmp_path: Path, script: str, interrupt: bool) -> tuple[int, str, float]:
+    """Run ``script`` as ``__main__``; the seconds from its LEAVING to its end."""
+    path = tmp_path / "leave.py"
+    path.write_text(script)
+    process = subprocess.Popen(
+        [sys.executable, str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + 120  # starting a cluster on a loaded machine
+    for line in process.stdout:
+        if line.startswith("LEAVING"):
+            break
+        if time.monotonic() > deadline:
+            break
+    left = time.monotonic()
+    if interrupt:
+        process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=EXIT_SECONDS + 25)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        return -9, err, float("inf")
+    return process.returncode, err, time.monotonic() - left
+
+
+def _check(status: int, err: str, seconds: float, way: str) -> None:
+    assert status == (130 if way == "ctrl-c" else 0), err
+    assert "Traceback" not in err, err
+    assert seconds < EXIT_SECONDS, f"{seconds:.1f} s to end after leaving"
+
+
+@pytest.mark.parametrize("way", list(SYNC_WAYS))
+@pytest.mark.parametrize("place", list(PLACES))
+def test_leaving_a_stream_ends_the_process(tmp_path: Path, place: str, way: str) -> None:
+    blocking = way == "blocked-call"
+    if blocking and place != "threads":
+        pytest.skip("a call blocked for ever is abandoned on a thread; a worker process is not")
+    status, err, seconds = _run(
+        tmp_path, _script(SYNC_WAYS[way], PLACES[place], blocking), way == "ctrl-c"
+    )
+    _check(status, err, seconds, way)
+
+
+# A cluster takes seconds to start: `make test` leaves it three ways, `make slow` five.
+@pytest.mark.parametrize(
+    "way",
+    [
+        pytest.param(way, marks=pytest.mark.slow) if way in ("ctrl-c", "dropped") else way
+        for way in SYNC_WAYS
+        if way != "blocked-call"
+    ],
+)
+def test_leaving_a_stream_on_dask_ends_the_process(tmp_path: Path, way: str) -> None:
+    status, err, seconds = _run(tmp_path, _script(SYNC_WAYS[way], DASK, False), way == "ctrl-c")
+    _check(status, err, seconds, way)
+
+
+@pytest.mark.parametrize("way", list(ASYNC_WAYS))
+@pytest.mark.parametrize("function", ["slow", "slow_async"])
+def test_leaving_an_async_stream_ends_the_process(tmp_path: Path, way: str, function: str) -> None:
+    blocking = way == "blocked-call"
+    if blocking and function == "slow_async":
+        pytest.skip("the blocking call is a plain function")
+    body = textwrap.dedent(ASYNC_WAYS[way]).replace("F,", f"{function},")
+    status, err, seconds = _run(tmp_path, _script(body, None, blocking), way == "ctrl-c")
+    _check(status, err, seconds, way)
