@@ -260,6 +260,18 @@ def test_parquet_round_trip_by_row_groups_and_columns(tmp_path: Path) -> None:
     assert _open_fds(path) == 0
 
 
+def test_a_file_that_is_not_parquet_is_a_record_error_and_the_next_file_follows(
+    tmp_path: Path,
+) -> None:
+    stream([{"n": 1}]).to_parquet(tmp_path / "a.parquet")
+    (tmp_path / "b.parquet").write_bytes(b"not parquet at all")
+    stream([{"n": 3}]).to_parquet(tmp_path / "c.parquet")
+    errors: list[RecordError] = []
+    rows = read_parquet(tmp_path / "*.parquet").catch(RecordError, do=errors.append).to_list()
+    assert rows == [{"n": 1}, {"n": 3}]
+    assert [(Path(e.path).name, e.line, e.unit) for e in errors] == [("b.parquet", 1, "row")]
+
+
 def test_files_are_closed_at_the_end_on_close_and_when_take_has_enough(tmp_path: Path) -> None:
     path = tmp_path / "n.jsonl"
     to_jsonl(range(10), path)

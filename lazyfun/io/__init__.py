@@ -150,8 +150,9 @@ def read_sql(db: PathLike | Connection, query: str, params: Any = ()) -> Stream[
 
 
 def read_parquet(path: PathLike, columns: Sequence[str] | None = None) -> Stream[dict[str, Any]]:
-    """The rows of Parquet files as dicts (only ``columns``, if given), one record batch
-    in memory at a time (needs pyarrow).
+    """The rows of Parquet files as dicts (only ``columns``, if given), one row group in
+    memory at a time (needs pyarrow); a file that cannot be read is a
+    :class:`RecordError` and the next file follows.
 
     >>> stream({"n": n, "square": n * n} for n in range(4)).to_parquet("squares.parquet")
     4
