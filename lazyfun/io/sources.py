@@ -208,7 +208,6 @@ class Csv(FileSource[T]):
         self.type, self.encoding, self.dialect = type, _ascii_compatible(encoding), dialect
         self.reader: Iterator[list[str]] | None = None
         self.header: list[str] | None = None
-        self.in_file = False
 
     def _next_line_of_file(self) -> bytes | None:
         line = next(self.lines, None)

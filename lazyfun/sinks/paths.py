@@ -25,11 +25,9 @@ import uuid
 from contextlib import ExitStack
 from typing import IO, Any, cast
 
-__all__ = ["COMPRESSIONS", "PathLike", "Target", "expand", "is_url", "open_read"]
+__all__ = ["PathLike", "Target", "expand", "is_url", "open_read"]
 
 PathLike = str | os.PathLike[str]
-
-COMPRESSIONS = (".gz", ".bz2", ".xz", ".zst")
 
 _BUFFER = 1 << 16
 
@@ -47,6 +45,15 @@ def _is_glob(name: str) -> bool:
     # in a URL a ``?`` starts the query, not a pattern
     magic = "*[" if is_url(name) else "*?["
     return any(c in name for c in magic) and not (not is_url(name) and os.path.exists(name))
+
+
+def _suffix(name: str) -> str:
+    """The suffix that says the compression (a URL's query left out).
+
+    >>> _suffix("a.jsonl.gz"), _suffix("http://host/a.csv.zst?version=2")
+    ('.gz', '.zst')
+    """
+    return os.path.splitext(name.split("?", 1)[0] if is_url(name) else name)[1]
 
 
 def expand(path: PathLike) -> list[str]:
@@ -72,7 +79,7 @@ def expand(path: PathLike) -> list[str]:
 
 
 def _decompressed(raw: IO[bytes], name: str, stack: ExitStack) -> IO[bytes]:
-    suffix = os.path.splitext(name)[1]
+    suffix = _suffix(name)
     decompressed: Any
     if suffix == ".gz":
         import gzip
@@ -130,7 +137,7 @@ def open_read(name: str) -> tuple[IO[bytes], ExitStack]:
 
 
 def _compressed(raw: IO[bytes], name: str, stack: ExitStack) -> IO[bytes]:
-    suffix = os.path.splitext(name)[1]
+    suffix = _suffix(name)
     wrapped: Any
     if suffix == ".gz":
         import gzip
