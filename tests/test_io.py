@@ -347,6 +347,10 @@ def test_a_record_with_other_fields_is_a_record_error_after_the_ones_before(
         stream(rows).to_sql(tmp_path / "r.db", "r", batch=10)
     assert in_sql.value.unit == "row"
     assert read_sql(tmp_path / "r.db", "SELECT a, b FROM r").count() == 2
+    extra = [{"a": 1, "b": 2}, {"a": 3, "b": 4, "c": 5}]
+    with pytest.raises(RecordError, match=r"row 2: fields \(a, b, c\) differ"):
+        stream(extra).to_parquet(tmp_path / "extra.parquet")
+    assert read_parquet(tmp_path / "extra.parquet").to_list() == [{"a": 1, "b": 2}]
     with pytest.raises(RecordError, match="line 2: not a line: int is not str"):
         stream(["a", 1, "b"]).to_lines(tmp_path / "l.txt")  # type: ignore[misc]
     assert read_lines(tmp_path / "l.txt").to_list() == ["a"]

@@ -81,11 +81,17 @@ class Columns:
         """The rows of ``records``; Misfit at the first record whose fields differ
         (raised only when the fast path over the whole list fails, so no row is lost:
         the caller finds the first misfit by trying each record alone)."""
-        kind = self.kind
-        if all(map(operator.is_, map(type, records), repeat(kind))) and (
-            not issubclass(kind, dict)
-            or all(map(operator.eq, map(dict.keys, records), repeat(self.keys)))
-        ):
+        if issubclass(self.kind, dict):
+            # every name found and no other key: the same fields (in C, no set built)
+            try:
+                rows = list(map(self.get, records))
+            except (KeyError, TypeError):
+                rows = None
+            if rows is not None and all(
+                map(operator.eq, map(len, records), repeat(len(self.names)))
+            ):
+                return rows
+        elif all(map(operator.is_, map(type, records), repeat(self.kind))):
             return list(map(self.get, records))
         return [self._row(record) for record in records]
 
