@@ -8,6 +8,9 @@
   exactly them again from source: ``LAZYFUN_PURE=1 pytest -m compiled``.
 - The examples of ``lazyfun.streams.terminals`` (the reading half of a Stream) use
   ``stream`` from its other half, given to every doctest here.
+- The examples that write files (those of ``lazyfun.io``, ``lazyfun.sinks``, the
+  Stream's terminals and ``docs/pipelines.md``) run in a fresh temporary folder, so
+  they read and write files by plain names.
 - Hypothesis runs without its per-example deadline: tests never assert on
   wall time, and a loaded machine must not turn a slow example into a failure.
 - ``make unit`` runs the tests on every core (pytest-xdist, ``--dist loadfile``): a
@@ -41,9 +44,25 @@ collect_ignore = [name.replace(".", "/") + ".py" for name in COMPILED if is_comp
 ENGINE_FROM_SOURCE = not is_compiled("lazyfun.sudoku.solving.engine")
 
 
+WRITING_EXAMPLES = (
+    HERE / "lazyfun" / "io",
+    HERE / "lazyfun" / "sinks",
+    HERE / "lazyfun" / "streams" / "terminals.py",
+    HERE / "lazyfun" / "streams" / "astream.py",
+    HERE / "docs" / "pipelines.md",
+)
+
+
 @pytest.fixture(autouse=True)
-def _stream_in_doctests(doctest_namespace: dict[str, object]) -> None:
+def _stream_in_doctests(
+    request: pytest.FixtureRequest, doctest_namespace: dict[str, object]
+) -> None:
     doctest_namespace["stream"] = stream
+    path = request.node.path
+    if isinstance(request.node, pytest.DoctestItem) and any(
+        path == place or place in path.parents for place in WRITING_EXAMPLES
+    ):
+        request.getfixturevalue("monkeypatch").chdir(request.getfixturevalue("tmp_path"))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -19,6 +19,7 @@ ALL = [
     "parallel",
     "pmap",
     "stream",
+    "io",
     "render",
     "variants",
 ]

@@ -4,13 +4,16 @@ The core vocabulary lives here: ``cp``, ``fair_cp``, ``flatmap``, ``many``,
 ``iterate``, ``search``, typed ``compose``/``pipe``, and the toolz /
 more-itertools pieces a pipeline needs; ``LazyList`` (call-by-need lists) and
 ``stream`` (a fluent, one-shot pipeline, with ``astream`` its async twin)
-are the two other ways to hold a sequence lazily.  The programs are subpackages: ``lazyfun.sudoku``,
-``lazyfun.queens``, ``lazyfun.csp``; ``lazyfun.trace`` makes laziness visible.
+are the two other ways to hold a sequence lazily; ``lazyfun.io`` reads files,
+URLs and databases into a Stream and writes them back.  The programs are
+subpackages: ``lazyfun.sudoku``, ``lazyfun.queens``, ``lazyfun.csp``;
+``lazyfun.trace`` makes laziness visible.
 """
 
 import lazyfun.compiled  # noqa: F401  (first: with LAZYFUN_PURE=1 it makes the source run)
 from lazyfun.compose import compose, compose_left, pipe
 from lazyfun.core import cp, fair_cp, flatmap, iterate, many, reiterable
+from lazyfun.io import RecordError
 from lazyfun.lazylist import LazyList, LazyListLoop
 from lazyfun.search import search
 from lazyfun.streams import AsyncStream, Stream, StreamConsumedError, astream, stream
@@ -36,6 +39,7 @@ __all__ = [
     "AsyncStream",
     "LazyList",
     "LazyListLoop",
+    "RecordError",
     "Stream",
     "StreamConsumedError",
     "astream",

@@ -19,6 +19,7 @@ PACKAGES = (
     "lazyfun.runs.batch",
     "lazyfun.eager",
     "lazyfun.trace",
+    "lazyfun.io",
 )
 
 

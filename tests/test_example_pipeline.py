@@ -1,5 +1,5 @@
 """examples/pipeline.py end to end: a local HTTP server with slow answers, 503s that
-pass on retry and 404s, fetched with concurrency into SQLite."""
+pass on retry, 404s and a broken record, fetched with concurrency into SQLite."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import ClassVar
 
+import httpx
 import pytest
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "pipeline.py"
@@ -33,9 +34,11 @@ def load_example() -> ModuleType:
 
 
 class Records(BaseHTTPRequestHandler):
-    """/records/N: every 7th slow, every 5th a 503 on its first two tries, MISSING 404."""
+    """/records/N: every 7th slow, every 5th a 503 on its first two tries, MISSING 404,
+    the BROKEN ones a 500."""
 
     hits: ClassVar[Counter[int]] = Counter()
+    broken: ClassVar[set[int]] = set()
     first_seen: ClassVar[dict[int, float]] = {}
     lock: ClassVar[threading.Lock] = threading.Lock()
 
@@ -47,6 +50,9 @@ class Records(BaseHTTPRequestHandler):
             self.first_seen.setdefault(record, time.monotonic())
         if record in MISSING:
             self.send_error(404)
+            return
+        if record in self.broken:
+            self.send_error(500)
             return
         if record % 5 == 0 and tries <= 2:
             self.send_error(503)
@@ -68,6 +74,7 @@ class Records(BaseHTTPRequestHandler):
 def server() -> Iterator[str]:
     Records.hits = Counter()
     Records.first_seen = {}
+    Records.broken = set()
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Records)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -87,7 +94,6 @@ def test_every_record_arrives_exactly_once(server: str, tmp_path: Path) -> None:
     assert ids == [n for n in range(COUNT) if n not in MISSING]
     assert report.written == COUNT - len(MISSING)
     assert sorted(report.missing) == sorted(MISSING)
-    assert report.batches >= (COUNT - len(MISSING)) // 50
     assert all(Records.hits[n] == 3 for n in range(0, COUNT, 5) if n not in MISSING)
 
 
@@ -98,3 +104,17 @@ def test_the_rate_limit_holds(server: str, tmp_path: Path) -> None:
     assert len(arrivals) == 30
     # any 21 records: 20 a second, so they span a second (less a little for the wire)
     assert min(b - a for a, b in zip(arrivals, arrivals[20:], strict=False)) >= 0.9
+
+
+def test_an_error_at_record_50_leaves_rows_0_to_49_in_the_table(
+    server: str, tmp_path: Path
+) -> None:
+    example = load_example()
+    Records.broken = {50}
+    db_path = tmp_path / "broken.db"
+    with pytest.raises(httpx.HTTPStatusError, match="500"):
+        example.run(server, str(db_path), COUNT, per_second=1000)
+    with sqlite3.connect(db_path) as db:
+        ids = [row[0] for row in db.execute("SELECT id FROM records ORDER BY id")]
+    db.close()
+    assert ids == [n for n in range(50) if n not in MISSING]

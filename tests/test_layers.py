@@ -17,6 +17,8 @@ import pytest
 import lazyfun
 
 HEAVY = ("dask", "distributed", "typer", "click", "rich", "matplotlib")
+# lazyfun.io's libraries: imported by the function that reads or writes, never by `import lazyfun`
+IO = ("msgspec", "fsspec", "pyarrow", "httpx", "aiohttp", "zstandard", "sqlite3")
 ROOT = Path(lazyfun.__file__).parent
 
 
@@ -27,7 +29,7 @@ def _loaded_after(statement: str) -> list[str]:
         [sys.executable, "-c", probe], check=True, capture_output=True, text=True
     ).stdout
     modules: list[str] = json.loads(out)
-    return sorted({m.split(".")[0] for m in modules} & set(HEAVY))
+    return sorted({m.split(".")[0] for m in modules} & set(HEAVY + IO))
 
 
 @pytest.mark.parametrize(
@@ -42,6 +44,7 @@ def _loaded_after(statement: str) -> list[str]:
         "lazyfun.csp",
         "lazyfun.parallel",
         "lazyfun.trace",
+        "lazyfun.io",
     ],
 )
 def test_importing_the_core_or_a_program_loads_no_front_end_library(module: str) -> None:
@@ -50,6 +53,11 @@ def test_importing_the_core_or_a_program_loads_no_front_end_library(module: str)
 
 def test_the_probe_really_sees_a_front_end_library() -> None:
     assert "typer" in _loaded_after("import lazyfun.cli")
+
+
+def test_the_probe_really_sees_what_a_source_imports_when_read() -> None:
+    reading = "import lazyfun.io; lazyfun.io.read_jsonl('-')"
+    assert _loaded_after(reading) == ["msgspec"]
 
 
 def test_every_module_is_placed_on_the_architecture_page() -> None:

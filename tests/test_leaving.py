@@ -174,6 +174,7 @@ ASYNC_WAYS = {
     """,
 }
 
+
 def _script(body: str, make: str | None, blocking: bool) -> str:
     """The script of one case; its work under ``__main__`` (worker processes import it)."""
     parts = [HEAD, f"BAD, BLOCKING = False, {blocking}"]

@@ -22,11 +22,23 @@ the end of the event loop) cancels every task the stream started.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from datetime import timedelta
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
 
+from lazyfun.sinks.paths import PathLike
+from lazyfun.sinks.writers import (
+    BATCH,
+    CsvWriter,
+    JsonlWriter,
+    LinesWriter,
+    ParquetWriter,
+    SqlWriter,
+    Writer,
+    adrain,
+)
 from lazyfun.streams.asteps import (
     Buffer,
     Catch,
@@ -56,6 +68,7 @@ from lazyfun.streams.steps import Recovery, check_callable, check_count, seconds
 from lazyfun.streams.terminals import StreamConsumedError, _Comparable
 
 if TYPE_CHECKING:
+    import sqlite3
     from typing import TypeGuard
 
     from typing_extensions import TypeIs
@@ -451,6 +464,79 @@ class AsyncStream(Generic[T]):
     async def to_set(self) -> set[T]:
         """Every item, in a set."""
         return set(await self.to_list())
+
+    # --- sinks: the writing on a thread of its own, never in the event loop ---------------
+
+    def _drained(
+        self, open_writer: Callable[[], Writer], size: int, within: float | None
+    ) -> Awaitable[int]:
+        return adrain(open_writer, Group(self._take_items(), size, within, None))
+
+    async def to_lines(
+        self: AsyncStream[str], path: PathLike, *, encoding: str = "utf-8", atomic: bool = False
+    ) -> int:
+        """As :meth:`Stream.to_lines <lazyfun.streams.terminals.Terminals.to_lines>`.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(["a", "b"]).to_lines("ab.txt"))
+        2
+        """
+        writer = functools.partial(LinesWriter, path, encoding=encoding, atomic=atomic)
+        return await self._drained(writer, BATCH, None)
+
+    async def to_jsonl(self, path: PathLike, *, atomic: bool = False) -> int:
+        """As :meth:`Stream.to_jsonl <lazyfun.streams.terminals.Terminals.to_jsonl>`.
+
+        >>> import asyncio
+        >>> asyncio.run(astream([{"n": 1}]).to_jsonl("n.jsonl"))
+        1
+        """
+        return await self._drained(functools.partial(JsonlWriter, path, atomic=atomic), BATCH, None)
+
+    async def to_csv(self, path: PathLike, *, atomic: bool = False, **dialect: Any) -> int:
+        """As :meth:`Stream.to_csv <lazyfun.streams.terminals.Terminals.to_csv>`.
+
+        >>> import asyncio
+        >>> asyncio.run(astream([{"n": 1}]).to_csv("n.csv"))
+        1
+        """
+        writer = functools.partial(CsvWriter, path, atomic=atomic, **dialect)
+        return await self._drained(writer, BATCH, None)
+
+    async def to_parquet(
+        self, path: PathLike, *, row_group: int = 10_000, atomic: bool = False
+    ) -> int:
+        """As :meth:`Stream.to_parquet <lazyfun.streams.terminals.Terminals.to_parquet>`.
+
+        >>> import asyncio
+        >>> asyncio.run(astream([{"n": 1}]).to_parquet("n.parquet"))
+        1
+        """
+        check_count(row_group, "to_parquet's row_group", 1)
+        writer = functools.partial(ParquetWriter, path, row_group=row_group, atomic=atomic)
+        return await self._drained(writer, row_group, None)
+
+    async def to_sql(
+        self,
+        db: PathLike | sqlite3.Connection,
+        table: str,
+        batch: int = 1000,
+        within: float | timedelta | None = None,
+        *,
+        atomic: bool = False,
+    ) -> int:
+        """As :meth:`Stream.to_sql <lazyfun.streams.terminals.Terminals.to_sql>`; a batch
+        whose time is up is written even while the next item is awaited.  A connection
+        given here is used on the sink's thread: make it with ``check_same_thread=False``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream({"n": n} for n in range(3)).to_sql("n.db", "n"))
+        3
+        """
+        check_count(batch, "to_sql's batch", 1)
+        limit = None if within is None else seconds(within, "to_sql's within")
+        writer = functools.partial(SqlWriter, db, table, batch=batch, within=limit, atomic=atomic)
+        return await self._drained(writer, batch, limit)
 
 
 def astream(items: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:

@@ -4,7 +4,9 @@
 the one-shot rule (a second read is a :class:`StreamConsumedError`, never a
 silent empty stream) and the terminals, ``to_list``, ``first``, ``count``,
 ``reduce``, ``sum``, ``min``, ``max``, ``to_set``, ``to_dict``,
-``for_each``, ``lazylist``.  The other half, the lazy steps, is in
+``for_each``, ``lazylist``, and the sinks ``to_lines``, ``to_jsonl``, ``to_csv``,
+``to_parquet``, ``to_sql`` (their writers are in :mod:`lazyfun.sinks`, one layer
+down; :mod:`lazyfun.io` documents them).  The other half, the lazy steps, is in
 :mod:`lazyfun.streams.stream`; the examples here use its ``stream``.
 """
 
@@ -13,12 +15,26 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
-from typing import Any, Generic, Protocol, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, overload
 
 import more_itertools
 
 from lazyfun.lazylist import LazyList
-from lazyfun.streams.steps import check_callable
+from lazyfun.sinks.paths import PathLike
+from lazyfun.sinks.writers import (
+    CsvWriter,
+    JsonlWriter,
+    LinesWriter,
+    ParquetWriter,
+    SqlWriter,
+    Writer,
+    drain,
+)
+from lazyfun.streams.steps import Chunked, Group, check_callable, check_count, seconds
+
+if TYPE_CHECKING:
+    import sqlite3
+    from datetime import timedelta
 
 __all__ = ["StreamConsumedError", "Terminals"]
 
@@ -278,6 +294,86 @@ class Terminals(Generic[T]):
         ([0, 10, 20], [0, 10, 20])
         """
         return LazyList.of(self._take_items())
+
+    # --- sinks: each writes every item and returns how many it wrote --------------------
+
+    def to_lines(
+        self: Terminals[str], path: PathLike, *, encoding: str = "utf-8", atomic: bool = False
+    ) -> int:
+        """Each item (a str) on a line of its own in ``path``: a file, ``-`` (standard
+        output) or a URL, compressed by its suffix; see :mod:`lazyfun.io`.
+
+        >>> stream(["a", "b"]).to_lines("letters.txt.gz")
+        2
+        """
+        items = self._take_items()
+        with self:
+            return _drained(LinesWriter(path, encoding=encoding, atomic=atomic), items)
+
+    def to_jsonl(self, path: PathLike, *, atomic: bool = False) -> int:
+        """Each item as JSON on a line of its own in ``path`` (msgspec encodes dicts,
+        lists, dataclasses, Structs, ...).
+
+        >>> stream([{"n": 1}, {"n": 2}]).to_jsonl("numbers.jsonl")
+        2
+        """
+        items = self._take_items()
+        with self:
+            return _drained(JsonlWriter(path, atomic=atomic), items)
+
+    def to_csv(self, path: PathLike, *, atomic: bool = False, **dialect: Any) -> int:
+        """Each item (a dict, a dataclass or a Struct) a row of ``path``, under a header of
+        the first one's field names (not counted); ``dialect`` as for ``csv.writer``.
+
+        >>> stream([{"n": 1, "word": "one"}]).to_csv("numbers.csv")
+        1
+        """
+        items = self._take_items()
+        with self:
+            return _drained(CsvWriter(path, atomic=atomic, **dialect), items)
+
+    def to_parquet(self, path: PathLike, *, row_group: int = 10_000, atomic: bool = False) -> int:
+        """Each item (a dict, a dataclass or a Struct) a row of the Parquet file ``path``,
+        ``row_group`` rows at a time (needs pyarrow).
+
+        >>> stream({"n": n} for n in range(5)).to_parquet("numbers.parquet", row_group=2)
+        5
+        """
+        check_count(row_group, "to_parquet's row_group", 1)
+        items = self._take_items()
+        with self:
+            return _drained(ParquetWriter(path, row_group=row_group, atomic=atomic), items)
+
+    def to_sql(
+        self,
+        db: PathLike | sqlite3.Connection,
+        table: str,
+        batch: int = 1000,
+        within: float | timedelta | None = None,
+        *,
+        atomic: bool = False,
+    ) -> int:
+        """Each item (a dict, a dataclass or a Struct) a row of ``table`` in the SQLite
+        database ``db`` (a path or a connection), created from the first item's fields
+        when it does not exist; each batch of ``batch`` rows (or what came ``within``
+        seconds) in one transaction, or with ``atomic`` all in one.
+
+        >>> stream({"n": n} for n in range(5)).to_sql("numbers.db", "numbers", batch=2)
+        5
+        """
+        check_count(batch, "to_sql's batch", 1)
+        limit = None if within is None else seconds(within, "to_sql's within")
+        items = self._take_items()
+        with self:
+            writer = SqlWriter(db, table, batch=batch, within=limit, atomic=atomic)
+            return _drained(writer, items)
+
+
+def _drained(writer: Writer, items: Iterator[Any]) -> int:
+    """``items`` written in the writer's batches (by size, or by size or time)."""
+    if writer.within is None:
+        return drain(writer, Chunked(items, writer.batch))
+    return drain(writer, Group(items, writer.batch, writer.within))
 
 
 def _extreme(

@@ -1,0 +1,409 @@
+"""The sources' iterators: each a resumable, closable class (not a generator), so a
+record that fails is a :class:`~lazyfun.sinks.errors.RecordError` at its place and
+the next ``next()`` gives the record after it.
+
+A source opens nothing until its first ``next()``; it reads the files a path names
+one after another, each opened when reached and closed when done; at its end, on
+``close()``, or when a ``take`` right below it has enough, it closes what it
+opened (a connection you passed in stays open).
+
+>>> with open("two.txt", "w") as file:
+...     _ = file.write("one\\ntwo\\n")
+>>> lines = Lines("two.txt", "utf-8")
+>>> next(lines)
+'one'
+>>> lines.close()
+>>> next(lines)
+Traceback (most recent call last):
+...
+StopIteration
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
+from typing import IO, Any, Protocol, TypeVar
+
+from lazyfun.parallel.window import Holding
+from lazyfun.sinks.errors import RecordError
+from lazyfun.sinks.paths import PathLike, expand, open_read
+
+__all__ = ["Connection", "Csv", "FileSource", "Jsonl", "Lines", "Parquet", "Sql"]
+
+T = TypeVar("T")
+
+BOM = codecs.BOM_UTF8
+
+_NO_LINES: Iterator[bytes] = iter(())
+
+
+class FileSource(Holding[T]):
+    """Records from the files ``path`` names (a glob expanded at the first read), one
+    file after another; ``name`` and ``line`` say where the reading is."""
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = path
+        self.names: Iterator[str] | None = None
+        self.opened: ExitStack | None = None
+        self.lines: Iterator[bytes] = _NO_LINES
+        self.name = os.fspath(path)
+        self.line = 0
+        self.done = False
+
+    def _advance(self) -> IO[bytes] | None:
+        """Close the file being read and open the next; None when there is none."""
+        self._close_file()
+        if self.done:
+            return None
+        if self.names is None:
+            self.names = iter(expand(self.path))
+        name = next(self.names, None)
+        if name is None:
+            self.done = True
+            return None
+        file, self.opened = open_read(name)
+        self.name, self.line = name, 0
+        return file
+
+    def _next_line(self) -> bytes | None:
+        """The next raw line (with its newline) of the files, counted; None at the end."""
+        while True:
+            line = next(self.lines, None)
+            if line is not None:
+                self.line += 1
+                return line
+            file = self._advance()
+            if file is None:
+                return None
+            self.lines = iter(file)
+
+    def _close_file(self) -> None:
+        self.lines = _NO_LINES
+        opened, self.opened = self.opened, None
+        if opened is not None:
+            opened.close()
+
+    def close(self) -> None:
+        """Stop: close the file being read; ``next()`` gives nothing more."""
+        self.done = True
+        self._close_file()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def _ascii_compatible(encoding: str) -> str:
+    name = codecs.lookup(encoding).name
+    if "\n".encode(name) != b"\n" or "utf-16" in name or "utf-32" in name:
+        raise ValueError(
+            f"lines are read in an encoding whose newline is the byte \\n (utf-8, latin-1, "
+            f"cp1252, ...); got {encoding!r}"
+        )
+    return name
+
+
+def _stripped(line: bytes) -> bytes:
+    if line[-1:] == b"\n":
+        line = line[:-1]
+        if line[-1:] == b"\r":
+            line = line[:-1]
+    return line
+
+
+class Lines(FileSource[str]):
+    """The lines of the files, without their newline (``\\n`` or ``\\r\\n``), a UTF-8 BOM
+    skipped; a line not in ``encoding`` is a RecordError."""
+
+    def __init__(self, path: PathLike, encoding: str) -> None:
+        super().__init__(path)
+        self.encoding = _ascii_compatible(encoding)
+
+    def __next__(self) -> str:
+        line = next(self.lines, None)
+        if line is None:
+            line = self._next_line()
+            if line is None:
+                raise StopIteration
+        else:
+            self.line += 1
+        if self.line == 1 and line.startswith(BOM):
+            line = line[3:]
+        try:
+            return _stripped(line).decode(self.encoding)
+        except UnicodeDecodeError as error:
+            raise RecordError(self.name, self.line, f"not {self.encoding}: {error}") from error
+
+
+class Jsonl(FileSource[Any]):
+    """One JSON value a line, decoded (and, with a type, validated) by msgspec; blank
+    lines are skipped; a line that does not decode is a RecordError."""
+
+    def __init__(self, path: PathLike, type: Any = None) -> None:
+        import msgspec
+
+        super().__init__(path)
+        self.type = type
+        self.decode = (
+            msgspec.json.Decoder() if type is None else msgspec.json.Decoder(type)
+        ).decode
+        self.invalid = msgspec.ValidationError
+        self.malformed = msgspec.DecodeError
+
+    def __next__(self) -> Any:
+        while True:
+            line = next(self.lines, None)
+            if line is None:
+                line = self._next_line()
+                if line is None:
+                    raise StopIteration
+            else:
+                self.line += 1
+            if self.line == 1 and line.startswith(BOM):
+                line = line[3:]
+            try:
+                return self.decode(line)
+            except self.invalid as error:
+                name = getattr(self.type, "__name__", repr(self.type))
+                reason = f"does not fit {name}: {error}"
+                raise RecordError(self.name, self.line, reason) from error
+            except self.malformed as error:
+                if line.strip():
+                    raise RecordError(self.name, self.line, f"bad JSON: {error}") from error
+
+
+class _Text(Iterator[str]):
+    """The lines a CSV reader reads: decoded with their newlines, counted by the source;
+    a line not in the encoding is a RecordError (the reader starts afresh after it)."""
+
+    def __init__(self, source: Csv[Any]) -> None:
+        self.source = source
+
+    def __next__(self) -> str:
+        source = self.source
+        line = source._next_line_of_file()
+        if line is None:
+            raise StopIteration
+        if source.line == 1 and line.startswith(BOM):
+            line = line[3:]
+        try:
+            return line.decode(source.encoding)
+        except UnicodeDecodeError as error:
+            reason = f"not {source.encoding}: {error}"
+            raise RecordError(source.name, source.line, reason) from error
+
+
+class Csv(FileSource[T]):
+    """Rows under each file's header row, as dicts (or ``type`` instances, converted as
+    msgspec's ``convert`` with ``strict=False`` does); a row with another number of
+    fields, or one that does not convert, is a RecordError at the line it starts on.
+    A file whose header cannot be read is a RecordError, and the rest of it is skipped."""
+
+    def __init__(self, path: PathLike, type: Any, encoding: str, dialect: dict[str, Any]) -> None:
+        super().__init__(path)
+        csv.reader([], **dialect)  # a wrong dialect is refused at the call
+        self.type, self.encoding, self.dialect = type, _ascii_compatible(encoding), dialect
+        self.reader: Iterator[list[str]] | None = None
+        self.header: list[str] | None = None
+
+    def _next_line_of_file(self) -> bytes | None:
+        line = next(self.lines, None)
+        if line is not None:
+            self.line += 1
+        return line
+
+    def _open_next(self) -> bool:
+        file = self._advance()
+        if file is None:
+            return False
+        self.lines = iter(file)
+        self.reader, self.header = csv.reader(_Text(self), **self.dialect), None
+        return True
+
+    def __next__(self) -> T:
+        while True:
+            if self.reader is None and not self._open_next():
+                raise StopIteration
+            assert self.reader is not None
+            start = self.line + 1
+            try:
+                row = next(self.reader)
+            except StopIteration:
+                self.reader = None
+                continue
+            except RecordError:
+                if self.header is None:
+                    self.reader = None  # no header: the rest of this file cannot be read
+                raise
+            except csv.Error as error:
+                if self.header is None:
+                    self.reader = None
+                raise RecordError(self.name, start, f"bad CSV: {error}") from error
+            if not row:
+                continue
+            if self.header is None:
+                self.header = row
+                continue
+            return self._record(row, start)
+
+    def _record(self, row: list[str], start: int) -> T:
+        header = self.header
+        assert header is not None
+        if len(row) != len(header):
+            reason = f"{len(row)} fields, the header has {len(header)}"
+            raise RecordError(self.name, start, reason)
+        record: Any = dict(zip(header, row, strict=True))
+        if self.type is None:
+            return record  # type: ignore[no-any-return]
+        import msgspec
+
+        try:
+            return msgspec.convert(record, self.type, strict=False)  # type: ignore[no-any-return]
+        except msgspec.ValidationError as error:
+            name = getattr(self.type, "__name__", repr(self.type))
+            raise RecordError(self.name, start, f"does not fit {name}: {error}") from error
+
+
+class Parquet(FileSource[dict[str, Any]]):
+    """The rows of Parquet files as dicts: one row group in memory at a time, its rows
+    made into dicts 1,024 at a time (pyarrow's ``iter_batches`` holds more and more
+    memory as it goes; reading by row group stays flat).  A file that cannot be read
+    is a RecordError at the row it stopped at, and the rest of that file is skipped."""
+
+    ROWS = 1024
+
+    def __init__(self, path: PathLike, columns: Sequence[str] | None) -> None:
+        super().__init__(path)
+        self.columns = None if columns is None else list(columns)
+        self.parquet: Any = None
+        self.groups: Iterator[int] = iter(())
+        self.batches: Iterator[Any] = iter(())
+        self.rows: Iterator[dict[str, Any]] = iter(())
+
+    def __next__(self) -> dict[str, Any]:
+        while True:
+            row = next(self.rows, None)
+            if row is not None:
+                self.line += 1
+                return row
+            batch = next(self.batches, None)
+            if batch is not None:
+                self.rows = iter(batch.to_pylist())
+                continue
+            if self.parquet is None and not self._open_next():
+                raise StopIteration
+            group = next(self.groups, None)
+            if group is None:
+                self.parquet = None
+                continue
+            try:
+                table = self.parquet.read_row_group(group, columns=self.columns)
+            except Exception as error:
+                self.parquet = None
+                reason = f"bad Parquet: {error}"
+                raise RecordError(self.name, self.line + 1, reason, unit="row") from error
+            self.batches = iter(table.to_batches(max_chunksize=self.ROWS))
+
+    def _open_next(self) -> bool:
+        import pyarrow.parquet
+
+        file = self._advance()
+        if file is None:
+            return False
+        try:
+            self.parquet = pyarrow.parquet.ParquetFile(file)
+        except Exception as error:
+            raise RecordError(self.name, 1, f"bad Parquet: {error}", unit="row") from error
+        self.groups = iter(range(self.parquet.num_row_groups))
+        return True
+
+    def _close_file(self) -> None:
+        self.parquet = None
+        self.groups, self.batches, self.rows = iter(()), iter(()), iter(())
+        super()._close_file()
+
+
+class Connection(Protocol):
+    """A DB-API connection: what ``read_sql`` needs of one."""
+
+    def cursor(self) -> Any: ...
+
+
+class Sql(Holding[dict[str, Any]]):
+    """The rows of a query as dicts keyed by column name, fetched with ``fetchmany`` a few
+    at a time (16, doubling to 1,024) as they are read.  A database given as a path
+    is opened read-only at the first read and closed at the end; a connection is used
+    as it is and never closed."""
+
+    FIRST, MOST = 16, 1024
+
+    def __init__(self, db: PathLike | Connection, query: str, params: Any) -> None:
+        self.db, self.query, self.params = db, query, params
+        self.connection: Any = None
+        self.cursor: Any = None
+        self.names: list[str] = []
+        self.rows: Iterator[Sequence[Any]] = iter(())
+        self.size = self.FIRST
+        self.done = False
+
+    def _start(self) -> None:
+        import sqlite3
+
+        if isinstance(self.db, str | os.PathLike):
+            path = os.path.abspath(os.fspath(self.db))
+            if not os.path.exists(path):
+                raise FileNotFoundError(2, "no such database", path)
+            self.connection = sqlite3.connect(f"{_file_uri(path)}?mode=ro", uri=True)
+            connection = self.connection
+        else:
+            connection = self.db
+        self.cursor = connection.cursor()
+        self.cursor.execute(self.query, self.params)
+        if self.cursor.description is None:
+            raise ValueError(f"read_sql's query gives no rows (not a SELECT?): {self.query!r}")
+        self.names = [column[0] for column in self.cursor.description]
+
+    def __next__(self) -> dict[str, Any]:
+        row = next(self.rows, None)
+        if row is not None:
+            return dict(zip(self.names, row, strict=True))
+        if self.done:
+            raise StopIteration
+        if self.cursor is None:
+            try:
+                self._start()
+            except BaseException:
+                self.close()
+                raise
+        fetched = self.cursor.fetchmany(self.size)
+        if not fetched:
+            self.close()
+            raise StopIteration
+        self.size = min(self.size * 2, self.MOST)
+        self.rows = iter(fetched)
+        return next(self)
+
+    def close(self) -> None:
+        """Stop: close the cursor, and the connection if this source opened it."""
+        self.done = True
+        self.rows = iter(())
+        cursor, self.cursor = self.cursor, None
+        connection, self.connection = self.connection, None
+        try:
+            if cursor is not None:
+                cursor.close()
+        finally:
+            if connection is not None:
+                connection.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def _file_uri(path: str) -> str:
+    from pathlib import Path
+
+    return Path(path).as_uri()

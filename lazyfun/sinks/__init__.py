@@ -1,0 +1,16 @@
+"""The mechanics of the sinks, one layer below the Stream: the writers its terminals
+(``to_jsonl``, ``to_sql``, ...) feed, where files are opened (``-``, globs, fsspec
+URLs, compression by suffix), and :class:`RecordError`.
+
+The public names are in :mod:`lazyfun.io`, which is above the Stream (its sources
+return Streams); the Stream's terminals import this package, so no import goes up.
+
+- :mod:`lazyfun.sinks.errors`: ``RecordError``, the one error of a record read or written;
+- :mod:`lazyfun.sinks.paths`: opening paths to read and to write (``Target``, ``atomic``);
+- :mod:`lazyfun.sinks.columns`: the named fields of a record, as columns;
+- :mod:`lazyfun.sinks.writers`: the writers and the loops that feed them.
+"""
+
+from lazyfun.sinks.errors import RecordError
+
+__all__ = ["RecordError"]

@@ -1,0 +1,235 @@
+"""Where records are read from and written to: a local path, ``-`` (standard input or
+output), a glob, or any URL fsspec understands (``file://``, ``http://``, ``s3://``,
+...); compressed by the name's suffix (``.gz``, ``.bz2``, ``.xz``, ``.zst``).
+
+Local files are opened with the standard library, URLs with fsspec (imported only
+then), ``.zst`` with zstandard.  A :class:`Target` written with ``atomic=True`` is
+a temporary file beside the target, renamed over it at the end.
+
+>>> for name in ("b.txt", "a.txt", "c.log"):
+...     target = Target(name)
+...     _ = target.file.write(b"x\\n")
+...     target.close(failed=False)
+>>> expand("*.txt"), expand("c.log")
+(['a.txt', 'b.txt'], ['c.log'])
+"""
+
+from __future__ import annotations
+
+import errno
+import glob
+import io
+import os
+import sys
+import uuid
+from contextlib import ExitStack
+from typing import IO, Any, cast
+
+__all__ = ["PathLike", "Target", "expand", "is_url", "open_read"]
+
+PathLike = str | os.PathLike[str]
+
+_BUFFER = 1 << 16
+
+
+def is_url(name: str) -> bool:
+    """Whether ``name`` is a URL for fsspec rather than a local path.
+
+    >>> is_url("s3://bucket/a.jsonl"), is_url("data/a.jsonl")
+    (True, False)
+    """
+    return "://" in name
+
+
+def _is_glob(name: str) -> bool:
+    # in a URL a ``?`` starts the query, not a pattern
+    magic = "*[" if is_url(name) else "*?["
+    return any(c in name for c in magic) and not (not is_url(name) and os.path.exists(name))
+
+
+def _suffix(name: str) -> str:
+    """The suffix that says the compression (a URL's query left out).
+
+    >>> _suffix("a.jsonl.gz"), _suffix("http://host/a.csv.zst?version=2")
+    ('.gz', '.zst')
+    """
+    return os.path.splitext(name.split("?", 1)[0] if is_url(name) else name)[1]
+
+
+def expand(path: PathLike) -> list[str]:
+    """The files ``path`` names: itself, or the matches of a glob (``**`` too), sorted by
+    plain string order; FileNotFoundError when a glob matches nothing.
+
+    >>> expand("-")
+    ['-']
+    """
+    name = os.fspath(path)
+    if not _is_glob(name):
+        return [name]
+    if is_url(name):
+        from fsspec.core import url_to_fs
+
+        fs, pattern = url_to_fs(name)
+        found = [fs.unstrip_protocol(match) for match in fs.glob(pattern)]
+    else:
+        found = glob.glob(name, recursive=True)
+    if not found:
+        raise FileNotFoundError(errno.ENOENT, "no file matches the glob", name)
+    return sorted(found)
+
+
+def _decompressed(raw: IO[bytes], name: str, stack: ExitStack) -> IO[bytes]:
+    suffix = _suffix(name)
+    decompressed: Any
+    if suffix == ".gz":
+        import gzip
+
+        decompressed = gzip.GzipFile(fileobj=raw, mode="rb")
+    elif suffix == ".bz2":
+        import bz2
+
+        decompressed = bz2.BZ2File(raw, "rb")
+    elif suffix == ".xz":
+        import lzma
+
+        decompressed = lzma.LZMAFile(raw, "rb")  # noqa: SIM115  (closed by the stack)
+    elif suffix == ".zst":
+        import zstandard
+
+        decompressed = zstandard.ZstdDecompressor().stream_reader(raw, closefd=False)
+    else:
+        return raw
+    # read through a buffer of our own: its lines are split in C, not by the
+    # decompressors' own readline (twice as fast for gzip)
+    buffered = io.BufferedReader(decompressed, _BUFFER)
+    stack.callback(buffered.close)
+    return buffered
+
+
+def open_read(name: str) -> tuple[IO[bytes], ExitStack]:
+    """``name`` open for reading bytes, decompressed by its suffix, and what closes it
+    (standard input, ``-``, is read but never closed).
+
+    >>> target = Target("hello.txt.xz")
+    >>> target.file.write(b"hello\\n")
+    6
+    >>> target.close(failed=False)
+    >>> file, opened = open_read("hello.txt.xz")
+    >>> with opened:
+    ...     file.readline()
+    b'hello\\n'
+    """
+    stack = ExitStack()
+    try:
+        raw: IO[bytes]
+        if name == "-":
+            raw = sys.stdin.buffer
+        elif is_url(name):
+            import fsspec
+
+            raw = stack.enter_context(fsspec.open(name, "rb"))
+        else:
+            raw = stack.enter_context(open(name, "rb"))  # noqa: SIM115  (closed by the stack)
+        return _decompressed(raw, name, stack), stack
+    except BaseException:
+        stack.close()
+        raise
+
+
+def _compressed(raw: IO[bytes], name: str, stack: ExitStack) -> IO[bytes]:
+    suffix = _suffix(name)
+    wrapped: Any
+    if suffix == ".gz":
+        import gzip
+
+        wrapped = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6)
+    elif suffix == ".bz2":
+        import bz2
+
+        wrapped = bz2.BZ2File(raw, "wb")
+    elif suffix == ".xz":
+        import lzma
+
+        wrapped = lzma.LZMAFile(raw, "wb")  # noqa: SIM115  (closed by the stack)
+    elif suffix == ".zst":
+        import zstandard
+
+        wrapped = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)
+    else:
+        return raw
+    stack.callback(wrapped.close)
+    return cast("IO[bytes]", wrapped)
+
+
+class Target:
+    """A file being written: ``-`` (standard output, flushed, never closed), a local path
+    or a URL, compressed by its suffix.  With ``atomic``, the bytes go to a temporary
+    file beside the target, renamed over it by ``close(failed=False)`` and removed by
+    ``close(failed=True)``; without, ``close`` keeps what was written either way.
+
+    >>> import pathlib
+    >>> where = pathlib.Path("a.txt.gz")
+    >>> target = Target(where, atomic=True)
+    >>> target.file.write(b"hello\\n")
+    6
+    >>> where.exists()
+    False
+    >>> target.close(failed=False)
+    >>> import gzip; gzip.decompress(where.read_bytes())
+    b'hello\\n'
+    """
+
+    def __init__(self, path: PathLike, *, atomic: bool = False) -> None:
+        self.name = os.fspath(path)
+        self.atomic = atomic
+        self.stack = ExitStack()
+        self.temporary: str | None = None
+        self.fs: Any = None
+        if self.name == "-":
+            if atomic:
+                raise ValueError("atomic=True needs a file to rename: standard output (-) has none")
+            self.file: IO[bytes] = sys.stdout.buffer
+            self.stack.callback(self.file.flush)
+            return
+        where = self.name
+        if atomic:
+            head, tail = os.path.split(self.name)
+            where = self.temporary = os.path.join(head, f".{tail}.{uuid.uuid4().hex[:12]}.tmp")
+        try:
+            raw: IO[bytes]
+            if is_url(where):
+                import fsspec
+
+                opened = fsspec.open(where, "wb")
+                self.fs = opened.fs
+                raw = self.stack.enter_context(opened)
+            else:
+                raw = self.stack.enter_context(open(where, "wb"))  # noqa: SIM115
+            self.file = _compressed(raw, self.name, self.stack)
+        except BaseException:
+            self.stack.close()
+            raise
+
+    def close(self, failed: bool) -> None:
+        """Flush and close; with ``atomic``, rename into place, or (``failed``) discard."""
+        try:
+            self.stack.close()
+        except BaseException:
+            self._discard()
+            raise
+        if self.temporary is None:
+            return
+        if failed:
+            self._discard()
+        elif self.fs is not None:
+            self.fs.mv(self.temporary, self.name)
+        else:
+            os.replace(self.temporary, self.name)
+
+    def _discard(self) -> None:
+        if self.temporary is None:
+            return
+        if self.fs is not None:
+            self.fs.rm(self.temporary)
+        elif os.path.exists(self.temporary):
+            os.unlink(self.temporary)
