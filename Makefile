@@ -53,7 +53,7 @@ demo: $(VENV)/.base $(VENV)/.built
 # $(STAGE_TIMES) and the table printed at the end, also when a stage fails (make then
 # stops there and exits with that stage's status).  Compiling, mypy and the browser's
 # packages take one core each, so they share the setup's wait.
-STAGES := setup lint build+mypy+browser stubtest unit docs+sanitize
+STAGES := setup lint build+mypy+browser unit docs+sanitize+stubtest
 STAGE_TIMES := build/stage-times.txt
 test:
 	@mkdir -p $(dir $(STAGE_TIMES)) && : > $(STAGE_TIMES); \
