@@ -103,7 +103,16 @@ def apply(
             else:
                 errors[len(values)] = (error, "")
             values.append(None)
-    return Chunk(values, time.perf_counter() - start, errors)
+    return Chunk(values, time.perf_counter() - start, _moved(errors))
+
+
+def _moved(errors: dict[int, tuple[BaseException, str]]) -> dict[int, tuple[BaseException, str]]:
+    """The errors, out of ``apply``'s own dict: the function's frame in each traceback
+    leads back to ``apply``'s frame, which must not lead to the errors again (a cycle
+    would keep each error, and every frame it passed, until the collector runs)."""
+    moved = dict(errors)
+    errors.clear()
+    return moved
 
 
 def next_size(size: int, items: int, seconds: float, task_seconds: float, cap: int) -> int:
@@ -262,9 +271,13 @@ class Window(Holding[U]):
             except StopIteration:
                 pass
             if self._parts:
-                part = self._parts.popleft()
+                part: Iterator[U] | BaseException | None = self._parts.popleft()
                 if isinstance(part, BaseException):
-                    raise part
+                    try:
+                        raise part
+                    finally:
+                        part = None  # the frame keeps no error alive after passing it on
+                assert part is not None
                 self._current = part
                 continue
             if self._closed:

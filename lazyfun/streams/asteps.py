@@ -520,7 +520,10 @@ class Buffer(Step):
             self.task = asyncio.ensure_future(self._read())
         ok, value = await self.queue.get()
         if not ok:
-            raise value
+            try:
+                raise value
+            finally:
+                value = None  # the frame keeps no error alive after passing it on
         if value is _NOTHING:
             self.done = True
             self.thread.close()

@@ -18,13 +18,15 @@ fake clock).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import logging
 import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -178,7 +180,10 @@ class Held:
         """Raise the held error, if any, and forget it."""
         failure, self.failure = self.failure, None
         if failure is not None:
-            raise failure
+            try:
+                raise failure
+            finally:
+                failure = None  # the frame keeps no error alive after passing it on
 
 
 class Chunked(Iterator[list[T]]):
@@ -250,8 +255,9 @@ class Sliding(Iterator[tuple[T, ...]]):
 
 
 class FlatMap(Iterator[U]):
-    """The items of ``f(x)`` for each item ``x``; an error from ``f`` or from an inner
-    iterable ends that item's part only.
+    """The items of ``f(x)`` for each item ``x``.  An error from ``f`` passes on at its
+    place; so does an error from an inner iterable, which is then read on (a generator
+    that raised has finished; an iterator object may go on).
 
     >>> list(FlatMap(iter([1, 2]), range))
     [0, 0, 1]
@@ -269,9 +275,6 @@ class FlatMap(Iterator[U]):
                 return next(self.inner)
             except StopIteration:
                 pass
-            except BaseException:
-                self.inner = iter(())
-                raise
             self.inner = iter(())
             self.inner = iter(self.f(next(self.source)))
 
@@ -340,11 +343,11 @@ class Recovery:
         says no (call it inside the ``except`` that caught it)."""
         if self.where is not None and not self.where(error):
             raise error
+        self.stopped = self.stop  # with stop, nothing after this error, whatever follows
         if self.do is not None:
             self.do(error)
         if self.replace is not None:
             return self.replace(error)
-        self.stopped = self.stop
         return DROPPED
 
 
@@ -555,6 +558,51 @@ def _read_ahead(
             return
 
 
+class FromAsync(Holding[T]):
+    """An async iterable read synchronously, on an event loop of its own (made at the
+    first read, closed with the step).  Not inside a running loop: there, ``astream``.
+
+    >>> async def countdown():
+    ...     for n in (3, 2, 1):
+    ...         yield n
+    >>> list(FromAsync(countdown()))
+    [3, 2, 1]
+    """
+
+    def __init__(self, items: AsyncIterable[T]) -> None:
+        self.items: AsyncIterator[T] = aiter(items)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.done = False
+
+    def __next__(self) -> T:
+        if self.done:
+            raise StopIteration
+        if self.loop is None:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                self.loop = asyncio.new_event_loop()
+            else:
+                raise RuntimeError(
+                    "an async iterable is read synchronously outside an event loop only: "
+                    "inside one, use lazyfun.astream(...)"
+                )
+        try:
+            item: T = self.loop.run_until_complete(anext(self.items))
+        except StopAsyncIteration:
+            self.close()
+            raise StopIteration from None
+        return item
+
+    def close(self) -> None:
+        """End the loop (the async generators it started are closed with it)."""
+        self.done = True
+        loop, self.loop = self.loop, None
+        if loop is not None:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+
 class Buffer(Holding[T]):
     """Up to ``n`` items read ahead by a background thread, to overlap a slow producer
     with a slow consumer; an upstream exception arrives in its place.
@@ -586,7 +634,10 @@ class Buffer(Holding[T]):
             self.thread.start()
         ok, value = self.queue.get()
         if not ok:
-            raise value
+            try:
+                raise value
+            finally:
+                value = None  # the frame keeps no error alive after passing it on
         if value is _END:
             self.done = True
             raise StopIteration
@@ -635,15 +686,18 @@ class Tally:
             self.report()
 
     def report(self, final: bool = False) -> None:
+        """Log the counts; a logger or handler that raises is left to itself (logging never
+        breaks the work it watches: the report is lost, the items are not)."""
         started = self.clock() if self.started is None else self.started
-        self.logger.info(
-            "%s: %d items, %d errors, %.3f s%s",
-            self.name,
-            self.items,
-            self.errors,
-            self.clock() - started,
-            " (done)" if final else "",
-        )
+        with contextlib.suppress(Exception):
+            self.logger.info(
+                "%s: %d items, %d errors, %.3f s%s",
+                self.name,
+                self.items,
+                self.errors,
+                self.clock() - started,
+                " (done)" if final else "",
+            )
 
 
 class Observe(Iterator[T]):

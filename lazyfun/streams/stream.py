@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterable, Callable, Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -193,7 +193,7 @@ class Stream(Terminals[T]):
     @overload
     def filter(
         self,
-        keep: Callable[[T], object],
+        keep: Callable[[T], object] | None = None,
         *,
         concurrency: int | None = None,
         ordered: bool = True,
@@ -202,18 +202,22 @@ class Stream(Terminals[T]):
 
     def filter(
         self,
-        keep: Callable[[T], object],
+        keep: Callable[[T], object] | None = None,
         *,
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
     ) -> Stream[Any]:
         """``filter keep``: the items for which ``keep`` is true (a ``TypeGuard`` or
-        ``TypeIs`` predicate narrows the item type).
+        ``TypeIs`` predicate narrows the item type); without ``keep``, the true items.
 
         >>> stream(range(6)).filter(lambda n: n % 3 == 0).to_list()
         [0, 3]
+        >>> stream([0, 1, "", "a", None]).filter().to_list()
+        [1, 'a']
         """
+        if keep is None:
+            keep = bool
         check_callable(keep, "filter")
         if concurrency is None and via is None:
             return self._then(filter(keep, self._take_items()))
@@ -546,10 +550,38 @@ class Stream(Terminals[T]):
         return astream(self._take_items())
 
 
-def stream(items: Iterable[T]) -> Stream[T]:
+_NO_END: Any = object()
+
+
+@overload
+def stream(items: Iterable[T] | AsyncIterable[T]) -> Stream[T]: ...
+
+
+@overload
+def stream(items: Callable[[], T], *, until: object) -> Stream[T]: ...
+
+
+def stream(items: Any, *, until: object = _NO_END) -> Stream[Any]:
     """A fluent :class:`Stream` over ``items`` (nothing is read until a terminal asks).
 
     >>> stream([3, 1, 2]).map(lambda n: n * 2).to_list()
     [6, 2, 4]
+
+    An async iterable is read synchronously, on an event loop of the Stream's own
+    (outside a running loop; inside one, :func:`~lazyfun.streams.astream.astream`).  With
+    ``until``, ``items`` is a function called for each item until it returns ``until``
+    (as ``iter(f, until)``), e.g. the chunks of a file:
+
+    >>> import io
+    >>> chunks = io.BytesIO(b"abcdefg")
+    >>> stream(lambda: chunks.read(3), until=b"").to_list()
+    [b'abc', b'def', b'g']
     """
+    if until is not _NO_END:
+        if not callable(items):
+            raise TypeError(f"stream(..., until=) needs a function, got {type(items).__name__}")
+        return Stream(iter(items, until))
+    if isinstance(items, AsyncIterable) and not isinstance(items, Iterable):
+        read = steps.FromAsync(items)
+        return Stream(read, (read,))
     return Stream(items)

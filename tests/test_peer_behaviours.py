@@ -1,0 +1,152 @@
+"""Behaviours the peers' own test suites hold a pipeline to (streamable's, re-expressed
+here for the Stream): an error never ends more than its item, ``stop`` means stop, no
+step keeps an error alive, logging never breaks the work, and the sources people use."""
+
+from __future__ import annotations
+
+import gc
+import io
+import logging
+import weakref
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from lazyfun import stream
+
+
+class Inner:
+    """An iterator object that raises on its second item and goes on after it."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __iter__(self) -> Iterator[int]:
+        return self
+
+    def __next__(self) -> int:
+        self.n += 1
+        if self.n == 2:
+            raise ValueError("second")
+        if self.n > 4:
+            raise StopIteration
+        return self.n
+
+
+def test_an_inner_iterator_that_raises_is_read_on_after_the_error() -> None:
+    got = stream([0, 1]).flatmap(lambda _: Inner()).catch(ValueError, replace=str).to_list()
+    assert got == [1, "second", 3, 4, 1, "second", 3, 4]
+
+
+def test_an_inner_generator_that_raises_ends_there_and_the_next_item_follows() -> None:
+    def inner(n: int) -> Iterator[int]:
+        yield n
+        raise ValueError(n)
+
+    got = stream([10, 20]).flatmap(inner).catch(ValueError, replace=lambda e: -1).to_list()
+    assert got == [10, -1, 20, -1]
+
+
+def test_stop_ends_the_stream_after_the_first_caught_error_whatever_else_is_set() -> None:
+    def parse() -> Iterator[int]:
+        return stream(["1", "x", "3", "y", "5"]).map(int)
+
+    assert parse().catch(ValueError, replace=lambda e: -1, stop=True).to_list() == [1, -1]
+    seen: list[str] = []
+    assert parse().catch(ValueError, do=lambda e: seen.append("x"), stop=True).to_list() == [1]
+    assert seen == ["x"]
+
+    def failing(error: BaseException) -> int:
+        raise KeyError("in replace")
+
+    caught = parse().catch(ValueError, replace=failing, stop=True)
+    items = iter(caught)
+    assert next(items) == 1
+    with pytest.raises(KeyError):
+        next(items)
+    assert list(items) == []  # stopped: nothing after the error
+
+
+class Marked(Exception):
+    """An error that can be watched with a weak reference."""
+
+
+def _raise_marked(n: int) -> int:
+    if n == 3:
+        raise Marked(n)
+    return n
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: stream(range(6)).map(_raise_marked).buffer(2),
+        lambda: stream(range(6)).map(_raise_marked, concurrency=2),
+        lambda: stream(range(6)).map(_raise_marked).chunked(4),
+    ],
+    ids=["buffer", "concurrent", "chunked"],
+)
+def test_no_step_keeps_an_error_alive_after_passing_it_on(build: object) -> None:
+    """With the collector off, an error is freed once nobody holds it: no step keeps it
+    in a reference cycle (its frames and all) after passing it on."""
+    assert callable(build)
+
+    def errors_passed(items: Iterator[int]) -> list[weakref.ref[Marked]]:
+        watched = []
+        while True:
+            try:
+                next(items)
+            except Marked as error:
+                watched.append(weakref.ref(error))
+            except StopIteration:
+                return watched
+
+    gc.collect()
+    gc.disable()
+    try:
+        watched = errors_passed(iter(build()))
+        assert watched and all(ref() is None for ref in watched)
+    finally:
+        gc.enable()
+
+
+def test_a_log_handler_that_raises_never_breaks_the_pipeline() -> None:
+    class Broken(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            raise OSError("the disk is full")
+
+        def handleError(self, record: logging.LogRecord) -> None:
+            raise OSError("and so is the error log")
+
+    logger = logging.getLogger("lazyfun.test.broken")
+    logger.addHandler(Broken())
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    assert stream(range(100)).observe("numbers", logger).count() == 100
+
+
+def test_filter_without_a_predicate_keeps_the_true_items() -> None:
+    assert stream([0, 1, "", "a", None, [], [0]]).filter().to_list() == [1, "a", [0]]
+    assert stream([0, 2, 0, 3]).filter(concurrency=2).to_list() == [2, 3]
+
+
+def test_an_async_iterable_is_read_synchronously() -> None:
+    closed: list[bool] = []
+
+    async def numbers() -> AsyncIterator[int]:
+        try:
+            for n in range(10):
+                yield n
+        finally:
+            closed.append(True)
+
+    assert stream(numbers()).map(lambda n: n * n).take(3).to_list() == [0, 1, 4]
+    assert stream(numbers()).sum() == 45
+    assert closed  # the Stream's own loop ended, its generators closed
+
+
+def test_a_function_called_until_it_signals_the_end() -> None:
+    lines = io.StringIO("a\nb\nc\n")
+    assert stream(lines.readline, until="").map(str.strip).to_list() == ["a", "b", "c"]
+    with pytest.raises(TypeError, match="needs a function"):
+        stream([1, 2], until=None)  # type: ignore[call-overload]
