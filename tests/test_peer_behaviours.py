@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from lazyfun import stream
+from lazyfun import Stream, stream
 
 
 class Inner:
@@ -48,7 +48,7 @@ def test_an_inner_generator_that_raises_ends_there_and_the_next_item_follows() -
 
 
 def test_stop_ends_the_stream_after_the_first_caught_error_whatever_else_is_set() -> None:
-    def parse() -> Iterator[int]:
+    def parse() -> Stream[int]:
         return stream(["1", "x", "3", "y", "5"]).map(int)
 
     assert parse().catch(ValueError, replace=lambda e: -1, stop=True).to_list() == [1, -1]
