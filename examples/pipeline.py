@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import httpx
 import tenacity
 
-from lazyfun import stream
+from lazyfun import Rate, stream
 
 
 class Unavailable(Exception):
@@ -63,11 +63,11 @@ def run(base: str, db_path: str, count: int, *, per_second: int = 200) -> Report
     with sqlite3.connect(db_path) as db:
         db.execute("CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY, name TEXT)")
     db.close()
+    rate = Rate(per_second, per=1.0)  # every request counts, the retried ones too
     with httpx.Client(base_url=base, timeout=10) as client:
         report.written = (
             stream(range(count))
-            .throttle(per_second, per=1.0)
-            .map(lambda record: fetch(client, record), concurrency=16, retry=policy)
+            .map(lambda record: fetch(client, record), concurrency=16, retry=policy, rate=rate)
             .catch(httpx.HTTPStatusError, where=not_there, do=note_missing)
             .to_sql(db_path, "records", batch=50, within=0.5)
         )

@@ -16,7 +16,7 @@ from lazyfun.core import cp, fair_cp, flatmap, iterate, many, reiterable
 from lazyfun.io import RecordError
 from lazyfun.lazylist import LazyList, LazyListLoop
 from lazyfun.search import search
-from lazyfun.streams import AsyncStream, Stream, StreamConsumedError, astream, stream
+from lazyfun.streams import AsyncStream, Rate, Stream, StreamConsumedError, astream, stream
 from lazyfun.vocab import (
     chunked,
     concat,
@@ -39,6 +39,7 @@ __all__ = [
     "AsyncStream",
     "LazyList",
     "LazyListLoop",
+    "Rate",
     "RecordError",
     "Stream",
     "StreamConsumedError",

@@ -380,6 +380,59 @@ class Catch(Iterator[T]):
         raise StopIteration
 
 
+class Rate:
+    """At most ``count`` calls in any ``per`` seconds, shared by every thread (and task)
+    that calls through it: each call reserves the first free slot and waits for it.
+    ``map(f, rate=..., retry=...)`` meters each attempt, so a retry is a call too.
+
+    >>> now = [0.0]
+    >>> rate = Rate(2, 1.0, clock=lambda: now[0])
+    >>> [rate.reserve() for _ in range(5)]
+    [0.0, 0.0, 1.0, 1.0, 2.0]
+    """
+
+    __slots__ = ("clock", "count", "lock", "per", "sleep", "starts")
+
+    def __init__(
+        self,
+        count: int,
+        per: float | timedelta,
+        *,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        check_count(count, "Rate's count", 1)
+        self.count, self.per = count, seconds(per, "Rate's per")
+        self.clock, self.sleep = clock, sleep
+        self.starts: deque[float] = deque(maxlen=count)
+        self.lock = threading.Lock()
+
+    def reserve(self) -> float:
+        """Take the next slot: how long to wait, from now, before the call starts."""
+        with self.lock:
+            now = self.clock()
+            starts = self.starts
+            start = max(now, starts[0] + self.per) if len(starts) == self.count else now
+            starts.append(start)
+            return start - now
+
+    def wait(self) -> None:
+        """Block until a call may start (the slot taken)."""
+        delay = self.reserve()
+        if delay > 0:
+            self.sleep(delay)
+
+    def __repr__(self) -> str:
+        return f"Rate({self.count}, per={self.per})"
+
+
+def at_rate(rate: Rate, f: Callable[[T], U], item: T) -> U:
+    """``f(item)`` once ``rate`` lets a call start (module level: a partial of it is the
+    worker's function)."""
+    rate.wait()
+    return f(item)
+
+
 class Throttle(Iterator[T]):
     """At most ``count`` items in any ``per`` seconds: before reading the next item it
     waits, if need be, until the oldest of the last ``count`` items is ``per`` old.

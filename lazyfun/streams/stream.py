@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from typing_extensions import TypeIs
 
 from lazyfun.streams import steps
-from lazyfun.streams.steps import check_callable, check_count, seconds
+from lazyfun.streams.steps import Rate, check_callable, check_count, seconds
 from lazyfun.streams.terminals import Closable, StreamConsumedError, Terminals
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ D = TypeVar("D")
 K = TypeVar("K")
 V = TypeVar("V")
 
-__all__ = ["Stream", "StreamConsumedError", "stream"]
+__all__ = ["Rate", "Stream", "StreamConsumedError", "stream"]
 
 
 def _retried(retry: Retrying, f: Callable[[T], U], item: T) -> U:
@@ -78,6 +78,20 @@ def _with_retry(f: Callable[[T], U], retry: int | Retrying | None) -> Callable[[
     when ``retry`` is neither."""
     policy = steps.retry_policy(retry)
     return f if policy is None else functools.partial(_retried, policy, f)
+
+
+def _rated(f: Callable[[T], U], rate: steps.Rate | None, via: Via) -> Callable[[T], U]:
+    """``f`` metered by ``rate`` (refused at the call where it cannot hold: a Rate counts
+    the calls of one process, and crosses to no other)."""
+    if rate is None:
+        return f
+    from concurrent.futures import ThreadPoolExecutor
+
+    if not isinstance(rate, steps.Rate):
+        raise TypeError(f"map's rate must be a lazyfun Rate, got {type(rate).__name__}")
+    if via not in (None, "thread") and not isinstance(via, ThreadPoolExecutor):
+        raise ValueError("map's rate meters calls on this process's threads: leave via out")
+    return functools.partial(steps.at_rate, rate, f)
 
 
 def _listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
@@ -151,6 +165,7 @@ class Stream(Terminals[T]):
         ordered: bool = True,
         via: Via = None,
         retry: int | Retrying | None = None,
+        rate: Rate | None = None,
     ) -> Stream[U]:
         """``map f``: ``f`` applied to each item as it is pulled.
 
@@ -158,14 +173,18 @@ class Stream(Terminals[T]):
         on threads (``via``: see :mod:`lazyfun.parallel.places`), results in input
         order or, with ``ordered=False``, as they complete.  ``retry`` is a count of
         attempts or a tenacity ``Retrying``, applied to each call, in the worker.
+        ``rate`` (a :class:`~lazyfun.streams.steps.Rate`) meters the calls, every
+        attempt of a retry included, on this process's threads.
 
         >>> stream("ab").map(str.upper).to_list()
         ['A', 'B']
         >>> stream(range(5)).map(lambda n: n * n, concurrency=3).to_list()
         [0, 1, 4, 9, 16]
+        >>> stream(range(3)).map(str, rate=Rate(100, per=1), retry=3).to_list()
+        ['0', '1', '2']
         """
         check_callable(f, "map")
-        work: Callable[[T], U] = _with_retry(f, retry)
+        work: Callable[[T], U] = _with_retry(_rated(f, rate, via), retry)
         if concurrency is None and via is None:
             return self._then(map(work, self._take_items()))
         return self._concurrent("map", work, concurrency, ordered, via, "map")
