@@ -111,9 +111,10 @@ def read_puzzle(text: str) -> Grid | MarkedGrid | Variant:
         variant = read_variant(stripped)
         return variant if variant.rules else variant.grid
     if is_link(stripped):
-        data = links.link_data(stripped)
+        data = links.link_data(stripped)  # decoded once, whichever it is
         if links.fpuzzles_rules(data) or links.fpuzzles_regions(data) is not None:
             return _from_fpuzzles(data)
+        return links.fpuzzles_grid(data)
     return formats.read(text)
 
 
