@@ -60,7 +60,11 @@ def extensions() -> list[Any]:
 
         # pip builds in an isolated environment without the optional extras (dask): what
         # the compiled modules import from them is typed Any there, not an error
-        mypyc = mypycify(["--ignore-missing-imports", *sources], opt_level="3")
+        # one shared library for the compiled modules, inside the package (not a hashed
+        # top-level module), so an install in place finds it wherever it runs from
+        mypyc = mypycify(
+            ["--ignore-missing-imports", *sources], opt_level="3", group_name="lazyfun._native"
+        )
     except (Exception, SystemExit) as failure:  # mypyc exits on a type error
         print(f"lazyfun: not compiling ({failure!r}); the source will run", file=sys.stderr)
         return [learning]

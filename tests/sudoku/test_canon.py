@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.sudoku import Grid, PuzzleError, parse, solve
+from lazyfun.sudoku.board.arrangement import band_orders, oriented, relabelled
 from lazyfun.sudoku.canon import (
     Arrangement,
     automorphisms,
@@ -24,7 +25,6 @@ from lazyfun.sudoku.canon import (
     random_transform,
     transform,
 )
-from lazyfun.sudoku.canon.arrangement import band_orders, oriented, relabelled
 from lazyfun.sudoku.canon.rows import extend
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import consistent_4x4, full_grids

@@ -84,8 +84,8 @@ def test_a_seed_gives_the_same_stream_in_pieces_and_everywhere() -> None:
     assert str(puzzle(3, 42, 3, symmetry="rot180")) == stream[3]
     assert len(set(stream)) == 4
     assert [str(g) for g in islice(generate(2, seed=3), 2)] == [
-        "0000340003011004",
-        "0140300000000010",
+        "0040030000012000",
+        "0310400000000030",
     ]  # pinned: the same on any machine (string seeds hash the same everywhere)
     assert next(generate(3)) != next(generate(3))  # no seed: a fresh one each time
 
@@ -208,7 +208,7 @@ def test_cli_generate_by_level_and_json_ratings() -> None:
     record = json.loads(
         runner.invoke(app, ["sudoku", "generate", "--seed", "1", "--format", "json"]).stdout
     )
-    assert record["rating"]["level"] == "easy" and record["rating"]["score"] == 2.3
+    assert record["rating"]["level"] == "hard" and record["rating"]["score"] == 4.2
     never = runner.invoke(app, ["sudoku", "generate", "--size", "4", "--level", "expert"])
     assert never.exit_code == 2 and "no expert puzzle in 1,000 tries" in never.stderr
 

@@ -44,21 +44,21 @@ as early as its stack allows.
 >>> print(minlex(g))
 000000012000034005006007300001300007053080000080000100010005090200100000700400030
 
-The modules: :mod:`~lazyfun.sudoku.canon.arrangement` (arrangements and
+The modules: :mod:`~lazyfun.sudoku.board.arrangement` (arrangements and
 relabelling), :mod:`~lazyfun.sudoku.canon.spec` (the specification),
 :mod:`~lazyfun.sudoku.canon.rows` (the row-by-row search),
 :mod:`~lazyfun.sudoku.canon.full` (the top two rows of full grids), and
 :mod:`~lazyfun.sudoku.canon.canonical` (the public forms).
 """
 
-from lazyfun.sudoku.board.formats import parse  # noqa: F401 (doctests)
-from lazyfun.sudoku.canon.arrangement import (
+from lazyfun.sudoku.board.arrangement import (
     Arrangement,
     identity,
     random_arrangement,
     random_transform,
     transform,
 )
+from lazyfun.sudoku.board.formats import parse  # noqa: F401 (doctests)
 from lazyfun.sudoku.canon.canonical import (
     automorphisms,
     canonical_rows,

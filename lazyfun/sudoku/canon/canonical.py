@@ -9,9 +9,7 @@ import random  # noqa: F401 (doctests)
 from collections.abc import Iterator
 from math import factorial
 
-from lazyfun.sudoku.board.formats import parse  # noqa: F401 (doctests)
-from lazyfun.sudoku.board.grid import Grid, PuzzleError, check_givens
-from lazyfun.sudoku.canon.arrangement import (
+from lazyfun.sudoku.board.arrangement import (
     CANON_BOXES,
     Arrangement,
     Row,
@@ -19,6 +17,8 @@ from lazyfun.sudoku.canon.arrangement import (
     random_transform,  # noqa: F401 (doctests)
     transform,  # noqa: F401 (doctests)
 )
+from lazyfun.sudoku.board.formats import parse  # noqa: F401 (doctests)
+from lazyfun.sudoku.board.grid import Grid, PuzzleError, check_givens
 from lazyfun.sudoku.canon.full import full_second_rows
 from lazyfun.sudoku.canon.rows import Layout, State, extend, start
 from lazyfun.sudoku.variants import Variant

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import final
 
-from lazyfun.sudoku.canon.arrangement import Row
+from lazyfun.sudoku.board.arrangement import Row
 from lazyfun.sudoku.canon.rows import State
 
 __all__ = ["ColumnOrder", "full_second_rows"]

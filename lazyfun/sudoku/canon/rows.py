@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from itertools import permutations, product
 from typing import NamedTuple
 
-from lazyfun.sudoku.canon.arrangement import Row
+from lazyfun.sudoku.board.arrangement import Row
 
 __all__ = ["BLANK", "EQUAL", "NEW", "STACK", "Cells", "Entry", "Layout", "State", "extend", "start"]
 

@@ -5,9 +5,9 @@ minlex g = minimum [relabel (arrange a g) | a <- arrangements]
 
 from __future__ import annotations
 
+from lazyfun.sudoku.board.arrangement import band_orders, oriented, relabelled
 from lazyfun.sudoku.board.formats import parse  # noqa: F401 (doctests)
 from lazyfun.sudoku.board.grid import Grid
-from lazyfun.sudoku.canon.arrangement import band_orders, oriented, relabelled
 
 __all__ = ["minlex_by_enumeration"]
 

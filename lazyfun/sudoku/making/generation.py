@@ -37,6 +37,7 @@ from itertools import count
 from typing import Literal, get_args
 
 from lazyfun.sudoku.board import geometry
+from lazyfun.sudoku.board.arrangement import random_transform
 from lazyfun.sudoku.board.grid import Grid, PuzzleError
 from lazyfun.sudoku.solving import learning
 from lazyfun.sudoku.solving.engine import solutions, solve, start_ruling_out
@@ -61,22 +62,10 @@ LEVEL_TRIES = 1000  # puzzles in a row without the asked level before giving up
 LOCKED_FROM = 4  # boxes from which the root of each question is pruned by locked candidates
 
 
-def _shuffled(rng: random.Random, box: int) -> list[int]:
-    """A permutation of the lines 0..N-1 that keeps each band (or stack) together:
-    the bands shuffled, and the lines within each band."""
-    bands = list(range(box))
-    rng.shuffle(bands)
-    order = []
-    for band in bands:
-        inside = list(range(box))
-        rng.shuffle(inside)
-        order += [band * box + i for i in inside]
-    return order
-
-
 def random_solution(box: int, rng: random.Random) -> Grid:
     """A full valid grid: the diagonal boxes filled at random, completed by the
-    engine, then relabelled, shuffled within bands and stacks, and maybe transposed.
+    engine, then put under a random arrangement (relabelled, its bands, stacks and the
+    lines in them shuffled, maybe transposed).
 
     >>> from lazyfun.sudoku import is_solution, parse
     >>> grid = random_solution(3, random.Random(7))
@@ -93,15 +82,7 @@ def random_solution(box: int, rng: random.Random) -> Grid:
                 row, col = k * box + i // box, k * box + i % box
                 cells[row * n + col] = value
         full = next(solve(Grid(tuple(cells), box)), None)
-    relabel = [0, *rng.sample(range(1, n + 1), n)]
-    rows, cols = _shuffled(rng, box), _shuffled(rng, box)
-    flip = rng.random() < 0.5
-    out = []
-    for r in range(n):
-        for c in range(n):
-            row, col = (cols[c], rows[r]) if flip else (rows[r], cols[c])
-            out.append(relabel[full.cells[row * n + col]])
-    return Grid(tuple(out), box)
+    return random_transform(full, rng)
 
 
 def _image(symmetry: Symmetry, n: int, row: int, col: int) -> tuple[int, int]:
@@ -315,7 +296,7 @@ def generate(
 
     >>> from itertools import islice
     >>> [str(p) for p in islice(generate(2, seed=3), 2)]
-    ['0000340003011004', '0140300000000010']
+    ['0040030000012000', '0310400000000030']
     """
     check_request(box, symmetry, level)
     if seed is None:
