@@ -188,3 +188,26 @@ def test_a_lost_handshake_is_tried_again_and_an_unreachable_scheduler_is_not(
     with pytest.raises(OSError, match="refused"):
         connect("tcp://here:1")
     assert len(calls) == 1
+
+
+def test_a_local_cluster_that_never_starts_is_an_error_not_a_hang(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    never = threading.Event()
+    tries: list[int] = []
+
+    def stuck(**options: object) -> object:
+        tries.append(int(str(options["n_workers"])))
+        never.wait()  # as distributed waits for a worker's lost hello
+        return object()
+
+    monkeypatch.setattr(runners, "CLUSTER_START_SECONDS", 0.2)
+    with pytest.raises(ParallelError, match="did not start in 0 s, 2 times"):
+        runners._local_cluster(stuck, 3)
+    assert tries == [3, 3]
+    never.set()
+
+    def started(**options: object) -> str:
+        return "a cluster"
+
+    assert runners._local_cluster(started, 2) == "a cluster"

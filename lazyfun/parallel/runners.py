@@ -25,6 +25,7 @@ import multiprocessing.context
 import os
 import pickle
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -51,6 +52,8 @@ __all__ = [
 ENVIRONMENT = "LAZYFUN_DASK_SCHEDULER"
 CONNECT_TIMEOUT = "10s"  # how long to wait for an existing cluster's scheduler
 HANDSHAKES = 3  # tries at distributed's handshake, which can lose a race (see connect)
+CLUSTER_START_SECONDS = 60.0  # a local cluster starts in 1-5 s; a lost start waits for ever
+CLUSTER_STARTS = 2  # tries at starting a local cluster (see _local_cluster)
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -328,19 +331,58 @@ def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> It
         return
     with ExitStack() as stack:
         with dask.config.set(_local_config()):
-            started = stack.enter_context(
-                LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=":0",
-                    silence_logs=logging.CRITICAL,
-                )
-            )
+            started = stack.enter_context(_local_cluster(LocalCluster, workers))
             client = stack.enter_context(
                 Client(started, set_as_default=False, direct_to_workers=True)
             )
         yield _Dask(client)
+
+
+def _start_cluster(
+    make: Callable[..., T], workers: int, made: list[T], failed: list[BaseException]
+) -> None:
+    try:
+        made.append(
+            make(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=logging.CRITICAL,
+            )
+        )
+    except BaseException as error:
+        failed.append(error)
+
+
+def _local_cluster(make: Callable[..., T], workers: int) -> T:
+    """A LocalCluster of ``workers`` processes, started within ``CLUSTER_START_SECONDS``.
+
+    distributed waits without a limit for a worker to say it is up, and a start can
+    lose that message (seen once in many runs on a loaded machine: both workers idle,
+    the cluster waiting for ever).  The start runs on a thread of its own, and one not
+    done in time is left behind (its processes end with this one) and tried again once;
+    a second one not done in time is a ParallelError, never a hang."""
+    for _ in range(CLUSTER_STARTS):
+        made: list[T] = []
+        failed: list[BaseException] = []
+        starting = threading.Thread(
+            target=_start_cluster,
+            args=(make, workers, made, failed),
+            name="lazyfun-cluster-start",
+            daemon=True,
+        )
+        starting.start()
+        starting.join(CLUSTER_START_SECONDS)
+        if made:
+            return made[0]
+        if failed:
+            raise failed[0]
+    raise ParallelError(
+        f"a local dask cluster of {workers} workers did not start in "
+        f"{CLUSTER_START_SECONDS:.0f} s, {CLUSTER_STARTS} times: give scheduler='sync' or "
+        "an address"
+    )
 
 
 # dask keeps the last 1,000 messages of each connection for debugging, tasks'
