@@ -169,7 +169,7 @@ def minlex_exhaustive(line: str) -> str:
     arrangements times 1,296 column orders, relabelling each on the fly.
     """
     from lazyfun.sudoku import parse
-    from lazyfun.sudoku.canon.arrangement import band_orders, oriented
+    from lazyfun.sudoku.board.arrangement import band_orders, oriented
 
     grid = parse(line)
     orders = band_orders(3)
