@@ -6,7 +6,6 @@ longer than any puzzle, and searches long enough to need a status line.
 
 from __future__ import annotations
 
-import io
 import time
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from typer.testing import CliRunner
 
 import lazyfun.cli.queens as cli_queens
 from lazyfun.cli import app
-from lazyfun.cli.output import MAX_LINE, Status, read_input
+from lazyfun.cli.output import MAX_LINE, Source, Status
 from lazyfun.trace import Meter
 from tests.datafiles import read_lines
 
@@ -40,20 +39,28 @@ def one_line_error(stderr: str) -> str:
 # --- reading input --------------------------------------------------------------------
 
 
-def test_read_input_reports_bad_lines_and_keeps_the_numbering() -> None:
+def _read(path: Path, data: bytes) -> tuple[list[str], list[tuple[int, str]]]:
+    """The lines of a file as the commands read them (lazyfun.io's read_lines), and the
+    problems reported on the way."""
+    path.write_bytes(data)
     problems: list[tuple[int, str]] = []
+    lines = list(Source(None, str(path)).lines(lambda n, m: problems.append((n, m))))
+    return lines, problems
+
+
+def test_reading_reports_bad_lines_and_keeps_the_numbering(tmp_path: Path) -> None:
     data = b"good\n\xff\xfe not utf-8\n" + b"9" * (3 * MAX_LINE) + b"\nlast\n"
-    lines = list(read_input(io.BytesIO(data), lambda n, m: problems.append((n, m))))
-    assert lines == ["good\n", "", "", "last\n"]
+    lines, problems = _read(tmp_path / "in.txt", data)
+    assert lines == ["good", "", "", "last"]
     assert problems == [
         (2, "not UTF-8 text"),
         (3, f"longer than {MAX_LINE:,} characters: not a puzzle"),
     ]
 
 
-def test_a_line_exactly_at_the_limit_is_still_read() -> None:
+def test_a_line_exactly_at_the_limit_is_still_read(tmp_path: Path) -> None:
     line = b"x" * (MAX_LINE - 1) + b"\n"
-    assert list(read_input(io.BytesIO(line), lambda n, m: None)) == [line.decode()]
+    assert _read(tmp_path / "in.txt", line) == ([line.decode().strip()], [])
 
 
 def test_a_huge_line_is_skipped_in_bounded_memory(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ wrote (with a byte-order mark): every readable path is read as a stream, line by
 from __future__ import annotations
 
 import errno
-import io
 import json
 import os
 import shutil
@@ -12,13 +11,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
-from lazyfun.cli.output import read_input
+from lazyfun.cli.output import Source
 from tests.datafiles import DATA, read_lines
 
 TOP95 = read_lines("top95_first20.txt")
@@ -196,10 +196,30 @@ def test_a_variant_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     assert (code, len(out.split())) == (0, 2), err
 
 
-def test_the_source_reads_its_first_line_without_the_mark() -> None:
+def test_the_source_reads_its_first_line_without_the_mark(tmp_path: Path) -> None:
+    marked = tmp_path / "marked.txt"
+    marked.write_bytes(BOM + b"1...\n" + BOM + b"2...\n")
     problems: list[tuple[int, str]] = []
-    lines = read_input(
-        io.BytesIO(BOM + b"1...\n" + BOM + b"2...\n"), lambda n, m: problems.append((n, m))
-    )
-    assert list(lines) == ["1...\n", "\ufeff2...\n"]  # only a file's start is its mark
+    lines = Source(None, str(marked)).lines(lambda n, m: problems.append((n, m)))
+    assert list(lines) == ["1...", "\ufeff2..."]  # only a file's start is its mark
     assert problems == []
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_a_compressed_file_is_read_as_it_is_decompressed(tmp_path: Path, suffix: str) -> None:
+    """-f reads through lazyfun.io's read_lines: compression by the file's suffix."""
+    import bz2
+    import gzip
+    import lzma
+
+    packers: dict[str, Callable[[bytes], bytes]] = {
+        ".gz": gzip.compress,
+        ".bz2": bz2.compress,
+        ".xz": lzma.compress,
+    }
+    packed = packers[suffix]
+    puzzles = tmp_path / f"top95{suffix}"
+    puzzles.write_bytes(packed(("\n".join(TOP95[:3]) + "\n").encode()))
+    code, out, err = run("sudoku", "solve", "-q", "-f", str(puzzles))
+    assert code == 0, err
+    assert out.split() == SOLUTIONS[:3]

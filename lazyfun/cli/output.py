@@ -11,7 +11,6 @@ pipe downstream ends the command quietly with 0.
 
 from __future__ import annotations
 
-import codecs
 import json
 import os
 import stat
@@ -22,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO, Literal
+from typing import Literal
 
 import typer
 from rich.console import Console
@@ -39,6 +38,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from lazyfun.io import RecordError, read_lines
 from lazyfun.runs.batch import Answer
 from lazyfun.sudoku.board.formats import Target, split, write
 from lazyfun.trace import Meter
@@ -55,7 +55,6 @@ __all__ = [
     "bar",
     "exit_protocol",
     "fail",
-    "read_input",
     "readable",
     "silence_stdout",
 ]
@@ -145,30 +144,29 @@ class Source:
             return len(self.puzzles)
         if self.path is None or not self.path.is_file():
             return None  # a pipe, a FIFO, /dev/stdin: read once, as it comes
-        with self.path.open("rb") as f:
-            lines = (
-                "?" if raw is None else raw.decode("utf-8", "replace") for raw in _raw_lines(f)
-            )
-            return sum(1 for _ in split(lines))
+        lines = read_lines(self.path, longest=MAX_LINE)
+        return sum(1 for _ in split(lines.catch(RecordError, replace=lambda error: "?")))
 
     def lines(self, problem: Callable[[int, str], None]) -> Iterator[str]:
         """The lines, read one at a time; an unreadable line is reported and read as blank."""
         if self.arguments:
             yield from self.puzzles
             return
-        if self.path is not None:
-            try:
-                f = self.path.open("rb")
-            except OSError as error:
-                raise fail(f"{self.path}: {error.strerror}") from None
-            with f:
-                yield from read_input(f, problem)
+        if self.path is None and getattr(sys.stdin, "buffer", None) is None:
+            yield from sys.stdin  # a text-only stdin (an embedding): nothing to decode
             return
-        stream = getattr(sys.stdin, "buffer", None)
-        if stream is None:
-            yield from sys.stdin
-        else:
-            yield from read_input(stream, problem)
+        name = "-" if self.path is None else str(self.path)
+
+        def report(error: RecordError) -> None:
+            text = isinstance(error.__cause__, UnicodeDecodeError)
+            problem(error.line, "not UTF-8 text" if text else f"{error.reason}: not a puzzle")
+
+        try:
+            yield from read_lines(name, longest=MAX_LINE).catch(
+                RecordError, do=report, replace=lambda error: ""
+            )
+        except OSError as error:
+            raise fail(f"{name}: {error.strerror}") from None
 
 
 def readable(file: str) -> Path:
@@ -186,44 +184,6 @@ def readable(file: str) -> Path:
     if not os.access(file, os.R_OK):
         raise fail(f"{file}: not readable (permission denied)")
     return Path(file)
-
-
-def _raw_lines(f: BinaryIO) -> Iterator[bytes | None]:
-    """Lines as bytes, at most ``MAX_LINE`` of them kept; a longer line comes out as None."""
-    while True:
-        line = f.readline(MAX_LINE + 1)
-        if not line:
-            return
-        if len(line) > MAX_LINE and not line.endswith(b"\n"):
-            while True:  # skip the rest of the line, a chunk at a time
-                rest = f.readline(MAX_LINE)
-                if not rest or rest.endswith(b"\n"):
-                    break
-            yield None
-        else:
-            yield line
-
-
-def read_input(f: BinaryIO, problem: Callable[[int, str], None]) -> Iterator[str]:
-    """Decode the lines of a binary stream, in bounded memory.
-
-    A line longer than ``MAX_LINE`` bytes, or not UTF-8, is reported through
-    ``problem(line number, message)`` and read as a blank line, so the line
-    numbers of the others stay right.  The byte-order mark a Windows editor
-    starts a file with is skipped.
-    """
-    for number, raw in enumerate(_raw_lines(f), 1):
-        if number == 1 and raw is not None and raw.startswith(codecs.BOM_UTF8):
-            raw = raw[len(codecs.BOM_UTF8) :]
-        if raw is None:
-            problem(number, f"longer than {MAX_LINE:,} characters: not a puzzle")
-            yield ""
-            continue
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError:
-            problem(number, "not UTF-8 text")
-            yield ""
 
 
 # --- a batch: tally, progress, one renderer ------------------------------------------------

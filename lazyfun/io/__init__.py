@@ -34,6 +34,7 @@ from lazyfun.io.sources import Connection, Csv, Jsonl, Lines, Parquet, Sql
 from lazyfun.parallel.window import Holding
 from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike
+from lazyfun.streams.steps import check_count
 from lazyfun.streams.stream import Stream
 
 if TYPE_CHECKING:
@@ -64,10 +65,14 @@ def _held(source: Holding[T]) -> Stream[T]:
     return Stream(source, (source,))
 
 
-def read_lines(path: PathLike, encoding: str = "utf-8") -> Stream[str]:
+def read_lines(
+    path: PathLike, encoding: str = "utf-8", *, longest: int | None = None
+) -> Stream[str]:
     """The lines of ``path`` without their newline, a UTF-8 byte-order mark skipped; a
     line not in ``encoding`` (one whose newline is the byte ``\\n``: utf-8, latin-1,
-    ...) is a :class:`RecordError`.
+    ...) is a :class:`RecordError`.  With ``longest``, no line longer than that many
+    bytes is held: one is a :class:`RecordError` too (memory stays bounded whatever
+    the input), and the next line follows.
 
     >>> stream(["first", "second"]).to_lines("two.txt.gz")
     2
@@ -75,8 +80,14 @@ def read_lines(path: PathLike, encoding: str = "utf-8") -> Stream[str]:
     ['first', 'second']
     >>> read_lines("*.txt.gz").count()
     2
+    >>> stream(["short", "x" * 100, "end"]).to_lines("long.txt")
+    3
+    >>> read_lines("long.txt", longest=10).catch(RecordError, replace=lambda e: e.reason).to_list()
+    ['short', 'longer than 10 characters', 'end']
     """
-    return _held(Lines(path, encoding))
+    if longest is not None:
+        check_count(longest, "read_lines's longest", 1)
+    return _held(Lines(path, encoding, longest))
 
 
 @overload

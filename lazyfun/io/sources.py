@@ -79,7 +79,10 @@ class FileSource(Holding[T]):
             file = self._advance()
             if file is None:
                 return None
-            self.lines = iter(file)
+            self.lines = self._lines_of(file)
+
+    def _lines_of(self, file: IO[bytes]) -> Iterator[bytes]:
+        return iter(file)
 
     def _close_file(self) -> None:
         self.lines = _NO_LINES
@@ -114,13 +117,38 @@ def _stripped(line: bytes) -> bytes:
     return line
 
 
+_LONG = b""  # what a bounded read gives for a line over the bound (no real line is empty)
+
+
+def _bounded(file: IO[bytes], longest: int) -> Iterator[bytes]:
+    """The lines of ``file``, none held longer than ``longest`` bytes: a longer one is
+    skipped a chunk at a time and comes out as ``_LONG``."""
+    while True:
+        line = file.readline(longest + 1)
+        if not line:
+            return
+        if len(line) > longest and not line.endswith(b"\n"):
+            while True:
+                rest = file.readline(longest + 1)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield _LONG
+        else:
+            yield line
+
+
 class Lines(FileSource[str]):
     """The lines of the files, without their newline (``\\n`` or ``\\r\\n``), a UTF-8 BOM
-    skipped; a line not in ``encoding`` is a RecordError."""
+    skipped; a line not in ``encoding``, or (with ``longest``) over ``longest`` bytes, is
+    a RecordError, and the next line follows."""
 
-    def __init__(self, path: PathLike, encoding: str) -> None:
+    def __init__(self, path: PathLike, encoding: str, longest: int | None = None) -> None:
         super().__init__(path)
         self.encoding = _ascii_compatible(encoding)
+        self.longest = longest
+
+    def _lines_of(self, file: IO[bytes]) -> Iterator[bytes]:
+        return iter(file) if self.longest is None else _bounded(file, self.longest)
 
     def __next__(self) -> str:
         line = next(self.lines, None)
@@ -130,6 +158,9 @@ class Lines(FileSource[str]):
                 raise StopIteration
         else:
             self.line += 1
+        if line is _LONG:
+            reason = f"longer than {self.longest:,} characters"
+            raise RecordError(self.name, self.line, reason)
         if self.line == 1 and line.startswith(BOM):
             line = line[3:]
         try:
