@@ -78,12 +78,13 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/lint-imports --no-cache
 
-# mypy on the source (it needs nothing compiled), then stubtest on the stubs of the
+# mypy --strict and pyright on the source (they need nothing compiled), then stubtest on the stubs of the
 # modules built otherwise: the vocabulary and, once compiled, the C engine.
 typecheck: mypy stubtest
 
 mypy: $(VENV)/.dev
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py noxfile.py
+	$(BIN)/pyright --pythonpath $(BIN)/python lazyfun
 
 stubtest: $(DEV)
 	@stubs=lazyfun.vocab; \

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
+import click
 import typer
 from typer.core import TyperCommand, TyperGroup
 
@@ -43,7 +44,7 @@ def _bare_help(option: Any) -> Any:
 def _one_line(error: Exception) -> Exception:
     """A usage error of the parser's (an unknown choice, a missing argument) as every
     other user error: one line on stderr, ``lazyfun: ...``, and its exit status (2)."""
-    if not (hasattr(error, "format_message") and hasattr(error, "exit_code")):
+    if not isinstance(error, click.ClickException):
         return error
     message = error.format_message()
     if message:  # none after the help that a bare group prints

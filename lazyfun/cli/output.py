@@ -239,7 +239,8 @@ class Report:
     def __init__(
         self, source: Source, fmt: Format, quiet: bool, verb: str, to: Target | None = None
     ) -> None:
-        self.source, self.fmt, self.quiet, self.verb, self.to = source, fmt, quiet, verb, to
+        self.source, self.fmt, self.quiet, self.verb = source, fmt, quiet, verb
+        self.to: Target | None = to
         self.counts = {"done": 0, "unsolved": 0, "multiple": 0, "refused": 0, "invalid": 0}
         self.start = time.perf_counter()
         self.bar = bar("puzzles", source.total() if not quiet else None, quiet)

@@ -330,6 +330,7 @@ class Parquet(FileSource[dict[str, Any]]):
             if group is None:
                 self.parquet = None
                 continue
+            assert self.parquet is not None  # the groups are those of the file being read
             try:
                 table = self.parquet.read_row_group(group, columns=self.columns)
             except Exception as error:
@@ -409,6 +410,7 @@ class Sql(Holding[dict[str, Any]]):
             except BaseException:
                 self.close()
                 raise
+        assert self.cursor is not None  # made by _start
         fetched = self.cursor.fetchmany(self.size)
         if not fetched:
             self.close()

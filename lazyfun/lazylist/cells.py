@@ -210,7 +210,8 @@ class LazyList(Generic[T]):
 
     def _become(self, other: LazyList[T], code: Callable[[], Evaluated[T]], me: Nesting) -> None:
         """Make this cell the cell of ``other``, computing the cells between if need be."""
-        cells = [(self, code)]  # cells that all become the cell at the end of the chain
+        # the cells that all become the cell at the end of the chain
+        cells: list[tuple[LazyList[Any], Callable[[], Evaluated[Any]]]] = [(self, code)]
         node = other
         try:
             while True:

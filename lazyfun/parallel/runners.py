@@ -316,7 +316,7 @@ def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> It
         with ProcessPoolExecutor(workers, mp_context=pool_context()) as pool:
             yield Pool(pool, workers)
         return
-    import dask
+    import dask.config
 
     if scheduler:
         try:

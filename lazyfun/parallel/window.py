@@ -233,7 +233,8 @@ class Window(Holding[U]):
         start: AbstractContextManager[Runner] | None = None,
         label: str = "map",
     ) -> None:
-        self._run, self._work, self._items, self._kind = run, work, items, kind
+        self._run, self._work, self._items = run, work, items
+        self._kind: Kind = kind
         self._ordered, self._chunksize, self._remote = ordered, chunksize, remote
         self._task_seconds, self._max_chunk, self._label = task_seconds, max_chunk, label
         self._limits = (running, held, most)

@@ -127,7 +127,7 @@ def open_read(name: str) -> tuple[IO[bytes], ExitStack]:
         elif is_url(name):
             import fsspec
 
-            raw = stack.enter_context(fsspec.open(name, "rb"))
+            raw = cast("IO[bytes]", stack.enter_context(fsspec.open(name, "rb")))
         else:
             raw = stack.enter_context(open(name, "rb"))  # noqa: SIM115  (closed by the stack)
         return _decompressed(raw, name, stack), stack
@@ -202,7 +202,7 @@ class Target:
 
                 opened = fsspec.open(where, "wb")
                 self.fs = opened.fs
-                raw = self.stack.enter_context(opened)
+                raw = cast("IO[bytes]", self.stack.enter_context(opened))
             else:
                 raw = self.stack.enter_context(open(where, "wb"))  # noqa: SIM115
             self.file = _compressed(raw, self.name, self.stack)

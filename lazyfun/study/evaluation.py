@@ -163,7 +163,11 @@ def study_evaluation(
                 "sudoku", k, strategy, timed(run), peak_bytes(run), row_tuples(m, strategy)
             )
     for k in fib_indices:
-        for strategy, fib in (("call-by-name", fib_by_name), ("call-by-need", fib_by_need)):
+        fibs: tuple[tuple[Strategy, Callable[[int], tuple[int, int]]], ...] = (
+            ("call-by-name", fib_by_name),
+            ("call-by-need", fib_by_need),
+        )
+        for strategy, fib in fibs:
             run = partial(fib, k)
             yield EvaluationMeasurement(
                 "fibonacci", k, strategy, timed(run), peak_bytes(run), run()[1]

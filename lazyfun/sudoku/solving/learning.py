@@ -123,7 +123,9 @@ def learner(
     board's geometry (the C engine computes none of its own)."""
     _built()
     units, peers = _geometry(box)
-    return Learner(box, cells, units, peers, seed=seed, ruled_out=ruled_out)
+    return Learner(  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised without it)
+        box, cells, units, peers, seed=seed, ruled_out=ruled_out
+    )
 
 
 def _learner(grid: Grid, seed: int, ruled_out: Iterable[tuple[int, int]]) -> Learner:
