@@ -114,8 +114,8 @@ browser:
 JOBS ?= auto
 PARALLEL := -n $(JOBS) --dist loadfile
 unit: $(DEV) browser
-	$(BIN)/pytest $(PARALLEL) --cov --cov-report=
-	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m "compiled and not slow" --cov --cov-append \
+	$(BIN)/pytest $(PARALLEL) --durations=10 --cov --cov-report=
+	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) --durations=10 -m "compiled and not slow" --cov --cov-append \
 		--cov-fail-under=$(COVERAGE_FLOOR)
 
 # The user guide and API reference; --strict turns broken links into failures.
