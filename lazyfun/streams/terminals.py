@@ -268,6 +268,36 @@ class Terminals(Generic[T]):
         with self:
             return _extreme(max, self._take_items(), key, default, "max")
 
+    def any(self, pred: Callable[[T], object] | None = None) -> bool:
+        """Whether some item satisfies ``pred`` (is true, without one); reads only up to
+        the first that does, then lets go of the rest of the pipeline.
+
+        >>> stream(range(10**9)).map(lambda n: n * n).any(lambda n: n > 50)
+        True
+        >>> stream([0, "", None]).any()
+        False
+        """
+        if pred is not None:
+            check_callable(pred, "any")
+        with self:
+            items = self._take_items()
+            return any(items if pred is None else map(pred, items))
+
+    def all(self, pred: Callable[[T], object] | None = None) -> bool:
+        """Whether every item satisfies ``pred`` (is true, without one); reads only up to
+        the first that does not, then lets go of the rest of the pipeline.
+
+        >>> stream(range(10**9)).all(lambda n: n < 5)
+        False
+        >>> stream([1, "a"]).all()
+        True
+        """
+        if pred is not None:
+            check_callable(pred, "all")
+        with self:
+            items = self._take_items()
+            return all(items if pred is None else map(pred, items))
+
     def to_set(self) -> set[T]:
         """Every item, in a set (eager).
 
