@@ -6,6 +6,8 @@ import threading
 import time
 from collections.abc import Iterator
 
+import pytest
+
 from lazyfun import stream
 
 
@@ -41,3 +43,47 @@ def test_any_lets_go_of_a_concurrent_pipeline() -> None:
             break
         time.sleep(0.02)
     assert lazyfun_threads() <= before
+
+
+class Stuck:
+    """A function whose calls on the items in ``stuck`` block until released."""
+
+    def __init__(self, *stuck: int) -> None:
+        self.stuck, self.release = set(stuck), threading.Event()
+        self.calls: list[int] = []
+
+    def __call__(self, n: int) -> int:
+        self.calls.append(n)
+        if n in self.stuck:
+            self.release.wait(30)
+        return n * 10
+
+
+def test_a_call_over_its_timeout_is_an_error_at_its_place() -> None:
+    f = Stuck(2)
+    try:
+        got = stream(range(5)).map(f, timeout=0.2).catch(TimeoutError, replace=lambda e: -1)
+        assert got.to_list() == [0, 10, -1, 30, 40]
+    finally:
+        f.release.set()
+
+
+def test_a_timeout_holds_on_threads_and_each_retry_has_its_own() -> None:
+    f = Stuck(3, 6)
+    try:
+        done = (
+            stream(range(8))
+            .map(f, concurrency=4, timeout=0.2, retry=2)
+            .catch(TimeoutError, replace=lambda e: -1)
+            .to_list()
+        )
+        assert done == [0, 10, 20, -1, 40, 50, -1, 70]
+        assert f.calls.count(3) == 2 and f.calls.count(6) == 2  # two attempts, each timed
+    finally:
+        f.release.set()
+
+
+@pytest.mark.parametrize("bad", [0, -1.0])
+def test_a_timeout_must_be_a_positive_time(bad: float) -> None:
+    with pytest.raises(ValueError, match="positive time"):
+        stream([1]).map(abs, timeout=bad)

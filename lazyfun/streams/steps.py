@@ -426,6 +426,38 @@ class Rate:
         return f"Rate({self.count}, per={self.per})"
 
 
+def within(limit: float, f: Callable[[T], U], item: T) -> U:
+    """``f(item)``, or TimeoutError once it has run ``limit`` seconds: the call is left to
+    finish on a daemon thread of its own (a thread cannot be stopped), its result dropped.
+    Module level: a partial of it travels to worker processes.
+
+    >>> within(1.0, abs, -3)
+    3
+    """
+    outcome: list[tuple[bool, Any]] = []
+    finished = threading.Event()
+
+    def call() -> None:
+        try:
+            outcome.append((True, f(item)))
+        except BaseException as error:
+            outcome.append((False, error))
+        finally:
+            finished.set()
+
+    threading.Thread(target=call, name="lazyfun-timeout", daemon=True).start()
+    if not finished.wait(limit):
+        raise TimeoutError(f"the call ran over its timeout of {limit:g} s (left to finish)")
+    ok, value = outcome.pop()
+    if ok:
+        result: U = value
+        return result
+    try:
+        raise value
+    finally:
+        value = None  # the frame keeps no error alive after passing it on
+
+
 def at_rate(rate: Rate, f: Callable[[T], U], item: T) -> U:
     """``f(item)`` once ``rate`` lets a call start (module level: a partial of it is the
     worker's function)."""

@@ -94,6 +94,14 @@ def _rated(f: Callable[[T], U], rate: steps.Rate | None, via: Via) -> Callable[[
     return functools.partial(steps.at_rate, rate, f)
 
 
+def _timed(f: Callable[[T], U], timeout: float | timedelta | None) -> Callable[[T], U]:
+    """``f`` ended at ``timeout`` seconds a call (inside a retry, so each attempt has its
+    own); refused at the call unless it is a positive number of seconds."""
+    if timeout is None:
+        return f
+    return functools.partial(steps.within, seconds(timeout, "map's timeout"), f)
+
+
 def _listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
     """The inner iterable of a concurrent flatmap, read in the worker."""
     return list(f(item))
@@ -166,6 +174,7 @@ class Stream(Terminals[T]):
         via: Via = None,
         retry: int | Retrying | None = None,
         rate: Rate | None = None,
+        timeout: float | timedelta | None = None,
     ) -> Stream[U]:
         """``map f``: ``f`` applied to each item as it is pulled.
 
@@ -174,7 +183,10 @@ class Stream(Terminals[T]):
         order or, with ``ordered=False``, as they complete.  ``retry`` is a count of
         attempts or a tenacity ``Retrying``, applied to each call, in the worker.
         ``rate`` (a :class:`~lazyfun.streams.steps.Rate`) meters the calls, every
-        attempt of a retry included, on this process's threads.
+        attempt of a retry included, on this process's threads.  ``timeout`` (seconds)
+        ends a call that runs longer with a TimeoutError at its item (catchable; a retry
+        tries again): the call is left to finish on a daemon thread, its result dropped
+        (in a worker process or on dask, on a thread of the worker's).
 
         >>> stream("ab").map(str.upper).to_list()
         ['A', 'B']
@@ -182,9 +194,13 @@ class Stream(Terminals[T]):
         [0, 1, 4, 9, 16]
         >>> stream(range(3)).map(str, rate=Rate(100, per=1), retry=3).to_list()
         ['0', '1', '2']
+        >>> import time
+        >>> naps = stream([0.0, 5.0]).map(time.sleep, timeout=0.5)
+        >>> naps.catch(TimeoutError, replace=lambda error: "over time").to_list()
+        [None, 'over time']
         """
         check_callable(f, "map")
-        work: Callable[[T], U] = _with_retry(_rated(f, rate, via), retry)
+        work: Callable[[T], U] = _with_retry(_timed(_rated(f, rate, via), timeout), retry)
         if concurrency is None and via is None:
             return self._then(map(work, self._take_items()))
         return self._concurrent("map", work, concurrency, ordered, via, "map")
