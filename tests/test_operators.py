@@ -87,3 +87,43 @@ def test_a_timeout_holds_on_threads_and_each_retry_has_its_own() -> None:
 def test_a_timeout_must_be_a_positive_time(bad: float) -> None:
     with pytest.raises(ValueError, match="positive time"):
         stream([1]).map(abs, timeout=bad)
+
+
+def test_merge_gives_the_items_as_they_come_and_errors_at_their_place() -> None:
+    fast_done = threading.Event()
+
+    def fast() -> Iterator[int]:
+        yield from [1, 2, 3]
+        fast_done.set()
+
+    def waiting() -> Iterator[int]:
+        fast_done.wait(30)  # nothing until the other input is through: it must not wait
+        yield 100
+
+    assert stream(waiting()).merge(fast()).to_list() == [1, 2, 3, 100]
+
+    def parse(texts: list[str]) -> Iterator[int]:
+        return map(int, texts)
+
+    caught = stream(parse(["1", "x", "3"])).merge(parse(["7"])).catch(ValueError).to_list()
+    assert sorted(caught) == [1, 3, 7]
+
+
+def test_closing_a_merge_closes_every_stream_merged_into_it() -> None:
+    def slow(n: int) -> int:
+        time.sleep(0.005)
+        return n
+
+    def lazyfun_threads() -> int:
+        return sum(t.name.startswith("lazyfun") and t.is_alive() for t in threading.enumerate())
+
+    before = lazyfun_threads()
+    left = stream(range(10**6)).map(slow, concurrency=2)
+    right = stream(range(10**6)).map(slow, concurrency=2)
+    with left.merge(right) as both:
+        assert len([n for n, _ in zip(both, range(10), strict=False)]) == 10
+    for _ in range(200):
+        if lazyfun_threads() <= before:
+            break
+        time.sleep(0.02)
+    assert lazyfun_threads() <= before

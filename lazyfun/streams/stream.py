@@ -394,6 +394,22 @@ class Stream(Terminals[T]):
         holds = [hold for other in others for hold in _holds_of(other)]
         return self._then(itertools.chain(self._take_items(), *others), *holds)
 
+    def merge(self, *others: Iterable[T], buffer: int = 64) -> Stream[T]:
+        """The items of this Stream and of ``others`` as they come, each read on a thread
+        of its own (at most ``buffer`` items waiting): an error from one arrives at its
+        place among them and that input is read on; closing the merged Stream closes
+        every Stream merged into it.
+
+        >>> sorted(stream([1, 3]).merge([2], stream([4])).to_list())
+        [1, 2, 3, 4]
+        """
+        check_count(buffer, "merge's buffer", 1)
+        holds = [hold for other in others for hold in _holds_of(other)]
+        sources = [self._take_items()]
+        sources += [o._take_items() if isinstance(o, Terminals) else iter(o) for o in others]
+        merged = steps.Merge(sources, buffer)
+        return self._then(merged, *holds, merged)
+
     def __add__(self, other: Iterable[T]) -> Stream[T]:
         return self.chain(other)
 
