@@ -127,3 +127,46 @@ def test_closing_a_merge_closes_every_stream_merged_into_it() -> None:
             break
         time.sleep(0.02)
     assert lazyfun_threads() <= before
+
+
+def test_tee_branches_read_side_by_side_and_errors_reach_each_branch() -> None:
+    def parse() -> Iterator[int]:
+        return map(int, ["1", "x", "3"])
+
+    a, b = stream(parse()).tee(2, bound=2)
+    caught_a = a.catch(ValueError, replace=lambda e: -1)
+    caught_b = b.catch(ValueError, replace=lambda e: -2)
+    assert list(zip(caught_a, caught_b, strict=True)) == [(1, 1), (-1, -2), (3, 3)]
+
+
+def test_a_branch_too_far_ahead_on_one_thread_is_an_error_not_a_hang() -> None:
+    ahead, behind = stream(range(100)).tee(2, bound=10)
+    with pytest.raises(BufferError, match="10 items ahead of branch 1"):
+        ahead.to_list()
+    assert behind.take(3).to_list() == [0, 1, 2]
+
+
+def test_a_branch_ahead_waits_for_the_other_threads_branch_in_bounded_memory() -> None:
+    kept: list[int] = []
+    started = threading.Event()
+    fast, slow = stream(range(2000)).tee(2, bound=16)
+
+    def read_slowly() -> None:
+        for n in slow:
+            kept.append(n)
+            started.set()
+            time.sleep(0.0002)
+
+    reader = threading.Thread(target=read_slowly)
+    reader.start()
+    try:
+        assert started.wait(30)  # the slow branch is now the other thread's
+        tee = fast._items.tee  # type: ignore[attr-defined]
+        total = 0
+        for n in fast:
+            total += n
+            assert len(tee.kept) <= 16
+    finally:
+        reader.join(30)
+    assert total == sum(range(2000))
+    assert kept == list(range(2000))

@@ -28,7 +28,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from lazyfun.parallel.window import Holding
 
@@ -692,6 +692,85 @@ class Merge(Holding[T]):
 
     def __del__(self) -> None:
         self.close()
+
+
+class Tee(Generic[T]):
+    """``n`` branches over one source, at most ``bound`` items apart: the items (and the
+    source's errors, at their places) kept until every branch has read them.  A branch
+    ``bound`` items ahead waits for the last one, read on another thread; when that
+    branch is read on this thread, or not yet at all, waiting would never end, so it is
+    a BufferError saying so (a hang is never an answer)."""
+
+    def __init__(self, source: Iterator[T], n: int, bound: int) -> None:
+        self.source, self.bound = source, bound
+        self.kept: deque[tuple[bool, Any]] = deque()
+        self.first = 0  # the position of kept[0]
+        self.at = [0] * n
+        self.readers: list[int | None] = [None] * n
+        self.ended = False
+        self.turn = threading.Condition()
+
+    def next_for(self, k: int) -> T:
+        """Branch ``k``'s next item (or its error)."""
+        with self.turn:
+            self.readers[k] = threading.get_ident()
+            while True:
+                if self.at[k] < self.first + len(self.kept):
+                    ok, value = self.kept[self.at[k] - self.first]
+                    self.at[k] += 1
+                    self._forget()
+                    if not ok:
+                        try:
+                            raise value
+                        finally:
+                            value = None  # no error kept alive by this frame
+                    item: T = value
+                    return item
+                if self.ended:
+                    raise StopIteration
+                if len(self.kept) < self.bound:
+                    self._read()
+                    continue
+                self._wait_for_the_last(k)
+
+    def _read(self) -> None:
+        try:
+            self.kept.append((True, next(self.source)))
+        except StopIteration:
+            self.ended = True
+        except Exception as error:  # at its place, for every branch
+            self.kept.append((False, error))
+
+    def _forget(self) -> None:
+        """Drop what every branch has read; wake a branch waiting for room."""
+        least = min(self.at)
+        while self.first < least:
+            self.kept.popleft()
+            self.first += 1
+            self.turn.notify_all()
+
+    def _wait_for_the_last(self, k: int) -> None:
+        least = min(self.at)
+        last = [j for j, at in enumerate(self.at) if at == least]
+        me = threading.get_ident()
+        if any(self.readers[j] in (None, me) for j in last):
+            raise BufferError(
+                f"tee: branch {k} is {self.bound:,} items ahead of branch {last[0]}, which "
+                "is read on this thread or not yet at all: read the branches side by side, "
+                "each on a thread of its own, or give a larger bound"
+            )
+        self.turn.wait()
+
+
+class TeeBranch(Iterator[T]):
+    """One branch of a :class:`Tee`."""
+
+    def __init__(self, tee: Tee[T], k: int) -> None:
+        self.tee, self.k = tee, k
+
+    def __next__(self) -> T:
+        item: T = self.tee.next_for(self.k)
+        return item
 
 
 class FromAsync(Holding[T]):

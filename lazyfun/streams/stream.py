@@ -394,6 +394,21 @@ class Stream(Terminals[T]):
         holds = [hold for other in others for hold in _holds_of(other)]
         return self._then(itertools.chain(self._take_items(), *others), *holds)
 
+    def tee(self, n: int = 2, *, bound: int = 1000) -> tuple[Stream[T], ...]:
+        """``n`` Streams of these items, each read on its own, kept at most ``bound`` items
+        apart: memory never grows past the bound.  A branch that far ahead waits for the
+        last one to be read on another thread; where that cannot happen (the last branch
+        is read on the same thread, or not yet) it is a BufferError, never a hang.
+
+        >>> evens, squares = stream(range(5)).tee(2)
+        >>> list(zip(evens.filter(lambda n: n % 2 == 0), squares.map(lambda n: n * n)))
+        [(0, 0), (2, 1), (4, 4)]
+        """
+        check_count(n, "tee's n", 1)
+        check_count(bound, "tee's bound", 1)
+        shared = steps.Tee(self._take_items(), n, bound)
+        return tuple(self._then(steps.TeeBranch(shared, k)) for k in range(n))
+
     def merge(self, *others: Iterable[T], buffer: int = 64) -> Stream[T]:
         """The items of this Stream and of ``others`` as they come, each read on a thread
         of its own (at most ``buffer`` items waiting): an error from one arrives at its
