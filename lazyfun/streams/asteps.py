@@ -39,6 +39,7 @@ __all__ = [
     "Group",
     "Map",
     "Observed",
+    "Recovering",
     "Sliding",
     "Step",
     "Take",
@@ -92,12 +93,19 @@ def is_async(f: object) -> bool:
 
 
 def checked(f: object, what: str) -> None:
+    """Refuse at the call a function that is not one (a plain function or a coroutine
+    function are both welcome in an async step)."""
     if not callable(f):
         raise TypeError(f"{what} needs a function, got {type(f).__name__}")
 
 
-async def call(f: Callable[[Any], Any], is_async: bool, item: Any) -> Any:
-    return await f(item) if is_async else f(item)
+async def call(f: Callable[..., Any], is_async: bool, *args: Any) -> Any:
+    """``f(*args)``, awaited when ``f`` is a coroutine function or gave a coroutine (a
+    lambda around one): a callback is never left an unawaited coroutine."""
+    value = f(*args)
+    if is_async or inspect.iscoroutine(value):
+        return await value
+    return value
 
 
 async def aclose(source: object) -> None:
@@ -288,19 +296,20 @@ class While(Step):
 
     def __init__(self, source: AsyncIterator[Any], keep: Callable[[Any], Any], taking: bool):
         self.source, self.keep, self.taking, self.done = source, keep, taking, False
+        self.is_async = is_async(keep)
 
     async def __anext__(self) -> Any:
         if self.taking:
             if self.done:
                 raise StopAsyncIteration
             item = await anext(self.source)
-            if self.keep(item):
+            if await call(self.keep, self.is_async, item):
                 return item
             self.done = True
             raise StopAsyncIteration
         while not self.done:
             item = await anext(self.source)
-            if not self.keep(item):
+            if not await call(self.keep, self.is_async, item):
                 self.done = True
                 return item
         return await anext(self.source)
@@ -318,14 +327,14 @@ class Enumerate(Step):
 
 class Unique(Step):
     def __init__(self, source: AsyncIterator[Any], key: Callable[[Any], Any] | None) -> None:
-        self.source, self.key = source, key
+        self.source, self.key, self.is_async = source, key, is_async(key)
         self.seen: set[Any] = set()
         self.unhashable: list[Any] = []
 
     async def __anext__(self) -> Any:
         while True:
             item = await anext(self.source)
-            mark = item if self.key is None else self.key(item)
+            mark = item if self.key is None else await call(self.key, self.is_async, item)
             try:
                 if mark in self.seen:
                     continue
@@ -362,10 +371,42 @@ class Sliding(Step):
         return tuple(window)
 
 
-class Catch(Step):
-    """Upstream exceptions handled by a :class:`~lazyfun.streams.steps.Recovery`."""
+class Recovering(Recovery):
+    """An async ``catch``'s :class:`~lazyfun.streams.steps.Recovery`: ``where``, ``do``
+    and ``replace`` may be plain or coroutine functions (awaited)."""
 
-    def __init__(self, source: AsyncIterator[Any], recovery: Recovery) -> None:
+    __slots__ = ()
+
+    def __init__(
+        self,
+        errors: tuple[type[BaseException], ...],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], Any] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> None:
+        super().__init__(errors, stop=stop)  # checks the exception types
+        for name, f in (("where", where), ("replace", replace), ("do", do)):
+            if f is not None:
+                checked(f, f"catch's {name}")
+        self.where, self.replace, self.do = where, replace, do
+
+    async def arecover(self, error: BaseException) -> Any:
+        """As ``recover``, awaiting what the functions give."""
+        if self.where is not None and not await call(self.where, is_async(self.where), error):
+            raise error
+        if self.do is not None:
+            await call(self.do, is_async(self.do), error)
+        if self.replace is not None:
+            return await call(self.replace, is_async(self.replace), error)
+        self.stopped = self.stop
+        return DROPPED
+
+
+class Catch(Step):
+    """Upstream exceptions handled by a :class:`Recovering`."""
+
+    def __init__(self, source: AsyncIterator[Any], recovery: Recovering) -> None:
         self.source, self.recovery = source, recovery
 
     async def __anext__(self) -> Any:
@@ -376,7 +417,7 @@ class Catch(Step):
             except StopAsyncIteration:
                 raise
             except recovery.errors as error:
-                item = recovery.recover(error)
+                item = await recovery.arecover(error)
                 if item is not DROPPED:
                     return item
         raise StopAsyncIteration
@@ -409,6 +450,7 @@ class Group(Step):
         by: Callable[[Any], Any] | None,
     ) -> None:
         self.source, self.size, self.within, self.by = source, size, within, by
+        self.by_async = is_async(by)
         self.open: dict[Any, tuple[float, list[Any]]] = {}
         self.ready: deque[Any] = deque()
         self.reading: asyncio.Future[Any] | None = None
@@ -469,7 +511,7 @@ class Group(Step):
             except Exception as error:
                 self._flush_before(error)
                 break
-            key = self.by(item) if self.by is not None else None
+            key = None if self.by is None else await call(self.by, self.by_async, item)
             gathered = self.open.setdefault(key, (time.monotonic(), []))[1]
             gathered.append(item)
             if self.size is not None and len(gathered) >= self.size:

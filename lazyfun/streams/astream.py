@@ -50,6 +50,7 @@ from lazyfun.streams.asteps import (
     Group,
     Map,
     Observed,
+    Recovering,
     Sliding,
     Take,
     Throttle,
@@ -64,7 +65,7 @@ from lazyfun.streams.asteps import (
     source,
     with_retry,
 )
-from lazyfun.streams.steps import Recovery, check_callable, check_count, seconds
+from lazyfun.streams.steps import check_count, seconds
 from lazyfun.streams.terminals import StreamConsumedError, _Comparable
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ T = TypeVar("T")
 U = TypeVar("U")
 D = TypeVar("D")
 K = TypeVar("K")
+V = TypeVar("V")
+C = TypeVar("C", bound=_Comparable)
 
 _NOTHING: Any = object()
 
@@ -287,12 +290,12 @@ class AsyncStream(Generic[T]):
 
     def takewhile(self, keep: Callable[[T], object]) -> AsyncStream[T]:
         """The longest prefix of items satisfying ``keep``."""
-        check_callable(keep, "takewhile")
+        checked(keep, "takewhile")
         return AsyncStream(While(self._take_items(), keep, taking=True))
 
     def dropwhile(self, drop: Callable[[T], object]) -> AsyncStream[T]:
         """What follows the longest prefix satisfying ``drop``."""
-        check_callable(drop, "dropwhile")
+        checked(drop, "dropwhile")
         return AsyncStream(While(self._take_items(), drop, taking=False))
 
     def chunked(self, n: int) -> AsyncStream[list[T]]:
@@ -312,7 +315,7 @@ class AsyncStream(Generic[T]):
     def unique(self, key: Callable[[T], object] | None = None) -> AsyncStream[T]:
         """Each item the first time it (or its ``key``) is seen (unhashable items too)."""
         if key is not None:
-            check_callable(key, "unique's key")
+            checked(key, "unique's key")
         return AsyncStream(Unique(self._take_items(), key))
 
     def chain(self, *others: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
@@ -322,6 +325,17 @@ class AsyncStream(Generic[T]):
     def __add__(self, other: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
         return self.chain(other)
 
+    @overload
+    def catch(
+        self,
+        *errors: type[BaseException],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], Awaitable[U]],
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> AsyncStream[T | U]: ...
+
+    @overload
     def catch(
         self,
         *errors: type[BaseException],
@@ -329,14 +343,24 @@ class AsyncStream(Generic[T]):
         replace: Callable[[Any], U] | None = None,
         do: Callable[[Any], object] | None = None,
         stop: bool = False,
-    ) -> AsyncStream[T | U]:
-        """As :meth:`lazyfun.streams.stream.Stream.catch`: drop, replace or stop on upstream errors.
+    ) -> AsyncStream[T | U]: ...
+
+    def catch(
+        self,
+        *errors: type[BaseException],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], Any] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> AsyncStream[Any]:
+        """As :meth:`lazyfun.streams.stream.Stream.catch`: drop, replace or stop on upstream
+        errors; ``where``, ``do`` and ``replace`` plain or coroutine functions.
 
         >>> import asyncio
         >>> asyncio.run(astream(["1", "x", "3"]).map(int).catch(ValueError).to_list())
         [1, 3]
         """
-        recovery = Recovery(errors, where=where, replace=replace, do=do, stop=stop)
+        recovery = Recovering(errors, where=where, replace=replace, do=do, stop=stop)
         caught = Catch(self._take_items(), recovery)
         return AsyncStream(caught)
 
@@ -349,6 +373,15 @@ class AsyncStream(Generic[T]):
     def group(
         self, size: int | None = None, *, within: float | timedelta | None = None, by: None = None
     ) -> AsyncStream[list[T]]: ...
+
+    @overload
+    def group(
+        self,
+        size: int | None = None,
+        *,
+        within: float | timedelta | None = None,
+        by: Callable[[T], Awaitable[K]],
+    ) -> AsyncStream[tuple[K, list[T]]]: ...
 
     @overload
     def group(
@@ -379,7 +412,7 @@ class AsyncStream(Generic[T]):
             check_count(size, "group's size", 1)
         limit = None if within is None else seconds(within, "group's within")
         if by is not None:
-            check_callable(by, "group's by")
+            checked(by, "group's by")
         return AsyncStream(Group(self._take_items(), size, limit, by))
 
     def buffer(self, n: int) -> AsyncStream[T]:
@@ -393,7 +426,7 @@ class AsyncStream(Generic[T]):
 
     def pipe(self, f: Callable[..., U], *args: Any, **kwargs: Any) -> U:
         """``f(self, *args, **kwargs)``."""
-        check_callable(f, "pipe")
+        checked(f, "pipe")
         return f(self, *args, **kwargs)
 
     # --- terminals: awaitables ---------------------------------------------------
@@ -424,23 +457,76 @@ class AsyncStream(Generic[T]):
             raise ValueError("first() of an empty AsyncStream (give a default)")
         return default
 
+    @overload
+    async def last(self) -> T: ...
+
+    @overload
+    async def last(self, default: D) -> T | D: ...
+
+    async def last(self, default: Any = _NOTHING) -> Any:
+        """The last item (reads the whole stream, keeping one item); else ``default``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).last()), asyncio.run(astream([]).last(None))
+        (4, None)
+        """
+        found = _NOTHING
+        items = self._take_items()
+        try:
+            async for item in items:
+                found = item
+        finally:
+            await aclose(items)
+        if found is not _NOTHING:
+            return found
+        if default is _NOTHING:
+            raise ValueError("last() of an empty AsyncStream (give a default)")
+        return default
+
     async def count(self) -> int:
-        """How many items there are."""
+        """How many items there are (reads them all, keeps none).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(10)).filter(lambda n: n % 2).count())
+        5
+        """
         return await self.reduce(lambda n, _: n + 1, 0)
 
-    async def reduce(self, f: Callable[[U, T], U], initial: U) -> U:
-        """``foldl f initial``."""
+    @overload
+    async def reduce(self, f: Callable[[U, T], Awaitable[U]], initial: U) -> U: ...
+
+    @overload
+    async def reduce(self, f: Callable[[U, T], U], initial: U) -> U: ...
+
+    async def reduce(self, f: Callable[[U, T], Any], initial: U) -> U:
+        """``foldl f initial``; ``f`` plain or a coroutine function (awaited).
+
+        >>> import asyncio
+        >>> async def shift(total, n):
+        ...     return total * 10 + n
+        >>> asyncio.run(astream([1, 2, 3]).reduce(shift, 0))
+        123
+        """
+        checked(f, "reduce")
+        awaited = is_async(f)
         items = self._take_items()
         value = initial
         try:
             async for item in items:
-                value = f(value, item)
+                value = await call(f, awaited, value, item)
         finally:
             await aclose(items)
         return value
 
     async def for_each(self, f: Callable[[T], object]) -> None:
-        """``f`` (plain or a coroutine function) on every item."""
+        """``f`` (plain or a coroutine function) on every item.
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").for_each(print))
+        a
+        b
+        """
+        checked(f, "for_each")
         awaited = is_async(f)
         items = self._take_items()
         try:
@@ -449,21 +535,108 @@ class AsyncStream(Generic[T]):
         finally:
             await aclose(items)
 
-    async def sum(self: AsyncStream[int]) -> int:
-        """The sum of the items."""
-        return await self.reduce(lambda total, n: total + n, 0)
+    @overload
+    async def sum(self: AsyncStream[int], start: int = 0) -> int: ...
 
-    async def min(self, *, key: Callable[[T], _Comparable] | None = None) -> T:
-        """The least item (by ``key``); ValueError for an empty stream."""
-        return min(await self.to_list(), key=key)  # type: ignore[arg-type, type-var]
+    @overload
+    async def sum(self: AsyncStream[float], start: float = 0) -> float: ...
 
-    async def max(self, *, key: Callable[[T], _Comparable] | None = None) -> T:
-        """The greatest item (by ``key``); ValueError for an empty stream."""
-        return max(await self.to_list(), key=key)  # type: ignore[arg-type, type-var]
+    async def sum(self: AsyncStream[Any], start: Any = 0) -> Any:
+        """The sum of the items, from ``start``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).sum())
+        10
+        """
+        return await self.reduce(lambda total, n: total + n, start)
+
+    async def _extreme(self, later: bool, key: Any, default: Any, name: str) -> Any:
+        """The first least item (``later``: the first greatest), by ``key`` awaited."""
+        awaited = key is not None and is_async(key)
+        best = mark = _NOTHING
+        items = self._take_items()
+        try:
+            async for item in items:
+                this = item if key is None else await call(key, awaited, item)
+                if best is _NOTHING or (mark < this if later else this < mark):
+                    best, mark = item, this
+        finally:
+            await aclose(items)
+        if best is not _NOTHING:
+            return best
+        if default is _NOTHING:
+            raise ValueError(f"{name}() of an empty AsyncStream (give a default)")
+        return default
+
+    @overload
+    async def min(self: AsyncStream[C], *, key: None = None) -> C: ...
+
+    @overload
+    async def min(self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]]) -> T: ...
+
+    @overload
+    async def min(self: AsyncStream[C], *, key: None = None, default: D) -> C | D: ...
+
+    @overload
+    async def min(
+        self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]], default: D
+    ) -> T | D: ...
+
+    async def min(self, *, key: Callable[[T], Any] | None = None, default: Any = _NOTHING) -> Any:
+        """The least item (by ``key``, plain or a coroutine function); ``default`` for an
+        empty stream, else ValueError.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(["bb", "a"]).min(key=len)), asyncio.run(astream([]).min(default=0))
+        ('a', 0)
+        """
+        if key is not None:
+            checked(key, "min's key")
+        return await self._extreme(False, key, default, "min")
+
+    @overload
+    async def max(self: AsyncStream[C], *, key: None = None) -> C: ...
+
+    @overload
+    async def max(self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]]) -> T: ...
+
+    @overload
+    async def max(self: AsyncStream[C], *, key: None = None, default: D) -> C | D: ...
+
+    @overload
+    async def max(
+        self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]], default: D
+    ) -> T | D: ...
+
+    async def max(self, *, key: Callable[[T], Any] | None = None, default: Any = _NOTHING) -> Any:
+        """The greatest item (by ``key``, plain or a coroutine function); ``default`` for
+        an empty stream, else ValueError.
+
+        >>> import asyncio
+        >>> asyncio.run(astream([3, 1, 2]).max()), asyncio.run(astream(["bb", "a"]).max(key=len))
+        (3, 'bb')
+        """
+        if key is not None:
+            checked(key, "max's key")
+        return await self._extreme(True, key, default, "max")
 
     async def to_set(self) -> set[T]:
-        """Every item, in a set."""
+        """Every item, in a set.
+
+        >>> import asyncio
+        >>> sorted(asyncio.run(astream("abracadabra").to_set()))
+        ['a', 'b', 'c', 'd', 'r']
+        """
         return set(await self.to_list())
+
+    async def to_dict(self: AsyncStream[tuple[K, V]]) -> dict[K, V]:
+        """The ``(key, value)`` pairs, in a dict (a later key wins).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").enumerate().to_dict())
+        {0: 'a', 1: 'b'}
+        """
+        return dict(await self.to_list())
 
     # --- sinks: the writing on a thread of its own, never in the event loop ---------------
 
