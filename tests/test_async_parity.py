@@ -4,7 +4,8 @@ coroutine function, and the async defects of issue #42 (cancellation, closing, s
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import TypeVar, assert_type
 
 import pytest
@@ -132,3 +133,213 @@ def test_coroutine_callbacks_are_typed_by_what_they_give() -> None:
     assert_type(astream(["1"]).map(int).catch(replace=zero), AsyncStream[int])
     total = run(astream([1]).reduce(add, 0))
     assert_type(total, int)
+
+
+# --- cancellation and errors end the work the stream started -------------------------
+
+
+class Calls:
+    """Coroutine calls that wait for ever, counting the starts and the cancellations."""
+
+    def __init__(self) -> None:
+        self.started = self.cancelled = 0
+
+    async def wait(self, n: int) -> int:
+        self.started += 1
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        return n
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    while not condition():
+        await asyncio.sleep(0)
+
+
+def test_cancelling_a_plain_async_for_over_a_concurrent_map_cancels_its_tasks() -> None:
+    calls = Calls()
+
+    async def main() -> int:
+        async def reader() -> None:
+            async for _ in astream(numbers(100)).buffer(2).map(calls.wait, concurrency=4):
+                pass
+
+        task = asyncio.ensure_future(reader())
+        await _until(lambda: calls.started == 4)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return len(asyncio.all_tasks())  # the calls and the buffer's reading task ended
+
+    assert run(main()) == 1
+    assert calls.cancelled == 4
+
+
+async def numbers(n: int) -> AsyncIterator[int]:
+    for k in range(n):
+        await asyncio.sleep(0)
+        yield k
+
+
+def test_an_error_of_one_call_ends_the_others_when_the_stream_is_left() -> None:
+    def failing_on_three(calls: Calls) -> Callable[[int], Awaitable[int]]:
+        async def f(n: int) -> int:
+            if n == 3:
+                await _until(lambda: calls.started == 3)
+                raise ValueError(n)
+            return await calls.wait(n)
+
+        return f
+
+    by_terminal, by_with = Calls(), Calls()
+
+    async def main() -> int:
+        f = failing_on_three(by_terminal)
+        with pytest.raises(ValueError, match="3"):
+            await astream(range(10)).map(f, concurrency=4, ordered=False).to_list()
+        f = failing_on_three(by_with)
+        with pytest.raises(ValueError, match="3"):
+            async with astream(range(10)).map(f, concurrency=4, ordered=False) as numbers:
+                async for _ in numbers:
+                    pass
+        return len(asyncio.all_tasks())
+
+    assert run(main()) == 1
+    assert (by_terminal.cancelled, by_with.cancelled) == (3, 3)
+
+
+def test_an_error_of_a_concurrent_map_is_still_an_item_that_catch_drops() -> None:
+    async def fails_on_one(n: int) -> int:
+        if n == 1:
+            raise ValueError(n)
+        return n
+
+    got = run(astream(range(4)).map(fails_on_one, concurrency=2).catch(ValueError).to_list())
+    assert got == [0, 2, 3]
+
+
+# --- flatmap: inner iterators closed, concurrent ones streamed ------------------------
+
+
+class Inner:
+    """Async generators that note when they are closed."""
+
+    def __init__(self) -> None:
+        self.open: set[int] = set()
+        self.closed: list[int] = []
+
+    async def items(self, n: int) -> AsyncIterator[int]:
+        self.open.add(n)
+        try:
+            for k in range(100):
+                await asyncio.sleep(0)
+                yield n * 100 + k
+        finally:
+            self.open.discard(n)
+            self.closed.append(n)
+
+
+def test_a_flatmap_stopped_early_closes_the_inner_generator_it_was_reading() -> None:
+    inner = Inner()
+
+    async def main() -> list[int]:
+        first = astream([1, 2]).flatmap(inner.items).take(3)
+        got = await first.to_list()
+        assert inner.closed == [1]  # at once, not when the loop collects the generator
+        return got
+
+    assert run(main()) == [100, 101, 102]
+    assert not inner.open
+
+
+def test_a_concurrent_flatmap_stopped_or_cancelled_closes_every_inner_generator() -> None:
+    inner = Inner()
+    got = run(astream([1, 2, 3]).flatmap(inner.items, concurrency=2).take(3).to_list())
+    assert got == [100, 101, 102]
+    assert 1 in inner.closed
+    assert not inner.open  # the second one too, if it had begun
+
+    async def main() -> int:
+        async def reader() -> None:
+            async for _ in astream([4, 5]).flatmap(inner.items, concurrency=2, ordered=False):
+                await asyncio.Event().wait()
+
+        task = asyncio.ensure_future(reader())
+        await _until(lambda: len(inner.open) == 2)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return len(asyncio.all_tasks())
+
+    assert run(main()) == 1
+    assert not inner.open
+
+
+async def in_turn(
+    values: list[int], mine: asyncio.Event, theirs: asyncio.Event
+) -> AsyncIterator[int]:
+    for value in values:
+        await mine.wait()
+        mine.clear()
+        yield value
+        theirs.set()
+
+
+def test_a_concurrent_flatmap_as_completed_interleaves_the_items_as_they_arrive() -> None:
+    async def main() -> list[int]:
+        evens, odds = asyncio.Event(), asyncio.Event()
+        evens.set()
+        inner = {0: in_turn([0, 2, 4], evens, odds), 1: in_turn([1, 3, 5], odds, evens)}
+        got = astream([0, 1]).flatmap(inner.__getitem__, concurrency=2, ordered=False)
+        return await got.to_list()
+
+    assert run(main()) == [0, 1, 2, 3, 4, 5]  # each inner list whole: [0, 2, 4, 1, 3, 5]
+
+
+def test_a_concurrent_flatmap_in_order_streams_the_first_inner_iterable() -> None:
+    async def main() -> list[int]:
+        seen = asyncio.Event()
+
+        async def inner(n: int) -> AsyncIterator[int]:
+            yield n
+            await seen.wait()  # only once the consumer has the first item
+            yield n + 10
+
+        got: list[int] = []
+        async with astream([1, 2]).flatmap(inner, concurrency=2) as items:
+            async for item in items:
+                got.append(item)
+                seen.set()
+        return got
+
+    # read to a list first, the first inner iterable never ended: a timeout, not an order
+    assert run(asyncio.wait_for(main(), timeout=10)) == [1, 11, 2, 12]
+
+
+def test_a_concurrent_flatmap_reads_a_plain_inner_iterable_off_the_loop() -> None:
+    readers: set[threading.Thread] = set()
+
+    def inner(n: int) -> Iterator[int]:
+        for k in range(3):
+            readers.add(threading.current_thread())
+            yield n + k
+
+    got = run(astream([0, 10]).flatmap(inner, concurrency=2).to_list())
+    assert got == [0, 1, 2, 10, 11, 12]
+    assert readers and threading.main_thread() not in readers
+
+
+def test_a_concurrent_flatmap_keeps_errors_at_their_place() -> None:
+    def inner(n: int) -> Iterator[int]:
+        yield n
+        if n == 2:
+            raise ValueError(n)
+        yield -n
+
+    def chain(concurrency: int | None) -> list[int]:
+        upstream = astream(["1", "x", "2", "3"]).map(int)
+        return run(upstream.flatmap(inner, concurrency=concurrency).catch(ValueError).to_list())
+
+    assert chain(None) == [1, -1, 2, 3, -3]
+    assert chain(2) == chain(None)

@@ -16,12 +16,13 @@ closes its source and cancels the tasks it started.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import inspect
 import time
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import Any
 
 from lazyfun.parallel.daemons import DaemonPool
@@ -38,6 +39,7 @@ __all__ = [
     "FromSync",
     "Group",
     "Map",
+    "Merge",
     "Observed",
     "Recovering",
     "Sliding",
@@ -51,7 +53,6 @@ __all__ = [
     "checked",
     "chunked",
     "is_async",
-    "listing",
     "source",
     "with_retry",
 ]
@@ -155,7 +156,21 @@ class Map(Step):
                 return item
 
 
+async def close_made(inner: object) -> None:
+    """Close an inner iterator that a flatmap's function made: lazyfun's steps, async
+    generators and generators (what the function returned is the step's to read and to
+    let go of; other iterators are left as they are)."""
+    if isinstance(inner, Step) or inspect.isasyncgen(inner):
+        await inner.aclose()
+    elif inspect.isgenerator(inner):
+        with contextlib.suppress(ValueError):  # still running on a thread: left to it
+            inner.close()
+
+
 class FlatMap(Step):
+    """The items of each ``f(x)`` in turn; closing it closes the inner iterator it is
+    reading (stopped early, an inner async generator is not left open until collected)."""
+
     def __init__(self, source: AsyncIterator[Any], f: Callable[[Any], Any]) -> None:
         self.source, self.f, self.is_async = source, f, is_async(f)
         self.inner: Any = iter(())
@@ -171,15 +186,25 @@ class FlatMap(Step):
                 pass
             except BaseException:
                 self.inner = iter(())
+                await close_made(inner)
                 raise
             self.inner = iter(())
             item = await anext(self.source)
-            made = await self.f(item) if self.is_async else self.f(item)
+            made = await call(self.f, self.is_async, item)
             self.inner = aiter(made) if isinstance(made, AsyncIterable) else iter(made)
+
+    async def aclose(self) -> None:
+        inner, self.inner = self.inner, iter(())
+        try:
+            await close_made(inner)
+        finally:
+            await aclose(self.source)
 
 
 class Concurrent(Step):
-    """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads."""
+    """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads
+    (``map``, ``filter``, ``do``; a concurrent ``flatmap`` is a :class:`Merge`).  Errors
+    are items at their place; the reader cancelled, every call it started is cancelled."""
 
     def __init__(
         self,
@@ -195,7 +220,6 @@ class Concurrent(Step):
         self.pending: deque[tuple[int, Any, asyncio.Future[Any]]] = deque()
         self.read = 0
         self.exhausted = False
-        self.ready: deque[Any] = deque()
         self.threads = Threads(n)
 
     def _start(self, item: Any) -> asyncio.Future[Any]:
@@ -233,9 +257,14 @@ class Concurrent(Step):
             await asyncio.wait([entry[2] for entry in self.pending], return_when="FIRST_COMPLETED")
 
     async def __anext__(self) -> Any:
+        try:
+            return await self._next()
+        except asyncio.CancelledError:  # the reader was cancelled: end every call it started
+            await self.aclose()
+            raise
+
+    async def _next(self) -> Any:
         while True:
-            if self.ready:
-                return self.ready.popleft()
             await self._fill()
             if not self.pending:
                 self.threads.close()
@@ -254,8 +283,6 @@ class Concurrent(Step):
                 return value
             if self.kind == "do" or (self.kind == "filter" and value):
                 return item
-            if self.kind == "flatmap":
-                self.ready.extend(value)
 
     async def aclose(self) -> None:
         pending, self.pending = self.pending, deque()
@@ -265,6 +292,132 @@ class Concurrent(Step):
             await asyncio.gather(*(future for _, _, future in pending), return_exceptions=True)
         self.threads.close()
         self.exhausted = True
+        await aclose(self.source)
+
+
+_ITEM, _ERROR, _END = range(3)
+
+
+class Merge(Step):
+    """A concurrent flatmap: at most ``n`` inner iterables read at once, each by a task
+    of its own (``f`` awaited, or called on a thread; an inner plain iterable read on a
+    thread too, never in the loop).  Ordered, the head's items come as they arrive and
+    the later inner iterables read ahead into their own queues (at most ``ahead`` items
+    each); as completed, every item comes as it arrives, interleaved.  An error (of
+    ``f``, of an inner iterable, or read from the source) is an item at its place and
+    ends only its inner iterable.  Cancelled or closed, it cancels every reading task,
+    closing the inner iterators they made."""
+
+    def __init__(
+        self,
+        source: AsyncIterator[Any],
+        f: Callable[[Any], Any],
+        n: int,
+        ordered: bool,
+        what: str,
+        ahead: int = 64,
+    ) -> None:
+        self.source, self.f, self.n, self.ordered, self.what = source, f, n, ordered, what
+        self.is_async, self.ahead = is_async(f), ahead
+        self.threads = Threads(n)
+        self.queues: deque[asyncio.Queue[tuple[int, Any]]] = deque()  # ordered: input order
+        self.arrived: asyncio.Queue[tuple[int, Any]] = asyncio.Queue(n)  # as completed
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.active = self.read = 0
+        self.exhausted = False
+        self.failed: deque[Exception] = deque()  # as completed: errors read from the source
+
+    async def _read(self, item: Any, index: int, out: asyncio.Queue[tuple[int, Any]]) -> None:
+        made: Any = None
+        try:
+            if self.is_async:
+                made = await self.f(item)
+            elif inspect.isasyncgenfunction(self.f):
+                made = self.f(item)  # an async generator: made at once, in the loop
+            else:
+                made = await self.threads.run(self.f, item)
+            if isinstance(made, AsyncIterable):
+                made = aiter(made)
+                async for value in made:
+                    await out.put((_ITEM, value))
+            else:
+                made = iter(made)
+                while (value := await self.threads.run(next, made, _NOTHING)) is not _NOTHING:
+                    await out.put((_ITEM, value))
+        except Exception as error:
+            error.add_note(
+                f"{self.what}: raised by the function on item {index} of the input (counted from 0)"
+            )
+            await out.put((_ERROR, error))
+        finally:
+            await close_made(made)
+        await out.put((_END, None))
+
+    def _start(self, item: Any) -> asyncio.Queue[tuple[int, Any]]:
+        out = self.arrived if not self.ordered else asyncio.Queue[tuple[int, Any]](self.ahead)
+        task = asyncio.ensure_future(self._read(item, self.read, out))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        self.read += 1
+        self.active += 1
+        return out
+
+    async def _fill(self) -> None:
+        while not self.exhausted and self.active < self.n and not self.failed:
+            try:
+                item = await anext(self.source)
+            except StopAsyncIteration:
+                self.exhausted = True
+                return
+            except Exception as error:  # an upstream error keeps its place
+                if not self.ordered:
+                    self.failed.append(error)
+                    return
+                failed = asyncio.Queue[tuple[int, Any]]()
+                failed.put_nowait((_ERROR, error))
+                failed.put_nowait((_END, None))
+                self.queues.append(failed)
+                self.active += 1
+                continue
+            out = self._start(item)
+            if self.ordered:
+                self.queues.append(out)
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self._next()
+        except asyncio.CancelledError:  # the reader was cancelled: end every task it started
+            await self.aclose()
+            raise
+
+    async def _next(self) -> Any:
+        while True:
+            await self._fill()
+            if self.failed:
+                raise self.failed.popleft()
+            if not self.active:
+                self.threads.close()
+                raise StopAsyncIteration
+            out = self.queues[0] if self.ordered else self.arrived
+            kind, value = await out.get()
+            if kind == _ITEM:
+                return value
+            if kind == _ERROR:
+                raise value
+            self.active -= 1
+            if self.ordered:
+                self.queues.popleft()
+
+    async def aclose(self) -> None:
+        tasks, self.tasks = list(self.tasks), set()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        self.queues.clear()
+        self.active = 0
+        self.exhausted = True
+        self.threads.close()
         await aclose(self.source)
 
 
@@ -629,16 +782,3 @@ def with_retry(f: Callable[[Any], Any], retry: Any) -> Callable[[Any], Any]:
     for a coroutine function, ``Retrying`` for a plain one), refused otherwise at the call."""
     policy = retry_policy(retry, coroutine=is_async(f))
     return f if policy is None else functools.partial(policy, f)
-
-
-def listing(f: Callable[[Any], Any]) -> Callable[[Any], Awaitable[list[Any]]]:
-    """A concurrent flatmap's call: ``f(x)`` read to a list (awaited, or in a thread)."""
-    awaited = is_async(f)
-
-    async def listed(item: Any) -> list[Any]:
-        made = await f(item) if awaited else await asyncio.to_thread(f, item)
-        if isinstance(made, AsyncIterable):
-            return [x async for x in made]
-        return list(made)
-
-    return listed

@@ -49,6 +49,7 @@ from lazyfun.streams.asteps import (
     FlatMap,
     Group,
     Map,
+    Merge,
     Observed,
     Recovering,
     Sliding,
@@ -61,7 +62,6 @@ from lazyfun.streams.asteps import (
     checked,
     chunked,
     is_async,
-    listing,
     source,
     with_retry,
 )
@@ -246,16 +246,23 @@ class AsyncStream(Generic[T]):
         retry: Any = None,
     ) -> AsyncStream[U]:
         """The items of ``f(x)`` (an iterable or an async iterable, or a coroutine giving
-        an iterable) for each item ``x``; with ``concurrency`` each is read to a list.
+        an iterable) for each item ``x``.  With ``concurrency=n`` at most n inner iterables
+        are read at once, each by a task (a plain ``f`` and a plain inner iterable on a
+        thread): in order, the first one's items come as they arrive while the others
+        read ahead; with ``ordered=False`` every item comes as it arrives, interleaved.
+        Closing the stream closes the inner iterators ``f`` made.
 
         >>> import asyncio
         >>> asyncio.run(astream([1, 2]).flatmap(range).to_list())
+        [0, 0, 1]
+        >>> asyncio.run(astream([1, 2]).flatmap(range, concurrency=2).to_list())
         [0, 0, 1]
         """
         checked(f, "flatmap")
         work = with_retry(f, retry)
         if concurrency is not None:
-            work = listing(work)
+            check_count(concurrency, "flatmap's concurrency", 1)
+            return AsyncStream(Merge(self._take_items(), work, concurrency, ordered, "flatmap"))
         stepped: AsyncStream[U] = self._step("flatmap", work, concurrency, ordered)
         return stepped
 
