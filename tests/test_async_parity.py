@@ -4,13 +4,17 @@ coroutine function, and the async defects of issue #42 (cancellation, closing, s
 from __future__ import annotations
 
 import asyncio
+import inspect
+import io
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import TypeVar, assert_type
 
 import pytest
 
-from lazyfun import AsyncStream, astream, stream
+from lazyfun import AsyncStream, Stream, astream, stream
+from lazyfun.streams.progress import aprogress
+from lazyfun.trace import Probe
 
 T = TypeVar("T")
 
@@ -343,3 +347,111 @@ def test_a_concurrent_flatmap_keeps_errors_at_their_place() -> None:
 
     assert chain(None) == [1, -1, 2, 3, -3]
     assert chain(2) == chain(None)
+
+
+# --- one API: every public step and terminal of Stream on AsyncStream ------------------
+
+ONLY_SYNC = {"to_async", "lazylist", "close"}  # close's async twin is aclose
+ONLY_ASYNC = {"aclose"}
+ONLY_SYNC_PARAMETERS = {"via"}  # where a Stream's calls run; an AsyncStream's are tasks
+
+
+def _public(kind: type) -> set[str]:
+    return {name for name in dir(kind) if not name.startswith("_")}
+
+
+def test_async_stream_has_every_public_name_of_stream() -> None:
+    assert _public(Stream) - ONLY_SYNC == _public(AsyncStream) - ONLY_ASYNC
+
+
+@pytest.mark.parametrize("name", sorted(_public(Stream) - ONLY_SYNC))
+def test_each_method_takes_the_same_parameters_on_both(name: str) -> None:
+    def parameters(kind: type) -> list[str]:
+        found = inspect.signature(getattr(kind, name)).parameters
+        return [p for p in found if p not in ONLY_SYNC_PARAMETERS]
+
+    assert parameters(AsyncStream) == parameters(Stream)
+    assert getattr(AsyncStream, name).__doc__
+    assert ">>>" in getattr(AsyncStream, name).__doc__
+
+
+def test_the_new_steps_mean_what_the_sync_ones_mean() -> None:
+    async def pairs() -> AsyncIterator[int]:
+        for n in (10, 20):
+            yield n
+
+    assert run(astream("abc").zip(pairs()).to_list()) == stream("abc").zip([10, 20]).to_list()
+    assert run(astream("abc").zip(astream([1])).to_list()) == [("a", 1)]
+    assert run(astream("a").zip_longest(pairs()).to_list()) == [("a", 10), (None, 20)]
+    assert run(astream("ab").zip_longest("x", fillvalue="-").to_list()) == [
+        ("a", "x"),
+        ("b", "-"),
+    ]
+    assert run(astream([1, 2, 3]).scan(add, 0).to_list()) == [0, 1, 3, 6]
+    assert run(astream([]).scan(add, 5).to_list()) == [5]
+    assert run(astream(range(4)).last()) == 3
+    assert run(astream("ab").enumerate().to_dict()) == {0: "a", 1: "b"}
+    probe = Probe()
+    assert run(astream(range(100)).probe("read", probe).take(3).to_list()) == [0, 1, 2]
+    assert probe.counts == {"read": 3}
+    assert run(astream(range(3)).progress("counting", total=3).to_list()) == [0, 1, 2]
+
+
+def test_zip_keeps_an_item_read_before_the_other_side_failed() -> None:
+    pairs = astream([1, 2, 3]).zip(astream(["1", "x", "3"]).map(int)).catch(ValueError)
+    assert run(pairs.to_list()) == [(1, 1), (2, 3)]
+
+
+def test_the_async_progress_bar_draws_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+
+    async def read() -> list[int]:
+        bar = aprogress(astream(range(5)).__aiter__(), "counting", 5, out=screen)
+        return [n async for n in bar]
+
+    assert run(read()) == [0, 1, 2, 3, 4]
+    assert "counting" in screen.getvalue()
+
+
+def test_pmap_steps_its_window_off_the_event_loop() -> None:
+    async def main() -> list[bool]:
+        gate = threading.Event()
+
+        def waits(n: int) -> bool:
+            return gate.wait(timeout=30)  # the loop sets it: a blocked loop never would
+
+        async def opens() -> None:
+            await asyncio.sleep(0)
+            gate.set()
+
+        opening = asyncio.ensure_future(opens())
+        got = await astream(range(3)).pmap(waits, scheduler="sync").to_list()
+        await opening
+        return got
+
+    assert run(main()) == [True, True, True]
+
+
+def test_pmap_keeps_order_and_errors_at_their_place() -> None:
+    def inverse(n: int) -> float:
+        return 1 / n
+
+    got = run(astream([1, 0, 2]).pmap(inverse, jobs=2, scheduler="sync").catch().to_list())
+    assert got == [1.0, 0.5]
+
+
+def test_zip_longest_and_pipe_are_typed_on_both_classes() -> None:
+    assert_type(stream([1]).zip_longest(["a"]), Stream[tuple[int | None, str | None]])
+    assert_type(stream([1]).zip_longest(["a"], fillvalue=0), Stream[tuple[int, str | int]])
+    assert_type(astream([1]).zip_longest(["a"]), AsyncStream[tuple[int | None, str | None]])
+    assert_type(
+        astream([1]).zip_longest(["a"], fillvalue=0.5), AsyncStream[tuple[int | float, str | float]]
+    )
+    assert_type(stream([1]).pipe(lambda s: s.map(str)), Stream[str])
+    assert_type(astream([1]).pipe(lambda s: s.map(str)), AsyncStream[str])
+    assert_type(astream([1]).scan(add, 0), AsyncStream[int])
+    assert_type(astream([1]).zip(stream("a")), AsyncStream[tuple[int, str]])

@@ -20,9 +20,10 @@ import contextlib
 import contextvars
 import functools
 import inspect
+import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 from lazyfun.parallel.daemons import DaemonPool
@@ -36,18 +37,23 @@ __all__ = [
     "Drop",
     "Enumerate",
     "FlatMap",
+    "FromLoop",
     "FromSync",
     "Group",
     "Map",
     "Merge",
     "Observed",
+    "OnThread",
+    "Probed",
     "Recovering",
+    "Scan",
     "Sliding",
     "Step",
     "Take",
     "Throttle",
     "Unique",
     "While",
+    "Zip",
     "aclose",
     "call",
     "checked",
@@ -749,6 +755,133 @@ class Chain(Step):
             await aclose(part)
 
 
+class Scan(Step):
+    """``initial``, then each running result of ``f`` (plain or a coroutine function); an
+    upstream error passes through and the running value stays as it was."""
+
+    def __init__(self, source: AsyncIterator[Any], f: Callable[[Any, Any], Any], initial: Any):
+        self.source, self.f, self.is_async = source, f, is_async(f)
+        self.value, self.started = initial, False
+
+    async def __anext__(self) -> Any:
+        if not self.started:
+            self.started = True
+            return self.value
+        item = await anext(self.source)
+        self.value = await call(self.f, self.is_async, self.value, item)
+        return self.value
+
+
+class Zip(Step):
+    """Pairs of this source's items and ``other``'s, to the shorter end (or, ``longest``,
+    to the longer one, ``fill`` for the missing side).  An item read before the other side
+    raised is kept for the next pair; closing closes ``other`` if it is lazyfun's."""
+
+    def __init__(
+        self, source: AsyncIterator[Any], other: AsyncIterator[Any], longest: bool, fill: Any
+    ):
+        self.source, self.other, self.longest, self.fill = source, other, longest, fill
+        self.left: Any = _NOTHING
+        self.ended = [False, False]
+
+    async def _side(self, side: int, items: AsyncIterator[Any]) -> Any:
+        if self.ended[side]:
+            return _NOTHING
+        try:
+            return await anext(items)
+        except StopAsyncIteration:
+            if not self.longest:
+                raise
+            self.ended[side] = True
+            return _NOTHING
+
+    async def __anext__(self) -> Any:
+        if self.left is _NOTHING:
+            self.left = await self._side(0, self.source)
+        right = await self._side(1, self.other)
+        left, self.left = self.left, _NOTHING
+        if left is _NOTHING and right is _NOTHING:
+            raise StopAsyncIteration
+        return (self.fill if left is _NOTHING else left, self.fill if right is _NOTHING else right)
+
+    async def aclose(self) -> None:
+        try:
+            await aclose(self.other)
+        finally:
+            await aclose(self.source)
+
+
+class Probed(Step):
+    """The items unchanged, counted under ``name`` in a trace probe's ``counts``."""
+
+    def __init__(self, source: AsyncIterator[Any], counts: dict[str, int], name: str) -> None:
+        self.source, self.counts, self.name = source, counts, name
+        counts.setdefault(name, 0)
+
+    async def __anext__(self) -> Any:
+        item = await anext(self.source)
+        self.counts[self.name] += 1
+        return item
+
+
+async def _next_of(items: AsyncIterator[Any]) -> Any:
+    return await anext(items)
+
+
+class FromLoop(Iterator[Any]):
+    """An async iterator read from another thread: each item fetched in the event loop
+    (which goes on meanwhile), the thread waiting for it."""
+
+    def __init__(self, source: AsyncIterator[Any]) -> None:
+        self.source = source
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def __next__(self) -> Any:
+        assert self.loop is not None, "FromLoop is read through an OnThread"
+        try:
+            return asyncio.run_coroutine_threadsafe(_next_of(self.source), self.loop).result()
+        except StopAsyncIteration:
+            raise StopIteration from None
+
+
+class OnThread(Step):
+    """A plain iterator stepped on a daemon thread of its own, so its blocking steps never
+    block the event loop; ``close`` (if given) runs there too when this is closed, after
+    the read in progress.  ``feed``: the async source it reads from the loop, if any."""
+
+    def __init__(
+        self,
+        items: Iterator[Any],
+        close: Callable[[], object] | None = None,
+        feed: FromLoop | None = None,
+    ) -> None:
+        self.items, self.close, self.feed = items, close, feed
+        self.thread = Threads(1)
+        self.done = False
+
+    async def __anext__(self) -> Any:
+        if self.done:
+            raise StopAsyncIteration
+        if self.feed is not None and self.feed.loop is None:
+            self.feed.loop = asyncio.get_running_loop()
+        item = await self.thread.run(next, self.items, _NOTHING)
+        if item is _NOTHING:
+            self.done = True
+            self.thread.close()
+            raise StopAsyncIteration
+        return item
+
+    async def aclose(self) -> None:
+        self.done = True
+        try:
+            if self.close is not None:
+                await self.thread.run(self.close)
+        finally:
+            self.thread.close()
+            if self.feed is not None:
+                await aclose(self.feed.source)
+
+
 def source(items: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
     if isinstance(items, AsyncIterable):
         return aiter(items)
@@ -760,8 +893,10 @@ def chunked(source: AsyncIterator[Any], n: int) -> Group:
 
 
 class Observed(Step):
-    def __init__(self, source: AsyncIterator[Any], name: str) -> None:
-        self.source, self.tally = source, Tally(name)
+    def __init__(
+        self, source: AsyncIterator[Any], name: str, logger: logging.Logger | None = None
+    ) -> None:
+        self.source, self.tally = source, Tally(name, logger)
 
     async def __anext__(self) -> Any:
         self.tally.reading()

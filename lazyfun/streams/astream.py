@@ -26,7 +26,7 @@ import functools
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from datetime import timedelta
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from lazyfun.sinks.paths import PathLike
 from lazyfun.sinks.writers import (
@@ -47,16 +47,21 @@ from lazyfun.streams.asteps import (
     Drop,
     Enumerate,
     FlatMap,
+    FromLoop,
     Group,
     Map,
     Merge,
     Observed,
+    OnThread,
+    Probed,
     Recovering,
+    Scan,
     Sliding,
     Take,
     Throttle,
     Unique,
     While,
+    Zip,
     aclose,
     call,
     checked,
@@ -69,10 +74,13 @@ from lazyfun.streams.steps import check_count, seconds
 from lazyfun.streams.terminals import StreamConsumedError, _Comparable
 
 if TYPE_CHECKING:
+    import logging
     import sqlite3
     from typing import TypeGuard
 
     from typing_extensions import TypeIs
+
+    from lazyfun.trace import Probe
 
 __all__ = ["AsyncStream", "astream"]
 
@@ -82,6 +90,7 @@ D = TypeVar("D")
 K = TypeVar("K")
 V = TypeVar("V")
 C = TypeVar("C", bound=_Comparable)
+P = ParamSpec("P")
 
 _NOTHING: Any = object()
 
@@ -286,51 +295,147 @@ class AsyncStream(Generic[T]):
         return stepped
 
     def take(self, n: int) -> AsyncStream[T]:
-        """The first ``n`` items (reads no further)."""
+        """The first ``n`` items (reads no further).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(10**9)).take(3).to_list())
+        [0, 1, 2]
+        """
         check_count(n, "take's n", 0)
         return AsyncStream(Take(self._take_items(), n))
 
     def drop(self, n: int) -> AsyncStream[T]:
-        """Everything after the first ``n`` items."""
+        """Everything after the first ``n`` items.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).drop(3).to_list())
+        [3, 4]
+        """
         check_count(n, "drop's n", 0)
         return AsyncStream(Drop(self._take_items(), n))
 
     def takewhile(self, keep: Callable[[T], object]) -> AsyncStream[T]:
-        """The longest prefix of items satisfying ``keep``."""
+        """The longest prefix of items satisfying ``keep`` (plain or a coroutine function).
+
+        >>> import asyncio
+        >>> asyncio.run(astream([1, 4, 9, 16, 1]).takewhile(lambda n: n < 10).to_list())
+        [1, 4, 9]
+        """
         checked(keep, "takewhile")
         return AsyncStream(While(self._take_items(), keep, taking=True))
 
     def dropwhile(self, drop: Callable[[T], object]) -> AsyncStream[T]:
-        """What follows the longest prefix satisfying ``drop``."""
+        """What follows the longest prefix satisfying ``drop`` (plain or a coroutine function).
+
+        >>> import asyncio
+        >>> asyncio.run(astream([1, 4, 9, 16, 1]).dropwhile(lambda n: n < 10).to_list())
+        [16, 1]
+        """
         checked(drop, "dropwhile")
         return AsyncStream(While(self._take_items(), drop, taking=False))
 
     def chunked(self, n: int) -> AsyncStream[list[T]]:
-        """Lists of ``n`` items (the last may be shorter)."""
+        """Lists of ``n`` items (the last may be shorter).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).chunked(2).to_list())
+        [[0, 1], [2, 3], [4]]
+        """
         check_count(n, "chunked's n", 1)
         return AsyncStream(chunked(self._take_items(), n))
 
     def window(self, n: int) -> AsyncStream[tuple[T, ...]]:
-        """Overlapping windows of ``n`` consecutive items."""
+        """Overlapping windows of ``n`` consecutive items.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(4)).window(2).to_list())
+        [(0, 1), (1, 2), (2, 3)]
+        """
         check_count(n, "window's n", 1)
         return AsyncStream(Sliding(self._take_items(), n))
 
     def enumerate(self, start: int = 0) -> AsyncStream[tuple[int, T]]:
-        """``(index, item)`` pairs, counting from ``start``."""
+        """``(index, item)`` pairs, counting from ``start``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").enumerate(1).to_list())
+        [(1, 'a'), (2, 'b')]
+        """
         return AsyncStream(Enumerate(self._take_items(), start))
 
     def unique(self, key: Callable[[T], object] | None = None) -> AsyncStream[T]:
-        """Each item the first time it (or its ``key``) is seen (unhashable items too)."""
+        """Each item the first time it (or its ``key``, plain or a coroutine function) is seen
+        (unhashable items too).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("abracadabra").unique().to_list())
+        ['a', 'b', 'r', 'c', 'd']
+        """
         if key is not None:
             checked(key, "unique's key")
         return AsyncStream(Unique(self._take_items(), key))
 
+    def zip(self, other: AsyncIterable[U] | Iterable[U]) -> AsyncStream[tuple[T, U]]:
+        """Pairs with the items of ``other`` (an async or a plain iterable, or a stream),
+        as long as the shorter one.
+
+        >>> import asyncio, itertools
+        >>> asyncio.run(astream("abc").zip(itertools.count()).to_list())
+        [('a', 0), ('b', 1), ('c', 2)]
+        """
+        return AsyncStream(Zip(self._take_items(), source(other), False, None))
+
+    @overload
+    def zip_longest(
+        self, other: AsyncIterable[U] | Iterable[U]
+    ) -> AsyncStream[tuple[T | None, U | None]]: ...
+
+    @overload
+    def zip_longest(
+        self, other: AsyncIterable[U] | Iterable[U], fillvalue: D
+    ) -> AsyncStream[tuple[T | D, U | D]]: ...
+
+    def zip_longest(
+        self, other: AsyncIterable[U] | Iterable[U], fillvalue: Any = None
+    ) -> AsyncStream[tuple[Any, Any]]:
+        """Pairs with the items of ``other``, as long as the longer one (``fillvalue``
+        stands in for the missing side).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("abc").zip_longest([1], fillvalue=0).to_list())
+        [('a', 1), ('b', 0), ('c', 0)]
+        """
+        return AsyncStream(Zip(self._take_items(), source(other), True, fillvalue))
+
     def chain(self, *others: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
-        """These items, then those of each of ``others`` in turn (also ``+``)."""
+        """These items, then those of each of ``others`` in turn (also ``+``).
+
+        >>> import asyncio
+        >>> asyncio.run((astream("ab").chain("c") + "d").to_list())
+        ['a', 'b', 'c', 'd']
+        """
         return AsyncStream(Chain([self._take_items(), *map(source, others)]))
 
     def __add__(self, other: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
         return self.chain(other)
+
+    @overload
+    @overload
+    def scan(self, f: Callable[[U, T], Awaitable[U]], initial: U) -> AsyncStream[U]: ...
+
+    @overload
+    def scan(self, f: Callable[[U, T], U], initial: U) -> AsyncStream[U]: ...
+
+    def scan(self, f: Callable[[U, T], Any], initial: U) -> AsyncStream[U]:
+        """``scanl f initial``: ``initial`` and every running result of ``f`` (plain or a
+        coroutine function), as ``itertools.accumulate(initial=)``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream([1, 2, 3]).scan(lambda total, n: total + n, 0).to_list())
+        [0, 1, 3, 6]
+        """
+        checked(f, "scan")
+        return AsyncStream(Scan(self._take_items(), f, initial))
 
     @overload
     def catch(
@@ -372,7 +477,12 @@ class AsyncStream(Generic[T]):
         return AsyncStream(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> AsyncStream[T]:
-        """At most ``count`` items in any window of ``per`` seconds (awaiting, not blocking)."""
+        """At most ``count`` items in any window of ``per`` seconds (awaiting, not blocking).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(3)).throttle(100, per=1.0).to_list())
+        [0, 1, 2]
+        """
         check_count(count, "throttle's count", 1)
         return AsyncStream(Throttle(self._take_items(), count, seconds(per, "throttle's per")))
 
@@ -423,23 +533,96 @@ class AsyncStream(Generic[T]):
         return AsyncStream(Group(self._take_items(), size, limit, by))
 
     def buffer(self, n: int) -> AsyncStream[T]:
-        """Read up to ``n`` items ahead in a task, to overlap producer and consumer."""
+        """Read up to ``n`` items ahead in a task, to overlap producer and consumer (a plain
+        source right above is read on a thread).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(4)).buffer(2).to_list())
+        [0, 1, 2, 3]
+        """
         check_count(n, "buffer's n", 1)
         return AsyncStream(Buffer(self._take_items(), n))
 
-    def observe(self, name: str) -> AsyncStream[T]:
-        """The items unchanged; counts and time logged as :meth:`Stream.observe` does."""
-        return AsyncStream(Observed(self._take_items(), name))
+    def observe(self, name: str, logger: logging.Logger | None = None) -> AsyncStream[T]:
+        """The items unchanged; counts and time logged as :meth:`Stream.observe` does.
 
-    def pipe(self, f: Callable[..., U], *args: Any, **kwargs: Any) -> U:
-        """``f(self, *args, **kwargs)``."""
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").observe("letters").to_list())
+        ['a', 'b']
+        """
+        return AsyncStream(Observed(self._take_items(), name, logger))
+
+    def progress(self, description: str | None = None, total: int | None = None) -> AsyncStream[T]:
+        """The items unchanged, counted on a rich progress bar when standard error is a
+        terminal (silent otherwise; rich is imported only then).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").progress("letters").to_list())
+        ['a', 'b']
+        """
+        from lazyfun.streams.progress import aprogress
+
+        return AsyncStream(aprogress(self._take_items(), description, total))
+
+    def probe(self, name: str, probe: Probe) -> AsyncStream[T]:
+        """Count the items that pass this point under ``name`` in a trace ``Probe``.
+
+        >>> import asyncio
+        >>> from lazyfun.trace import Probe
+        >>> p = Probe()
+        >>> asyncio.run(astream(range(100)).probe("read", p).filter(lambda n: n > 4).first())
+        5
+        >>> p.counts
+        {'read': 6}
+        """
+        if not probe.enabled:
+            return AsyncStream(self._take_items())
+        return AsyncStream(Probed(self._take_items(), probe.counts, name))
+
+    def pmap(
+        self,
+        f: Callable[[T], U],
+        *,
+        jobs: int | None = None,
+        scheduler: str | None = None,
+        buffer: int | None = None,
+        chunksize: int | None = None,
+    ) -> AsyncStream[U]:
+        """``f`` on each item on parallel workers, in order, a bounded number read ahead
+        (:func:`lazyfun.parallel.pmap`'s window, stepped on a thread of its own: the event
+        loop never waits for it; it reads this stream in the loop).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).pmap(abs, scheduler="sync").map(str).to_list())
+        ['0', '1', '2', '3', '4']
+        """
+        from lazyfun.parallel.pmap import pmap
+
+        feed = FromLoop(self._take_items())
+        window = pmap(f, feed, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
+        return AsyncStream(OnThread(window, window.close, feed))
+
+    def pipe(
+        self, f: Callable[Concatenate[AsyncStream[T], P], U], *args: P.args, **kwargs: P.kwargs
+    ) -> U:
+        """``f(self, *args, **kwargs)``: a function of a whole stream, in the chain.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).pipe(lambda s: s.filter(lambda n: n % 2)).to_list())
+        [1, 3]
+        """
         checked(f, "pipe")
         return f(self, *args, **kwargs)
 
     # --- terminals: awaitables ---------------------------------------------------
 
     async def to_list(self) -> list[T]:
-        """Every item, in a list."""
+        """Every item, in a list.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(3)).map(str).to_list())
+        ['0', '1', '2']
+        """
         items = self._take_items()
         try:
             return [item async for item in items]
@@ -453,7 +636,13 @@ class AsyncStream(Generic[T]):
     async def first(self, default: D) -> T | D: ...
 
     async def first(self, default: Any = _NOTHING) -> Any:
-        """The first item (reads only it; cancels what the stream started beyond it)."""
+        """The first item (reads only it; cancels what the stream started beyond it);
+        ``default`` when there is none, else ValueError.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(7, 10**9)).first()), asyncio.run(astream([]).first(None))
+        (7, None)
+        """
         items = self._take_items()
         try:
             async for item in items:
