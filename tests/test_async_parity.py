@@ -13,6 +13,7 @@ from typing import TypeVar, assert_type
 import pytest
 
 from lazyfun import AsyncStream, Stream, astream, stream
+from lazyfun.streams.asteps import OnThread, Step
 from lazyfun.streams.progress import aprogress
 from lazyfun.trace import Probe
 
@@ -455,3 +456,52 @@ def test_zip_longest_and_pipe_are_typed_on_both_classes() -> None:
     assert_type(astream([1]).pipe(lambda s: s.map(str)), AsyncStream[str])
     assert_type(astream([1]).scan(add, 0), AsyncStream[int])
     assert_type(astream([1]).zip(stream("a")), AsyncStream[tuple[int, str]])
+
+
+# --- async for over a Stream ------------------------------------------------------------
+
+
+def test_async_for_reads_a_sync_stream_off_the_event_loop() -> None:
+    async def main() -> tuple[list[bool], set[threading.Thread]]:
+        gate = threading.Event()
+        readers: set[threading.Thread] = set()
+
+        def waits(n: int) -> bool:
+            readers.add(threading.current_thread())
+            return gate.wait(timeout=30)  # the loop sets it: a blocked loop never would
+
+        async def opens() -> None:
+            await asyncio.sleep(0)
+            gate.set()
+
+        opening = asyncio.ensure_future(opens())
+        got = [ok async for ok in stream(range(3)).map(waits)]
+        await opening
+        return got, readers
+
+    got, readers = run(main())
+    assert got == [True, True, True]
+    assert threading.main_thread() not in readers
+
+
+def test_closing_the_async_iterator_of_a_stream_closes_the_stream() -> None:
+    started: list[int] = []
+
+    def slow(n: int) -> int:
+        started.append(n)
+        return n
+
+    async def main() -> list[int]:
+        squares = stream(range(10**9)).map(slow, concurrency=2)
+        items = aiter(squares)
+        got = [await anext(items), await anext(items)]
+        assert isinstance(items, Step)
+        await items.aclose()
+        with pytest.raises(StopAsyncIteration):
+            await anext(items)
+        assert isinstance(items, OnThread)
+        assert next(items.items, "ended") == "ended"  # the map's window was closed
+        return got
+
+    assert run(main()) == [0, 1]
+    assert run(astream(stream("ab").map(str.upper)).to_list()) == ["A", "B"]
