@@ -7,10 +7,15 @@ loop: put ``.buffer(n)`` after a source whose reads block) in an
 ``flatmap`` or ``do`` may be a coroutine function or a plain one; with
 ``concurrency=n`` at most n coroutines run at once as tasks (plain functions
 in threads), results in input order or, with ``ordered=False``, as they
-complete.  Terminals are awaitables; the stream is one-shot, as a Stream is.
+complete.  Every other function a step or a terminal takes (``takewhile``,
+``catch``'s, ``reduce``'s, a ``key``...) may be either too.  Terminals are
+awaitables; the stream is one-shot, as a Stream is.  Every public step and terminal
+of a Stream is here with the same parameters, but ``to_async``, ``lazylist`` and
+``close`` (here ``aclose``).
 
-Stopping early (``break`` then ``aclose()``, a terminal such as ``first``, or
-the end of the event loop) cancels every task the stream started.
+Stopping early (``break`` then ``aclose()``, a terminal such as ``first``, leaving
+``async with``, cancelling the task that reads it, or the end of the event loop)
+cancels every task the stream started.
 
 >>> import asyncio
 >>> async def double(n):
