@@ -23,7 +23,14 @@ import inspect
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+)
 from typing import Any
 
 from lazyfun.parallel.daemons import DaemonPool
@@ -306,13 +313,13 @@ _ITEM, _ERROR, _END = range(3)
 
 class Merge(Step):
     """A concurrent flatmap: at most ``n`` inner iterables read at once, each by a task
-    of its own (``f`` awaited, or called on a thread; an inner plain iterable read on a
-    thread too, never in the loop).  Ordered, the head's items come as they arrive and
-    the later inner iterables read ahead into their own queues (at most ``ahead`` items
-    each); as completed, every item comes as it arrives, interleaved.  An error (of
-    ``f``, of an inner iterable, or read from the source) is an item at its place and
-    ends only its inner iterable.  Cancelled or closed, it cancels every reading task,
-    closing the inner iterators they made."""
+    of its own (``f`` awaited, or called on a thread; a plain inner iterator read on a
+    thread too, never in the loop; a collection such as a list, already made, as it is).
+    Ordered, the head's items come as they arrive and the later inner iterables read
+    ahead into their own queues (at most ``ahead`` items each); as completed, every item
+    comes as it arrives, interleaved.  An error (of ``f``, of an inner iterable, or read
+    from the source) is an item at its place and ends only its inner iterable.
+    Cancelled or closed, it cancels every reading task, closing the iterators they made."""
 
     def __init__(
         self,
@@ -346,7 +353,10 @@ class Merge(Step):
                 made = aiter(made)
                 async for value in made:
                     await out.put((_ITEM, value))
-            else:
+            elif isinstance(made, Collection):  # already made: nothing to wait for
+                for value in made:
+                    await out.put((_ITEM, value))
+            else:  # an iterator's reads may block: each on a thread
                 made = iter(made)
                 while (value := await self.threads.run(next, made, _NOTHING)) is not _NOTHING:
                     await out.put((_ITEM, value))

@@ -261,7 +261,7 @@ class AsyncStream(Generic[T]):
     ) -> AsyncStream[U]:
         """The items of ``f(x)`` (an iterable or an async iterable, or a coroutine giving
         an iterable) for each item ``x``.  With ``concurrency=n`` at most n inner iterables
-        are read at once, each by a task (a plain ``f`` and a plain inner iterable on a
+        are read at once, each by a task (a plain ``f`` and a plain inner iterator on a
         thread): in order, the first one's items come as they arrive while the others
         read ahead; with ``ordered=False`` every item comes as it arrives, interleaved.
         Closing the stream closes the inner iterators ``f`` made.
