@@ -12,7 +12,7 @@ from typing import TypeVar, assert_type
 
 import pytest
 
-from lazyfun import AsyncStream, Stream, astream, stream
+from lazyfun import AsyncStream, Stream, StreamConsumedError, astream, stream
 from lazyfun.streams.asteps import OnThread, Step
 from lazyfun.streams.progress import aprogress
 from lazyfun.trace import Probe
@@ -505,3 +505,42 @@ def test_closing_the_async_iterator_of_a_stream_closes_the_stream() -> None:
 
     assert run(main()) == [0, 1]
     assert run(astream(stream("ab").map(str.upper)).to_list()) == ["A", "B"]
+    caught = astream(stream(["1", "x", "3"]).map(int)).catch(ValueError)
+    assert run(caught.to_list()) == [1, 3]  # an error read on the thread keeps its place
+
+
+def test_a_cancelled_read_of_a_stream_loses_no_item() -> None:
+    async def main() -> list[int]:
+        gate = threading.Event()
+
+        def waits(n: int) -> int:
+            gate.wait(timeout=30)
+            return n
+
+        items = aiter(stream(range(3)).map(waits))
+        reading = asyncio.ensure_future(anext(items))
+        await asyncio.sleep(0)
+        reading.cancel()
+        await asyncio.gather(reading, return_exceptions=True)
+        gate.set()
+        return [await anext(items) for _ in range(3)]
+
+    assert run(main()) == [0, 1, 2]
+
+
+def test_a_read_cancelled_by_a_timeout_ends_the_concurrent_map_and_says_so() -> None:
+    calls = Calls()
+
+    async def main() -> int:
+        squares = astream(range(10)).map(calls.wait, concurrency=3)
+        items = aiter(squares)
+        reading = asyncio.ensure_future(anext(items))
+        await _until(lambda: calls.started == 3)
+        reading.cancel()  # as asyncio.wait_for's timeout does
+        await asyncio.gather(reading, return_exceptions=True)
+        with pytest.raises(StreamConsumedError, match="cancelled"):
+            await anext(items)  # never a silent end
+        return len(asyncio.all_tasks())
+
+    assert run(main()) == 1
+    assert calls.cancelled == 3

@@ -35,6 +35,7 @@ from typing import Any
 
 from lazyfun.parallel.daemons import DaemonPool
 from lazyfun.streams.steps import DROPPED, Held, Recovery, Tally, retry_policy
+from lazyfun.streams.terminals import StreamConsumedError
 
 __all__ = [
     "Buffer",
@@ -42,6 +43,7 @@ __all__ = [
     "Chain",
     "Concurrent",
     "Drop",
+    "Ending",
     "Enumerate",
     "FlatMap",
     "FromLoop",
@@ -137,6 +139,30 @@ class Step(AsyncIterator[Any]):
         await aclose(self.source)
 
 
+class Ending(Step):
+    """A step that starts work of its own (tasks, calls on threads): when the task that
+    reads it is cancelled (``task.cancel()``, a timeout of ``asyncio.wait_for``), it ends
+    all that work and closes the steps above, and a later read says so rather than
+    giving nothing."""
+
+    cancelled = False
+
+    async def __anext__(self) -> Any:
+        if self.cancelled:
+            raise StreamConsumedError(
+                "this AsyncStream was closed when a read of it was cancelled: build it again"
+            )
+        try:
+            return await self._next()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            await self.aclose()
+            raise
+
+    async def _next(self) -> Any:
+        raise NotImplementedError
+
+
 class FromSync(Step):
     """A plain iterable read in the event loop."""
 
@@ -214,7 +240,7 @@ class FlatMap(Step):
             await aclose(self.source)
 
 
-class Concurrent(Step):
+class Concurrent(Ending):
     """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads
     (``map``, ``filter``, ``do``; a concurrent ``flatmap`` is a :class:`Merge`).  Errors
     are items at their place; the reader cancelled, every call it started is cancelled."""
@@ -269,13 +295,6 @@ class Concurrent(Step):
                     return entry
             await asyncio.wait([entry[2] for entry in self.pending], return_when="FIRST_COMPLETED")
 
-    async def __anext__(self) -> Any:
-        try:
-            return await self._next()
-        except asyncio.CancelledError:  # the reader was cancelled: end every call it started
-            await self.aclose()
-            raise
-
     async def _next(self) -> Any:
         while True:
             await self._fill()
@@ -311,7 +330,7 @@ class Concurrent(Step):
 _ITEM, _ERROR, _END = range(3)
 
 
-class Merge(Step):
+class Merge(Ending):
     """A concurrent flatmap: at most ``n`` inner iterables read at once, each by a task
     of its own (``f`` awaited, or called on a thread; a plain inner iterator read on a
     thread too, never in the loop; a collection such as a list, already made, as it is).
@@ -398,13 +417,6 @@ class Merge(Step):
             out = self._start(item)
             if self.ordered:
                 self.queues.append(out)
-
-    async def __anext__(self) -> Any:
-        try:
-            return await self._next()
-        except asyncio.CancelledError:  # the reader was cancelled: end every task it started
-            await self.aclose()
-            raise
 
     async def _next(self) -> Any:
         while True:
@@ -857,7 +869,8 @@ class FromLoop(Iterator[Any]):
 class OnThread(Step):
     """A plain iterator stepped on a daemon thread of its own, so its blocking steps never
     block the event loop; ``close`` (if given) runs there too when this is closed, after
-    the read in progress.  ``feed``: the async source it reads from the loop, if any."""
+    the read in progress.  ``feed``: the async source it reads from the loop, if any.  A
+    read cancelled loses nothing: the next read awaits the same call's item."""
 
     def __init__(
         self,
@@ -868,13 +881,27 @@ class OnThread(Step):
         self.items, self.close, self.feed = items, close, feed
         self.thread = Threads(1)
         self.done = False
+        self.reading: asyncio.Future[Any] | None = None
 
     async def __anext__(self) -> Any:
         if self.done:
             raise StopAsyncIteration
         if self.feed is not None and self.feed.loop is None:
             self.feed.loop = asyncio.get_running_loop()
-        item = await self.thread.run(next, self.items, _NOTHING)
+        if self.reading is None:
+            self.reading = self.thread.run(next, self.items, _NOTHING)
+        reading = self.reading
+        try:
+            item = await asyncio.shield(reading)
+        except asyncio.CancelledError:
+            if not reading.done():  # this read cancelled: the next one awaits the same call
+                raise
+            self.reading = None
+            raise
+        except BaseException:
+            self.reading = None  # an error is an item at its place: the next read goes on
+            raise
+        self.reading = None
         if item is _NOTHING:
             self.done = True
             self.thread.close()
