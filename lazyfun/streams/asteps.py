@@ -16,16 +16,26 @@ closes its source and cancels the tasks it started.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import inspect
+import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+)
 from typing import Any
 
 from lazyfun.parallel.daemons import DaemonPool
 from lazyfun.streams.steps import DROPPED, Held, Recovery, Tally, retry_policy
+from lazyfun.streams.terminals import StreamConsumedError
 
 __all__ = [
     "Buffer",
@@ -33,24 +43,31 @@ __all__ = [
     "Chain",
     "Concurrent",
     "Drop",
+    "Ending",
     "Enumerate",
     "FlatMap",
+    "FromLoop",
     "FromSync",
     "Group",
     "Map",
+    "Merge",
     "Observed",
+    "OnThread",
+    "Probed",
+    "Recovering",
+    "Scan",
     "Sliding",
     "Step",
     "Take",
     "Throttle",
     "Unique",
     "While",
+    "Zip",
     "aclose",
     "call",
     "checked",
     "chunked",
     "is_async",
-    "listing",
     "source",
     "with_retry",
 ]
@@ -92,12 +109,19 @@ def is_async(f: object) -> bool:
 
 
 def checked(f: object, what: str) -> None:
+    """Refuse at the call a function that is not one (a plain function or a coroutine
+    function are both welcome in an async step)."""
     if not callable(f):
         raise TypeError(f"{what} needs a function, got {type(f).__name__}")
 
 
-async def call(f: Callable[[Any], Any], is_async: bool, item: Any) -> Any:
-    return await f(item) if is_async else f(item)
+async def call(f: Callable[..., Any], is_async: bool, *args: Any) -> Any:
+    """``f(*args)``, awaited when ``f`` is a coroutine function or gave a coroutine (a
+    lambda around one): a callback is never left an unawaited coroutine."""
+    value = f(*args)
+    if is_async or inspect.iscoroutine(value):
+        return await value
+    return value
 
 
 async def aclose(source: object) -> None:
@@ -113,6 +137,30 @@ class Step(AsyncIterator[Any]):
 
     async def aclose(self) -> None:
         await aclose(self.source)
+
+
+class Ending(Step):
+    """A step that starts work of its own (tasks, calls on threads): when the task that
+    reads it is cancelled (``task.cancel()``, a timeout of ``asyncio.wait_for``), it ends
+    all that work and closes the steps above, and a later read says so rather than
+    giving nothing."""
+
+    cancelled = False
+
+    async def __anext__(self) -> Any:
+        if self.cancelled:
+            raise StreamConsumedError(
+                "this AsyncStream was closed when a read of it was cancelled: build it again"
+            )
+        try:
+            return await self._next()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            await self.aclose()
+            raise
+
+    async def _next(self) -> Any:
+        raise NotImplementedError
 
 
 class FromSync(Step):
@@ -147,7 +195,21 @@ class Map(Step):
                 return item
 
 
+async def close_made(inner: object) -> None:
+    """Close an inner iterator that a flatmap's function made: lazyfun's steps, async
+    generators and generators (what the function returned is the step's to read and to
+    let go of; other iterators are left as they are)."""
+    if isinstance(inner, Step) or inspect.isasyncgen(inner):
+        await inner.aclose()
+    elif inspect.isgenerator(inner):
+        with contextlib.suppress(ValueError):  # still running on a thread: left to it
+            inner.close()
+
+
 class FlatMap(Step):
+    """The items of each ``f(x)`` in turn; closing it closes the inner iterator it is
+    reading (stopped early, an inner async generator is not left open until collected)."""
+
     def __init__(self, source: AsyncIterator[Any], f: Callable[[Any], Any]) -> None:
         self.source, self.f, self.is_async = source, f, is_async(f)
         self.inner: Any = iter(())
@@ -163,15 +225,25 @@ class FlatMap(Step):
                 pass
             except BaseException:
                 self.inner = iter(())
+                await close_made(inner)
                 raise
             self.inner = iter(())
             item = await anext(self.source)
-            made = await self.f(item) if self.is_async else self.f(item)
+            made = await call(self.f, self.is_async, item)
             self.inner = aiter(made) if isinstance(made, AsyncIterable) else iter(made)
 
+    async def aclose(self) -> None:
+        inner, self.inner = self.inner, iter(())
+        try:
+            await close_made(inner)
+        finally:
+            await aclose(self.source)
 
-class Concurrent(Step):
-    """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads."""
+
+class Concurrent(Ending):
+    """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads
+    (``map``, ``filter``, ``do``; a concurrent ``flatmap`` is a :class:`Merge`).  Errors
+    are items at their place; the reader cancelled, every call it started is cancelled."""
 
     def __init__(
         self,
@@ -187,7 +259,6 @@ class Concurrent(Step):
         self.pending: deque[tuple[int, Any, asyncio.Future[Any]]] = deque()
         self.read = 0
         self.exhausted = False
-        self.ready: deque[Any] = deque()
         self.threads = Threads(n)
 
     def _start(self, item: Any) -> asyncio.Future[Any]:
@@ -224,10 +295,8 @@ class Concurrent(Step):
                     return entry
             await asyncio.wait([entry[2] for entry in self.pending], return_when="FIRST_COMPLETED")
 
-    async def __anext__(self) -> Any:
+    async def _next(self) -> Any:
         while True:
-            if self.ready:
-                return self.ready.popleft()
             await self._fill()
             if not self.pending:
                 self.threads.close()
@@ -246,8 +315,6 @@ class Concurrent(Step):
                 return value
             if self.kind == "do" or (self.kind == "filter" and value):
                 return item
-            if self.kind == "flatmap":
-                self.ready.extend(value)
 
     async def aclose(self) -> None:
         pending, self.pending = self.pending, deque()
@@ -257,6 +324,128 @@ class Concurrent(Step):
             await asyncio.gather(*(future for _, _, future in pending), return_exceptions=True)
         self.threads.close()
         self.exhausted = True
+        await aclose(self.source)
+
+
+_ITEM, _ERROR, _END = range(3)
+
+
+class Merge(Ending):
+    """A concurrent flatmap: at most ``n`` inner iterables read at once, each by a task
+    of its own (``f`` awaited, or called on a thread; a plain inner iterator read on a
+    thread too, never in the loop; a collection such as a list, already made, as it is).
+    Ordered, the head's items come as they arrive and the later inner iterables read
+    ahead into their own queues (at most ``ahead`` items each); as completed, every item
+    comes as it arrives, interleaved.  An error (of ``f``, of an inner iterable, or read
+    from the source) is an item at its place and ends only its inner iterable.
+    Cancelled or closed, it cancels every reading task, closing the iterators they made."""
+
+    def __init__(
+        self,
+        source: AsyncIterator[Any],
+        f: Callable[[Any], Any],
+        n: int,
+        ordered: bool,
+        what: str,
+        ahead: int = 64,
+    ) -> None:
+        self.source, self.f, self.n, self.ordered, self.what = source, f, n, ordered, what
+        self.is_async, self.ahead = is_async(f), ahead
+        self.threads = Threads(n)
+        self.queues: deque[asyncio.Queue[tuple[int, Any]]] = deque()  # ordered: input order
+        self.arrived: asyncio.Queue[tuple[int, Any]] = asyncio.Queue(n)  # as completed
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.active = self.read = 0
+        self.exhausted = False
+        self.failed: deque[Exception] = deque()  # as completed: errors read from the source
+
+    async def _read(self, item: Any, index: int, out: asyncio.Queue[tuple[int, Any]]) -> None:
+        made: Any = None
+        try:
+            if self.is_async:
+                made = await self.f(item)
+            elif inspect.isasyncgenfunction(self.f):
+                made = self.f(item)  # an async generator: made at once, in the loop
+            else:
+                made = await self.threads.run(self.f, item)
+            if isinstance(made, AsyncIterable):
+                made = aiter(made)
+                async for value in made:
+                    await out.put((_ITEM, value))
+            elif isinstance(made, Collection):  # already made: nothing to wait for
+                for value in made:
+                    await out.put((_ITEM, value))
+            else:  # an iterator's reads may block: each on a thread
+                made = iter(made)
+                while (value := await self.threads.run(next, made, _NOTHING)) is not _NOTHING:
+                    await out.put((_ITEM, value))
+        except Exception as error:
+            error.add_note(
+                f"{self.what}: raised by the function on item {index} of the input (counted from 0)"
+            )
+            await out.put((_ERROR, error))
+        finally:
+            await close_made(made)
+        await out.put((_END, None))
+
+    def _start(self, item: Any) -> asyncio.Queue[tuple[int, Any]]:
+        out = self.arrived if not self.ordered else asyncio.Queue[tuple[int, Any]](self.ahead)
+        task = asyncio.ensure_future(self._read(item, self.read, out))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        self.read += 1
+        self.active += 1
+        return out
+
+    async def _fill(self) -> None:
+        while not self.exhausted and self.active < self.n and not self.failed:
+            try:
+                item = await anext(self.source)
+            except StopAsyncIteration:
+                self.exhausted = True
+                return
+            except Exception as error:  # an upstream error keeps its place
+                if not self.ordered:
+                    self.failed.append(error)
+                    return
+                failed = asyncio.Queue[tuple[int, Any]]()
+                failed.put_nowait((_ERROR, error))
+                failed.put_nowait((_END, None))
+                self.queues.append(failed)
+                self.active += 1
+                continue
+            out = self._start(item)
+            if self.ordered:
+                self.queues.append(out)
+
+    async def _next(self) -> Any:
+        while True:
+            await self._fill()
+            if self.failed:
+                raise self.failed.popleft()
+            if not self.active:
+                self.threads.close()
+                raise StopAsyncIteration
+            out = self.queues[0] if self.ordered else self.arrived
+            kind, value = await out.get()
+            if kind == _ITEM:
+                return value
+            if kind == _ERROR:
+                raise value
+            self.active -= 1
+            if self.ordered:
+                self.queues.popleft()
+
+    async def aclose(self) -> None:
+        tasks, self.tasks = list(self.tasks), set()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        self.queues.clear()
+        self.active = 0
+        self.exhausted = True
+        self.threads.close()
         await aclose(self.source)
 
 
@@ -288,19 +477,20 @@ class While(Step):
 
     def __init__(self, source: AsyncIterator[Any], keep: Callable[[Any], Any], taking: bool):
         self.source, self.keep, self.taking, self.done = source, keep, taking, False
+        self.is_async = is_async(keep)
 
     async def __anext__(self) -> Any:
         if self.taking:
             if self.done:
                 raise StopAsyncIteration
             item = await anext(self.source)
-            if self.keep(item):
+            if await call(self.keep, self.is_async, item):
                 return item
             self.done = True
             raise StopAsyncIteration
         while not self.done:
             item = await anext(self.source)
-            if not self.keep(item):
+            if not await call(self.keep, self.is_async, item):
                 self.done = True
                 return item
         return await anext(self.source)
@@ -318,14 +508,14 @@ class Enumerate(Step):
 
 class Unique(Step):
     def __init__(self, source: AsyncIterator[Any], key: Callable[[Any], Any] | None) -> None:
-        self.source, self.key = source, key
+        self.source, self.key, self.is_async = source, key, is_async(key)
         self.seen: set[Any] = set()
         self.unhashable: list[Any] = []
 
     async def __anext__(self) -> Any:
         while True:
             item = await anext(self.source)
-            mark = item if self.key is None else self.key(item)
+            mark = item if self.key is None else await call(self.key, self.is_async, item)
             try:
                 if mark in self.seen:
                     continue
@@ -362,10 +552,42 @@ class Sliding(Step):
         return tuple(window)
 
 
-class Catch(Step):
-    """Upstream exceptions handled by a :class:`~lazyfun.streams.steps.Recovery`."""
+class Recovering(Recovery):
+    """An async ``catch``'s :class:`~lazyfun.streams.steps.Recovery`: ``where``, ``do``
+    and ``replace`` may be plain or coroutine functions (awaited)."""
 
-    def __init__(self, source: AsyncIterator[Any], recovery: Recovery) -> None:
+    __slots__ = ()
+
+    def __init__(
+        self,
+        errors: tuple[type[BaseException], ...],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], Any] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> None:
+        super().__init__(errors, stop=stop)  # checks the exception types
+        for name, f in (("where", where), ("replace", replace), ("do", do)):
+            if f is not None:
+                checked(f, f"catch's {name}")
+        self.where, self.replace, self.do = where, replace, do
+
+    async def arecover(self, error: BaseException) -> Any:
+        """As ``recover``, awaiting what the functions give."""
+        if self.where is not None and not await call(self.where, is_async(self.where), error):
+            raise error
+        if self.do is not None:
+            await call(self.do, is_async(self.do), error)
+        if self.replace is not None:
+            return await call(self.replace, is_async(self.replace), error)
+        self.stopped = self.stop
+        return DROPPED
+
+
+class Catch(Step):
+    """Upstream exceptions handled by a :class:`Recovering`."""
+
+    def __init__(self, source: AsyncIterator[Any], recovery: Recovering) -> None:
         self.source, self.recovery = source, recovery
 
     async def __anext__(self) -> Any:
@@ -376,7 +598,7 @@ class Catch(Step):
             except StopAsyncIteration:
                 raise
             except recovery.errors as error:
-                item = recovery.recover(error)
+                item = await recovery.arecover(error)
                 if item is not DROPPED:
                     return item
         raise StopAsyncIteration
@@ -409,6 +631,7 @@ class Group(Step):
         by: Callable[[Any], Any] | None,
     ) -> None:
         self.source, self.size, self.within, self.by = source, size, within, by
+        self.by_async = is_async(by)
         self.open: dict[Any, tuple[float, list[Any]]] = {}
         self.ready: deque[Any] = deque()
         self.reading: asyncio.Future[Any] | None = None
@@ -469,7 +692,7 @@ class Group(Step):
             except Exception as error:
                 self._flush_before(error)
                 break
-            key = self.by(item) if self.by is not None else None
+            key = None if self.by is None else await call(self.by, self.by_async, item)
             gathered = self.open.setdefault(key, (time.monotonic(), []))[1]
             gathered.append(item)
             if self.size is not None and len(gathered) >= self.size:
@@ -557,6 +780,148 @@ class Chain(Step):
             await aclose(part)
 
 
+class Scan(Step):
+    """``initial``, then each running result of ``f`` (plain or a coroutine function); an
+    upstream error passes through and the running value stays as it was."""
+
+    def __init__(self, source: AsyncIterator[Any], f: Callable[[Any, Any], Any], initial: Any):
+        self.source, self.f, self.is_async = source, f, is_async(f)
+        self.value, self.started = initial, False
+
+    async def __anext__(self) -> Any:
+        if not self.started:
+            self.started = True
+            return self.value
+        item = await anext(self.source)
+        self.value = await call(self.f, self.is_async, self.value, item)
+        return self.value
+
+
+class Zip(Step):
+    """Pairs of this source's items and ``other``'s, to the shorter end (or, ``longest``,
+    to the longer one, ``fill`` for the missing side).  An item read before the other side
+    raised is kept for the next pair; closing closes ``other`` if it is lazyfun's."""
+
+    def __init__(
+        self, source: AsyncIterator[Any], other: AsyncIterator[Any], longest: bool, fill: Any
+    ):
+        self.source, self.other, self.longest, self.fill = source, other, longest, fill
+        self.left: Any = _NOTHING
+        self.ended = [False, False]
+
+    async def _side(self, side: int, items: AsyncIterator[Any]) -> Any:
+        if self.ended[side]:
+            return _NOTHING
+        try:
+            return await anext(items)
+        except StopAsyncIteration:
+            if not self.longest:
+                raise
+            self.ended[side] = True
+            return _NOTHING
+
+    async def __anext__(self) -> Any:
+        if self.left is _NOTHING:
+            self.left = await self._side(0, self.source)
+        right = await self._side(1, self.other)
+        left, self.left = self.left, _NOTHING
+        if left is _NOTHING and right is _NOTHING:
+            raise StopAsyncIteration
+        return (self.fill if left is _NOTHING else left, self.fill if right is _NOTHING else right)
+
+    async def aclose(self) -> None:
+        try:
+            await aclose(self.other)
+        finally:
+            await aclose(self.source)
+
+
+class Probed(Step):
+    """The items unchanged, counted under ``name`` in a trace probe's ``counts``."""
+
+    def __init__(self, source: AsyncIterator[Any], counts: dict[str, int], name: str) -> None:
+        self.source, self.counts, self.name = source, counts, name
+        counts.setdefault(name, 0)
+
+    async def __anext__(self) -> Any:
+        item = await anext(self.source)
+        self.counts[self.name] += 1
+        return item
+
+
+async def _next_of(items: AsyncIterator[Any]) -> Any:
+    return await anext(items)
+
+
+class FromLoop(Iterator[Any]):
+    """An async iterator read from another thread: each item fetched in the event loop
+    (which goes on meanwhile), the thread waiting for it."""
+
+    def __init__(self, source: AsyncIterator[Any]) -> None:
+        self.source = source
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def __next__(self) -> Any:
+        assert self.loop is not None, "FromLoop is read through an OnThread"
+        try:
+            return asyncio.run_coroutine_threadsafe(_next_of(self.source), self.loop).result()
+        except StopAsyncIteration:
+            raise StopIteration from None
+
+
+class OnThread(Step):
+    """A plain iterator stepped on a daemon thread of its own, so its blocking steps never
+    block the event loop; ``close`` (if given) runs there too when this is closed, after
+    the read in progress.  ``feed``: the async source it reads from the loop, if any.  A
+    read cancelled loses nothing: the next read awaits the same call's item."""
+
+    def __init__(
+        self,
+        items: Iterator[Any],
+        close: Callable[[], object] | None = None,
+        feed: FromLoop | None = None,
+    ) -> None:
+        self.items, self.close, self.feed = items, close, feed
+        self.thread = Threads(1)
+        self.done = False
+        self.reading: asyncio.Future[Any] | None = None
+
+    async def __anext__(self) -> Any:
+        if self.done:
+            raise StopAsyncIteration
+        if self.feed is not None and self.feed.loop is None:
+            self.feed.loop = asyncio.get_running_loop()
+        if self.reading is None:
+            self.reading = self.thread.run(next, self.items, _NOTHING)
+        reading = self.reading
+        try:
+            item = await asyncio.shield(reading)
+        except asyncio.CancelledError:
+            if not reading.done():  # this read cancelled: the next one awaits the same call
+                raise
+            self.reading = None
+            raise
+        except BaseException:
+            self.reading = None  # an error is an item at its place: the next read goes on
+            raise
+        self.reading = None
+        if item is _NOTHING:
+            self.done = True
+            self.thread.close()
+            raise StopAsyncIteration
+        return item
+
+    async def aclose(self) -> None:
+        self.done = True
+        try:
+            if self.close is not None:
+                await self.thread.run(self.close)
+        finally:
+            self.thread.close()
+            if self.feed is not None:
+                await aclose(self.feed.source)
+
+
 def source(items: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
     if isinstance(items, AsyncIterable):
         return aiter(items)
@@ -568,8 +933,10 @@ def chunked(source: AsyncIterator[Any], n: int) -> Group:
 
 
 class Observed(Step):
-    def __init__(self, source: AsyncIterator[Any], name: str) -> None:
-        self.source, self.tally = source, Tally(name)
+    def __init__(
+        self, source: AsyncIterator[Any], name: str, logger: logging.Logger | None = None
+    ) -> None:
+        self.source, self.tally = source, Tally(name, logger)
 
     async def __anext__(self) -> Any:
         self.tally.reading()
@@ -590,16 +957,3 @@ def with_retry(f: Callable[[Any], Any], retry: Any) -> Callable[[Any], Any]:
     for a coroutine function, ``Retrying`` for a plain one), refused otherwise at the call."""
     policy = retry_policy(retry, coroutine=is_async(f))
     return f if policy is None else functools.partial(policy, f)
-
-
-def listing(f: Callable[[Any], Any]) -> Callable[[Any], Awaitable[list[Any]]]:
-    """A concurrent flatmap's call: ``f(x)`` read to a list (awaited, or in a thread)."""
-    awaited = is_async(f)
-
-    async def listed(item: Any) -> list[Any]:
-        made = await f(item) if awaited else await asyncio.to_thread(f, item)
-        if isinstance(made, AsyncIterable):
-            return [x async for x in made]
-        return list(made)
-
-    return listed

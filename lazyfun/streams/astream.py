@@ -7,10 +7,15 @@ loop: put ``.buffer(n)`` after a source whose reads block) in an
 ``flatmap`` or ``do`` may be a coroutine function or a plain one; with
 ``concurrency=n`` at most n coroutines run at once as tasks (plain functions
 in threads), results in input order or, with ``ordered=False``, as they
-complete.  Terminals are awaitables; the stream is one-shot, as a Stream is.
+complete.  Every other function a step or a terminal takes (``takewhile``,
+``catch``'s, ``reduce``'s, a ``key``...) may be either too.  Terminals are
+awaitables; the stream is one-shot, as a Stream is.  Every public step and terminal
+of a Stream is here with the same parameters, but ``to_async``, ``lazylist`` and
+``close`` (here ``aclose``).
 
-Stopping early (``break`` then ``aclose()``, a terminal such as ``first``, or
-the end of the event loop) cancels every task the stream started.
+Stopping early (``break`` then ``aclose()``, a terminal such as ``first``, leaving
+``async with``, cancelling the task that reads it, or the end of the event loop)
+cancels every task the stream started.
 
 >>> import asyncio
 >>> async def double(n):
@@ -26,7 +31,7 @@ import functools
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from datetime import timedelta
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from lazyfun.sinks.paths import PathLike
 from lazyfun.sinks.writers import (
@@ -47,31 +52,40 @@ from lazyfun.streams.asteps import (
     Drop,
     Enumerate,
     FlatMap,
+    FromLoop,
     Group,
     Map,
+    Merge,
     Observed,
+    OnThread,
+    Probed,
+    Recovering,
+    Scan,
     Sliding,
     Take,
     Throttle,
     Unique,
     While,
+    Zip,
     aclose,
     call,
     checked,
     chunked,
     is_async,
-    listing,
     source,
     with_retry,
 )
-from lazyfun.streams.steps import Recovery, check_callable, check_count, seconds
+from lazyfun.streams.steps import check_count, seconds
 from lazyfun.streams.terminals import StreamConsumedError, _Comparable
 
 if TYPE_CHECKING:
+    import logging
     import sqlite3
     from typing import TypeGuard
 
     from typing_extensions import TypeIs
+
+    from lazyfun.trace import Probe
 
 __all__ = ["AsyncStream", "astream"]
 
@@ -79,6 +93,9 @@ T = TypeVar("T")
 U = TypeVar("U")
 D = TypeVar("D")
 K = TypeVar("K")
+V = TypeVar("V")
+C = TypeVar("C", bound=_Comparable)
+P = ParamSpec("P")
 
 _NOTHING: Any = object()
 
@@ -243,16 +260,23 @@ class AsyncStream(Generic[T]):
         retry: Any = None,
     ) -> AsyncStream[U]:
         """The items of ``f(x)`` (an iterable or an async iterable, or a coroutine giving
-        an iterable) for each item ``x``; with ``concurrency`` each is read to a list.
+        an iterable) for each item ``x``.  With ``concurrency=n`` at most n inner iterables
+        are read at once, each by a task (a plain ``f`` and a plain inner iterator on a
+        thread): in order, the first one's items come as they arrive while the others
+        read ahead; with ``ordered=False`` every item comes as it arrives, interleaved.
+        Closing the stream closes the inner iterators ``f`` made.
 
         >>> import asyncio
         >>> asyncio.run(astream([1, 2]).flatmap(range).to_list())
+        [0, 0, 1]
+        >>> asyncio.run(astream([1, 2]).flatmap(range, concurrency=2).to_list())
         [0, 0, 1]
         """
         checked(f, "flatmap")
         work = with_retry(f, retry)
         if concurrency is not None:
-            work = listing(work)
+            check_count(concurrency, "flatmap's concurrency", 1)
+            return AsyncStream(Merge(self._take_items(), work, concurrency, ordered, "flatmap"))
         stepped: AsyncStream[U] = self._step("flatmap", work, concurrency, ordered)
         return stepped
 
@@ -276,52 +300,159 @@ class AsyncStream(Generic[T]):
         return stepped
 
     def take(self, n: int) -> AsyncStream[T]:
-        """The first ``n`` items (reads no further)."""
+        """The first ``n`` items (reads no further).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(10**9)).take(3).to_list())
+        [0, 1, 2]
+        """
         check_count(n, "take's n", 0)
         return AsyncStream(Take(self._take_items(), n))
 
     def drop(self, n: int) -> AsyncStream[T]:
-        """Everything after the first ``n`` items."""
+        """Everything after the first ``n`` items.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).drop(3).to_list())
+        [3, 4]
+        """
         check_count(n, "drop's n", 0)
         return AsyncStream(Drop(self._take_items(), n))
 
     def takewhile(self, keep: Callable[[T], object]) -> AsyncStream[T]:
-        """The longest prefix of items satisfying ``keep``."""
-        check_callable(keep, "takewhile")
+        """The longest prefix of items satisfying ``keep`` (plain or a coroutine function).
+
+        >>> import asyncio
+        >>> asyncio.run(astream([1, 4, 9, 16, 1]).takewhile(lambda n: n < 10).to_list())
+        [1, 4, 9]
+        """
+        checked(keep, "takewhile")
         return AsyncStream(While(self._take_items(), keep, taking=True))
 
     def dropwhile(self, drop: Callable[[T], object]) -> AsyncStream[T]:
-        """What follows the longest prefix satisfying ``drop``."""
-        check_callable(drop, "dropwhile")
+        """What follows the longest prefix satisfying ``drop`` (plain or a coroutine function).
+
+        >>> import asyncio
+        >>> asyncio.run(astream([1, 4, 9, 16, 1]).dropwhile(lambda n: n < 10).to_list())
+        [16, 1]
+        """
+        checked(drop, "dropwhile")
         return AsyncStream(While(self._take_items(), drop, taking=False))
 
     def chunked(self, n: int) -> AsyncStream[list[T]]:
-        """Lists of ``n`` items (the last may be shorter)."""
+        """Lists of ``n`` items (the last may be shorter).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).chunked(2).to_list())
+        [[0, 1], [2, 3], [4]]
+        """
         check_count(n, "chunked's n", 1)
         return AsyncStream(chunked(self._take_items(), n))
 
     def window(self, n: int) -> AsyncStream[tuple[T, ...]]:
-        """Overlapping windows of ``n`` consecutive items."""
+        """Overlapping windows of ``n`` consecutive items.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(4)).window(2).to_list())
+        [(0, 1), (1, 2), (2, 3)]
+        """
         check_count(n, "window's n", 1)
         return AsyncStream(Sliding(self._take_items(), n))
 
     def enumerate(self, start: int = 0) -> AsyncStream[tuple[int, T]]:
-        """``(index, item)`` pairs, counting from ``start``."""
+        """``(index, item)`` pairs, counting from ``start``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").enumerate(1).to_list())
+        [(1, 'a'), (2, 'b')]
+        """
         return AsyncStream(Enumerate(self._take_items(), start))
 
     def unique(self, key: Callable[[T], object] | None = None) -> AsyncStream[T]:
-        """Each item the first time it (or its ``key``) is seen (unhashable items too)."""
+        """Each item the first time it (or its ``key``, plain or a coroutine function) is seen
+        (unhashable items too).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("abracadabra").unique().to_list())
+        ['a', 'b', 'r', 'c', 'd']
+        """
         if key is not None:
-            check_callable(key, "unique's key")
+            checked(key, "unique's key")
         return AsyncStream(Unique(self._take_items(), key))
 
+    def zip(self, other: AsyncIterable[U] | Iterable[U]) -> AsyncStream[tuple[T, U]]:
+        """Pairs with the items of ``other`` (an async or a plain iterable, or a stream),
+        as long as the shorter one.
+
+        >>> import asyncio, itertools
+        >>> asyncio.run(astream("abc").zip(itertools.count()).to_list())
+        [('a', 0), ('b', 1), ('c', 2)]
+        """
+        return AsyncStream(Zip(self._take_items(), source(other), False, None))
+
+    @overload
+    def zip_longest(
+        self, other: AsyncIterable[U] | Iterable[U]
+    ) -> AsyncStream[tuple[T | None, U | None]]: ...
+
+    @overload
+    def zip_longest(
+        self, other: AsyncIterable[U] | Iterable[U], fillvalue: D
+    ) -> AsyncStream[tuple[T | D, U | D]]: ...
+
+    def zip_longest(
+        self, other: AsyncIterable[U] | Iterable[U], fillvalue: Any = None
+    ) -> AsyncStream[tuple[Any, Any]]:
+        """Pairs with the items of ``other``, as long as the longer one (``fillvalue``
+        stands in for the missing side).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("abc").zip_longest([1], fillvalue=0).to_list())
+        [('a', 1), ('b', 0), ('c', 0)]
+        """
+        return AsyncStream(Zip(self._take_items(), source(other), True, fillvalue))
+
     def chain(self, *others: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
-        """These items, then those of each of ``others`` in turn (also ``+``)."""
+        """These items, then those of each of ``others`` in turn (also ``+``).
+
+        >>> import asyncio
+        >>> asyncio.run((astream("ab").chain("c") + "d").to_list())
+        ['a', 'b', 'c', 'd']
+        """
         return AsyncStream(Chain([self._take_items(), *map(source, others)]))
 
     def __add__(self, other: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
         return self.chain(other)
 
+    @overload
+    @overload
+    def scan(self, f: Callable[[U, T], Awaitable[U]], initial: U) -> AsyncStream[U]: ...
+
+    @overload
+    def scan(self, f: Callable[[U, T], U], initial: U) -> AsyncStream[U]: ...
+
+    def scan(self, f: Callable[[U, T], Any], initial: U) -> AsyncStream[U]:
+        """``scanl f initial``: ``initial`` and every running result of ``f`` (plain or a
+        coroutine function), as ``itertools.accumulate(initial=)``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream([1, 2, 3]).scan(lambda total, n: total + n, 0).to_list())
+        [0, 1, 3, 6]
+        """
+        checked(f, "scan")
+        return AsyncStream(Scan(self._take_items(), f, initial))
+
+    @overload
+    def catch(
+        self,
+        *errors: type[BaseException],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], Awaitable[U]],
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> AsyncStream[T | U]: ...
+
+    @overload
     def catch(
         self,
         *errors: type[BaseException],
@@ -329,19 +460,34 @@ class AsyncStream(Generic[T]):
         replace: Callable[[Any], U] | None = None,
         do: Callable[[Any], object] | None = None,
         stop: bool = False,
-    ) -> AsyncStream[T | U]:
-        """As :meth:`lazyfun.streams.stream.Stream.catch`: drop, replace or stop on upstream errors.
+    ) -> AsyncStream[T | U]: ...
+
+    def catch(
+        self,
+        *errors: type[BaseException],
+        where: Callable[[Any], object] | None = None,
+        replace: Callable[[Any], Any] | None = None,
+        do: Callable[[Any], object] | None = None,
+        stop: bool = False,
+    ) -> AsyncStream[Any]:
+        """As :meth:`lazyfun.streams.stream.Stream.catch`: drop, replace or stop on upstream
+        errors; ``where``, ``do`` and ``replace`` plain or coroutine functions.
 
         >>> import asyncio
         >>> asyncio.run(astream(["1", "x", "3"]).map(int).catch(ValueError).to_list())
         [1, 3]
         """
-        recovery = Recovery(errors, where=where, replace=replace, do=do, stop=stop)
+        recovery = Recovering(errors, where=where, replace=replace, do=do, stop=stop)
         caught = Catch(self._take_items(), recovery)
         return AsyncStream(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> AsyncStream[T]:
-        """At most ``count`` items in any window of ``per`` seconds (awaiting, not blocking)."""
+        """At most ``count`` items in any window of ``per`` seconds (awaiting, not blocking).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(3)).throttle(100, per=1.0).to_list())
+        [0, 1, 2]
+        """
         check_count(count, "throttle's count", 1)
         return AsyncStream(Throttle(self._take_items(), count, seconds(per, "throttle's per")))
 
@@ -349,6 +495,15 @@ class AsyncStream(Generic[T]):
     def group(
         self, size: int | None = None, *, within: float | timedelta | None = None, by: None = None
     ) -> AsyncStream[list[T]]: ...
+
+    @overload
+    def group(
+        self,
+        size: int | None = None,
+        *,
+        within: float | timedelta | None = None,
+        by: Callable[[T], Awaitable[K]],
+    ) -> AsyncStream[tuple[K, list[T]]]: ...
 
     @overload
     def group(
@@ -379,27 +534,100 @@ class AsyncStream(Generic[T]):
             check_count(size, "group's size", 1)
         limit = None if within is None else seconds(within, "group's within")
         if by is not None:
-            check_callable(by, "group's by")
+            checked(by, "group's by")
         return AsyncStream(Group(self._take_items(), size, limit, by))
 
     def buffer(self, n: int) -> AsyncStream[T]:
-        """Read up to ``n`` items ahead in a task, to overlap producer and consumer."""
+        """Read up to ``n`` items ahead in a task, to overlap producer and consumer (a plain
+        source right above is read on a thread).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(4)).buffer(2).to_list())
+        [0, 1, 2, 3]
+        """
         check_count(n, "buffer's n", 1)
         return AsyncStream(Buffer(self._take_items(), n))
 
-    def observe(self, name: str) -> AsyncStream[T]:
-        """The items unchanged; counts and time logged as :meth:`Stream.observe` does."""
-        return AsyncStream(Observed(self._take_items(), name))
+    def observe(self, name: str, logger: logging.Logger | None = None) -> AsyncStream[T]:
+        """The items unchanged; counts and time logged as :meth:`Stream.observe` does.
 
-    def pipe(self, f: Callable[..., U], *args: Any, **kwargs: Any) -> U:
-        """``f(self, *args, **kwargs)``."""
-        check_callable(f, "pipe")
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").observe("letters").to_list())
+        ['a', 'b']
+        """
+        return AsyncStream(Observed(self._take_items(), name, logger))
+
+    def progress(self, description: str | None = None, total: int | None = None) -> AsyncStream[T]:
+        """The items unchanged, counted on a rich progress bar when standard error is a
+        terminal (silent otherwise; rich is imported only then).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").progress("letters").to_list())
+        ['a', 'b']
+        """
+        from lazyfun.streams.progress import aprogress
+
+        return AsyncStream(aprogress(self._take_items(), description, total))
+
+    def probe(self, name: str, probe: Probe) -> AsyncStream[T]:
+        """Count the items that pass this point under ``name`` in a trace ``Probe``.
+
+        >>> import asyncio
+        >>> from lazyfun.trace import Probe
+        >>> p = Probe()
+        >>> asyncio.run(astream(range(100)).probe("read", p).filter(lambda n: n > 4).first())
+        5
+        >>> p.counts
+        {'read': 6}
+        """
+        if not probe.enabled:
+            return AsyncStream(self._take_items())
+        return AsyncStream(Probed(self._take_items(), probe.counts, name))
+
+    def pmap(
+        self,
+        f: Callable[[T], U],
+        *,
+        jobs: int | None = None,
+        scheduler: str | None = None,
+        buffer: int | None = None,
+        chunksize: int | None = None,
+    ) -> AsyncStream[U]:
+        """``f`` on each item on parallel workers, in order, a bounded number read ahead
+        (:func:`lazyfun.parallel.pmap`'s window, stepped on a thread of its own: the event
+        loop never waits for it; it reads this stream in the loop).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).pmap(abs, scheduler="sync").map(str).to_list())
+        ['0', '1', '2', '3', '4']
+        """
+        from lazyfun.parallel.pmap import pmap
+
+        feed = FromLoop(self._take_items())
+        window = pmap(f, feed, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
+        return AsyncStream(OnThread(window, window.close, feed))
+
+    def pipe(
+        self, f: Callable[Concatenate[AsyncStream[T], P], U], *args: P.args, **kwargs: P.kwargs
+    ) -> U:
+        """``f(self, *args, **kwargs)``: a function of a whole stream, in the chain.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).pipe(lambda s: s.filter(lambda n: n % 2)).to_list())
+        [1, 3]
+        """
+        checked(f, "pipe")
         return f(self, *args, **kwargs)
 
     # --- terminals: awaitables ---------------------------------------------------
 
     async def to_list(self) -> list[T]:
-        """Every item, in a list."""
+        """Every item, in a list.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(3)).map(str).to_list())
+        ['0', '1', '2']
+        """
         items = self._take_items()
         try:
             return [item async for item in items]
@@ -413,7 +641,13 @@ class AsyncStream(Generic[T]):
     async def first(self, default: D) -> T | D: ...
 
     async def first(self, default: Any = _NOTHING) -> Any:
-        """The first item (reads only it; cancels what the stream started beyond it)."""
+        """The first item (reads only it; cancels what the stream started beyond it);
+        ``default`` when there is none, else ValueError.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(7, 10**9)).first()), asyncio.run(astream([]).first(None))
+        (7, None)
+        """
         items = self._take_items()
         try:
             async for item in items:
@@ -424,23 +658,76 @@ class AsyncStream(Generic[T]):
             raise ValueError("first() of an empty AsyncStream (give a default)")
         return default
 
+    @overload
+    async def last(self) -> T: ...
+
+    @overload
+    async def last(self, default: D) -> T | D: ...
+
+    async def last(self, default: Any = _NOTHING) -> Any:
+        """The last item (reads the whole stream, keeping one item); else ``default``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).last()), asyncio.run(astream([]).last(None))
+        (4, None)
+        """
+        found = _NOTHING
+        items = self._take_items()
+        try:
+            async for item in items:
+                found = item
+        finally:
+            await aclose(items)
+        if found is not _NOTHING:
+            return found
+        if default is _NOTHING:
+            raise ValueError("last() of an empty AsyncStream (give a default)")
+        return default
+
     async def count(self) -> int:
-        """How many items there are."""
+        """How many items there are (reads them all, keeps none).
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(10)).filter(lambda n: n % 2).count())
+        5
+        """
         return await self.reduce(lambda n, _: n + 1, 0)
 
-    async def reduce(self, f: Callable[[U, T], U], initial: U) -> U:
-        """``foldl f initial``."""
+    @overload
+    async def reduce(self, f: Callable[[U, T], Awaitable[U]], initial: U) -> U: ...
+
+    @overload
+    async def reduce(self, f: Callable[[U, T], U], initial: U) -> U: ...
+
+    async def reduce(self, f: Callable[[U, T], Any], initial: U) -> U:
+        """``foldl f initial``; ``f`` plain or a coroutine function (awaited).
+
+        >>> import asyncio
+        >>> async def shift(total, n):
+        ...     return total * 10 + n
+        >>> asyncio.run(astream([1, 2, 3]).reduce(shift, 0))
+        123
+        """
+        checked(f, "reduce")
+        awaited = is_async(f)
         items = self._take_items()
         value = initial
         try:
             async for item in items:
-                value = f(value, item)
+                value = await call(f, awaited, value, item)
         finally:
             await aclose(items)
         return value
 
     async def for_each(self, f: Callable[[T], object]) -> None:
-        """``f`` (plain or a coroutine function) on every item."""
+        """``f`` (plain or a coroutine function) on every item.
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").for_each(print))
+        a
+        b
+        """
+        checked(f, "for_each")
         awaited = is_async(f)
         items = self._take_items()
         try:
@@ -449,21 +736,108 @@ class AsyncStream(Generic[T]):
         finally:
             await aclose(items)
 
-    async def sum(self: AsyncStream[int]) -> int:
-        """The sum of the items."""
-        return await self.reduce(lambda total, n: total + n, 0)
+    @overload
+    async def sum(self: AsyncStream[int], start: int = 0) -> int: ...
 
-    async def min(self, *, key: Callable[[T], _Comparable] | None = None) -> T:
-        """The least item (by ``key``); ValueError for an empty stream."""
-        return min(await self.to_list(), key=key)  # type: ignore[arg-type, type-var]
+    @overload
+    async def sum(self: AsyncStream[float], start: float = 0) -> float: ...
 
-    async def max(self, *, key: Callable[[T], _Comparable] | None = None) -> T:
-        """The greatest item (by ``key``); ValueError for an empty stream."""
-        return max(await self.to_list(), key=key)  # type: ignore[arg-type, type-var]
+    async def sum(self: AsyncStream[Any], start: Any = 0) -> Any:
+        """The sum of the items, from ``start``.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(range(5)).sum())
+        10
+        """
+        return await self.reduce(lambda total, n: total + n, start)
+
+    async def _extreme(self, later: bool, key: Any, default: Any, name: str) -> Any:
+        """The first least item (``later``: the first greatest), by ``key`` awaited."""
+        awaited = key is not None and is_async(key)
+        best = mark = _NOTHING
+        items = self._take_items()
+        try:
+            async for item in items:
+                this = item if key is None else await call(key, awaited, item)
+                if best is _NOTHING or (mark < this if later else this < mark):
+                    best, mark = item, this
+        finally:
+            await aclose(items)
+        if best is not _NOTHING:
+            return best
+        if default is _NOTHING:
+            raise ValueError(f"{name}() of an empty AsyncStream (give a default)")
+        return default
+
+    @overload
+    async def min(self: AsyncStream[C], *, key: None = None) -> C: ...
+
+    @overload
+    async def min(self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]]) -> T: ...
+
+    @overload
+    async def min(self: AsyncStream[C], *, key: None = None, default: D) -> C | D: ...
+
+    @overload
+    async def min(
+        self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]], default: D
+    ) -> T | D: ...
+
+    async def min(self, *, key: Callable[[T], Any] | None = None, default: Any = _NOTHING) -> Any:
+        """The least item (by ``key``, plain or a coroutine function); ``default`` for an
+        empty stream, else ValueError.
+
+        >>> import asyncio
+        >>> asyncio.run(astream(["bb", "a"]).min(key=len)), asyncio.run(astream([]).min(default=0))
+        ('a', 0)
+        """
+        if key is not None:
+            checked(key, "min's key")
+        return await self._extreme(False, key, default, "min")
+
+    @overload
+    async def max(self: AsyncStream[C], *, key: None = None) -> C: ...
+
+    @overload
+    async def max(self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]]) -> T: ...
+
+    @overload
+    async def max(self: AsyncStream[C], *, key: None = None, default: D) -> C | D: ...
+
+    @overload
+    async def max(
+        self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]], default: D
+    ) -> T | D: ...
+
+    async def max(self, *, key: Callable[[T], Any] | None = None, default: Any = _NOTHING) -> Any:
+        """The greatest item (by ``key``, plain or a coroutine function); ``default`` for
+        an empty stream, else ValueError.
+
+        >>> import asyncio
+        >>> asyncio.run(astream([3, 1, 2]).max()), asyncio.run(astream(["bb", "a"]).max(key=len))
+        (3, 'bb')
+        """
+        if key is not None:
+            checked(key, "max's key")
+        return await self._extreme(True, key, default, "max")
 
     async def to_set(self) -> set[T]:
-        """Every item, in a set."""
+        """Every item, in a set.
+
+        >>> import asyncio
+        >>> sorted(asyncio.run(astream("abracadabra").to_set()))
+        ['a', 'b', 'c', 'd', 'r']
+        """
         return set(await self.to_list())
+
+    async def to_dict(self: AsyncStream[tuple[K, V]]) -> dict[K, V]:
+        """The ``(key, value)`` pairs, in a dict (a later key wins).
+
+        >>> import asyncio
+        >>> asyncio.run(astream("ab").enumerate().to_dict())
+        {0: 'a', 1: 'b'}
+        """
+        return dict(await self.to_list())
 
     # --- sinks: the writing on a thread of its own, never in the event loop ---------------
 

@@ -1,6 +1,7 @@
 """A progress bar for a long stream: counted on a terminal, silent off one.
 
-``Stream.progress(description, total)`` comes here.  On a terminal (standard
+``Stream.progress(description, total)`` comes here, and ``AsyncStream.progress``
+(:func:`aprogress`, the same bar over an async iterator).  On a terminal (standard
 error is a TTY) the items are counted on a rich progress bar, which stops when
 the stream ends or is closed; anywhere else (a pipe, a file, CI) the items pass
 through untouched and rich is never imported.
@@ -12,10 +13,12 @@ through untouched and rich is never imported.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, TextIO, TypeVar
 
-__all__ = ["Bar", "progress"]
+from lazyfun.streams.asteps import Step, aclose
+
+__all__ = ["AsyncBar", "Bar", "aprogress", "progress"]
 
 T = TypeVar("T")
 
@@ -32,12 +35,7 @@ class Bar(Iterator[T]):
 
     def __next__(self) -> T:
         if self.bar is None:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(console=Console(file=self.out), transient=False)
-            self.bar.start()
-            self.task = self.bar.add_task(self.description or "items", total=self.total)
+            self.bar, self.task = _started(self.description, self.total, self.out)
         try:
             item = next(self.items)
         except StopIteration:
@@ -69,3 +67,64 @@ def progress(
     if not stream.isatty():
         return items
     return Bar(items, description, total, stream)
+
+
+def _started(description: str | None, total: int | None, out: TextIO) -> tuple[Any, Any]:
+    """A rich bar drawn on ``out``, and its task."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    bar = Progress(console=Console(file=out), transient=False)
+    bar.start()
+    return bar, bar.add_task(description or "items", total=total)
+
+
+class AsyncBar(Step):
+    """The items of an async iterator, each advancing the bar (as :class:`Bar`)."""
+
+    def __init__(
+        self, source: AsyncIterator[Any], description: str | None, total: int | None, out: TextIO
+    ) -> None:
+        self.source, self.description, self.total, self.out = source, description, total, out
+        self.bar: Any = None
+        self.task: Any = None
+
+    async def __anext__(self) -> Any:
+        if self.bar is None:
+            self.bar, self.task = _started(self.description, self.total, self.out)
+        try:
+            item = await anext(self.source)
+        except StopAsyncIteration:
+            self.bar.stop()
+            raise
+        self.bar.advance(self.task)
+        return item
+
+    async def aclose(self) -> None:
+        """Stop the bar (it stays on the screen with its final count)."""
+        if self.bar is not None:
+            self.bar.stop()
+        await aclose(self.source)
+
+
+def aprogress(
+    items: AsyncIterator[Any],
+    description: str | None,
+    total: int | None,
+    out: TextIO | None = None,
+) -> AsyncIterator[Any]:
+    """``items`` counted on a bar when ``out`` (standard error) is a terminal, else as is.
+
+    >>> import asyncio
+    >>> from lazyfun.streams.asteps import FromSync
+    >>> async def read():
+    ...     return [x async for x in aprogress(FromSync("ab"), "letters", None)]
+    >>> asyncio.run(read())  # not a terminal here: untouched
+    ['a', 'b']
+    """
+    if total is not None and total < 0:
+        raise ValueError(f"progress's total must be at least 0, got {total}")
+    stream = out or sys.stderr
+    if not stream.isatty():
+        return items
+    return AsyncBar(items, description, total, stream)

@@ -39,7 +39,7 @@ import functools
 import itertools
 from collections.abc import AsyncIterable, Callable, Iterable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
 from typing_extensions import TypeIs
 
@@ -63,6 +63,7 @@ U = TypeVar("U")
 D = TypeVar("D")
 K = TypeVar("K")
 V = TypeVar("V")
+P = ParamSpec("P")
 
 __all__ = ["Rate", "Stream", "StreamConsumedError", "stream"]
 
@@ -375,7 +376,13 @@ class Stream(Terminals[T]):
         """
         return self._then(zip(self._take_items(), other, strict=False), *_holds_of(other))
 
-    def zip_longest(self, other: Iterable[U], fillvalue: D = None) -> Stream[tuple[T | D, U | D]]:  # type: ignore[assignment]
+    @overload
+    def zip_longest(self, other: Iterable[U]) -> Stream[tuple[T | None, U | None]]: ...
+
+    @overload
+    def zip_longest(self, other: Iterable[U], fillvalue: D) -> Stream[tuple[T | D, U | D]]: ...
+
+    def zip_longest(self, other: Iterable[U], fillvalue: Any = None) -> Stream[tuple[Any, Any]]:
         """Pairs with the items of ``other``, as long as the longer one (``fillvalue``
         stands in for the missing side).
 
@@ -560,7 +567,9 @@ class Stream(Terminals[T]):
         counted = progress(self._take_items(), description, total)
         return self._then(counted, *([counted] if isinstance(counted, Bar) else []))
 
-    def pipe(self, f: Callable[..., U], *args: Any, **kwargs: Any) -> U:
+    def pipe(
+        self, f: Callable[Concatenate[Stream[T], P], U], *args: P.args, **kwargs: P.kwargs
+    ) -> U:
         """``f(self, *args, **kwargs)``: a function of a whole Stream, in the chain.
 
         >>> def evens(s):

@@ -13,7 +13,7 @@ down; :mod:`lazyfun.io` documents them).  The other half, the lazy steps, is in
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, overload
 
@@ -127,6 +127,21 @@ class Terminals(Generic[T]):
     def __iter__(self) -> Iterator[T]:
         """The items, once (a ``for`` loop over a Stream uses it up)."""
         return self._take_items()
+
+    def __aiter__(self) -> AsyncIterator[T]:
+        """``async for`` over the Stream, once: each item read on a daemon thread of its
+        own, so its blocking steps never block the event loop (closing the async iterator
+        closes the Stream).
+
+        >>> import asyncio
+        >>> async def read():
+        ...     return [n async for n in stream(range(3)).map(str)]
+        >>> asyncio.run(read())
+        ['0', '1', '2']
+        """
+        from lazyfun.streams.asteps import OnThread
+
+        return OnThread(self._take_items(), self.close)
 
     def __repr__(self) -> str:
         return f"<Stream {'read' if self._used else 'unread'}>"
