@@ -32,6 +32,7 @@ import pytest
 from hypothesis import settings
 
 from lazyfun.compiled import COMPILED, is_compiled
+from lazyfun.streams.astream import astream
 from lazyfun.streams.stream import stream
 
 HERE = Path(__file__).resolve().parent
@@ -58,6 +59,7 @@ def _stream_in_doctests(
     request: pytest.FixtureRequest, doctest_namespace: dict[str, object]
 ) -> None:
     doctest_namespace["stream"] = stream
+    doctest_namespace["astream"] = astream
     path = request.node.path
     if isinstance(request.node, pytest.DoctestItem) and any(
         path == place or place in path.parents for place in WRITING_EXAMPLES

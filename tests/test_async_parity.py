@@ -13,7 +13,8 @@ from typing import TypeVar, assert_type
 import pytest
 
 from lazyfun import AsyncStream, Stream, StreamConsumedError, astream, stream
-from lazyfun.streams.asteps import OnThread, Step
+from lazyfun.streams.aconcurrent import OnThread
+from lazyfun.streams.asteps import Step
 from lazyfun.streams.progress import aprogress
 from lazyfun.trace import Probe
 

@@ -170,3 +170,35 @@ def test_a_branch_ahead_waits_for_the_other_threads_branch_in_bounded_memory() -
         reader.join(30)
     assert total == sum(range(2000))
     assert kept == list(range(2000))
+
+
+def test_the_async_twins_answer_as_the_sync_ones() -> None:
+    import asyncio
+
+    from lazyfun import Rate, astream
+
+    async def is_big(n: int) -> bool:
+        await asyncio.sleep(0)
+        return n > 5
+
+    async def nap(seconds: float) -> float:
+        await asyncio.sleep(seconds)
+        return seconds
+
+    async def main() -> None:
+        assert await astream(range(10**9)).any(is_big)
+        assert not await astream([1, 2]).all(is_big)
+        assert sorted(await astream([1, 3]).merge([2], astream([4])).to_list()) == [1, 2, 3, 4]
+        small, large = astream(range(5)).tee(2, bound=2)
+        pairs = [p async for p in small.zip(large)]
+        assert pairs == [(n, n) for n in range(5)]
+        ahead, _ = astream(range(100)).tee(2, bound=3)
+        with pytest.raises(BufferError, match="3 items ahead"):
+            await ahead.to_list()
+        timed = astream([0.0, 30.0, 0.0]).map(nap, timeout=0.2, concurrency=3)
+        assert await timed.catch(TimeoutError, replace=lambda e: -1.0).to_list() == [0.0, -1.0, 0.0]
+        rate = Rate(1000, per=1)
+        assert await astream(range(3)).map(is_big, rate=rate, retry=2).to_list() == [False] * 3
+        assert len(rate.starts) == 3
+
+    asyncio.run(main())

@@ -14,8 +14,8 @@ Concurrent steps run through :mod:`lazyfun.parallel`, one layer down.
 """
 
 from lazyfun.streams.astream import AsyncStream, astream
-from lazyfun.streams.steps import Rate
 from lazyfun.streams.stream import Stream, stream
 from lazyfun.streams.terminals import StreamConsumedError
+from lazyfun.streams.threaded import Rate
 
 __all__ = ["AsyncStream", "Rate", "Stream", "StreamConsumedError", "astream", "stream"]

@@ -27,38 +27,31 @@ from collections.abc import (
     AsyncIterable,
     AsyncIterator,
     Callable,
-    Collection,
     Iterable,
-    Iterator,
 )
 from typing import Any
 
 from lazyfun.parallel.daemons import DaemonPool
-from lazyfun.streams.steps import DROPPED, Held, Recovery, Tally, retry_policy
-from lazyfun.streams.terminals import StreamConsumedError
+from lazyfun.streams.steps import DROPPED, Held, Recovery, Tally, retry_policy, seconds
+from lazyfun.streams.threaded import Rate, at_rate, within
 
 __all__ = [
-    "Buffer",
     "Catch",
     "Chain",
-    "Concurrent",
     "Drop",
-    "Ending",
     "Enumerate",
     "FlatMap",
-    "FromLoop",
     "FromSync",
     "Group",
     "Map",
-    "Merge",
     "Observed",
-    "OnThread",
     "Probed",
     "Recovering",
     "Scan",
     "Sliding",
     "Step",
     "Take",
+    "Threads",
     "Throttle",
     "Unique",
     "While",
@@ -67,7 +60,9 @@ __all__ = [
     "call",
     "checked",
     "chunked",
+    "close_made",
     "is_async",
+    "metered",
     "source",
     "with_retry",
 ]
@@ -137,30 +132,6 @@ class Step(AsyncIterator[Any]):
 
     async def aclose(self) -> None:
         await aclose(self.source)
-
-
-class Ending(Step):
-    """A step that starts work of its own (tasks, calls on threads): when the task that
-    reads it is cancelled (``task.cancel()``, a timeout of ``asyncio.wait_for``), it ends
-    all that work and closes the steps above, and a later read says so rather than
-    giving nothing."""
-
-    cancelled = False
-
-    async def __anext__(self) -> Any:
-        if self.cancelled:
-            raise StreamConsumedError(
-                "this AsyncStream was closed when a read of it was cancelled: build it again"
-            )
-        try:
-            return await self._next()
-        except asyncio.CancelledError:
-            self.cancelled = True
-            await self.aclose()
-            raise
-
-    async def _next(self) -> Any:
-        raise NotImplementedError
 
 
 class FromSync(Step):
@@ -238,215 +209,6 @@ class FlatMap(Step):
             await close_made(inner)
         finally:
             await aclose(self.source)
-
-
-class Concurrent(Ending):
-    """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads
-    (``map``, ``filter``, ``do``; a concurrent ``flatmap`` is a :class:`Merge`).  Errors
-    are items at their place; the reader cancelled, every call it started is cancelled."""
-
-    def __init__(
-        self,
-        source: AsyncIterator[Any],
-        f: Callable[[Any], Any],
-        kind: str,
-        n: int,
-        ordered: bool,
-        what: str,
-    ) -> None:
-        self.source, self.f, self.kind, self.n, self.ordered = source, f, kind, n, ordered
-        self.is_async, self.what = is_async(f), what
-        self.pending: deque[tuple[int, Any, asyncio.Future[Any]]] = deque()
-        self.read = 0
-        self.exhausted = False
-        self.threads = Threads(n)
-
-    def _start(self, item: Any) -> asyncio.Future[Any]:
-        if self.is_async:
-            started: asyncio.Future[Any] = asyncio.ensure_future(self.f(item))
-            return started
-        return self.threads.run(self.f, item)
-
-    async def _fill(self) -> None:
-        while not self.exhausted and len(self.pending) < self.n:
-            try:
-                item = await anext(self.source)
-            except StopAsyncIteration:
-                self.exhausted = True
-                return
-            except Exception as error:  # an upstream error keeps its place
-                failed: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-                failed.set_exception(error)
-                self.pending.append((-1, None, failed))
-                continue
-            self.pending.append((self.read, item, self._start(item)))
-            self.read += 1
-
-    async def _next_done(self) -> tuple[int, Any, asyncio.Future[Any]]:
-        if self.ordered:
-            head = self.pending[0]
-            if not head[2].done():
-                await asyncio.wait([head[2]])
-            return self.pending.popleft()
-        while True:
-            for i, entry in enumerate(self.pending):
-                if entry[2].done():
-                    del self.pending[i]
-                    return entry
-            await asyncio.wait([entry[2] for entry in self.pending], return_when="FIRST_COMPLETED")
-
-    async def _next(self) -> Any:
-        while True:
-            await self._fill()
-            if not self.pending:
-                self.threads.close()
-                raise StopAsyncIteration
-            index, item, done = await self._next_done()
-            error = done.exception()
-            if error is not None:
-                if index >= 0:
-                    error.add_note(
-                        f"{self.what}: raised by the function on item {index} "
-                        "of the input (counted from 0)"
-                    )
-                raise error
-            value = done.result()
-            if self.kind == "map":
-                return value
-            if self.kind == "do" or (self.kind == "filter" and value):
-                return item
-
-    async def aclose(self) -> None:
-        pending, self.pending = self.pending, deque()
-        for _, _, future in pending:
-            future.cancel()
-        if pending:
-            await asyncio.gather(*(future for _, _, future in pending), return_exceptions=True)
-        self.threads.close()
-        self.exhausted = True
-        await aclose(self.source)
-
-
-_ITEM, _ERROR, _END = range(3)
-
-
-class Merge(Ending):
-    """A concurrent flatmap: at most ``n`` inner iterables read at once, each by a task
-    of its own (``f`` awaited, or called on a thread; a plain inner iterator read on a
-    thread too, never in the loop; a collection such as a list, already made, as it is).
-    Ordered, the head's items come as they arrive and the later inner iterables read
-    ahead into their own queues (at most ``ahead`` items each); as completed, every item
-    comes as it arrives, interleaved.  An error (of ``f``, of an inner iterable, or read
-    from the source) is an item at its place and ends only its inner iterable.
-    Cancelled or closed, it cancels every reading task, closing the iterators they made."""
-
-    def __init__(
-        self,
-        source: AsyncIterator[Any],
-        f: Callable[[Any], Any],
-        n: int,
-        ordered: bool,
-        what: str,
-        ahead: int = 64,
-    ) -> None:
-        self.source, self.f, self.n, self.ordered, self.what = source, f, n, ordered, what
-        self.is_async, self.ahead = is_async(f), ahead
-        self.threads = Threads(n)
-        self.queues: deque[asyncio.Queue[tuple[int, Any]]] = deque()  # ordered: input order
-        self.arrived: asyncio.Queue[tuple[int, Any]] = asyncio.Queue(n)  # as completed
-        self.tasks: set[asyncio.Task[None]] = set()
-        self.active = self.read = 0
-        self.exhausted = False
-        self.failed: deque[Exception] = deque()  # as completed: errors read from the source
-
-    async def _read(self, item: Any, index: int, out: asyncio.Queue[tuple[int, Any]]) -> None:
-        made: Any = None
-        try:
-            if self.is_async:
-                made = await self.f(item)
-            elif inspect.isasyncgenfunction(self.f):
-                made = self.f(item)  # an async generator: made at once, in the loop
-            else:
-                made = await self.threads.run(self.f, item)
-            if isinstance(made, AsyncIterable):
-                made = aiter(made)
-                async for value in made:
-                    await out.put((_ITEM, value))
-            elif isinstance(made, Collection):  # already made: nothing to wait for
-                for value in made:
-                    await out.put((_ITEM, value))
-            else:  # an iterator's reads may block: each on a thread
-                made = iter(made)
-                while (value := await self.threads.run(next, made, _NOTHING)) is not _NOTHING:
-                    await out.put((_ITEM, value))
-        except Exception as error:
-            error.add_note(
-                f"{self.what}: raised by the function on item {index} of the input (counted from 0)"
-            )
-            await out.put((_ERROR, error))
-        finally:
-            await close_made(made)
-        await out.put((_END, None))
-
-    def _start(self, item: Any) -> asyncio.Queue[tuple[int, Any]]:
-        out = self.arrived if not self.ordered else asyncio.Queue[tuple[int, Any]](self.ahead)
-        task = asyncio.ensure_future(self._read(item, self.read, out))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-        self.read += 1
-        self.active += 1
-        return out
-
-    async def _fill(self) -> None:
-        while not self.exhausted and self.active < self.n and not self.failed:
-            try:
-                item = await anext(self.source)
-            except StopAsyncIteration:
-                self.exhausted = True
-                return
-            except Exception as error:  # an upstream error keeps its place
-                if not self.ordered:
-                    self.failed.append(error)
-                    return
-                failed = asyncio.Queue[tuple[int, Any]]()
-                failed.put_nowait((_ERROR, error))
-                failed.put_nowait((_END, None))
-                self.queues.append(failed)
-                self.active += 1
-                continue
-            out = self._start(item)
-            if self.ordered:
-                self.queues.append(out)
-
-    async def _next(self) -> Any:
-        while True:
-            await self._fill()
-            if self.failed:
-                raise self.failed.popleft()
-            if not self.active:
-                self.threads.close()
-                raise StopAsyncIteration
-            out = self.queues[0] if self.ordered else self.arrived
-            kind, value = await out.get()
-            if kind == _ITEM:
-                return value
-            if kind == _ERROR:
-                raise value
-            self.active -= 1
-            if self.ordered:
-                self.queues.popleft()
-
-    async def aclose(self) -> None:
-        tasks, self.tasks = list(self.tasks), set()
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
-        self.queues.clear()
-        self.active = 0
-        self.exhausted = True
-        self.threads.close()
-        await aclose(self.source)
 
 
 class Take(Step):
@@ -707,61 +469,6 @@ class Group(Step):
         await aclose(self.source)
 
 
-class Buffer(Step):
-    """Up to ``n`` items read ahead by a task; an upstream error arrives in its place.
-    A plain iterable right upstream is read on a thread, so a blocking source does
-    not block the event loop."""
-
-    def __init__(self, source: AsyncIterator[Any], n: int) -> None:
-        self.source, self.queue = source, asyncio.Queue[tuple[bool, Any]](n)
-        self.task: asyncio.Task[None] | None = None
-        self.done = False
-        self.thread = Threads(1)
-
-    async def _read(self) -> None:
-        source = self.source
-        while True:
-            try:
-                if isinstance(source, FromSync):
-                    item = await self.thread.run(next, source.items, _NOTHING)
-                    if item is _NOTHING:
-                        raise StopAsyncIteration
-                else:
-                    item = await anext(source)
-                entry: tuple[bool, Any] = (True, item)
-            except StopAsyncIteration:
-                await self.queue.put((True, _NOTHING))
-                return
-            except Exception as error:
-                entry = (False, error)
-            await self.queue.put(entry)
-
-    async def __anext__(self) -> Any:
-        if self.done:
-            raise StopAsyncIteration
-        if self.task is None:
-            self.task = asyncio.ensure_future(self._read())
-        ok, value = await self.queue.get()
-        if not ok:
-            try:
-                raise value
-            finally:
-                value = None  # the frame keeps no error alive after passing it on
-        if value is _NOTHING:
-            self.done = True
-            self.thread.close()
-            raise StopAsyncIteration
-        return value
-
-    async def aclose(self) -> None:
-        self.done = True
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
-        self.thread.close()
-        await aclose(self.source)
-
-
 class Chain(Step):
     def __init__(self, parts: list[AsyncIterator[Any]]) -> None:
         self.parts = deque(parts)
@@ -849,79 +556,6 @@ class Probed(Step):
         return item
 
 
-async def _next_of(items: AsyncIterator[Any]) -> Any:
-    return await anext(items)
-
-
-class FromLoop(Iterator[Any]):
-    """An async iterator read from another thread: each item fetched in the event loop
-    (which goes on meanwhile), the thread waiting for it."""
-
-    def __init__(self, source: AsyncIterator[Any]) -> None:
-        self.source = source
-        self.loop: asyncio.AbstractEventLoop | None = None
-
-    def __next__(self) -> Any:
-        assert self.loop is not None, "FromLoop is read through an OnThread"
-        try:
-            return asyncio.run_coroutine_threadsafe(_next_of(self.source), self.loop).result()
-        except StopAsyncIteration:
-            raise StopIteration from None
-
-
-class OnThread(Step):
-    """A plain iterator stepped on a daemon thread of its own, so its blocking steps never
-    block the event loop; ``close`` (if given) runs there too when this is closed, after
-    the read in progress.  ``feed``: the async source it reads from the loop, if any.  A
-    read cancelled loses nothing: the next read awaits the same call's item."""
-
-    def __init__(
-        self,
-        items: Iterator[Any],
-        close: Callable[[], object] | None = None,
-        feed: FromLoop | None = None,
-    ) -> None:
-        self.items, self.close, self.feed = items, close, feed
-        self.thread = Threads(1)
-        self.done = False
-        self.reading: asyncio.Future[Any] | None = None
-
-    async def __anext__(self) -> Any:
-        if self.done:
-            raise StopAsyncIteration
-        if self.feed is not None and self.feed.loop is None:
-            self.feed.loop = asyncio.get_running_loop()
-        if self.reading is None:
-            self.reading = self.thread.run(next, self.items, _NOTHING)
-        reading = self.reading
-        try:
-            item = await asyncio.shield(reading)
-        except asyncio.CancelledError:
-            if not reading.done():  # this read cancelled: the next one awaits the same call
-                raise
-            self.reading = None
-            raise
-        except BaseException:
-            self.reading = None  # an error is an item at its place: the next read goes on
-            raise
-        self.reading = None
-        if item is _NOTHING:
-            self.done = True
-            self.thread.close()
-            raise StopAsyncIteration
-        return item
-
-    async def aclose(self) -> None:
-        self.done = True
-        try:
-            if self.close is not None:
-                await self.thread.run(self.close)
-        finally:
-            self.thread.close()
-            if self.feed is not None:
-                await aclose(self.feed.source)
-
-
 def source(items: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
     if isinstance(items, AsyncIterable):
         return aiter(items)
@@ -957,3 +591,29 @@ def with_retry(f: Callable[[Any], Any], retry: Any) -> Callable[[Any], Any]:
     for a coroutine function, ``Retrying`` for a plain one), refused otherwise at the call."""
     policy = retry_policy(retry, coroutine=is_async(f))
     return f if policy is None else functools.partial(policy, f)
+
+
+def metered(f: Callable[[Any], Any], rate: Rate | None, timeout: Any) -> Callable[[Any], Any]:
+    """``f`` waiting for ``rate`` before each call and ended at ``timeout`` seconds (inside
+    a retry: each attempt is metered and timed on its own); refused at the call unless
+    ``rate`` is a :class:`~lazyfun.streams.threaded.Rate` and ``timeout`` a positive time."""
+    if rate is not None and not isinstance(rate, Rate):
+        raise TypeError(f"map's rate must be a lazyfun Rate, got {type(rate).__name__}")
+    limit = None if timeout is None else seconds(timeout, "map's timeout")
+    if rate is None and limit is None:
+        return f
+    if not is_async(f):  # a plain call: it waits and is timed on the thread it runs on
+        if limit is not None:
+            f = functools.partial(within, limit, f)
+        return f if rate is None else functools.partial(at_rate, rate, f)
+
+    async def metered_call(item: Any) -> Any:
+        if rate is not None:
+            delay = rate.reserve()
+            if delay > 0:
+                await asyncio.sleep(delay)
+        if limit is None:
+            return await f(item)
+        return await asyncio.wait_for(f(item), limit)
+
+    return metered_call

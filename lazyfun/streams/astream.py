@@ -27,37 +27,29 @@ cancels every task the stream started.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
 from datetime import timedelta
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
-from lazyfun.sinks.paths import PathLike
-from lazyfun.sinks.writers import (
-    BATCH,
-    CsvWriter,
-    JsonlWriter,
-    LinesWriter,
-    ParquetWriter,
-    SqlWriter,
-    Writer,
-    adrain,
+from lazyfun.streams.aconcurrent import (
+    Buffer,
+    Concurrent,
+    FromLoop,
+    Interleave,
+    Merge,
+    OnThread,
+    Tee,
+    TeeBranch,
 )
 from lazyfun.streams.asteps import (
-    Buffer,
     Catch,
     Chain,
-    Concurrent,
     Drop,
     Enumerate,
     FlatMap,
-    FromLoop,
     Group,
     Map,
-    Merge,
     Observed,
-    OnThread,
     Probed,
     Recovering,
     Scan,
@@ -67,20 +59,19 @@ from lazyfun.streams.asteps import (
     Unique,
     While,
     Zip,
-    aclose,
-    call,
     checked,
     chunked,
-    is_async,
+    metered,
     source,
     with_retry,
 )
+from lazyfun.streams.aterminals import AsyncTerminals
 from lazyfun.streams.steps import check_count, seconds
-from lazyfun.streams.terminals import StreamConsumedError, _Comparable
+from lazyfun.streams.terminals import _Comparable
+from lazyfun.streams.threaded import Rate
 
 if TYPE_CHECKING:
     import logging
-    import sqlite3
     from typing import TypeGuard
 
     from typing_extensions import TypeIs
@@ -100,64 +91,11 @@ P = ParamSpec("P")
 _NOTHING: Any = object()
 
 
-class AsyncStream(Generic[T]):
+class AsyncStream(AsyncTerminals[T]):
     """A one-shot async pipeline, composed by method chaining; read it with
     ``async for`` or await a terminal.  Build one with :func:`astream`."""
 
-    __slots__ = ("_closed", "_items", "_used")
-
-    def __init__(self, items: AsyncIterable[T] | Iterable[T]) -> None:
-        self._items: AsyncIterator[Any] = source(items)
-        self._used = self._closed = False
-
-    def _take_items(self) -> AsyncIterator[Any]:
-        if self._closed:
-            raise StreamConsumedError("this AsyncStream was closed: build it again")
-        if self._used:
-            raise StreamConsumedError(
-                "this AsyncStream was already read: it is one-shot. Build it again "
-                "to read the items again"
-            )
-        self._used = True
-        return self._items
-
-    def __aiter__(self) -> AsyncIterator[T]:
-        """The items, once."""
-        return self._take_items()
-
-    async def aclose(self) -> None:
-        """End the pipeline now: the tasks its concurrent steps started are cancelled
-        and awaited, a buffer's reading task stops, and calls of plain functions running
-        on threads are abandoned to them (daemon threads: they never hold the process
-        open).  Your source stays open.  Closing twice is nothing.
-
-        >>> import asyncio
-        >>> async def first_two():
-        ...     squares = astream(range(10**9)).map(lambda n: n * n, concurrency=4)
-        ...     async for n in squares:
-        ...         break
-        ...     await squares.aclose()
-        ...     return n, len(asyncio.all_tasks())
-        >>> asyncio.run(first_two())
-        (0, 1)
-        """
-        self._closed = True
-        await aclose(self._items)
-
-    async def __aenter__(self) -> Self:
-        """``async with astream(...) as s:`` closes ``s`` when the block is left, any way."""
-        return self
-
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    def __repr__(self) -> str:
-        return f"<AsyncStream {'read' if self._used else 'unread'}>"
+    __slots__ = ()
 
     def _step(self, kind: str, f: Any, concurrency: int | None, ordered: bool) -> AsyncStream[Any]:
         if concurrency is not None:
@@ -177,6 +115,8 @@ class AsyncStream(Generic[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         retry: Any = None,
+        rate: Rate | None = None,
+        timeout: float | timedelta | None = None,
     ) -> AsyncStream[U]: ...
 
     @overload
@@ -187,6 +127,8 @@ class AsyncStream(Generic[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         retry: Any = None,
+        rate: Rate | None = None,
+        timeout: float | timedelta | None = None,
     ) -> AsyncStream[U]: ...
 
     def map(
@@ -196,17 +138,22 @@ class AsyncStream(Generic[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         retry: Any = None,
+        rate: Rate | None = None,
+        timeout: float | timedelta | None = None,
     ) -> AsyncStream[Any]:
         """``f`` on each item, awaited if it is a coroutine function; with
         ``concurrency=n`` at most n calls at once (tasks, or threads for a plain
-        ``f``).  ``retry``: a tenacity ``AsyncRetrying`` (or ``Retrying`` for a plain ``f``).
+        ``f``).  ``retry``: a count of attempts or a tenacity ``AsyncRetrying`` (or
+        ``Retrying`` for a plain ``f``).  ``rate`` meters every call, each attempt of a
+        retry included; ``timeout`` makes a call over time a TimeoutError at its item (a
+        coroutine is cancelled; a plain call is left to finish on its thread).
 
         >>> import asyncio
         >>> asyncio.run(astream("ab").map(str.upper).to_list())
         ['A', 'B']
         """
         checked(f, "map")
-        return self._step("map", with_retry(f, retry), concurrency, ordered)
+        return self._step("map", with_retry(metered(f, rate, timeout), retry), concurrency, ordered)
 
     @overload
     def filter(
@@ -421,6 +368,37 @@ class AsyncStream(Generic[T]):
         """
         return AsyncStream(Chain([self._take_items(), *map(source, others)]))
 
+    def merge(self, *others: AsyncIterable[T] | Iterable[T], buffer: int = 64) -> AsyncStream[T]:
+        """The items of this stream and of ``others`` as they come, each read by a task of
+        its own (at most ``buffer`` items waiting); an error from one arrives at its place
+        and that input is read on; closing the merge closes every stream merged into it.
+
+        >>> import asyncio
+        >>> sorted(asyncio.run(astream([1, 3]).merge([2]).to_list()))
+        [1, 2, 3]
+        """
+        check_count(buffer, "merge's buffer", 1)
+        sources = [self._take_items()]
+        sources += [o._take_items() if isinstance(o, AsyncTerminals) else source(o) for o in others]
+        return AsyncStream(Interleave(sources, buffer))
+
+    def tee(self, n: int = 2, *, bound: int = 1000) -> tuple[AsyncStream[T], ...]:
+        """``n`` streams of these items, kept at most ``bound`` items apart; a branch that
+        far ahead waits for the last one, read by another task, and where that cannot
+        happen it is a BufferError, never a hang.
+
+        >>> import asyncio
+        >>> async def both():
+        ...     small, large = astream(range(4)).tee(2)
+        ...     return [(a, b) async for a, b in small.zip(large.map(lambda n: n * 10))]
+        >>> asyncio.run(both())
+        [(0, 0), (1, 10), (2, 20), (3, 30)]
+        """
+        check_count(n, "tee's n", 1)
+        check_count(bound, "tee's bound", 1)
+        shared = Tee(self._take_items(), n, bound)
+        return tuple(AsyncStream(TeeBranch(shared, k)) for k in range(n))
+
     def __add__(self, other: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
         return self.chain(other)
 
@@ -618,299 +596,6 @@ class AsyncStream(Generic[T]):
         """
         checked(f, "pipe")
         return f(self, *args, **kwargs)
-
-    # --- terminals: awaitables ---------------------------------------------------
-
-    async def to_list(self) -> list[T]:
-        """Every item, in a list.
-
-        >>> import asyncio
-        >>> asyncio.run(astream(range(3)).map(str).to_list())
-        ['0', '1', '2']
-        """
-        items = self._take_items()
-        try:
-            return [item async for item in items]
-        finally:
-            await aclose(items)
-
-    @overload
-    async def first(self) -> T: ...
-
-    @overload
-    async def first(self, default: D) -> T | D: ...
-
-    async def first(self, default: Any = _NOTHING) -> Any:
-        """The first item (reads only it; cancels what the stream started beyond it);
-        ``default`` when there is none, else ValueError.
-
-        >>> import asyncio
-        >>> asyncio.run(astream(range(7, 10**9)).first()), asyncio.run(astream([]).first(None))
-        (7, None)
-        """
-        items = self._take_items()
-        try:
-            async for item in items:
-                return item
-        finally:
-            await aclose(items)
-        if default is _NOTHING:
-            raise ValueError("first() of an empty AsyncStream (give a default)")
-        return default
-
-    @overload
-    async def last(self) -> T: ...
-
-    @overload
-    async def last(self, default: D) -> T | D: ...
-
-    async def last(self, default: Any = _NOTHING) -> Any:
-        """The last item (reads the whole stream, keeping one item); else ``default``.
-
-        >>> import asyncio
-        >>> asyncio.run(astream(range(5)).last()), asyncio.run(astream([]).last(None))
-        (4, None)
-        """
-        found = _NOTHING
-        items = self._take_items()
-        try:
-            async for item in items:
-                found = item
-        finally:
-            await aclose(items)
-        if found is not _NOTHING:
-            return found
-        if default is _NOTHING:
-            raise ValueError("last() of an empty AsyncStream (give a default)")
-        return default
-
-    async def count(self) -> int:
-        """How many items there are (reads them all, keeps none).
-
-        >>> import asyncio
-        >>> asyncio.run(astream(range(10)).filter(lambda n: n % 2).count())
-        5
-        """
-        return await self.reduce(lambda n, _: n + 1, 0)
-
-    @overload
-    async def reduce(self, f: Callable[[U, T], Awaitable[U]], initial: U) -> U: ...
-
-    @overload
-    async def reduce(self, f: Callable[[U, T], U], initial: U) -> U: ...
-
-    async def reduce(self, f: Callable[[U, T], Any], initial: U) -> U:
-        """``foldl f initial``; ``f`` plain or a coroutine function (awaited).
-
-        >>> import asyncio
-        >>> async def shift(total, n):
-        ...     return total * 10 + n
-        >>> asyncio.run(astream([1, 2, 3]).reduce(shift, 0))
-        123
-        """
-        checked(f, "reduce")
-        awaited = is_async(f)
-        items = self._take_items()
-        value = initial
-        try:
-            async for item in items:
-                value = await call(f, awaited, value, item)
-        finally:
-            await aclose(items)
-        return value
-
-    async def for_each(self, f: Callable[[T], object]) -> None:
-        """``f`` (plain or a coroutine function) on every item.
-
-        >>> import asyncio
-        >>> asyncio.run(astream("ab").for_each(print))
-        a
-        b
-        """
-        checked(f, "for_each")
-        awaited = is_async(f)
-        items = self._take_items()
-        try:
-            async for item in items:
-                await call(f, awaited, item)
-        finally:
-            await aclose(items)
-
-    @overload
-    async def sum(self: AsyncStream[int], start: int = 0) -> int: ...
-
-    @overload
-    async def sum(self: AsyncStream[float], start: float = 0) -> float: ...
-
-    async def sum(self: AsyncStream[Any], start: Any = 0) -> Any:
-        """The sum of the items, from ``start``.
-
-        >>> import asyncio
-        >>> asyncio.run(astream(range(5)).sum())
-        10
-        """
-        return await self.reduce(lambda total, n: total + n, start)
-
-    async def _extreme(self, later: bool, key: Any, default: Any, name: str) -> Any:
-        """The first least item (``later``: the first greatest), by ``key`` awaited."""
-        awaited = key is not None and is_async(key)
-        best = mark = _NOTHING
-        items = self._take_items()
-        try:
-            async for item in items:
-                this = item if key is None else await call(key, awaited, item)
-                if best is _NOTHING or (mark < this if later else this < mark):
-                    best, mark = item, this
-        finally:
-            await aclose(items)
-        if best is not _NOTHING:
-            return best
-        if default is _NOTHING:
-            raise ValueError(f"{name}() of an empty AsyncStream (give a default)")
-        return default
-
-    @overload
-    async def min(self: AsyncStream[C], *, key: None = None) -> C: ...
-
-    @overload
-    async def min(self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]]) -> T: ...
-
-    @overload
-    async def min(self: AsyncStream[C], *, key: None = None, default: D) -> C | D: ...
-
-    @overload
-    async def min(
-        self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]], default: D
-    ) -> T | D: ...
-
-    async def min(self, *, key: Callable[[T], Any] | None = None, default: Any = _NOTHING) -> Any:
-        """The least item (by ``key``, plain or a coroutine function); ``default`` for an
-        empty stream, else ValueError.
-
-        >>> import asyncio
-        >>> asyncio.run(astream(["bb", "a"]).min(key=len)), asyncio.run(astream([]).min(default=0))
-        ('a', 0)
-        """
-        if key is not None:
-            checked(key, "min's key")
-        return await self._extreme(False, key, default, "min")
-
-    @overload
-    async def max(self: AsyncStream[C], *, key: None = None) -> C: ...
-
-    @overload
-    async def max(self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]]) -> T: ...
-
-    @overload
-    async def max(self: AsyncStream[C], *, key: None = None, default: D) -> C | D: ...
-
-    @overload
-    async def max(
-        self, *, key: Callable[[T], _Comparable | Awaitable[_Comparable]], default: D
-    ) -> T | D: ...
-
-    async def max(self, *, key: Callable[[T], Any] | None = None, default: Any = _NOTHING) -> Any:
-        """The greatest item (by ``key``, plain or a coroutine function); ``default`` for
-        an empty stream, else ValueError.
-
-        >>> import asyncio
-        >>> asyncio.run(astream([3, 1, 2]).max()), asyncio.run(astream(["bb", "a"]).max(key=len))
-        (3, 'bb')
-        """
-        if key is not None:
-            checked(key, "max's key")
-        return await self._extreme(True, key, default, "max")
-
-    async def to_set(self) -> set[T]:
-        """Every item, in a set.
-
-        >>> import asyncio
-        >>> sorted(asyncio.run(astream("abracadabra").to_set()))
-        ['a', 'b', 'c', 'd', 'r']
-        """
-        return set(await self.to_list())
-
-    async def to_dict(self: AsyncStream[tuple[K, V]]) -> dict[K, V]:
-        """The ``(key, value)`` pairs, in a dict (a later key wins).
-
-        >>> import asyncio
-        >>> asyncio.run(astream("ab").enumerate().to_dict())
-        {0: 'a', 1: 'b'}
-        """
-        return dict(await self.to_list())
-
-    # --- sinks: the writing on a thread of its own, never in the event loop ---------------
-
-    def _drained(
-        self, open_writer: Callable[[], Writer], size: int, within: float | None
-    ) -> Awaitable[int]:
-        return adrain(open_writer, Group(self._take_items(), size, within, None))
-
-    async def to_lines(
-        self: AsyncStream[str], path: PathLike, *, encoding: str = "utf-8", atomic: bool = False
-    ) -> int:
-        """As :meth:`Stream.to_lines <lazyfun.streams.terminals.Terminals.to_lines>`.
-
-        >>> import asyncio
-        >>> asyncio.run(astream(["a", "b"]).to_lines("ab.txt"))
-        2
-        """
-        writer = functools.partial(LinesWriter, path, encoding=encoding, atomic=atomic)
-        return await self._drained(writer, BATCH, None)
-
-    async def to_jsonl(self, path: PathLike, *, atomic: bool = False) -> int:
-        """As :meth:`Stream.to_jsonl <lazyfun.streams.terminals.Terminals.to_jsonl>`.
-
-        >>> import asyncio
-        >>> asyncio.run(astream([{"n": 1}]).to_jsonl("n.jsonl"))
-        1
-        """
-        return await self._drained(functools.partial(JsonlWriter, path, atomic=atomic), BATCH, None)
-
-    async def to_csv(self, path: PathLike, *, atomic: bool = False, **dialect: Any) -> int:
-        """As :meth:`Stream.to_csv <lazyfun.streams.terminals.Terminals.to_csv>`.
-
-        >>> import asyncio
-        >>> asyncio.run(astream([{"n": 1}]).to_csv("n.csv"))
-        1
-        """
-        writer = functools.partial(CsvWriter, path, atomic=atomic, **dialect)
-        return await self._drained(writer, BATCH, None)
-
-    async def to_parquet(
-        self, path: PathLike, *, row_group: int = 10_000, atomic: bool = False
-    ) -> int:
-        """As :meth:`Stream.to_parquet <lazyfun.streams.terminals.Terminals.to_parquet>`.
-
-        >>> import asyncio
-        >>> asyncio.run(astream([{"n": 1}]).to_parquet("n.parquet"))
-        1
-        """
-        check_count(row_group, "to_parquet's row_group", 1)
-        writer = functools.partial(ParquetWriter, path, row_group=row_group, atomic=atomic)
-        return await self._drained(writer, row_group, None)
-
-    async def to_sql(
-        self,
-        db: PathLike | sqlite3.Connection,
-        table: str,
-        batch: int = 1000,
-        within: float | timedelta | None = None,
-        *,
-        atomic: bool = False,
-    ) -> int:
-        """As :meth:`Stream.to_sql <lazyfun.streams.terminals.Terminals.to_sql>`; a batch
-        whose time is up is written even while the next item is awaited.  A connection
-        given here is used on the sink's thread: make it with ``check_same_thread=False``.
-
-        >>> import asyncio
-        >>> asyncio.run(astream({"n": n} for n in range(3)).to_sql("n.db", "n"))
-        3
-        """
-        check_count(batch, "to_sql's batch", 1)
-        limit = None if within is None else seconds(within, "to_sql's within")
-        writer = functools.partial(SqlWriter, db, table, batch=batch, within=limit, atomic=atomic)
-        return await self._drained(writer, batch, limit)
 
 
 def astream(items: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:

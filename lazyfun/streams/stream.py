@@ -30,7 +30,7 @@ or build the Stream again.
 >>> squares.to_list()
 Traceback (most recent call last):
 ...
-lazyfun.streams.terminals.StreamConsumedError: this Stream was already read: ...
+lazyfun.streams.steps.StreamConsumedError: this Stream was already read: ...
 """
 
 from __future__ import annotations
@@ -43,9 +43,10 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
 from typing_extensions import TypeIs
 
-from lazyfun.streams import steps
-from lazyfun.streams.steps import Rate, check_callable, check_count, seconds
+from lazyfun.streams import steps, threaded
+from lazyfun.streams.steps import check_callable, check_count, seconds
 from lazyfun.streams.terminals import Closable, StreamConsumedError, Terminals
+from lazyfun.streams.threaded import Rate
 
 if TYPE_CHECKING:
     import logging
@@ -81,18 +82,18 @@ def _with_retry(f: Callable[[T], U], retry: int | Retrying | None) -> Callable[[
     return f if policy is None else functools.partial(_retried, policy, f)
 
 
-def _rated(f: Callable[[T], U], rate: steps.Rate | None, via: Via) -> Callable[[T], U]:
+def _rated(f: Callable[[T], U], rate: threaded.Rate | None, via: Via) -> Callable[[T], U]:
     """``f`` metered by ``rate`` (refused at the call where it cannot hold: a Rate counts
     the calls of one process, and crosses to no other)."""
     if rate is None:
         return f
     from concurrent.futures import ThreadPoolExecutor
 
-    if not isinstance(rate, steps.Rate):
+    if not isinstance(rate, threaded.Rate):
         raise TypeError(f"map's rate must be a lazyfun Rate, got {type(rate).__name__}")
     if via not in (None, "thread") and not isinstance(via, ThreadPoolExecutor):
         raise ValueError("map's rate meters calls on this process's threads: leave via out")
-    return functools.partial(steps.at_rate, rate, f)
+    return functools.partial(threaded.at_rate, rate, f)
 
 
 def _timed(f: Callable[[T], U], timeout: float | timedelta | None) -> Callable[[T], U]:
@@ -100,7 +101,7 @@ def _timed(f: Callable[[T], U], timeout: float | timedelta | None) -> Callable[[
     own); refused at the call unless it is a positive number of seconds."""
     if timeout is None:
         return f
-    return functools.partial(steps.within, seconds(timeout, "map's timeout"), f)
+    return functools.partial(threaded.within, seconds(timeout, "map's timeout"), f)
 
 
 def _listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
@@ -183,7 +184,7 @@ class Stream(Terminals[T]):
         on threads (``via``: see :mod:`lazyfun.parallel.places`), results in input
         order or, with ``ordered=False``, as they complete.  ``retry`` is a count of
         attempts or a tenacity ``Retrying``, applied to each call, in the worker.
-        ``rate`` (a :class:`~lazyfun.streams.steps.Rate`) meters the calls, every
+        ``rate`` (a :class:`~lazyfun.streams.threaded.Rate`) meters the calls, every
         attempt of a retry included, on this process's threads.  ``timeout`` (seconds)
         ends a call that runs longer with a TimeoutError at its item (catchable; a retry
         tries again): the call is left to finish on a daemon thread, its result dropped
@@ -201,7 +202,7 @@ class Stream(Terminals[T]):
         [None, 'over time']
         """
         check_callable(f, "map")
-        work: Callable[[T], U] = _with_retry(_timed(_rated(f, rate, via), timeout), retry)
+        work: Callable[[T], U] = _with_retry(_rated(_timed(f, timeout), rate, via), retry)
         if concurrency is None and via is None:
             return self._then(map(work, self._take_items()))
         return self._concurrent("map", work, concurrency, ordered, via, "map")
@@ -413,8 +414,8 @@ class Stream(Terminals[T]):
         """
         check_count(n, "tee's n", 1)
         check_count(bound, "tee's bound", 1)
-        shared = steps.Tee(self._take_items(), n, bound)
-        return tuple(self._then(steps.TeeBranch(shared, k)) for k in range(n))
+        shared = threaded.Tee(self._take_items(), n, bound)
+        return tuple(self._then(threaded.TeeBranch(shared, k)) for k in range(n))
 
     def merge(self, *others: Iterable[T], buffer: int = 64) -> Stream[T]:
         """The items of this Stream and of ``others`` as they come, each read on a thread
@@ -429,7 +430,7 @@ class Stream(Terminals[T]):
         holds = [hold for other in others for hold in _holds_of(other)]
         sources = [self._take_items()]
         sources += [o._take_items() if isinstance(o, Terminals) else iter(o) for o in others]
-        merged = steps.Merge(sources, buffer)
+        merged = threaded.Merge(sources, buffer)
         return self._then(merged, *holds, merged)
 
     def __add__(self, other: Iterable[T]) -> Stream[T]:
@@ -542,7 +543,7 @@ class Stream(Terminals[T]):
         [0, 1, 2, 3]
         """
         check_count(n, "buffer's n", 1)
-        buffered = steps.Buffer(self._take_items(), n)
+        buffered = threaded.Buffer(self._take_items(), n)
         return self._then(buffered, buffered)
 
     def observe(self, name: str, logger: logging.Logger | None = None) -> Stream[T]:
@@ -657,6 +658,6 @@ def stream(items: Any, *, until: object = _NO_END) -> Stream[Any]:
             raise TypeError(f"stream(..., until=) needs a function, got {type(items).__name__}")
         return Stream(iter(items, until))
     if isinstance(items, AsyncIterable) and not isinstance(items, Iterable):
-        read = steps.FromAsync(items)
+        read = threaded.FromAsync(items)
         return Stream(read, (read,))
     return Stream(items)

@@ -30,7 +30,14 @@ from lazyfun.sinks.writers import (
     Writer,
     drain,
 )
-from lazyfun.streams.steps import Chunked, Group, check_callable, check_count, seconds
+from lazyfun.streams.steps import (
+    Chunked,
+    Group,
+    StreamConsumedError,
+    check_callable,
+    check_count,
+    seconds,
+)
 
 if TYPE_CHECKING:
     import sqlite3
@@ -43,10 +50,6 @@ U = TypeVar("U")
 D = TypeVar("D")
 K = TypeVar("K")
 V = TypeVar("V")
-
-
-class StreamConsumedError(RuntimeError):
-    """A Stream was read twice; a Stream is one-shot, as the iterator it wraps."""
 
 
 class Closable(Protocol):
@@ -139,7 +142,7 @@ class Terminals(Generic[T]):
         >>> asyncio.run(read())
         ['0', '1', '2']
         """
-        from lazyfun.streams.asteps import OnThread
+        from lazyfun.streams.aconcurrent import OnThread
 
         return OnThread(self._take_items(), self.close)
 

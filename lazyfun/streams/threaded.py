@@ -1,0 +1,363 @@
+"""The Stream's steps that read or call on threads of their own: ``buffer``, ``merge``,
+``tee``, an async iterable read synchronously, and the call wrappers of ``map``'s
+``rate=`` and ``timeout=``.
+
+Each thread is a daemon thread that holds no reference to its step, so dropping the
+step (or closing it) stops it after the read it is in, and none holds the process open
+at exit.  The other steps are in :mod:`lazyfun.streams.steps`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator
+from datetime import timedelta
+from typing import Any, Generic, TypeVar
+
+from lazyfun.parallel.window import Holding
+from lazyfun.streams.steps import Clock, Sleep, check_count, seconds
+
+__all__ = ["Buffer", "FromAsync", "Merge", "Rate", "Tee", "TeeBranch", "at_rate", "within"]
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+class Rate:
+    """At most ``count`` calls in any ``per`` seconds, shared by every thread (and task)
+    that calls through it: each call reserves the first free slot and waits for it.
+    ``map(f, rate=..., retry=...)`` meters each attempt, so a retry is a call too.
+
+    >>> now = [0.0]
+    >>> rate = Rate(2, 1.0, clock=lambda: now[0])
+    >>> [rate.reserve() for _ in range(5)]
+    [0.0, 0.0, 1.0, 1.0, 2.0]
+    """
+
+    __slots__ = ("clock", "count", "lock", "per", "sleep", "starts")
+
+    def __init__(
+        self,
+        count: int,
+        per: float | timedelta,
+        *,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        check_count(count, "Rate's count", 1)
+        self.count, self.per = count, seconds(per, "Rate's per")
+        self.clock, self.sleep = clock, sleep
+        self.starts: deque[float] = deque(maxlen=count)
+        self.lock = threading.Lock()
+
+    def reserve(self) -> float:
+        """Take the next slot: how long to wait, from now, before the call starts."""
+        with self.lock:
+            now = self.clock()
+            starts = self.starts
+            start = max(now, starts[0] + self.per) if len(starts) == self.count else now
+            starts.append(start)
+            return start - now
+
+    def wait(self) -> None:
+        """Block until a call may start (the slot taken)."""
+        delay = self.reserve()
+        if delay > 0:
+            self.sleep(delay)
+
+    def __repr__(self) -> str:
+        return f"Rate({self.count}, per={self.per})"
+
+
+def within(limit: float, f: Callable[[T], U], item: T) -> U:
+    """``f(item)``, or TimeoutError once it has run ``limit`` seconds: the call is left to
+    finish on a daemon thread of its own (a thread cannot be stopped), its result dropped.
+    Module level: a partial of it travels to worker processes.
+
+    >>> within(1.0, abs, -3)
+    3
+    """
+    outcome: list[tuple[bool, Any]] = []
+    finished = threading.Event()
+
+    def call() -> None:
+        try:
+            outcome.append((True, f(item)))
+        except BaseException as error:
+            outcome.append((False, error))
+        finally:
+            finished.set()
+
+    threading.Thread(target=call, name="lazyfun-timeout", daemon=True).start()
+    if not finished.wait(limit):
+        raise TimeoutError(f"the call ran over its timeout of {limit:g} s (left to finish)")
+    ok, value = outcome.pop()
+    if ok:
+        result: U = value
+        return result
+    try:
+        raise value
+    finally:
+        value = None  # the frame keeps no error alive after passing it on
+
+
+def at_rate(rate: Rate, f: Callable[[T], U], item: T) -> U:
+    """``f(item)`` once ``rate`` lets a call start (module level: a partial of it is the
+    worker's function)."""
+    rate.wait()
+    return f(item)
+
+
+_END = object()
+
+
+def _read_ahead(
+    source: Iterator[Any], ahead: queue.Queue[tuple[bool, Any]], stopping: threading.Event
+) -> None:
+    """A Buffer's thread: items (or their exceptions) into ``ahead`` until the end or
+    until ``stopping`` is set.  It holds no reference to the Buffer, so dropping the
+    Buffer stops it."""
+    while not stopping.is_set():
+        try:
+            entry: tuple[bool, Any] = (True, next(source))
+        except StopIteration:
+            entry = (True, _END)
+        except BaseException as error:
+            entry = (False, error)
+        while not stopping.is_set():
+            try:
+                ahead.put(entry, timeout=0.1)
+                break
+            except queue.Full:
+                continue
+        if entry[1] is _END:
+            return
+
+
+class Merge(Holding[T]):
+    """The items of several iterators as they come, each read on a daemon thread of its
+    own into one queue of ``n`` places; an error from one arrives among them at its
+    place, and that iterator is read on.  ``close()`` (or dropping the step) stops every
+    reader after the read it is in.
+
+    >>> sorted(Merge([iter([1, 3]), iter([2])], 4))
+    [1, 2, 3]
+    """
+
+    def __init__(self, sources: list[Iterator[T]], n: int) -> None:
+        self.sources = sources
+        self.queue = queue.Queue[tuple[bool, Any]](n)
+        self.stopping = threading.Event()
+        self.left = len(sources)
+        self.started = False
+
+    def __next__(self) -> T:
+        if not self.started:
+            self.started = True
+            for k, source in enumerate(self.sources):
+                threading.Thread(
+                    target=_read_ahead,
+                    args=(source, self.queue, self.stopping),
+                    name=f"lazyfun-merge-{k}",
+                    daemon=True,
+                ).start()
+            self.sources = []
+        while self.left:
+            ok, value = self.queue.get()
+            if not ok:
+                try:
+                    raise value
+                finally:
+                    value = None  # the frame keeps no error alive after passing it on
+            if value is _END:
+                self.left -= 1
+                continue
+            item: T = value
+            return item
+        raise StopIteration
+
+    def close(self) -> None:
+        """Stop every reader after the read it is in."""
+        self.left = 0
+        self.stopping.set()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class Tee(Generic[T]):
+    """``n`` branches over one source, at most ``bound`` items apart: the items (and the
+    source's errors, at their places) kept until every branch has read them.  A branch
+    ``bound`` items ahead waits for the last one, read on another thread; when that
+    branch is read on this thread, or not yet at all, waiting would never end, so it is
+    a BufferError saying so (a hang is never an answer)."""
+
+    def __init__(self, source: Iterator[T], n: int, bound: int) -> None:
+        self.source, self.bound = source, bound
+        self.kept: deque[tuple[bool, Any]] = deque()
+        self.first = 0  # the position of kept[0]
+        self.at = [0] * n
+        self.readers: list[int | None] = [None] * n
+        self.ended = False
+        self.turn = threading.Condition()
+
+    def next_for(self, k: int) -> T:
+        """Branch ``k``'s next item (or its error)."""
+        with self.turn:
+            self.readers[k] = threading.get_ident()
+            while True:
+                if self.at[k] < self.first + len(self.kept):
+                    ok, value = self.kept[self.at[k] - self.first]
+                    self.at[k] += 1
+                    self._forget()
+                    if not ok:
+                        try:
+                            raise value
+                        finally:
+                            value = None  # no error kept alive by this frame
+                    item: T = value
+                    return item
+                if self.ended:
+                    raise StopIteration
+                if len(self.kept) < self.bound:
+                    self._read()
+                    continue
+                self._wait_for_the_last(k)
+
+    def _read(self) -> None:
+        try:
+            self.kept.append((True, next(self.source)))
+        except StopIteration:
+            self.ended = True
+        except Exception as error:  # at its place, for every branch
+            self.kept.append((False, error))
+
+    def _forget(self) -> None:
+        """Drop what every branch has read; wake a branch waiting for room."""
+        least = min(self.at)
+        while self.first < least:
+            self.kept.popleft()
+            self.first += 1
+            self.turn.notify_all()
+
+    def _wait_for_the_last(self, k: int) -> None:
+        least = min(self.at)
+        last = [j for j, at in enumerate(self.at) if at == least]
+        me = threading.get_ident()
+        if any(self.readers[j] in (None, me) for j in last):
+            raise BufferError(
+                f"tee: branch {k} is {self.bound:,} items ahead of branch {last[0]}, which "
+                "is read on this thread or not yet at all: read the branches side by side, "
+                "each on a thread of its own, or give a larger bound"
+            )
+        self.turn.wait()
+
+
+class TeeBranch(Iterator[T]):
+    """One branch of a :class:`Tee`."""
+
+    def __init__(self, tee: Tee[T], k: int) -> None:
+        self.tee, self.k = tee, k
+
+    def __next__(self) -> T:
+        item: T = self.tee.next_for(self.k)
+        return item
+
+
+class FromAsync(Holding[T]):
+    """An async iterable read synchronously, on an event loop of its own (made at the
+    first read, closed with the step).  Not inside a running loop: there, ``astream``.
+
+    >>> async def countdown():
+    ...     for n in (3, 2, 1):
+    ...         yield n
+    >>> list(FromAsync(countdown()))
+    [3, 2, 1]
+    """
+
+    def __init__(self, items: AsyncIterable[T]) -> None:
+        self.items: AsyncIterator[T] = aiter(items)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.done = False
+
+    def __next__(self) -> T:
+        if self.done:
+            raise StopIteration
+        if self.loop is None:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                self.loop = asyncio.new_event_loop()
+            else:
+                raise RuntimeError(
+                    "an async iterable is read synchronously outside an event loop only: "
+                    "inside one, use lazyfun.astream(...)"
+                )
+        try:
+            item: T = self.loop.run_until_complete(anext(self.items))
+        except StopAsyncIteration:
+            self.close()
+            raise StopIteration from None
+        return item
+
+    def close(self) -> None:
+        """End the loop (the async generators it started are closed with it)."""
+        self.done = True
+        loop, self.loop = self.loop, None
+        if loop is not None:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+
+class Buffer(Holding[T]):
+    """Up to ``n`` items read ahead by a background thread, to overlap a slow producer
+    with a slow consumer; an upstream exception arrives in its place.
+
+    The thread starts on the first ``next()``.  ``close()`` (or dropping the
+    iterator) stops it after the read it is in: a thread cannot be interrupted,
+    so a read that blocks for ever keeps it (it is a daemon thread).
+
+    >>> list(Buffer(iter(range(3)), 2))
+    [0, 1, 2]
+    """
+
+    def __init__(self, source: Iterator[T], n: int) -> None:
+        self.source, self.queue = source, queue.Queue[tuple[bool, Any]](n)
+        self.stopping = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.done = False
+
+    def __next__(self) -> T:
+        if self.done:
+            raise StopIteration
+        if self.thread is None:
+            self.thread = threading.Thread(
+                target=_read_ahead,
+                args=(self.source, self.queue, self.stopping),
+                name="lazyfun-buffer",
+                daemon=True,
+            )
+            self.thread.start()
+        ok, value = self.queue.get()
+        if not ok:
+            try:
+                raise value
+            finally:
+                value = None  # the frame keeps no error alive after passing it on
+        if value is _END:
+            self.done = True
+            raise StopIteration
+        item: T = value
+        return item
+
+    def close(self) -> None:
+        """Stop the reading thread after the read it is in."""
+        self.done = True
+        self.stopping.set()
+
+    def __del__(self) -> None:
+        self.close()
