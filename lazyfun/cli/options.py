@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-import click
 import typer
 from typer.core import TyperCommand, TyperGroup
 
@@ -44,12 +43,14 @@ def _bare_help(option: Any) -> Any:
 def _one_line(error: Exception) -> Exception:
     """A usage error of the parser's (an unknown choice, a missing argument) as every
     other user error: one line on stderr, ``lazyfun: ...``, and its exit status (2)."""
-    if not isinstance(error, click.ClickException):
-        return error
-    message = error.format_message()
+    format_message = getattr(error, "format_message", None)
+    exit_code = getattr(error, "exit_code", None)
+    if not callable(format_message) or not isinstance(exit_code, int):
+        return error  # typer's click is its own copy: its errors are known by their shape
+    message = format_message()
     if message:  # none after the help that a bare group prints
         typer.echo(f"lazyfun: {message}", err=True)
-    return typer.Exit(error.exit_code)
+    return typer.Exit(exit_code)
 
 
 def _parsed(parse: Callable[[], Any]) -> Any:

@@ -58,6 +58,7 @@ U = TypeVar("U")
 MAX_CHUNK = 8192  # items per task, at most, when the chunk size adapts
 TASK_SECONDS = 0.05  # what an adaptive chunk aims at: long enough to hide a task's overhead
 OVERRUN = 4  # an adaptive task past this many times its aim hands back its unstarted items
+LEAST_OVERRUN = 0.02  # seconds: four of the GIL's switch intervals, so a wait is no overrun
 
 Kind = Literal["map", "filter", "flatmap", "do"]
 
@@ -131,11 +132,15 @@ def next_size(size: int, items: int, seconds: float, task_seconds: float, cap: i
     return max(1, min(cap, size * 4, wanted))
 
 
-def _leftovers(task: _Task, called: int) -> list[_Task]:
-    """What ``task`` did not start, having called ``called`` items: a task an item (not
-    yet sent out), the last one carrying the task's input failure; the task keeps the rest."""
+def _leftovers(task: _Task, called: int, size: int) -> list[_Task]:
+    """What ``task`` did not start, having called ``called`` items: tasks of ``size``
+    items (not yet sent out), the last one carrying the task's input failure; the task
+    keeps the items it called."""
     task.split = True
-    rest = [_Task(None, task.first + k, [task.items[k]]) for k in range(called, len(task.items))]
+    rest = [
+        _Task(None, task.first + k, task.items[k : k + size])
+        for k in range(called, len(task.items), size)
+    ]
     if rest:
         rest[-1].failure, task.failure = task.failure, None
         task.items = task.items[:called]
@@ -324,12 +329,17 @@ class Window(Holding[U]):
             self._waiting += len(chunk)
 
     def _submit(self, run: Runner, chunk: list[Any]) -> Any:
-        budget = None if self._chunksize or len(chunk) == 1 else OVERRUN * self._task_seconds
+        budget = (
+            None
+            if self._chunksize or len(chunk) == 1
+            else max(LEAST_OVERRUN, OVERRUN * self._task_seconds)
+        )
         return run.submit(apply, self._work, chunk, self._remote, budget)
 
     def _split_overruns(self) -> None:
-        """Each finished task that overran: its unstarted items become tasks of one item,
-        right after it in the window (so the order holds), sent out as workers free up."""
+        """Each finished task that overran: its unstarted items become tasks sized by the
+        time its calls took (one an item when they were slow), right after it in the
+        window (so the order holds), sent out as workers free up."""
         at = 0
         while at < len(self._pending):
             task = self._pending[at]
@@ -337,13 +347,22 @@ class Window(Holding[U]):
             if task.future is None or not task.future.done() or task.split:
                 continue
             try:
-                called = len(task.future.result().values)
+                done: Chunk = task.future.result()
             except Exception:
                 continue  # the task failed: _take says so
-            rest = _leftovers(task, called)
+            rest = _leftovers(task, len(done.values), self._resize(task, done))
             for offset, again in enumerate(rest):
                 self._pending.insert(at + offset, again)
             at += len(rest)
+
+    def _resize(self, task: _Task, done: Chunk) -> int:
+        """The size of the tasks an overrun's unstarted items go out in: what its calls'
+        time per item makes last ``task_seconds`` (the whole rest when it did not overrun)."""
+        called = len(done.values)
+        if called == len(task.items):
+            return max(1, len(task.items))
+        rest = len(task.items) - called
+        return next_size(rest, called, done.seconds, self._task_seconds, self._max_chunk)
 
     def _advance(self) -> None:
         """Wait for the next task to read (the head, or any done one unordered) and
@@ -382,7 +401,7 @@ class Window(Holding[U]):
             raise
         called = len(done.values)
         if not task.split:  # taken before the window saw it done
-            self._pending.extendleft(reversed(_leftovers(task, called)))
+            self._pending.extendleft(reversed(_leftovers(task, called, self._resize(task, done))))
         self._waiting -= called
         if self._chunksize is None:
             self._size = next_size(
