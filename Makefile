@@ -161,10 +161,10 @@ dist: $(DEV)
 	$(BIN)/pytest -m dist tests/test_dist.py
 
 # The long checks that `make test` (and so CI) leaves out: the tests marked slow.
-# From source, the tests marked long_from_source are slow too (conftest.py).
+# From source, the tests marked long_from_source or untraced are slow too (conftest.py).
 slow: $(DEV)
 	$(BIN)/pytest $(PARALLEL) -m slow tests
-	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m long_from_source tests
+	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m "long_from_source or untraced" tests
 
 bench: $(VENV)/.bench $(VENV)/.built
 	$(BIN)/python -u -m benchmarks $(BENCH)

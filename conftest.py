@@ -16,14 +16,12 @@
 - ``make unit`` runs the tests on every core (pytest-xdist, ``--dist loadfile``): a
   file's tests run in one process, so a module's fixture (a dask cluster, a
   browser, a measured study) is built once.
-- The coverage tracer slows the engine's source about eightfold: where the engine
-  runs from source (the pure pass), a test marked ``untraced`` runs without the
-  tracer (pytest-cov's ``no_cover``).  Those are the long runs of the engine on
-  big boards; the other tests reach the lines they reach, so the coverage of
-  both passes together is the same with or without them.
-- A test marked ``long_from_source`` takes minutes from source (a non-consecutive
-  9x9, a 16x16 made and proved): the pure pass leaves it out, ``make slow`` runs it
-  from source, and the compiled pass runs it as any other.
+- A test marked ``untraced`` (a long run of the engine on a big board) or
+  ``long_from_source`` (minutes from source: a non-consecutive 9x9, a 16x16 made and
+  proved) runs in the compiled pass as any other; the pure pass leaves it to ``make
+  slow``, which runs it from source without the coverage tracer (it slows the
+  engine's source about eightfold).  The other tests reach the same lines, so the
+  coverage of both passes together holds without them.
 """
 
 from pathlib import Path
@@ -75,7 +73,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path in COMPILED_SOURCES:
             item.add_marker(pytest.mark.compiled)
-        if ENGINE_FROM_SOURCE and item.get_closest_marker("untraced"):
+        long = item.get_closest_marker("untraced") or item.get_closest_marker("long_from_source")
+        if ENGINE_FROM_SOURCE and long:
             item.add_marker(pytest.mark.no_cover)
-        if ENGINE_FROM_SOURCE and item.get_closest_marker("long_from_source"):
             item.add_marker(pytest.mark.slow)
