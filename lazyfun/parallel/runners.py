@@ -52,7 +52,7 @@ __all__ = [
 ENVIRONMENT = "LAZYFUN_DASK_SCHEDULER"
 CONNECT_TIMEOUT = "10s"  # how long to wait for an existing cluster's scheduler
 HANDSHAKES = 3  # tries at distributed's handshake, which can lose a race (see connect)
-CLUSTER_START_SECONDS = 60.0  # a local cluster starts in 1-5 s; a lost start waits for ever
+CLUSTER_START_SECONDS = 20.0  # a local cluster starts in 1-5 s; a lost start waits for ever
 CLUSTER_STARTS = 2  # tries at starting a local cluster (see _local_cluster)
 
 T = TypeVar("T")
@@ -369,7 +369,7 @@ def _local_cluster(make: Callable[..., T], workers: int) -> T:
         starting = threading.Thread(
             target=_start_cluster,
             args=(make, workers, made, failed),
-            name="lazyfun-cluster-start",
+            name="dask-cluster-start",  # distributed's start, not a pipeline's worker
             daemon=True,
         )
         starting.start()
