@@ -165,7 +165,7 @@ def test_a_branch_ahead_waits_for_the_other_threads_branch_in_bounded_memory() -
         total = 0
         for n in fast:
             total += n
-            assert len(tee.kept) <= 16
+            assert len(tee.book.kept) <= 16
     finally:
         reader.join(30)
     assert total == sum(range(2000))

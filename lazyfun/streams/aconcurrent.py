@@ -24,6 +24,7 @@ from lazyfun.streams.asteps import (
     is_async,
 )
 from lazyfun.streams.steps import StreamConsumedError
+from lazyfun.streams.threaded import TeeBook, passed_on
 
 __all__ = [
     "Buffer",
@@ -454,61 +455,35 @@ class Tee:
     yet at all, waiting would never end: a BufferError says so."""
 
     def __init__(self, source: AsyncIterator[Any], n: int, bound: int) -> None:
-        self.source, self.bound = source, bound
-        self.kept: deque[tuple[bool, Any]] = deque()
-        self.first = 0
-        self.at = [0] * n
-        self.readers: list[asyncio.Task[Any] | None] = [None] * n
-        self.ended = False
+        self.source = source
+        self.book = TeeBook(n, bound)
         self.turn = asyncio.Condition()
 
     async def next_for(self, k: int) -> Any:
+        book = self.book
         async with self.turn:
-            self.readers[k] = asyncio.current_task()
+            book.readers[k] = asyncio.current_task()
             while True:
-                if self.at[k] < self.first + len(self.kept):
-                    ok, value = self.kept[self.at[k] - self.first]
-                    self.at[k] += 1
-                    self._forget()
-                    if not ok:
-                        try:
-                            raise value
-                        finally:
-                            value = None
-                    return value
-                if self.ended:
+                if book.ready(k):
+                    taken = [book.take(k)]
+                    if book.forget():
+                        self.turn.notify_all()
+                    return passed_on(taken)
+                if book.ended:
                     raise StopAsyncIteration
-                if len(self.kept) < self.bound:
+                if len(book.kept) < book.bound:
                     await self._read()
                     continue
-                await self._wait_for_the_last(k)
+                book.check_wait(k, asyncio.current_task(), "task")
+                await self.turn.wait()
 
     async def _read(self) -> None:
         try:
-            self.kept.append((True, await anext(self.source)))
+            self.book.kept.append((True, await anext(self.source)))
         except StopAsyncIteration:
-            self.ended = True
-        except Exception as error:
-            self.kept.append((False, error))
-
-    def _forget(self) -> None:
-        least = min(self.at)
-        while self.first < least:
-            self.kept.popleft()
-            self.first += 1
-            self.turn.notify_all()
-
-    async def _wait_for_the_last(self, k: int) -> None:
-        least = min(self.at)
-        last = [j for j, at in enumerate(self.at) if at == least]
-        me = asyncio.current_task()
-        if any(self.readers[j] in (None, me) for j in last):
-            raise BufferError(
-                f"tee: branch {k} is {self.bound:,} items ahead of branch {last[0]}, which "
-                "is read by this task or not yet at all: read the branches side by side, "
-                "each in a task of its own, or give a larger bound"
-            )
-        await self.turn.wait()
+            self.book.ended = True
+        except Exception as error:  # at its place, for every branch
+            self.book.kept.append((False, error))
 
 
 class TeeBranch(Step):

@@ -21,7 +21,18 @@ from typing import Any, Generic, TypeVar
 from lazyfun.parallel.window import Holding
 from lazyfun.streams.steps import Clock, Sleep, check_count, seconds
 
-__all__ = ["Buffer", "FromAsync", "Merge", "Rate", "Tee", "TeeBranch", "at_rate", "within"]
+__all__ = [
+    "Buffer",
+    "FromAsync",
+    "Merge",
+    "Rate",
+    "Tee",
+    "TeeBook",
+    "TeeBranch",
+    "at_rate",
+    "passed_on",
+    "within",
+]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -189,6 +200,61 @@ class Merge(Holding[T]):
         self.close()
 
 
+class TeeBook:
+    """What a tee keeps, shared by the sync and the async one: the items (and errors)
+    not yet read by every branch, where each branch is, and who reads it."""
+
+    def __init__(self, n: int, bound: int) -> None:
+        self.bound = bound
+        self.kept: deque[tuple[bool, Any]] = deque()
+        self.first = 0  # the position of kept[0]
+        self.at = [0] * n
+        self.readers: list[object] = [None] * n
+        self.ended = False
+
+    def ready(self, k: int) -> bool:
+        return self.at[k] < self.first + len(self.kept)
+
+    def take(self, k: int) -> tuple[bool, Any]:
+        """Branch ``k``'s next entry: (True, item) or (False, error)."""
+        entry = self.kept[self.at[k] - self.first]
+        self.at[k] += 1
+        return entry
+
+    def forget(self) -> bool:
+        """Drop what every branch has read; whether room was made."""
+        least, freed = min(self.at), False
+        while self.first < least:
+            self.kept.popleft()
+            self.first += 1
+            freed = True
+        return freed
+
+    def check_wait(self, k: int, me: object, reader: str) -> None:
+        """Refuse a wait for the last branch that could never end: it is read by ``me``
+        (this thread or task) or not yet at all."""
+        least = min(self.at)
+        last = [j for j, at in enumerate(self.at) if at == least]
+        if any(self.readers[j] in (None, me) for j in last):
+            raise BufferError(
+                f"tee: branch {k} is {self.bound:,} items ahead of branch {last[0]}, which "
+                f"is read by this {reader} or not yet at all: read the branches side by side, "
+                f"each in a {reader} of its own, or give a larger bound"
+            )
+
+
+def passed_on(taken: list[tuple[bool, Any]]) -> Any:
+    """The item of the one entry in ``taken`` (emptied), or its error raised: neither this
+    frame nor the caller's keeps the error alive after it is passed on."""
+    ok, value = taken.pop()
+    if not ok:
+        try:
+            raise value
+        finally:
+            value = None
+    return value
+
+
 class Tee(Generic[T]):
     """``n`` branches over one source, at most ``bound`` items apart: the items (and the
     source's errors, at their places) kept until every branch has read them.  A branch
@@ -197,64 +263,37 @@ class Tee(Generic[T]):
     a BufferError saying so (a hang is never an answer)."""
 
     def __init__(self, source: Iterator[T], n: int, bound: int) -> None:
-        self.source, self.bound = source, bound
-        self.kept: deque[tuple[bool, Any]] = deque()
-        self.first = 0  # the position of kept[0]
-        self.at = [0] * n
-        self.readers: list[int | None] = [None] * n
-        self.ended = False
+        self.source = source
+        self.book = TeeBook(n, bound)
         self.turn = threading.Condition()
 
     def next_for(self, k: int) -> T:
         """Branch ``k``'s next item (or its error)."""
+        book = self.book
         with self.turn:
-            self.readers[k] = threading.get_ident()
+            book.readers[k] = threading.get_ident()
             while True:
-                if self.at[k] < self.first + len(self.kept):
-                    ok, value = self.kept[self.at[k] - self.first]
-                    self.at[k] += 1
-                    self._forget()
-                    if not ok:
-                        try:
-                            raise value
-                        finally:
-                            value = None  # no error kept alive by this frame
-                    item: T = value
+                if book.ready(k):
+                    taken = [book.take(k)]
+                    if book.forget():
+                        self.turn.notify_all()
+                    item: T = passed_on(taken)
                     return item
-                if self.ended:
+                if book.ended:
                     raise StopIteration
-                if len(self.kept) < self.bound:
+                if len(book.kept) < book.bound:
                     self._read()
                     continue
-                self._wait_for_the_last(k)
+                book.check_wait(k, threading.get_ident(), "thread")
+                self.turn.wait()
 
     def _read(self) -> None:
         try:
-            self.kept.append((True, next(self.source)))
+            self.book.kept.append((True, next(self.source)))
         except StopIteration:
-            self.ended = True
+            self.book.ended = True
         except Exception as error:  # at its place, for every branch
-            self.kept.append((False, error))
-
-    def _forget(self) -> None:
-        """Drop what every branch has read; wake a branch waiting for room."""
-        least = min(self.at)
-        while self.first < least:
-            self.kept.popleft()
-            self.first += 1
-            self.turn.notify_all()
-
-    def _wait_for_the_last(self, k: int) -> None:
-        least = min(self.at)
-        last = [j for j, at in enumerate(self.at) if at == least]
-        me = threading.get_ident()
-        if any(self.readers[j] in (None, me) for j in last):
-            raise BufferError(
-                f"tee: branch {k} is {self.bound:,} items ahead of branch {last[0]}, which "
-                "is read on this thread or not yet at all: read the branches side by side, "
-                "each on a thread of its own, or give a larger bound"
-            )
-        self.turn.wait()
+            self.book.kept.append((False, error))
 
 
 class TeeBranch(Iterator[T]):
