@@ -206,7 +206,8 @@ class Terminals(Generic[T]):
         5
         """
         with self:
-            return more_itertools.ilen(self._take_items())
+            counted: int = more_itertools.ilen(self._take_items())  # typed in a bare build too
+            return counted
 
     def reduce(self, f: Callable[[U, T], U], initial: U) -> U:
         """``foldl f initial``: the items combined from the left.
