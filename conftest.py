@@ -46,8 +46,7 @@ ENGINE_FROM_SOURCE = not is_compiled("lazyfun.sudoku.solving.engine")
 WRITING_EXAMPLES = (
     HERE / "lazyfun" / "io",
     HERE / "lazyfun" / "sinks",
-    HERE / "lazyfun" / "streams" / "terminals.py",
-    HERE / "lazyfun" / "streams" / "astream.py",
+    HERE / "lazyfun" / "streams",
     HERE / "docs" / "pipelines.md",
 )
 
