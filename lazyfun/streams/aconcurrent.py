@@ -306,12 +306,7 @@ class Buffer(Step):
             raise StopAsyncIteration
         if self.task is None:
             self.task = asyncio.ensure_future(self._read())
-        ok, value = await self.queue.get()
-        if not ok:
-            try:
-                raise value
-            finally:
-                value = None  # the frame keeps no error alive after passing it on
+        value = passed_on([await self.queue.get()])
         if value is _NOTHING:
             self.done = True
             self.thread.close()

@@ -106,14 +106,8 @@ def within(limit: float, f: Callable[[T], U], item: T) -> U:
     threading.Thread(target=call, name="lazyfun-timeout", daemon=True).start()
     if not finished.wait(limit):
         raise TimeoutError(f"the call ran over its timeout of {limit:g} s (left to finish)")
-    ok, value = outcome.pop()
-    if ok:
-        result: U = value
-        return result
-    try:
-        raise value
-    finally:
-        value = None  # the frame keeps no error alive after passing it on
+    result: U = passed_on(outcome)
+    return result
 
 
 def at_rate(rate: Rate, f: Callable[[T], U], item: T) -> U:
@@ -178,12 +172,7 @@ class Merge(Holding[T]):
                 ).start()
             self.sources = []
         while self.left:
-            ok, value = self.queue.get()
-            if not ok:
-                try:
-                    raise value
-                finally:
-                    value = None  # the frame keeps no error alive after passing it on
+            value = passed_on([self.queue.get()])
             if value is _END:
                 self.left -= 1
                 continue
@@ -381,12 +370,7 @@ class Buffer(Holding[T]):
                 daemon=True,
             )
             self.thread.start()
-        ok, value = self.queue.get()
-        if not ok:
-            try:
-                raise value
-            finally:
-                value = None  # the frame keeps no error alive after passing it on
+        value = passed_on([self.queue.get()])
         if value is _END:
             self.done = True
             raise StopIteration
