@@ -4,6 +4,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+# uv installs the dependencies several times faster than pip (it fetches them side by side);
+# where uv cannot be had or cannot reach the index, pip does the same install.
+UV     := $(BIN)/uv pip install --quiet --python $(BIN)/python
+install = if [ -x $(BIN)/uv ] && $(UV) $(1); then :; else $(PIP) $(1); fi
 
 SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py noxfile.py
 # What the compiled build is made from: the package's Python (mypyc reads the compiled
@@ -17,21 +21,22 @@ SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(descr
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) --upgrade pip "setuptools>=77" wheel "mypy>=1.10"
+	$(PIP) "uv>=0.5" || echo "uv not available: pip installs instead"
+	$(call install,--upgrade pip "setuptools>=77" wheel "mypy>=1.10")
 
 # The dependencies, and the package installed in place as source; the compiling is
 # $(VENV)/.built's, so that it can run beside the checks that need only the source.
-INSTALL := LAZYFUN_PURE_BUILD=1 $(PIP) --no-build-isolation -e
+INSTALL = export LAZYFUN_PURE_BUILD=1; $(call install,--no-build-isolation -e $(1))
 $(VENV)/.base: pyproject.toml setup.py | $(BIN)/python
-	$(INSTALL) .
+	$(call INSTALL,.)
 	touch $@
 
 $(VENV)/.dev: pyproject.toml setup.py | $(BIN)/python
-	$(INSTALL) '.[dev]'
+	$(call INSTALL,'.[dev]')
 	touch $@ $(VENV)/.base
 
 $(VENV)/.bench: pyproject.toml setup.py | $(BIN)/python
-	$(INSTALL) '.[dev,bench,plot]'
+	$(call INSTALL,'.[dev,bench,plot]')
 	touch $@ $(VENV)/.dev $(VENV)/.base
 
 # The compiled modules and the C engine, in place, rebuilt when their sources change

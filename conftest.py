@@ -16,12 +16,12 @@
 - ``make unit`` runs the tests on every core (pytest-xdist, ``--dist loadfile``): a
   file's tests run in one process, so a module's fixture (a dask cluster, a
   browser, a measured study) is built once.
-- A test marked ``untraced`` (a long run of the engine on a big board) or
-  ``long_from_source`` (minutes from source: a non-consecutive 9x9, a 16x16 made and
-  proved) runs in the compiled pass as any other; the pure pass leaves it to ``make
-  slow``, which runs it from source without the coverage tracer (it slows the
-  engine's source about eightfold).  The other tests reach the same lines, so the
-  coverage of both passes together holds without them.
+- A test marked ``untraced`` (a long run: the engine on a big board, a memory test's
+  long input, the demo) runs without the coverage tracer, which slows Python that
+  runs line by line up to eightfold; the other tests reach the same lines, so the
+  coverage of both passes together holds without it.  From source, the pure pass
+  leaves it to ``make slow``, as it does a test marked ``long_from_source``
+  (minutes from source: a non-consecutive 9x9, a 16x16 made and proved).
 """
 
 from pathlib import Path
@@ -66,13 +66,14 @@ def _stream_in_doctests(
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The doctests of the compiled modules are tests of compiled code too; from source,
-    the tests marked ``untraced`` run without the coverage tracer, and those marked
-    ``long_from_source`` are slow (the pure pass leaves them to ``make slow``)."""
+    """The doctests of the compiled modules are tests of compiled code too; the tests
+    marked ``untraced`` run without the coverage tracer, and from source they and those
+    marked ``long_from_source`` are slow (the pure pass leaves them to ``make slow``)."""
     for item in items:
         if item.path in COMPILED_SOURCES:
             item.add_marker(pytest.mark.compiled)
-        long = item.get_closest_marker("untraced") or item.get_closest_marker("long_from_source")
-        if ENGINE_FROM_SOURCE and long:
+        untraced = item.get_closest_marker("untraced")
+        if untraced:
             item.add_marker(pytest.mark.no_cover)
+        if ENGINE_FROM_SOURCE and (untraced or item.get_closest_marker("long_from_source")):
             item.add_marker(pytest.mark.slow)

@@ -6,12 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.cli.demo import PAGE
 
 
+@pytest.mark.untraced
 def test_demo_solves_the_built_in_puzzles_and_shows_the_counts() -> None:
     result = CliRunner().invoke(app, ["demo"])
     assert result.exit_code == 0, result.output

@@ -243,11 +243,13 @@ def _max_rss_kib(path: Path) -> int:
     return int(out.stdout)
 
 
-def test_a_100000_line_file_streams_in_constant_memory(tmp_path: Path) -> None:
+def test_a_40000_line_file_streams_in_constant_memory(tmp_path: Path) -> None:
+    """Held whole, the 40,000 lines alone would take some 2.9 MiB; the peak grows by
+    less than half that over a 1,000-line file (it moves by a few hundred KiB)."""
     rng = random.Random(1)
     solution = "1234341221434321"
     lines = []
-    for _ in range(100_000):
+    for _ in range(40_000):
         cells = list(solution)
         for k in rng.sample(range(16), 10):
             cells[k] = "."
@@ -255,7 +257,7 @@ def test_a_100000_line_file_streams_in_constant_memory(tmp_path: Path) -> None:
     big, small = tmp_path / "big.txt", tmp_path / "small.txt"
     big.write_text("\n".join(lines) + "\n")
     small.write_text("\n".join(lines[:1000]) + "\n")
-    assert _max_rss_kib(big) < _max_rss_kib(small) + 4096
+    assert _max_rss_kib(big) < _max_rss_kib(small) + 1536
 
 
 def test_python_dash_m_runs_the_same_command() -> None:

@@ -128,6 +128,7 @@ def test_explain_refuses_two_puzzles_or_none_in_one_line(tmp_path: Path) -> None
     assert code == 2 and "holds 100 puzzles: this command takes one" in err
 
 
+@pytest.mark.untraced
 def test_an_explanation_page_and_a_picture_draw_the_rules(tmp_path: Path) -> None:
     _, file = _one("killer", tmp_path)
     page = tmp_path / "killer.html"

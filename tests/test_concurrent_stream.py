@@ -132,6 +132,7 @@ def test_an_infinite_input_is_read_a_bounded_distance_ahead() -> None:
     assert read <= 10 + 4 * 2 * 4 * THREAD_CHUNK
 
 
+@pytest.mark.untraced
 def test_memory_stays_flat_on_a_long_input() -> None:
     def peak(n: int) -> int:
         tracemalloc.start()

@@ -37,25 +37,30 @@ def browser() -> Iterator[object]:
     driver.quit()
 
 
+# What the reader sees, read in one round trip: the step number, the highlighted cells and
+# the digits of the one step section on screen (asking the driver element by element takes
+# a round trip for each of some hundred elements, after every key press).
+_SHOWN = """
+const visible = [...document.querySelectorAll("section.step")].filter(s => s.checkVisibility());
+const cell = e => Number(e.getAttribute("data-cell") ?? -1);
+const digit = d => [cell(d), d.textContent];
+return [
+    document.getElementById("number").innerText,
+    visible.length,
+    visible.flatMap(s => [...s.querySelectorAll("rect.rests")].map(cell)),
+    visible.flatMap(s => [...s.querySelectorAll("text.given, text.placed")].map(digit)),
+];
+"""
+
+
 def _shown(driver: object) -> tuple[str, set[int], dict[int, str]]:
     """The displayed step number, the highlighted cells and the digits of the visible grid."""
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.remote.webdriver import WebDriver
 
     assert isinstance(driver, WebDriver)
-    number = driver.find_element(By.ID, "number").text
-    (section,) = [
-        s for s in driver.find_elements(By.CSS_SELECTOR, "section.step") if s.is_displayed()
-    ]
-    rests = {
-        int(r.get_attribute("data-cell") or -1)
-        for r in section.find_elements(By.CSS_SELECTOR, "rect.rests")
-    }
-    digits = {
-        int(d.get_attribute("data-cell") or -1): d.text
-        for d in section.find_elements(By.CSS_SELECTOR, "text.given, text.placed")
-    }
-    return number, rests, digits
+    number, sections, rests, digits = driver.execute_script(_SHOWN)
+    assert sections == 1, f"{sections} step sections on screen"
+    return number, set(rests), {c: d for c, d in digits}
 
 
 def test_the_page_steps_through_the_puzzle_with_the_arrow_keys(

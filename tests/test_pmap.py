@@ -314,6 +314,7 @@ def _traced_peak(n: int) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.untraced
 def test_client_memory_stays_flat_on_a_long_input() -> None:
     """Four times the items, about the same peak: only chunks in flight are held."""
     short, long = _traced_peak(100_000), _traced_peak(400_000)

@@ -52,7 +52,7 @@ def test_9x9_variants_are_unique_and_minimal(kind: str) -> None:
 @pytest.mark.untraced
 @pytest.mark.long_from_source
 def test_the_shapes_come_from_the_solution() -> None:
-    for index in range(3):
+    for index in range(2):
         killer = puzzle("killer", 3, seed=4, index=index)
         (answer,) = list(solve(killer))
         cages = [r for r in killer.rules if isinstance(r, Cage)]
