@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Collection, Iterator
 from typing import Any
 
+from lazyfun.streams import threaded
 from lazyfun.streams.asteps import (
     FromSync,
     Step,
@@ -34,6 +35,7 @@ __all__ = [
     "Interleave",
     "Merge",
     "OnThread",
+    "ReadAhead",
     "Tee",
     "TeeBranch",
 ]
@@ -374,6 +376,31 @@ class Buffer(Step):
             await asyncio.gather(self.task, return_exceptions=True)
         self.thread.close()
         await aclose(self.source)
+
+
+class ReadAhead(Step):
+    """A plain iterable read ahead on a daemon thread (a sync :class:`~lazyfun.streams.
+    threaded.Buffer` of ``n``): the items already read are taken in the loop at once,
+    and only waiting for one is a call on a thread, so a blocking read never blocks
+    the loop and a cheap source stays cheap.  An error arrives at its place."""
+
+    def __init__(self, items: Iterator[Any], n: int) -> None:
+        self.ahead = threaded.Buffer(items, n)
+        self.thread = Threads(1)
+
+    async def __anext__(self) -> Any:
+        if not self.ahead.ready(0.0):  # nothing shelved yet (by a time long past: no wait)
+            await self.thread.run(self.ahead.ready, None)
+        try:
+            return next(self.ahead)
+        except StopIteration:
+            self.thread.close()
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        """Stop the reading thread (after the read it is in); the iterable stays open."""
+        self.ahead.close()
+        self.thread.close()
 
 
 async def _next_of(items: AsyncIterator[Any]) -> Any:
