@@ -461,12 +461,12 @@ class Buffer(Holding[T]):
             raise StopIteration
         if self.thread is None:
             self._begin()
-        entry = self.shelf.take()
-        if entry[0] and entry[1] is not _END:
-            item: T = entry[1]
+        taken = [self.shelf.take()]
+        if taken[0][0] and taken[0][1] is not _END:
+            item: T = taken.pop()[1]
             return item
-        if passed_on([entry]) is _END:
-            self.done = True
+        passed_on(taken)  # an error is raised, and this frame keeps no reference to it
+        self.done = True
         raise StopIteration
 
     def close(self) -> None:
