@@ -5,6 +5,9 @@ and the standard library, measured in one run.
 - I/O-bound map (2,000 calls sleeping 5 ms, 32 at a time) against the ideal;
 - a cheap map on two threads (100,000 items): the cost of the concurrency itself;
 - 10,000 coroutines sleeping 10 ms, 200 at a time;
+- a slow head: an ordered map of 100 calls, 8 at a time, the first taking 1 s and the
+  others 50 ms (threads and coroutines), against the ideal of 1 s;
+- ``group(within=0.5)`` over a source that stalls 2 s: when the first list comes;
 - the traced peak memory of a concurrent map at 10^5 and 10^6 items.
 """
 
@@ -234,6 +237,128 @@ def _async(verdicts: list[str]) -> None:
     )
 
 
+HEAD_SECONDS, REST_SECONDS = 1.0, 0.05  # the slow head's call, and every other one
+
+
+def _slow_head(n: int) -> int:
+    time.sleep(HEAD_SECONDS if n == 0 else REST_SECONDS)
+    return n
+
+
+async def _slow_head_async(n: int) -> int:
+    await asyncio.sleep(HEAD_SECONDS if n == 0 else REST_SECONDS)
+    return n
+
+
+def _head_of_line(verdicts: list[str]) -> None:
+    from aiostream import pipe
+    from aiostream import stream as aiostream
+    from streamable import Stream as Streamable
+
+    items, limit = 100, 8
+    ideal = max(HEAD_SECONDS, (items - 1) * REST_SECONDS / (limit - 1))
+    print(
+        f"a slow head: {items} calls in order, {limit} at a time, the first {HEAD_SECONDS:g} s "
+        f"and the others {REST_SECONDS * 1000:.0f} ms (ideal {ideal:.2f} s)"
+    )
+
+    async def ours() -> None:
+        await astream(range(items)).map(_slow_head_async, concurrency=limit).count()
+
+    async def theirs() -> None:
+        mapped = aiostream.iterate(range(items)) | pipe.map(_slow_head_async, task_limit=limit)
+        async with mapped.stream() as streamer:
+            async for _ in streamer:
+                pass
+
+    runs = {
+        "lazyfun threads": lambda: _drain(stream(range(items)).map(_slow_head, concurrency=limit)),
+        "streamable threads": lambda: _drain(
+            Streamable(range(items)).map(_slow_head, concurrency=limit)
+        ),
+        "lazyfun async": lambda: asyncio.run(ours()),
+        "aiostream": lambda: asyncio.run(theirs()),
+    }
+    times = {name: best_of(2, run) for name, run in runs.items()}
+    for name, elapsed in times.items():
+        print(f"  {name:<24}{elapsed:7.3f} s  {elapsed / ideal:5.2f}x the ideal")
+    for name in ("lazyfun threads", "lazyfun async"):
+        ratio = times[name] / ideal
+        verdicts.append(
+            verdict(f"slow head, {name}: within 1.5x of the ideal", ratio <= 1.5, f"{ratio:.2f}x")
+        )
+
+
+STALL_SECONDS, WITHIN = 2.0, 0.5  # how long the source stalls after its first items; the limit
+
+
+def _stalling() -> Iterable[int]:
+    yield from range(3)
+    time.sleep(STALL_SECONDS)
+    yield from range(3, 5)
+
+
+async def _stalling_async() -> Any:
+    for n in range(3):
+        yield n
+    await asyncio.sleep(STALL_SECONDS)
+    for n in range(3, 5):
+        yield n
+
+
+def _first_list(lists: Iterable[list[int]]) -> float:
+    start = time.perf_counter()
+    for _ in lists:
+        return time.perf_counter() - start
+    return float("inf")
+
+
+async def _first_list_async(lists: Any) -> float:
+    start = time.perf_counter()
+    async for _ in lists:
+        return time.perf_counter() - start
+    return float("inf")
+
+
+def _group_on_time(verdicts: list[str]) -> None:
+    from streamable import Stream as Streamable
+
+    print(
+        f"group(10, within={WITHIN:g}) over a source that stalls {STALL_SECONDS:g} s after "
+        "3 items: when the first list comes"
+    )
+
+    def streamable_first() -> float:
+        lists = Streamable(_stalling()).group(10, within=timedelta(seconds=WITHIN))
+        return _first_list(lists)
+
+    async def plain_async() -> float:
+        async with astream(_stalling()).group(10, within=WITHIN) as lists:
+            return await _first_list_async(lists)
+
+    async def async_source() -> float:
+        async with astream(_stalling_async()).group(10, within=WITHIN) as lists:
+            return await _first_list_async(lists)
+
+    def ours() -> float:
+        with stream(_stalling()).group(10, within=WITHIN) as lists:
+            return _first_list(lists)
+
+    firsts = {
+        "lazyfun Stream": ours(),
+        "lazyfun AsyncStream, plain source": asyncio.run(plain_async()),
+        "lazyfun AsyncStream, async source": asyncio.run(async_source()),
+        "streamable": streamable_first(),
+    }
+    for name, first in firsts.items():
+        print(f"  {name:<36}{first:6.2f} s")
+    for name in ("lazyfun Stream", "lazyfun AsyncStream, plain source"):
+        first = firsts[name]
+        verdicts.append(
+            verdict(f"group within, {name}: first list by 0.7 s", first <= 0.7, f"{first:.2f} s")
+        )
+
+
 def _memory(verdicts: list[str]) -> None:
     def peak(n: int) -> int:
         tracemalloc.start()
@@ -257,5 +382,7 @@ def main() -> list[str]:
     _io_bound(verdicts)
     _cheap_on_threads(verdicts)
     _async(verdicts)
+    _head_of_line(verdicts)
+    _group_on_time(verdicts)
     _memory(verdicts)
     return verdicts

@@ -83,8 +83,9 @@ def _raise_marked(n: int) -> int:
         lambda: stream(range(6)).map(_raise_marked).buffer(2),
         lambda: stream(range(6)).map(_raise_marked, concurrency=2),
         lambda: stream(range(6)).map(_raise_marked).chunked(4),
+        lambda: stream(range(6)).map(_raise_marked).group(4, within=60),
     ],
-    ids=["buffer", "concurrent", "chunked"],
+    ids=["buffer", "concurrent", "chunked", "group-within"],
 )
 def test_no_step_keeps_an_error_alive_after_passing_it_on(build: object) -> None:
     """With the collector off, an error is freed once nobody holds it: no step keeps it

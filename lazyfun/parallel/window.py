@@ -350,10 +350,23 @@ class Window(Holding[U]):
                 done: Chunk = task.future.result()
             except Exception:
                 continue  # the task failed: _take says so
-            rest = _leftovers(task, len(done.values), self._resize(task, done))
+            rest = self._seen(task, done)
             for offset, again in enumerate(rest):
                 self._pending.insert(at + offset, again)
             at += len(rest)
+
+    def _seen(self, task: _Task, done: Chunk) -> list[_Task]:
+        """A task seen done, once, whether at the head or behind a slow head: the chunk
+        size learns from its time (so cheap items behind a slow one go out in batches
+        too, and read ahead as far as the limits allow), and its unstarted items come
+        back as tasks, to go right after it."""
+        called = len(done.values)
+        rest = _leftovers(task, called, self._resize(task, done))
+        if self._chunksize is None:
+            self._size = next_size(
+                self._size, called, done.seconds, self._task_seconds, self._max_chunk
+            )
+        return rest
 
     def _resize(self, task: _Task, done: Chunk) -> int:
         """The size of the tasks an overrun's unstarted items go out in: what its calls'
@@ -399,14 +412,9 @@ class Window(Holding[U]):
             last = task.first + len(task.items) - 1
             error.add_note(f"{self._label}: the task holding items {task.first}..{last} failed")
             raise
-        called = len(done.values)
         if not task.split:  # taken before the window saw it done
-            self._pending.extendleft(reversed(_leftovers(task, called, self._resize(task, done))))
-        self._waiting -= called
-        if self._chunksize is None:
-            self._size = next_size(
-                self._size, called, done.seconds, self._task_seconds, self._max_chunk
-            )
+            self._pending.extendleft(reversed(self._seen(task, done)))
+        self._waiting -= len(done.values)
         if not done.errors and task.failure is None:
             self._current = _results(self._kind, task.items, done.values)
             return

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Collection, Iterator
 from typing import Any
 
+from lazyfun.streams import threaded
 from lazyfun.streams.asteps import (
     FromSync,
     Step,
@@ -34,6 +35,7 @@ __all__ = [
     "Interleave",
     "Merge",
     "OnThread",
+    "ReadAhead",
     "Tee",
     "TeeBranch",
 ]
@@ -66,10 +68,17 @@ class Ending(Step):
         raise NotImplementedError
 
 
+HELD = 8  # a concurrent async step holds at most this many results a call in flight
+
+
 class Concurrent(Ending):
     """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads
     (``map``, ``filter``, ``do``; a concurrent ``flatmap`` is a :class:`Merge`).  Errors
-    are items at their place; the reader cancelled, every call it started is cancelled."""
+    are items at their place; the reader cancelled, every call it started is cancelled.
+
+    In order, a slow call at the head does not hold the others back: each call that
+    ends frees its place for the next item while the head is awaited, its result held
+    in order, at most ``HELD * n`` items read ahead of the reader."""
 
     def __init__(
         self,
@@ -82,19 +91,26 @@ class Concurrent(Ending):
     ) -> None:
         self.source, self.f, self.kind, self.n, self.ordered = source, f, kind, n, ordered
         self.is_async, self.what = is_async(f), what
-        self.pending: deque[tuple[int, Any, asyncio.Future[Any]]] = deque()
+        self.pending: deque[tuple[int, Any, asyncio.Future[Any]]] = deque()  # input order
+        self.running: set[asyncio.Future[Any]] = set()  # the calls not ended yet
         self.read = 0
         self.exhausted = False
         self.threads = Threads(n)
 
     def _start(self, item: Any) -> asyncio.Future[Any]:
+        started: asyncio.Future[Any]
         if self.is_async:
-            started: asyncio.Future[Any] = asyncio.ensure_future(self.f(item))
-            return started
-        return self.threads.run(self.f, item)
+            started = asyncio.ensure_future(self.f(item))
+        else:
+            started = self.threads.run(self.f, item)
+        self.running.add(started)
+        started.add_done_callback(self.running.discard)
+        return started
 
     async def _fill(self) -> None:
-        while not self.exhausted and len(self.pending) < self.n:
+        while (
+            not self.exhausted and len(self.running) < self.n and len(self.pending) < HELD * self.n
+        ):
             try:
                 item = await anext(self.source)
             except StopAsyncIteration:
@@ -109,10 +125,17 @@ class Concurrent(Ending):
             self.read += 1
 
     async def _next_done(self) -> tuple[int, Any, asyncio.Future[Any]]:
+        entry = await self._done()
+        self.running.discard(entry[2])  # at once: its own callback may not have run yet
+        return entry
+
+    async def _done(self) -> tuple[int, Any, asyncio.Future[Any]]:
         if self.ordered:
-            head = self.pending[0]
-            if not head[2].done():
-                await asyncio.wait([head[2]])
+            head = self.pending[0][2]
+            while not head.done():  # each call that ends meanwhile makes room for the next
+                await asyncio.wait([head, *self.running], return_when="FIRST_COMPLETED")
+                if not head.done():
+                    await self._fill()
             return self.pending.popleft()
         while True:
             for i, entry in enumerate(self.pending):
@@ -159,9 +182,11 @@ class Merge(Ending):
     thread too, never in the loop; a collection such as a list, already made, as it is).
     Ordered, the head's items come as they arrive and the later inner iterables read
     ahead into their own queues (at most ``ahead`` items each); as completed, every item
-    comes as it arrives, interleaved.  An error (of ``f``, of an inner iterable, or read
-    from the source) is an item at its place and ends only its inner iterable.
-    Cancelled or closed, it cancels every reading task, closing the iterators they made."""
+    comes as it arrives, interleaved.  In order, an inner iterable read to its end frees
+    its place for the next while the head is still read (at most ``HELD * n`` held).
+    An error (of ``f``, of an inner iterable, or read from the source) is an item at its
+    place and ends only its inner iterable.  Cancelled or closed, it cancels every
+    reading task, closing the iterators they made."""
 
     def __init__(
         self,
@@ -178,9 +203,12 @@ class Merge(Ending):
         self.queues: deque[asyncio.Queue[tuple[int, Any]]] = deque()  # ordered: input order
         self.arrived: asyncio.Queue[tuple[int, Any]] = asyncio.Queue(n)  # as completed
         self.tasks: set[asyncio.Task[None]] = set()
-        self.active = self.read = 0
+        self.read = 0
+        self.active = 0  # inner iterables started and not read to their end
+        self.reading = 0  # inner iterables still being read by their task
         self.exhausted = False
         self.failed: deque[Exception] = deque()  # as completed: errors read from the source
+        self.moved = asyncio.Event()  # ordered: a reader handed an item on, or ended
 
     async def _read(self, item: Any, index: int, out: asyncio.Queue[tuple[int, Any]]) -> None:
         made: Any = None
@@ -194,22 +222,27 @@ class Merge(Ending):
             if isinstance(made, AsyncIterable):
                 made = aiter(made)
                 async for value in made:
-                    await out.put((_ITEM, value))
+                    await self._put(out, (_ITEM, value))
             elif isinstance(made, Collection):  # already made: nothing to wait for
                 for value in made:
-                    await out.put((_ITEM, value))
+                    await self._put(out, (_ITEM, value))
             else:  # an iterator's reads may block: each on a thread
                 made = iter(made)
                 while (value := await self.threads.run(next, made, _NOTHING)) is not _NOTHING:
-                    await out.put((_ITEM, value))
+                    await self._put(out, (_ITEM, value))
         except Exception as error:
             error.add_note(
                 f"{self.what}: raised by the function on item {index} of the input (counted from 0)"
             )
-            await out.put((_ERROR, error))
+            await self._put(out, (_ERROR, error))
         finally:
             await close_made(made)
-        await out.put((_END, None))
+        self.reading -= 1
+        await self._put(out, (_END, None))
+
+    async def _put(self, out: asyncio.Queue[tuple[int, Any]], entry: tuple[int, Any]) -> None:
+        await out.put(entry)
+        self.moved.set()
 
     def _start(self, item: Any) -> asyncio.Queue[tuple[int, Any]]:
         out = self.arrived if not self.ordered else asyncio.Queue[tuple[int, Any]](self.ahead)
@@ -218,10 +251,33 @@ class Merge(Ending):
         task.add_done_callback(self.tasks.discard)
         self.read += 1
         self.active += 1
+        self.reading += 1
+        return out
+
+    def _held(self) -> bool:
+        """Whether no inner iterable may start until one is read to its end: the
+        source ended or failed, or as many held as may be (``n`` as completed)."""
+        held = HELD * self.n if self.ordered else self.n
+        return self.exhausted or bool(self.failed) or self.active >= held
+
+    def _room(self) -> bool:
+        """Whether another inner iterable may start now (in order, fewer than ``n``
+        still reading too)."""
+        return not self._held() and (not self.ordered or self.reading < self.n)
+
+    async def _head(self) -> asyncio.Queue[tuple[int, Any]]:
+        """The first inner iterable's queue once it has an entry, starting the next inner
+        iterables meanwhile as the others end."""
+        out = self.queues[0]
+        while out.empty() and not self._held():
+            self.moved.clear()
+            await self._fill()
+            if out.empty():
+                await self.moved.wait()
         return out
 
     async def _fill(self) -> None:
-        while not self.exhausted and self.active < self.n and not self.failed:
+        while self._room():
             try:
                 item = await anext(self.source)
             except StopAsyncIteration:
@@ -249,7 +305,7 @@ class Merge(Ending):
             if not self.active:
                 self.threads.close()
                 raise StopAsyncIteration
-            out = self.queues[0] if self.ordered else self.arrived
+            out = await self._head() if self.ordered else self.arrived
             kind, value = await out.get()
             if kind == _ITEM:
                 return value
@@ -320,6 +376,31 @@ class Buffer(Step):
             await asyncio.gather(self.task, return_exceptions=True)
         self.thread.close()
         await aclose(self.source)
+
+
+class ReadAhead(Step):
+    """A plain iterable read ahead on a daemon thread (a sync :class:`~lazyfun.streams.
+    threaded.Buffer` of ``n``): the items already read are taken in the loop at once,
+    and only waiting for one is a call on a thread, so a blocking read never blocks
+    the loop and a cheap source stays cheap.  An error arrives at its place."""
+
+    def __init__(self, items: Iterator[Any], n: int) -> None:
+        self.ahead = threaded.Buffer(items, n)
+        self.thread = Threads(1)
+
+    async def __anext__(self) -> Any:
+        if not self.ahead.ready(0.0):  # nothing shelved yet (by a time long past: no wait)
+            await self.thread.run(self.ahead.ready, None)
+        try:
+            return next(self.ahead)
+        except StopIteration:
+            self.thread.close()
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        """Stop the reading thread (after the read it is in); the iterable stays open."""
+        self.ahead.close()
+        self.thread.close()
 
 
 async def _next_of(items: AsyncIterator[Any]) -> Any:

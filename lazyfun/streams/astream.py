@@ -38,6 +38,7 @@ from lazyfun.streams.aconcurrent import (
     Interleave,
     Merge,
     OnThread,
+    ReadAhead,
     Tee,
     TeeBranch,
 )
@@ -47,6 +48,7 @@ from lazyfun.streams.asteps import (
     Drop,
     Enumerate,
     FlatMap,
+    FromSync,
     Group,
     Map,
     Observed,
@@ -68,7 +70,7 @@ from lazyfun.streams.asteps import (
 from lazyfun.streams.aterminals import AsyncTerminals
 from lazyfun.streams.steps import check_count, seconds
 from lazyfun.streams.terminals import _Comparable
-from lazyfun.streams.threaded import Rate
+from lazyfun.streams.threaded import GROUP_AHEAD, Rate
 
 if TYPE_CHECKING:
     import logging
@@ -500,7 +502,8 @@ class AsyncStream(AsyncTerminals[T]):
         by: Callable[[T], Any] | None = None,
     ) -> AsyncStream[Any]:
         """As :meth:`lazyfun.streams.stream.Stream.group`; a list whose time is up is sent even
-        while the next item is still awaited.
+        while the next item is still awaited (a plain source right above, whose reads would
+        block the loop, is then read on a thread, up to 1,024 items ahead).
 
         >>> import asyncio
         >>> asyncio.run(astream(range(5)).group(2).to_list())
@@ -513,7 +516,10 @@ class AsyncStream(AsyncTerminals[T]):
         limit = None if within is None else seconds(within, "group's within")
         if by is not None:
             checked(by, "group's by")
-        return AsyncStream(Group(self._take_items(), size, limit, by))
+        items = self._take_items()
+        if limit is not None and isinstance(items, FromSync):
+            items = ReadAhead(items.items, GROUP_AHEAD)
+        return AsyncStream(Group(items, size, limit, by))
 
     def buffer(self, n: int) -> AsyncStream[T]:
         """Read up to ``n`` items ahead in a task, to overlap producer and consumer (a plain

@@ -416,15 +416,20 @@ class Throttle(Iterator[T]):
         return item
 
 
+Wait = Callable[[float], bool]  # whether the source's next entry is here by a monotonic time
+
+
 class Group(Iterator[list[T]]):
     """Lists of at most ``size`` items, a list also closed once ``within`` seconds have
-    passed since it opened (checked as items arrive and at the end: no timer).
+    passed since it opened: checked as items arrive and at the end, and, given ``wait``
+    (a source read ahead on a thread: ``Buffer.ready``; the clock is then
+    ``time.monotonic``), while the next item is awaited.
 
     >>> list(Group(iter(range(5)), 2, None))
     [[0, 1], [2, 3], [4]]
     """
 
-    __slots__ = ("clock", "gathered", "held", "opened", "size", "source", "within")
+    __slots__ = ("clock", "gathered", "held", "opened", "size", "source", "wait", "within")
 
     def __init__(
         self,
@@ -432,8 +437,10 @@ class Group(Iterator[list[T]]):
         size: int | None,
         within: float | None,
         clock: Clock = time.monotonic,
+        wait: Wait | None = None,
     ) -> None:
         self.source, self.size, self.within, self.clock = source, size, within, clock
+        self.wait = wait if within is not None else None
         self.gathered: list[T] = []
         self.opened = 0.0
         self.held = Held()
@@ -449,8 +456,20 @@ class Group(Iterator[list[T]]):
             gathered, self.gathered = self.gathered, []
             return gathered
 
+    def _due(self) -> bool:
+        """Whether the open list's time is up before the next item arrives (only known
+        with ``wait``; without it, the next item is read, however long it takes)."""
+        if self.wait is None or not self.gathered:
+            return False
+        assert self.within is not None
+        return not self.wait(self.opened + self.within)
+
     def _gather(self) -> list[T]:
-        for item in self.source:
+        while not self._due():
+            try:
+                item = next(self.source)
+            except StopIteration:
+                break
             now = self.clock() if self.within is not None else 0.0
             gathered = self.gathered
             if not gathered:
@@ -469,7 +488,8 @@ class Group(Iterator[list[T]]):
 
 
 class GroupBy(Iterator[tuple[K, list[T]]]):
-    """``(key, list)`` pairs: each key's list closed on its own ``size`` or ``within``;
+    """``(key, list)`` pairs: each key's list closed on its own ``size`` or ``within``
+    (while the next item is awaited too, given ``wait``, as for :class:`Group`);
     every open list is flushed, oldest first, when the source ends.  By key alone
     this holds every item until the end: its memory is not bounded.
 
@@ -477,7 +497,7 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
     [(True, ['a', 'b']), (False, ['A', 'B'])]
     """
 
-    __slots__ = ("by", "clock", "held", "open", "ready", "size", "source", "within")
+    __slots__ = ("by", "clock", "held", "open", "ready", "size", "source", "wait", "within")
 
     def __init__(
         self,
@@ -486,8 +506,10 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
         size: int | None,
         within: float | None,
         clock: Clock = time.monotonic,
+        wait: Wait | None = None,
     ) -> None:
         self.source, self.by, self.size, self.within, self.clock = source, by, size, within, clock
+        self.wait = wait if within is not None else None
         self.open: dict[K, tuple[float, list[T]]] = {}
         self.ready: deque[tuple[K, list[T]]] = deque()
         self.held = Held()
@@ -507,6 +529,12 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
         if not self.ready:
             self.held.raise_held()
         while not self.ready:
+            if self.wait is not None and self.open:
+                assert self.within is not None
+                opened = next(iter(self.open.values()))[0]
+                if not self.wait(opened + self.within):
+                    self._expire(self.clock())
+                    continue
             try:
                 item = next(self.source)
             except StopIteration:

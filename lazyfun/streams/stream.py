@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import AsyncIterable, Callable, Iterable
+from collections.abc import AsyncIterable, Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
@@ -514,10 +514,12 @@ class Stream(Terminals[T]):
         by: Callable[[T], Any] | None = None,
     ) -> Stream[Any]:
         """Lists of at most ``size`` items, a list also closed once ``within`` seconds
-        have passed since it opened (checked as items arrive and at the end, with
-        no timer thread).  With ``by=key``: ``(key, list)`` pairs, each key's list
-        closed on its own size or time, all open lists flushed at the end (by key
-        alone, memory is not bounded: every item is held until the end).
+        have passed since it opened, even while the source stalls: with ``within``,
+        the source is read on a daemon thread, up to 1,024 items ahead (as
+        ``buffer`` does; it stops when the Stream is closed or dropped).  With
+        ``by=key``: ``(key, list)`` pairs, each key's list closed on its own size or
+        time, all open lists flushed at the end (by key alone, memory is not
+        bounded: every item is held until the end).
 
         >>> stream(range(7)).group(3).to_list()
         [[0, 1, 2], [3, 4, 5], [6]]
@@ -529,10 +531,16 @@ class Stream(Terminals[T]):
         if size is not None:
             check_count(size, "group's size", 1)
         limit = None if within is None else seconds(within, "group's within")
+        if by is not None:
+            check_callable(by, "group's by")
+        items: Iterator[Any] = self._take_items()
+        wait, holding = None, list[threaded.Buffer[Any]]()
+        if limit is not None:  # read on a thread, so a list is closed on time while it stalls
+            ahead = threaded.Buffer(items, threaded.GROUP_AHEAD)
+            items, wait, holding = ahead, ahead.ready, [ahead]
         if by is None:
-            return self._then(steps.Group(self._take_items(), size, limit))
-        check_callable(by, "group's by")
-        return self._then(steps.GroupBy(self._take_items(), by, size, limit))
+            return self._then(steps.Group(items, size, limit, wait=wait), *holding)
+        return self._then(steps.GroupBy(items, by, size, limit, wait=wait), *holding)
 
     def buffer(self, n: int) -> Stream[T]:
         """Read up to ``n`` items ahead on a background thread, so a slow producer and

@@ -22,6 +22,7 @@ from lazyfun.parallel.window import Holding
 from lazyfun.streams.steps import Clock, Sleep, check_count, seconds
 
 __all__ = [
+    "GROUP_AHEAD",
     "Buffer",
     "FromAsync",
     "Merge",
@@ -36,6 +37,8 @@ __all__ = [
 
 T = TypeVar("T")
 U = TypeVar("U")
+
+GROUP_AHEAD = 1024  # items a group(within=) reads ahead of its lists, on its thread
 
 
 class Rate:
@@ -341,46 +344,135 @@ class FromAsync(Holding[T]):
             loop.close()
 
 
+class _Shelf:
+    """What a Buffer's thread and the Buffer share (the thread holds no reference to the
+    Buffer): up to ``n`` entries read, each (True, item) or (False, error).  An entry
+    passes without a lock while both sides keep going; a side takes the lock only to
+    wait (the reader for room, once it has ``n``, until half are taken; the Buffer for
+    an entry) or to wake the other side waiting."""
+
+    __slots__ = ("entries", "full", "n", "stopping", "turn", "waiting")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.entries: deque[tuple[bool, Any]] = deque()
+        self.turn = threading.Condition()
+        self.stopping = self.waiting = self.full = False
+
+    def put(self, entry: tuple[bool, Any]) -> bool:
+        """Shelve ``entry`` once there is room; False, shelving nothing, once stopped."""
+        if len(self.entries) >= self.n:
+            with self.turn:
+                self.full = True
+                while len(self.entries) > self.n // 2 and not self.stopping:
+                    self.turn.wait()
+                self.full = False
+        if self.stopping:
+            return False
+        self.entries.append(entry)
+        if self.waiting:
+            with self.turn:
+                self.turn.notify_all()
+        return True
+
+    def ready(self, timeout: float | None) -> bool:
+        """Whether an entry is here within ``timeout`` seconds (None: wait for one, or
+        for the shelf to be stopped)."""
+        if self.entries:
+            return True
+        with self.turn:
+            self.waiting = True
+            try:
+                self.turn.wait_for(lambda: self.entries or self.stopping, timeout)
+            finally:
+                self.waiting = False
+        return bool(self.entries)
+
+    def take(self) -> tuple[bool, Any]:
+        """The next entry, once there is one (the end, once stopped)."""
+        if not self.entries and not self.ready(None):
+            return (True, _END)
+        entry = self.entries.popleft()
+        if self.full and len(self.entries) <= self.n // 2:
+            with self.turn:
+                self.turn.notify_all()
+        return entry
+
+    def stop(self) -> None:
+        with self.turn:
+            self.stopping = True
+            self.turn.notify_all()
+
+
+def _shelve(source: Iterator[Any], shelf: _Shelf) -> None:
+    """A Buffer's thread: the items of ``source`` (or their exceptions) onto ``shelf``
+    until the end or until it is stopped."""
+    while not shelf.stopping:
+        try:
+            entry: tuple[bool, Any] = (True, next(source))
+        except StopIteration:
+            entry = (True, _END)
+        except BaseException as error:
+            entry = (False, error)
+        if not shelf.put(entry) or entry[1] is _END:
+            return
+
+
 class Buffer(Holding[T]):
     """Up to ``n`` items read ahead by a background thread, to overlap a slow producer
     with a slow consumer; an upstream exception arrives in its place.
 
-    The thread starts on the first ``next()``.  ``close()`` (or dropping the
-    iterator) stops it after the read it is in: a thread cannot be interrupted,
-    so a read that blocks for ever keeps it (it is a daemon thread).
+    The thread starts on the first ``next()`` (or ``ready()``).  ``close()`` (or
+    dropping the iterator) stops it after the read it is in: a thread cannot be
+    interrupted, so a read that blocks for ever keeps it (it is a daemon thread).
 
     >>> list(Buffer(iter(range(3)), 2))
     [0, 1, 2]
     """
 
     def __init__(self, source: Iterator[T], n: int) -> None:
-        self.source, self.queue = source, queue.Queue[tuple[bool, Any]](n)
-        self.stopping = threading.Event()
+        self.source, self.shelf = source, _Shelf(n)
         self.thread: threading.Thread | None = None
         self.done = False
+
+    def _begin(self) -> None:
+        if self.thread is None:
+            self.thread = threading.Thread(
+                target=_shelve, args=(self.source, self.shelf), name="lazyfun-buffer", daemon=True
+            )
+            self.thread.start()
+
+    def ready(self, by: float | None) -> bool:
+        """Whether the next item (or error, or the end) is here by ``by``, a reading of
+        ``time.monotonic()``, waiting until then at most (None: until it is, or the
+        Buffer is closed): what lets ``group(within=)`` close a list on time while the
+        source stalls.
+
+        >>> Buffer(iter([]), 1).ready(time.monotonic() + 1.0)
+        True
+        """
+        if self.done or self.shelf.entries:
+            return True
+        self._begin()
+        return self.shelf.ready(None if by is None else max(0.0, by - time.monotonic()))
 
     def __next__(self) -> T:
         if self.done:
             raise StopIteration
         if self.thread is None:
-            self.thread = threading.Thread(
-                target=_read_ahead,
-                args=(self.source, self.queue, self.stopping),
-                name="lazyfun-buffer",
-                daemon=True,
-            )
-            self.thread.start()
-        value = passed_on([self.queue.get()])
-        if value is _END:
-            self.done = True
-            raise StopIteration
-        item: T = value
-        return item
+            self._begin()
+        taken = [self.shelf.take()]
+        if taken[0][0] and taken[0][1] is not _END:
+            item: T = taken.pop()[1]
+            return item
+        passed_on(taken)  # an error is raised, and this frame keeps no reference to it
+        self.done = True
+        raise StopIteration
 
     def close(self) -> None:
         """Stop the reading thread after the read it is in."""
         self.done = True
-        self.stopping.set()
+        self.shelf.stop()
 
     def __del__(self) -> None:
         self.close()
