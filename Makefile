@@ -118,9 +118,11 @@ browser:
 
 # Both passes on every core (pytest-xdist; JOBS=0 runs in one process); --dist loadfile
 # keeps a file's tests in one process, so a module's fixture (a cluster, a browser) is
-# started once.
+# started once.  A test that hangs fails after TIMEOUT seconds, its threads' stacks
+# printed, and the run goes on: the suite never hangs.
 JOBS ?= auto
-PARALLEL := -n $(JOBS) --dist loadfile
+TIMEOUT ?= 300
+PARALLEL = -n $(JOBS) --dist loadfile --timeout=$(TIMEOUT)
 unit: $(DEV) browser
 	$(BIN)/pytest $(PARALLEL) --durations=10 --cov --cov-report=
 	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) --durations=10 -m "compiled and not slow" --cov --cov-append \
@@ -170,6 +172,7 @@ dist: $(DEV)
 
 # The long checks that `make test` (and so CI) leaves out: the tests marked slow.
 # From source, the tests marked long_from_source or untraced are slow too (conftest.py).
+slow: TIMEOUT = 3600
 slow: $(DEV)
 	$(BIN)/pytest $(PARALLEL) -m slow tests
 	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m "long_from_source or untraced" tests
