@@ -44,6 +44,7 @@ from lazyfun.streams.aconcurrent import (
 from lazyfun.streams.asteps import (
     Catch,
     Chain,
+    Chunked,
     Drop,
     Enumerate,
     FlatMap,
@@ -60,7 +61,6 @@ from lazyfun.streams.asteps import (
     While,
     Zip,
     checked,
-    chunked,
     metered,
     source,
     with_retry,
@@ -294,7 +294,7 @@ class AsyncStream(AsyncTerminals[T]):
         [[0, 1], [2, 3], [4]]
         """
         check_count(n, "chunked's n", 1)
-        return AsyncStream(chunked(self._take_items(), n))
+        return AsyncStream(Chunked(self._take_items(), n))
 
     def window(self, n: int) -> AsyncStream[tuple[T, ...]]:
         """Overlapping windows of ``n`` consecutive items.
@@ -513,6 +513,8 @@ class AsyncStream(AsyncTerminals[T]):
         limit = None if within is None else seconds(within, "group's within")
         if by is not None:
             checked(by, "group's by")
+        if size is not None and limit is None and by is None:
+            return AsyncStream(Chunked(self._take_items(), size))
         return AsyncStream(Group(self._take_items(), size, limit, by))
 
     def buffer(self, n: int) -> AsyncStream[T]:
