@@ -166,6 +166,13 @@ def test_the_steps_go_on_after_an_error_they_pass_on_and_leave_your_source_open(
     assert next(source) == 3  # neither read on nor closed
     assert stream(range(2)).take(5).to_list() == [0, 1]
     assert stream(fails_on({0, 1})).take(0).catch().to_list() == []
+    # a concurrent step right above take is closed as soon as the last item is out
+    squares = iter(stream(itertools.count()).map(lambda n: n * n, concurrency=2).take(2))
+    assert [next(squares), next(squares)] == [0, 1]
+    deadline = time.monotonic() + 10
+    while workers_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert workers_alive() == []
 
 
 def test_group_closes_a_list_on_time_as_items_arrive() -> None:

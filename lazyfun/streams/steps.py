@@ -213,9 +213,10 @@ def take(source: Iterator[T], n: int) -> Iterator[T]:
     """The first ``n`` items that come through (an item whose read failed is not counted);
     reads no further, and then closes a concurrent step right above it.
 
-    The items go through ``islice(compress(source, counted))``, all in C: ``counted``
+    All but the last go through ``islice(compress(source, counted))``, in C: ``counted``
     (``repeat(True, n)``) is used up by the items that came through only, so after an
-    error (which ends the islice) it says how many are still to come.
+    error (which ends the islice) it says how many are still to come.  The last is
+    read here, so the step above is closed as soon as it is out.
 
     >>> list(take(iter("abcd"), 2))
     ['a', 'b']
@@ -225,14 +226,14 @@ def take(source: Iterator[T], n: int) -> Iterator[T]:
 
     def segments() -> Iterator[Iterable[T]]:
         while left := length_hint(counted):
-            yield islice(passed, left)
-            if length_hint(counted):  # ended early: upstream raised (passed on) or ended
-                rest = _next_of(passed)
-                if rest is None:
-                    break
-                yield rest
-        if isinstance(source, Holding):
-            source.close()  # nothing more will be read: free its workers now
+            if left > 1:
+                yield islice(passed, left - 1)  # ended by its count, an error or the end
+            rest = _next_of(passed)  # the last item, or the one after an error
+            if rest is None:
+                return
+            if not length_hint(counted) and isinstance(source, Holding):
+                source.close()  # nothing more will be read: free its workers now
+            yield rest
 
     return chain.from_iterable(segments())
 
