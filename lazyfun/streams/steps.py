@@ -216,7 +216,9 @@ def take(source: Iterator[T], n: int) -> Iterator[T]:
     All but the last go through ``islice(compress(source, counted))``, in C: ``counted``
     (``repeat(True, n)``) is used up by the items that came through only, so after an
     error (which ends the islice) it says how many are still to come.  The last is
-    read here, so the step above is closed as soon as it is out.
+    read here, so the step above is closed as soon as it is out.  After an islice
+    that ended early the source is read once more, here: the item after an error, or
+    a second StopIteration from a source that ended (as the iterator protocol has it).
 
     >>> list(take(iter("abcd"), 2))
     ['a', 'b']
