@@ -165,6 +165,7 @@ def test_the_steps_go_on_after_an_error_they_pass_on_and_leave_your_source_open(
     assert stream(source).catch().take(3).to_list() == [0, 1, 2]
     assert next(source) == 3  # neither read on nor closed
     assert stream(range(2)).take(5).to_list() == [0, 1]
+    assert stream(range(3)).take(10**30).throttle(10**30, per=1).to_list() == [0, 1, 2]
     assert stream(fails_on({0, 1})).take(0).catch().to_list() == []
     # a concurrent step right above take is closed as soon as the last item is out
     squares = iter(stream(itertools.count()).map(lambda n: n * n, concurrency=2).take(2))

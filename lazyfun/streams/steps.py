@@ -223,7 +223,7 @@ def take(source: Iterator[T], n: int) -> Iterator[T]:
     >>> list(take(iter("abcd"), 2))
     ['a', 'b']
     """
-    counted = repeat(True, n)
+    counted = repeat(True, min(n, sys.maxsize))  # more than anyone can read, past that
     passed = compress(source, counted)
 
     def segments() -> Iterator[Iterable[T]]:
@@ -434,6 +434,9 @@ def catch(source: Iterator[T], recovery: Recovery) -> Iterator[T]:
     return chain.from_iterable(segments())
 
 
+LONGEST_STRETCH = 1 << 16  # items a throttle reads without the clock, at most
+
+
 def throttle(
     source: Iterator[T],
     count: int,
@@ -449,8 +452,8 @@ def throttle(
     the clock (``islice(compress(source, counted))``, as :func:`take` does), each no
     longer than the rest of the allowance; a stretch's items are all dated when it
     ends, later than they were read, which can only make the step wait longer.  The
-    stretches double while they take under a thousandth of ``per`` and halve
-    otherwise; a stretch of one item is read and dated exactly, and after an error
+    stretches double (up to ``LONGEST_STRETCH``) while they take under a thousandth of
+    ``per`` and halve otherwise; a stretch of one item is read and dated exactly, and after an error
     (or the end) the items are read one by one again.
 
     >>> list(throttle(iter(range(3)), 10, 1.0))
@@ -484,7 +487,7 @@ def throttle(
             if read < allowed:  # an error, or the end: read on one by one
                 stretch = 1
             elif (clock() - now) * 1000 < per:
-                stretch *= 2
+                stretch = min(2 * stretch, LONGEST_STRETCH)
             else:
                 stretch = max(1, stretch // 2)
             if rest is not None:
