@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
-from typing import TypeGuard, assert_type
+from typing import Any, TypeGuard, assert_type
 
 import pytest
 from hypothesis import given
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from typing_extensions import TypeIs
 
 from lazyfun import Stream, stream
-from lazyfun.streams.steps import Group, GroupBy, Throttle
+from lazyfun.streams.steps import Group, GroupBy, throttle
 
 
 class FakeClock:
@@ -96,14 +96,14 @@ def test_law_chunks_and_groups_concatenate_back_to_the_input(xs: list[int], k: i
 
 def test_throttle_lets_count_items_through_in_any_window_of_per_seconds() -> None:
     clock = FakeClock()
-    got = list(Throttle(iter(range(7)), 3, 1.0, clock=clock, sleep=clock.sleep))
+    got = list(throttle(iter(range(7)), 3, 1.0, clock=clock, sleep=clock.sleep))
     assert got == list(range(7))
     assert clock.slept == [1.0, 1.0]  # items 3 and 6 waited for the window to pass
 
 
 def test_throttle_does_not_count_errors_and_never_waits_when_the_rate_is_not_reached() -> None:
     clock = FakeClock()
-    throttled = Throttle(fails_on({1, 2, 3}), 2, 1.0, clock=clock, sleep=clock.sleep)
+    throttled = throttle(fails_on({1, 2, 3}), 2, 1.0, clock=clock, sleep=clock.sleep)
     got = []
     for _ in range(12):
         try:
@@ -115,9 +115,65 @@ def test_throttle_does_not_count_errors_and_never_waits_when_the_rate_is_not_rea
     assert got == [0, 4, 5, 6, 7, 8, 9]
     assert clock.slept == [1.0, 1.0, 1.0]  # 7 items, 2 a second: 5, 7 and 9 waited
     never = FakeClock()
-    assert len(list(Throttle(iter(range(1000)), 10**6, 1.0, never, never.sleep))) == 1000
+    assert len(list(throttle(iter(range(1000)), 10**6, 1.0, never, never.sleep))) == 1000
     assert never.slept == []
     assert stream(range(4)).throttle(2, per=timedelta(milliseconds=10)).to_list() == [0, 1, 2, 3]
+
+
+def test_throttle_far_from_its_limit_reads_the_clock_once_a_stretch_not_once_an_item() -> None:
+    clock = FakeClock()
+    reads = 0
+
+    def counted() -> float:
+        nonlocal reads
+        reads += 1
+        return clock()
+
+    assert sum(throttle(iter(range(10**5)), 10**9, 1.0, counted, clock.sleep)) == sum(range(10**5))
+    assert reads < 100 and clock.slept == []
+    # an error inside a stretch is not counted: 2 a second, and 0, 1, 3 and 4 come through
+    limited = throttle(fails_on({2}), 3, 1.0, clock=clock, sleep=clock.sleep)
+    got = [next(limited), next(limited)]
+    with pytest.raises(ValueError, match="bad 2"):
+        next(limited)
+    got.append(next(limited))
+    assert clock.slept == []  # 0, 1 and 3 in the first second: the error took no place
+    got.append(next(limited))
+    assert got == [0, 1, 3, 4] and clock.slept == [1.0]
+
+
+def test_the_steps_go_on_after_an_error_they_pass_on_and_leave_your_source_open() -> None:
+    # an error catch lets through is passed on, and the catch goes on after it
+    absent: dict[int, int] = {}
+    twice = stream(fails_on({2, 5})).map(lambda n: n if n != 7 else absent[n]).catch(KeyError)
+    assert twice.catch(ValueError).to_list() == [0, 1, 3, 4, 6, 8, 9]
+
+    # an error from the function or from an inner iterable, at its place
+    def inner(n: int) -> Iterator[int]:
+        yield n
+        if n == 1:
+            raise ValueError("inner")
+
+    assert stream(fails_on({3})).flatmap(inner).catch().take(6).to_list() == [0, 1, 2, 4, 5, 6]
+
+    def one_is_not_iterable(n: int) -> Any:
+        return n if n == 1 else [n]
+
+    assert stream([1, 2]).flatmap(one_is_not_iterable).catch(TypeError).to_list() == [2]
+    # take reads no further than it must, even at the end of a shorter source
+    source = iter(range(10))
+    assert stream(source).catch().take(3).to_list() == [0, 1, 2]
+    assert next(source) == 3  # neither read on nor closed
+    assert stream(range(2)).take(5).to_list() == [0, 1]
+    assert stream(range(3)).take(10**30).throttle(10**30, per=1).to_list() == [0, 1, 2]
+    assert stream(fails_on({0, 1})).take(0).catch().to_list() == []
+    # a concurrent step right above take is closed as soon as the last item is out
+    squares = iter(stream(itertools.count()).map(lambda n: n * n, concurrency=2).take(2))
+    assert [next(squares), next(squares)] == [0, 1]
+    deadline = time.monotonic() + 10
+    while workers_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert workers_alive() == []
 
 
 def test_group_closes_a_list_on_time_as_items_arrive() -> None:

@@ -454,6 +454,24 @@ def test_a_loop_through_two_threads_is_reported_never_a_deadlock() -> None:
     assert all(isinstance(error, LazyListLoop) for error in errors)
 
 
+def test_a_thread_that_ended_is_forgotten_as_the_recent_one_its_ident_may_be_reused() -> None:
+    from lazyfun.lazylist import blackholes
+
+    idents: list[int] = []
+
+    def walk() -> None:
+        idents.append(threading.get_ident())
+        assert sum(iter(LazyList.of(range(10)))) == 45
+        assert blackholes.RECENT.pair[0] == idents[0]  # it forced last
+
+    worker = threading.Thread(target=walk)
+    worker.start()
+    worker.join(10)
+    assert idents and blackholes.RECENT.pair[0] != idents[0]
+    assert sum(iter(LazyList.of(range(10)))) == 45
+    assert blackholes.RECENT.pair[0] == threading.get_ident()
+
+
 def test_a_failed_source_fails_the_same_way_on_every_read() -> None:
     def source() -> Iterator[int]:
         yield 0

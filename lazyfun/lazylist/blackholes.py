@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import sys
 import threading
+import weakref
+from collections.abc import Callable
 from types import TracebackType
 from typing import Final, NoReturn, Protocol
 
-__all__ = ["CLAIM_IS_ATOMIC", "MAX_NESTING", "WAIT_TICK", "LazyListLoop", "Nesting"]
+__all__ = ["BLACKHOLE", "CLAIM_IS_ATOMIC", "MAX_NESTING", "WAIT_TICK", "LazyListLoop", "Nesting"]
 
 
 class Cell(Protocol):
@@ -35,6 +37,11 @@ class LazyListLoop(Exception):
 def loop() -> NoReturn:
     """The code of a cell while it is being computed (a blackhole, in GHC's words)."""
     raise LazyListLoop("this LazyList cell depends on itself (<<loop>>)")
+
+
+# ``loop`` as a constant: compiled, a function's name is looked up in the module's
+# dict at each use, a Final is read directly (claiming a cell compares with it)
+BLACKHOLE: Final[Callable[[], NoReturn]] = loop
 
 
 class Failed:
@@ -80,12 +87,38 @@ GIL: Final = getattr(sys, "_is_gil_enabled", lambda: True)()
 CLAIM_IS_ATOMIC: Final = GIL and not __file__.endswith(".py")  # see _claim
 
 
+class Recent:
+    """The thread that asked for its Nesting last, with it: most forcing is done by one
+    thread, and comparing its ident costs half a thread-local lookup.  One pair, read at
+    once, so a thread never sees another's ident with its own Nesting."""
+
+    def __init__(self) -> None:
+        self.pair: tuple[int, Nesting] = (0, Nesting())  # 0 is no thread's ident
+
+
+RECENT: Final = Recent()
+IDENT: Final = threading.get_ident
+
+
+def forget(ident: int) -> None:
+    """A thread ends: its ident may be another's soon, so it is no longer the recent one."""
+    if RECENT.pair[0] == ident:
+        RECENT.pair = (0, Nesting())
+
+
 def nesting() -> Nesting:
+    """This thread's Nesting (made at its first forcing, kept until it ends)."""
+    ident = IDENT()
+    pair = RECENT.pair
+    if pair[0] == ident:
+        return pair[1]
     try:
         depth: Nesting = THREAD.depth
     except AttributeError:
-        depth = Nesting()
-        THREAD.depth = depth
+        depth = THREAD.depth = Nesting()
+        THREAD.ending = ending = threading.Lock()  # dropped when the thread ends
+        weakref.finalize(ending, forget, ident)
+    RECENT.pair = (ident, depth)
     return depth
 
 

@@ -19,16 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from html import escape
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Final, Generic, TypeVar, overload
 
 from lazyfun.lazylist.blackholes import (
+    BLACKHOLE,
     CLAIM_IS_ATOMIC,
     LOCK,
     MAX_NESTING,
     Failed,
     LazyListLoop,
     Nesting,
-    loop,
     nesting,
     release,
     wait_for,
@@ -43,7 +43,7 @@ V = TypeVar("V")
 SHOWN = 20  # how many forced elements ``repr`` prints before it abbreviates
 
 
-_NO_HEAD: Any = None
+_NO_HEAD: Final[Any] = None
 
 
 def _claim(cell: LazyList[Any], me: Nesting) -> Callable[[], Evaluated[Any]] | None:
@@ -56,19 +56,19 @@ def _claim(cell: LazyList[Any], me: Nesting) -> Callable[[], Evaluated[Any]] | N
     needed.  From source (or without a GIL) the lock makes the stretch atomic.
     """
     code = cell._code
-    if CLAIM_IS_ATOMIC and code is not loop:
+    if CLAIM_IS_ATOMIC and code is not BLACKHOLE:
         if code is not None:
-            cell._code = loop
+            cell._code = BLACKHOLE
             cell._owner = me
         return code
     LOCK.acquire()
     try:
         code = cell._code
-        while code is loop:
+        while code is BLACKHOLE:
             wait_for(cell, me)
             code = cell._code
         if code is not None:
-            cell._code = loop
+            cell._code = BLACKHOLE
             cell._owner = me
         return code
     finally:
@@ -90,7 +90,7 @@ class LazyList(Generic[T]):
     _code: Callable[[], Evaluated[T]] | None
     _head: T
     _tail: LazyList[T] | None
-    _owner: Nesting | None  # the thread computing the cell, while its code is loop
+    _owner: Nesting | None  # the thread computing the cell, while its code is BLACKHOLE
 
     def __init__(
         self,
@@ -156,7 +156,7 @@ class LazyList(Generic[T]):
         >>> powers[10]
         1024
         """
-        xs: LazyList[T] = LazyList(loop)
+        xs: LazyList[T] = LazyList(BLACKHOLE)
         make: Callable[[LazyList[T]], object] = f  # checked by hand, for a clear error
         xs._code = lambda: _checked(make(xs))
         return xs
@@ -184,14 +184,16 @@ class LazyList(Generic[T]):
             )
         depth.nested += 1
         try:
-            step = code()
+            step = code.fill(self) if isinstance(code, Reader) else code()
         except BaseException:
             self._code = code
             release()
             raise
         finally:
             depth.nested -= 1
-        if step is None:
+        if step is self:  # a Reader filled it in place
+            pass
+        elif step is None:
             self._tail = None
         elif isinstance(step, tuple):
             self._head, self._tail = step
@@ -491,18 +493,36 @@ def _walk(node: LazyList[T]) -> Iterator[T]:
 # The transformations, one cell at a time
 
 
-def of_iterator(items: Iterator[T]) -> LazyList[T]:
-    """The items as cells, one item read per cell forced; an error is kept in its cell."""
+class Reader(Generic[T]):
+    """The code of each cell of :func:`of_iterator`'s list: forcing fills the cell
+    straight from the iterator (no pair made: walking such a list is the hot path)."""
 
-    def step() -> Evaluated[T]:
+    def __init__(self, items: Iterator[T]) -> None:
+        self.items = items
+
+    def fill(self, cell: LazyList[T]) -> LazyList[T] | Failed:
+        """Read the next item into ``cell`` (at the end, make it the empty list) and give
+        it back; an error is given back as a Failed, to be the cell's code."""
         try:
-            for x in items:
-                return x, LazyList(step)
+            for x in self.items:
+                cell._head, cell._tail = x, LazyList(self)
+                return cell
         except Exception as error:
             return Failed(error)
-        return None
+        cell._tail = None
+        return cell
 
-    return LazyList(step)
+    def __call__(self) -> Evaluated[T]:
+        cell: LazyList[T] = LazyList(None)
+        filled = self.fill(cell)
+        if isinstance(filled, Failed):
+            return filled
+        return None if cell._tail is None else (cell._head, cell._tail)
+
+
+def of_iterator(items: Iterator[T]) -> LazyList[T]:
+    """The items as cells, one item read per cell forced; an error is kept in its cell."""
+    return LazyList(Reader(items))
 
 
 def mapped(f: Callable[[T], U], src: LazyList[T]) -> LazyList[U]:

@@ -29,15 +29,18 @@ from collections.abc import (
     Callable,
     Iterable,
 )
+from itertools import islice
 from typing import Any
 
 from lazyfun.parallel.daemons import DaemonPool
-from lazyfun.streams.steps import DROPPED, Held, Recovery, Tally, retry_policy, seconds
+from lazyfun.streams.observing import Tally
+from lazyfun.streams.steps import DROPPED, Held, Recovery, retry_policy, seconds
 from lazyfun.streams.threaded import Rate, at_rate, within
 
 __all__ = [
     "Catch",
     "Chain",
+    "Chunked",
     "Drop",
     "Enumerate",
     "FlatMap",
@@ -59,7 +62,6 @@ __all__ = [
     "aclose",
     "call",
     "checked",
-    "chunked",
     "close_made",
     "is_async",
     "metered",
@@ -562,8 +564,42 @@ def source(items: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
     return FromSync(items)
 
 
-def chunked(source: AsyncIterator[Any], n: int) -> Group:
-    return Group(source, n, None, None)
+class Chunked(Step):
+    """Lists of ``n`` items (the last may be shorter), with no task an item: from a plain
+    iterable in C (``list.extend`` of an ``islice``, as its reads never wait), else one
+    ``await`` an item.  An error first flushes the list gathered so far, then passes on
+    at the next read (``Group`` by size alone, without its timer).
+
+    >>> import asyncio
+    >>> async def lists():
+    ...     return [g async for g in Chunked(FromSync(range(5)), 2)]
+    >>> asyncio.run(lists())
+    [[0, 1], [2, 3], [4]]
+    """
+
+    def __init__(self, source: AsyncIterator[Any], n: int) -> None:
+        self.source, self.n = source, n
+        self.gathered: list[Any] = []  # kept on the step: a cancelled read loses none
+        self.held = Held()
+
+    async def __anext__(self) -> list[Any]:
+        self.held.raise_held()
+        gathered, source = self.gathered, self.source
+        try:
+            if isinstance(source, FromSync):
+                gathered.extend(islice(source.items, self.n - len(gathered)))
+            while len(gathered) < self.n:
+                gathered.append(await anext(source))
+        except StopAsyncIteration:
+            pass
+        except Exception as error:
+            if not gathered:
+                raise
+            self.held.hold(error)
+        if not gathered:
+            raise StopAsyncIteration
+        self.gathered = []
+        return gathered
 
 
 class Observed(Step):

@@ -45,6 +45,7 @@ from lazyfun.streams.aconcurrent import (
 from lazyfun.streams.asteps import (
     Catch,
     Chain,
+    Chunked,
     Drop,
     Enumerate,
     FlatMap,
@@ -62,7 +63,6 @@ from lazyfun.streams.asteps import (
     While,
     Zip,
     checked,
-    chunked,
     metered,
     source,
     with_retry,
@@ -296,7 +296,7 @@ class AsyncStream(AsyncTerminals[T]):
         [[0, 1], [2, 3], [4]]
         """
         check_count(n, "chunked's n", 1)
-        return AsyncStream(chunked(self._take_items(), n))
+        return AsyncStream(Chunked(self._take_items(), n))
 
     def window(self, n: int) -> AsyncStream[tuple[T, ...]]:
         """Overlapping windows of ``n`` consecutive items.
@@ -516,6 +516,8 @@ class AsyncStream(AsyncTerminals[T]):
         limit = None if within is None else seconds(within, "group's within")
         if by is not None:
             checked(by, "group's by")
+        if size is not None and limit is None and by is None:
+            return AsyncStream(Chunked(self._take_items(), size))
         items = self._take_items()
         if limit is not None and isinstance(items, FromSync):
             items = ReadAhead(items.items, GROUP_AHEAD)

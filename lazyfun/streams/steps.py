@@ -1,14 +1,21 @@
 """The steps of a Stream that hold state or time, each a small resumable iterator.
 
-A step here is a class whose ``__next__`` lets an exception from upstream pass
-through *with its state intact*: the next ``next()`` goes on where the failed one
-left off.  That is what lets :meth:`lazyfun.Stream.catch` drop or replace a
-failed item and go on, and why these are classes rather than generators (a
-generator that raises is finished).  A step never yields a wrong result after
-an upstream error: ``Sliding`` keeps its window, ``Chunked`` and ``Group`` keep
-the items gathered so far, ``Take`` counts only the items that came through.
+A step here lets an exception from upstream pass through *with its state
+intact*: the next ``next()`` goes on where the failed one left off.  That is what
+lets :meth:`lazyfun.Stream.catch` drop or replace a failed item and go on.  A
+step never yields a wrong result after an upstream error: ``Sliding`` keeps its
+window, ``Chunked`` and ``Group`` keep the items gathered so far, ``take`` counts
+only the items that came through.
 
-Steps that wait (``Throttle``, ``Group(within=...)``) read time from a
+Most are classes, since a generator that raises is finished.  The hot ones
+(``take``, ``catch``, ``flat_map``, ``throttle``) are ``itertools.chain``s of
+*segments* instead: the items flow through C iterators (``islice``, ``compress``,
+the source itself), and a small generator hands ``chain`` the next segment only
+when one ends, by its count or by an error.  ``chain`` passes an error from its
+segment on and keeps the segment, so the next read comes back to the generator,
+which goes on from there: per item, no Python code runs at all, or one frame.
+
+Steps that wait (``throttle``, ``Group(within=...)``) read time from a
 monotonic ``clock`` and wait with ``sleep``; both can be replaced (tests use a
 fake clock).  The steps that run threads of their own are in
 :mod:`lazyfun.streams.threaded`.
@@ -19,38 +26,38 @@ fake clock).  The steps that run threads of their own are in
 
 from __future__ import annotations
 
-import contextlib
 import inspect
-import logging
+import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
+from itertools import chain, compress, islice, repeat
+from operator import length_hint
 from typing import Any, TypeVar
 
 from lazyfun.parallel.window import Holding
 
 __all__ = [
     "DROPPED",
-    "Catch",
     "Chunked",
     "Drop",
-    "FlatMap",
+    "Failure",
     "Group",
     "GroupBy",
     "Held",
-    "Observe",
     "Recovery",
     "Sliding",
     "StreamConsumedError",
-    "Take",
-    "Tally",
-    "Throttle",
     "Unique",
+    "catch",
     "check_callable",
     "check_count",
+    "flat_map",
     "retry_policy",
     "seconds",
+    "take",
+    "throttle",
 ]
 
 T = TypeVar("T")
@@ -124,28 +131,6 @@ def seconds(per: float | timedelta, what: str) -> float:
     return value
 
 
-class Take(Iterator[T]):
-    """The first ``n`` items that come through (an item whose read failed is not counted).
-
-    >>> list(Take(iter("abcd"), 2))
-    ['a', 'b']
-    """
-
-    __slots__ = ("left", "source")
-
-    def __init__(self, source: Iterator[T], n: int) -> None:
-        self.source, self.left = source, n
-
-    def __next__(self) -> T:
-        if self.left <= 0:
-            raise StopIteration
-        item = next(self.source)
-        self.left -= 1
-        if not self.left and isinstance(self.source, Holding):
-            self.source.close()  # nothing more will be read: free its workers now
-        return item
-
-
 class Drop(Iterator[T]):
     """Everything after the first ``n`` items that come through.
 
@@ -188,6 +173,69 @@ class Held:
                 failure = None  # the frame keeps no error alive after passing it on
 
 
+class Failure(Iterator[Any]):
+    """A segment whose one read raises ``error`` (then it is empty): how a step made of
+    C iterators passes an error on at its place.
+
+    >>> list(chain([1], Failure(ValueError("no"))))
+    Traceback (most recent call last):
+    ...
+    ValueError: no
+    """
+
+    __slots__ = ("held",)
+
+    def __init__(self, error: Exception) -> None:
+        self.held = Held()
+        self.held.hold(error)
+
+    def __next__(self) -> Any:
+        self.held.raise_held()
+        raise StopIteration
+
+
+def _next_of(items: Iterator[T]) -> Iterable[T] | None:
+    """The next item of ``items`` as a segment (a 1-tuple, or a :class:`Failure` for an
+    error), or None at the end."""
+    try:
+        return (next(items),)
+    except StopIteration:
+        return None
+    except Exception as error:
+        return Failure(error)
+
+
+def take(source: Iterator[T], n: int) -> Iterator[T]:
+    """The first ``n`` items that come through (an item whose read failed is not counted);
+    reads no further, and then closes a concurrent step right above it.
+
+    All but the last go through ``islice(compress(source, counted))``, in C: ``counted``
+    (``repeat(True, n)``) is used up by the items that came through only, so after an
+    error (which ends the islice) it says how many are still to come.  The last is
+    read here, so the step above is closed as soon as it is out.  After an islice
+    that ended early the source is read once more, here: the item after an error, or
+    a second StopIteration from a source that ended (as the iterator protocol has it).
+
+    >>> list(take(iter("abcd"), 2))
+    ['a', 'b']
+    """
+    counted = repeat(True, min(n, sys.maxsize))  # more than anyone can read, past that
+    passed = compress(source, counted)
+
+    def segments() -> Iterator[Iterable[T]]:
+        while left := length_hint(counted):
+            if left > 1:
+                yield islice(passed, left - 1)  # ended by its count, an error or the end
+            rest = _next_of(passed)  # the last item, or the one after an error
+            if rest is None:
+                return
+            if not length_hint(counted) and isinstance(source, Holding):
+                source.close()  # nothing more will be read: free its workers now
+            yield rest
+
+    return chain.from_iterable(segments())
+
+
 class Chunked(Iterator[list[T]]):
     """Lists of ``n`` items (the last may be shorter).  An error from upstream first
     flushes the list gathered so far, then passes on at the next read, so the lists
@@ -207,12 +255,8 @@ class Chunked(Iterator[list[T]]):
     def __next__(self) -> list[T]:
         self.held.raise_held()
         gathered = self.gathered
-        try:
-            for item in self.source:
-                gathered.append(item)
-                if len(gathered) == self.n:
-                    self.gathered = []
-                    return gathered
+        try:  # list.extend keeps the items it appended before an error
+            gathered.extend(islice(self.source, self.n - len(gathered)))
         except Exception as error:
             if not gathered:
                 raise
@@ -256,29 +300,26 @@ class Sliding(Iterator[tuple[T, ...]]):
         return tuple(window)
 
 
-class FlatMap(Iterator[U]):
-    """The items of ``f(x)`` for each item ``x``.  An error from ``f`` passes on at its
-    place; so does an error from an inner iterable, which is then read on (a generator
-    that raised has finished; an iterator object may go on).
+def flat_map(source: Iterator[T], f: Callable[[T], Iterable[U]]) -> Iterator[U]:
+    """The items of ``f(x)`` for each item ``x``.  An error from ``f`` or from upstream
+    passes on at its place; so does an error from an inner iterable, which is then read
+    on (a generator that raised has finished; an iterator object may go on).
 
-    >>> list(FlatMap(iter([1, 2]), range))
+    >>> list(flat_map(iter([1, 2]), range))
     [0, 0, 1]
     """
 
-    __slots__ = ("f", "inner", "source")
-
-    def __init__(self, source: Iterator[T], f: Callable[[T], Any]) -> None:
-        self.source, self.f = source, f
-        self.inner: Iterator[U] = iter(())
-
-    def __next__(self) -> U:
+    def inners() -> Iterator[Iterable[U]]:
         while True:
             try:
-                return next(self.inner)
-            except StopIteration:
-                pass
-            self.inner = iter(())
-            self.inner = iter(self.f(next(self.source)))
+                for item in source:
+                    yield iter(f(item))
+                return
+            except Exception as error:
+                failed = Failure(error)
+            yield failed
+
+    return chain.from_iterable(inners())
 
 
 class Unique(Iterator[T]):
@@ -353,67 +394,102 @@ class Recovery:
         return DROPPED
 
 
-class Catch(Iterator[T]):
+def catch(source: Iterator[T], recovery: Recovery) -> Iterator[T]:
     """Upstream exceptions handled by a :class:`Recovery`: replaced, ending the stream,
-    or dropped; what ``where``, ``do`` and ``replace`` raise propagates.
+    or dropped; what ``where``, ``do`` and ``replace`` raise propagates, and so does an
+    exception of another type, after which the next read goes on.
+
+    Each segment is a generator reading the source with ``yield from`` (one frame an
+    item, no call); it ends when it passes an exception on, and the next one goes on.
 
     >>> def parse(texts):
     ...     return map(int, texts)
-    >>> list(Catch(parse(iter(["1", "x", "3"])), Recovery((ValueError,))))
+    >>> list(catch(parse(iter(["1", "x", "3"])), Recovery((ValueError,))))
     [1, 3]
     """
+    # yield from closes what it reads when the step is dropped: a chain has no close()
+    read = chain(source) if hasattr(source, "close") else source
+    ended = False
 
-    __slots__ = ("recovery", "source")
-
-    def __init__(self, source: Iterator[T], recovery: Recovery) -> None:
-        self.source, self.recovery = source, recovery
-
-    def __next__(self) -> T:
-        recovery = self.recovery
+    def guarded() -> Iterator[T]:
+        nonlocal ended
         while not recovery.stopped:
             try:
-                return next(self.source)
-            except StopIteration:
-                raise
+                yield from read
+                ended = True
+                return
             except recovery.errors as error:
                 item = recovery.recover(error)
-                if item is not DROPPED:
-                    return item  # type: ignore[no-any-return]
-        raise StopIteration
+            if item is not DROPPED:
+                yield item
+
+    def segments() -> Iterator[Iterable[T]]:
+        while not (ended or recovery.stopped):
+            yield guarded()
+
+    return chain.from_iterable(segments())
 
 
-class Throttle(Iterator[T]):
+LONGEST_STRETCH = 1 << 16  # items a throttle reads without the clock, at most
+
+
+def throttle(
+    source: Iterator[T],
+    count: int,
+    per: float,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+) -> Iterator[T]:
     """At most ``count`` items in any ``per`` seconds: before reading the next item it
     waits, if need be, until the oldest of the last ``count`` items is ``per`` old.
     An exception passing through does not count.
 
-    >>> list(Throttle(iter(range(3)), 10, 1.0))
+    Far from the limit the items go through in C, in stretches read without looking at
+    the clock (``islice(compress(source, counted))``, as :func:`take` does), each no
+    longer than the rest of the allowance; a stretch's items are all dated when it
+    ends, later than they were read, which can only make the step wait longer.  The
+    stretches double (up to ``LONGEST_STRETCH``) while they take under a thousandth of
+    ``per`` and halve otherwise; a stretch of one item is read and dated exactly, and after an error
+    (or the end) the items are read one by one again.
+
+    >>> list(throttle(iter(range(3)), 10, 1.0))
     [0, 1, 2]
     """
+    counted = repeat(True, sys.maxsize)
+    passed = compress(source, counted)
 
-    __slots__ = ("clock", "count", "per", "sent", "sleep", "source")
+    def segments() -> Iterator[Iterable[T]]:
+        sent: deque[tuple[float, int]] = deque()  # (when, how many) in the last ``per``
+        held, stretch = 0, 1
+        while True:
+            now = clock()
+            while sent and sent[0][0] + per <= now:
+                held -= sent.popleft()[1]
+            if held >= count:
+                sleep(sent[0][0] + per - now)
+                continue
+            before, allowed = length_hint(counted), min(stretch, count - held)
+            rest = None
+            if allowed == 1:
+                rest = _next_of(passed)  # read here, so dated exactly
+                if rest is None:
+                    return
+            else:
+                yield islice(passed, allowed)
+            read = before - length_hint(counted)
+            if read:
+                sent.append((clock(), read))
+                held += read
+            if read < allowed:  # an error, or the end: read on one by one
+                stretch = 1
+            elif (clock() - now) * 1000 < per:
+                stretch = min(2 * stretch, LONGEST_STRETCH)
+            else:
+                stretch = max(1, stretch // 2)
+            if rest is not None:
+                yield rest
 
-    def __init__(
-        self,
-        source: Iterator[T],
-        count: int,
-        per: float,
-        clock: Clock = time.monotonic,
-        sleep: Sleep = time.sleep,
-    ) -> None:
-        self.source, self.count, self.per = source, count, per
-        self.clock, self.sleep = clock, sleep
-        self.sent: deque[float] = deque(maxlen=count)
-
-    def __next__(self) -> T:
-        sent = self.sent
-        if len(sent) == self.count:
-            wait = sent[0] + self.per - self.clock()
-            if wait > 0:
-                self.sleep(wait)
-        item = next(self.source)
-        sent.append(self.clock())
-        return item
+    return chain.from_iterable(segments())
 
 
 Wait = Callable[[float], bool]  # whether the source's next entry is here by a monotonic time
@@ -465,22 +541,24 @@ class Group(Iterator[list[T]]):
         return not self.wait(self.opened + self.within)
 
     def _gather(self) -> list[T]:
-        while not self._due():
-            try:
-                item = next(self.source)
-            except StopIteration:
-                break
-            now = self.clock() if self.within is not None else 0.0
-            gathered = self.gathered
-            if not gathered:
-                self.opened = now
-            elif self.within is not None and now - self.opened >= self.within:
-                self.gathered, self.opened = [item], now  # the late item opens the next list
-                return gathered
-            gathered.append(item)
-            if self.size is not None and len(gathered) >= self.size:
-                self.gathered = []
-                return gathered
+        if self.within is None:  # by size alone: the items go into the list in C
+            self.gathered.extend(islice(self.source, self.size))
+        else:
+            while not self._due():
+                try:
+                    item = next(self.source)
+                except StopIteration:
+                    break
+                now, gathered = self.clock(), self.gathered
+                if not gathered:
+                    self.opened = now
+                elif now - self.opened >= self.within:
+                    self.gathered, self.opened = [item], now  # the late item opens the next
+                    return gathered
+                gathered.append(item)
+                if self.size is not None and len(gathered) >= self.size:
+                    self.gathered = []
+                    return gathered
         if not self.gathered:
             raise StopIteration
         gathered, self.gathered = self.gathered, []
@@ -560,82 +638,3 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
                 del self.open[key]
                 self.ready.append((key, gathered))
         return self.ready.popleft()
-
-
-class Tally:
-    """``name``'s counts of items and errors and the time since the first read, logged
-    at growing intervals (after 1, 2, 4, 8, ... items or errors) and at the end through
-    :mod:`logging` (logger ``lazyfun.observe``, level INFO).  Shared by the sync and
-    the async ``observe``."""
-
-    __slots__ = ("clock", "errors", "items", "logger", "name", "next_report", "started")
-
-    def __init__(
-        self, name: str, logger: logging.Logger | None = None, clock: Clock = time.monotonic
-    ) -> None:
-        self.name, self.clock = name, clock
-        self.logger = logger or logging.getLogger("lazyfun.observe")
-        self.items = self.errors = 0
-        self.next_report = 1
-        self.started: float | None = None
-
-    def reading(self) -> None:
-        """A read begins (the clock starts at the first)."""
-        if self.started is None:
-            self.started = self.clock()
-
-    def count(self, error: bool) -> None:
-        """One more item, or one more error; a report when the count doubles."""
-        if error:
-            self.errors += 1
-        else:
-            self.items += 1
-        if self.items + self.errors >= self.next_report:
-            self.next_report *= 2
-            self.report()
-
-    def report(self, final: bool = False) -> None:
-        """Log the counts; a logger or handler that raises is left to itself (logging never
-        breaks the work it watches: the report is lost, the items are not)."""
-        started = self.clock() if self.started is None else self.started
-        with contextlib.suppress(Exception):
-            self.logger.info(
-                "%s: %d items, %d errors, %.3f s%s",
-                self.name,
-                self.items,
-                self.errors,
-                self.clock() - started,
-                " (done)" if final else "",
-            )
-
-
-class Observe(Iterator[T]):
-    """The items unchanged, counted and logged by a :class:`Tally`.
-
-    >>> list(Observe(iter("ab"), "letters"))
-    ['a', 'b']
-    """
-
-    __slots__ = ("source", "tally")
-
-    def __init__(
-        self,
-        source: Iterator[T],
-        name: str,
-        logger: logging.Logger | None = None,
-        clock: Clock = time.monotonic,
-    ) -> None:
-        self.source, self.tally = source, Tally(name, logger, clock)
-
-    def __next__(self) -> T:
-        self.tally.reading()
-        try:
-            item = next(self.source)
-        except StopIteration:
-            self.tally.report(final=True)
-            raise
-        except Exception:
-            self.tally.count(error=True)
-            raise
-        self.tally.count(error=False)
-        return item

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 from typing_extensions import TypeIs
 
 from lazyfun.streams import steps, threaded
+from lazyfun.streams.observing import Observe
 from lazyfun.streams.steps import check_callable, check_count, seconds
 from lazyfun.streams.terminals import Closable, StreamConsumedError, Terminals
 from lazyfun.streams.threaded import Rate
@@ -279,7 +280,7 @@ class Stream(Terminals[T]):
         check_callable(f, "flatmap")
         if concurrency is None and via is None:
             work: Callable[[T], Iterable[U]] = _with_retry(f, retry)
-            return self._then(steps.FlatMap(self._take_items(), work))
+            return self._then(steps.flat_map(self._take_items(), work))
         listed = functools.partial(_listed, f)
         inner = _with_retry(listed, retry)
         return self._concurrent("flatmap", inner, concurrency, ordered, via, "flatmap")
@@ -314,7 +315,7 @@ class Stream(Terminals[T]):
         [0, 1, 2]
         """
         check_count(n, "take's n", 0)
-        return self._then(steps.Take(self._take_items(), n))
+        return self._then(steps.take(self._take_items(), n))
 
     def drop(self, n: int) -> Stream[T]:
         """Everything after the first ``n`` items.
@@ -478,7 +479,7 @@ class Stream(Terminals[T]):
         [1, -1, 3]
         """
         recovery = steps.Recovery(errors, where=where, replace=replace, do=do, stop=stop)
-        caught: steps.Catch[T | U] = steps.Catch(self._take_items(), recovery)
+        caught: Iterator[T | U] = steps.catch(self._take_items(), recovery)
         return self._then(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> Stream[T]:
@@ -490,7 +491,7 @@ class Stream(Terminals[T]):
         [0, 1, 2]
         """
         check_count(count, "throttle's count", 1)
-        return self._then(steps.Throttle(self._take_items(), count, seconds(per, "throttle's per")))
+        return self._then(steps.throttle(self._take_items(), count, seconds(per, "throttle's per")))
 
     @overload
     def group(
@@ -562,7 +563,7 @@ class Stream(Terminals[T]):
         >>> stream("ab").observe("letters").to_list()
         ['a', 'b']
         """
-        return self._then(steps.Observe(self._take_items(), name, logger))
+        return self._then(Observe(self._take_items(), name, logger))
 
     def progress(self, description: str | None = None, total: int | None = None) -> Stream[T]:
         """The items unchanged, counted on a rich progress bar when standard error is a
