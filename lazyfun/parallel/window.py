@@ -34,6 +34,7 @@ runs all read their results through it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import pickle
@@ -132,6 +133,11 @@ def next_size(size: int, items: int, seconds: float, task_seconds: float, cap: i
     return max(1, min(cap, size * 4, wanted))
 
 
+def _arrive(arrived: deque[int], key: int, _future: object) -> None:
+    """A future's call back, on the worker's side: the task ``key`` is done."""
+    arrived.append(key)
+
+
 def _leftovers(task: _Task, called: int, size: int) -> list[_Task]:
     """What ``task`` did not start, having called ``called`` items: tasks of ``size``
     items (not yet sent out), the last one carrying the task's input failure; the task
@@ -166,6 +172,7 @@ class _Task:
     items: list[Any]  # kept for filter and do, whose results are the items
     failure: Exception | None = None  # what reading the input raised right after the items
     split: bool = False  # an overrun's unstarted items already handed back
+    landed: bool = False  # seen done by the window's bookkeeping
 
 
 class _Nothing:
@@ -247,6 +254,16 @@ class Window(Holding[U]):
         self._stack: ExitStack | None = None
         self._size = chunksize or 1
         self._pending: deque[_Task] = deque()
+        # the tasks sent out and not yet seen done, and how many handed-back ones wait to
+        # go: the bookkeeping looks at these, not at every task held for reading
+        self._flying: dict[int, _Task] = {}  # by the order they were sent in
+        self._sent = 0
+        # the keys of the tasks whose futures said they are done (from a worker's thread,
+        # where the future can call back; the others are asked), so a look at what is done
+        # costs what is new, not a question to every future out
+        self._arrived: deque[int] = deque()
+        self._asked: dict[int, _Task] = {}
+        self._unsent = 0
         self._read = self._waiting = 0  # items read; items read whose tasks are pending
         self._exhausted = self._closed = False
         self._current: Iterator[U] = iter(())
@@ -295,22 +312,43 @@ class Window(Holding[U]):
                 raise
 
     def _unfinished(self) -> list[Any]:
-        return [t.future for t in self._pending if t.future is not None and not t.future.done()]
+        return [t.future for t in self._flying.values()]
+
+    def _landed(self) -> list[_Task]:
+        """The tasks sent out that are done since the last look."""
+        flying, arrived = self._flying, self._arrived
+        landed = [flying.pop(arrived.popleft()) for _ in range(len(arrived))]
+        for key, task in list(self._asked.items()):
+            if task.future.done():
+                del self._asked[key]
+                landed.append(flying.pop(key))
+        for task in landed:
+            task.landed = True
+        return landed
+
+    def _send(self, run: Runner, task: _Task) -> None:
+        task.future = future = self._submit(run, task.items)
+        key, self._sent = self._sent, self._sent + 1
+        self._flying[key] = task
+        if hasattr(future, "add_done_callback"):  # the callback holds no task: no cycle
+            future.add_done_callback(functools.partial(_arrive, self._arrived, key))
+        else:
+            self._asked[key] = task
 
     def _fill(self, run: Runner) -> None:
         """Hand out tasks while the limits allow: first the items handed back, then new."""
-        self._split_overruns()
-        free = self._running - len(self._unfinished())
-        for task in self._pending:
-            if free <= 0:
-                return
-            if task.future is None:
-                task.future = self._submit(run, task.items)
-                free -= 1
+        self._split_overruns(self._landed())
+        free = self._running - len(self._flying)
+        if self._unsent:
+            for task in self._pending:
+                if free <= 0:
+                    return
+                if task.future is None:
+                    self._send(run, task)
+                    self._unsent -= 1
+                    free -= 1
         while not self._exhausted and len(self._pending) < self._held:
-            if self._waiting >= self._most:
-                return
-            if len(self._unfinished()) >= self._running:
+            if self._waiting >= self._most or free <= 0:
                 return
             chunk: list[Any] = []
             failure: Exception | None = None
@@ -323,8 +361,11 @@ class Window(Holding[U]):
             if not chunk and failure is None:
                 self._exhausted = True
                 return
-            future = self._submit(run, chunk) if chunk else _Nothing()
-            self._pending.append(_Task(future, self._read, chunk, failure))
+            task = _Task(_Nothing(), self._read, chunk, failure, landed=not chunk)
+            if chunk:
+                self._send(run, task)
+                free -= 1
+            self._pending.append(task)
             self._read += len(chunk)
             self._waiting += len(chunk)
 
@@ -336,24 +377,23 @@ class Window(Holding[U]):
         )
         return run.submit(apply, self._work, chunk, self._remote, budget)
 
-    def _split_overruns(self) -> None:
-        """Each finished task that overran: its unstarted items become tasks sized by the
-        time its calls took (one an item when they were slow), right after it in the
+    def _split_overruns(self, landed: list[_Task]) -> None:
+        """Each task just done that overran: its unstarted items become tasks sized by
+        the time its calls took (one an item when they were slow), right after it in the
         window (so the order holds), sent out as workers free up."""
-        at = 0
-        while at < len(self._pending):
-            task = self._pending[at]
-            at += 1
-            if task.future is None or not task.future.done() or task.split:
-                continue
+        for task in landed:
+            if task.split:
+                continue  # already read, and seen then
             try:
                 done: Chunk = task.future.result()
             except Exception:
                 continue  # the task failed: _take says so
             rest = self._seen(task, done)
-            for offset, again in enumerate(rest):
-                self._pending.insert(at + offset, again)
-            at += len(rest)
+            if rest:
+                at = next(i for i, held in enumerate(self._pending) if held is task) + 1
+                for offset, again in enumerate(rest):
+                    self._pending.insert(at + offset, again)
+                self._unsent += len(rest)
 
     def _seen(self, task: _Task, done: Chunk) -> list[_Task]:
         """A task seen done, once, whether at the head or behind a slow head: the chunk
@@ -400,7 +440,7 @@ class Window(Holding[U]):
                 return None
             return self._pending.popleft()
         for i, task in enumerate(self._pending):
-            if task.future is not None and task.future.done():
+            if task.landed:  # as of the last look, just before this one
                 del self._pending[i]
                 return task
         return None
@@ -413,7 +453,9 @@ class Window(Holding[U]):
             error.add_note(f"{self._label}: the task holding items {task.first}..{last} failed")
             raise
         if not task.split:  # taken before the window saw it done
-            self._pending.extendleft(reversed(self._seen(task, done)))
+            handed_back = self._seen(task, done)
+            self._pending.extendleft(reversed(handed_back))
+            self._unsent += len(handed_back)
         self._waiting -= len(done.values)
         if not done.errors and task.failure is None:
             self._current = _results(self._kind, task.items, done.values)
