@@ -355,7 +355,9 @@ def test_a_concurrent_flatmap_keeps_errors_at_their_place() -> None:
 
 ONLY_SYNC = {"to_async", "lazylist", "close"}  # close's async twin is aclose
 ONLY_ASYNC = {"aclose"}
-ONLY_SYNC_PARAMETERS = {"via"}  # where a Stream's calls run; an AsyncStream's are tasks
+# where a Stream's calls run, and how many items a task there carries; an AsyncStream's
+# calls are tasks, one an item
+ONLY_SYNC_PARAMETERS = {"via", "chunksize"}
 
 
 def _public(kind: type) -> set[str]:

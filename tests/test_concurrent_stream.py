@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import pickle
+import re
 import signal
 import threading
 import time
@@ -12,6 +13,7 @@ import tracemalloc
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 import tenacity
@@ -278,3 +280,34 @@ def test_a_retry_policy_that_must_travel_is_checked_to_pickle() -> None:
     policy = tenacity.Retrying(stop=tenacity.stop_after_attempt(2))
     pickle.dumps(policy)  # tenacity's policies pickle, so processes take them
     assert stream([2]).map(square, concurrency=1, via="process", retry=policy).to_list() == [4]
+
+
+def test_chunksize_fixes_the_items_a_task_carries() -> None:
+    threads: dict[int, int] = {}
+
+    def slow(n: int) -> int:
+        threads[n] = threading.get_ident()
+        time.sleep(0.01)
+        return n
+
+    got = stream(range(12)).map(slow, concurrency=4, chunksize=3).to_list()
+    assert got == list(range(12))
+    # each task of three ran its items one after another on one thread; tasks of one
+    # item would have run items 0, 1 and 2 at once on three threads
+    for first in range(0, 12, 3):
+        assert len({threads[n] for n in range(first, first + 3)}) == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "says"),
+    [
+        ({"chunksize": 2}, ValueError, "chunksize sizes the tasks of concurrency= or via="),
+        ({"concurrency": 2, "chunksize": 0}, ValueError, "map's chunksize must be at least 1"),
+        ({"concurrency": 2, "chunksize": "2"}, TypeError, "map's chunksize must be an int"),
+    ],
+)
+def test_a_chunksize_that_cannot_be_is_refused_at_the_call(
+    options: dict[str, Any], error: type[Exception], says: str
+) -> None:
+    with pytest.raises(error, match=re.escape(says)):
+        stream(range(3)).map(abs, **options)

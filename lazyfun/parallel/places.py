@@ -115,6 +115,7 @@ def concurrent(
     ordered: bool,
     via: Via,
     what: str,
+    chunksize: int | None = None,
 ) -> Window[Any]:
     """The window that runs ``work`` on ``items`` at the place ``via`` names (checked now,
     started on the first ``next()``).  Threads get short tasks; work that crosses a
@@ -133,4 +134,5 @@ def concurrent(
         remote=remote,
         start=start,
         label=what,
+        chunksize=chunksize,
     )

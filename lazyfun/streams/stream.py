@@ -150,6 +150,7 @@ class Stream(Terminals[T]):
         ordered: bool,
         via: Via,
         what: str,
+        chunksize: int | None,
     ) -> Stream[Any]:
         from lazyfun.parallel.places import check_concurrency, concurrent
 
@@ -163,6 +164,7 @@ class Stream(Terminals[T]):
             ordered=ordered,
             via=via,
             what=what,
+            chunksize=chunksize,
         )
         return self._then(window, window)
 
@@ -175,6 +177,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
+        chunksize: int | None = None,
         retry: int | Retrying | None = None,
         rate: Rate | None = None,
         timeout: float | timedelta | None = None,
@@ -189,12 +192,17 @@ class Stream(Terminals[T]):
         attempt of a retry included, on this process's threads.  ``timeout`` (seconds)
         ends a call that runs longer with a TimeoutError at its item (catchable; a retry
         tries again): the call is left to finish on a daemon thread, its result dropped
-        (in a worker process or on dask, on a thread of the worker's).
+        (in a worker process or on dask, on a thread of the worker's).  The items go out
+        in tasks whose size adapts (cheap items in batches, slow ones one a task);
+        ``chunksize=k`` fixes it at k items a task (as ``filter``, ``flatmap`` and
+        ``do`` take it too).
 
         >>> stream("ab").map(str.upper).to_list()
         ['A', 'B']
         >>> stream(range(5)).map(lambda n: n * n, concurrency=3).to_list()
         [0, 1, 4, 9, 16]
+        >>> stream(range(5)).map(abs, concurrency=2, chunksize=2).to_list()
+        [0, 1, 2, 3, 4]
         >>> stream(range(3)).map(str, rate=Rate(100, per=1), retry=3).to_list()
         ['0', '1', '2']
         >>> import time
@@ -204,9 +212,9 @@ class Stream(Terminals[T]):
         """
         check_callable(f, "map")
         work: Callable[[T], U] = _with_retry(_rated(_timed(f, timeout), rate, via), retry)
-        if concurrency is None and via is None:
+        if _sequential(concurrency, via, chunksize, "map"):
             return self._then(map(work, self._take_items()))
-        return self._concurrent("map", work, concurrency, ordered, via, "map")
+        return self._concurrent("map", work, concurrency, ordered, via, "map", chunksize)
 
     @overload
     def filter(
@@ -216,6 +224,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
+        chunksize: int | None = None,
     ) -> Stream[U]: ...
 
     @overload
@@ -226,6 +235,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
+        chunksize: int | None = None,
     ) -> Stream[U]: ...
 
     @overload
@@ -236,6 +246,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
+        chunksize: int | None = None,
     ) -> Stream[T]: ...
 
     def filter(
@@ -245,6 +256,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
+        chunksize: int | None = None,
     ) -> Stream[Any]:
         """``filter keep``: the items for which ``keep`` is true (a ``TypeGuard`` or
         ``TypeIs`` predicate narrows the item type); without ``keep``, the true items.
@@ -257,10 +269,10 @@ class Stream(Terminals[T]):
         if keep is None:
             keep = bool
         check_callable(keep, "filter")
-        if concurrency is None and via is None:
+        if _sequential(concurrency, via, chunksize, "filter"):
             return self._then(filter(keep, self._take_items()))
         work = functools.partial(_truth, keep)
-        return self._concurrent("filter", work, concurrency, ordered, via, "filter")
+        return self._concurrent("filter", work, concurrency, ordered, via, "filter", chunksize)
 
     def flatmap(
         self,
@@ -269,6 +281,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
+        chunksize: int | None = None,
         retry: int | Retrying | None = None,
     ) -> Stream[U]:
         """``concatMap f``: the items of ``f(x)`` for each item ``x``, chained.  With
@@ -278,12 +291,12 @@ class Stream(Terminals[T]):
         [0, 0, 1, 0, 1, 2]
         """
         check_callable(f, "flatmap")
-        if concurrency is None and via is None:
+        if _sequential(concurrency, via, chunksize, "flatmap"):
             work: Callable[[T], Iterable[U]] = _with_retry(f, retry)
             return self._then(steps.flat_map(self._take_items(), work))
         listed = functools.partial(_listed, f)
         inner = _with_retry(listed, retry)
-        return self._concurrent("flatmap", inner, concurrency, ordered, via, "flatmap")
+        return self._concurrent("flatmap", inner, concurrency, ordered, via, "flatmap", chunksize)
 
     def do(
         self,
@@ -292,6 +305,7 @@ class Stream(Terminals[T]):
         concurrency: int | None = None,
         ordered: bool = True,
         via: Via = None,
+        chunksize: int | None = None,
         retry: int | Retrying | None = None,
     ) -> Stream[T]:
         """The items unchanged, ``f`` called on each for its effect (a tap).
@@ -302,10 +316,10 @@ class Stream(Terminals[T]):
         """
         check_callable(f, "do")
         work: Callable[[T], object] = _with_retry(f, retry)
-        if concurrency is None and via is None:
+        if _sequential(concurrency, via, chunksize, "do"):
             return self._then(map(functools.partial(_tapped, work), self._take_items()))
         return self._concurrent(
-            "do", functools.partial(_done, work), concurrency, ordered, via, "do"
+            "do", functools.partial(_done, work), concurrency, ordered, via, "do", chunksize
         )
 
     def take(self, n: int) -> Stream[T]:
@@ -636,6 +650,18 @@ class Stream(Terminals[T]):
 
 
 _NO_END: Any = object()
+
+
+def _sequential(concurrency: int | None, via: Via, chunksize: int | None, what: str) -> bool:
+    """Whether a step runs in the reading thread: neither ``concurrency`` nor ``via``
+    given; a ``chunksize`` then has nothing to size, and is refused."""
+    if chunksize is not None:
+        check_count(chunksize, f"{what}'s chunksize", 1)
+    if concurrency is not None or via is not None:
+        return False
+    if chunksize is not None:
+        raise ValueError(f"{what}: chunksize sizes the tasks of concurrency= or via=; give one")
+    return True
 
 
 @overload
