@@ -387,7 +387,10 @@ class Recovery:
         """The item standing for ``error``, or DROPPED; ``error`` again if ``where``
         says no (call it inside the ``except`` that caught it)."""
         if self.where is not None and not self.where(error):
-            raise error
+            try:
+                raise error
+            finally:
+                del error  # its traceback holds this frame: no cycle keeps it alive
         self.stopped = self.stop  # with stop, nothing after this error, whatever follows
         if self.do is not None:
             self.do(error)
