@@ -28,13 +28,13 @@ from lazyfun.streams import steps
 from lazyfun.streams.steps import DROPPED, Clock, Pace, Recovery, Sleep, next_of
 
 try:
-    from lazyfun.streams._flow import Counted, Guarded
-
-    BUILT = not os.environ.get(PURE_ENV)
-except ImportError:
+    from lazyfun.streams import _flow  # the C engine, which import-linter cannot read
+except ImportError:  # built without a C compiler
     BUILT = False
+else:
+    BUILT = not os.environ.get(PURE_ENV)
 
-__all__ = ["BUILT", "catch", "take", "throttle"]
+__all__ = ["BUILT", "catch", "counted_throttle", "take", "throttle"]
 
 T = TypeVar("T")
 
@@ -44,7 +44,7 @@ def take(source: Iterator[T], n: int) -> Iterator[T]:
     closing a concurrent step right above it once the last is read."""
     if not BUILT:
         return steps.take(source, n)
-    return Counted(
+    return _flow.Counted(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
         source, min(n, sys.maxsize), source.close if isinstance(source, Holding) else None
     )
 
@@ -53,7 +53,9 @@ def catch(source: Iterator[T], recovery: Recovery) -> Iterator[T]:
     """:func:`lazyfun.streams.steps.catch`: upstream exceptions handled by ``recovery``."""
     if not BUILT:
         return steps.catch(source, recovery)
-    return Guarded(source, recovery, DROPPED)
+    return _flow.Guarded(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
+        source, recovery, DROPPED
+    )
 
 
 def throttle(
@@ -64,10 +66,19 @@ def throttle(
     sleep: Sleep = time.sleep,
 ) -> Iterator[T]:
     """:func:`lazyfun.streams.steps.throttle`: at most ``count`` items in any ``per``
-    seconds.  Each stretch is the same ``Counted``, given the stretch's allowance."""
+    seconds."""
     if not BUILT:
         return steps.throttle(source, count, per, clock, sleep)
-    metered = Counted(source, 0)
+    return counted_throttle(source, count, per, clock, sleep)
+
+
+def counted_throttle(
+    source: Iterator[T], count: int, per: float, clock: Clock, sleep: Sleep
+) -> Iterator[T]:
+    """The throttle of C stretches: each is the same ``Counted``, given the stretch's
+    allowance, read on by ``chain`` after an error inside it (the Python form's
+    ``islice`` ends there instead, and the stretch after it is shorter)."""
+    metered = _flow.Counted(source, 0)  # pyright: ignore[reportPossiblyUnboundVariable]
     pace = Pace(count, per, clock, sleep)
 
     def segments() -> Iterator[Iterable[T]]:
