@@ -134,6 +134,16 @@ def test_take_closes_nothing_before_its_last_item_and_calls_on_last_once() -> No
         Counted(iter(()), -1)
 
 
+def test_a_refilled_count_reads_on_by_each_allowance() -> None:
+    allowances = iter([2, 1, 0])
+    stretches: list[int] = []
+    counted = Counted(iter(range(9)), 0, lambda: stretches.append(0), lambda: next(allowances))
+    assert [next(counted), next(counted), next(counted)] == [0, 1, 2]
+    assert len(stretches) == 2 and counted.left == 0
+    with pytest.raises(ValueError, match="at least 1, got 0"):
+        next(counted)
+
+
 def test_a_cycle_through_a_c_iterator_is_collected() -> None:
     class Box:
         error: BaseException | None = None
@@ -144,11 +154,14 @@ def test_a_cycle_through_a_c_iterator_is_collected() -> None:
         def last(self) -> None:
             self.error = None
 
+        def two(self) -> int:
+            return 2
+
     box = Box()
     guarded = Guarded(Flaky(3, {1: ValueError}), Recovery((ValueError,), do=box.note), DROPPED)
-    counted = Counted(Flaky(3, {}), 2, box.last)
+    counted = Counted(Flaky(3, {}), 0, box.last, box.two)
     box.guarded, box.counted = guarded, counted  # type: ignore[attr-defined]
-    assert list(guarded) == [0, 2] and list(counted) == [0, 1]
+    assert list(guarded) == [0, 2] and list(counted) == [0, 1, 2]
     watched = weakref.ref(box)
     del box, guarded, counted
     gc.collect()

@@ -7,10 +7,12 @@
  * place, or nothing when it is `dropped`; once recovery.stopped, the iterator ends.
  * Any other exception passes on unchanged and the next read goes on.
  *
- * Counted(source, n, on_last=None): at most n items of source, counting only items:
- * an exception passes on uncounted and the next read goes on.  on_last() is called
- * once the nth item is read, before it is returned.  `left` (writable) is how many
- * more may come: a throttle sets it for each stretch and reads the same iterator on.
+ * Counted(source, n, on_last=None, refill=None): at most n items of source, counting
+ * only items: an exception passes on uncounted and the next read goes on.  on_last()
+ * is called once the nth item is read, before it is returned; then, given refill,
+ * the next read first asks refill() for the next allowance (at least 1) and goes on,
+ * which is a throttle: refill waits until more may come.  `left` is how many more
+ * may come before that.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -29,6 +31,7 @@ typedef struct {
     PyObject_HEAD
     PyObject *source;   /* an iterator; NULL once it ended */
     PyObject *on_last;  /* NULL for none */
+    PyObject *refill;   /* NULL for none */
     Py_ssize_t left;
     int running;
 } Counted;
@@ -248,11 +251,11 @@ static PyTypeObject GuardedType = {
 static PyObject *
 Counted_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *names[] = {"source", "n", "on_last", NULL};
-    PyObject *source, *on_last = Py_None;
+    static char *names[] = {"source", "n", "on_last", "refill", NULL};
+    PyObject *source, *on_last = Py_None, *refill = Py_None;
     Py_ssize_t n;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "On|O:Counted", names, &source, &n,
-                                     &on_last)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "On|OO:Counted", names, &source, &n,
+                                     &on_last, &refill)) {
         return NULL;
     }
     if (n < 0) {
@@ -271,6 +274,7 @@ Counted_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->source = items;
     self->left = n;
     self->on_last = on_last == Py_None ? NULL : Py_NewRef(on_last);
+    self->refill = refill == Py_None ? NULL : Py_NewRef(refill);
     return (PyObject *)self;
 }
 
@@ -279,6 +283,7 @@ Counted_traverse(Counted *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->source);
     Py_VISIT(self->on_last);
+    Py_VISIT(self->refill);
     return 0;
 }
 
@@ -287,6 +292,7 @@ Counted_clear(Counted *self)
 {
     Py_CLEAR(self->source);
     Py_CLEAR(self->on_last);
+    Py_CLEAR(self->refill);
     return 0;
 }
 
@@ -298,13 +304,31 @@ Counted_dealloc(Counted *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *
-Counted_next(Counted *self)
+/* left = refill(), at least 1; -1 on an error. */
+static int
+refilled(Counted *self)
 {
-    if (self->source == NULL || self->left <= 0) {
-        return NULL;
+    PyObject *allowance = PyObject_CallNoArgs(self->refill);
+    if (allowance == NULL) {
+        return -1;
     }
-    if (enter(&self->running) < 0) {
+    Py_ssize_t n = PyNumber_AsSsize_t(allowance, PyExc_OverflowError);
+    Py_DECREF(allowance);
+    if (n == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (n < 1) {
+        PyErr_Format(PyExc_ValueError, "Counted's refill must give at least 1, got %zd", n);
+        return -1;
+    }
+    self->left = n;
+    return 0;
+}
+
+static PyObject *
+Counted_next_running(Counted *self)
+{
+    if (self->left <= 0 && (self->refill == NULL || refilled(self) < 0)) {
         return NULL;
     }
     PyObject *item = Py_TYPE(self->source)->tp_iternext(self->source);
@@ -312,14 +336,29 @@ Counted_next(Counted *self)
         if (ended()) {
             Py_CLEAR(self->source);
         }
+        return NULL;
     }
-    else if (--self->left == 0 && self->on_last != NULL) {
+    if (--self->left == 0 && self->on_last != NULL) {
         PyObject *done = PyObject_CallNoArgs(self->on_last);
         if (done == NULL) {
-            Py_CLEAR(item);
+            Py_DECREF(item);
+            return NULL;
         }
-        Py_XDECREF(done);
+        Py_DECREF(done);
     }
+    return item;
+}
+
+static PyObject *
+Counted_next(Counted *self)
+{
+    if (self->source == NULL) {
+        return NULL;
+    }
+    if (enter(&self->running) < 0) {
+        return NULL;
+    }
+    PyObject *item = Counted_next_running(self);
     self->running = 0;
     return item;
 }
@@ -337,8 +376,8 @@ static PyMethodDef Counted_methods[] = {
 };
 
 static PyMemberDef Counted_members[] = {
-    {"left", T_PYSSIZET, offsetof(Counted, left), 0,
-     PyDoc_STR("How many more items this passes before it ends.")},
+    {"left", T_PYSSIZET, offsetof(Counted, left), READONLY,
+     PyDoc_STR("How many more items this passes before it ends or asks refill().")},
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -26,11 +26,17 @@ class Guarded(Iterator[_T]):
 @final
 class Counted(Iterator[_T]):
     """At most ``n`` items of ``source``, exceptions passed on uncounted; ``on_last()`` is
-    called once the nth is read."""
+    called once the nth is read; then, given ``refill``, the next read asks it for the
+    next allowance (at least 1) and goes on."""
 
-    left: int
+    @property
+    def left(self) -> int: ...
     def __new__(
-        cls, source: Iterable[_T], n: int, on_last: Callable[[], object] | None = None
+        cls,
+        source: Iterable[_T],
+        n: int,
+        on_last: Callable[[], object] | None = None,
+        refill: Callable[[], int] | None = None,
     ) -> Counted[_T]: ...
     def __next__(self) -> _T: ...
     def __length_hint__(self) -> int: ...

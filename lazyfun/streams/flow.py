@@ -5,9 +5,9 @@ The Python forms there pass the items through C builtins (``islice``, ``compress
 ``chain``), with a generator at each stretch's end; even so ``catch`` cost over twice
 a plain loop per item.  ``lazyfun/streams/_flow.c`` does each in one C iterator:
 ``Guarded`` recovers what ``catch`` is given to, with the same :class:`Recovery`;
-``Counted`` passes at most ``n`` items on, exceptions uncounted, and is ``take`` itself
-and each of a throttle's stretches.  Where the engine was not built, or
-``LAZYFUN_PURE=1`` is set, the Python forms run.
+``Counted`` passes at most ``n`` items on, exceptions uncounted, and is ``take`` itself;
+given a ``refill`` that waits for the next allowance, it is a throttle.  Where the
+engine was not built, or ``LAZYFUN_PURE=1`` is set, the Python forms run.
 
 >>> list(take(iter("abcd"), 2)), list(catch(iter([1, 2]), Recovery(())))
 (['a', 'b'], [1, 2])
@@ -18,14 +18,13 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
-from itertools import chain
+from collections.abc import Iterator
 from typing import TypeVar
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
 from lazyfun.streams import steps
-from lazyfun.streams.steps import DROPPED, Clock, Pace, Recovery, Sleep, next_of
+from lazyfun.streams.steps import DROPPED, Clock, Pace, Recovery, Sleep
 
 try:
     from lazyfun.streams import _flow  # the C engine, which import-linter cannot read
@@ -75,24 +74,11 @@ def throttle(
 def counted_throttle(
     source: Iterator[T], count: int, per: float, clock: Clock, sleep: Sleep
 ) -> Iterator[T]:
-    """The throttle of C stretches: each is the same ``Counted``, given the stretch's
-    allowance, read on by ``chain`` after an error inside it (the Python form's
-    ``islice`` ends there instead, and the stretch after it is shorter)."""
-    metered = _flow.Counted(source, 0)  # pyright: ignore[reportPossiblyUnboundVariable]
+    """The throttle as one ``Counted``: the :class:`Pace` gives each stretch's allowance
+    (waiting first, if need be) and dates the stretch as its last item is read, no later
+    than the Python form does.  An error inside a stretch does not end it there (the
+    Python form's ``islice`` ends, and the stretch after it is shorter)."""
     pace = Pace(count, per, clock, sleep)
-
-    def segments() -> Iterator[Iterable[T]]:
-        while True:
-            allowed = metered.left = pace.allow()
-            rest = None
-            if allowed == 1:
-                rest = next_of(metered)  # read here, so dated exactly
-                if rest is None:
-                    return
-            else:
-                yield metered
-            pace.passed(allowed - metered.left)
-            if rest is not None:
-                yield rest
-
-    return chain.from_iterable(segments())
+    return _flow.Counted(  # pyright: ignore[reportPossiblyUnboundVariable]
+        source, 0, lambda: pace.passed(pace.allowed), pace.allow
+    )

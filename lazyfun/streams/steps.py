@@ -55,7 +55,6 @@ __all__ = [
     "check_callable",
     "check_count",
     "flat_map",
-    "next_of",
     "retry_policy",
     "seconds",
     "take",
@@ -196,7 +195,7 @@ class Failure(Iterator[Any]):
         raise StopIteration
 
 
-def next_of(items: Iterator[T]) -> Iterable[T] | None:
+def _next_of(items: Iterator[T]) -> Iterable[T] | None:
     """The next item of ``items`` as a segment (a 1-tuple, or a :class:`Failure` for an
     error), or None at the end."""
     try:
@@ -228,7 +227,7 @@ def take(source: Iterator[T], n: int) -> Iterator[T]:
         while left := length_hint(counted):
             if left > 1:
                 yield islice(passed, left - 1)  # ended by its count, an error or the end
-            rest = next_of(passed)  # the last item, or the one after an error
+            rest = _next_of(passed)  # the last item, or the one after an error
             if rest is None:
                 return
             if not length_hint(counted) and isinstance(source, Holding):
@@ -508,7 +507,7 @@ def throttle(
             before, allowed = length_hint(counted), pace.allow()
             rest = None
             if allowed == 1:
-                rest = next_of(passed)  # read here, so dated exactly
+                rest = _next_of(passed)  # read here, so dated exactly
                 if rest is None:
                     return
             else:
