@@ -11,10 +11,11 @@ install = if [ -x $(BIN)/uv ] && $(UV) $(1); then :; else $(PIP) $(1); fi
 
 SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py noxfile.py
 # What the compiled build is made from: the package's Python (mypyc reads the compiled
-# modules and what they import) and the C engine.  A change rebuilds in place, and
+# modules and what they import) and the C engines.  A change rebuilds in place, and
 # setup.py build_ext compiles only what is out of date.
 PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
-ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h)
+ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h) \
+	lazyfun/streams/_flow.c
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize dist clean
@@ -87,18 +88,20 @@ lint: $(VENV)/.dev
 	$(BIN)/lint-imports --no-cache
 
 # mypy --strict and pyright on the source (they need nothing compiled), then stubtest on the stubs of the
-# modules built otherwise: the vocabulary and, once compiled, the C engine.
+# modules built otherwise: the vocabulary and, once compiled, the C engines.
 typecheck: mypy stubtest
 
 mypy: $(VENV)/.dev
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py noxfile.py
 	$(BIN)/pyright --pythonpath $(BIN)/python lazyfun
 
+C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams._flow
 stubtest: $(DEV)
 	@stubs=lazyfun.vocab; \
-	if $(BIN)/python -c 'import lazyfun.sudoku.solving._learning' 2>/dev/null; then \
-		stubs="$$stubs lazyfun.sudoku.solving._learning"; \
-	else echo "stubtest: lazyfun.sudoku.solving._learning not built here, skipped"; fi; \
+	for engine in $(C_ENGINES); do \
+		if $(BIN)/python -c "import $$engine" 2>/dev/null; then stubs="$$stubs $$engine"; \
+		else echo "stubtest: $$engine not built here, skipped"; fi; \
+	done; \
 	echo "stubtest $$stubs"; \
 	$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml $$stubs
 
@@ -143,24 +146,31 @@ test-all: test
 	PYENV_VERSION="$$(pyenv versions --bare 2>/dev/null | tr '\n' ':' | sed 's/:$$//')" \
 		$(BIN)/nox --session tests
 
-# The C engine built with AddressSanitizer and UndefinedBehaviorSanitizer, its tests
-# (and the fuzz of its entry points) run against it in a copy of the tree; any report fails.
+# The C engines built with AddressSanitizer and UndefinedBehaviorSanitizer, their tests
+# (and the fuzz of the learning engine's entry points) run against them in a copy of the
+# tree; any report fails.  The copy holds no mypyc module (its .so are deleted), so its
+# source runs without LAZYFUN_PURE=1, which would turn the flow engine off too.
 SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SANITIZE_DIR := build/sanitize
+PY_INCLUDE = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+EXT_SUFFIX = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+SANITIZE_CC = $(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) -I"$(PY_INCLUDE)"
+FLOW_TESTS := tests/test_flow_c.py tests/test_flow.py tests/test_nothing_lost.py \
+	tests/test_peer_behaviours.py tests/test_operators.py tests/test_stream.py lazyfun/streams
 sanitize: $(DEV)
 	rm -rf $(SANITIZE_DIR)
 	mkdir -p $(SANITIZE_DIR)
 	cp -r lazyfun tests conftest.py pyproject.toml $(SANITIZE_DIR)/
 	find $(SANITIZE_DIR) -name '*.so' -delete
-	$(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) \
-		-I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
-		lazyfun/sudoku/solving/learning_c/*.c \
-		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_learning$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-	cd $(SANITIZE_DIR) && LAZYFUN_PURE=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	$(SANITIZE_CC) lazyfun/sudoku/solving/learning_c/*.c \
+		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_learning$(EXT_SUFFIX)
+	$(SANITIZE_CC) lazyfun/streams/_flow.c -o $(SANITIZE_DIR)/lazyfun/streams/_flow$(EXT_SUFFIX)
+	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 		$(CURDIR)/$(BIN)/python -m pytest -p no:cacheprovider \
-		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/solving/learning.py
+		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/solving/learning.py \
+		$(FLOW_TESTS)
 
 # An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then
 # each installed into a fresh environment (tests/test_dist.py): the wheel runs the demo,

@@ -1,13 +1,15 @@
-"""Compile the hot modules with mypyc, and build the C learning engine; everything else
-is plain Python.
+"""Compile the hot modules with mypyc, and build the C learning engine and the C flow
+engine; everything else is plain Python.
 
 The metadata lives in pyproject.toml.  The modules to compile are named once, in
-``lazyfun.compiled`` (``COMPILED``, and ``C_EXTENSION`` for the C engine, whose
-sources are ``lazyfun/sudoku/solving/learning_c``); that file imports only the standard
+``lazyfun.compiled`` (``COMPILED``, ``C_EXTENSION`` for the C engine, whose
+sources are ``lazyfun/sudoku/solving/learning_c``, and ``C_FLOW`` for the Stream's
+hot steps, ``lazyfun/streams/_flow.c``); that file imports only the standard
 library, so it is read here as a file, before lazyfun or its dependencies are
 installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
-Sudoku engine then searches depth-first at every size), and says so in one line.
+Sudoku engine then searches depth-first at every size; without the flow engine the
+Stream's take, catch and throttle run their Python forms), and says so in one line.
 """
 
 import importlib.util
@@ -21,6 +23,7 @@ from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
 LEARNING_C = Path("lazyfun", "sudoku", "solving", "learning_c")
+FLOW_C = Path("lazyfun", "streams", "_flow.c")
 # The C engine is held to these: a warning is an error (make sanitize adds the sanitizers).
 # Link-time optimisation inlines across its files (the heap and propagation calls of the
 # search): without it the split engine ran about 2% slower than the single file did.
@@ -48,12 +51,17 @@ def learning_extension(name: str) -> Extension:
     )
 
 
+def flow_extension(name: str) -> Extension:
+    """The C flow engine: the Stream's take, catch and throttle, one file."""
+    return Extension(name, sources=[str(FLOW_C)], extra_compile_args=C_FLAGS, optional=True)
+
+
 def extensions() -> list[Any]:
-    """The C learning engine and mypyc's extensions, each optional; none when asked."""
+    """The C engines and mypyc's extensions, each optional; none when asked."""
     if os.environ.get("LAZYFUN_PURE_BUILD"):
         return []
     compiled = _compiled()
-    learning = learning_extension(compiled.C_EXTENSION)
+    engines = [learning_extension(compiled.C_EXTENSION), flow_extension(compiled.C_FLOW)]
     sources = [name.replace(".", "/") + ".py" for name in compiled.COMPILED]
     try:
         from mypyc.build import mypycify
@@ -67,10 +75,10 @@ def extensions() -> list[Any]:
         )
     except (Exception, SystemExit) as failure:  # mypyc exits on a type error
         print(f"lazyfun: not compiling ({failure!r}); the source will run", file=sys.stderr)
-        return [learning]
+        return engines
     for extension in mypyc:
         extension.optional = True
-    return [learning, *mypyc]
+    return [*engines, *mypyc]
 
 
 if __name__ == "__main__":

@@ -13,13 +13,16 @@ them: ``setup.py`` reads it from here.
 One module has no Python source: ``C_EXTENSION``, the clause-learning search
 that the Sudoku engine hands boards of 25x25 and up to (its reader's guide
 and API are :mod:`lazyfun.sudoku.solving.learning`; its C sources are
-``lazyfun/sudoku/solving/learning_c``).  It is built beside them.
+``lazyfun/sudoku/solving/learning_c``).  It is built beside them, and so is
+``C_FLOW``, the Stream's take, catch and throttle as C iterators (the readable
+forms are in :mod:`lazyfun.streams.steps`; :mod:`lazyfun.streams.flow` chooses).
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
 the environment before lazyfun is imported runs the Python source even when
 the compiled modules are installed, for a debugger, for coverage, or to
-measure what compiling buys; it leaves the C learning search as it is.
+measure what compiling buys; the Stream's steps then run their Python forms too, and
+only the C learning search stays as it is.
 
 >>> sorted(status()) == sorted(COMPILED)
 True
@@ -39,8 +42,10 @@ from pathlib import Path
 __all__ = [
     "COMPILED",
     "C_EXTENSION",
+    "C_FLOW",
     "PURE_ENV",
     "c_extension_built",
+    "c_flow_built",
     "describe",
     "is_compiled",
     "status",
@@ -59,6 +64,7 @@ COMPILED = (
     "lazyfun.sudoku.canon.full",
 )
 C_EXTENSION = "lazyfun.sudoku.solving._learning"
+C_FLOW = "lazyfun.streams._flow"
 PURE_ENV = "LAZYFUN_PURE"
 
 
@@ -80,10 +86,16 @@ def c_extension_built() -> bool:
     return importlib.util.find_spec(C_EXTENSION) is not None
 
 
+def c_flow_built() -> bool:
+    """Whether the C flow engine (``C_FLOW``) was built and imports."""
+    return importlib.util.find_spec(C_FLOW) is not None
+
+
 def describe() -> str:
-    """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION`` was
-    built (``make`` prints it after installing)."""
+    """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION`` and
+    ``C_FLOW`` were built (``make`` prints it after installing)."""
     learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
+    flow = "built (C)" if c_flow_built() else "not built: the steps run their Python forms"
     return ", ".join(
         [
             *(
@@ -91,6 +103,7 @@ def describe() -> str:
                 for name, compiled in status().items()
             ),
             f"{C_EXTENSION} {learning}",
+            f"{C_FLOW} {flow}",
         ]
     )
 

@@ -14,9 +14,11 @@ from setuptools import Extension
 
 from lazyfun.compiled import (
     C_EXTENSION,
+    C_FLOW,
     COMPILED,
     PURE_ENV,
     c_extension_built,
+    c_flow_built,
     describe,
     is_compiled,
     status,
@@ -53,7 +55,7 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
     sources = [path for path in asked[0] if not path.startswith("--")]
     assert sources == [name.replace(".", "/") + ".py" for name in COMPILED]
     assert all((ROOT / path).is_file() for path in sources)
-    assert [e.name for e in built] == [C_EXTENSION, "compiled_by_mypyc"]
+    assert [e.name for e in built] == [C_EXTENSION, C_FLOW, "compiled_by_mypyc"]
     assert all(e.optional for e in built)
 
 
@@ -90,6 +92,13 @@ def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_t
     assert f"{C_EXTENSION} {'built (C)' if built else 'not built'}" in describe()
 
 
+def test_the_c_flow_engine_is_reported_built_exactly_when_its_extension_is_there() -> None:
+    source = ROOT / (C_FLOW.replace(".", "/") + ".c")
+    built = list(source.parent.glob(source.stem + ".*.so"))
+    assert c_flow_built() == bool(built)
+    assert f"{C_FLOW} {'built (C)' if built else 'not built'}" in describe()
+
+
 def test_no_compiled_module_is_older_than_its_source() -> None:
     engine = ROOT / "lazyfun" / "sudoku" / "learning_c"
     built = [
@@ -97,6 +106,8 @@ def test_no_compiled_module_is_older_than_its_source() -> None:
         for name in COMPILED
     ]
     built.append((ROOT / (C_EXTENSION.replace(".", "/") + ".c"), sorted(engine.glob("*.[ch]"))))
+    flow = ROOT / (C_FLOW.replace(".", "/") + ".c")
+    built.append((flow, [flow]))
     for stem, sources in built:
         for extension in stem.parent.glob(stem.stem + ".*.so"):
             for source in sources:

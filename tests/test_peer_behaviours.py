@@ -84,8 +84,21 @@ def _raise_marked(n: int) -> int:
         lambda: stream(range(6)).map(_raise_marked, concurrency=2),
         lambda: stream(range(6)).map(_raise_marked).chunked(4),
         lambda: stream(range(6)).map(_raise_marked).group(4, within=60),
+        lambda: stream(range(6)).map(_raise_marked).take(5),
+        lambda: stream(range(6)).map(_raise_marked).catch(KeyError),
+        lambda: stream(range(6)).map(_raise_marked).catch(Marked, where=lambda error: False),
+        lambda: stream(range(6)).map(_raise_marked).throttle(10**6, per=1.0),
     ],
-    ids=["buffer", "concurrent", "chunked", "group-within"],
+    ids=[
+        "buffer",
+        "concurrent",
+        "chunked",
+        "group-within",
+        "take",
+        "catch",
+        "catch-where",
+        "throttle",
+    ],
 )
 def test_no_step_keeps_an_error_alive_after_passing_it_on(build: object) -> None:
     """With the collector off, an error is freed once nobody holds it: no step keeps it
@@ -106,6 +119,22 @@ def test_no_step_keeps_an_error_alive_after_passing_it_on(build: object) -> None
     gc.disable()
     try:
         watched = errors_passed(iter(build()))
+        assert watched and all(ref() is None for ref in watched)
+    finally:
+        gc.enable()
+
+
+def test_catch_keeps_no_error_it_recovered_alive() -> None:
+    watched: list[weakref.ref[Marked]] = []
+
+    def watch(error: Marked) -> None:
+        watched.append(weakref.ref(error))
+
+    gc.collect()
+    gc.disable()
+    try:
+        caught = stream(range(6)).map(_raise_marked).catch(Marked, do=watch, replace=lambda e: -1)
+        assert caught.to_list() == [0, 1, 2, -1, 4, 5]
         assert watched and all(ref() is None for ref in watched)
     finally:
         gc.enable()

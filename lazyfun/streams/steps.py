@@ -46,6 +46,7 @@ __all__ = [
     "Group",
     "GroupBy",
     "Held",
+    "Pace",
     "Recovery",
     "Sliding",
     "StreamConsumedError",
@@ -385,7 +386,10 @@ class Recovery:
         """The item standing for ``error``, or DROPPED; ``error`` again if ``where``
         says no (call it inside the ``except`` that caught it)."""
         if self.where is not None and not self.where(error):
-            raise error
+            try:
+                raise error
+            finally:
+                del error  # its traceback holds this frame: no cycle keeps it alive
         self.stopped = self.stop  # with stop, nothing after this error, whatever follows
         if self.do is not None:
             self.do(error)
@@ -433,6 +437,45 @@ def catch(source: Iterator[T], recovery: Recovery) -> Iterator[T]:
 LONGEST_STRETCH = 1 << 16  # items a throttle reads without the clock, at most
 
 
+class Pace:
+    """A throttle's account of the items it let through in the last ``per`` seconds:
+    :meth:`allow` waits until one more may come and says how many may be read without
+    looking at the clock; :meth:`passed` is told how many of those came through."""
+
+    __slots__ = ("allowed", "clock", "count", "held", "per", "sent", "sleep", "started", "stretch")
+
+    def __init__(self, count: int, per: float, clock: Clock, sleep: Sleep) -> None:
+        self.count, self.per, self.clock, self.sleep = count, per, clock, sleep
+        self.sent: deque[tuple[float, int]] = deque()  # (when, how many) in the last ``per``
+        self.held, self.stretch, self.allowed, self.started = 0, 1, 1, 0.0
+
+    def allow(self) -> int:
+        """How many items may be read now, as one stretch (after waiting, if need be)."""
+        sent, per = self.sent, self.per
+        while True:
+            now = self.clock()
+            while sent and sent[0][0] + per <= now:
+                self.held -= sent.popleft()[1]
+            if self.held < self.count:
+                break
+            self.sleep(sent[0][0] + per - now)
+        self.started, self.allowed = now, min(self.stretch, self.count - self.held)
+        return self.allowed
+
+    def passed(self, read: int) -> None:
+        """``read`` items of the stretch :meth:`allow` allowed came through: date them,
+        and size the next stretch."""
+        if read:
+            self.sent.append((self.clock(), read))
+            self.held += read
+        if read < self.allowed:  # an error, or the end: read on one by one
+            self.stretch = 1
+        elif (self.clock() - self.started) * 1000 < self.per:
+            self.stretch = min(2 * self.stretch, LONGEST_STRETCH)
+        else:
+            self.stretch = max(1, self.stretch // 2)
+
+
 def throttle(
     source: Iterator[T],
     count: int,
@@ -457,18 +500,11 @@ def throttle(
     """
     counted = repeat(True, sys.maxsize)
     passed = compress(source, counted)
+    pace = Pace(count, per, clock, sleep)
 
     def segments() -> Iterator[Iterable[T]]:
-        sent: deque[tuple[float, int]] = deque()  # (when, how many) in the last ``per``
-        held, stretch = 0, 1
         while True:
-            now = clock()
-            while sent and sent[0][0] + per <= now:
-                held -= sent.popleft()[1]
-            if held >= count:
-                sleep(sent[0][0] + per - now)
-                continue
-            before, allowed = length_hint(counted), min(stretch, count - held)
+            before, allowed = length_hint(counted), pace.allow()
             rest = None
             if allowed == 1:
                 rest = _next_of(passed)  # read here, so dated exactly
@@ -476,16 +512,7 @@ def throttle(
                     return
             else:
                 yield islice(passed, allowed)
-            read = before - length_hint(counted)
-            if read:
-                sent.append((clock(), read))
-                held += read
-            if read < allowed:  # an error, or the end: read on one by one
-                stretch = 1
-            elif (clock() - now) * 1000 < per:
-                stretch = min(2 * stretch, LONGEST_STRETCH)
-            else:
-                stretch = max(1, stretch // 2)
+            pace.passed(before - length_hint(counted))
             if rest is not None:
                 yield rest
 

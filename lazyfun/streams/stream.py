@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
 from typing_extensions import TypeIs
 
-from lazyfun.streams import steps, threaded
+from lazyfun.streams import flow, steps, threaded
 from lazyfun.streams.observing import Observe
 from lazyfun.streams.steps import check_callable, check_count, seconds
 from lazyfun.streams.terminals import Closable, StreamConsumedError, Terminals
@@ -329,7 +329,7 @@ class Stream(Terminals[T]):
         [0, 1, 2]
         """
         check_count(n, "take's n", 0)
-        return self._then(steps.take(self._take_items(), n))
+        return self._then(flow.take(self._take_items(), n))
 
     def drop(self, n: int) -> Stream[T]:
         """Everything after the first ``n`` items.
@@ -493,7 +493,7 @@ class Stream(Terminals[T]):
         [1, -1, 3]
         """
         recovery = steps.Recovery(errors, where=where, replace=replace, do=do, stop=stop)
-        caught: Iterator[T | U] = steps.catch(self._take_items(), recovery)
+        caught: Iterator[T | U] = flow.catch(self._take_items(), recovery)
         return self._then(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> Stream[T]:
@@ -505,7 +505,7 @@ class Stream(Terminals[T]):
         [0, 1, 2]
         """
         check_count(count, "throttle's count", 1)
-        return self._then(steps.throttle(self._take_items(), count, seconds(per, "throttle's per")))
+        return self._then(flow.throttle(self._take_items(), count, seconds(per, "throttle's per")))
 
     @overload
     def group(

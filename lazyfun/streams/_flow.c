@@ -1,0 +1,431 @@
+/* The hot steps of a Stream as C iterators: the fast engine beside the readable Python
+ * forms of lazyfun/streams/steps.py (take, catch and throttle's stretches), with the
+ * same behaviour; lazyfun/streams/flow.py chooses between them.
+ *
+ * Guarded(source, recovery, dropped): the items of source; an exception of
+ * recovery.errors is handed to recovery.recover(error), whose result is yielded in its
+ * place, or nothing when it is `dropped`; once recovery.stopped, the iterator ends.
+ * Any other exception passes on unchanged and the next read goes on.
+ *
+ * Counted(source, n, on_last=None, refill=None): at most n items of source, counting
+ * only items: an exception passes on uncounted and the next read goes on.  on_last()
+ * is called once the nth item is read, before it is returned; then, given refill,
+ * the next read first asks refill() for the next allowance (at least 1) and goes on,
+ * which is a throttle: refill waits until more may come.  `left` is how many more
+ * may come before that.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *source;   /* an iterator; NULL once it ended or the step stopped */
+    PyObject *recovery;
+    PyObject *errors;   /* recovery.errors, read once */
+    PyObject *dropped;
+    int running;
+} Guarded;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *source;   /* an iterator; NULL once it ended */
+    PyObject *on_last;  /* NULL for none */
+    PyObject *refill;   /* NULL for none */
+    Py_ssize_t left;
+    int running;
+} Counted;
+
+static int
+enter(int *running)
+{
+    if (*running) {
+        PyErr_SetString(PyExc_ValueError, "iterator already executing");
+        return -1;
+    }
+    *running = 1;
+    return 0;
+}
+
+/* After the source's tp_iternext gave NULL: 1 if it ended (StopIteration cleared),
+ * 0 if an error is set. */
+static int
+ended(void)
+{
+    if (!PyErr_Occurred()) {
+        return 1;
+    }
+    if (PyErr_ExceptionMatches(PyExc_StopIteration)) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
+/* The raised exception, taken out of the error indicator, traceback attached. */
+static PyObject *
+take_raised(void)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyErr_GetRaisedException();
+#else
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (traceback != NULL) {
+        PyException_SetTraceback(value, traceback);
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(traceback);
+    return value;
+#endif
+}
+
+/* Raise error again (taking its reference), as take_raised took it. */
+static void
+give_back(PyObject *error)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    PyErr_SetRaisedException(error);
+#else
+    PyErr_Restore(Py_NewRef(Py_TYPE(error)), error, PyException_GetTraceback(error));
+#endif
+}
+
+/* ---- Guarded ---------------------------------------------------------------- */
+
+static PyObject *
+Guarded_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"source", "recovery", "dropped", NULL};
+    PyObject *source, *recovery, *dropped;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:Guarded", names, &source, &recovery,
+                                     &dropped)) {
+        return NULL;
+    }
+    PyObject *errors = PyObject_GetAttrString(recovery, "errors");
+    if (errors == NULL) {
+        return NULL;
+    }
+    PyObject *items = PyObject_GetIter(source);
+    if (items == NULL) {
+        Py_DECREF(errors);
+        return NULL;
+    }
+    Guarded *self = (Guarded *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        Py_DECREF(errors);
+        Py_DECREF(items);
+        return NULL;
+    }
+    self->source = items;
+    self->errors = errors;
+    self->recovery = Py_NewRef(recovery);
+    self->dropped = Py_NewRef(dropped);
+    return (PyObject *)self;
+}
+
+static int
+Guarded_traverse(Guarded *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->source);
+    Py_VISIT(self->recovery);
+    Py_VISIT(self->errors);
+    Py_VISIT(self->dropped);
+    return 0;
+}
+
+static int
+Guarded_clear(Guarded *self)
+{
+    Py_CLEAR(self->source);
+    Py_CLEAR(self->recovery);
+    Py_CLEAR(self->errors);
+    Py_CLEAR(self->dropped);
+    return 0;
+}
+
+static void
+Guarded_dealloc(Guarded *self)
+{
+    PyObject_GC_UnTrack(self);
+    Guarded_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* recovery.recover(error), called as inside the `except` that caught it (an exception
+ * it raises has error as its context); NULL if it raised. */
+static PyObject *
+recover(Guarded *self, PyObject *error)
+{
+    PyObject *handled = PyErr_GetHandledException();
+    PyErr_SetHandledException(error);
+    PyObject *item = PyObject_CallMethod(self->recovery, "recover", "O", error);
+    PyErr_SetHandledException(handled);
+    Py_XDECREF(handled);
+    return item;
+}
+
+/* Whether recovery.stopped; -1 on an error. */
+static int
+stopped(Guarded *self)
+{
+    PyObject *flag = PyObject_GetAttrString(self->recovery, "stopped");
+    if (flag == NULL) {
+        return -1;
+    }
+    int result = PyObject_IsTrue(flag);
+    Py_DECREF(flag);
+    return result;
+}
+
+static PyObject *
+Guarded_next_running(Guarded *self)
+{
+    while (self->source != NULL) {
+        PyObject *item = Py_TYPE(self->source)->tp_iternext(self->source);
+        if (item != NULL) {
+            return item;
+        }
+        if (ended()) {
+            Py_CLEAR(self->source);
+            return NULL;
+        }
+        if (!PyErr_ExceptionMatches(self->errors)) {
+            return NULL;
+        }
+        PyObject *error = take_raised();
+        item = recover(self, error);
+        Py_DECREF(error);
+        PyObject *raised = item == NULL ? take_raised() : NULL;
+        int stop = stopped(self);
+        if (stop != 0) {
+            Py_CLEAR(self->source);
+        }
+        if (raised != NULL) {
+            if (stop < 0) {
+                PyErr_Clear();
+            }
+            give_back(raised);
+            return NULL;
+        }
+        if (stop < 0) {
+            Py_DECREF(item);
+            return NULL;
+        }
+        if (item != self->dropped) {
+            return item;
+        }
+        Py_DECREF(item);
+    }
+    return NULL;
+}
+
+static PyObject *
+Guarded_next(Guarded *self)
+{
+    if (enter(&self->running) < 0) {
+        return NULL;
+    }
+    PyObject *item = Guarded_next_running(self);
+    self->running = 0;
+    return item;
+}
+
+static PyTypeObject GuardedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lazyfun.streams._flow.Guarded",
+    .tp_doc = PyDoc_STR("The items of a source, its exceptions of recovery.errors recovered."),
+    .tp_basicsize = sizeof(Guarded),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = Guarded_new,
+    .tp_traverse = (traverseproc)Guarded_traverse,
+    .tp_clear = (inquiry)Guarded_clear,
+    .tp_dealloc = (destructor)Guarded_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Guarded_next,
+};
+
+/* ---- Counted ---------------------------------------------------------------- */
+
+static PyObject *
+Counted_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"source", "n", "on_last", "refill", NULL};
+    PyObject *source, *on_last = Py_None, *refill = Py_None;
+    Py_ssize_t n;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "On|OO:Counted", names, &source, &n,
+                                     &on_last, &refill)) {
+        return NULL;
+    }
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "Counted's n must be at least 0, got %zd", n);
+        return NULL;
+    }
+    PyObject *items = PyObject_GetIter(source);
+    if (items == NULL) {
+        return NULL;
+    }
+    Counted *self = (Counted *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        Py_DECREF(items);
+        return NULL;
+    }
+    self->source = items;
+    self->left = n;
+    self->on_last = on_last == Py_None ? NULL : Py_NewRef(on_last);
+    self->refill = refill == Py_None ? NULL : Py_NewRef(refill);
+    return (PyObject *)self;
+}
+
+static int
+Counted_traverse(Counted *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->source);
+    Py_VISIT(self->on_last);
+    Py_VISIT(self->refill);
+    return 0;
+}
+
+static int
+Counted_clear(Counted *self)
+{
+    Py_CLEAR(self->source);
+    Py_CLEAR(self->on_last);
+    Py_CLEAR(self->refill);
+    return 0;
+}
+
+static void
+Counted_dealloc(Counted *self)
+{
+    PyObject_GC_UnTrack(self);
+    Counted_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* left = refill(), at least 1; -1 on an error. */
+static int
+refilled(Counted *self)
+{
+    PyObject *allowance = PyObject_CallNoArgs(self->refill);
+    if (allowance == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PyNumber_AsSsize_t(allowance, PyExc_OverflowError);
+    Py_DECREF(allowance);
+    if (n == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (n < 1) {
+        PyErr_Format(PyExc_ValueError, "Counted's refill must give at least 1, got %zd", n);
+        return -1;
+    }
+    self->left = n;
+    return 0;
+}
+
+static PyObject *
+Counted_next_running(Counted *self)
+{
+    if (self->left <= 0 && (self->refill == NULL || refilled(self) < 0)) {
+        return NULL;
+    }
+    PyObject *item = Py_TYPE(self->source)->tp_iternext(self->source);
+    if (item == NULL) {
+        if (ended()) {
+            Py_CLEAR(self->source);
+        }
+        return NULL;
+    }
+    if (--self->left == 0 && self->on_last != NULL) {
+        PyObject *done = PyObject_CallNoArgs(self->on_last);
+        if (done == NULL) {
+            Py_DECREF(item);
+            return NULL;
+        }
+        Py_DECREF(done);
+    }
+    return item;
+}
+
+static PyObject *
+Counted_next(Counted *self)
+{
+    if (self->source == NULL) {
+        return NULL;
+    }
+    if (enter(&self->running) < 0) {
+        return NULL;
+    }
+    PyObject *item = Counted_next_running(self);
+    self->running = 0;
+    return item;
+}
+
+static PyObject *
+Counted_length_hint(Counted *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromSsize_t(self->source == NULL ? 0 : self->left);
+}
+
+static PyMethodDef Counted_methods[] = {
+    {"__length_hint__", (PyCFunction)Counted_length_hint, METH_NOARGS,
+     PyDoc_STR("How many more items may come: left, or 0 once the source ended.")},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef Counted_members[] = {
+    {"left", T_PYSSIZET, offsetof(Counted, left), READONLY,
+     PyDoc_STR("How many more items this passes before it ends or asks refill().")},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject CountedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lazyfun.streams._flow.Counted",
+    .tp_doc = PyDoc_STR("At most n items of a source; its exceptions pass on uncounted."),
+    .tp_basicsize = sizeof(Counted),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = Counted_new,
+    .tp_traverse = (traverseproc)Counted_traverse,
+    .tp_clear = (inquiry)Counted_clear,
+    .tp_dealloc = (destructor)Counted_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Counted_next,
+    .tp_methods = Counted_methods,
+    .tp_members = Counted_members,
+};
+
+/* ---- the module --------------------------------------------------------------- */
+
+static int
+flow_exec(PyObject *module)
+{
+    if (PyType_Ready(&GuardedType) < 0 || PyType_Ready(&CountedType) < 0) {
+        return -1;
+    }
+    if (PyModule_AddObjectRef(module, "Guarded", (PyObject *)&GuardedType) < 0) {
+        return -1;
+    }
+    return PyModule_AddObjectRef(module, "Counted", (PyObject *)&CountedType);
+}
+
+static PyModuleDef_Slot flow_slots[] = {
+    {Py_mod_exec, flow_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef flow_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "lazyfun.streams._flow",
+    .m_doc = PyDoc_STR("The hot steps of a Stream as C iterators (see lazyfun.streams.flow)."),
+    .m_size = 0,
+    .m_slots = flow_slots,
+};
+
+PyMODINIT_FUNC
+PyInit__flow(void)
+{
+    return PyModuleDef_Init(&flow_module);
+}

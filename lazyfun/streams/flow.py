@@ -1,0 +1,84 @@
+"""A Stream's ``take``, ``catch`` and ``throttle``, through the C flow engine when it
+was built: the same steps as :mod:`lazyfun.streams.steps`, with the same behaviour.
+
+The Python forms there pass the items through C builtins (``islice``, ``compress``,
+``chain``), with a generator at each stretch's end; even so ``catch`` cost over twice
+a plain loop per item.  ``lazyfun/streams/_flow.c`` does each in one C iterator:
+``Guarded`` recovers what ``catch`` is given to, with the same :class:`Recovery`;
+``Counted`` passes at most ``n`` items on, exceptions uncounted, and is ``take`` itself;
+given a ``refill`` that waits for the next allowance, it is a throttle.  Where the
+engine was not built, or ``LAZYFUN_PURE=1`` is set, the Python forms run.
+
+>>> list(take(iter("abcd"), 2)), list(catch(iter([1, 2]), Recovery(())))
+(['a', 'b'], [1, 2])
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import TypeVar
+
+from lazyfun.compiled import PURE_ENV
+from lazyfun.parallel.window import Holding
+from lazyfun.streams import steps
+from lazyfun.streams.steps import DROPPED, Clock, Pace, Recovery, Sleep
+
+try:
+    from lazyfun.streams import _flow  # the C engine, which import-linter cannot read
+except ImportError:  # built without a C compiler
+    BUILT = False
+else:
+    BUILT = not os.environ.get(PURE_ENV)
+
+__all__ = ["BUILT", "catch", "counted_throttle", "take", "throttle"]
+
+T = TypeVar("T")
+
+
+def take(source: Iterator[T], n: int) -> Iterator[T]:
+    """:func:`lazyfun.streams.steps.take`: the first ``n`` items that come through,
+    closing a concurrent step right above it once the last is read."""
+    if not BUILT:
+        return steps.take(source, n)
+    return _flow.Counted(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
+        source, min(n, sys.maxsize), source.close if isinstance(source, Holding) else None
+    )
+
+
+def catch(source: Iterator[T], recovery: Recovery) -> Iterator[T]:
+    """:func:`lazyfun.streams.steps.catch`: upstream exceptions handled by ``recovery``."""
+    if not BUILT:
+        return steps.catch(source, recovery)
+    return _flow.Guarded(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
+        source, recovery, DROPPED
+    )
+
+
+def throttle(
+    source: Iterator[T],
+    count: int,
+    per: float,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+) -> Iterator[T]:
+    """:func:`lazyfun.streams.steps.throttle`: at most ``count`` items in any ``per``
+    seconds."""
+    if not BUILT:
+        return steps.throttle(source, count, per, clock, sleep)
+    return counted_throttle(source, count, per, clock, sleep)
+
+
+def counted_throttle(
+    source: Iterator[T], count: int, per: float, clock: Clock, sleep: Sleep
+) -> Iterator[T]:
+    """The throttle as one ``Counted``: the :class:`Pace` gives each stretch's allowance
+    (waiting first, if need be) and dates the stretch as its last item is read, no later
+    than the Python form does.  An error inside a stretch does not end it there (the
+    Python form's ``islice`` ends, and the stretch after it is shorter)."""
+    pace = Pace(count, per, clock, sleep)
+    return _flow.Counted(  # pyright: ignore[reportPossiblyUnboundVariable]
+        source, 0, lambda: pace.passed(pace.allowed), pace.allow
+    )

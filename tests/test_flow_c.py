@@ -1,0 +1,180 @@
+"""The C flow engine (``lazyfun/streams/_flow.c``) against the Python forms of the
+steps it stands for: the same items, and the same errors at the same places, from
+sources that raise anywhere; and what a C iterator owes the collector."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Callable, Iterator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lazyfun.streams import flow, steps
+from lazyfun.streams.steps import DROPPED, Recovery
+from tests.test_flow import FakeClock
+
+try:
+    from lazyfun.streams._flow import Counted, Guarded
+except ImportError:
+    pytest.skip("the C flow engine is not built here", allow_module_level=True)
+
+Kind = type[Exception]
+failures = st.dictionaries(st.integers(0, 24), st.sampled_from([ValueError, KeyError]))
+
+
+class Flaky(Iterator[int]):
+    """0, 1, ... n - 1, raising ``failing[i]`` in place of ``i`` and going on after it."""
+
+    def __init__(self, n: int, failing: dict[int, Kind]) -> None:
+        self.n, self.failing, self.at = n, failing, 0
+
+    def __next__(self) -> int:
+        at = self.at
+        if at >= self.n:
+            raise StopIteration
+        self.at += 1
+        if at in self.failing:
+            raise self.failing[at](at)
+        return at
+
+
+def _generated(n: int, failing: dict[int, Kind]) -> Iterator[int]:
+    """As :class:`Flaky`, but a generator: it ends at its first error."""
+    for at in range(n):
+        if at in failing:
+            raise failing[at](at)
+        yield at
+
+
+def sources(n: int, failing: dict[int, Kind], generator: bool) -> Iterator[int]:
+    return _generated(n, failing) if generator else Flaky(n, failing)
+
+
+def outcomes(items: Iterator[object], reads: int = 40) -> list[object]:
+    """What each of ``reads`` reads gives: an item, an error (its type, arguments and
+    context's type), or the end."""
+    seen: list[object] = []
+    for _ in range(reads):
+        try:
+            seen.append(next(items))
+        except StopIteration:
+            seen.append("end")
+        except Exception as error:  # the error itself is compared by what it says
+            seen.append((type(error), error.args, type(error.__context__)))
+    return seen
+
+
+def _odd(error: BaseException) -> bool:
+    return bool(error.args[0] % 2)
+
+
+def _negated(error: BaseException) -> int:
+    return -1 - int(error.args[0])
+
+
+def _fails_on_fives(error: BaseException) -> None:
+    if error.args[0] % 5 == 0:
+        raise RuntimeError(f"do failed on {error.args[0]}")
+
+
+recoveries = st.fixed_dictionaries(
+    {
+        "errors": st.sampled_from([(), (ValueError,), (KeyError, ValueError), (LookupError,)]),
+        "where": st.sampled_from([None, _odd]),
+        "replace": st.sampled_from([None, _negated]),
+        "do": st.sampled_from([None, _fails_on_fives]),
+        "stop": st.booleans(),
+    }
+)
+
+
+@given(st.integers(0, 24), failures, st.booleans(), recoveries)
+def test_law_the_c_catch_is_the_python_catch(
+    n: int, failing: dict[int, Kind], generator: bool, recovery: dict[str, object]
+) -> None:
+    def made() -> Recovery:
+        return Recovery(**recovery)  # type: ignore[arg-type]
+
+    python = steps.catch(sources(n, failing, generator), made())
+    c = Guarded(sources(n, failing, generator), made(), DROPPED)
+    assert outcomes(c) == outcomes(python)
+
+
+@given(st.integers(0, 24), failures, st.booleans(), st.integers(0, 30))
+def test_law_the_c_take_is_the_python_take(
+    n: int, failing: dict[int, Kind], generator: bool, k: int
+) -> None:
+    python = steps.take(sources(n, failing, generator), k)
+    assert outcomes(Counted(sources(n, failing, generator), k)) == outcomes(python)
+
+
+@given(st.integers(0, 24), failures, st.booleans(), st.integers(1, 5))
+def test_law_the_c_throttle_is_the_python_throttle(
+    n: int, failing: dict[int, Kind], generator: bool, count: int
+) -> None:
+    def throttled(form: Callable[..., Iterator[int]]) -> tuple[list[object], list[float]]:
+        clock = FakeClock()
+        items = form(sources(n, failing, generator), count, 1.0, clock, clock.sleep)
+        return outcomes(items), clock.slept
+
+    assert throttled(flow.counted_throttle) == throttled(steps.throttle)
+
+
+def test_take_closes_nothing_before_its_last_item_and_calls_on_last_once() -> None:
+    calls: list[int] = []
+    counted = Counted(iter(range(5)), 3, lambda: calls.append(len(calls)))
+    assert [next(counted), next(counted)] == [0, 1] and calls == []
+    assert next(counted) == 2 and calls == [0]
+    assert list(counted) == [] and calls == [0]
+    assert counted.__length_hint__() == 0
+    with pytest.raises(ValueError, match="at least 0"):
+        Counted(iter(()), -1)
+
+
+def test_a_refilled_count_reads_on_by_each_allowance() -> None:
+    allowances = iter([2, 1, 0])
+    stretches: list[int] = []
+    counted = Counted(iter(range(9)), 0, lambda: stretches.append(0), lambda: next(allowances))
+    assert [next(counted), next(counted), next(counted)] == [0, 1, 2]
+    assert len(stretches) == 2 and counted.left == 0
+    with pytest.raises(ValueError, match="at least 1, got 0"):
+        next(counted)
+
+
+def test_a_cycle_through_a_c_iterator_is_collected() -> None:
+    class Box:
+        error: BaseException | None = None
+
+        def note(self, error: BaseException) -> None:
+            self.error = error
+
+        def last(self) -> None:
+            self.error = None
+
+        def two(self) -> int:
+            return 2
+
+    box = Box()
+    guarded = Guarded(Flaky(3, {1: ValueError}), Recovery((ValueError,), do=box.note), DROPPED)
+    counted = Counted(Flaky(3, {}), 0, box.last, box.two)
+    box.guarded, box.counted = guarded, counted  # type: ignore[attr-defined]
+    assert list(guarded) == [0, 2] and list(counted) == [0, 1, 2]
+    watched = weakref.ref(box)
+    del box, guarded, counted
+    gc.collect()
+    assert watched() is None
+
+
+def test_a_c_iterator_read_again_from_inside_its_own_read_refuses() -> None:
+    items: list[Iterator[int]] = []
+
+    def again(error: BaseException) -> None:
+        next(items[0])
+
+    items.append(Guarded(Flaky(3, {1: ValueError}), Recovery((ValueError,), do=again), DROPPED))
+    assert next(items[0]) == 0
+    with pytest.raises(ValueError, match="already executing"):
+        next(items[0])
