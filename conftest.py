@@ -22,8 +22,15 @@
   coverage of both passes together holds without it.  From source, the pure pass
   leaves it to ``make slow``, as it does a test marked ``long_from_source``
   (minutes from source: a non-consecutive 9x9, a 16x16 made and proved).
+- In the compiled pass the tests marked ``compiled`` run untraced too: the tracer
+  cannot see into compiled code, and the pure pass runs the same tests on the
+  source under it, so their coverage is counted there, once.
+- Untraced means no tracer at all: in a pytest-xdist worker a second coverage
+  instance traces beside the one pytest-cov pauses for ``no_cover``, so the hook
+  below pauses whatever still traces, and resumes it after the test.
 """
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -67,13 +74,32 @@ def _stream_in_doctests(
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The doctests of the compiled modules are tests of compiled code too; the tests
-    marked ``untraced`` run without the coverage tracer, and from source they and those
-    marked ``long_from_source`` are slow (the pure pass leaves them to ``make slow``)."""
+    marked ``untraced``, and on the compiled build those marked ``compiled``, run
+    without the coverage tracer; from source the tests marked ``untraced`` or
+    ``long_from_source`` are slow (the pure pass leaves them to ``make slow``)."""
     for item in items:
         if item.path in COMPILED_SOURCES:
             item.add_marker(pytest.mark.compiled)
         untraced = item.get_closest_marker("untraced")
-        if untraced:
+        if untraced or (not ENGINE_FROM_SOURCE and item.get_closest_marker("compiled")):
             item.add_marker(pytest.mark.no_cover)
         if ENGINE_FROM_SOURCE and (untraced or item.get_closest_marker("long_from_source")):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test marked ``no_cover`` runs with every coverage instance still tracing
+    paused (inside pytest-cov's own pause, which reaches only the instance it made)."""
+    paused = []
+    if item.get_closest_marker("no_cover"):
+        import coverage
+
+        while (running := coverage.Coverage.current()) is not None:
+            running.stop()
+            paused.append(running)
+    try:
+        yield
+    finally:
+        for running in reversed(paused):
+            running.start()
