@@ -133,9 +133,10 @@ def next_size(size: int, items: int, seconds: float, task_seconds: float, cap: i
     return max(1, min(cap, size * 4, wanted))
 
 
-def _arrive(arrived: deque[int], key: int, _future: object) -> None:
+def _arrive(arrived: deque[int], bell: threading.Event, key: int, _future: object) -> None:
     """A future's call back, on the worker's side: the task ``key`` is done."""
     arrived.append(key)
+    bell.set()
 
 
 def _leftovers(task: _Task, called: int, size: int) -> list[_Task]:
@@ -263,6 +264,7 @@ class Window(Holding[U]):
         # costs what is new, not a question to every future out
         self._arrived: deque[int] = deque()
         self._asked: dict[int, _Task] = {}
+        self._bell = threading.Event()  # rung by a future's call back
         self._unsent = 0
         self._read = self._waiting = 0  # items read; items read whose tasks are pending
         self._exhausted = self._closed = False
@@ -331,7 +333,7 @@ class Window(Holding[U]):
         key, self._sent = self._sent, self._sent + 1
         self._flying[key] = task
         if hasattr(future, "add_done_callback"):  # the callback holds no task: no cycle
-            future.add_done_callback(functools.partial(_arrive, self._arrived, key))
+            future.add_done_callback(functools.partial(_arrive, self._arrived, self._bell, key))
         else:
             self._asked[key] = task
 
@@ -428,10 +430,20 @@ class Window(Holding[U]):
                 return
             task = self._ready()
             if task is None:
-                run.wait_any(self._unfinished())
+                self._wait(run)
                 continue
             self._take(task)
             return
+
+    def _wait(self, run: Runner) -> None:
+        """Until a task out is done: the bell, when every future out calls back (the
+        bell is cleared before looking, so no call back is missed), else the runner."""
+        if self._asked:
+            run.wait_any(self._unfinished())
+            return
+        self._bell.clear()
+        if self._flying and not self._arrived:
+            self._bell.wait()
 
     def _ready(self) -> _Task | None:
         if self._ordered:
