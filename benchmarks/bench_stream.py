@@ -283,7 +283,7 @@ def _io_bound(verdicts: list[str]) -> None:
         "streamable": lambda: _drain(Streamable(range(items)).map(_nap, concurrency=workers)),
         "ThreadPoolExecutor.map": pool_map,
     }
-    times = {name: best_of(3, run) for name, run in runs.items()}
+    times = interleaved(runs)
     for name, elapsed in times.items():
         print(f"  {name:<24}{elapsed:7.3f} s  {ideal / elapsed:6.1%} of ideal")
     share = ideal / times["lazyfun"]
@@ -308,7 +308,7 @@ def _cheap_on_threads(verdicts: list[str]) -> None:
         "ThreadPoolExecutor.map": pool_map,
         "builtin map": lambda: _drain(map(_identity, range(items))),
     }
-    times = {name: best_of(3, run) for name, run in runs.items()}
+    times = interleaved(runs)
     for name, elapsed in times.items():
         print(f"  {name:<24}{elapsed * 1e9 / items:9.0f} ns an item")
     ratio = times["lazyfun"] / times["streamable"]
@@ -352,11 +352,13 @@ def _async(verdicts: list[str]) -> None:
 
         await asyncio.gather(*(one(n) for n in range(items)))
 
-    times = {
-        "lazyfun": best_of(3, lambda: asyncio.run(ours())),
-        "aiostream": best_of(3, lambda: asyncio.run(theirs())),
-        "Semaphore + gather": best_of(3, lambda: asyncio.run(by_hand())),
-    }
+    times = interleaved(
+        {
+            "lazyfun": lambda: asyncio.run(ours()),
+            "aiostream": lambda: asyncio.run(theirs()),
+            "Semaphore + gather": lambda: asyncio.run(by_hand()),
+        }
+    )
     for name, elapsed in times.items():
         print(f"  {name:<24}{elapsed:7.3f} s  {ideal / elapsed:6.1%} of ideal")
     share = ideal / times["lazyfun"]
