@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from lazyfun.csp.constraints import Constraint, Decision, Expr, Predicate
+from lazyfun.csp.arithmetic import Function, image
+from lazyfun.csp.constraints import Constraint, Decision, Expr, Predicate, Truth, decision_of
 from lazyfun.csp.domain import Domain, ModelError
 from lazyfun.csp.results import Quality, Solution
 from lazyfun.csp.solver import Solutions
@@ -52,6 +53,63 @@ class Model:
         if not isinstance(name, str) or not name:
             raise ModelError(f"a decision needs a non-empty name, got {name!r}")
         return self._decision(name, domain, hidden=False)
+
+    def boolean(self, name: str) -> Decision:
+        """A new 0/1 decision (``Domain.boolean()``), usable anywhere an integer is:
+        ``total(w[i] * take[i] for i ...)``, ``b == 1``."""
+        return self.decision(name, Domain.boolean())
+
+    def truth(self, constraint: Constraint) -> Decision:
+        """A hidden 0/1 decision that is 1 exactly when ``constraint`` holds
+        (reification): ``m.truth(x > 0) + m.truth(y > 0) == 2``, ``b == m.truth(x + y > z)``.
+
+        >>> m = Model()
+        >>> x, y = (m.decision(name, Domain.integer_range(0, 3)) for name in "xy")
+        >>> m.add_constraint("one positive", m.truth(x > 0) + m.truth(y > 0) == 1)
+        >>> m.count()
+        6
+        """
+        if isinstance(constraint, bool) or not isinstance(constraint, Constraint):
+            raise ModelError(
+                f"truth() takes a constraint (x > 0, c1 & c2), got {constraint!r}: "
+                "compare decisions, not numbers"
+            )
+        if constraint.scope and constraint.model is not self:
+            raise ModelError("truth(): the constraint uses a decision of another model")
+        return self.define("truth", Domain.boolean(), lambda b: Truth(b, constraint))
+
+    def product(self, a: Expr, b: Expr) -> Decision:
+        """``a * b`` of two expressions, as a hidden decision (``x * y`` calls this)."""
+        x, y = decision_of(a, "x * y"), decision_of(b, "x * y")
+        assert isinstance(x, Decision) and isinstance(y, Decision)  # both have decisions
+        arguments = [x] if x is y else [x, y]
+        return self._function("*", 0, arguments)
+
+    def quotient(self, a: Expr, k: int) -> Decision:
+        """``a // k``, as a hidden decision (``x // k`` calls this)."""
+        return self._function("//", k, [self._argument(a, "x // k")])
+
+    def remainder(self, a: Expr, k: int) -> Decision:
+        """``a % k``, as a hidden decision (``x % k`` calls this)."""
+        return self._function("%", k, [self._argument(a, "x % k")])
+
+    def absolute(self, a: Expr) -> Decision:
+        """``abs(a)``, as a hidden decision (``abs(x)`` used as an expression calls this)."""
+        return self._function("abs", 0, [self._argument(a, "abs(x)")])
+
+    def _argument(self, a: Expr, what: str) -> Decision:
+        x = decision_of(a, what)
+        assert isinstance(x, Decision)  # called only with an expression over decisions
+        return x
+
+    def _function(self, name: str, k: int, arguments: list[Decision]) -> Decision:
+        kind = {"*": "product", "//": "quotient", "%": "remainder", "abs": "abs"}[name]
+        try:
+            domain = image(name, k, arguments)
+        except ModelError as error:
+            shown = " and ".join(a.name for a in arguments)
+            raise ModelError(f"the {kind} of {shown}: {error}") from None
+        return self.define(kind, domain, lambda r: Function(name, r, arguments, k))
 
     def _decision(self, name: str, domain: Domain, *, hidden: bool) -> Decision:
         if name in self._names:

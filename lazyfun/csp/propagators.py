@@ -21,15 +21,20 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
+from lazyfun.csp.arithmetic import Function
 from lazyfun.csp.constraints import (
     COMPARISONS,
     AbsCompare,
     AllDifferent,
+    AllOf,
+    AnyOf,
     Constraint,
     Decision,
     Expr,
     Linear,
+    Not,
     Predicate,
+    Truth,
 )
 from lazyfun.csp.domain import ModelError
 from lazyfun.csp.filters import (
@@ -46,6 +51,7 @@ from lazyfun.csp.filters import (
     table_filter,
     unit_equality,
 )
+from lazyfun.csp.nonlinear import all_filter, any_filter, function_filter, truth_filter
 from lazyfun.csp.relations import Element, Extreme, IfThen, Table
 
 __all__ = ["Propagators"]
@@ -165,6 +171,10 @@ class Propagators:
         return [(i, a, self.offsets[i]) for i, a in sorted(e.terms.items())]
 
     def _add(self, c: Constraint) -> None:
+        if isinstance(c, AllOf):  # each part watched on its own
+            for part in c.parts:
+                self._add(part)
+            return
         prop = self.compile(c)
         if not c.scope:
             self.constant.append(prop)
@@ -187,8 +197,10 @@ class Propagators:
             return self._all_different(c)
         if isinstance(c, AbsCompare) and c.op == "!=" and sorted(c.expr.terms.values()) == [-1, 1]:
             return self._abs_pair(c)
-        if isinstance(c, AbsCompare | Predicate):
+        if isinstance(c, AbsCompare | Predicate | Not):
             return self._forward(c)
+        if isinstance(c, Function | AllOf | AnyOf | Truth):
+            return self._combined(c)
         if isinstance(c, Element):
             items = [(x.index, 0) if isinstance(x, Decision) else (-1, x) for x in c.items]
             return element_filter(c.result.index, c.index.index, items, self.offsets)
@@ -200,6 +212,19 @@ class Propagators:
             scope = [d.index for d in c.decisions]
             return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
         raise ModelError(f"unsupported constraint {c!r}")
+
+    def _combined(self, c: Function | AllOf | AnyOf | Truth) -> Propagator:
+        """A function of decisions (``x * y``, ``x // k``, ...), or constraints combined
+        (``&``, ``|``, ``model.truth``): see :mod:`lazyfun.csp.nonlinear`."""
+        if isinstance(c, Function):
+            arguments = tuple(a.index for a in c.arguments)
+            return function_filter(c.result.index, arguments, c.name, c.k, c.f, self.offsets)
+        if isinstance(c, AllOf):
+            return all_filter([self.compile(p) for p in c.parts])
+        if isinstance(c, AnyOf):
+            return any_filter([self.compile(p) for p in c.parts])
+        holds, fails = self.compile(c.condition), self.compile(c.condition.negated())
+        return truth_filter(c.truth.index, holds, fails)
 
     def value(self, i: int, bits: int) -> int:
         return self.offsets[i] + low(bits)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from lazyfun.csp.constraints import Constraint, Decision
+from lazyfun.csp.constraints import Constraint, Decision, Expression, decision_of
 from lazyfun.csp.domain import Domain, ModelError, check_int
 
 __all__ = [
@@ -58,9 +58,8 @@ def _model_of(what: str, decisions: Sequence[Decision]) -> Defines:
 
 
 def _decision_or_int(what: str, item: object) -> Decision | int:
-    if isinstance(item, Decision):
-        return item
-    return check_int(item, f"an item of {what}")
+    """A decision or a number as it is; an expression as the hidden decision equal to it."""
+    return decision_of(item, what)
 
 
 class Element(Constraint):
@@ -83,15 +82,17 @@ class Element(Constraint):
         return values[self.result.index] == chosen
 
 
-def element(items: Sequence[Decision | int], index: Decision) -> Decision:
+def element(items: Sequence[Expression], index: Expression) -> Decision:
     """The ``index``-th of ``items`` (from 0), as a hidden decision (Solver Foundation's
     ``Model.Element``, CP-SAT's ``AddElement``).
 
-    ``index`` is kept to the positions of ``items``; ``items`` mixes numbers and
-    decisions of the same model.
+    ``index`` (a decision or an expression) is kept to the positions of ``items``;
+    ``items`` mixes numbers, decisions and expressions of the same model.
     """
-    if not isinstance(index, Decision):
-        raise ModelError(f"element's index must be a decision, got {index!r}")
+    chosen = index if isinstance(index, int) else decision_of(index, "element's index")
+    if not isinstance(chosen, Decision):
+        raise ModelError(f"element's index must be a decision or an expression, got {index!r}")
+    index = chosen
     parts = [_decision_or_int("element", x) for x in items]
     if not parts:
         raise ModelError("element needs at least one item")
@@ -183,23 +184,23 @@ class Extreme(Constraint):
         return values[self.result.index] == (max(found) if self.largest else min(found))
 
 
-def _extreme(items: Iterable[Decision | int], largest: bool) -> Decision:
+def _extreme(items: Iterable[Expression], largest: bool) -> Decision:
     what = "maximum" if largest else "minimum"
     parts = [_decision_or_int(what, x) for x in items]
     decisions = [x for x in parts if isinstance(x, Decision)]
     if not decisions:
         raise ModelError(f"{what} needs at least one decision (of numbers alone, use {what[:3]})")
     model = _model_of(what, decisions)
-    values = {v for d in decisions for v in d.domain.values}
-    values.update(x for x in parts if not isinstance(x, Decision))
-    return model.define(what, Domain.of(values), lambda r: Extreme(r, parts, largest))
+    numbers = [Domain.of([x]) for x in parts if not isinstance(x, Decision)]
+    domain = Domain.union([*(d.domain for d in decisions), *numbers])
+    return model.define(what, domain, lambda r: Extreme(r, parts, largest))
 
 
-def minimum(items: Iterable[Decision | int]) -> Decision:
-    """The smallest of ``items`` (decisions and numbers), as a hidden decision."""
+def minimum(items: Iterable[Expression]) -> Decision:
+    """The smallest of ``items`` (decisions, expressions and numbers), as a hidden decision."""
     return _extreme(items, largest=False)
 
 
-def maximum(items: Iterable[Decision | int]) -> Decision:
-    """The largest of ``items`` (decisions and numbers), as a hidden decision."""
+def maximum(items: Iterable[Expression]) -> Decision:
+    """The largest of ``items`` (decisions, expressions and numbers), as a hidden decision."""
     return _extreme(items, largest=True)

@@ -145,7 +145,7 @@ def test_relations_refuse_what_they_cannot_mean() -> None:
     with pytest.raises(ModelError, match="index 'x' can take no position of a list of 3"):
         element([1, 2, 3], x)
     with pytest.raises(ModelError, match="index must be a decision"):
-        element([1, 2], 0)  # type: ignore[arg-type]
+        element([1, 2], 0)
     with pytest.raises(ModelError, match="at least one item"):
         element([], y)
     with pytest.raises(ModelError, match="an item of element must be an integer"):

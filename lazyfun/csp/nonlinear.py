@@ -1,0 +1,227 @@
+"""Propagators for the function constraints of :mod:`lazyfun.csp.arithmetic` and for
+constraints combined with ``&``, ``|``, ``~`` and ``model.truth``.
+
+Domains are bit sets over offsets, as in :mod:`lazyfun.csp.filters`.  A function
+``result == f(arguments)`` keeps exactly the supported values while its arguments
+have few combinations (:data:`~lazyfun.csp.arithmetic.ENUMERATED`), and reasons on
+bounds beyond that.  A combination of constraints runs the propagators of its parts:
+a part that fails on a trial copy of the domains cannot hold there.
+
+Installed from source, this module is compiled with mypyc (see
+:mod:`lazyfun.compiled`); the code here is what runs either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from math import isqrt
+
+from lazyfun.csp.arithmetic import ENUMERATED, span
+from lazyfun.csp.filters import Changes, Propagator, low, range_mask
+
+__all__ = ["all_filter", "any_filter", "function_filter", "truth_filter"]
+
+
+def _values(bits: int, offset: int) -> list[int]:
+    """The values a bit set over ``offset`` holds, smallest first."""
+    found = []
+    while bits:
+        bit = bits & -bits
+        bits ^= bit
+        found.append(offset + bit.bit_length() - 1)
+    return found
+
+
+def _cut(doms: list[int], i: int, offset: int, lo: int, hi: int, changed: list[int]) -> bool:
+    """Narrow decision ``i`` to values ``lo .. hi``; False when none is left."""
+    bits = doms[i] & range_mask(lo - offset, hi - offset)
+    if not bits:
+        return False
+    if bits != doms[i]:
+        doms[i] = bits
+        changed.append(i)
+    return True
+
+
+def _ceil_floor(low_: Fraction, high_: Fraction) -> tuple[int, int]:
+    return -(-low_.numerator // low_.denominator), high_.numerator // high_.denominator
+
+
+def _inverse(
+    name: str, k: int, z: tuple[int, int], ranges: list[tuple[int, int]], position: int
+) -> tuple[int, int] | None:
+    """The range argument ``position`` must lie in for the result to stay in ``z``;
+    None when nothing can be said on bounds alone."""
+    zl, zh = z
+    if name == "*":
+        if len(ranges) == 1:
+            root = isqrt(zh) if zh >= 0 else -1
+            return -root, root
+        yl, yh = ranges[1 - position]
+        if yl <= 0 <= yh:
+            return None
+        quotients = [Fraction(a, b) for a in (zl, zh) for b in (yl, yh)]
+        return _ceil_floor(min(quotients), max(quotients))
+    if name == "//":
+        return (zl * k, zh * k + k - 1) if k > 0 else ((zh + 1) * k + 1, zl * k)
+    if name == "abs":
+        return -zh, zh
+    return None
+
+
+def _hole(name: str, least: int) -> int:
+    """``abs(x)`` (or ``x * x``) is at least ``least``: x is outside ``-t .. t`` for the
+    ``t`` given (-1: no hole)."""
+    if least <= 0:
+        return -1
+    return least - 1 if name == "abs" else isqrt(least - 1)
+
+
+def _outside(doms: list[int], i: int, offset: int, t: int, changed: list[int]) -> Changes:
+    """Strike values ``-t .. t`` from decision ``i``."""
+    if t < 0:
+        return changed
+    bits = doms[i] & ~range_mask(-t - offset, t - offset)
+    if not bits:
+        return None
+    if bits != doms[i]:
+        doms[i] = bits
+        changed.append(i)
+    return changed
+
+
+def _supported(
+    doms: list[int],
+    result: int,
+    arguments: tuple[int, ...],
+    f: Callable[..., int],
+    offsets: list[int],
+) -> Changes:
+    """``result == f(*arguments)`` with every combination of the arguments tried: each
+    decision keeps the values some combination in the domains supports."""
+    off_z = offsets[result]
+    z_bits = doms[result]
+    kept_z = 0
+    kept = [0] * len(arguments)
+    for combo in _combinations([_values(doms[i], offsets[i]) for i in arguments]):
+        position = f(*combo) - off_z
+        if position >= 0 and z_bits >> position & 1:
+            kept_z |= 1 << position
+            for n, v in enumerate(combo):
+                kept[n] |= 1 << (v - offsets[arguments[n]])
+    changed: list[int] = []
+    for i, bits in ((result, kept_z), *zip(arguments, kept, strict=True)):
+        if not bits:
+            return None
+        if bits != doms[i]:
+            doms[i] = bits
+            changed.append(i)
+    return changed
+
+
+def _by_bounds(
+    doms: list[int], result: int, arguments: tuple[int, ...], name: str, k: int, offsets: list[int]
+) -> Changes:
+    """``result == f(*arguments)`` on ranges: the result cut to what ``f`` reaches over
+    the arguments' ranges, each argument to what the result's range allows."""
+    changed: list[int] = []
+    ranges = [(offsets[i] + low(doms[i]), offsets[i] + doms[i].bit_length() - 1) for i in arguments]
+    lo, hi = span(name, k, ranges)
+    off_z = offsets[result]
+    if not _cut(doms, result, off_z, lo, hi, changed):
+        return None
+    z = (off_z + low(doms[result]), off_z + doms[result].bit_length() - 1)
+    for n, i in enumerate(arguments):
+        allowed = _inverse(name, k, z, ranges, n)
+        if allowed is not None and not _cut(doms, i, offsets[i], *allowed, changed):
+            return None
+    if name == "abs" or (name == "*" and len(arguments) == 1):
+        return _outside(doms, arguments[0], offsets[arguments[0]], _hole(name, z[0]), changed)
+    return changed
+
+
+def function_filter(
+    result: int,
+    arguments: tuple[int, ...],
+    name: str,
+    k: int,
+    f: Callable[..., int],
+    offsets: list[int],
+) -> Propagator:
+    """``result == f(*arguments)``: the values with a support while the arguments have
+    at most ``ENUMERATED`` combinations, else reasoning on ranges."""
+
+    def prop(doms: list[int]) -> Changes:
+        count = 1
+        for i in arguments:
+            count *= doms[i].bit_count()
+        if count <= ENUMERATED:
+            return _supported(doms, result, arguments, f, offsets)
+        return _by_bounds(doms, result, arguments, name, k, offsets)
+
+    return prop
+
+
+def _combinations(options: list[list[int]]) -> list[tuple[int, ...]]:
+    combos: list[tuple[int, ...]] = [()]
+    for values in options:
+        combos = [(*c, v) for c in combos for v in values]
+    return combos
+
+
+def _fails(prop: Propagator, doms: list[int]) -> bool:
+    """Whether ``prop`` finds its constraint impossible on a trial copy of ``doms``."""
+    return prop(list(doms)) is None
+
+
+def all_filter(parts: Sequence[Propagator]) -> Propagator:
+    """``c1 & c2 & ...``: each part's propagator in turn."""
+
+    def prop(doms: list[int]) -> Changes:
+        changed: list[int] = []
+        for part in parts:
+            changes = part(doms)
+            if changes is None:
+                return None
+            changed.extend(changes)
+        return changed
+
+    return prop
+
+
+def any_filter(parts: Sequence[Propagator]) -> Propagator:
+    """``c1 | c2 | ...``: fails when every part fails; when all but one fail, that one
+    must hold and its propagator runs."""
+
+    def prop(doms: list[int]) -> Changes:
+        alive = [part for part in parts if not _fails(part, doms)]
+        if not alive:
+            return None
+        if len(alive) == 1:
+            return alive[0](doms)
+        return ()
+
+    return prop
+
+
+def truth_filter(truth: int, holds: Propagator, fails: Propagator) -> Propagator:
+    """``truth == 1`` exactly when the condition holds: with ``truth`` fixed, the
+    condition (1) or its negation (0) is propagated; open, it is fixed to 0 when the
+    condition cannot hold and to 1 when its negation cannot."""
+
+    def prop(doms: list[int]) -> Changes:
+        bits = doms[truth]  # over offset 0: bit 0 is false, bit 1 true
+        if bits == 0b10:
+            return holds(doms)
+        if bits == 0b01:
+            return fails(doms)
+        if _fails(holds, doms):
+            doms[truth] = 0b01
+            return (truth,)
+        if _fails(fails, doms):
+            doms[truth] = 0b10
+            return (truth,)
+        return ()
+
+    return prop
