@@ -10,11 +10,14 @@ solver, the solver knows only decisions and constraints.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
+from typing import TextIO
 
 from lazyfun.csp.arithmetic import Function, image
 from lazyfun.csp.constraints import Constraint, Decision, Expr, Predicate, Truth, decision_of
 from lazyfun.csp.domain import Domain, ModelError
+from lazyfun.csp.progress import SearchProgress
 from lazyfun.csp.results import Quality, Solution
 from lazyfun.csp.solver import Solutions
 
@@ -206,7 +209,11 @@ class Model:
         self.constraints[name] = constraint
 
     def solutions(
-        self, *, time_limit: float | None = None, node_limit: int | None = None
+        self,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        progress: bool | TextIO = False,
     ) -> Solutions:
         """Every solution, found one at a time as you ask (``GetNext`` as a generator).
 
@@ -214,7 +221,14 @@ class Model:
         soon as it is found; once the search proves nothing better exists, the
         best once more as OPTIMAL, and the stream ends.  Stop reading whenever
         the last one is good enough: the search goes no further.
+
+        ``progress=True`` shows the search on standard error as it goes (nodes,
+        the best goal value so far and the bound; see :mod:`lazyfun.csp.progress`);
+        a text stream instead of True shows it there.
         """
+        shown = None
+        if progress is not False:
+            shown = SearchProgress(sys.stderr if progress is True else progress)
         return Solutions(
             self,
             self.decisions,
@@ -223,6 +237,7 @@ class Model:
             node_limit=node_limit,
             goals=self.goals,
             branching=[d.index for d in self.branching],
+            progress=shown,
         )
 
     def solve(self, *, time_limit: float | None = None, node_limit: int | None = None) -> Solution:

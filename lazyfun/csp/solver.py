@@ -34,6 +34,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from lazyfun.csp.constraints import Constraint, Decision, Expr
+from lazyfun.csp.progress import SearchProgress
 from lazyfun.csp.propagators import Propagators
 from lazyfun.csp.results import Decisions, Quality, Solution
 from lazyfun.search import search
@@ -77,6 +78,7 @@ class Solutions(Iterator[Solution]):
         node_limit: int | None,
         goals: Sequence[tuple[Expr, int]] = (),
         branching: Sequence[int] = (),
+        progress: SearchProgress | None = None,
     ) -> None:
         self.model = model
         self.time_limit = time_limit
@@ -95,6 +97,7 @@ class Solutions(Iterator[Solution]):
             self._descending[i] = a < 0
         self._branching = list(branching)
         self._started = time.perf_counter()
+        self._progress = progress
         self._stream = self._run()
 
     @property
@@ -119,7 +122,19 @@ class Solutions(Iterator[Solution]):
             return next(self._stream)
         except _Stop as stop:
             self.stopped_by = str(stop)
+            self._ended(f"stopped by the {self.stopped_by}")
             raise StopIteration from None
+
+    def _show(self) -> None:
+        if self._progress is not None:
+            best = self.best.objective[0] if self.best is not None else None
+            self._progress.update(self.nodes, best, self.bound)
+
+    def _ended(self, how: str) -> None:
+        if self._progress is not None:
+            self._show()
+            self._progress.close(how)
+            self._progress = None
 
     def _prune(self, node: Node) -> Node:
         doms = list(node.domains)
@@ -150,6 +165,8 @@ class Solutions(Iterator[Solution]):
 
     def _expand1(self, node: Node) -> Iterator[Node]:
         self.nodes += 1
+        if self._progress is not None and not self.nodes & 255 and self._progress.due():
+            self._show()
         doms = node.domains
         tracking = bool(self._signs)
         goal = self._compiled.goal
@@ -194,7 +211,9 @@ class Solutions(Iterator[Solution]):
             objective = tuple(sign * v for sign, v in zip(self._signs, scores, strict=True))
             self.best = Solution(self.model, values, Quality.FEASIBLE, objective=objective)
             self.best.bound = self.bound
+            self._show()
             yield self.best
+        self._ended("optimal" if self.best is not None else "searched to the end")
         if self.best is not None:
             best = self.best
             yield Solution(
