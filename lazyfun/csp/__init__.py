@@ -2,8 +2,12 @@
 
 The layers, imports pointing one way: :mod:`~lazyfun.csp.domain` (domains
 and ``ModelError``), :mod:`~lazyfun.csp.constraints` (decisions, expressions,
-constraints), :mod:`~lazyfun.csp.results` (``Solution``, ``Quality``),
-:mod:`~lazyfun.csp.propagators` and :mod:`~lazyfun.csp.solver` (the search),
+constraints and their combinations with ``&``, ``|``, ``~``),
+:mod:`~lazyfun.csp.relations` and :mod:`~lazyfun.csp.arithmetic` (element,
+table, minimum, maximum; ``x * y``, ``//``, ``%``, ``abs``),
+:mod:`~lazyfun.csp.results` (``Solution``, ``Quality``),
+:mod:`~lazyfun.csp.propagators`, :mod:`~lazyfun.csp.nonlinear` and
+:mod:`~lazyfun.csp.solver` (the search, shown by :mod:`~lazyfun.csp.progress`),
 and :mod:`~lazyfun.csp.model` (``Model``, which uses them all).
 
 >>> from lazyfun.csp import Model, Domain, all_different
