@@ -93,7 +93,12 @@ class Solutions(Iterator[Solution]):
         self._descending = [False] * len(decisions)
         for i, a, _ in first:
             self._descending[i] = a < 0
-        self._branching = list(branching)
+        relaxed = self._compiled.relaxation
+        given = set(branching)
+        self._branching = [
+            *branching,
+            *(i for i in (relaxed.order if relaxed else []) if i not in given),
+        ]
         self._started = time.perf_counter()
         self._stream = self._run()
 
