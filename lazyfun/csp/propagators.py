@@ -160,9 +160,7 @@ class Propagators:
             self._watch(self.goal, scope, idempotent=False)
         # The first goal's linear relaxation against the linear constraints it
         # competes in (see lazyfun.csp.relaxation); -1: none.
-        self.relaxation: Relaxation | None = knapsacks(
-            self.goal, constraints, self.offsets, self.start
-        )
+        self.relaxation: Relaxation | None = knapsacks(self.goal, constraints, self.offsets)
         self.relaxation_index = -1
         if self.relaxation is not None:
             self.relaxation_index = len(self.propagators)

@@ -25,8 +25,9 @@ the decisions' places + r * room left + sum |d| * (what a decision may still
 move)`` holding for every ``r >= 0``; Dantzig's ``r`` makes it the linear
 relaxation's optimum.  A constraint is used when at least two goal
 decisions compete in it for room (with one, bounds reasoning already knows
-as much).  The decisions that compete, best ratio first (their weights
-scaled by each constraint's room), are the search's branching order.
+as much).  The decision that takes the fraction is the one the search
+branches on (:meth:`Relaxation.critical`): best value per weight first,
+the relaxation's answer tried before its fraction.
 
 Installed from source, this module is compiled with mypyc (see
 :mod:`lazyfun.compiled`); the code here is what runs either way.
@@ -60,8 +61,11 @@ class Knapsack:
         self.capacity = capacity
         self.constant = constant
 
-    def propagate(self, doms: list[int], target: int) -> Changes:
-        """Fail when the relaxation's bound is below ``target``; else fix by reduced costs."""
+    def relax(self, doms: Sequence[int]) -> tuple[int, int, int, int] | None:
+        """The relaxation over the domains' bounds: ``(bound * weight, profit, weight,
+        decision)``, where the decision takes a fraction and its profit and weight
+        price the room (``(value, 0, 1, -1)`` when everything fits); None when even
+        every decision at its cheaper end overflows."""
         room = self.capacity
         value = self.constant
         for i, off, side, profit, weight in self.items:
@@ -71,9 +75,6 @@ class Knapsack:
             room -= side * weight * at
         if room < 0:
             return None
-        # Fill the room best ratio first; the first decision that does not fit sets the price.
-        price_profit = 0
-        price_weight = 1
         for i, _, _, profit, weight in self.items:
             if profit <= 0:
                 break
@@ -83,14 +84,20 @@ class Knapsack:
                 room -= weight * span
                 value += profit * span
             else:
-                price_profit, price_weight = profit, weight
-                break
-        if price_profit == 0:
-            return () if value >= target else None
-        bound = price_weight * value + price_profit * room  # the bound, times price_weight
+                return weight * value + profit * room, profit, weight, i
+        return value, 0, 1, -1
+
+    def propagate(self, doms: list[int], target: int) -> Changes:
+        """Fail when the relaxation's bound is below ``target``; else fix by reduced costs."""
+        relaxed = self.relax(doms)
+        if relaxed is None:
+            return None
+        bound, price_profit, price_weight, _ = relaxed
         slack = bound - price_weight * target
         if slack < 0:
             return None
+        if price_profit == 0:
+            return ()
         return reduced_cost_fixing(self.items, doms, slack, price_profit, price_weight)
 
 
@@ -132,17 +139,32 @@ def reduced_cost_fixing(
 
 
 class Relaxation:
-    """The relaxation's bound on the first goal, against each knapsack, run as one propagator.
+    """The relaxation's bound on the first goal, against each knapsack, run as one propagator."""
 
-    ``order``: the decisions that compete for room, best ratio first; empty
-    when no constraint has the shape.
-    """
-
-    def __init__(self, goal: GoalBound, sacks: list[Knapsack], order: list[int]) -> None:
+    def __init__(self, goal: GoalBound, sacks: list[Knapsack]) -> None:
         self.goal = goal
         self.sacks = sacks
-        self.order = order
         self.scope = tuple(sorted({item[0] for sack in sacks for item in sack.items}))
+
+    def critical(self, doms: Sequence[int]) -> int:
+        """The decision the first knapsack that overflows takes a fraction of (-1: none)."""
+        for sack in self.sacks:
+            relaxed = sack.relax(doms)
+            if relaxed is not None and relaxed[3] >= 0:
+                return relaxed[3]
+        return -1
+
+    def lowest(self, doms: Sequence[int]) -> int | None:
+        """The least the first goal (minimised) can reach by the tightest knapsack's
+        relaxation; None when one of them cannot hold."""
+        reach: int | None = None
+        for sack in self.sacks:
+            relaxed = sack.relax(doms)
+            if relaxed is None:
+                return None
+            least = -(relaxed[0] // relaxed[2])
+            reach = least if reach is None else max(reach, least)
+        return reach
 
     def __call__(self, doms: list[int]) -> Changes:
         limit = self.goal.limit()
@@ -188,7 +210,6 @@ def knapsacks(
     goal: GoalBound,
     constraints: Sequence[Constraint],
     offsets: list[int],
-    start: Sequence[int],
 ) -> Relaxation | None:
     """The relaxation of the first goal (``goal.goals[0]``, minimised) against every linear
     constraint where two or more of its decisions compete for room; None when there is none."""
@@ -197,8 +218,6 @@ def knapsacks(
     terms, constant = goal.goals[0]
     profits = {i: -a for i, a, _ in terms}
     sacks: list[Knapsack] = []
-    scaled: dict[int, Fraction] = {}
-    gains: dict[int, int] = {}
     for c in constraints:
         for weights, b in _normalised(c):
             items: list[Item] = []
@@ -207,25 +226,7 @@ def knapsacks(
                 side = (1 if a > 0 else -1) if a else (1 if p >= 0 else -1)
                 items.append((i, offsets[i], side, side * p, abs(a)))
             competing = [item for item in items if item[3] > 0 and item[4] > 0]
-            if len(competing) < 2:
-                continue
-            items.sort(key=_ratio)
-            sack = Knapsack(items, -b, -constant)
-            sacks.append(sack)
-            room = max(_room(sack, start), 1)
-            for i, _, _, profit, weight in competing:
-                scaled[i] = scaled.get(i, Fraction(0)) + Fraction(weight, room)
-                gains.setdefault(i, profit)
-    if not sacks:
-        return None
-    order = sorted(scaled, key=lambda i: -gains[i] / scaled[i])
-    return Relaxation(goal, sacks, order)
-
-
-def _room(sack: Knapsack, doms: Sequence[int]) -> int:
-    """The knapsack's room with every decision at its cheaper end of ``doms``."""
-    room = sack.capacity
-    for i, off, side, _, weight in sack.items:
-        bits = doms[i]
-        room -= side * weight * (off + (low(bits) if side > 0 else bits.bit_length() - 1))
-    return room
+            if len(competing) >= 2:
+                items.sort(key=_ratio)
+                sacks.append(Knapsack(items, -b, -constant))
+    return Relaxation(goal, sacks) if sacks else None
