@@ -57,6 +57,7 @@ COMPILED = (
     "lazyfun.sudoku.solving.tables",
     "lazyfun.csp.filters",
     "lazyfun.csp.propagators",
+    "lazyfun.csp.relaxation",
     "lazyfun.csp.solver",
     "lazyfun.lazylist.cells",
     "lazyfun.lazylist.blackholes",
