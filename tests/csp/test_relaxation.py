@@ -10,7 +10,10 @@ it; and a failure means there is none.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from itertools import product
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -202,3 +205,15 @@ def test_integer_decisions_share_a_budget() -> None:
     expanded = [item for item in HIKING for _ in range(3)]
     assert best.quality is Quality.OPTIMAL
     assert best.objective[0] == _dynamic_programming(expanded, 400)
+
+
+def test_the_knapsack_example_streams_better_loads_then_the_proved_optimum() -> None:
+    script = Path(__file__).resolve().parents[2] / "examples" / "knapsack.py"
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "50 parcels, 25045 kg waiting, lorry takes 12522 kg" in out
+    pays = [int(line.split("pay ")[1].split()[0]) for line in out.splitlines() if "  pay " in line]
+    assert len(pays) > 1 and pays == sorted(set(pays)) and pays[-1] == 16022
+    assert "parcel 01 to Leeds      138 kg  pays 238" in out
+    assert out.rstrip().endswith("pay 16022 (quality: optimal)")
