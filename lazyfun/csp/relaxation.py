@@ -14,20 +14,23 @@ the relaxation costs the bound (reduced costs).  Hence, with ``target`` the
 value a new solution must reach (the incumbent's, plus one when it is the
 only goal):
 
-- ``relaxation_failed``: the bound is below ``target``;
-- ``reduced_cost_fixing``: a decision keeps only the values whose cost,
-  ``|d|`` per unit away from its place, leaves the bound at ``target`` or
-  above.
+- the bound test (:meth:`Knapsack.propagate`): fail when the bound is
+  below ``target``;
+- reduced-cost fixing (:func:`reduced_cost_fixing`): a decision keeps only
+  the values whose cost, ``|d|`` per unit away from its place, leaves the
+  bound at ``target`` or above.
 
 A goal decision absent from the constraint weighs nothing and sits at its
-best end.  Both rules follow from the Lagrangian bound ``L(r) = sum of p at
-the decisions' places + r * room left + sum |d| * (what a decision may still
-move)`` holding for every ``r >= 0``; Dantzig's ``r`` makes it the linear
+best end.  Both rules follow from the Lagrangian bound: for every price
+``r >= 0``, no solution's goal exceeds ``L(r) = (the goal with every decision
+at its cheaper end) + r * (the room left then) + the sum over decisions of
+max(0, d) * (their ranges)``, and moving a decision ``k`` units from where
+``L`` puts it lowers that by ``|d| * k``; Dantzig's ``r`` makes ``L`` the linear
 relaxation's optimum.  A constraint is used when at least two goal
 decisions compete in it for room (with one, bounds reasoning already knows
-as much).  The decision that takes the fraction is the one the search
-branches on (:meth:`Relaxation.critical`): best value per weight first,
-the relaxation's answer tried before its fraction.
+as much).  The decision that takes the fraction, the best value per weight
+that does not fit, is the one the search branches on
+(:meth:`Relaxation.critical`), its value that gains most tried first.
 
 Installed from source, this module is compiled with mypyc (see
 :mod:`lazyfun.compiled`); the code here is what runs either way.
@@ -167,6 +170,8 @@ class Relaxation:
         return reach
 
     def __call__(self, doms: list[int]) -> Changes:
+        """Once a solution is known, each knapsack in turn: fail when its bound cannot
+        beat it, else fix by reduced costs (see :meth:`Knapsack.propagate`)."""
         limit = self.goal.limit()
         if limit is None:
             return ()
