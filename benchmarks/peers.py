@@ -247,6 +247,15 @@ def cpsat_knapsack(items: Any, capacity: int) -> int:
     return int(solver.ObjectiveValue())
 
 
+def dp_knapsack(items: Any, capacity: int) -> int:
+    """A 0-1 knapsack by dynamic programming over the capacity: the optimal value (the check)."""
+    best = [0] * (capacity + 1)
+    for _, w, v in items:
+        for room in range(capacity, w - 1, -1):
+            best[room] = max(best[room], best[room - w] + v)
+    return best[capacity]
+
+
 def cpsat_variant(variant: Any, stop_at: int = 1) -> int:
     """A Sudoku variant (``lazyfun.sudoku.variants.Variant``) in CP-SAT, one worker:
     AllDifferent on every unit and cage, ``!=`` for the extra peers, the arithmetic as

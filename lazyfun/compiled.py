@@ -58,6 +58,7 @@ COMPILED = (
     "lazyfun.csp.filters",
     "lazyfun.csp.nonlinear",
     "lazyfun.csp.propagators",
+    "lazyfun.csp.relaxation",
     "lazyfun.csp.solver",
     "lazyfun.lazylist.cells",
     "lazyfun.lazylist.blackholes",

@@ -7,13 +7,15 @@
 - ``send_more_money``: SEND + MORE = MONEY;
 - ``golomb_model``: Golomb rulers (CSPLib prob006), the shortest wanted;
 - ``knapsack_model``: 0-1 knapsack, the most value wanted; ``HIKING`` is
-  Rosetta Code's 22-item instance (capacity 400, optimum 1030).
+  Rosetta Code's 22-item instance (capacity 400, optimum 1030);
+  ``correlated_items`` draws Pisinger's strongly correlated instances.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from random import Random
 from typing import Literal
 
 from lazyfun.csp.constraints import Decision, all_different, total
@@ -23,6 +25,7 @@ from lazyfun.csp.model import Model
 __all__ = [
     "HIKING",
     "MSF_PUZZLE",
+    "correlated_items",
     "golomb_model",
     "knapsack_model",
     "queens_model",
@@ -178,3 +181,22 @@ def knapsack_model(
     )
     model.maximize(total(v * x for x, (_, _, v) in zip(take, items, strict=True)))
     return model, take
+
+
+def correlated_items(
+    n: int = 50, seed: int = 1, spread: int = 1000
+) -> tuple[list[tuple[str, int, int]], int]:
+    """Pisinger's "strongly correlated" knapsack: ``n`` items weighing ``1 .. spread``
+    (drawn with ``random.Random(seed)``), each worth its weight plus ``spread // 10``;
+    the capacity is half their total weight.  Returns ``(items, capacity)``, items
+    named ``item0``, ``item1``, ...: hard for branch and bound, since every item
+    is worth about as much per weight as every other.
+
+    >>> items, capacity = correlated_items(3, seed=7, spread=100)
+    >>> [(w, v) for _, w, v in items], capacity
+    ([(42, 52), (20, 30), (51, 61)], 56)
+    """
+    rng = Random(seed)
+    weights = [rng.randint(1, spread) for _ in range(n)]
+    items = [(f"item{k}", w, w + spread // 10) for k, w in enumerate(weights)]
+    return items, sum(weights) // 2

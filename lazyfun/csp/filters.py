@@ -444,6 +444,13 @@ class GoalBound:
         terms, constant = self.goals[k]
         return constant + _span(terms, doms)[0]
 
+    def limit(self) -> int | None:
+        """The most goal 0 may be from now on (None before any solution): the
+        incumbent's value, less one when goal 0 is the only goal."""
+        if not self.incumbent:
+            return None
+        return self.incumbent[0] - (1 if len(self.goals) == 1 else 0)
+
     def improve_on(self, objective: list[int]) -> None:
         """From now on, only solutions better than ``objective`` are allowed."""
         self.incumbent = objective

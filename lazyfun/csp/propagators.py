@@ -53,6 +53,7 @@ from lazyfun.csp.filters import (
 )
 from lazyfun.csp.nonlinear import all_filter, any_filter, function_filter, truth_filter
 from lazyfun.csp.relations import Element, Extreme, IfThen, Table
+from lazyfun.csp.relaxation import Relaxation, knapsacks
 
 __all__ = ["Propagators"]
 
@@ -163,6 +164,13 @@ class Propagators:
         if goals:
             scope = tuple(sorted({i for e in goals for i in e.terms}))
             self._watch(self.goal, scope, idempotent=False)
+        # The first goal's linear relaxation against the linear constraints it
+        # competes in (see lazyfun.csp.relaxation); -1: none.
+        self.relaxation: Relaxation | None = knapsacks(self.goal, constraints, self.offsets)
+        self.relaxation_index = -1
+        if self.relaxation is not None:
+            self.relaxation_index = len(self.propagators)
+            self._watch(self.relaxation, self.relaxation.scope, idempotent=False)
         # Weighted degree, for branching ties: the number of constraints on a
         # decision, plus one each time one of them failed during the search.
         self.weight = [len(w) for w in self.watchers]
@@ -378,8 +386,8 @@ class Propagators:
 
     def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
         """Run propagators to a fixpoint, starting from those watching ``touched``
-        (and from the goals' cut, which may have tightened since the domains were
-        last propagated).
+        (and from the goals' cut and relaxation, which may have tightened since the
+        domains were last propagated).
 
         The queue is first in, first out.  A propagator that reaches its own
         fixpoint in one run (``all_different``, ``x == y + k``) is not queued
@@ -393,6 +401,9 @@ class Propagators:
         if self.goal.goals:
             queued[self.goal_index] = True
             queue.append(self.goal_index)
+        if self.relaxation_index >= 0:
+            queued[self.relaxation_index] = True
+            queue.append(self.relaxation_index)
         for i in touched:
             for k in watchers[i]:
                 if not queued[k]:

@@ -10,7 +10,9 @@ The four parameters of :func:`lazyfun.search`:
 - ``blocked``: some domain became empty;
 - ``complete``: every domain holds one value;
 - ``expand1``: the first open decision the model says to branch on first
-  (``Model.branch_on``), else the decision with the smallest domain; one
+  (``Model.branch_on``), else the decision the first goal's linear relaxation
+  takes a fraction of (see :mod:`lazyfun.csp.relaxation`: the best value per
+  weight that does not fit), else the decision with the smallest domain; one
   child per value, smallest value first.  Ties go to the highest weighted degree: the number
   of constraints on the decision, plus one for each time one of them failed
   so far in this search (dom/wdeg's weights, used only to break ties).
@@ -88,9 +90,9 @@ class Solutions(Iterator[Solution]):
         self.best: Solution | None = None
         self._signs = [sign for _, sign in goals]
         self._compiled = Propagators(decisions, constraints, [e * sign for e, sign in goals])
-        # Per open branching, the least the first goal can reach in its siblings
-        # still to try (None: none left): what makes ``bound`` a proof.
-        self._open: list[int | None] = []
+        # Per open branching, the domains of its siblings still to try (None: none
+        # left): the least the first goal can reach there makes ``bound`` a proof.
+        self._open: list[Domains | None] = []
         first = self._compiled.goal.goals[0][0] if goals else []
         self._descending = [False] * len(decisions)
         for i, a, _ in first:
@@ -109,10 +111,20 @@ class Solutions(Iterator[Solution]):
         """
         if not self._signs:
             return None
-        reach = [x for x in self._open if x is not None]
+        reach = [r for doms in self._open if doms is not None for r in self._reach(doms)]
         if self.best is not None:
             reach.append(self._signs[0] * self.best.objective[0])
         return self._signs[0] * min(reach) if reach else None
+
+    def _reach(self, doms: Domains) -> list[int]:
+        """The least the first goal can reach within ``doms`` (none when the relaxation
+        shows nothing there fits): the goal's span, raised by the relaxation."""
+        least = self._compiled.goal.lowest(0, doms)
+        relaxed = self._compiled.relaxation
+        if relaxed is None:
+            return [least]
+        bound = relaxed.lowest(doms)
+        return [] if bound is None else [max(least, bound)]
 
     def __iter__(self) -> Solutions:
         return self
@@ -147,12 +159,18 @@ class Solutions(Iterator[Solution]):
         return Node(tuple(doms), node.fixed, not ok)
 
     def _choose(self, doms: Domains) -> int:
-        """The decision to branch on: the first open one of ``branching``, else the
-        smallest domain, ties to the highest weighted degree."""
+        """The decision to branch on: the first open one of ``branching``, else the one
+        the first goal's relaxation takes a fraction of, else the smallest domain,
+        ties to the highest weighted degree."""
         for i in self._branching:
             bits = doms[i]
             if bits & (bits - 1):
                 return i
+        relaxed = self._compiled.relaxation
+        if relaxed is not None:
+            critical = relaxed.critical(doms)
+            if critical >= 0:
+                return critical
         weight = self._compiled.weight
         best = -1
         best_key = (0, 0)
@@ -169,9 +187,8 @@ class Solutions(Iterator[Solution]):
             self._show()
         doms = node.domains
         tracking = bool(self._signs)
-        goal = self._compiled.goal
         if tracking:
-            self._open.append(goal.lowest(0, doms))
+            self._open.append(doms)
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise _Stop("node_limit")
         if self.time_limit is not None and time.perf_counter() - self._started > self.time_limit:
@@ -183,9 +200,7 @@ class Solutions(Iterator[Solution]):
             bit = 1 << (bits.bit_length() - 1) if down else bits & -bits
             bits ^= bit
             if tracking:
-                self._open[-1] = (
-                    goal.lowest(0, (*doms[:best], bits, *doms[best + 1 :])) if bits else None
-                )
+                self._open[-1] = (*doms[:best], bits, *doms[best + 1 :]) if bits else None
             yield Node((*doms[:best], bit, *doms[best + 1 :]), best)
         if tracking:
             self._open.pop()
