@@ -2,7 +2,8 @@
 
 What is shown is what the stream keeps (:class:`~lazyfun.csp.solver.Solutions`'s
 ``nodes``, ``best`` and ``bound``) and the time so far, at most a few times a
-second.  On a terminal it is one status line that rich redraws in place; anywhere
+second.  On a terminal it is one status line redrawn in place
+(:class:`lazyfun.streams.progress.Status`, the one place the core draws); anywhere
 else (a pipe, a log, CI) a plain line at most once a second, so a log shows a long
 search is alive without filling up.  A last line says how the search ended.
 
@@ -19,7 +20,9 @@ search: 1,000 nodes, best 57, bound 48 (optimal)
 from __future__ import annotations
 
 import time
-from typing import Any, TextIO
+from typing import TextIO
+
+from lazyfun.streams.progress import Status
 
 __all__ = ["SearchProgress"]
 
@@ -34,7 +37,7 @@ class SearchProgress:
         self.last = time.perf_counter() - self.every
         self.started = time.perf_counter()
         self.line = ""
-        self.live: Any = None
+        self.status: Status | None = None
 
     def due(self) -> bool:
         """Whether it is time to show the search again."""
@@ -45,23 +48,18 @@ class SearchProgress:
         self.last = time.perf_counter()
         self.line = _line(nodes, best, bound)
         if self.terminal:
-            if self.live is None:
-                from rich.console import Console
-                from rich.live import Live
-
-                self.live = Live(console=Console(file=self.out), transient=False)
-                self.live.start()
+            if self.status is None:
+                self.status = Status(self.out)
             elapsed = self.last - self.started
-            self.live.update(f"{self.line}  [dim]{elapsed:.1f} s[/dim]")
+            self.status.update(f"{self.line}  [dim]{elapsed:.1f} s[/dim]")
         else:
             print(self.line, file=self.out, flush=True)
 
     def close(self, ending: str) -> None:
         """The last line: how the search ended (``optimal``, ``all found``, a limit)."""
-        if self.live is not None:
-            self.live.update(f"{self.line} ({ending})")
-            self.live.stop()
-            self.live = None
+        if self.status is not None:
+            self.status.stop(f"{self.line} ({ending})")
+            self.status = None
         elif self.line:
             print(f"{self.line} ({ending})", file=self.out, flush=True)
 

@@ -18,7 +18,7 @@ from typing import Any, TextIO, TypeVar
 
 from lazyfun.streams.asteps import Step, aclose
 
-__all__ = ["AsyncBar", "Bar", "aprogress", "progress"]
+__all__ = ["AsyncBar", "Bar", "Status", "aprogress", "progress"]
 
 T = TypeVar("T")
 
@@ -77,6 +77,27 @@ def _started(description: str | None, total: int | None, out: TextIO) -> tuple[A
     bar = Progress(console=Console(file=out), transient=False)
     bar.start()
     return bar, bar.add_task(description or "items", total=total)
+
+
+class Status:
+    """One line of text redrawn in place on a terminal ``out`` (a long search's nodes and
+    bound, say), for work that is not a stream of items; stopped, the last text stays."""
+
+    def __init__(self, out: TextIO) -> None:
+        from rich.console import Console
+        from rich.live import Live
+
+        self.live = Live(console=Console(file=out), transient=False)
+        self.live.start()
+
+    def update(self, text: str) -> None:
+        """Show ``text`` (rich markup) in place of the line before."""
+        self.live.update(text)
+
+    def stop(self, text: str) -> None:
+        """Show ``text`` last, and leave it on the screen."""
+        self.live.update(text)
+        self.live.stop()
 
 
 class AsyncBar(Step):
