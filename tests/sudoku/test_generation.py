@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.sudoku import Grid, PuzzleError, count_solutions, is_solution, parse
+from lazyfun.sudoku.board.grid import check_givens
 from lazyfun.sudoku.making import generate
 from lazyfun.sudoku.making.generation import (
     SYMMETRIES,
@@ -25,7 +26,7 @@ from lazyfun.sudoku.making.generation import (
     random_solution,
 )
 from lazyfun.sudoku.solving import learning
-from lazyfun.sudoku.solving.engine import count_below, start_ruling_out
+from lazyfun.sudoku.solving.engine import count_below, solve, start_ruling_out
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -145,6 +146,14 @@ def test_the_quick_uniqueness_test_agrees_with_counting(seed: int, box: int) -> 
                 cells[cell] = solution.cells[cell]
 
 
+def _consistent(cells: list[int]) -> bool:
+    try:
+        check_givens(Grid(tuple(cells), 3))
+    except PuzzleError:
+        return False
+    return True
+
+
 needs_c = pytest.mark.skipif(not learning.AVAILABLE, reason="the C learning extension is not built")
 
 
@@ -166,6 +175,42 @@ def test_the_c_minimiser_makes_the_puzzle_the_python_loop_makes(
     rng.shuffle(order)
     fast = learning.minimised_9x9(solution.cells, order, minimal=minimal)
     assert fast == blank_orbits(solution, order, minimal=minimal).cells
+
+
+@needs_c
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 10**9), diagonal=st.booleans())
+def test_the_c_completion_is_the_engines_first_solution(seed: int, diagonal: bool) -> None:
+    """Where the C search gives a grid (its path met no failure), it is the one the
+    engine's solve gives first: on diagonal-box starts, as random_solution makes
+    them, and on scattered consistent givens."""
+    rng = random.Random(seed)
+    cells = [0] * 81
+    if diagonal:
+        for k in range(3):
+            for i, value in enumerate(rng.sample(range(1, 10), 9)):
+                cells[(k * 3 + i // 3) * 9 + k * 3 + i % 3] = value
+    else:
+        for cell in rng.sample(range(81), rng.randrange(30)):
+            cells[cell] = rng.randrange(1, 10)
+            if not _consistent(cells):
+                cells[cell] = 0
+    found = learning.completed_9x9(cells)
+    first = next(solve(Grid(tuple(cells), 3)), None)
+    assert found is None or (first is not None and found == first.cells)
+
+
+@needs_c
+def test_the_c_completion_refuses_conflicting_givens_and_says_none_on_a_dead_end() -> None:
+    with pytest.raises(ValueError, match="share a unit"):
+        learning.completed_9x9((1, 1) + (0,) * 79)
+    with pytest.raises(ValueError, match="81 values"):
+        learning.completed_9x9((0,) * 80)
+    dead = [0] * 81
+    dead[:8] = range(1, 9)
+    dead[17] = 9  # the 9 of row 1 has no place: r1c9 sees it
+    assert learning.completed_9x9(dead) is None
+    assert next(solve(Grid(tuple(dead), 3)), None) is None
 
 
 @needs_c

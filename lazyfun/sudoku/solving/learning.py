@@ -39,9 +39,10 @@ called in slices of
 Where no C compiler was at hand, :data:`AVAILABLE` is False and the engine
 keeps its depth-first search at every size.
 
-The same extension answers the 9x9 generator's question in C
-(``learning_c/unique9.c``, :func:`minimise_9x9`): which givens of a full grid can go,
-orbit by orbit, keeping the puzzle unique.  That is no clause learning, only
+The same extension answers the 9x9 generator's questions in C
+(``learning_c/unique9.c``): which givens of a full grid can go, orbit by orbit,
+keeping the puzzle unique (:func:`minimised_9x9`), and which full grid the
+depth-first engine completes a start to (:func:`completed_9x9`).  That is no clause learning, only
 singles and a small depth-first search on 9-bit masks, but it lives beside the
 learner to be built the same way; :mod:`lazyfun.sudoku.making.generation` uses it
 when :data:`FAST_9X9` (built, and ``LAZYFUN_PURE`` not set), with the same answers
@@ -71,7 +72,7 @@ from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.grid import Grid, check_givens
 
 try:
-    from lazyfun.sudoku.solving._learning import Learner, minimise_9x9
+    from lazyfun.sudoku.solving._learning import Learner, complete_9x9, minimise_9x9
 except ImportError:  # built without a C compiler: the engine searches depth-first
     AVAILABLE = False
 else:
@@ -84,6 +85,7 @@ __all__ = [
     "FROM_BOX",
     "SLICE",
     "Stats",
+    "completed_9x9",
     "count_solutions",
     "has_solution_ruling_out",
     "learner",
@@ -215,6 +217,23 @@ def minimised_9x9(
     return minimise_9x9(  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised without it)
         solution, order, minimal
     )
+
+
+def completed_9x9(cells: Sequence[int]) -> tuple[int, ...] | None:
+    """Eager, in C: the first solution :func:`lazyfun.sudoku.solving.engine.solve` gives
+    for the 9x9 puzzle ``cells``, when the engine's search meets no failure on the way to
+    it; None when it does (or there is no solution): then ask the engine.  Without a
+    failure the engine's failure weights stay zero, so its path depends only on the
+    propagated states, which the C search computes too; after one, ties between
+    branching cells go by weights that only the engine keeps.
+
+    >>> from lazyfun.sudoku.solving.engine import solve
+    >>> from lazyfun.sudoku import parse
+    >>> completed_9x9((0,) * 81) == next(solve(parse("0" * 81))).cells
+    True
+    """
+    _built()
+    return complete_9x9(cells)  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised)
 
 
 def stats_of(grid: Grid, *, seed: int = 0) -> tuple[Grid | None, Stats]:

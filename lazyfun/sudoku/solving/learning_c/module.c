@@ -249,6 +249,15 @@ static PyTypeObject LearnerType = {
     .tp_methods = Learner_methods,
 };
 
+/* 81 small ints as a tuple (PyLong_FromLong of 0..9 never fails: they are cached). */
+static PyObject *grid_tuple(const uint8_t cells[U9_CELLS])
+{
+    PyObject *t = PyTuple_New(U9_CELLS);
+    for (int c = 0; t && c < U9_CELLS; c++)
+        PyTuple_SET_ITEM(t, c, PyLong_FromLong(cells[c]));
+    return t;
+}
+
 /* The orbits, flat, with where each starts (one more entry: the end); each cell 0..80 at
  * most once.  0, or -1 with an exception set. */
 static int read_orbits(PyObject *arg, int **cells, int **starts, int *count)
@@ -321,16 +330,35 @@ static PyObject *minimise_9x9(PyObject *Py_UNUSED(module), PyObject *args, PyObj
         Py_BEGIN_ALLOW_THREADS
         minimise9(solution, cells, starts, count, minimal, out);
         Py_END_ALLOW_THREADS
-        result = PyTuple_New(U9_CELLS);
-        for (int c = 0; result && c < U9_CELLS; c++)
-            PyTuple_SET_ITEM(result, c, PyLong_FromLong(out[c])); /* small ints: never NULL */
+        result = grid_tuple(out);
     }
     PyMem_Free(cells);
     PyMem_Free(starts);
     return result;
 }
 
+static PyObject *complete_9x9(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    uint8_t cells[U9_CELLS], out[U9_CELLS];
+    int *values = read_ints(arg, U9_CELLS, 0, 9, "cells (81 values, 0 blank, else 1..9)");
+    if (!values)
+        return NULL;
+    for (int c = 0; c < U9_CELLS; c++)
+        cells[c] = (uint8_t)values[c];
+    PyMem_Free(values);
+    if (!consistent9(cells)) {
+        PyErr_SetString(PyExc_ValueError, "cells: two givens share a unit and a value");
+        return NULL;
+    }
+    if (!complete9(cells, out))
+        Py_RETURN_NONE;
+    return grid_tuple(out);
+}
+
 static PyMethodDef module_methods[] = {
+    {"complete_9x9", (PyCFunction)(void (*)(void))complete_9x9, METH_O,
+     "complete_9x9(cells) -> the first solution the depth-first engine finds for the 9x9 "
+     "puzzle, or None when its search would meet a failure on the way (then ask the engine)."},
     {"minimise_9x9", (PyCFunction)(void (*)(void))minimise_9x9, METH_VARARGS | METH_KEYWORDS,
      "minimise_9x9(solution, orbits, minimal=True) -> the puzzle: the full 9x9 grid's cells "
      "blanked orbit by orbit, in the order given, each blank kept if the puzzle stays unique "

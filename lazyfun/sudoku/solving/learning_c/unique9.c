@@ -196,6 +196,108 @@ static int stays9(const uint8_t cells[U9_CELLS], const uint8_t solution[U9_CELLS
     return 1;
 }
 
+/* Pointing and claiming over the 54 box-line segments: a value of a box confined to one
+ * of its rows (or columns) leaves the rest of that line, and a value of a line confined
+ * to one box leaves the rest of the box.  Open candidates only.  1: something went (the
+ * cells made single are queued), 0: nothing, -1: a cell was left without a value. */
+static int locked(Board *b, uint8_t *queue, int *queued)
+{
+    int removed = 0;
+    for (int bx = 0; bx < 9; bx++)
+        for (int kind = 0; kind < 2; kind++) /* rows, then columns */
+            for (int k = 0; k < 3; k++) {
+                int line = kind == 0 ? bx / 3 * 3 + k : bx % 3 * 3 + k;
+                const uint8_t *box = UNITS[18 + bx], *cells = UNITS[kind * 9 + line];
+                uint32_t seg = 0, box_rest = 0, line_rest = 0;
+                for (int i = 0; i < 9; i++) {
+                    uint32_t x = b->c[box[i]] & ALL;
+                    if (UNITS_OF[box[i]] & (1u << (kind * 9 + line)))
+                        seg |= x;
+                    else
+                        box_rest |= x;
+                    if (!(UNITS_OF[cells[i]] & (1u << (18 + bx))))
+                        line_rest |= b->c[cells[i]] & ALL;
+                }
+                uint32_t pointing = seg & ~box_rest, claiming = seg & ~line_rest;
+                for (int i = 0; i < 18; i++) {
+                    int in_line = i < 9, cell = in_line ? cells[i] : box[i - 9];
+                    uint32_t gone = in_line ? pointing : claiming;
+                    int outside = in_line ? !(UNITS_OF[cell] & (1u << (18 + bx)))
+                                          : !(UNITS_OF[cell] & (1u << (kind * 9 + line)));
+                    uint32_t x = b->c[cell];
+                    if (!outside || x > ALL || !(x & gone))
+                        continue;
+                    x &= ~gone;
+                    if (!x)
+                        return -1;
+                    b->c[cell] = x;
+                    removed = 1;
+                    if (!(x & (x - 1)))
+                        queue[(*queued)++] = (uint8_t)cell;
+                }
+            }
+    return removed;
+}
+
+int consistent9(const uint8_t cells[U9_CELLS])
+{
+    for (int u = 0; u < 27; u++) {
+        unsigned seen = 0;
+        for (int i = 0; i < 9; i++) {
+            int v = cells[UNITS[u][i]];
+            if (v && (seen & (1u << (v - 1))))
+                return 0;
+            if (v)
+                seen |= 1u << (v - 1);
+        }
+    }
+    return 1;
+}
+
+int complete9(const uint8_t cells[U9_CELLS], uint8_t out[U9_CELLS])
+{
+    Board b;
+    uint8_t queue[U9_CELLS];
+    int queued = 0;
+    board_of(cells, &b);
+    for (int c = 0; c < U9_CELLS; c++) {
+        if (!b.c[c])
+            return 0;
+        if (b.c[c] <= ALL && !(b.c[c] & (b.c[c] - 1)))
+            queue[queued++] = (uint8_t)c;
+    }
+    uint32_t dirty = EVERY_UNIT;
+    for (;;) { /* the root: singles and locked candidates to a fixpoint */
+        if (!propagate(&b, queue, queued, dirty))
+            return 0;
+        queued = 0;
+        int removed = locked(&b, queue, &queued);
+        if (removed < 0)
+            return 0;
+        if (!removed)
+            break;
+    }
+    for (;;) { /* below it, singles only, as the engine's children */
+        int best = -1, fewest = 10;
+        for (int cell = 0; cell < U9_CELLS && fewest > 2; cell++) {
+            uint32_t x = b.c[cell];
+            if (x <= ALL && (x & (x - 1)) && __builtin_popcount(x) < fewest) {
+                best = cell;
+                fewest = __builtin_popcount(x);
+            }
+        }
+        if (best < 0)
+            break;
+        b.c[best] &= -b.c[best];
+        queue[0] = (uint8_t)best;
+        if (!propagate(&b, queue, 1, UNITS_OF[best]))
+            return 0;
+    }
+    for (int c = 0; c < U9_CELLS; c++)
+        out[c] = (uint8_t)__builtin_ctz(b.c[c] >> 9) + 1;
+    return 1;
+}
+
 int valid9(const uint8_t grid[U9_CELLS])
 {
     for (int u = 0; u < 27; u++) {

@@ -1,4 +1,5 @@
-/* The 9x9 generator's question, in C: which givens of a unique puzzle can go.
+/* The 9x9 generator's questions, in C: which givens of a unique puzzle can go, and
+ * (complete9) the grid the engine completes a random start to.
  *
  * lazyfun.sudoku.making.generation.minimise blanks the givens of a full grid orbit by
  * orbit, keeping a blank when the puzzle stays unique.  unique9.c answers the same
@@ -25,6 +26,20 @@
 
 /* Fill the 9x9 tables; call once before minimise9. */
 void unique9_init(void);
+
+/* Whether no two givens of ``cells`` (0 blank) share a unit and a value. */
+int consistent9(const uint8_t cells[U9_CELLS]);
+
+/* The first solution of the depth-first engine (lazyfun.sudoku.solving.engine) for the
+ * consistent puzzle ``cells``, in ``out``, when its search reaches it without meeting a
+ * failure: 1.  0 when a failure is met (the engine's failure weights, which break ties
+ * between branching cells, would then no longer be all zero: let the engine search).
+ *
+ * Without failures the engine's path is fixed by the propagated states alone: at the
+ * root singles and locked candidates to their fixpoint (which is the same in whatever
+ * order the rules run), below it singles; it branches on the lowest cell of fewest
+ * candidates and takes its lowest value first.  So does this. */
+int complete9(const uint8_t cells[U9_CELLS], uint8_t out[U9_CELLS]);
 
 /* Whether ``grid`` is a full valid 9x9 grid: each unit holds 1..9. */
 int valid9(const uint8_t grid[U9_CELLS]);
