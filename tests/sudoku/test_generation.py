@@ -227,7 +227,7 @@ def test_c_minimised_puzzles_are_unique_and_minimal_by_counting() -> None:
         assert _minimal(grid)
 
 
-def test_the_stream_is_the_same_with_and_without_the_c_minimiser(
+def test_the_stream_is_the_same_with_and_without_the_c_routines(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     made = list(islice(generate(3, seed=21), 8))

@@ -23,6 +23,11 @@ these searches stops at its first solution, and usually fails fast.
 One pass over the orbits makes the puzzle minimal: blanking more cells only
 adds solutions, so an orbit that could not go early cannot go later either.
 
+At 9x9 both steps have a C form with the same answers
+(:func:`lazyfun.sudoku.solving.learning.completed_9x9` and
+:func:`~lazyfun.sudoku.solving.learning.minimised_9x9`), used when the C
+extension was built; the Python here is what they compute.
+
 >>> first = next(generate(2, seed=1))
 >>> from lazyfun.sudoku import count_solutions
 >>> count_solutions(first)
