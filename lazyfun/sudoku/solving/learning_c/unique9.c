@@ -131,58 +131,74 @@ static int has_solution(const Board *b)
     return 0;
 }
 
-/* The givens of ``cells`` placed, and each blank's candidates: the values its peers
- * do not hold. */
-static void board_of(const uint8_t cells[U9_CELLS], Board *b)
+/* The values a blank may take: those no given of its units holds (``seen``: the values
+ * of the givens of each unit). */
+static uint32_t open_of(const uint32_t seen[27], int cell)
 {
-    uint32_t seen[27] = {0};
+    const uint8_t *u = UNIT_INDEX[cell];
+    return ALL & ~(seen[u[0]] | seen[u[1]] | seen[u[2]]);
+}
+
+/* The givens of each unit, as values. */
+static void seen_of(const uint8_t cells[U9_CELLS], uint32_t seen[27])
+{
+    for (int u = 0; u < 27; u++)
+        seen[u] = 0;
     for (int c = 0; c < U9_CELLS; c++)
         if (cells[c])
             for (int k = 0; k < 3; k++)
                 seen[UNIT_INDEX[c][k]] |= 1u << (cells[c] - 1);
-    for (int c = 0; c < U9_CELLS; c++) {
-        const uint8_t *u = UNIT_INDEX[c];
-        b->c[c] = cells[c] ? 1u << (cells[c] + 8) : ALL & ~(seen[u[0]] | seen[u[1]] | seen[u[2]]);
-    }
 }
 
-/* Whether the blank ``cell`` of the unplaced board ``b`` must hold ``bit``: no other
- * candidate, or no other place for it in one of its units (a naked or hidden single). */
-static int single(const Board *b, int cell, uint32_t bit)
+/* The givens of ``cells`` placed, and each blank's candidates: the values its units'
+ * givens do not hold. */
+static void board_of(const uint8_t cells[U9_CELLS], const uint32_t seen[27], Board *b)
 {
-    if (b->c[cell] == bit)
+    for (int c = 0; c < U9_CELLS; c++)
+        b->c[c] = cells[c] ? 1u << (cells[c] + 8) : open_of(seen, c);
+}
+
+/* Whether the givens alone make the blank ``cell`` hold ``bit``: no other value is open
+ * there, or no other blank of one of its units may take it (a naked or hidden single). */
+static int single(const uint8_t cells[U9_CELLS], const uint32_t seen[27], int cell, uint32_t bit)
+{
+    if (open_of(seen, cell) == bit)
         return 1;
     for (int k = 0; k < 3; k++) {
         const uint8_t *unit = UNITS[UNIT_INDEX[cell][k]];
         uint32_t elsewhere = 0;
         for (int i = 0; i < 9; i++)
-            if (unit[i] != cell)
-                elsewhere |= b->c[unit[i]];
+            if (unit[i] != cell && !cells[unit[i]])
+                elsewhere |= open_of(seen, unit[i]);
         if (!(elsewhere & bit))
             return 1;
     }
     return 0;
 }
 
-/* The puzzle ``cells`` (unique, solved by ``solution``) with ``orbit`` blanked: whether
- * it is still unique, i.e. no blanked cell can take another value than the solution's.
- * A cell the givens fix by a single cannot; for the others a search looks for a solution
- * with the solution's value ruled out (propagation alone usually finds there is none). */
-static int stays9(const uint8_t cells[U9_CELLS], const uint8_t solution[U9_CELLS],
-                  const int *orbit, int size)
+/* The puzzle ``cells`` (unique, solved by ``solution``; ``seen`` its givens by unit)
+ * with ``orbit`` blanked: whether it is still unique, i.e. no blanked cell can take
+ * another value than the solution's.  A cell the givens fix by a single cannot; for the
+ * others a search looks for a solution with the solution's value ruled out (propagation
+ * alone usually finds there is none). */
+static int stays9(const uint8_t cells[U9_CELLS], const uint32_t seen[27],
+                  const uint8_t solution[U9_CELLS], const int *orbit, int size)
 {
     Board givens;
     uint8_t open[U9_CELLS], queue[U9_CELLS];
-    int singles = 0;
-    board_of(cells, &givens);
-    for (int c = 0; c < U9_CELLS; c++)
-        if (givens.c[c] <= ALL && !(givens.c[c] & (givens.c[c] - 1)))
-            open[singles++] = (uint8_t)c;
+    int singles = -1; /* the board is made at the first cell that needs a search */
     for (int k = 0; k < size; k++) {
         int cell = orbit[k];
         uint32_t bit = 1u << (solution[cell] - 1);
-        if (single(&givens, cell, bit))
+        if (single(cells, seen, cell, bit))
             continue;
+        if (singles < 0) {
+            board_of(cells, seen, &givens);
+            singles = 0;
+            for (int c = 0; c < U9_CELLS; c++)
+                if (givens.c[c] <= ALL && !(givens.c[c] & (givens.c[c] - 1)))
+                    open[singles++] = (uint8_t)c;
+        }
         Board b = givens;
         int queued = 0;
         b.c[cell] &= ~bit;
@@ -258,8 +274,10 @@ int complete9(const uint8_t cells[U9_CELLS], uint8_t out[U9_CELLS])
 {
     Board b;
     uint8_t queue[U9_CELLS];
+    uint32_t seen[27];
     int queued = 0;
-    board_of(cells, &b);
+    seen_of(cells, seen);
+    board_of(cells, seen, &b);
     for (int c = 0; c < U9_CELLS; c++) {
         if (!b.c[c])
             return 0;
@@ -317,16 +335,24 @@ int valid9(const uint8_t grid[U9_CELLS])
 void minimise9(const uint8_t solution[U9_CELLS], const int *cells, const int *starts, int orbits,
                int minimal, uint8_t out[U9_CELLS])
 {
+    uint32_t seen[27];
     memcpy(out, solution, U9_CELLS);
+    seen_of(out, seen);
     for (int k = 0; k < orbits; k++) {
         const int *orbit = cells + starts[k];
         int size = starts[k + 1] - starts[k];
-        for (int i = 0; i < size; i++)
+        for (int i = 0; i < size; i++) {
             out[orbit[i]] = 0;
-        if (stays9(out, solution, orbit, size))
+            for (int u = 0; u < 3; u++)
+                seen[UNIT_INDEX[orbit[i]][u]] &= ~(1u << (solution[orbit[i]] - 1));
+        }
+        if (stays9(out, seen, solution, orbit, size))
             continue;
-        for (int i = 0; i < size; i++)
+        for (int i = 0; i < size; i++) {
             out[orbit[i]] = solution[orbit[i]];
+            for (int u = 0; u < 3; u++)
+                seen[UNIT_INDEX[orbit[i]][u]] |= 1u << (solution[orbit[i]] - 1);
+        }
         if (!minimal)
             return;
     }
