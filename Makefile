@@ -170,6 +170,7 @@ sanitize: $(DEV)
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 		$(CURDIR)/$(BIN)/python -m pytest -p no:cacheprovider \
 		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/solving/learning.py \
+		tests/sudoku/test_generation.py \
 		$(FLOW_TESTS)
 
 # An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then

@@ -15,15 +15,18 @@ from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.sudoku import Grid, PuzzleError, count_solutions, is_solution, parse
+from lazyfun.sudoku.board.grid import check_givens
 from lazyfun.sudoku.making import generate
 from lazyfun.sudoku.making.generation import (
+    SYMMETRIES,
     _stays_unique,
+    blank_orbits,
     orbits,
     puzzle,
     random_solution,
 )
 from lazyfun.sudoku.solving import learning
-from lazyfun.sudoku.solving.engine import count_below, start_ruling_out
+from lazyfun.sudoku.solving.engine import count_below, solve, start_ruling_out
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -141,6 +144,114 @@ def test_the_quick_uniqueness_test_agrees_with_counting(seed: int, box: int) -> 
         if not quick:
             for cell in orbit:
                 cells[cell] = solution.cells[cell]
+
+
+def _consistent(cells: list[int]) -> bool:
+    try:
+        check_givens(Grid(tuple(cells), 3))
+    except PuzzleError:
+        return False
+    return True
+
+
+needs_c = pytest.mark.skipif(not learning.AVAILABLE, reason="the C learning extension is not built")
+
+
+@needs_c
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    symmetry=st.sampled_from([None, *SYMMETRIES]),
+    minimal=st.booleans(),
+)
+def test_the_c_minimiser_makes_the_puzzle_the_python_loop_makes(
+    seed: int, symmetry: str | None, minimal: bool
+) -> None:
+    """The 9x9 routine in C blanks exactly what the readable loop blanks, for any grid,
+    orbit order and symmetry: same answers, so the same puzzles for a seed."""
+    rng = random.Random(seed)
+    solution = random_solution(3, rng)
+    order = orbits(3, symmetry)  # type: ignore[arg-type]
+    rng.shuffle(order)
+    fast = learning.minimised_9x9(solution.cells, order, minimal=minimal)
+    assert fast == blank_orbits(solution, order, minimal=minimal).cells
+
+
+@needs_c
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 10**9), diagonal=st.booleans())
+def test_the_c_completion_is_the_engines_first_solution(seed: int, diagonal: bool) -> None:
+    """Where the C search gives a grid (its path met no failure), it is the one the
+    engine's solve gives first: on diagonal-box starts, as random_solution makes
+    them, and on scattered consistent givens."""
+    rng = random.Random(seed)
+    cells = [0] * 81
+    if diagonal:
+        for k in range(3):
+            for i, value in enumerate(rng.sample(range(1, 10), 9)):
+                cells[(k * 3 + i // 3) * 9 + k * 3 + i % 3] = value
+    else:
+        for cell in rng.sample(range(81), rng.randrange(30)):
+            cells[cell] = rng.randrange(1, 10)
+            if not _consistent(cells):
+                cells[cell] = 0
+    found = learning.completed_9x9(cells)
+    first = next(solve(Grid(tuple(cells), 3)), None)
+    assert found is None or (first is not None and found == first.cells)
+
+
+@needs_c
+def test_the_c_completion_refuses_conflicting_givens_and_says_none_on_a_dead_end() -> None:
+    with pytest.raises(ValueError, match="share a unit"):
+        learning.completed_9x9((1, 1) + (0,) * 79)
+    with pytest.raises(ValueError, match="81 values"):
+        learning.completed_9x9((0,) * 80)
+    dead = [0] * 81
+    dead[:8] = range(1, 9)
+    dead[17] = 9  # the 9 of row 1 has no place: r1c9 sees it
+    assert learning.completed_9x9(dead) is None
+    assert next(solve(Grid(tuple(dead), 3)), None) is None
+
+
+@needs_c
+def test_c_minimised_puzzles_are_unique_and_minimal_by_counting() -> None:
+    """Checked by the depth-first engine's count, which shares no code with the C routine."""
+    rng = random.Random(3)
+    for _ in range(20):
+        solution = random_solution(3, rng)
+        order = orbits(3)
+        rng.shuffle(order)
+        grid = Grid(learning.minimised_9x9(solution.cells, order), 3)
+        assert is_solution(grid, solution)
+        assert count_solutions(grid, limit=2) == 1
+        assert _minimal(grid)
+
+
+def test_the_stream_is_the_same_with_and_without_the_c_routines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = list(islice(generate(3, seed=21), 8))
+    monkeypatch.setattr(learning, "FAST_9X9", False)
+    assert list(islice(generate(3, seed=21), 8)) == made
+
+
+@needs_c
+def test_the_c_minimiser_refuses_what_is_not_a_grid_and_its_orbits() -> None:
+    full = random_solution(3, random.Random(1)).cells
+    singles = [(cell,) for cell in range(81)]
+    with pytest.raises(ValueError, match="not a valid 9x9 grid"):
+        learning.minimised_9x9((full[1], full[0], *full[2:]), singles)
+    with pytest.raises(ValueError, match="81 values"):
+        learning.minimised_9x9(full[:80], singles)
+    with pytest.raises(ValueError, match=r"outside 1\.\.9"):
+        learning.minimised_9x9((0, *full[1:]), singles)
+    with pytest.raises(ValueError, match="in two orbits"):
+        learning.minimised_9x9(full, [(0, 1), (1,)])
+    with pytest.raises(ValueError, match=r"outside 0\.\.80"):
+        learning.minimised_9x9(full, [(81,)])
+    with pytest.raises(TypeError):
+        learning.minimised_9x9(full, [3])  # type: ignore[list-item]
+    assert learning.minimised_9x9(full, []) == full  # no orbit: nothing blanked
 
 
 def test_cli_generate_lines_json_and_errors() -> None:

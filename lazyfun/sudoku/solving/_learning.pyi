@@ -30,3 +30,14 @@ class Learner:
     def stats(self) -> dict[str, int]:
         """Counters so far: conflicts, decisions, propagations, restarts, learnts (kept),
         learnt_literals."""
+
+def minimise_9x9(
+    solution: Sequence[int], orbits: Sequence[Sequence[int]], minimal: bool = True
+) -> tuple[int, ...]:
+    """The full 9x9 grid ``solution``'s cells blanked orbit by orbit, in the order given, each
+    blank kept if the puzzle stays unique (without ``minimal``, stopping at the first orbit
+    that has to stay)."""
+
+def complete_9x9(cells: Sequence[int], /) -> tuple[int, ...] | None:
+    """The first solution the depth-first engine finds for the 9x9 puzzle ``cells`` (0
+    blank), or None when its search would meet a failure on the way."""

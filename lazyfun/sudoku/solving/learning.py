@@ -37,7 +37,16 @@ with the package; it takes the board's units and peers from
 called in slices of
 :data:`SLICE` conflicts, so Ctrl-C and other threads are never kept waiting.
 Where no C compiler was at hand, :data:`AVAILABLE` is False and the engine
-keeps its depth-first search at every size.  docs/sudoku.md, "The engine at
+keeps its depth-first search at every size.
+
+The same extension answers the 9x9 generator's questions in C
+(``learning_c/unique9.c``): which givens of a full grid can go, orbit by orbit,
+keeping the puzzle unique (:func:`minimised_9x9`), and which full grid the
+depth-first engine completes a start to (:func:`completed_9x9`).  That is no clause learning, only
+singles and a small depth-first search on 9-bit masks, but it lives beside the
+learner to be built the same way; :mod:`lazyfun.sudoku.making.generation` uses it
+when :data:`FAST_9X9` (built, and ``LAZYFUN_PURE`` not set), with the same answers
+as its Python loop.  docs/sudoku.md, "The engine at
 25x25", has the measurements against OR-Tools CP-SAT.
 
 >>> from lazyfun.sudoku import parse
@@ -52,29 +61,35 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
+from lazyfun.compiled import PURE_ENV
 from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.grid import Grid, check_givens
 
 try:
-    from lazyfun.sudoku.solving._learning import Learner
+    from lazyfun.sudoku.solving._learning import Learner, complete_9x9, minimise_9x9
 except ImportError:  # built without a C compiler: the engine searches depth-first
     AVAILABLE = False
 else:
     AVAILABLE = True
+FAST_9X9: Final = AVAILABLE and not os.environ.get(PURE_ENV)  # generation asks C at 9x9
 
 __all__ = [
     "AVAILABLE",
+    "FAST_9X9",
     "FROM_BOX",
     "SLICE",
     "Stats",
+    "completed_9x9",
     "count_solutions",
     "has_solution_ruling_out",
     "learner",
+    "minimised_9x9",
     "solve",
     "stats_of",
 ]
@@ -181,6 +196,44 @@ def has_solution_ruling_out(cells: tuple[int, ...], box: int, cell: int, value: 
     (False, True)
     """
     return _found(learner(box, cells, ruled_out=[(cell, value)]))
+
+
+def minimised_9x9(
+    solution: tuple[int, ...], order: Sequence[Sequence[int]], *, minimal: bool = True
+) -> tuple[int, ...]:
+    """Eager, in C: the full 9x9 grid ``solution`` with its cells blanked orbit by orbit
+    in the ``order`` given, each blank kept if the puzzle stays unique (without
+    ``minimal``, stopping at the first orbit that has to stay): the loop of
+    :func:`lazyfun.sudoku.making.generation.blank_orbits`, with its answers.
+
+    >>> from lazyfun.sudoku.solving.engine import solve
+    >>> from lazyfun.sudoku import parse, count_solutions
+    >>> full = next(solve(parse("0" * 81)))
+    >>> puzzle = minimised_9x9(full.cells, [(cell,) for cell in range(81)])
+    >>> count_solutions(Grid(puzzle, 3), limit=2), sum(map(bool, puzzle)) < 30
+    (1, True)
+    """
+    _built()
+    return minimise_9x9(  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised without it)
+        solution, order, minimal
+    )
+
+
+def completed_9x9(cells: Sequence[int]) -> tuple[int, ...] | None:
+    """Eager, in C: the first solution :func:`lazyfun.sudoku.solving.engine.solve` gives
+    for the 9x9 puzzle ``cells``, when the engine's search meets no failure on the way to
+    it; None when it does (or there is no solution): then ask the engine.  Without a
+    failure the engine's failure weights stay zero, so its path depends only on the
+    propagated states, which the C search computes too; after one, ties between
+    branching cells go by weights that only the engine keeps.
+
+    >>> from lazyfun.sudoku.solving.engine import solve
+    >>> from lazyfun.sudoku import parse
+    >>> completed_9x9((0,) * 81) == next(solve(parse("0" * 81))).cells
+    True
+    """
+    _built()
+    return complete_9x9(cells)  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised)
 
 
 def stats_of(grid: Grid, *, seed: int = 0) -> tuple[Grid | None, Stats]:

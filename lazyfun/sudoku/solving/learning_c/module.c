@@ -5,6 +5,7 @@
 #include <Python.h>
 
 #include "learner.h"
+#include "unique9.h"
 
 typedef struct {
     PyObject_HEAD Learner *engine;
@@ -248,17 +249,136 @@ static PyTypeObject LearnerType = {
     .tp_methods = Learner_methods,
 };
 
+/* 81 small ints as a tuple (PyLong_FromLong of 0..9 never fails: they are cached). */
+static PyObject *grid_tuple(const uint8_t cells[U9_CELLS])
+{
+    PyObject *t = PyTuple_New(U9_CELLS);
+    for (int c = 0; t && c < U9_CELLS; c++)
+        PyTuple_SET_ITEM(t, c, PyLong_FromLong(cells[c]));
+    return t;
+}
+
+/* The orbits, flat, with where each starts (one more entry: the end); each cell 0..80 at
+ * most once.  0, or -1 with an exception set. */
+static int read_orbits(PyObject *arg, int **cells, int **starts, int *count)
+{
+    PyObject *seq = PySequence_Fast(arg, "orbits must be a sequence of sequences of cells");
+    if (!seq)
+        return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    char seen[U9_CELLS] = {0};
+    *cells = PyMem_Malloc(U9_CELLS * sizeof(int));
+    *starts = PyMem_Malloc((size_t)(k + 1) * sizeof(int));
+    if (!*cells || !*starts) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    int at = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *orbit = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i),
+                                          "each orbit must be a sequence of cells");
+        if (!orbit) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        (*starts)[i] = at;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(orbit); j++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(orbit, j));
+            if (c == -1 && PyErr_Occurred())
+                goto fail;
+            if (c < 0 || c >= U9_CELLS || seen[c]) {
+                PyErr_Format(PyExc_ValueError,
+                             "orbits: cell %ld is outside 0..80 or in two orbits", c);
+                goto fail;
+            }
+            seen[c] = 1;
+            (*cells)[at++] = (int)c;
+        }
+        Py_DECREF(orbit);
+        continue;
+    fail:
+        Py_DECREF(orbit);
+        Py_DECREF(seq);
+        return -1;
+    }
+    (*starts)[k] = at;
+    *count = (int)k;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *minimise_9x9(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"solution", "orbits", "minimal", NULL};
+    PyObject *grid, *orbits, *result = NULL;
+    int minimal = 1, count = 0, *cells = NULL, *starts = NULL;
+    uint8_t solution[U9_CELLS], out[U9_CELLS];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|p", kwlist, &grid, &orbits, &minimal))
+        return NULL;
+    int *values = read_ints(grid, U9_CELLS, 1, 9, "solution (81 values 1..9)");
+    if (!values)
+        return NULL;
+    for (int c = 0; c < U9_CELLS; c++)
+        solution[c] = (uint8_t)values[c];
+    PyMem_Free(values);
+    if (!valid9(solution)) {
+        PyErr_SetString(PyExc_ValueError, "solution: not a valid 9x9 grid");
+        return NULL;
+    }
+    if (read_orbits(orbits, &cells, &starts, &count) == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        minimise9(solution, cells, starts, count, minimal, out);
+        Py_END_ALLOW_THREADS
+        result = grid_tuple(out);
+    }
+    PyMem_Free(cells);
+    PyMem_Free(starts);
+    return result;
+}
+
+static PyObject *complete_9x9(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    uint8_t cells[U9_CELLS], out[U9_CELLS];
+    int *values = read_ints(arg, U9_CELLS, 0, 9, "cells (81 values, 0 blank, else 1..9)");
+    if (!values)
+        return NULL;
+    for (int c = 0; c < U9_CELLS; c++)
+        cells[c] = (uint8_t)values[c];
+    PyMem_Free(values);
+    if (!consistent9(cells)) {
+        PyErr_SetString(PyExc_ValueError, "cells: two givens share a unit and a value");
+        return NULL;
+    }
+    if (!complete9(cells, out))
+        Py_RETURN_NONE;
+    return grid_tuple(out);
+}
+
+static PyMethodDef module_methods[] = {
+    {"complete_9x9", (PyCFunction)(void (*)(void))complete_9x9, METH_O,
+     "complete_9x9(cells) -> the first solution the depth-first engine finds for the 9x9 "
+     "puzzle, or None when its search would meet a failure on the way (then ask the engine)."},
+    {"minimise_9x9", (PyCFunction)(void (*)(void))minimise_9x9, METH_VARARGS | METH_KEYWORDS,
+     "minimise_9x9(solution, orbits, minimal=True) -> the puzzle: the full 9x9 grid's cells "
+     "blanked orbit by orbit, in the order given, each blank kept if the puzzle stays unique "
+     "(without minimal, stopping at the first orbit that has to stay)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef learning_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "lazyfun.sudoku.solving._learning",
     .m_doc = "The learning engine for large Sudoku boards (see lazyfun.sudoku.solving.learning).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__learning(void)
 {
     if (PyType_Ready(&LearnerType) < 0)
         return NULL;
+    unique9_init();
     PyObject *m = PyModule_Create(&learning_module);
     if (!m)
         return NULL;
