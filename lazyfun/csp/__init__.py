@@ -28,6 +28,7 @@ from lazyfun.csp.domain import Domain, ModelError
 from lazyfun.csp.model import Model
 from lazyfun.csp.relations import element, if_then, maximum, minimum, table
 from lazyfun.csp.results import Quality, Solution
+from lazyfun.csp.scheduling import Interval, cumulative, no_overlap
 from lazyfun.csp.solver import Solutions
 
 __all__ = [
@@ -35,16 +36,19 @@ __all__ = [
     "Decision",
     "Domain",
     "Expr",
+    "Interval",
     "Model",
     "ModelError",
     "Quality",
     "Solution",
     "Solutions",
     "all_different",
+    "cumulative",
     "element",
     "if_then",
     "maximum",
     "minimum",
+    "no_overlap",
     "table",
     "total",
 ]

@@ -31,6 +31,7 @@ from lazyfun.csp.constraints import (
     Linear,
     Predicate,
 )
+from lazyfun.csp.disjunctive import Task, cumulative_filter, no_overlap_filter
 from lazyfun.csp.domain import ModelError
 from lazyfun.csp.filters import (
     Changes,
@@ -47,6 +48,7 @@ from lazyfun.csp.filters import (
     unit_equality,
 )
 from lazyfun.csp.relations import Element, Extreme, IfThen, Table
+from lazyfun.csp.scheduling import Cumulative, Interval, NoOverlap
 
 __all__ = ["Propagators"]
 
@@ -131,6 +133,14 @@ def _narrow(doms: list[int], scope: tuple[int, ...], fixed: int) -> Changes:  # 
     return [i for i, bits in zip(open_, before, strict=True) if doms[i] != bits]
 
 
+def _task(x: Interval, demand: Decision | int) -> Task:
+    """An interval and its demand, as :mod:`lazyfun.csp.disjunctive` reads them."""
+    start, size_at, size, present = x.parts()
+    if isinstance(demand, Decision):
+        return (start, size_at, size, present, demand.index, 0)
+    return (start, size_at, size, present, -1, demand)
+
+
 class Propagators:
     """A model's constraints turned into propagators over bit sets, and the watch lists."""
 
@@ -199,6 +209,11 @@ class Propagators:
         if isinstance(c, Extreme):
             scope = [d.index for d in c.decisions]
             return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
+        if isinstance(c, NoOverlap):
+            return no_overlap_filter([_task(x, 1) for x in c.intervals], self.offsets)
+        if isinstance(c, Cumulative):
+            tasks = [_task(x, d) for x, d in zip(c.intervals, c.demands, strict=True)]
+            return cumulative_filter(tasks, c.capacity, self.offsets)
         raise ModelError(f"unsupported constraint {c!r}")
 
     def value(self, i: int, bits: int) -> int:
