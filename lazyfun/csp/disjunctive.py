@@ -33,11 +33,13 @@ Installed from source, this module is compiled with mypyc (see
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import pairwise
 
 from lazyfun.csp.filters import Changes, Propagator, low
 
-__all__ = ["Task", "cumulative_filter", "no_overlap_filter"]
+__all__ = ["SetTimes", "Task", "cumulative_filter", "no_overlap_filter"]
 
 # One interval as the propagators see it: its start, its size decision (-1: a
 # number) and that number, its presence decision (-1: always present), its
@@ -45,6 +47,7 @@ __all__ = ["Task", "cumulative_filter", "no_overlap_filter"]
 Task = tuple[int, int, int, int, int, int]
 
 MANDATORY = 1
+NEVER = -(1 << 62)  # before any time
 OPTIONAL = 2
 
 
@@ -83,9 +86,11 @@ def presence(bits: int, offset: int) -> int:
     return MANDATORY if offset + low(bits) == 1 else 0
 
 
-def ect(order: Sequence[int], est: Sequence[int], p: Sequence[int], lct: Sequence[int], due: int) -> int:
+def ect(
+    order: Sequence[int], est: Sequence[int], p: Sequence[int], lct: Sequence[int], due: int
+) -> int:
     """``ECT`` of the tasks of ``order`` (sorted by ``est``) due by ``due``."""
-    end = -(1 << 62)
+    end = NEVER
     for j in order:
         if lct[j] <= due:
             e = est[j]
@@ -97,7 +102,7 @@ def ect_with(
     order: Sequence[int], est: Sequence[int], p: Sequence[int], lct: Sequence[int], due: int, i: int
 ) -> int:
     """``ECT`` of the tasks of ``order`` due by ``due``, and task ``i`` (not among them)."""
-    end = -(1 << 62)
+    end = NEVER
     est_i = est[i]
     placed = False
     for j in order:
@@ -117,27 +122,69 @@ def earliest_starts(
 ) -> list[int] | None:
     """The earliest starts of ``tasks`` that overload checking, detectable precedences
     and edge finding prove, with the ``mandatory`` tasks as the ones that push;
-    None when the mandatory tasks are overloaded."""
+    None when the mandatory tasks are overloaded.
+
+    For each time ``due``, the set ``S`` of mandatory tasks due by then, sorted by
+    est: with ``rest[k]`` the lengths of its tasks from the ``k``-th on, ``ECT(S)``
+    is the most of ``est_k + rest[k]``, and adding a task ``i`` that would come
+    ``q``-th in the order, ``ECT(S + i)`` is the most of that over ``k >= q``, of
+    ``p_i`` more over ``k < q``, and of ``est_i + p_i + rest[q]``.
+    """
     order = sorted(mandatory, key=lambda j: est[j])
     dues = sorted({lct[j] for j in mandatory})
     new = [est[i] for i in tasks]
     for due in dues:
-        theta = ect(order, est, p, lct, due)
+        members = [j for j in order if lct[j] <= due]
+        m = len(members)
+        rest = [0] * (m + 1)
+        for k in range(m - 1, -1, -1):
+            rest[k] = rest[k + 1] + p[members[k]]
+        after = [NEVER] * (m + 1)  # the most of est_k + rest[k] over k >= q
+        for k in range(m - 1, -1, -1):
+            v = est[members[k]] + rest[k]
+            after[k] = v if v > after[k + 1] else after[k + 1]
+        before = [NEVER] * (m + 1)  # the most of est_k + rest[k] over k < q
+        for k in range(m):
+            v = est[members[k]] + rest[k]
+            before[k + 1] = v if v > before[k] else before[k]
+        theta = after[0]
         if theta > due:
             return None  # overload: the tasks due by ``due`` cannot all end by then
+        starts = [est[j] for j in members]
         for k, i in enumerate(tasks):
-            if lct[i] > due and theta > new[k] and ect_with(order, est, p, lct, due, i) > due:
+            if lct[i] <= due or theta <= new[k]:
+                continue
+            q = bisect_left(starts, est[i])
+            with_i = est[i] + p[i] + rest[q]
+            if after[q] > with_i:
+                with_i = after[q]
+            if before[q] + p[i] > with_i:
+                with_i = before[q] + p[i]
+            if with_i > due:
                 new[k] = theta  # edge finding: i runs after every task due by ``due``
+    detectable_precedences(est, lct, p, order, tasks, new)
+    return new
+
+
+def detectable_precedences(
+    est: Sequence[int],
+    lct: Sequence[int],
+    p: Sequence[int],
+    order: list[int],
+    tasks: list[int],
+    new: list[int],
+) -> None:
+    """Raise ``new[k]``, the earliest start of ``tasks[k]`` (``i``), to the ECT of the
+    tasks ``j`` of ``order`` (sorted by est) it cannot precede: ``est_i + p_i > lct_j - p_j``."""
     for k, i in enumerate(tasks):
         ect_i = est[i] + p[i]
-        end = -(1 << 62)
+        end = NEVER
         for j in order:
             if j != i and ect_i > lct[j] - p[j]:
                 e = est[j]
                 end = (e if e > end else end) + p[j]
         if end > new[k]:
-            new[k] = end  # detectable precedences: each such j runs before i
-    return new
+            new[k] = end
 
 
 def fits_alone(
@@ -235,7 +282,7 @@ def _profile(w: Windows, items: list[int]) -> list[tuple[int, int, int]]:
     segments = []
     height = 0
     times = sorted(events)
-    for a, b in zip(times, times[1:]):
+    for a, b in pairwise(times):
         height += events[a]
         if height:
             segments.append((a, b, height))
@@ -243,7 +290,12 @@ def _profile(w: Windows, items: list[int]) -> list[tuple[int, int, int]]:
 
 
 def _sweep(
-    segments: list[tuple[int, int, int]], est: int, p: int, d: int, own: tuple[int, int], capacity: int
+    segments: list[tuple[int, int, int]],
+    est: int,
+    p: int,
+    d: int,
+    own: tuple[int, int],
+    capacity: int,
 ) -> int:
     """The earliest start from ``est`` at which a task of length ``p`` and demand ``d``
     keeps each segment of the profile (less its own compulsory part ``own``) within
@@ -288,3 +340,53 @@ def cumulative_filter(tasks: Sequence[Task], capacity: int, offsets: Sequence[in
         return _windows_update(doms, tasks, offsets, w, items, lows, highs)
 
     return prop
+
+
+class SetTimes:
+    """Branching for schedules (Le Pape et al.'s SetTimes): the task that can start
+    earliest (ties: the one that must start soonest) either starts at that time, or
+    not then.
+
+    With ``postpone``, the second branch *postpones* the task: it is not chosen again
+    until propagation moves its earliest start, and a node where every open task is
+    postponed is a dead end.  That keeps, of all schedules, the ones where no task
+    could start earlier without moving another: an optimum is among them when the
+    goal grows with the tasks' ends (a makespan) and the constraints are
+    precedences and resources.  Without it the branching is complete.
+    """
+
+    def __init__(self, starts: Sequence[int], offsets: Sequence[int], postpone: bool) -> None:
+        self.starts = list(dict.fromkeys(starts))
+        self.offsets = offsets
+        self.postpone = postpone
+
+    def choose(self, doms: Sequence[int], postponed: Sequence[tuple[int, int]]) -> int:
+        """The start to branch on; -1 when every task is fixed, -2 at a dead end."""
+        held = dict(postponed)
+        best = -1
+        best_est = best_lst = 0
+        waiting = False
+        for i in self.starts:
+            bits = doms[i]
+            if not bits & (bits - 1):
+                continue
+            est = low(bits)
+            if held.get(i, -1) == est:
+                waiting = True
+                continue
+            lst = bits.bit_length() - 1
+            est += self.offsets[i]
+            lst += self.offsets[i]
+            if best < 0 or est < best_est or (est == best_est and lst < best_lst):
+                best, best_est, best_lst = i, est, lst
+        if best < 0 and waiting:
+            return -2
+        return best
+
+    def later(
+        self, i: int, bits: int, postponed: tuple[tuple[int, int], ...]
+    ) -> tuple[tuple[int, int], ...]:
+        """``postponed`` after task ``i`` is put off, its start's bits now ``bits``."""
+        if not self.postpone:
+            return postponed
+        return (*((j, e) for j, e in postponed if j != i), (i, low(bits)))

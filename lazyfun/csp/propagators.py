@@ -158,6 +158,9 @@ class Propagators:
         self.constant: list[Propagator] = []
         self.scopes: list[tuple[int, ...]] = []
         self.idempotent: list[bool] = []
+        # The starts of the scheduling constraints' intervals, for SetTimes branching.
+        self.tasks: list[int] = []
+        self.optional = False
         for constraint in constraints:
             self._add(constraint)
         # Goals, each an expression to minimise, ranked; their cut tightens
@@ -209,6 +212,9 @@ class Propagators:
         if isinstance(c, Extreme):
             scope = [d.index for d in c.decisions]
             return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
+        if isinstance(c, NoOverlap | Cumulative):
+            self.tasks.extend(x.start.index for x in c.intervals)
+            self.optional = self.optional or any(x.present is not None for x in c.intervals)
         if isinstance(c, NoOverlap):
             return no_overlap_filter([_task(x, 1) for x in c.intervals], self.offsets)
         if isinstance(c, Cumulative):

@@ -21,6 +21,7 @@ at any time within the capacity.  An interval of size 0 occupies no time.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 from typing import Protocol, runtime_checkable
 
 from lazyfun.csp.constraints import Constraint, Decision, Expr
@@ -32,6 +33,9 @@ __all__ = ["Cumulative", "Interval", "NoOverlap", "cumulative", "make_interval",
 @runtime_checkable
 class _Defines(Protocol):
     """What an interval needs of its model: decisions, and hidden ones for expressions."""
+
+    @property
+    def decisions(self) -> Sequence[Decision]: ...
 
     def decision(self, name: str, domain: Domain) -> Decision: ...
 
@@ -45,7 +49,12 @@ class Interval:
     is ``present`` (None: always).  Made by ``Model.interval``."""
 
     def __init__(
-        self, model: object, name: str, start: Decision, size: Decision | int, present: Decision | None
+        self,
+        model: object,
+        name: str,
+        start: Decision,
+        size: Decision | int,
+        present: Decision | None,
     ) -> None:
         self.model = model
         self.name = name
@@ -114,7 +123,9 @@ def make_interval(
         start_decision = start
     else:
         raise ModelError(f"interval {name!r}: start must be a Domain or a decision, got {start!r}")
-    return Interval(model, name, start_decision, _size(model, name, size), _presence(model, name, present))
+    return Interval(
+        model, name, start_decision, _size(model, name, size), _presence(model, name, present)
+    )
 
 
 def _size(model: _Defines, name: str, size: object) -> Decision | int:
@@ -136,16 +147,18 @@ def _size(model: _Defines, name: str, size: object) -> Decision | int:
             if high < 0:
                 raise ModelError(f"interval {name!r}: its size is always negative")
             tied = expr
-            return model.define("size", Domain.integer_range(max(low, 0), high), lambda d: d == tied)
+            return model.define(
+                "size", Domain.integer_range(max(low, 0), high), lambda d: d == tied
+            )
     value = check_int(size, f"the size of interval {name!r}")
     if value < 0:
         raise ModelError(f"interval {name!r} has a negative size {value}")
     return value
 
 
-def _span(expr: Expr, model: object) -> tuple[int, int]:
+def _span(expr: Expr, model: _Defines) -> tuple[int, int]:
     """The least and the most ``expr`` can be over its decisions' domains."""
-    decisions: Sequence[Decision] = getattr(model, "decisions")
+    decisions = model.decisions
     low = high = expr.constant
     for i, a in expr.terms.items():
         values = decisions[i].domain.values
@@ -195,7 +208,7 @@ class NoOverlap(Constraint):
 
     def holds(self, values: Sequence[int]) -> bool:
         runs = sorted(r for x in self.intervals if (r := x.runs(values)) is not None)
-        return all(a[1] <= b[0] for a, b in zip(runs, runs[1:]))
+        return all(a[1] <= b[0] for a, b in pairwise(runs))
 
     def __repr__(self) -> str:
         return f"NoOverlap({[x.name for x in self.intervals]})"

@@ -141,7 +141,10 @@ def test_an_optional_interval_that_cannot_fit_is_absent() -> None:
             ),
             "must be 0/1",
         ),
-        (lambda m: no_overlap([m.interval("a", start=Domain.of([0]), size=1), 3]), "takes intervals"),
+        (
+            lambda m: no_overlap([m.interval("a", start=Domain.of([0]), size=1), 3]),  # type: ignore[list-item]
+            "takes intervals",
+        ),
         (
             lambda m: no_overlap(
                 [
