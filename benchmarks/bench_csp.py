@@ -21,6 +21,7 @@ from benchmarks.peers import (
     constraint_queens_first,
     constraint_solve,
     cpsat_golomb,
+    cpsat_jobshop,
     cpsat_knapsack,
     cpsat_queens_first,
     cpsat_solve,
@@ -29,6 +30,7 @@ from benchmarks.source import first_model_solution
 from lazyfun.compiled import describe
 from lazyfun.csp import Model
 from lazyfun.csp.examples import HIKING, golomb_model, knapsack_model, queens_model, sudoku_model
+from lazyfun.csp.jobshop import FT06, FT10, JobShop, jobshop_model
 
 GOLOMB = {7: 25, 8: 34, 9: 44}  # optimal lengths (CSPLib prob006)
 
@@ -182,10 +184,51 @@ def _goals(verdicts: list[str]) -> None:
     )
 
 
+def _jobshop_run(jobs: JobShop, time_limit: float | None) -> tuple[float, int | None, int]:
+    """Seconds to the proved optimum of a job shop (model building included), the
+    optimum (None when the time limit came first), and the nodes."""
+    start = time.perf_counter()
+    model, _, _ = jobshop_model(jobs)
+    stream = model.solutions(time_limit=time_limit)
+    *_, last = stream
+    proved = last.objective[0] if stream.stopped_by is None else None
+    return time.perf_counter() - start, proved, stream.nodes
+
+
+def _jobshop(verdicts: list[str]) -> None:
+    print("Job shop with intervals and no_overlap, to proved optimality (CP-SAT: 1 worker)")
+    for name, jobs, optimum, factor, repeats in (
+        ("ft06", FT06, 55, 10, 3),
+        ("ft10", FT10, 930, 20, 1),
+    ):
+        cpsat = float("inf")
+        for _ in range(repeats):
+            start = time.perf_counter()
+            value, branches = cpsat_jobshop(jobs)
+            cpsat = min(cpsat, time.perf_counter() - start)
+        assert value == optimum, (name, value)
+        runs = [_jobshop_run(jobs, factor * cpsat) for _ in range(repeats)]
+        ours, proved, nodes = min(runs)
+        assert proved in (None, optimum), (name, proved)
+        shown = f"{ours:.3f} s" if proved is not None else f"not proved in {ours:.1f} s"
+        print(
+            f"  {name} (optimum {optimum}): ours {shown}, {nodes} nodes   "
+            f"CP-SAT {cpsat:.3f} s, {branches} branches ({ours / cpsat:.1f}x)"
+        )
+        verdicts.append(
+            verdict(
+                f"{name} proved optimal within {factor}x of CP-SAT",
+                proved == optimum and ours <= factor * cpsat,
+                f"{ours:.3f} s vs {cpsat:.3f} s ({ours / cpsat:.2f}x), {nodes} nodes",
+            )
+        )
+
+
 def main() -> list[str]:
     print(f"  build: {describe()}")
     verdicts: list[str] = []
     _goals(verdicts)
+    _jobshop(verdicts)
     _sudoku(verdicts)
     _queens()
     _counting(verdicts)

@@ -62,7 +62,7 @@ class Windows:
         self.d = [0] * n
         self.kind = [0] * n
 
-    def read(self, tasks: Sequence[Task], offsets: Sequence[int], doms: Sequence[int]) -> None:
+    def read(self, tasks: list[Task], offsets: list[int], doms: list[int]) -> None:
         """Each task's window in the current domains."""
         est, lct, p, d, kind = self.est, self.lct, self.p, self.d, self.kind
         for k, (start, size_at, size, present, demand_at, demand) in enumerate(tasks):
@@ -86,9 +86,12 @@ def presence(bits: int, offset: int) -> int:
     return MANDATORY if offset + low(bits) == 1 else 0
 
 
-def ect(
-    order: Sequence[int], est: Sequence[int], p: Sequence[int], lct: Sequence[int], due: int
-) -> int:
+def by_est(est: list[int], tasks: list[int]) -> list[int]:
+    """``tasks`` sorted by earliest start."""
+    return [j for _, j in sorted([(est[j], j) for j in tasks])]
+
+
+def ect(order: list[int], est: list[int], p: list[int], lct: list[int], due: int) -> int:
     """``ECT`` of the tasks of ``order`` (sorted by ``est``) due by ``due``."""
     end = NEVER
     for j in order:
@@ -99,7 +102,7 @@ def ect(
 
 
 def ect_with(
-    order: Sequence[int], est: Sequence[int], p: Sequence[int], lct: Sequence[int], due: int, i: int
+    order: list[int], est: list[int], p: list[int], lct: list[int], due: int, i: int
 ) -> int:
     """``ECT`` of the tasks of ``order`` due by ``due``, and task ``i`` (not among them)."""
     end = NEVER
@@ -118,7 +121,7 @@ def ect_with(
 
 
 def earliest_starts(
-    est: Sequence[int], lct: Sequence[int], p: Sequence[int], mandatory: list[int], tasks: list[int]
+    est: list[int], lct: list[int], p: list[int], mandatory: list[int], tasks: list[int]
 ) -> list[int] | None:
     """The earliest starts of ``tasks`` that overload checking, detectable precedences
     and edge finding prove, with the ``mandatory`` tasks as the ones that push;
@@ -130,10 +133,17 @@ def earliest_starts(
     ``q``-th in the order, ``ECT(S + i)`` is the most of that over ``k >= q``, of
     ``p_i`` more over ``k < q``, and of ``est_i + p_i + rest[q]``.
     """
-    order = sorted(mandatory, key=lambda j: est[j])
+    order = by_est(est, mandatory)
     dues = sorted({lct[j] for j in mandatory})
     new = [est[i] for i in tasks]
+    longest = max([p[i] for i in tasks])
+    latest = max([est[i] + p[i] for i in tasks])
     for due in dues:
+        theta = ect(order, est, p, lct, due)
+        if theta > due:
+            return None  # overload: the tasks due by ``due`` cannot all end by then
+        if theta + longest <= due and latest <= due:
+            continue  # adding a task ``i`` ends by ``max(theta, est_i) + p_i``: no edge
         members = [j for j in order if lct[j] <= due]
         m = len(members)
         rest = [0] * (m + 1)
@@ -147,9 +157,6 @@ def earliest_starts(
         for k in range(m):
             v = est[members[k]] + rest[k]
             before[k + 1] = v if v > before[k] else before[k]
-        theta = after[0]
-        if theta > due:
-            return None  # overload: the tasks due by ``due`` cannot all end by then
         starts = [est[j] for j in members]
         for k, i in enumerate(tasks):
             if lct[i] <= due or theta <= new[k]:
@@ -167,9 +174,9 @@ def earliest_starts(
 
 
 def detectable_precedences(
-    est: Sequence[int],
-    lct: Sequence[int],
-    p: Sequence[int],
+    est: list[int],
+    lct: list[int],
+    p: list[int],
     order: list[int],
     tasks: list[int],
     new: list[int],
@@ -187,12 +194,10 @@ def detectable_precedences(
             new[k] = end
 
 
-def fits_alone(
-    est: Sequence[int], lct: Sequence[int], p: Sequence[int], mandatory: list[int], i: int
-) -> bool:
+def fits_alone(est: list[int], lct: list[int], p: list[int], mandatory: list[int], i: int) -> bool:
     """Whether optional task ``i`` added to the ``mandatory`` ones overloads none of the
     sets due by ``lct_i`` or later."""
-    order = sorted(mandatory, key=lambda j: est[j])
+    order = by_est(est, mandatory)
     for due in sorted({lct[j] for j in mandatory if lct[j] >= lct[i]} | {lct[i]}):
         if ect_with(order, est, p, lct, due, i) > due:
             return False
@@ -213,8 +218,8 @@ def _cut(doms: list[int], i: int, offset: int, lowest: int, highest: int) -> int
 
 def _windows_update(
     doms: list[int],
-    tasks: Sequence[Task],
-    offsets: Sequence[int],
+    tasks: list[Task],
+    offsets: list[int],
     w: Windows,
     items: list[int],
     lows: list[int],
@@ -240,7 +245,7 @@ def _windows_update(
     return changed
 
 
-def no_overlap_filter(tasks: Sequence[Task], offsets: Sequence[int]) -> Propagator:
+def no_overlap_filter(tasks: list[Task], offsets: list[int]) -> Propagator:
     """``no_overlap``: each window narrowed by the disjunctive rules, both ways."""
     n = len(tasks)
     w = Windows(n)
@@ -312,7 +317,7 @@ def _sweep(
     return t
 
 
-def cumulative_filter(tasks: Sequence[Task], capacity: int, offsets: Sequence[int]) -> Propagator:
+def cumulative_filter(tasks: list[Task], capacity: int, offsets: list[int]) -> Propagator:
     """``cumulative`` by time-tabling: the compulsory parts of the mandatory tasks make a
     profile that must stay within the capacity, and no task may start where its demand
     on top of the profile would exceed it (both ways in time)."""
@@ -355,7 +360,7 @@ class SetTimes:
     precedences and resources.  Without it the branching is complete.
     """
 
-    def __init__(self, starts: Sequence[int], offsets: Sequence[int], postpone: bool) -> None:
+    def __init__(self, starts: list[int], offsets: list[int], postpone: bool) -> None:
         self.starts = list(dict.fromkeys(starts))
         self.offsets = offsets
         self.postpone = postpone

@@ -158,6 +158,8 @@ class Propagators:
         self.constant: list[Propagator] = []
         self.scopes: list[tuple[int, ...]] = []
         self.idempotent: list[bool] = []
+        # The costly propagators (scheduling's), run once the others are at a fixpoint.
+        self.slow: list[bool] = []
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
         self.tasks: list[int] = []
         self.optional = False
@@ -183,12 +185,14 @@ class Propagators:
             self.constant.append(prop)
             return
         self._watch(prop, c.scope, isinstance(c, AllDifferent) or _is_shift_equal(c))
+        self.slow[-1] = isinstance(c, NoOverlap | Cumulative)
 
     def _watch(self, prop: Propagator, scope: tuple[int, ...], idempotent: bool) -> None:
         k = len(self.propagators)
         self.propagators.append(prop)
         self.scopes.append(scope)
         self.idempotent.append(idempotent)
+        self.slow.append(False)
         for i in set(scope):
             self.watchers[i].append(k)
 
@@ -377,15 +381,18 @@ class Propagators:
         (and from the goals' cut, which may have tightened since the domains were
         last propagated).
 
-        The queue is first in, first out.  A propagator that reaches its own
-        fixpoint in one run (``all_different``, ``x == y + k``) is not queued
-        again by its own changes; the others are.
+        The queue is first in, first out, the slow propagators (scheduling's)
+        waiting in a queue of their own until the others are at a fixpoint.  A
+        propagator that reaches its own fixpoint in one run (``all_different``,
+        ``x == y + k``) is not queued again by its own changes; the others are.
         """
         watchers = self.watchers
         props = self.propagators
         idempotent = self.idempotent
+        slow = self.slow
         queued = [False] * len(props)
         queue: deque[int] = deque()
+        later: deque[int] = deque()
         if self.goal.goals:
             queued[self.goal_index] = True
             queue.append(self.goal_index)
@@ -393,9 +400,9 @@ class Propagators:
             for k in watchers[i]:
                 if not queued[k]:
                     queued[k] = True
-                    queue.append(k)
-        while queue:
-            k = queue.popleft()
+                    (later if slow[k] else queue).append(k)
+        while queue or later:
+            k = queue.popleft() if queue else later.popleft()
             queued[k] = False
             changes = props[k](doms)
             if changes is None:
@@ -407,5 +414,5 @@ class Propagators:
                 for k2 in watchers[i]:
                     if not queued[k2] and (k2 != k or again):
                         queued[k2] = True
-                        queue.append(k2)
+                        (later if slow[k2] else queue).append(k2)
         return True
