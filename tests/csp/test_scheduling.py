@@ -178,3 +178,46 @@ def test_an_interval_of_another_model_is_refused() -> None:
     m = Model()
     with pytest.raises(ModelError, match="another model"):
         m.add_constraint("machine", no_overlap([other]))
+
+
+@st.composite
+def shops(draw: st.DrawFn) -> tuple[Model, Decision]:
+    """Small job shops (2-3 jobs of 1-3 operations on 2 machines, some optional when
+    drawn so) with the makespan to minimise."""
+    m = Model()
+    machines: dict[int, list[Interval]] = {0: [], 1: []}
+    makespan = m.decision("makespan", Domain.integer_range(0, 12))
+    for j in range(draw(st.integers(2, 3))):
+        previous = None
+        for k in range(draw(st.integers(1, 3))):
+            present = None
+            if draw(st.integers(0, 4)) == 0:
+                present = m.decision(f"b{j}{k}", Domain.boolean())
+            task = m.interval(
+                f"t{j}{k}",
+                start=Domain.integer_range(0, 8),
+                size=draw(st.integers(1, 3)),
+                present=present,
+            )
+            machines[draw(st.integers(0, 1))].append(task)
+            if previous is not None:
+                m.add_constraint(f"t{j}{k} after", previous.end <= task.start)
+            m.add_constraint(f"t{j}{k} done", makespan >= task.end)
+            previous = task
+    for machine, tasks in machines.items():
+        m.add_constraint(f"machine {machine}", no_overlap(tasks))
+    return m, makespan
+
+
+@settings(max_examples=100, deadline=None)
+@given(shops())
+def test_the_optimal_makespan_is_the_one_a_complete_search_proves(
+    shop: tuple[Model, Decision],
+) -> None:
+    """SetTimes (postponing tasks when every interval is present) proves the least
+    makespan that branching on every value, in order, proves."""
+    m, makespan = shop
+    m.minimize(makespan)
+    best = m.solve()
+    m.branch_on(m.decisions)  # a branching order given: no SetTimes
+    assert best.objective == m.solve().objective
