@@ -21,6 +21,8 @@ the tasks of ``S`` starting no earlier):
   before ``i``, so ``i`` starts after the ECT of all those ``j``;
 - edge finding: when the tasks ``S`` due by ``L`` and ``i`` (due later)
   cannot all end by ``L``, ``i`` runs after all of ``S``: it starts after ``ECT(S)``;
+- not-first: when ``i`` cannot run before all of the tasks that could not end
+  before it starts, it starts after the earliest of their ends;
 - and each rule again on the mirror image (times negated), which brings the
   latest completions in.
 
@@ -170,7 +172,37 @@ def earliest_starts(
             if with_i > due:
                 new[k] = theta  # edge finding: i runs after every task due by ``due``
     detectable_precedences(est, lct, p, order, tasks, new)
+    not_first(est, lct, p, [j for _, j in sorted([(-lct[j], j) for j in mandatory])], tasks, new)
     return new
+
+
+def not_first(
+    est: list[int],
+    lct: list[int],
+    p: list[int],
+    order: list[int],
+    tasks: list[int],
+    new: list[int],
+) -> None:
+    """Raise ``new[k]``, the earliest start of ``tasks[k]`` (``i``), when ``i`` cannot come
+    first among the tasks ``S`` of ``order`` (sorted by lct, latest first) that could
+    not end before it starts (``est_j + p_j > est_i``): when the latest start of ``S``
+    (the least, over its tasks ``k``, of ``lct_k`` less the lengths of the tasks due
+    no later) comes before ``est_i + p_i``, some task of ``S`` runs before ``i``, which
+    starts after the earliest of their ends."""
+    for k, i in enumerate(tasks):
+        est_i = est[i]
+        start = 1 << 62
+        first_end = 1 << 62
+        for j in order:
+            ect_j = est[j] + p[j]
+            if j != i and ect_j > est_i:
+                c = lct[j]
+                start = (c if c < start else start) - p[j]
+                if ect_j < first_end:
+                    first_end = ect_j
+        if start < est_i + p[i] and first_end > new[k]:
+            new[k] = first_end
 
 
 def detectable_precedences(
