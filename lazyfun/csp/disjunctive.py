@@ -380,9 +380,10 @@ def cumulative_filter(tasks: list[Task], capacity: int, offsets: list[int]) -> P
 
 
 class SetTimes:
-    """Branching for schedules (Le Pape et al.'s SetTimes): the task that can start
-    earliest (ties: the one that must start soonest) either starts at that time, or
-    not then.
+    """Branching for schedules (Le Pape et al.'s SetTimes): of the open tasks that can
+    start before any open task can end (Giffler and Thompson's conflict set), the one
+    that must start soonest (ties: the earliest) either starts as early as it can,
+    or not then.
 
     With ``postpone``, the second branch *postpones* the task: it is not chosen again
     until propagation moves its earliest start, and a node where every open task is
@@ -392,18 +393,22 @@ class SetTimes:
     precedences and resources.  Without it the branching is complete.
     """
 
-    def __init__(self, starts: list[int], offsets: list[int], postpone: bool) -> None:
-        self.starts = list(dict.fromkeys(starts))
+    def __init__(
+        self, starts: list[int], sizes: list[int], offsets: list[int], postpone: bool
+    ) -> None:
+        first = dict(zip(starts, sizes, strict=True))
+        self.starts = list(first)
+        self.sizes = list(first.values())
         self.offsets = offsets
         self.postpone = postpone
 
     def choose(self, doms: Sequence[int], postponed: Sequence[tuple[int, int]]) -> int:
         """The start to branch on; -1 when every task is fixed, -2 at a dead end."""
         held = dict(postponed)
-        best = -1
-        best_est = best_lst = 0
+        open_: list[tuple[int, int, int]] = []
         waiting = False
-        for i in self.starts:
+        soonest = 1 << 62
+        for k, i in enumerate(self.starts):
             bits = doms[i]
             if not bits & (bits - 1):
                 continue
@@ -411,14 +416,15 @@ class SetTimes:
             if held.get(i, -1) == est:
                 waiting = True
                 continue
-            lst = bits.bit_length() - 1
             est += self.offsets[i]
-            lst += self.offsets[i]
-            if best < 0 or est < best_est or (est == best_est and lst < best_lst):
-                best, best_est, best_lst = i, est, lst
-        if best < 0 and waiting:
-            return -2
-        return best
+            lst = bits.bit_length() - 1 + self.offsets[i]
+            open_.append((lst, est, i))
+            end = est + max(self.sizes[k], 1)
+            if end < soonest:
+                soonest = end
+        if not open_:
+            return -2 if waiting else -1
+        return min(x for x in open_ if x[1] < soonest)[2]
 
     def later(
         self, i: int, bits: int, postponed: tuple[tuple[int, int], ...]

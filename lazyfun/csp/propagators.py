@@ -162,6 +162,7 @@ class Propagators:
         self.slow: list[bool] = []
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
         self.tasks: list[int] = []
+        self.sizes: list[int] = []
         self.optional = False
         for constraint in constraints:
             self._add(constraint)
@@ -218,6 +219,7 @@ class Propagators:
             return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
         if isinstance(c, NoOverlap | Cumulative):
             self.tasks.extend(x.start.index for x in c.intervals)
+            self.sizes.extend(x.parts()[2] for x in c.intervals)
             self.optional = self.optional or any(x.present is not None for x in c.intervals)
         if isinstance(c, NoOverlap):
             return no_overlap_filter([_task(x, 1) for x in c.intervals], self.offsets)

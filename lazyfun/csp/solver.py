@@ -116,6 +116,7 @@ class Solutions(Iterator[Solution]):
         self._set_times = (
             SetTimes(
                 compiled.tasks,
+                compiled.sizes,
                 compiled.offsets,
                 postpone=not compiled.optional and _regular(constraints, goals),
             )
