@@ -2,8 +2,10 @@
 
 The layers, imports pointing one way: :mod:`~lazyfun.csp.domain` (domains
 and ``ModelError``), :mod:`~lazyfun.csp.constraints` (decisions, expressions,
-constraints), :mod:`~lazyfun.csp.results` (``Solution``, ``Quality``),
-:mod:`~lazyfun.csp.propagators` and :mod:`~lazyfun.csp.solver` (the search),
+constraints), :mod:`~lazyfun.csp.scheduling` (intervals, ``no_overlap``,
+``cumulative``), :mod:`~lazyfun.csp.results` (``Solution``, ``Quality``),
+:mod:`~lazyfun.csp.propagators` (with :mod:`~lazyfun.csp.disjunctive`, the
+scheduling propagators) and :mod:`~lazyfun.csp.solver` (the search),
 and :mod:`~lazyfun.csp.model` (``Model``, which uses them all).
 
 >>> from lazyfun.csp import Model, Domain, all_different
