@@ -26,8 +26,9 @@ the tasks of ``S`` starting no earlier):
 - and each rule again on the mirror image (times negated), which brings the
   latest completions in.
 
-Quadratic and cubic forms over lists: the machines of a job shop hold 6 to
-15 tasks, where they beat Theta-trees.
+Quadratic forms over lists (edge finding in O(n^2 log n), skipping the due
+times where no edge can be found), not Vilím's O(n log n) Theta-trees: a job
+shop's machines hold 6 to 15 tasks.
 
 Installed from source, this module is compiled with mypyc (see
 :mod:`lazyfun.compiled`); the code here is what runs either way.
