@@ -21,6 +21,7 @@ from benchmarks.peers import (
     constraint_queens_first,
     constraint_solve,
     cpsat_golomb,
+    cpsat_jobshop,
     cpsat_knapsack,
     cpsat_queens_first,
     cpsat_solve,
@@ -37,6 +38,7 @@ from lazyfun.csp.examples import (
     queens_model,
     sudoku_model,
 )
+from lazyfun.csp.jobshop import FT06, FT10, JobShop, jobshop_model
 
 GOLOMB = {7: 25, 8: 34, 9: 44}  # optimal lengths (CSPLib prob006)
 
@@ -238,11 +240,57 @@ def _wide_domains(verdicts: list[str]) -> None:
     )
 
 
+def _jobshop_run(
+    jobs: JobShop, time_limit: float | None
+) -> tuple[float, int | None, int, int | None]:
+    """Seconds to the proved optimum of a job shop (model building included), the
+    optimum (None when the time limit came first), the nodes, and the best makespan."""
+    start = time.perf_counter()
+    model, _, _ = jobshop_model(jobs)
+    stream = model.solutions(time_limit=time_limit)
+    found = list(stream)
+    best = found[-1].objective[0] if found else None
+    proved = best if stream.stopped_by is None else None
+    return time.perf_counter() - start, proved, stream.nodes, best
+
+
+def _jobshop(verdicts: list[str]) -> None:
+    print("Job shop with intervals and no_overlap, to proved optimality (CP-SAT: 1 worker)")
+    for name, jobs, optimum, factor, repeats in (
+        ("ft06", FT06, 55, 10, 3),
+        ("ft10", FT10, 930, 20, 1),
+    ):
+        cpsat = float("inf")
+        for _ in range(repeats):
+            start = time.perf_counter()
+            value, branches = cpsat_jobshop(jobs)
+            cpsat = min(cpsat, time.perf_counter() - start)
+        assert value == optimum, (name, value)
+        runs = [_jobshop_run(jobs, factor * cpsat) for _ in range(repeats)]
+        ours, proved, nodes, best = min(runs)
+        assert proved in (None, optimum), (name, proved)
+        shown = (
+            f"{ours:.3f} s" if proved is not None else f"not proved in {ours:.1f} s (best {best})"
+        )
+        print(
+            f"  {name} (optimum {optimum}): ours {shown}, {nodes} nodes   "
+            f"CP-SAT {cpsat:.3f} s, {branches} branches ({ours / cpsat:.1f}x)"
+        )
+        verdicts.append(
+            verdict(
+                f"{name} proved optimal within {factor}x of CP-SAT",
+                proved == optimum and ours <= factor * cpsat,
+                f"{ours:.3f} s vs {cpsat:.3f} s ({ours / cpsat:.2f}x), {nodes} nodes",
+            )
+        )
+
+
 def main() -> list[str]:
     print(f"  build: {describe()}")
     verdicts: list[str] = []
     _wide_domains(verdicts)
     _goals(verdicts)
+    _jobshop(verdicts)
     _sudoku(verdicts)
     _queens()
     _counting(verdicts)

@@ -233,6 +233,44 @@ def cpsat_golomb(marks: int, fixed_search: bool = False) -> int:
     return int(solver.Value(ruler[-1]))
 
 
+def cpsat_jobshop(jobs: Any) -> tuple[int, int]:
+    """The job shop of ``lazyfun.csp.jobshop.jobshop_model`` in CP-SAT (one worker), with
+    its interval model (``NewIntervalVar``, ``AddNoOverlap``, ends before starts, the
+    makespan at least every job's end): the optimal makespan and CP-SAT's branches."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    horizon = sum(d for job in jobs for _, d in job)
+    machines: dict[int, list[Any]] = {}
+    ends = []
+    for j, job in enumerate(jobs):
+        before = 0
+        after = sum(d for _, d in job)
+        previous = None
+        for machine, duration in job:
+            start = model.NewIntVar(before, horizon - after, f"j{j}m{machine}")
+            end = model.NewIntVar(before + duration, horizon - after + duration, "")
+            interval = model.NewIntervalVar(start, duration, end, "")
+            machines.setdefault(machine, []).append(interval)
+            if previous is not None:
+                model.Add(start >= previous)
+            previous = end
+            before += duration
+            after -= duration
+        ends.append(previous)
+    for intervals in machines.values():
+        model.AddNoOverlap(intervals)
+    longest = max(sum(d for _, d in job) for job in jobs)
+    makespan = model.NewIntVar(longest, horizon, "makespan")
+    for end in ends:
+        model.Add(makespan >= end)
+    model.Minimize(makespan)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.Solve(model) == cp_model.OPTIMAL
+    return int(solver.ObjectiveValue()), int(solver.NumBranches())
+
+
 def cpsat_knapsack(items: Any, capacity: int) -> int:
     """A 0-1 knapsack in CP-SAT (one worker); the optimal value."""
     from ortools.sat.python import cp_model

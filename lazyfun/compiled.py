@@ -57,6 +57,7 @@ COMPILED = (
     "lazyfun.sudoku.solving.tables",
     "lazyfun.csp.filters",
     "lazyfun.csp.nonlinear",
+    "lazyfun.csp.disjunctive",
     "lazyfun.csp.propagators",
     "lazyfun.csp.relaxation",
     "lazyfun.csp.solver",

@@ -5,9 +5,11 @@ and ``ModelError``), :mod:`~lazyfun.csp.constraints` (decisions, expressions,
 constraints and their combinations with ``&``, ``|``, ``~``),
 :mod:`~lazyfun.csp.relations` and :mod:`~lazyfun.csp.arithmetic` (element,
 table, minimum, maximum; ``x * y``, ``//``, ``%``, ``abs``),
+:mod:`~lazyfun.csp.scheduling` (intervals, ``no_overlap``, ``cumulative``),
 :mod:`~lazyfun.csp.results` (``Solution``, ``Quality``),
-:mod:`~lazyfun.csp.propagators`, :mod:`~lazyfun.csp.nonlinear` and
-:mod:`~lazyfun.csp.solver` (the search, shown by :mod:`~lazyfun.csp.progress`),
+:mod:`~lazyfun.csp.propagators` (with :mod:`~lazyfun.csp.nonlinear` and
+:mod:`~lazyfun.csp.disjunctive`) and :mod:`~lazyfun.csp.solver` (the search,
+shown by :mod:`~lazyfun.csp.progress`),
 and :mod:`~lazyfun.csp.model` (``Model``, which uses them all).
 
 >>> from lazyfun.csp import Model, Domain, all_different
@@ -32,6 +34,7 @@ from lazyfun.csp.domain import Domain, ModelError
 from lazyfun.csp.model import Model
 from lazyfun.csp.relations import element, if_then, maximum, minimum, table
 from lazyfun.csp.results import Quality, Solution
+from lazyfun.csp.scheduling import Interval, cumulative, no_overlap
 from lazyfun.csp.solver import Solutions
 
 __all__ = [
@@ -39,16 +42,19 @@ __all__ = [
     "Decision",
     "Domain",
     "Expr",
+    "Interval",
     "Model",
     "ModelError",
     "Quality",
     "Solution",
     "Solutions",
     "all_different",
+    "cumulative",
     "element",
     "if_then",
     "maximum",
     "minimum",
+    "no_overlap",
     "table",
     "total",
 ]

@@ -19,6 +19,7 @@ from lazyfun.csp.constraints import Constraint, Decision, Expr, Predicate, Truth
 from lazyfun.csp.domain import Domain, ModelError
 from lazyfun.csp.progress import SearchProgress
 from lazyfun.csp.results import Quality, Solution
+from lazyfun.csp.scheduling import Interval, make_interval
 from lazyfun.csp.solver import Solutions
 
 __all__ = ["Model"]
@@ -133,6 +134,20 @@ class Model:
         d = self._decision(f"{kind}#{n}", domain, hidden=True)
         self.add_constraint(d.name, tie(d))
         return d
+
+    def interval(
+        self,
+        name: str,
+        start: Domain | Decision,
+        size: int | Decision | Expr,
+        present: Decision | None = None,
+    ) -> Interval:
+        """A task: its start a new decision named ``name`` over ``start`` (or a decision
+        given), its ``size`` a number 0 or more or an expression, and its ``end`` ``start +
+        size``; with ``present`` (a 0/1 decision) an optional task, absent when it is 0
+        (CP-SAT's ``NewIntervalVar``/``NewOptionalIntervalVar``).  Constrain them with
+        ``no_overlap`` and ``cumulative``."""
+        return make_interval(self, name, start, size, present)
 
     def minimize(self, goal: Expr | Decision) -> None:
         """Seek the smallest value of ``goal`` (a linear expression of decisions).

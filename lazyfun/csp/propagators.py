@@ -36,6 +36,7 @@ from lazyfun.csp.constraints import (
     Predicate,
     Truth,
 )
+from lazyfun.csp.disjunctive import Task, cumulative_filter, no_overlap_filter
 from lazyfun.csp.domain import ModelError
 from lazyfun.csp.filters import (
     Changes,
@@ -54,6 +55,7 @@ from lazyfun.csp.filters import (
 from lazyfun.csp.nonlinear import all_filter, any_filter, function_filter, truth_filter
 from lazyfun.csp.relations import Element, Extreme, IfThen, Table
 from lazyfun.csp.relaxation import Relaxation, knapsacks
+from lazyfun.csp.scheduling import Cumulative, Interval, NoOverlap
 
 __all__ = ["Propagators"]
 
@@ -138,6 +140,14 @@ def _narrow(doms: list[int], scope: tuple[int, ...], fixed: int) -> Changes:  # 
     return [i for i, bits in zip(open_, before, strict=True) if doms[i] != bits]
 
 
+def _task(x: Interval, demand: Decision | int) -> Task:
+    """An interval and its demand, as :mod:`lazyfun.csp.disjunctive` reads them."""
+    start, size_at, size, present = x.parts()
+    if isinstance(demand, Decision):
+        return (start, size_at, size, present, demand.index, 0)
+    return (start, size_at, size, present, -1, demand)
+
+
 class Propagators:
     """A model's constraints turned into propagators over bit sets, and the watch lists."""
 
@@ -155,6 +165,12 @@ class Propagators:
         self.constant: list[Propagator] = []
         self.scopes: list[tuple[int, ...]] = []
         self.idempotent: list[bool] = []
+        # The costly propagators (scheduling's), run once the others are at a fixpoint.
+        self.slow: list[bool] = []
+        # The starts of the scheduling constraints' intervals, for SetTimes branching.
+        self.tasks: list[int] = []
+        self.sizes: list[int] = []
+        self.optional = False
         for constraint in constraints:
             self._add(constraint)
         # Goals, each an expression to minimise, ranked; their cut tightens
@@ -188,12 +204,14 @@ class Propagators:
             self.constant.append(prop)
             return
         self._watch(prop, c.scope, isinstance(c, AllDifferent) or _is_shift_equal(c))
+        self.slow[-1] = isinstance(c, NoOverlap | Cumulative)
 
     def _watch(self, prop: Propagator, scope: tuple[int, ...], idempotent: bool) -> None:
         k = len(self.propagators)
         self.propagators.append(prop)
         self.scopes.append(scope)
         self.idempotent.append(idempotent)
+        self.slow.append(False)
         for i in set(scope):
             self.watchers[i].append(k)
 
@@ -209,6 +227,14 @@ class Propagators:
             return self._forward(c)
         if isinstance(c, Function | AllOf | AnyOf | Truth):
             return self._combined(c)
+        if isinstance(c, Element | Table | IfThen | Extreme):
+            return self._relation(c)
+        if isinstance(c, NoOverlap | Cumulative):
+            return self._scheduling(c)
+        raise ModelError(f"unsupported constraint {c!r}")
+
+    def _relation(self, c: Element | Table | IfThen | Extreme) -> Propagator:
+        """element, table, if_then, minimum and maximum: see :mod:`lazyfun.csp.filters`."""
         if isinstance(c, Element):
             items = [(x.index, 0) if isinstance(x, Decision) else (-1, x) for x in c.items]
             return element_filter(c.result.index, c.index.index, items, self.offsets)
@@ -216,10 +242,19 @@ class Propagators:
             return table_filter(c.scope, c.rows, self.offsets)
         if isinstance(c, IfThen):
             return if_then_filter(c.condition, self.compile(c.then), self.offsets)
-        if isinstance(c, Extreme):
-            scope = [d.index for d in c.decisions]
-            return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
-        raise ModelError(f"unsupported constraint {c!r}")
+        scope = [d.index for d in c.decisions]
+        return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
+
+    def _scheduling(self, c: NoOverlap | Cumulative) -> Propagator:
+        """no_overlap and cumulative (see :mod:`lazyfun.csp.disjunctive`); their tasks are
+        noted for the SetTimes branching."""
+        self.tasks.extend(x.start.index for x in c.intervals)
+        self.sizes.extend(x.parts()[2] for x in c.intervals)
+        self.optional = self.optional or any(x.present is not None for x in c.intervals)
+        if isinstance(c, NoOverlap):
+            return no_overlap_filter([_task(x, 1) for x in c.intervals], self.offsets)
+        tasks = [_task(x, d) for x, d in zip(c.intervals, c.demands, strict=True)]
+        return cumulative_filter(tasks, c.capacity, self.offsets)
 
     def _combined(self, c: Function | AllOf | AnyOf | Truth) -> Propagator:
         """A function of decisions (``x * y``, ``x // k``, ...), or constraints combined
@@ -389,15 +424,18 @@ class Propagators:
         (and from the goals' cut and relaxation, which may have tightened since the
         domains were last propagated).
 
-        The queue is first in, first out.  A propagator that reaches its own
-        fixpoint in one run (``all_different``, ``x == y + k``) is not queued
-        again by its own changes; the others are.
+        The queue is first in, first out, the slow propagators (scheduling's)
+        waiting in a queue of their own until the others are at a fixpoint.  A
+        propagator that reaches its own fixpoint in one run (``all_different``,
+        ``x == y + k``) is not queued again by its own changes; the others are.
         """
         watchers = self.watchers
         props = self.propagators
         idempotent = self.idempotent
+        slow = self.slow
         queued = [False] * len(props)
         queue: deque[int] = deque()
+        later: deque[int] = deque()
         if self.goal.goals:
             queued[self.goal_index] = True
             queue.append(self.goal_index)
@@ -408,9 +446,9 @@ class Propagators:
             for k in watchers[i]:
                 if not queued[k]:
                     queued[k] = True
-                    queue.append(k)
-        while queue:
-            k = queue.popleft()
+                    (later if slow[k] else queue).append(k)
+        while queue or later:
+            k = queue.popleft() if queue else later.popleft()
             queued[k] = False
             changes = props[k](doms)
             if changes is None:
@@ -422,5 +460,5 @@ class Propagators:
                 for k2 in watchers[i]:
                     if not queued[k2] and (k2 != k or again):
                         queued[k2] = True
-                        queue.append(k2)
+                        (later if slow[k2] else queue).append(k2)
         return True

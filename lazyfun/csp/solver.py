@@ -35,23 +35,41 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from lazyfun.csp.constraints import Constraint, Decision, Expr
+from lazyfun.csp.constraints import Constraint, Decision, Expr, Linear
+from lazyfun.csp.disjunctive import SetTimes
 from lazyfun.csp.progress import SearchProgress
 from lazyfun.csp.propagators import Propagators
 from lazyfun.csp.results import Decisions, Quality, Solution
+from lazyfun.csp.scheduling import Cumulative, NoOverlap
 from lazyfun.search import search
 
 __all__ = ["Node", "Solutions"]
 
 Domains = tuple[int, ...]
+Postponed = tuple[tuple[int, int], ...]
 
 
 class Node(NamedTuple):
-    """A search state: the domains, the decision just fixed (-1: none), and failure."""
+    """A search state: the domains, the decision just fixed (-1: none), failure, and the
+    tasks SetTimes put off (start, earliest start then)."""
 
     domains: Domains
     fixed: int
     failed: bool = False
+    postponed: Postponed = ()
+
+
+def _regular(constraints: Sequence[Constraint], goals: Sequence[tuple[Expr, int]]) -> bool:
+    """Whether a schedule's tasks can be moved earlier without harm: the constraints are
+    inequalities and resources, and the first goal minimises a sum that grows with
+    its decisions (a makespan, the ends)."""
+    if not goals or any(a * goals[0][1] < 0 for a in goals[0][0].terms.values()):
+        return False
+    return all(
+        isinstance(c, NoOverlap | Cumulative)
+        or (isinstance(c, Linear) and c.op not in ("==", "!="))
+        for c in constraints
+    )
 
 
 class _Stop(Exception):
@@ -98,6 +116,17 @@ class Solutions(Iterator[Solution]):
         for i, a, _ in first:
             self._descending[i] = a < 0
         self._branching = list(branching)
+        compiled = self._compiled
+        self._set_times = (
+            SetTimes(
+                compiled.tasks,
+                compiled.sizes,
+                compiled.offsets,
+                postpone=not compiled.optional and _regular(constraints, goals),
+            )
+            if compiled.tasks and not branching
+            else None
+        )
         self._started = time.perf_counter()
         self._progress = progress
         self._stream = self._run()
@@ -156,7 +185,7 @@ class Solutions(Iterator[Solution]):
         else:
             ok = all(check(doms) is not None for check in compiled.constant)
             ok = ok and compiled.propagate(doms, range(len(doms)))
-        return Node(tuple(doms), node.fixed, not ok)
+        return Node(tuple(doms), node.fixed, not ok, node.postponed)
 
     def _choose(self, doms: Domains) -> int:
         """The decision to branch on: the first open one of ``branching``, else the one
@@ -193,6 +222,15 @@ class Solutions(Iterator[Solution]):
             raise _Stop("node_limit")
         if self.time_limit is not None and time.perf_counter() - self._started > self.time_limit:
             raise _Stop("time_limit")
+        if self._set_times is not None:
+            task = self._set_times.choose(doms, node.postponed)
+            if task >= 0:
+                yield from self._set_time(node, task)
+                return
+            if task == -2:
+                if tracking:
+                    self._open.pop()
+                return
         best = self._choose(doms)
         bits = doms[best]
         down = self._descending[best]
@@ -202,6 +240,24 @@ class Solutions(Iterator[Solution]):
             if tracking:
                 self._open[-1] = (*doms[:best], bits, *doms[best + 1 :]) if bits else None
             yield Node((*doms[:best], bit, *doms[best + 1 :]), best)
+        if tracking:
+            self._open.pop()
+
+    def _set_time(self, node: Node, i: int) -> Iterator[Node]:
+        """SetTimes' two branches on start ``i``: it starts as early as it can, or later."""
+        assert self._set_times is not None
+        doms = node.domains
+        bits = doms[i]
+        first = bits & -bits
+        rest = bits ^ first
+        tracking = bool(self._signs)
+        if tracking:
+            self._open[-1] = (*doms[:i], rest, *doms[i + 1 :])
+        yield Node((*doms[:i], first, *doms[i + 1 :]), i, False, node.postponed)
+        if tracking:
+            self._open[-1] = None
+        later = self._set_times.later(i, rest, node.postponed)
+        yield Node((*doms[:i], rest, *doms[i + 1 :]), i, False, later)
         if tracking:
             self._open.pop()
 
