@@ -56,6 +56,7 @@ COMPILED = (
     "lazyfun.sudoku.solving.engine",
     "lazyfun.sudoku.solving.tables",
     "lazyfun.csp.filters",
+    "lazyfun.csp.distances",
     "lazyfun.csp.propagators",
     "lazyfun.csp.solver",
     "lazyfun.lazylist.cells",

@@ -31,6 +31,12 @@ from lazyfun.csp.constraints import (
     Linear,
     Predicate,
 )
+from lazyfun.csp.distances import (
+    chain_bounds,
+    difference_filter,
+    difference_of,
+    distinct_distances,
+)
 from lazyfun.csp.domain import ModelError
 from lazyfun.csp.filters import (
     Changes,
@@ -150,6 +156,8 @@ class Propagators:
         self.idempotent: list[bool] = []
         for constraint in constraints:
             self._add(constraint)
+        for chain in distinct_distances(constraints, self.offsets):
+            self._watch(chain_bounds(chain, self.offsets), (*chain.points, *chain.steps), False)
         # Goals, each an expression to minimise, ranked; their cut tightens
         # with every solution found (branch and bound).
         self.goal = GoalBound([(self._terms(e), e.constant) for e in goals])
@@ -240,6 +248,9 @@ class Propagators:
             op = "<="
         if _is_shift_equal(c):
             return self._shift_equal(terms, constant)
+        tie = difference_of(c)
+        if tie is not None:
+            return difference_filter(*tie, self.offsets)
         if op == "==" and len(terms) > 2 and all(abs(a) == 1 for _, a, _ in terms):
             return unit_equality(terms, constant)
         return bounds(terms, constant, op == "==")
