@@ -57,6 +57,7 @@ COMPILED = (
     "lazyfun.sudoku.solving.tables",
     "lazyfun.csp.filters",
     "lazyfun.csp.distances",
+    "lazyfun.csp.hall",
     "lazyfun.csp.propagators",
     "lazyfun.csp.solver",
     "lazyfun.lazylist.cells",

@@ -52,6 +52,7 @@ from lazyfun.csp.filters import (
     table_filter,
     unit_equality,
 )
+from lazyfun.csp.hall import bounds_distinct
 from lazyfun.csp.relations import Element, Extreme, IfThen, Table
 
 __all__ = ["Propagators"]
@@ -154,10 +155,12 @@ class Propagators:
         self.constant: list[Propagator] = []
         self.scopes: list[tuple[int, ...]] = []
         self.idempotent: list[bool] = []
+        self.costly: list[bool] = []
         for constraint in constraints:
             self._add(constraint)
         for chain in distinct_distances(constraints, self.offsets):
-            self._watch(chain_bounds(chain, self.offsets), (*chain.points, *chain.steps), False)
+            scope = (*chain.points, *chain.steps)
+            self._watch(chain_bounds(chain, self.offsets), scope, False, costly=True)
         # Goals, each an expression to minimise, ranked; their cut tightens
         # with every solution found (branch and bound).
         self.goal = GoalBound([(self._terms(e), e.constant) for e in goals])
@@ -177,13 +180,28 @@ class Propagators:
         if not c.scope:
             self.constant.append(prop)
             return
-        self._watch(prop, c.scope, isinstance(c, AllDifferent) or _is_shift_equal(c))
+        idempotent = isinstance(c, AllDifferent) or _is_shift_equal(c)
+        self._watch(prop, c.scope, idempotent or difference_of(c) is not None)
+        if isinstance(c, AllDifferent) and self._many_values(c.scope):
+            self._watch(bounds_distinct(c.scope, self.offsets), c.scope, False, costly=True)
 
-    def _watch(self, prop: Propagator, scope: tuple[int, ...], idempotent: bool) -> None:
+    def _many_values(self, scope: tuple[int, ...]) -> bool:
+        """Whether the decisions can take at least twice as many values as there are
+        of them: where an ``all_different`` is worth its bounds consistency too."""
+        base = min(self.offsets[i] for i in scope)
+        values = 0
+        for i in scope:
+            values |= self.start[i] << (self.offsets[i] - base)
+        return values.bit_count() >= 2 * len(scope)
+
+    def _watch(
+        self, prop: Propagator, scope: tuple[int, ...], idempotent: bool, *, costly: bool = False
+    ) -> None:
         k = len(self.propagators)
         self.propagators.append(prop)
         self.scopes.append(scope)
         self.idempotent.append(idempotent)
+        self.costly.append(costly)
         for i in set(scope):
             self.watchers[i].append(k)
 
@@ -369,13 +387,17 @@ class Propagators:
 
         The queue is first in, first out.  A propagator that reaches its own
         fixpoint in one run (``all_different``, ``x == y + k``) is not queued
-        again by its own changes; the others are.
+        again by its own changes; the others are.  The costly ones (Hall
+        intervals, distinct distances) wait in a second queue until the first
+        is empty, so they run on domains the cheap ones have narrowed already.
         """
         watchers = self.watchers
         props = self.propagators
         idempotent = self.idempotent
+        costly = self.costly
         queued = [False] * len(props)
         queue: deque[int] = deque()
+        later: deque[int] = deque()
         if self.goal.goals:
             queued[self.goal_index] = True
             queue.append(self.goal_index)
@@ -383,9 +405,9 @@ class Propagators:
             for k in watchers[i]:
                 if not queued[k]:
                     queued[k] = True
-                    queue.append(k)
-        while queue:
-            k = queue.popleft()
+                    (later if costly[k] else queue).append(k)
+        while queue or later:
+            k = queue.popleft() if queue else later.popleft()
             queued[k] = False
             changes = props[k](doms)
             if changes is None:
@@ -397,5 +419,5 @@ class Propagators:
                 for k2 in watchers[i]:
                     if not queued[k2] and (k2 != k or again):
                         queued[k2] = True
-                        queue.append(k2)
+                        (later if costly[k2] else queue).append(k2)
         return True
