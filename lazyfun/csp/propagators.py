@@ -155,12 +155,13 @@ class Propagators:
         self.constant: list[Propagator] = []
         self.scopes: list[tuple[int, ...]] = []
         self.idempotent: list[bool] = []
-        self.costly: list[bool] = []
+        # Costly propagators, numbered after the others: they wait for the cheap ones.
+        self.costly: list[tuple[Propagator, tuple[int, ...]]] = []
         for constraint in constraints:
             self._add(constraint)
         for chain in distinct_distances(constraints, self.offsets):
             scope = (*chain.points, *chain.steps)
-            self._watch(chain_bounds(chain, self.offsets), scope, False, costly=True)
+            self.costly.append((chain_bounds(chain, self.offsets), scope))
         # Goals, each an expression to minimise, ranked; their cut tightens
         # with every solution found (branch and bound).
         self.goal = GoalBound([(self._terms(e), e.constant) for e in goals])
@@ -171,6 +172,9 @@ class Propagators:
         # Weighted degree, for branching ties: the number of constraints on a
         # decision, plus one each time one of them failed during the search.
         self.weight = [len(w) for w in self.watchers]
+        self.first_costly = len(self.propagators)
+        for prop, scope in self.costly:
+            self._watch(prop, scope, idempotent=False)
 
     def _terms(self, e: Expr) -> Terms:
         return [(i, a, self.offsets[i]) for i, a in sorted(e.terms.items())]
@@ -183,7 +187,7 @@ class Propagators:
         idempotent = isinstance(c, AllDifferent) or _is_shift_equal(c)
         self._watch(prop, c.scope, idempotent or difference_of(c) is not None)
         if isinstance(c, AllDifferent) and self._many_values(c.scope):
-            self._watch(bounds_distinct(c.scope, self.offsets), c.scope, False, costly=True)
+            self.costly.append((bounds_distinct(c.scope, self.offsets), c.scope))
 
     def _many_values(self, scope: tuple[int, ...]) -> bool:
         """Whether the decisions can take at least twice as many values as there are
@@ -194,14 +198,11 @@ class Propagators:
             values |= self.start[i] << (self.offsets[i] - base)
         return values.bit_count() >= 2 * len(scope)
 
-    def _watch(
-        self, prop: Propagator, scope: tuple[int, ...], idempotent: bool, *, costly: bool = False
-    ) -> None:
+    def _watch(self, prop: Propagator, scope: tuple[int, ...], idempotent: bool) -> None:
         k = len(self.propagators)
         self.propagators.append(prop)
         self.scopes.append(scope)
         self.idempotent.append(idempotent)
-        self.costly.append(costly)
         for i in set(scope):
             self.watchers[i].append(k)
 
@@ -380,7 +381,7 @@ class Propagators:
 
         return lifted
 
-    def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
+    def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:  # noqa: C901, PLR0912 (hot loop)
         """Run propagators to a fixpoint, starting from those watching ``touched``
         (and from the goals' cut, which may have tightened since the domains were
         last propagated).
@@ -394,7 +395,7 @@ class Propagators:
         watchers = self.watchers
         props = self.propagators
         idempotent = self.idempotent
-        costly = self.costly
+        first_costly = self.first_costly
         queued = [False] * len(props)
         queue: deque[int] = deque()
         later: deque[int] = deque()
@@ -405,9 +406,14 @@ class Propagators:
             for k in watchers[i]:
                 if not queued[k]:
                     queued[k] = True
-                    (later if costly[k] else queue).append(k)
-        while queue or later:
-            k = queue.popleft() if queue else later.popleft()
+                    (queue if k < first_costly else later).append(k)
+        while True:
+            if queue:
+                k = queue.popleft()
+            elif later:
+                k = later.popleft()
+            else:
+                return True
             queued[k] = False
             changes = props[k](doms)
             if changes is None:
@@ -419,5 +425,7 @@ class Propagators:
                 for k2 in watchers[i]:
                     if not queued[k2] and (k2 != k or again):
                         queued[k2] = True
-                        (later if costly[k2] else queue).append(k2)
-        return True
+                        if k2 < first_costly:
+                            queue.append(k2)
+                        else:
+                            later.append(k2)
