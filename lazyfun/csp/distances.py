@@ -31,6 +31,7 @@ from lazyfun.csp.filters import Changes, Propagator, low
 __all__ = [
     "Chain",
     "chain_bounds",
+    "chains",
     "difference_filter",
     "difference_of",
     "distinct_distances",
@@ -73,20 +74,29 @@ def distinct_distances(constraints: Sequence[Constraint], offsets: Sequence[int]
     those orderings put the points in one line, each pair of neighbours tied
     by one of the differences.
     """
-    ties: list[tuple[int, int, int]] = []
-    for c in constraints:
-        tie = difference_of(c)
-        if tie is not None:
-            g, x, y = tie
-            ties.append((g, x, y))
-            ties.append((y, x, g))
-    chains = []
-    for c in constraints:
-        if isinstance(c, AllDifferent) and len(c.scope) >= 3:
-            chain = _chain(set(c.scope), ties, offsets)
+    ties = [tie for tie in map(difference_of, constraints) if tie is not None]
+    groups = [c.scope for c in constraints if isinstance(c, AllDifferent)]
+    return chains(groups, ties, offsets)
+
+
+def chains(
+    groups: Sequence[tuple[int, ...]],
+    ties: Sequence[tuple[int, int, int]],
+    offsets: Sequence[int],
+) -> list[Chain]:
+    """:func:`distinct_distances` from the scopes of the ``all_different`` constraints
+    and the ties ``(g, x, y)``, each saying ``g == x - y``."""
+    if not ties:
+        return []
+    tied = {g for g, _, _ in ties} | {y for _, _, y in ties}
+    both = [*ties, *((y, x, g) for g, x, y in ties)]
+    found = []
+    for scope in groups:
+        if len(scope) >= 3 and all(g in tied for g in scope):
+            chain = _chain(set(scope), both, offsets)
             if chain is not None:
-                chains.append(chain)
-    return chains
+                found.append(chain)
+    return found
 
 
 def _chain(

@@ -31,12 +31,7 @@ from lazyfun.csp.constraints import (
     Linear,
     Predicate,
 )
-from lazyfun.csp.distances import (
-    chain_bounds,
-    difference_filter,
-    difference_of,
-    distinct_distances,
-)
+from lazyfun.csp.distances import chain_bounds, chains, difference_filter, difference_of
 from lazyfun.csp.domain import ModelError
 from lazyfun.csp.filters import (
     Changes,
@@ -157,9 +152,12 @@ class Propagators:
         self.idempotent: list[bool] = []
         # Costly propagators, numbered after the others: they wait for the cheap ones.
         self.costly: list[tuple[Propagator, tuple[int, ...]]] = []
+        # The differences g == x - y and the all_different scopes, for distinct distances.
+        self.ties: list[tuple[int, int, int]] = []
+        self.groups: list[tuple[int, ...]] = []
         for constraint in constraints:
             self._add(constraint)
-        for chain in distinct_distances(constraints, self.offsets):
+        for chain in chains(self.groups, self.ties, self.offsets):
             scope = (*chain.points, *chain.steps)
             self.costly.append((chain_bounds(chain, self.offsets), scope))
         # Goals, each an expression to minimise, ranked; their cut tightens
@@ -180,14 +178,20 @@ class Propagators:
         return [(i, a, self.offsets[i]) for i, a in sorted(e.terms.items())]
 
     def _add(self, c: Constraint) -> None:
+        tie = difference_of(c)
+        if tie is not None:
+            self.ties.append(tie)
+            self._watch(difference_filter(*tie, self.offsets), c.scope, True)
+            return
         prop = self.compile(c)
         if not c.scope:
             self.constant.append(prop)
             return
-        idempotent = isinstance(c, AllDifferent) or _is_shift_equal(c)
-        self._watch(prop, c.scope, idempotent or difference_of(c) is not None)
-        if isinstance(c, AllDifferent) and self._many_values(c.scope):
-            self.costly.append((bounds_distinct(c.scope, self.offsets), c.scope))
+        self._watch(prop, c.scope, isinstance(c, AllDifferent) or _is_shift_equal(c))
+        if isinstance(c, AllDifferent):
+            self.groups.append(c.scope)
+            if self._many_values(c.scope):
+                self.costly.append((bounds_distinct(c.scope, self.offsets), c.scope))
 
     def _many_values(self, scope: tuple[int, ...]) -> bool:
         """Whether the decisions can take at least twice as many values as there are
