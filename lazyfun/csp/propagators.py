@@ -196,10 +196,14 @@ class Propagators:
     def _many_values(self, scope: tuple[int, ...]) -> bool:
         """Whether the decisions can take at least twice as many values as there are
         of them: where an ``all_different`` is worth its bounds consistency too."""
-        base = min(self.offsets[i] for i in scope)
+        base = self.offsets[scope[0]]
         values = 0
         for i in scope:
-            values |= self.start[i] << (self.offsets[i] - base)
+            offset = self.offsets[i]
+            if offset < base:
+                values <<= base - offset
+                base = offset
+            values |= self.start[i] << (offset - base)
         return values.bit_count() >= 2 * len(scope)
 
     def _watch(self, prop: Propagator, scope: tuple[int, ...], idempotent: bool) -> None:
