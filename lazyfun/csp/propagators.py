@@ -155,6 +155,7 @@ class Propagators:
         # The differences g == x - y and the all_different scopes, for distinct distances.
         self.ties: list[tuple[int, int, int]] = []
         self.groups: list[tuple[int, ...]] = []
+        self.adding: Constraint | None = None
         for constraint in constraints:
             self._add(constraint)
         for chain in chains(self.groups, self.ties, self.offsets):
@@ -178,16 +179,14 @@ class Propagators:
         return [(i, a, self.offsets[i]) for i, a in sorted(e.terms.items())]
 
     def _add(self, c: Constraint) -> None:
-        tie = difference_of(c)
-        if tie is not None:
-            self.ties.append(tie)
-            self._watch(difference_filter(*tie, self.offsets), c.scope, True)
-            return
+        self.adding = c
+        ties = len(self.ties)
         prop = self.compile(c)
         if not c.scope:
             self.constant.append(prop)
             return
-        self._watch(prop, c.scope, isinstance(c, AllDifferent) or _is_shift_equal(c))
+        tied = len(self.ties) > ties  # its own fixpoint, as the two below
+        self._watch(prop, c.scope, tied or isinstance(c, AllDifferent) or _is_shift_equal(c))
         if isinstance(c, AllDifferent):
             self.groups.append(c.scope)
             if self._many_values(c.scope):
@@ -277,6 +276,8 @@ class Propagators:
             return self._shift_equal(terms, constant)
         tie = difference_of(c)
         if tie is not None:
+            if c is self.adding:  # a constraint of the model, not one inside if_then
+                self.ties.append(tie)
             return difference_filter(*tie, self.offsets)
         if op == "==" and len(terms) > 2 and all(abs(a) == 1 for _, a, _ in terms):
             return unit_equality(terms, constant)

@@ -19,6 +19,8 @@ from lazyfun.csp.distances import (
 )
 from lazyfun.csp.examples import golomb_model
 from lazyfun.csp.filters import Propagator, unit_equality
+from lazyfun.csp.propagators import Propagators
+from lazyfun.csp.relations import if_then
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -176,3 +178,27 @@ def test_golomb_optima(marks: int, length: int) -> None:
     best = golomb_model(marks)[0].solve()
     assert best.quality.name == "OPTIMAL"
     assert best.objective == (length,)
+
+
+def test_a_difference_inside_if_then_orders_no_points() -> None:
+    m = Model()
+    switch = m.decision("on", Domain.boolean())
+    xs = [m.decision(f"x{i}", Domain.integer_range(0, 5)) for i in range(3)]
+    ds = [m.decision(f"d{i}", Domain.integer_range(1, 5)) for i in range(3)]
+    for d, (i, j) in zip(ds, combinations(range(3), 2), strict=True):
+        m.add_constraint(f"t{i}{j}", if_then(switch == 1, d == xs[j] - xs[i]))
+    m.add_constraint("distinct", all_different(ds))
+    compiled = Propagators(m.decisions, list(m.constraints.values()))
+    assert compiled.ties == []
+    assert m.count() == sum(
+        1
+        for on, *values in product((0, 1), *(range(6),) * 3, *(range(1, 6),) * 3)
+        if len(set(values[3:])) == 3
+        and (
+            not on
+            or all(
+                d == values[j] - values[i]
+                for d, (i, j) in zip(values[3:], combinations(range(3), 2), strict=True)
+            )
+        )
+    )
