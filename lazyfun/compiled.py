@@ -58,6 +58,8 @@ COMPILED = (
     "lazyfun.csp.filters",
     "lazyfun.csp.nonlinear",
     "lazyfun.csp.disjunctive",
+    "lazyfun.csp.distances",
+    "lazyfun.csp.hall",
     "lazyfun.csp.propagators",
     "lazyfun.csp.relaxation",
     "lazyfun.csp.solver",

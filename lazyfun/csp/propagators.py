@@ -37,6 +37,7 @@ from lazyfun.csp.constraints import (
     Truth,
 )
 from lazyfun.csp.disjunctive import Task, cumulative_filter, no_overlap_filter
+from lazyfun.csp.distances import chain_bounds, chains, difference_filter, difference_of
 from lazyfun.csp.domain import ModelError
 from lazyfun.csp.filters import (
     Changes,
@@ -52,6 +53,7 @@ from lazyfun.csp.filters import (
     table_filter,
     unit_equality,
 )
+from lazyfun.csp.hall import bounds_distinct
 from lazyfun.csp.nonlinear import all_filter, any_filter, function_filter, truth_filter
 from lazyfun.csp.relations import Element, Extreme, IfThen, Table
 from lazyfun.csp.relaxation import Relaxation, knapsacks
@@ -165,14 +167,23 @@ class Propagators:
         self.constant: list[Propagator] = []
         self.scopes: list[tuple[int, ...]] = []
         self.idempotent: list[bool] = []
-        # The costly propagators (scheduling's), run once the others are at a fixpoint.
+        # The costly propagators (Hall intervals, distinct distances, scheduling's),
+        # run once the others are at a fixpoint.
         self.slow: list[bool] = []
+        self.costly: list[tuple[Propagator, tuple[int, ...]]] = []
+        # The differences g == x - y and the all_different scopes, for distinct distances.
+        self.ties: list[tuple[int, int, int]] = []
+        self.groups: list[tuple[int, ...]] = []
+        self.adding: Constraint | None = None
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
         self.tasks: list[int] = []
         self.sizes: list[int] = []
         self.optional = False
         for constraint in constraints:
             self._add(constraint)
+        for chain in chains(self.groups, self.ties, self.offsets):
+            scope = (*chain.points, *chain.steps)
+            self.costly.append((chain_bounds(chain, self.offsets), scope))
         # Goals, each an expression to minimise, ranked; their cut tightens
         # with every solution found (branch and bound).
         self.goal = GoalBound([(self._terms(e), e.constant) for e in goals])
@@ -190,6 +201,9 @@ class Propagators:
         # Weighted degree, for branching ties: the number of constraints on a
         # decision, plus one each time one of them failed during the search.
         self.weight = [len(w) for w in self.watchers]
+        for prop, scope in self.costly:
+            self._watch(prop, scope, idempotent=False)
+            self.slow[-1] = True
 
     def _terms(self, e: Expr) -> Terms:
         return [(i, a, self.offsets[i]) for i, a in sorted(e.terms.items())]
@@ -199,12 +213,32 @@ class Propagators:
             for part in c.parts:
                 self._add(part)
             return
+        self.adding = c
+        ties = len(self.ties)
         prop = self.compile(c)
         if not c.scope:
             self.constant.append(prop)
             return
-        self._watch(prop, c.scope, isinstance(c, AllDifferent) or _is_shift_equal(c))
+        tied = len(self.ties) > ties  # its own fixpoint, as the two below
+        self._watch(prop, c.scope, tied or isinstance(c, AllDifferent) or _is_shift_equal(c))
         self.slow[-1] = isinstance(c, NoOverlap | Cumulative)
+        if isinstance(c, AllDifferent):
+            self.groups.append(c.scope)
+            if self._many_values(c.scope):
+                self.costly.append((bounds_distinct(c.scope, self.offsets), c.scope))
+
+    def _many_values(self, scope: tuple[int, ...]) -> bool:
+        """Whether the decisions can take at least twice as many values as there are
+        of them: where an ``all_different`` is worth its bounds consistency too."""
+        base = self.offsets[scope[0]]
+        values = 0
+        for i in scope:
+            offset = self.offsets[i]
+            if offset < base:
+                values <<= base - offset
+                base = offset
+            values |= self.start[i] << (offset - base)
+        return values.bit_count() >= 2 * len(scope)
 
     def _watch(self, prop: Propagator, scope: tuple[int, ...], idempotent: bool) -> None:
         k = len(self.propagators)
@@ -308,6 +342,11 @@ class Propagators:
             op = "<="
         if _is_shift_equal(c):
             return self._shift_equal(terms, constant)
+        tie = difference_of(c)
+        if tie is not None:
+            if c is self.adding:  # a constraint of the model, not one inside if_then
+                self.ties.append(tie)
+            return difference_filter(*tie, self.offsets)
         if op == "==" and len(terms) > 2 and all(abs(a) == 1 for _, a, _ in terms):
             return unit_equality(terms, constant)
         return bounds(terms, constant, op == "==")
@@ -424,10 +463,11 @@ class Propagators:
         (and from the goals' cut and relaxation, which may have tightened since the
         domains were last propagated).
 
-        The queue is first in, first out, the slow propagators (scheduling's)
-        waiting in a queue of their own until the others are at a fixpoint.  A
-        propagator that reaches its own fixpoint in one run (``all_different``,
-        ``x == y + k``) is not queued again by its own changes; the others are.
+        The queue is first in, first out.  A propagator that reaches its own
+        fixpoint in one run (``all_different``, ``x == y + k``) is not queued
+        again by its own changes; the others are.  The costly ones (Hall
+        intervals, distinct distances, scheduling's) wait in a second queue until
+        the first is empty, so they run on domains the cheap ones have narrowed.
         """
         watchers = self.watchers
         props = self.propagators
