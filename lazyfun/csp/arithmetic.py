@@ -68,7 +68,11 @@ def _remainder(k: int) -> Callable[..., int]:
 
 
 def _absolute(k: int) -> Callable[..., int]:
-    return abs
+    return _abs
+
+
+def _abs(x: int) -> int:
+    return abs(x)
 
 
 _FUNCTIONS: dict[str, Callable[[int], Callable[..., int]]] = {
