@@ -24,6 +24,7 @@ from lazyfun.csp.constraints import Expr
 from lazyfun.csp.examples import HIKING, correlated_items, golomb_model, knapsack_model
 from lazyfun.csp.propagators import Propagators
 from lazyfun.csp.relaxation import knapsacks
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -82,7 +83,7 @@ def _feasible(m: Model) -> list[tuple[int, ...]]:
     ]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(knapsack_models())
 def test_solve_finds_the_brute_force_optimum(case: tuple[Model, int]) -> None:
     m, _ = case
@@ -120,7 +121,7 @@ def _within(doms: list[int], offsets: list[int]) -> list[tuple[int, ...]]:
     )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(narrowed())
 def test_the_relaxation_never_cuts_an_assignment_that_beats_the_incumbent(
     case: tuple[Model, list[int], int],
@@ -181,6 +182,7 @@ def _dynamic_programming(items: list[tuple[str, int, int]], capacity: int) -> in
     return best[capacity]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_strongly_correlated_50_item_knapsack_is_proved_optimal(seed: int) -> None:
     items, capacity = correlated_items(50, seed)

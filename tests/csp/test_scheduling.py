@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from lazyfun.csp import Domain, Interval, Model, ModelError, cumulative, no_overlap
 from lazyfun.csp.constraints import Decision
 from lazyfun.csp.propagators import Propagators
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -46,7 +47,7 @@ def brute_force(m: Model) -> list[tuple[int, ...]]:
     return [v for v in product(*spaces) if all(c.holds(v) for c in constraints)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(schedules())
 def test_the_count_is_the_brute_force_count(m: Model) -> None:
     expected = brute_force(m)
@@ -54,7 +55,7 @@ def test_the_count_is_the_brute_force_count(m: Model) -> None:
     assert sorted(s.values for s in m.solutions() if s.values is not None) == expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(schedules(), st.data())
 def test_propagation_keeps_every_value_of_a_solution(m: Model, data: st.DataObject) -> None:
     """From the full domains or a random narrowing of them, the propagators never remove
@@ -209,7 +210,7 @@ def shops(draw: st.DrawFn) -> tuple[Model, Decision]:
     return m, makespan
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(shops())
 def test_the_optimal_makespan_is_the_one_a_complete_search_proves(
     shop: tuple[Model, Decision],
