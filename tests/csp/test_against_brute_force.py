@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, all_different
 from lazyfun.csp.constraints import Constraint, Decision
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -63,7 +64,7 @@ def brute_force(m: Model) -> list[tuple[int, ...]]:
     return found
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(models())
 def test_the_solutions_are_exactly_the_brute_force_ones(m: Model) -> None:
     ours = [s.values for s in m.solutions()]
@@ -71,7 +72,7 @@ def test_the_solutions_are_exactly_the_brute_force_ones(m: Model) -> None:
     assert sorted(ours) == brute_force(m)  # type: ignore[type-var]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(models())
 def test_solve_says_feasible_exactly_when_there_is_a_solution(m: Model) -> None:
     quality = m.solve().quality.value
@@ -97,7 +98,7 @@ def assignment_models(draw: st.DrawFn) -> Model:
     return m
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(assignment_models())
 def test_all_different_over_as_many_values_as_decisions(m: Model) -> None:
     assert sorted(s.values for s in m.solutions()) == brute_force(m)  # type: ignore[type-var]

@@ -21,6 +21,7 @@ from lazyfun.csp.examples import golomb_model
 from lazyfun.csp.filters import Propagator, unit_equality
 from lazyfun.csp.propagators import Propagators
 from lazyfun.csp.relations import if_then
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -45,7 +46,7 @@ def values_of(bits: int, offset: int) -> set[int]:
     return {offset + k for k in range(bits.bit_length()) if bits >> k & 1}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(small_sets, small_sets, small_sets)
 def test_the_difference_filter_agrees_with_unit_equality(
     g: list[int], x: list[int], y: list[int]
@@ -109,7 +110,7 @@ def ruler_model(
     return m, marks
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rulers())
 def test_a_ruler_model_counts_as_brute_force_does(
     ruler: tuple[list[list[int]], dict[tuple[int, int], list[int]]],
@@ -121,7 +122,7 @@ def test_a_ruler_model_counts_as_brute_force_does(
     assert sorted(tuple(s[x] for x in marks) for s in m.solutions()) == expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rulers())
 def test_the_chain_bound_keeps_every_solution(
     ruler: tuple[list[list[int]], dict[tuple[int, int], list[int]]],

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, ModelError, element, maximum, minimum, total
 from lazyfun.csp.constraints import Constraint, Decision
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -144,7 +145,7 @@ def brute_force(m: Model, tests: list[Callable[[Values], bool]]) -> list[Values]
     return found
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(models())
 def test_every_form_counts_as_brute_force_does(case: tuple[Model, list[Any]]) -> None:
     m, tests = case

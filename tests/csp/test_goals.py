@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, ModelError, Quality, Solution, maximum, total
 from lazyfun.csp.examples import (
+from tests.budget import examples
     HIKING,
     correlated_items,
     golomb_model,
@@ -124,7 +125,7 @@ def goal_models(draw: st.DrawFn) -> tuple[Model, list[tuple[list[int], int]]]:
     return m, goals
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(goal_models())
 def test_the_optimum_is_brute_forces_and_the_stream_improves_strictly(
     case: tuple[Model, list[tuple[list[int], int]]],

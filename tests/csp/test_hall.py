@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, all_different
 from lazyfun.csp.hall import bounds_distinct, hall_bounds, hall_bounds_naive
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -20,7 +21,7 @@ ranges = st.lists(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(ranges)
 def test_the_fast_hall_bounds_agree_with_the_definition(spans: list[tuple[int, int]]) -> None:
     lo, hi = [a for a, _ in spans], [b for _, b in spans]
@@ -32,7 +33,7 @@ def test_the_fast_hall_bounds_agree_with_the_definition(spans: list[tuple[int, i
         assert (fast_lo, fast_hi) == (lo, hi)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(ranges)
 def test_hall_bounds_are_the_tightest_bounds_of_some_distinct_choice(
     spans: list[tuple[int, int]],
@@ -59,7 +60,7 @@ def fixpoint(doms: list[int], scope: tuple[int, ...], offsets: list[int]) -> lis
             return doms
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.lists(st.integers(-2, 7), min_size=1, max_size=5), min_size=1, max_size=5))
 def test_bounds_distinct_keeps_every_value_some_solution_uses(values: list[list[int]]) -> None:
     m = Model()

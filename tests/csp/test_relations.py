@@ -20,6 +20,7 @@ from lazyfun.csp import (
 )
 from lazyfun.csp.constraints import Decision
 from lazyfun.csp.propagators import Propagators
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -82,7 +83,7 @@ def brute_force(m: Model) -> list[tuple[int, ...]]:
     ]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(models())
 def test_the_solutions_are_exactly_the_brute_force_ones(m: Model) -> None:
     ours = [s.values for s in m.solutions()]
@@ -91,7 +92,7 @@ def test_the_solutions_are_exactly_the_brute_force_ones(m: Model) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS[:-1])
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_each_relation_alone_against_brute_force(kind: str, data: st.DataObject) -> None:
     m = data.draw(models((kind,), most=1))

@@ -47,6 +47,7 @@ def brute_force(m: Model) -> list[tuple[int, ...]]:
     return [v for v in product(*spaces) if all(c.holds(v) for c in constraints)]
 
 
+@pytest.mark.untraced  # from source under the tracer, 0.6 s an example
 @settings(max_examples=examples(300), deadline=None)
 @given(schedules())
 def test_the_count_is_the_brute_force_count(m: Model) -> None:

@@ -25,6 +25,7 @@ from lazyfun.sudoku.variants import (
     sets_making,
     solve,
 )
+from tests.budget import examples
 from tests.datafiles import read_lines
 from tests.sudoku.test_variants import LATIN, _boxes
 
@@ -107,7 +108,7 @@ def rules_from(draw: st.DrawFn, solution: tuple[int, ...], n: int) -> tuple[Rule
 SOLVED4 = [g for g in LATIN if _boxes(g)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_4x4_arithmetic_counts_agree_with_brute_force(data: st.DataObject) -> None:
     solution = data.draw(st.sampled_from(SOLVED4))

@@ -19,6 +19,7 @@ from lazyfun.sudoku import (
 from lazyfun.sudoku.bird import solve_search
 from lazyfun.sudoku.solving.engine import _branching_cell, _propagate
 from lazyfun.sudoku.solving.tables import tables_of
+from tests.budget import examples
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import random_4x4, solved_grid
 
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 MSF = "006200080008970000004810500000060002070000030600050000002047100003028400050001200"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(random_4x4())
 def test_engine_agrees_with_bird_on_any_4x4(puzzle: Grid) -> None:
     assert set(solve(puzzle)) == set(solve_search(puzzle))
