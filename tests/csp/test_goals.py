@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, ModelError, Quality, Solution, maximum, total
 from lazyfun.csp.examples import (
-from tests.budget import examples
     HIKING,
     correlated_items,
     golomb_model,
     knapsack_model,
     queens_model,
 )
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
