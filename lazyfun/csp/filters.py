@@ -27,6 +27,7 @@ __all__ = [
     "if_then_filter",
     "keep_where",
     "low",
+    "narrow",
     "range_mask",
     "table_filter",
     "unit_equality",
@@ -200,7 +201,7 @@ def element_filter(
             doms[result] = support
             changed.append(result)
         j = items[off_i + low(kept)][0] if not kept & (kept - 1) else -1
-        if j >= 0 and not _keep(
+        if j >= 0 and not narrow(
             doms, j, doms[j] & _shifted(doms[result], off_r - offsets[j]), changed
         ):
             return None
@@ -209,7 +210,7 @@ def element_filter(
     return prop
 
 
-def _keep(doms: list[int], i: int, bits: int, changed: list[int]) -> bool:
+def narrow(doms: list[int], i: int, bits: int, changed: list[int]) -> bool:
     """Narrow decision ``i`` to ``bits`` (a subset of its domain), noting a change;
     False when nothing is left."""
     if not bits:
@@ -239,7 +240,7 @@ def table_filter(
                     supports[k] |= 1 << row[k]
         changed: list[int] = []
         for k, i in enumerate(scope):
-            if not _keep(doms, i, doms[i] & supports[k], changed):
+            if not narrow(doms, i, doms[i] & supports[k], changed):
                 return None
         return changed
 

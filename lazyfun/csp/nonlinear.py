@@ -18,7 +18,7 @@ from fractions import Fraction
 from math import isqrt
 
 from lazyfun.csp.arithmetic import ENUMERATED, span
-from lazyfun.csp.filters import Changes, Propagator, low, range_mask
+from lazyfun.csp.filters import Changes, Propagator, low, narrow, range_mask
 
 __all__ = ["all_filter", "any_filter", "function_filter", "truth_filter"]
 
@@ -35,13 +35,7 @@ def _values(bits: int, offset: int) -> list[int]:
 
 def _cut(doms: list[int], i: int, offset: int, lo: int, hi: int, changed: list[int]) -> bool:
     """Narrow decision ``i`` to values ``lo .. hi``; False when none is left."""
-    bits = doms[i] & range_mask(lo - offset, hi - offset)
-    if not bits:
-        return False
-    if bits != doms[i]:
-        doms[i] = bits
-        changed.append(i)
-    return True
+    return narrow(doms, i, doms[i] & range_mask(lo - offset, hi - offset), changed)
 
 
 def _ceil_floor(low_: Fraction, high_: Fraction) -> tuple[int, int]:
@@ -80,15 +74,9 @@ def _hole(name: str, least: int) -> int:
 
 def _outside(doms: list[int], i: int, offset: int, t: int, changed: list[int]) -> Changes:
     """Strike values ``-t .. t`` from decision ``i``."""
-    if t < 0:
+    if t < 0 or narrow(doms, i, doms[i] & ~range_mask(-t - offset, t - offset), changed):
         return changed
-    bits = doms[i] & ~range_mask(-t - offset, t - offset)
-    if not bits:
-        return None
-    if bits != doms[i]:
-        doms[i] = bits
-        changed.append(i)
-    return changed
+    return None
 
 
 def _supported(
@@ -112,11 +100,8 @@ def _supported(
                 kept[n] |= 1 << (v - offsets[arguments[n]])
     changed: list[int] = []
     for i, bits in ((result, kept_z), *zip(arguments, kept, strict=True)):
-        if not bits:
+        if not narrow(doms, i, bits, changed):
             return None
-        if bits != doms[i]:
-            doms[i] = bits
-            changed.append(i)
     return changed
 
 
