@@ -157,6 +157,15 @@ EXT_SUFFIX = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_v
 SANITIZE_CC = $(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) -I"$(PY_INCLUDE)"
 FLOW_TESTS := tests/test_flow_c.py tests/test_flow.py tests/test_nothing_lost.py \
 	tests/test_peer_behaviours.py tests/test_operators.py tests/test_stream.py lazyfun/streams
+# the tests of generation that run its C routines (blanking and completing a 9x9 grid)
+GENERATION_C_TESTS := $(addprefix tests/sudoku/test_generation.py::test_, \
+	every_puzzle_is_unique_and_minimal symmetric_puzzles_are_symmetric_unique_and_orbit_minimal \
+	the_c_minimiser_makes_the_puzzle_the_python_loop_makes \
+	the_c_completion_is_the_engines_first_solution \
+	the_c_completion_refuses_conflicting_givens_and_says_none_on_a_dead_end \
+	c_minimised_puzzles_are_unique_and_minimal_by_counting \
+	the_stream_is_the_same_with_and_without_the_c_routines \
+	the_c_minimiser_refuses_what_is_not_a_grid_and_its_orbits)
 sanitize: $(DEV)
 	rm -rf $(SANITIZE_DIR)
 	mkdir -p $(SANITIZE_DIR)
@@ -170,7 +179,7 @@ sanitize: $(DEV)
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 		$(CURDIR)/$(BIN)/python -m pytest -p no:cacheprovider \
 		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/solving/learning.py \
-		tests/sudoku/test_generation.py \
+		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS)
 
 # An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then
