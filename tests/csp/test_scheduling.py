@@ -56,7 +56,6 @@ def test_the_count_is_the_brute_force_count(m: Model) -> None:
     assert sorted(s.values for s in m.solutions() if s.values is not None) == expected
 
 
-@pytest.mark.untraced  # from source under the tracer, 0.15 s an example
 @settings(max_examples=examples(300), deadline=None)
 @given(schedules(), st.data())
 def test_propagation_keeps_every_value_of_a_solution(m: Model, data: st.DataObject) -> None:
