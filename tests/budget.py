@@ -5,10 +5,28 @@ the coverage tracer to count their lines; the compiled pass is the one that hunt
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import TypeVar
 
 from lazyfun.compiled import PURE_ENV
+
+T = TypeVar("T")
+
+
+def _pure() -> bool:
+    return bool(os.environ.get(PURE_ENV))
 
 
 def examples(n: int) -> int:
     """``n`` on the compiled build; ``n // 5`` (at least 20) from source."""
-    return max(20, n // 5) if os.environ.get(PURE_ENV) else n
+    return max(20, n // 5) if _pure() else n
+
+
+def sample(items: Sequence[T], every: int = 3) -> Sequence[T]:
+    """All of ``items`` on the compiled build; every ``every``-th from source."""
+    return items[::every] if _pure() else items
+
+
+def size(n: int, every: int = 5) -> int:
+    """``n`` on the compiled build; ``n // every`` from source (a long stream's length)."""
+    return n // every if _pure() else n

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from lazyfun.sudoku.canon import (
     transform,
 )
 from lazyfun.sudoku.canon.rows import extend
+from tests.budget import examples
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import consistent_4x4, full_grids
 
@@ -37,6 +40,13 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "sudoku"
 
 EMPTY_4X4 = parse("0" * 16)
 FULL_4X4 = list(solve(EMPTY_4X4))
+
+
+@cache
+def _full_4x4_forms() -> tuple[Grid, ...]:
+    """The minlex form of each of the 288 full 4x4 grids, computed once for the tests
+    that read them."""
+    return tuple(minlex(g) for g in FULL_4X4)
 
 
 def _count_by_enumeration(grid: Grid) -> int:
@@ -68,31 +78,30 @@ def test_agrees_with_exhaustive_enumeration_on_9x9(line: str) -> None:
 
 
 def test_every_full_4x4_grid_agrees_with_the_specification() -> None:
-    for grid in FULL_4X4:
-        assert minlex(grid) == minlex_by_enumeration(grid)
+    for grid, form in zip(FULL_4X4, _full_4x4_forms(), strict=True):
+        assert form == minlex_by_enumeration(grid)
 
 
 def test_the_288_full_4x4_grids_fall_into_two_classes() -> None:
-    forms = {minlex(g) for g in FULL_4X4}
-    assert len(forms) == 2
-    assert sorted(sum(minlex(g) == form for g in FULL_4X4) for form in forms) == [96, 192]
+    forms = _full_4x4_forms()
+    assert len(set(forms)) == 2
+    assert sorted(Counter(forms).values()) == [96, 192]
 
 
 def test_orbit_stabiliser_on_full_4x4_grids() -> None:
     """Each class: |orbit| = |arrangements| * |relabellings| / |automorphisms|."""
-    for form in {minlex(g) for g in FULL_4X4}:
-        orbit = sum(minlex(g) == form for g in FULL_4X4)
+    for form, orbit in Counter(_full_4x4_forms()).items():
         assert orbit == 128 * 24 // automorphisms(form)
 
 
 @given(consistent_4x4())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_4x4_puzzles_agree_with_the_specification(grid: Grid) -> None:
     assert minlex(grid) == minlex_by_enumeration(grid)
 
 
 @given(consistent_4x4())
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_automorphisms_count_every_arrangement_that_fixes_the_grid(grid: Grid) -> None:
     assert automorphisms(grid) == _count_by_enumeration(grid)
 
@@ -112,14 +121,14 @@ SAMPLES = (
 
 
 @given(st.sampled_from(SAMPLES), st.randoms(use_true_random=False))
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 def test_minlex_is_invariant_under_arrangements(line: str, rng: random.Random) -> None:
     grid = parse(line)
     assert minlex(random_transform(grid, rng)) == minlex(grid)
 
 
 @given(full_grids(3), st.randoms(use_true_random=False), st.integers(0, 81))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_invariance_on_dense_puzzles(full: Grid, rng: random.Random, keep: int) -> None:
     kept = set(rng.sample(range(81), keep))
     grid = Grid(tuple(v if i in kept else 0 for i, v in enumerate(full.cells)), 3)
