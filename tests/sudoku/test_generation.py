@@ -450,3 +450,12 @@ def test_cli_generate_to_a_rating_and_bad_ranges() -> None:
         assert message in refused.stderr and "Traceback" not in refused.stderr
     clash = runner.invoke(app, ["sudoku", "generate", "--rating", "3-4", "--level", "hard"])
     assert clash.exit_code == 2 and "drop --variant, --level" in clash.stderr
+
+
+def test_one_puzzle_per_climb_comes_from_different_solutions() -> None:
+    from lazyfun.sudoku.making.climbing import made_to_rating
+
+    made = list(islice(made_to_rating(3, (2.0, 3.0), seed=3, per_climb=1), 3))
+    assert len({next(solve(g)).cells for g in made}) == 3
+    with pytest.raises(PuzzleError, match="per_climb must be at least 1"):
+        made_to_rating(3, (2.0, 3.0), per_climb=0)

@@ -34,7 +34,7 @@ the size reach (every minimal 4x4 puzzle rates 1.2: :data:`MINIMAL_4X4`), a
 >>> from itertools import islice
 >>> from lazyfun.sudoku import rate
 >>> [rate(p).score for p in islice(made_to_rating(3, (3.0, 4.4), seed=1), 2)]
-[4.2, 4.2]
+[4.4, 4.4]
 """
 
 from __future__ import annotations
@@ -216,17 +216,22 @@ def made_to_rating(
     seed: int | None = None,
     symmetry: Symmetry | None = None,
     meter: Meter | None = None,
+    per_climb: int | None = None,
 ) -> Iterator[Grid]:
     """An endless lazy stream of unique minimal puzzles that ``rate`` puts inside
     ``wanted`` (low, high), found by climbing (see the module); each is yielded as soon as
     it is found.  ``seed`` makes the stream the same on every run; ``meter`` counts the
-    puzzles rated on the way.  Raises PuzzleError at once for a range the ladder cannot
-    certify or the size cannot reach (:func:`check_range`)."""
+    puzzles rated on the way.  A climb yields every puzzle it meets inside the range
+    (neighbours: the same solution, a clue or two apart); ``per_climb`` starts a new climb
+    after that many, for puzzles of more different grids.  Raises PuzzleError at once for
+    a range the ladder cannot certify or the size cannot reach (:func:`check_range`)."""
     target = check_range(box, wanted, symmetry)
+    if per_climb is not None and per_climb < 1:
+        raise PuzzleError(f"per_climb must be at least 1, got {per_climb}")
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     rng = random.Random(f"lazyfun.generate.rating:{box}:{seed}")
-    return _climbs(box, target, rng, orbits(box, symmetry), meter)
+    return _climbs(box, target, rng, orbits(box, symmetry), (meter, per_climb))
 
 
 def _climbs(
@@ -234,16 +239,20 @@ def _climbs(
     target: Range,
     rng: random.Random,
     units: list[tuple[int, ...]],
-    meter: Meter | None,
+    limits: tuple[Meter | None, int | None],
 ) -> Iterator[Grid]:
+    meter, per_climb = limits
+    most = per_climb if per_climb is not None else -1
     while True:
         grid, solution = _start(box, rng, units)
         here = _rated(grid, target, meter)
         seen = {grid.cells}
+        found = 0
         if here == 0:
+            found += 1
             yield grid
         stale = 0
-        while stale < PATIENCE:
+        while stale < PATIENCE and found != most:
             near = neighbour(grid, solution, units, rng)
             if near is None or near.cells in seen:
                 stale += 1
@@ -251,6 +260,7 @@ def _climbs(
             seen.add(near.cells)
             there = _rated(near, target, meter)
             if there == 0:
+                found += 1
                 yield near
             stale = 0 if there < here else stale + 1
             if there <= here:
