@@ -118,7 +118,7 @@ def _ratings(verdicts: list[str]) -> None:
     print(f"  puzzles to a rating, one core, seed 1 (the ladder certifies up to {top:g}):")
     for low, high, count, target in RATED:
         wanted = (low, high) if low is not None and high is not None else (top - 1.5, top)
-        name = f"{wanted[0]:g}-{wanted[1]:g}"
+        name = f"{wanted[0]:.1f}-{wanted[1]:.1f}"
         try:
             climbing.check_range(3, wanted)
         except PuzzleError as refusal:
@@ -127,10 +127,16 @@ def _ratings(verdicts: list[str]) -> None:
         meter = Meter("rated")
         made, took = _first(climbing.made_to_rating(3, wanted, seed=1, meter=meter), count, target)
         grids = len({next(solve(g)).cells for g in made})
+        apart = climbing.made_to_rating(3, wanted, seed=1, per_climb=1)
+        one_each, one_took = _first(apart, count, target)
         plain, plain_took, tried = _filtered(wanted, count, target)
         print(
             f"    {name}  climb: {len(made)} in {took:6.1f} s = {len(made) / took * 60:7.1f}/min"
             f" ({meter.done:,} rated, {grids} solution grids)"
+        )
+        print(
+            f"    {name}  climb, one per climb: {len(one_each)} in {one_took:6.1f} s ="
+            f" {len(one_each) / one_took * 60:7.1f}/min"
         )
         print(
             f"    {name}  plain generate + filter: {plain} in {plain_took:6.1f} s ="
@@ -140,7 +146,7 @@ def _ratings(verdicts: list[str]) -> None:
         ers = _serate(made)
         inside = None if ers is None else sum(wanted[0] <= er <= wanted[1] for er in ers)
         if ers is not None:
-            shown = " ".join(f"{er:g}" for er in ers)
+            shown = " ".join(f"{er:.1f}" for er in ers)
             print(f"    {name}  serate puts {inside} of {len(ers)} inside (its ERs: {shown})")
         verdicts.append(
             verdict(
