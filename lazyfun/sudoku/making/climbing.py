@@ -29,7 +29,7 @@ What the ladder cannot certify is refused at once, with the reason: a range
 reaching above the ladder's top value without a guess (:func:`ceiling`), a
 range with no technique's value in it, a range above what minimal puzzles of
 the size reach (every minimal 4x4 puzzle rates 1.2: :data:`MINIMAL_4X4`), a
-25x25 (seconds to rate each).
+16x16 or 25x25 (slow to make and rate, and nearly always past the ladder).
 
 >>> from itertools import islice
 >>> from lazyfun.sudoku import rate
@@ -72,6 +72,7 @@ __all__ = [
 ]
 
 Range = tuple[float, float]
+MOST_BOX = 3  # ratings asked for up to 9x9
 PATIENCE = 40  # neighbours in a row that come no closer before a climb starts again
 
 # Every minimal unique 4x4 puzzle, one for each class under the Sudoku equivalences
@@ -99,7 +100,7 @@ def ceiling() -> float:
 def reach(box: int) -> float:
     """The highest score a minimal puzzle of this box size can get from the ladder: at
     4x4, the highest rating among :data:`MINIMAL_4X4` (ratings are the same for
-    equivalent puzzles); at 9x9 and 16x16, :func:`ceiling`.
+    equivalent puzzles); at 9x9, :func:`ceiling`.
 
     >>> reach(2)
     1.2
@@ -126,10 +127,11 @@ def check_range(box: int, wanted: Range, symmetry: Symmetry | None = None) -> Ra
         raise PuzzleError(f"a rating range is two finite numbers, not {lo}-{hi}")
     if lo > hi:
         raise PuzzleError(f"the rating range {lo}-{hi} is empty: its low end is above its high")
-    if box >= learning.FROM_BOX:
+    if box > MOST_BOX:
         raise PuzzleError(
-            "ratings are for 4x4 to 16x16: a 25x25 takes seconds to rate, so a climb to a"
-            " rating could run for hours"
+            "ratings are for 4x4 and 9x9: a minimal 16x16 takes about a second to make and"
+            " rate and nearly always needs a guess on this ladder (a 25x25: half a minute),"
+            " so a climb to a rating could run for hours"
         )
     top = ceiling()
     if hi > top:
