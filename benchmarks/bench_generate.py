@@ -10,6 +10,15 @@ process with ``LAZYFUN_PURE=1`` (the Python loop and the engine's source).  On t
 worker; the engine (which hands 25x25 boards to its clause-learning search,
 lazyfun.sudoku.solving.learning) runs in a child process stopped after ``LARGE_CAP``
 seconds, and reports the conflicts it learned from.
+
+Puzzles to a rating (``generate(rating=...)``, the climb of
+lazyfun.sudoku.making.climbing): the time to the first N puzzles in each range of
+``RATED``, beside the issue's targets and beside plain generation filtered by ``rate``
+(stopped at the target time), with how many different solution grids the puzzles
+come from (a climb yields the neighbours it meets inside the range).  The reference
+rater, serate (SukakuExplainer's command line, built by ../shared/tools/build_serate.sh
+into ~/.cache/serate), then rates the climb's puzzles: how many it puts inside the
+range (skipped, saying so, where it is not built).
 """
 
 from __future__ import annotations
@@ -17,18 +26,24 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from itertools import islice
+from pathlib import Path
 
 from benchmarks.common import ROOT, verdict
 from benchmarks.peers import cpsat_solve
 from lazyfun.compiled import PURE_ENV
-from lazyfun.sudoku import Grid, count_solutions, parse, solve
+from lazyfun.sudoku import Grid, PuzzleError, count_solutions, parse, rate, solve
+from lazyfun.sudoku.making import climbing
 from lazyfun.sudoku.making.generation import generate, random_solution
 from lazyfun.sudoku.solving import learning
+from lazyfun.trace import Meter
 
 COMPILED_TARGET = 2000  # minimal unique 9x9 puzzles a second
 # QQWing's own published figure (not run here): "It can solve 1000 puzzles in 1 second and
@@ -42,6 +57,105 @@ REPEATS = 3
 LARGE_TARGET = 10.0  # seconds for each 25x25 puzzle of the set, and faster than CP-SAT
 LARGE_CAP = 20.0  # seconds before the engine's child process is stopped
 LARGE_SET = ROOT / "tests" / "data" / "sudoku25_set.txt"
+
+
+# (low, high, puzzles, seconds): the issue's targets; None for the high end: the top
+# range the ladder certifies now, from 1.5 below its top value to the top
+RATED: tuple[tuple[float | None, float | None, int, float], ...] = (
+    (2.0, 3.0, 5, 60.0),
+    (4.0, 6.0, 3, 180.0),
+    (7.0, 8.5, 2, 600.0),
+    (None, None, 3, 180.0),
+)
+SERATE = Path.home() / ".cache" / "serate" / "classes"
+
+
+def _first(made: Iterator[Grid], count: int, cap: float) -> tuple[list[Grid], float]:
+    """The first ``count`` puzzles of a stream and the seconds they took (stopped after
+    ``cap`` seconds, with what was found by then)."""
+    found: list[Grid] = []
+    start = time.perf_counter()
+    for grid in made:
+        found.append(grid)
+        if len(found) >= count or time.perf_counter() - start > cap:
+            break
+    return found, time.perf_counter() - start
+
+
+def _filtered(wanted: tuple[float, float], count: int, cap: float) -> tuple[int, float, int]:
+    """Plain generation, each puzzle rated and kept when inside the range, up to ``count``
+    or ``cap`` seconds: (found, seconds, rated)."""
+    lo, hi = wanted
+    found = tried = 0
+    start = time.perf_counter()
+    for grid in generate(3, seed=1):
+        tried += 1
+        rating = rate(grid)
+        found += not rating.floor and lo <= rating.score <= hi
+        if found >= count or time.perf_counter() - start > cap:
+            break
+    return found, time.perf_counter() - start, tried
+
+
+def _serate(puzzles: list[Grid]) -> list[float] | None:
+    """serate's ER of each puzzle (None, with a message, when it is not built)."""
+    if not SERATE.exists() or shutil.which("java") is None:
+        print(f"    serate: skipped ({SERATE} or java is missing; ../shared/tools/build_serate.sh)")
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        given, out = Path(folder) / "in.txt", Path(folder) / "out.txt"
+        given.write_text("".join(str(p).replace("0", ".") + "\n" for p in puzzles))
+        command = ["java", "-cp", str(SERATE), "diuf.sudoku.test.serate", "--format=%r"]
+        command += [f"--input={given}", f"--output={out}"]
+        subprocess.run(command, check=True, capture_output=True, timeout=30 * len(puzzles) + 60)
+        return [float(line) for line in out.read_text().split()]
+
+
+def _ratings(verdicts: list[str]) -> None:
+    """Time to N puzzles in each range of RATED: the climb beside the targets and plain
+    generation filtered by rate; serate's view of the climb's puzzles."""
+    top = climbing.ceiling()
+    print(f"  puzzles to a rating, one core, seed 1 (the ladder certifies up to {top:g}):")
+    for low, high, count, target in RATED:
+        wanted = (low, high) if low is not None and high is not None else (top - 1.5, top)
+        name = f"{wanted[0]:.1f}-{wanted[1]:.1f}"
+        try:
+            climbing.check_range(3, wanted)
+        except PuzzleError as refusal:
+            print(f"    {name}: refused at once: {refusal}")
+            continue
+        meter = Meter("rated")
+        made, took = _first(climbing.made_to_rating(3, wanted, seed=1, meter=meter), count, target)
+        grids = len({next(solve(g)).cells for g in made})
+        apart = climbing.made_to_rating(3, wanted, seed=1, per_climb=1)
+        one_each, one_took = _first(apart, count, target)
+        plain, plain_took, tried = _filtered(wanted, count, target)
+        print(
+            f"    {name}  climb: {len(made)} in {took:6.1f} s = {len(made) / took * 60:7.1f}/min"
+            f" ({meter.done:,} rated, {grids} solution grids)"
+        )
+        print(
+            f"    {name}  climb, one per climb: {len(one_each)} in {one_took:6.1f} s ="
+            f" {len(one_each) / one_took * 60:7.1f}/min"
+        )
+        print(
+            f"    {name}  plain generate + filter: {plain} in {plain_took:6.1f} s ="
+            f" {plain / plain_took * 60:7.1f}/min ({tried:,} rated);"
+            f" target {count} in {target:.0f} s"
+        )
+        ers = _serate(made)
+        inside = None if ers is None else sum(wanted[0] <= er <= wanted[1] for er in ers)
+        if ers is not None:
+            shown = " ".join(f"{er:.1f}" for er in ers)
+            print(f"    {name}  serate puts {inside} of {len(ers)} inside (its ERs: {shown})")
+        verdicts.append(
+            verdict(
+                f"{count} puzzles rated {name} in at most {target:.0f} s, inside by serate",
+                len(made) >= count and took <= target and inside in (None, len(made)),
+                f"{len(made)} in {took:.1f} s"
+                + ("" if inside is None else f", serate: {inside} of {len(made)} inside"),
+            )
+        )
 
 
 def _rate(count: int, seed: int) -> tuple[float, float]:
@@ -184,6 +298,7 @@ def main() -> list[str]:
             f"  a minimal unique 25x25 (seed 1): {time.perf_counter() - start:.1f} s,"
             f" {grid.givens} givens"
         )
+    _ratings(verdicts)
     _large(verdicts)
     return verdicts
 

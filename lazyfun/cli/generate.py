@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from functools import partial
 from itertools import count, islice
+from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
 from lazyfun.cli.options import (
@@ -16,6 +18,7 @@ from lazyfun.cli.options import (
     BookletOpt,
     JobsOpt,
     LineOrJson,
+    Paper,
     PaperOpt,
     PerPageOpt,
     QuietOpt,
@@ -25,13 +28,14 @@ from lazyfun.cli.options import (
     flag,
     value,
 )
-from lazyfun.cli.output import bar, exit_protocol, fail, write_document
+from lazyfun.cli.output import Status, bar, exit_protocol, fail, write_document
 from lazyfun.pages import Printed, booklet, printed
 from lazyfun.parallel import ParallelError, pmap
 from lazyfun.sudoku.board.formats import Target, write
 from lazyfun.sudoku.board.geometry import BOX_OF_SIDE
 from lazyfun.sudoku.board.grid import Grid, PuzzleError
 from lazyfun.sudoku.making import generate
+from lazyfun.sudoku.making.climbing import Range, check_range
 from lazyfun.sudoku.making.generation import (
     Symmetry,
     check_request,
@@ -40,8 +44,9 @@ from lazyfun.sudoku.making.generation import (
     rated,
 )
 from lazyfun.sudoku.making.variant_generation import KINDS
-from lazyfun.sudoku.steps.rating import Level, Rating
+from lazyfun.sudoku.steps.rating import Level, Rating, rate
 from lazyfun.sudoku.variants.exchange import dumps, to_json
+from lazyfun.trace import Meter
 
 Side = Literal["4", "9", "16", "25"]
 
@@ -94,6 +99,88 @@ def _unrated(box: int, seed: int, options: dict[str, Any], index: int) -> tuple[
     return puzzle(box, seed, index, **options), None
 
 
+RANGE = re.compile(r"\s*(\d+(?:\.\d*)?)\s*(?:-\s*(\d+(?:\.\d*)?)\s*)?")
+
+
+def rating_range(text: str) -> Range:
+    """``7.0-8.5`` as (7.0, 8.5), and ``5.4`` as (5.4, 5.4); anything else is refused in
+    one line (the caller's exit protocol prints it).
+
+    >>> rating_range("7.0-8.5"), rating_range(" 5.4 ")
+    ((7.0, 8.5), (5.4, 5.4))
+    """
+    match = RANGE.fullmatch(text)
+    if match is None:
+        raise PuzzleError(f"--rating takes LOW-HIGH (as 7.0-8.5) or one score, not {text!r}")
+    lo = float(match[1])
+    hi = float(match[2]) if match[2] is not None else lo
+    if lo > hi:
+        raise PuzzleError(f"--rating {text}: the low end is above the high end")
+    return lo, hi
+
+
+class Tries(Meter):
+    """The puzzles rated on the way to a range, and how many of those asked for were found."""
+
+    def __init__(self, wanted: int) -> None:
+        super().__init__("puzzles tried")
+        self.wanted, self.found = wanted, 0
+
+    def describe(self) -> str:
+        return f"{super().describe()}, {self.found} of {self.wanted} found"
+
+
+def _to_rating(
+    wanted: Range,
+    options: tuple[int, int, Symmetry | None, int],
+    output: tuple[LineOrJson, Target | None],
+    book: Path | None,
+) -> list[Printed]:
+    """Print ``number`` puzzles rated inside ``wanted`` as each is found, a status line on
+    stderr counting the puzzles tried; the puzzles kept for a booklet."""
+    box, seed, symmetry, number = options
+    meter = Tries(number)
+    kept: list[Printed] = []
+    with exit_protocol(PuzzleError):
+        made = generate(box, seed=seed, symmetry=symmetry, rating=wanted, meter=meter)
+        with Status(meter) as status:
+            for index, grid in enumerate(islice(made, number)):
+                meter.found += 1
+                rated_as = rate(grid) if output[0] == "json" or book is not None else None
+                status.emit(_line(grid, rated_as, output[0], seed, index, output[1]))
+                if book is not None:
+                    kept.append(printed(grid, rated_as))
+    return kept
+
+
+def _rating_command(
+    text: str,
+    clash: bool,
+    options: tuple[int, int | None, Symmetry | None, int],
+    output: tuple[LineOrJson, Target | None],
+    pages: tuple[Path | None, int, Paper],
+) -> None:
+    """``generate --rating``: check the request, then print the puzzles as they are found."""
+    if clash:
+        raise fail(
+            "--rating climbs to minimal classic puzzles in one process: drop --variant,"
+            " --level, --jobs, --scheduler and --not-minimal"
+        )
+    book, per_page, paper = pages
+    if per_page not in PER_PAGE:
+        raise fail(f"--per-page must be 1, 2, 4 or 6, got {per_page}")
+    box, seed, symmetry, number = options
+    with exit_protocol(PuzzleError):
+        wanted = check_range(box, rating_range(text), symmetry)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    kept = _to_rating(wanted, (box, seed, symmetry, number), output, book)
+    if book is not None:
+        title = f"Sudoku rated {wanted[0]:g}-{wanted[1]:g} (seed {seed})"
+        page = booklet(kept, per_page=per_page, paper=paper, title=title)
+        write_document(page, book, "the booklet")
+
+
 def _line(
     grid: Grid, rating: Rating | None, fmt: str, seed: int, index: int, to: Target | None
 ) -> str:
@@ -131,6 +218,15 @@ def generate_command(
     level: Annotated[
         Level | None, choice("--level", choices=Level, help="Only puzzles of this level.")
     ] = None,
+    wanted_rating: Annotated[
+        str | None,
+        value(
+            "--rating",
+            metavar="LOW-HIGH",
+            help="Only puzzles whose Sudoku Explainer rating lies in the range (as 7.0-8.5),"
+            " found by climbing a clue at a time.",
+        ),
+    ] = None,
     output: Annotated[
         LineOrJson,
         choice("--format", choices=LineOrJson, help="One line each, or JSON Lines with ratings."),
@@ -156,9 +252,20 @@ def generate_command(
     With --seed the same puzzles come out on every run, with or without --jobs.
     With --booklet FILE they are also laid out for print, rated, with their solutions.
     With --variant KIND they are variants, as sudoku-puzzle JSON Lines.
+    With --rating LOW-HIGH each is rated inside the range; a status line counts the tries.
     """
     if number < 1:
         raise fail(f"--number must be at least 1, got {number}")
+    if wanted_rating is not None:
+        clash = bool(variant or level or jobs or scheduler or not minimal)
+        _rating_command(
+            wanted_rating,
+            clash,
+            (BOX_OF_SIDE[int(size)], seed, symmetry, number),
+            (output, to),
+            (book, per_page, paper),
+        )
+        return
     if variant is not None:
         if symmetry or level or to or book or jobs or scheduler or output != "line":
             raise fail(

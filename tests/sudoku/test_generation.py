@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
+import re
 import subprocess
 import sys
 from itertools import islice
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +22,7 @@ from lazyfun.sudoku.board.grid import check_givens
 from lazyfun.sudoku.making import generate
 from lazyfun.sudoku.making.generation import (
     SYMMETRIES,
+    Symmetry,
     _stays_unique,
     blank_orbits,
     orbits,
@@ -335,3 +339,124 @@ def test_25x25_puzzles_come_from_the_learning_search_unique_and_reproducible() -
     )
     assert out.exit_code == 0, out.output
     assert out.stdout.split() == [str(first)]
+
+
+# --- puzzles made to a rating ----------------------------------------------------------------
+
+
+@pytest.mark.long_from_source
+@pytest.mark.parametrize(
+    ("wanted", "symmetry"), [((3.0, 4.4), None), ((2.4, 2.8), "rot180"), ((5.0, 6.5), None)]
+)
+def test_puzzles_to_a_rating_are_unique_minimal_and_rated_inside(
+    wanted: tuple[float, float], symmetry: str | None
+) -> None:
+    from lazyfun.sudoku.steps.rating import rate
+
+    shape = cast("Symmetry | None", symmetry)
+    made = list(islice(generate(3, seed=5, rating=wanted, symmetry=shape), 2))
+    assert len({g.cells for g in made}) == 2
+    for grid in made:
+        assert count_solutions(grid, limit=2) == 1
+        assert _minimal(grid, symmetry)
+        if symmetry is not None:
+            assert _symmetric(grid, symmetry)
+        rating = rate(grid)
+        assert not rating.floor and wanted[0] <= rating.score <= wanted[1]
+
+
+def test_a_rating_stream_is_lazy_and_yields_each_puzzle_as_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lazyfun.sudoku.steps.rating import Rating, rate
+    from lazyfun.trace import Meter
+
+    rated: list[Grid] = []
+
+    def counting(grid: Grid) -> Rating:
+        rated.append(grid)
+        return rate(grid)
+
+    monkeypatch.setattr("lazyfun.sudoku.making.climbing.rate", counting)
+    meter = Meter("rated")
+    stream = generate(3, seed=2, rating=(3.0, 4.4), meter=meter)
+    assert rated == [] and meter.done == 0  # nothing is made before it is asked for
+    first = next(stream)
+    assert rated[-1] == first  # yielded the moment it was rated: no second one looked for
+    assert meter.done == len(rated)
+    assert next(stream) != first and meter.done == len(rated)
+    same = generate(3, seed=2, rating=(3.0, 4.4))
+    assert next(same) == first  # a seed gives the same stream
+
+
+def test_ratings_the_ladder_cannot_certify_are_refused_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lazyfun.sudoku.making import climbing
+
+    top = climbing.ceiling()
+    refusals: list[tuple[dict[str, object], str]] = [
+        ({"rating": (top - 0.5, top + 0.5)}, f"certifies ratings up to {top:g}"),
+        ({"rating": (5.0, 4.0)}, "is empty"),
+        ({"rating": ("a", 4.0)}, "two numbers"),
+        ({"rating": (1.0, float("inf"))}, "finite"),
+        ({"rating": (4.5, 4.9)}, "no technique of the ladder is rated 4.5-4.9"),
+        ({"rating": (3.0, 4.0), "box": 2}, "no minimal 4x4 puzzle rates above 1.2"),
+        ({"rating": (3.0, 4.0), "box": 4}, "ratings are for 4x4 and 9x9"),
+        ({"rating": (3.0, 4.0), "box": 5}, "ratings are for 4x4 and 9x9"),
+        ({"rating": (3.0, 4.0), "variant": "x"}, "a variant (x) has no rating"),
+        ({"rating": (3.0, 4.0), "level": "hard"}, "not both"),
+        ({"rating": (3.0, 4.0), "minimal": False}, "are minimal"),
+    ]
+    for asked, reason in refusals:
+        with pytest.raises(PuzzleError, match=re.escape(reason)):
+            generate(**asked)  # type: ignore[call-overload]  # refused before any puzzle is made
+    # the ceiling is read from the ladder: lower its top and 5.0-5.4 is refused
+    monkeypatch.setattr(importlib.import_module("lazyfun.sudoku.steps.rating"), "TOP", 5.2)
+    with pytest.raises(PuzzleError, match=r"up to 5\.2"):
+        generate(3, rating=(5.0, 5.4))
+
+
+def test_every_minimal_4x4_puzzle_is_one_of_the_listed_classes() -> None:
+    from lazyfun.sudoku.canon import minlex
+    from lazyfun.sudoku.making.climbing import MINIMAL_4X4, reach
+    from lazyfun.sudoku.steps.rating import rate
+
+    listed = set(MINIMAL_4X4)
+    assert all(str(minlex(g)) in listed for g in islice(generate(2, seed=4), 60))
+    assert reach(2) == max(rate(parse(text)).score for text in MINIMAL_4X4)
+    made = list(islice(generate(2, seed=4, rating=(1.0, 1.2)), 2))
+    assert all(count_solutions(g, limit=2) == 1 and _minimal(g) for g in made)
+
+
+def test_cli_generate_to_a_rating_and_bad_ranges() -> None:
+    runner = CliRunner()
+    args = ["sudoku", "generate", "--rating", "3.0-4.4", "-n", "2", "--seed", "2"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split() == [
+        str(g) for g in islice(generate(3, seed=2, rating=(3.0, 4.4)), 2)
+    ]
+    record = json.loads(runner.invoke(app, [*args, "--format", "json"]).stdout.splitlines()[0])
+    assert 3.0 <= record["rating"]["score"] <= 4.4
+    for bad, message in [
+        ("4.0-3.0", "the low end is above the high end"),
+        ("hard", "--rating takes LOW-HIGH"),
+        ("3..4", "--rating takes LOW-HIGH"),
+        ("7.0-8.5", "the ladder certifies ratings up to"),
+    ]:
+        refused = runner.invoke(app, ["sudoku", "generate", "--rating", bad])
+        assert refused.exit_code == 2, bad
+        assert refused.stdout == "" and len(refused.stderr.splitlines()) == 1
+        assert message in refused.stderr and "Traceback" not in refused.stderr
+    clash = runner.invoke(app, ["sudoku", "generate", "--rating", "3-4", "--level", "hard"])
+    assert clash.exit_code == 2 and "drop --variant, --level" in clash.stderr
+
+
+def test_one_puzzle_per_climb_comes_from_different_solutions() -> None:
+    from lazyfun.sudoku.making.climbing import made_to_rating
+
+    made = list(islice(made_to_rating(3, (2.0, 3.0), seed=3, per_climb=1), 3))
+    assert len({next(solve(g)).cells for g in made}) == 3
+    with pytest.raises(PuzzleError, match="per_climb must be at least 1"):
+        made_to_rating(3, (2.0, 3.0), per_climb=0)
