@@ -386,12 +386,15 @@ class SetTimes:
     that must start soonest (ties: the earliest) either starts as early as it can,
     or not then.
 
-    With ``postpone``, the second branch *postpones* the task: it is not chosen again
-    until propagation moves its earliest start, and a node where every open task is
-    postponed is a dead end.  That keeps, of all schedules, the ones where no task
-    could start earlier without moving another: an optimum is among them when the
-    goal grows with the tasks' ends (a makespan) and the constraints are
-    precedences and resources.  Without it the branching is complete.
+    With ``postpone``, the second branch *postpones* the task: its domain stays, but it
+    is not chosen again until propagation moves its earliest start.  A node is a dead
+    end when every open task is postponed, or when a postponed task would end, started
+    at its earliest, before any open task can start: every schedule below could start
+    it then instead, and that schedule lies in the first branch.  That keeps, of all
+    schedules, the ones where no task could start earlier without moving another: an
+    optimum is among them when the goal grows with the tasks' ends (a makespan) and
+    the constraints are precedences and resources.  Without it the second branch
+    takes the earliest start out of the task's domain, and the branching is complete.
     """
 
     def __init__(
@@ -409,22 +412,30 @@ class SetTimes:
         open_: list[tuple[int, int, int]] = []
         waiting = False
         soonest = 1 << 62
+        first = 1 << 62
+        first_held_end = 1 << 62
         for k, i in enumerate(self.starts):
             bits = doms[i]
             if not bits & (bits - 1):
                 continue
             est = low(bits)
+            end = est + self.offsets[i] + max(self.sizes[k], 1)
             if held.get(i, -1) == est:
                 waiting = True
+                if end < first_held_end:
+                    first_held_end = end
                 continue
             est += self.offsets[i]
             lst = bits.bit_length() - 1 + self.offsets[i]
             open_.append((lst, est, i))
-            end = est + max(self.sizes[k], 1)
             if end < soonest:
                 soonest = end
+            if est < first:
+                first = est
         if not open_:
             return -2 if waiting else -1
+        if first_held_end <= first:
+            return -2  # a put-off task could end before any open one starts: dominated
         return min(x for x in open_ if x[1] < soonest)[2]
 
     def later(

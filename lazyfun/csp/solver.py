@@ -60,16 +60,36 @@ class Node(NamedTuple):
 
 
 def _regular(constraints: Sequence[Constraint], goals: Sequence[tuple[Expr, int]]) -> bool:
-    """Whether a schedule's tasks can be moved earlier without harm: the constraints are
-    inequalities and resources, and the first goal minimises a sum that grows with
-    its decisions (a makespan, the ends)."""
+    """Whether a task that could start earlier can be moved there without harm: the first
+    goal minimises a sum that grows with its decisions (a makespan, the ends), the
+    resources' tasks have fixed sizes, and each other constraint is an inequality that
+    moving a start earlier keeps (see :func:`_earlier_keeps`)."""
     if not goals or any(a * goals[0][1] < 0 for a in goals[0][0].terms.values()):
         return False
+    resources = [c for c in constraints if isinstance(c, NoOverlap | Cumulative)]
+    if any(x.parts()[1] >= 0 for c in resources for x in c.intervals):
+        return False
+    starts = {x.start.index for c in resources for x in c.intervals}
     return all(
         isinstance(c, NoOverlap | Cumulative)
-        or (isinstance(c, Linear) and c.op not in ("==", "!="))
+        or (isinstance(c, Linear) and _earlier_keeps(c, starts))
         for c in constraints
     )
+
+
+def _earlier_keeps(c: Linear, starts: set[int]) -> bool:
+    """Whether ``c``, read as ``sum a_i x_i + k <= 0`` (or ``< 0``), holds still when a
+    start moves earlier: each start's coefficient is positive (a deadline, ``end <=
+    makespan``), or ``c`` is a precedence ``x_b >= x_a + lag`` of two starts with a lag of
+    at least 0 (the later one's earliest start then already waits for the earlier)."""
+    if c.op in ("==", "!="):
+        return False
+    sign = -1 if c.op in (">=", ">") else 1
+    terms = {i: sign * a for i, a in c.expr.terms.items()}
+    if all(a > 0 for i, a in terms.items() if i in starts):
+        return True
+    lag = sign * c.expr.constant + (1 if c.op in ("<", ">") else 0)
+    return sorted(terms.values()) == [-1, 1] and set(terms) <= starts and lag >= 0
 
 
 class _Stop(Exception):
@@ -244,12 +264,14 @@ class Solutions(Iterator[Solution]):
             self._open.pop()
 
     def _set_time(self, node: Node, i: int) -> Iterator[Node]:
-        """SetTimes' two branches on start ``i``: it starts as early as it can, or later."""
+        """SetTimes' two branches on start ``i``: it starts as early as it can, or later
+        (postponed: still free to start then, but not chosen until its earliest start
+        moves; see :class:`~lazyfun.csp.disjunctive.SetTimes`)."""
         assert self._set_times is not None
         doms = node.domains
         bits = doms[i]
         first = bits & -bits
-        rest = bits ^ first
+        rest = bits if self._set_times.postpone else bits ^ first
         tracking = bool(self._signs)
         if tracking:
             self._open[-1] = (*doms[:i], rest, *doms[i + 1 :])

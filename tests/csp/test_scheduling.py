@@ -185,7 +185,8 @@ def test_an_interval_of_another_model_is_refused() -> None:
 @st.composite
 def shops(draw: st.DrawFn) -> tuple[Model, Decision]:
     """Small job shops (2-3 jobs of 1-3 operations on 2 machines, some optional when
-    drawn so) with the makespan to minimise."""
+    drawn so; an operation waits 0-2 after the one before it, some at most one more)
+    with the makespan to minimise."""
     m = Model()
     machines: dict[int, list[Interval]] = {0: [], 1: []}
     makespan = m.decision("makespan", Domain.integer_range(0, 12))
@@ -203,7 +204,10 @@ def shops(draw: st.DrawFn) -> tuple[Model, Decision]:
             )
             machines[draw(st.integers(0, 1))].append(task)
             if previous is not None:
-                m.add_constraint(f"t{j}{k} after", previous.end <= task.start)
+                lag = draw(st.integers(0, 2))
+                m.add_constraint(f"t{j}{k} after", previous.end + lag <= task.start)
+                if draw(st.integers(0, 3)) == 0:  # a maximum lag: moving earlier may break it
+                    m.add_constraint(f"t{j}{k} soon", task.start <= previous.end + lag + 1)
             m.add_constraint(f"t{j}{k} done", makespan >= task.end)
             previous = task
     for machine, tasks in machines.items():
@@ -211,13 +215,14 @@ def shops(draw: st.DrawFn) -> tuple[Model, Decision]:
     return m, makespan
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(shops())
 def test_the_optimal_makespan_is_the_one_a_complete_search_proves(
     shop: tuple[Model, Decision],
 ) -> None:
-    """SetTimes (postponing tasks when every interval is present) proves the least
-    makespan that branching on every value, in order, proves."""
+    """SetTimes (postponing tasks when every interval is present and the lags keep a task
+    free to move earlier) proves the least makespan that branching on every value, in
+    order, proves."""
     m, makespan = shop
     m.minimize(makespan)
     best = m.solve()
