@@ -381,10 +381,9 @@ def cumulative_filter(tasks: list[Task], capacity: int, offsets: list[int]) -> P
 
 
 class SetTimes:
-    """Branching for schedules (Le Pape et al.'s SetTimes): of the open tasks that can
-    start before any open task can end (Giffler and Thompson's conflict set), the one
-    that must start soonest (ties: the earliest) either starts as early as it can,
-    or not then.
+    """Branching for schedules (Le Pape et al.'s SetTimes): of the open tasks, the one
+    that can start first (ties: the one that must start soonest) either starts as
+    early as it can, or not then.
 
     With ``postpone``, the second branch *postpones* the task: its domain stays, but it
     is not chosen again until propagation moves its earliest start.  A node is a dead
@@ -411,8 +410,6 @@ class SetTimes:
         held = dict(postponed)
         open_: list[tuple[int, int, int]] = []
         waiting = False
-        soonest = 1 << 62
-        first = 1 << 62
         first_held_end = 1 << 62
         for k, i in enumerate(self.starts):
             bits = doms[i]
@@ -427,16 +424,13 @@ class SetTimes:
                 continue
             est += self.offsets[i]
             lst = bits.bit_length() - 1 + self.offsets[i]
-            open_.append((lst, est, i))
-            if end < soonest:
-                soonest = end
-            if est < first:
-                first = est
+            open_.append((est, lst, i))
         if not open_:
             return -2 if waiting else -1
-        if first_held_end <= first:
+        first = min(open_)
+        if first_held_end <= first[0]:
             return -2  # a put-off task could end before any open one starts: dominated
-        return min(x for x in open_ if x[1] < soonest)[2]
+        return first[2]
 
     def later(
         self, i: int, bits: int, postponed: tuple[tuple[int, int], ...]
