@@ -42,6 +42,9 @@ from lazyfun.sudoku.steps.techniques import (
     Pair,
     State,
     claiming,
+    direct_claiming,
+    direct_hidden_subset,
+    direct_pointing,
     fish,
     full_house,
     hidden_single_box,
@@ -141,7 +144,35 @@ LADDER: tuple[Technique, ...] = (
         "a value has one place left in a row or column",
         hidden_single_line,
     ),
+    Technique(
+        "direct pointing",
+        1.7,
+        "intersection",
+        "a box's value confined to one line leaves a hidden single in another box on it",
+        direct_pointing,
+    ),
+    Technique(
+        "direct claiming",
+        1.9,
+        "intersection",
+        "a line's value confined to one box leaves a hidden single in a parallel line",
+        direct_claiming,
+    ),
+    Technique(
+        "direct hidden pair",
+        2.0,
+        "subset",
+        "two values of a unit fit only two cells: another value of the unit has one place",
+        direct_hidden_subset(2),
+    ),
     Technique("naked single", 2.3, "single", "a cell has one candidate left", naked_single),
+    Technique(
+        "direct hidden triple",
+        2.5,
+        "subset",
+        "three values of a unit fit only three cells: another value of the unit has one place",
+        direct_hidden_subset(3),
+    ),
     Technique(
         "pointing",
         2.6,
@@ -272,7 +303,8 @@ def variant_ladder() -> Ladder:
     """The ladder of a variant's steps: the singles, then the rules' own techniques
     (:func:`rule_ladder`), then the rest of :data:`LADDER`."""
     singles = tuple(t for t in LADDER if t.family == "single")
-    return singles + rule_ladder() + LADDER[len(singles) :]
+    rest = tuple(t for t in LADDER if t.family != "single")
+    return singles + rule_ladder() + rest
 
 
 def _ladder(techniques: Iterable[str] | None, variant: bool = False) -> Ladder:

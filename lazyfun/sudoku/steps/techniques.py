@@ -31,6 +31,9 @@ __all__ = [
     "Pair",
     "State",
     "claiming",
+    "direct_claiming",
+    "direct_hidden_subset",
+    "direct_pointing",
     "fish",
     "full_house",
     "hidden_single_box",
@@ -184,6 +187,89 @@ def naked_single(s: State) -> Found | None:
         if x and not x & (x - 1):
             return Found(placements=((cell, x.bit_length()),), cells=(cell,))
     return None
+
+
+# --- direct techniques: an intersection or hidden subset seen through a single ----
+
+
+def _kind(s: State, k: int) -> int:
+    """The kind of unit ``k``: rows, columns and boxes are three kinds; an extra unit of
+    a variant (a diagonal, a window) is a kind of its own."""
+    return k // s.n if k < 3 * s.n else k
+
+
+def _direct_confined(s: State, bases: Iterable[int], covers: frozenset[int]) -> Found | None:
+    """Pointing or claiming read only for the single it leaves: a value confined, in a
+    base unit, to its crossing with a cover unit is not elsewhere in the cover, so in
+    another unit of the base's kind that crosses the cover (a box beside it for
+    pointing, a parallel line for claiming) the value may have one place left outside
+    the cover: it goes there.  Only the placement is the step (Sudoku Explainer's
+    direct hints place the single and strike nothing)."""
+    for k in bases:
+        unit = s.units[k]
+        for value in s.missing(unit):
+            places = s.where(unit, value)
+            if len(places) < 2:
+                continue
+            for j in s.units_of[places[0]]:
+                if j not in covers or not all(c in s.units[j] for c in places):
+                    continue
+                cover = set(s.units[j])
+                for other in range(len(s.units)):
+                    if other == k or _kind(s, other) != _kind(s, k):
+                        continue
+                    there = s.where(s.units[other], value)
+                    outside = [c for c in there if c not in cover]
+                    if len(there) > 1 and len(outside) == 1:
+                        names = (s.names[k], s.names[j], s.names[other])
+                        return Found(
+                            placements=((outside[0], value),),
+                            cells=(*places, outside[0]),
+                            units=names,
+                        )
+    return None
+
+
+def direct_pointing(s: State) -> Found | None:
+    """Sudoku Explainer's Direct Pointing (1.7): a box's value confined to one line
+    leaves a hidden single in another box on that line."""
+    return _direct_confined(s, s.boxes, frozenset(s.lines()))
+
+
+def direct_claiming(s: State) -> Found | None:
+    """Sudoku Explainer's Direct Claiming (1.9): a line's value confined to one box
+    leaves a hidden single in a parallel line through that box."""
+    return _direct_confined(s, s.lines(), frozenset(s.boxes))
+
+
+def direct_hidden_subset(size: int) -> Finder:
+    """Sudoku Explainer's Direct Hidden Pair (2.0) and Direct Hidden Triplet (2.5):
+    ``size`` values of a unit fit only ``size`` cells, so no other value goes there,
+    and another value of the unit is left with one place: it goes there.  As in SE,
+    the unit has more than ``size`` empty cells, each value of the subset at least two
+    places, and only the placement is the step."""
+
+    def find(s: State) -> Found | None:
+        for k, unit in enumerate(s.units):
+            if sum(1 for c in unit if not s.values[c]) <= size:
+                continue
+            places = {v: s.where(unit, v) for v in s.missing(unit)}
+            few = [v for v, where in places.items() if 1 < len(where) <= size]
+            for values in combinations(few, size):
+                cells = {c for v in values for c in places[v]}
+                if len(cells) != size:
+                    continue
+                for value, where in places.items():
+                    outside = [c for c in where if c not in cells]
+                    if value not in values and len(where) > 1 and len(outside) == 1:
+                        return Found(
+                            placements=((outside[0], value),),
+                            cells=(*sorted(cells), outside[0]),
+                            units=(s.names[k],),
+                        )
+        return None
+
+    return find
 
 
 # --- intersections --------------------------------------------------------------
