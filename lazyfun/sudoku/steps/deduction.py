@@ -53,6 +53,7 @@ from lazyfun.sudoku.steps.techniques import (
     naked_single,
     naked_subset,
     pointing,
+    strong_links,
     values_of,
     x_chain,
     xy_wing,
@@ -214,6 +215,28 @@ LADDER: tuple[Technique, ...] = (
         "subset",
         "three values of a unit fit only three cells",
         hidden_subset(3),
+    ),
+    Technique(
+        "skyscraper",
+        4.0,
+        "chain",
+        "two strong links of a value in parallel lines, joined at one end: the other ends"
+        " cannot both lack it",
+        strong_links(2, "skyscraper"),
+    ),
+    Technique(
+        "2-string kite",
+        4.1,
+        "chain",
+        "the skyscraper with a row's link and a column's",
+        strong_links(2, "kite"),
+    ),
+    Technique(
+        "turbot fish",
+        4.1,
+        "chain",
+        "the skyscraper with a box's link",
+        strong_links(2, "turbot"),
     ),
     Technique(
         "XY-wing",

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
-from itertools import combinations
-from typing import NamedTuple
+from itertools import combinations, permutations, product
+from typing import Literal, NamedTuple
 
 from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.geometry import unit_name
@@ -42,6 +42,7 @@ __all__ = [
     "naked_single",
     "naked_subset",
     "pointing",
+    "strong_links",
     "values_of",
     "x_chain",
     "xy_wing",
@@ -434,6 +435,125 @@ def _wing(s: State, cells: tuple[int, ...], seen_by: tuple[int, ...], z: int) ->
     common = frozenset.intersection(*(s.peers[c] for c in seen_by)) - set(cells)
     gone = tuple((c, value) for c in sorted(common) if s.cands[c] & z)
     return Found(eliminations=gone, cells=cells) if gone else None
+
+
+# --- strong links: Sudoku Explainer's turbot fish family ---------------------------
+
+LinkShape = Literal["skyscraper", "kite", "turbot"]
+
+
+class _Link(NamedTuple):
+    """A strong link: a unit where a value has exactly two places."""
+
+    unit: int
+    kind: int  # 0 row, 1 column, 2 box
+    ends: tuple[int, int]
+
+
+def _links(s: State, value: int) -> list[_Link]:
+    """The strong links of a value in the rows, columns and boxes; a box's pair that lies
+    in one line is that line's link, not a second one (as SE counts them)."""
+    found = []
+    for k in range(3 * s.n):
+        places = s.where(s.units[k], value)
+        if len(places) != 2:
+            continue
+        a, b = places
+        if k >= 2 * s.n and (a // s.n == b // s.n or a % s.n == b % s.n):
+            continue
+        found.append(_Link(k, k // s.n, (a, b)))
+    return found
+
+
+def _shared(s: State, a: int, b: int) -> int | None:
+    """The unit two cells share, looked for as SE does: column, then row, then box."""
+    n = s.n
+    if a % n == b % n:
+        return n + a % n
+    if a // n == b // n:
+        return a // n
+    box_a = [k for k in s.units_of[a] if 2 * n <= k < 3 * n]
+    if box_a and b in s.units[box_a[0]]:
+        return box_a[0]
+    return None
+
+
+def _link_shape(kinds: Iterable[int]) -> LinkShape:
+    """SE's name for a set of links: parallel lines only (skyscraper), rows and columns
+    (string kite), or a box among them (turbot fish)."""
+    kinds = set(kinds)
+    if 2 in kinds:
+        return "turbot"
+    return "kite" if len(kinds) == 2 else "skyscraper"
+
+
+def _chains_of(
+    s: State, value: int, links: tuple[_Link, ...]
+) -> Iterator[tuple[tuple[int, ...], tuple[Pair, ...]]]:
+    """Each way of reading ``links`` as a chain: strong links joined end to end by
+    weak links (the next link's first cell shares a unit with the last one's second);
+    the value leaves the cells that see both ends of the chain (but none of its units).
+    When the ends share a unit too the chain is a loop, and every weak link eliminates."""
+    bit = 1 << (value - 1)
+    bases = {c for link in links for c in s.units[link.unit]}
+    count = len(links)
+    for order in permutations(range(count)):
+        if order > order[::-1]:
+            continue  # a chain and its reverse are the same
+        for flips in product((0, 1), repeat=count):
+            ends = [
+                (links[i].ends[f], links[i].ends[1 - f]) for i, f in zip(order, flips, strict=True)
+            ]
+            shares = [_shared(s, ends[i][1], ends[i + 1][0]) for i in range(count - 1)]
+            if None in shares:
+                continue
+            start, end = ends[0][0], ends[-1][1]
+            loop = _shared(s, start, end) is not None
+            if loop and flips[0]:
+                continue  # the loop read from its other end
+            weak = [(start, end)]
+            skip = set(bases)
+            if loop:
+                weak += [(ends[i][1], ends[i + 1][0]) for i in range(count - 1)]
+            else:
+                skip |= {c for k in shares if k is not None for c in s.units[k]}
+            gone = sorted(
+                {
+                    c
+                    for a, b in weak
+                    for c in s.peers[a] & s.peers[b]
+                    if c not in skip and c not in (a, b) and s.cands[c] & bit
+                }
+            )
+            if gone:
+                yield tuple(c for pair in ends for c in pair), tuple((c, value) for c in gone)
+
+
+def strong_links(count: int, shape: LinkShape) -> Finder:
+    """Sudoku Explainer's strong links (its turbot fish family): ``count`` strong links
+    of one value joined by weak links make a chain whose ends cannot both lack the value;
+    it leaves every cell that sees both ends.  Two links in parallel lines are the
+    skyscraper (SE 4.0), in a row and a column the 2-string kite (4.1), with a box the
+    turbot fish (4.1).  As SE does, of the chains of the shape the one that eliminates
+    most is taken."""
+
+    def find(s: State) -> Found | None:
+        best: tuple[int, tuple[int, ...], tuple[Pair, ...]] | None = None
+        for value in range(1, s.n + 1):
+            for links in combinations(_links(s, value), count):
+                if _link_shape(link.kind for link in links) != shape:
+                    continue
+                cells = [c for link in links for c in link.ends]
+                if len(set(cells)) != len(cells):
+                    continue
+                for chain, gone in _chains_of(s, value, links):
+                    if best is None or len(gone) > best[0]:
+                        best = (len(gone), chain, gone)
+        if best is None:
+            return None
+        return Found(eliminations=best[2], cells=best[1])
+
+    return find
 
 
 # --- chains ---------------------------------------------------------------------
