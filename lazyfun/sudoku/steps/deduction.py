@@ -260,6 +260,35 @@ LADDER: tuple[Technique, ...] = (
         "hidden quad", 5.4, "subset", "four values of a unit fit only four cells", hidden_subset(4)
     ),
     Technique(
+        "3 skyscrapers",
+        5.4,
+        "chain",
+        "three strong links of a value in parallel lines, joined end to end: the ends"
+        " cannot both lack it",
+        strong_links(3, "skyscraper"),
+    ),
+    Technique(
+        "3-string kite",
+        5.5,
+        "chain",
+        "the three links in rows and columns",
+        strong_links(3, "kite"),
+    ),
+    Technique(
+        "3 strong links",
+        5.5,
+        "chain",
+        "the three links with a box's and lines of one kind",
+        strong_links(3, "turbot"),
+    ),
+    Technique(
+        "3 strong links (mixed)",
+        5.6,
+        "chain",
+        "the three links with a box's, a row's and a column's",
+        strong_links(3, "mixed"),
+    ),
+    Technique(
         "X-chain",
         6.5,  # SE's base for X-chains; SE adds up to 0.4 for long ones, not done here
         "chain",

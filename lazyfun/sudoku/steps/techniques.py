@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
-from itertools import combinations, permutations, product
+from itertools import combinations
 from typing import Literal, NamedTuple
 
 from lazyfun.sudoku.board import geometry
@@ -92,6 +92,8 @@ class State:
             self.units_of = geometry.units_of(grid.box)
             self.names, self.beside, self.rules = _names(grid.size), (), ()
         self.box, self.n = grid.box, grid.size
+        # what a finder keeps between calls, with the candidates it was found from
+        self.memo: dict[tuple[str, int], tuple[list[int], object]] = {}
         self.boxes = range(2 * self.n, 3 * self.n)
         self.values = list(grid.cells)
         full = (1 << self.n) - 1
@@ -216,9 +218,15 @@ def _direct_confined(s: State, bases: Iterable[int], covers: frozenset[int]) -> 
                 if j not in covers or not all(c in s.units[j] for c in places):
                     continue
                 cover = set(s.units[j])
-                for other in range(len(s.units)):
-                    if other == k or _kind(s, other) != _kind(s, k):
-                        continue
+                kind = _kind(s, k)
+                crossing = {
+                    o
+                    for c in s.where(s.units[j], value)
+                    if c not in unit
+                    for o in s.units_of[c]
+                    if o != k and _kind(s, o) == kind
+                }
+                for other in sorted(crossing):
                     there = s.where(s.units[other], value)
                     outside = [c for c in there if c not in cover]
                     if len(there) > 1 and len(outside) == 1:
@@ -439,7 +447,7 @@ def _wing(s: State, cells: tuple[int, ...], seen_by: tuple[int, ...], z: int) ->
 
 # --- strong links: Sudoku Explainer's turbot fish family ---------------------------
 
-LinkShape = Literal["skyscraper", "kite", "turbot"]
+LinkShape = Literal["skyscraper", "kite", "turbot", "mixed"]
 
 
 class _Link(NamedTuple):
@@ -479,54 +487,69 @@ def _shared(s: State, a: int, b: int) -> int | None:
 
 
 def _link_shape(kinds: Iterable[int]) -> LinkShape:
-    """SE's name for a set of links: parallel lines only (skyscraper), rows and columns
-    (string kite), or a box among them (turbot fish)."""
-    kinds = set(kinds)
-    if 2 in kinds:
-        return "turbot"
-    return "kite" if len(kinds) == 2 else "skyscraper"
+    """SE's shape of a set of links: lines of one kind only (skyscraper), rows and
+    columns (string kite), a box with lines of one kind (turbot fish), a box with rows
+    and columns (mixed: SE adds 0.2 to its base rather than 0.1)."""
+    seen = set(kinds)
+    crossed = {0, 1} <= seen
+    if 2 in seen:
+        return "mixed" if crossed else "turbot"
+    return "kite" if crossed else "skyscraper"
 
 
-def _chains_of(
-    s: State, value: int, links: tuple[_Link, ...]
-) -> Iterator[tuple[tuple[int, ...], tuple[Pair, ...]]]:
-    """Each way of reading ``links`` as a chain: strong links joined end to end by
-    weak links (the next link's first cell shares a unit with the last one's second);
-    the value leaves the cells that see both ends of the chain (but none of its units).
-    When the ends share a unit too the chain is a loop, and every weak link eliminates."""
+def _link_paths(s: State, links: list[_Link], count: int) -> Iterator[list[tuple[int, int]]]:
+    """The chains of ``count`` strong links: each an ordered list of (link, which end
+    comes first), the next link's first end sharing a unit with the last one's second
+    (a weak link), no cell used twice.  A chain comes once from each end."""
+    beside: dict[int, list[tuple[int, int]]] = {}  # unit -> the link ends in it
+    for j, link in enumerate(links):
+        for g, cell in enumerate(link.ends):
+            for k in s.units_of[cell]:
+                if k < 3 * s.n:
+                    beside.setdefault(k, []).append((j, g))
+
+    def grow(path: list[tuple[int, int]], used: set[int]) -> Iterator[list[tuple[int, int]]]:
+        if len(path) == count:
+            yield path
+            return
+        i, f = path[-1]
+        tail = links[i].ends[1 - f]
+        nexts = {jg for k in s.units_of[tail] if k < 3 * s.n for jg in beside.get(k, ())}
+        for j, g in sorted(nexts):
+            if used.isdisjoint(links[j].ends):
+                yield from grow([*path, (j, g)], used | set(links[j].ends))
+
+    for i, link in enumerate(links):
+        for f in (0, 1):
+            yield from grow([(i, f)], set(link.ends))
+
+
+def _chain_eliminations(
+    s: State, value: int, links: list[_Link], path: list[tuple[int, int]]
+) -> tuple[tuple[int, ...], tuple[Pair, ...]]:
+    """What a chain of strong links strikes: the value leaves the cells that see both
+    ends of the chain, but none of its links' units nor the units its weak links
+    share.  When the ends share a unit too the chain is a loop, and the cells that see
+    both cells of any weak link lose the value."""
     bit = 1 << (value - 1)
-    bases = {c for link in links for c in s.units[link.unit]}
-    count = len(links)
-    for order in permutations(range(count)):
-        if order > order[::-1]:
-            continue  # a chain and its reverse are the same
-        for flips in product((0, 1), repeat=count):
-            ends = [
-                (links[i].ends[f], links[i].ends[1 - f]) for i, f in zip(order, flips, strict=True)
-            ]
-            shares = [_shared(s, ends[i][1], ends[i + 1][0]) for i in range(count - 1)]
-            if None in shares:
-                continue
-            start, end = ends[0][0], ends[-1][1]
-            loop = _shared(s, start, end) is not None
-            if loop and flips[0]:
-                continue  # the loop read from its other end
-            weak = [(start, end)]
-            skip = set(bases)
-            if loop:
-                weak += [(ends[i][1], ends[i + 1][0]) for i in range(count - 1)]
-            else:
-                skip |= {c for k in shares if k is not None for c in s.units[k]}
-            gone = sorted(
-                {
-                    c
-                    for a, b in weak
-                    for c in s.peers[a] & s.peers[b]
-                    if c not in skip and c not in (a, b) and s.cands[c] & bit
-                }
-            )
-            if gone:
-                yield tuple(c for pair in ends for c in pair), tuple((c, value) for c in gone)
+    ends = [(links[i].ends[f], links[i].ends[1 - f]) for i, f in path]
+    shares = [_shared(s, ends[i][1], ends[i + 1][0]) for i in range(len(ends) - 1)]
+    start, end = ends[0][0], ends[-1][1]
+    skip = {c for i, _ in path for c in s.units[links[i].unit]}
+    weak = [(start, end)]
+    if _shared(s, start, end) is not None:
+        weak += [(ends[i][1], ends[i + 1][0]) for i in range(len(ends) - 1)]
+    else:
+        skip |= {c for k in shares if k is not None for c in s.units[k]}
+    gone = sorted(
+        {
+            c
+            for a, b in weak
+            for c in s.peers[a] & s.peers[b]
+            if c not in skip and c not in (a, b) and s.cands[c] & bit
+        }
+    )
+    return tuple(c for pair in ends for c in pair), tuple((c, value) for c in gone)
 
 
 def strong_links(count: int, shape: LinkShape) -> Finder:
@@ -534,26 +557,34 @@ def strong_links(count: int, shape: LinkShape) -> Finder:
     of one value joined by weak links make a chain whose ends cannot both lack the value;
     it leaves every cell that sees both ends.  Two links in parallel lines are the
     skyscraper (SE 4.0), in a row and a column the 2-string kite (4.1), with a box the
-    turbot fish (4.1).  As SE does, of the chains of the shape the one that eliminates
-    most is taken."""
+    turbot fish (4.1); three links start at 5.4 (lines of one kind), 5.5 (rows and
+    columns, or a box), 5.6 (a box, rows and columns).  As SE does, of the chains of the
+    shape the one that eliminates most is taken."""
 
     def find(s: State) -> Found | None:
-        best: tuple[int, tuple[int, ...], tuple[Pair, ...]] | None = None
-        for value in range(1, s.n + 1):
-            for links in combinations(_links(s, value), count):
-                if _link_shape(link.kind for link in links) != shape:
-                    continue
-                cells = [c for link in links for c in link.ends]
-                if len(set(cells)) != len(cells):
-                    continue
-                for chain, gone in _chains_of(s, value, links):
-                    if best is None or len(gone) > best[0]:
-                        best = (len(gone), chain, gone)
-        if best is None:
-            return None
-        return Found(eliminations=best[2], cells=best[1])
+        return _best_chains(s, count).get(shape)
 
     return find
+
+
+def _best_chains(s: State, count: int) -> dict[LinkShape, Found]:
+    """For each shape, the chain of ``count`` strong links that eliminates most (the
+    first found among equals); kept on the state until its candidates change, since the
+    ladder asks for each shape in turn."""
+    memo = s.memo.get(("strong links", count))
+    if memo is not None and memo[0] == s.cands:
+        return memo[1]  # type: ignore[return-value]
+    best: dict[LinkShape, tuple[int, tuple[int, ...], tuple[Pair, ...]]] = {}
+    for value in range(1, s.n + 1):
+        links = _links(s, value)
+        for path in _link_paths(s, links, count):
+            shape = _link_shape(links[i].kind for i, _ in path)
+            chain, gone = _chain_eliminations(s, value, links, path)
+            if gone and (shape not in best or len(gone) > best[shape][0]):
+                best[shape] = (len(gone), chain, gone)
+    found = {shape: Found(eliminations=g, cells=c) for shape, (_, c, g) in best.items()}
+    s.memo[("strong links", count)] = (list(s.cands), found)
+    return found
 
 
 # --- chains ---------------------------------------------------------------------
