@@ -31,6 +31,7 @@ def test_serate_rates_the_puzzle_by_the_technique_as_we_do(
 def test_the_table_covers_the_techniques_taken_from_sudoku_explainer() -> None:
     taken = {"direct pointing", "direct hidden pair", "direct hidden triple", "skyscraper"}
     taken |= {"2-string kite", "turbot fish", "3 skyscrapers", "3 strong links"}
+    taken |= {"WXYZ-wing", "WXYZ-wing (3)"}
     assert taken <= {t for _, _, t in TABLE}
 
 

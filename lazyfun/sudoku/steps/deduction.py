@@ -2,13 +2,13 @@
 
 ``steps(grid)`` is a lazy stream of :class:`Step`: each is found only when
 the consumer asks for the next one.  At each point the techniques are tried
-in the order of their Sudoku Explainer rating, and the first that applies
-gives the step.  The ladder is one declared table, :data:`LADDER`: each
-:class:`Technique` with its name, its SE rating, its family and the function
-that finds it; :data:`TECHNIQUES`, :data:`RATINGS` and :data:`SINGLES` are
-read off it, and so is the table in the docs (:func:`ladder_table`).  When no
-technique applies, the step is a labelled guess (``"bifurcation"``), checked
-by the engine's search.
+in the order Sudoku Explainer tries them (mostly that of their ratings), and
+the first that applies gives the step.  The ladder is one declared table,
+:data:`LADDER`: each :class:`Technique` with its name, its SE rating, its
+family and the function that finds it; :data:`TECHNIQUES`, :data:`RATINGS`
+and :data:`SINGLES` are read off it, and so is the table in the docs
+(:func:`ladder_table`).  When no technique applies, the step is a labelled
+guess (``"bifurcation"``), checked by the engine's search.
 
 Cells are numbered 0..N*N-1 in reading order; values from 1.  Candidates
 start as the values no given rules out (the usual pencil marks).
@@ -55,6 +55,7 @@ from lazyfun.sudoku.steps.techniques import (
     pointing,
     strong_links,
     values_of,
+    wxyz_wing,
     x_chain,
     xy_wing,
     xyz_wing,
@@ -287,6 +288,21 @@ LADDER: tuple[Technique, ...] = (
         "chain",
         "the three links with a box's, a row's and a column's",
         strong_links(3, "mixed"),
+    ),
+    Technique(
+        "WXYZ-wing",
+        5.5,
+        "wing",
+        "three cells that see one another hold four values, a cell {x,z} sees all that hold"
+        " x: z goes from the cells that see all that hold it",
+        wxyz_wing(False),
+    ),
+    Technique(
+        "WXYZ-wing (3)",
+        5.6,
+        "wing",
+        "the WXYZ-wing whose biggest cell of the four holds three values",
+        wxyz_wing(True),
     ),
     Technique(
         "X-chain",

@@ -12,7 +12,7 @@ medium     2.5 to 2.8      direct hidden triple, pointing and claiming
 hard       3.0 to 4.4      pairs, triples, X-wing, swordfish, skyscraper,
                            2-string kite, turbot fish, XY/XYZ-wings
 expert     5.0 to 6.5      quads, jellyfish, three strong links (5.4 to
-                           5.6), X-chains
+                           5.6), WXYZ-wing (5.5, 5.6), X-chains
 extreme    floor 6.5+      a guess was needed: the ladder ended
 =========  ==============  ==================================================
 
@@ -22,10 +22,9 @@ places the hidden single it leads to).  The strong links take SE's values by
 shape; X-chains stay at SE's base 6.5 without its bonus for length.  Beyond
 the implemented ladder there is no made-up number: the rating says
 ``floor``, and the score is the ladder's top, a lower bound.  Against serate
-on tests/data/serate_sample180.txt the score is serate's ER on 118 of 180
+on tests/data/serate_sample180.txt the score is serate's ER on 122 of 180
 (``make bench BENCH=rate``); the misses are puzzles that need SE's forcing
-chains (ER 6.7 and up), its wings of four cells and more, and its grouped
-strong links.
+chains (ER 6.7 and up), its VWXYZ-wing, and its grouped strong links.
 """
 
 from __future__ import annotations

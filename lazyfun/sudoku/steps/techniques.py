@@ -44,6 +44,7 @@ __all__ = [
     "pointing",
     "strong_links",
     "values_of",
+    "wxyz_wing",
     "x_chain",
     "xy_wing",
     "xyz_wing",
@@ -585,6 +586,71 @@ def _best_chains(s: State, count: int) -> dict[LinkShape, Found]:
     found = {shape: Found(eliminations=g, cells=c) for shape, (_, c, g) in best.items()}
     s.memo[("strong links", count)] = (list(s.cands), found)
     return found
+
+
+def _seeing(s: State, cells: Iterable[int], skip: Iterable[int], bit: int) -> list[int]:
+    """The cells, but those of ``skip``, that see every one of ``cells`` and hold ``bit``."""
+    common = frozenset.intersection(*(s.peers[c] for c in cells))
+    return sorted(c for c in common - set(skip) if s.cands[c] & bit)
+
+
+def wxyz_wing(middle: bool) -> Finder:
+    """Sudoku Explainer's WXYZ-wing: three cells that see one another hold four values
+    between them (an almost locked set), and a cell {x,z} sees every one of them that
+    holds x.  One of the four cells holds z, so z leaves every cell that sees all those
+    holding it.  When z is restricted too (doubly linked) x goes the same way, and each
+    of the other two values leaves the cells that see all the set's cells holding it.
+    SE rates it 5.5, or 5.6 when the set's biggest cell holds three values (``middle``);
+    of those it finds, the one that eliminates most is taken."""
+
+    def find(s: State) -> Found | None:
+        best: tuple[int, tuple[int, ...], tuple[Pair, ...]] | None = None
+        bivalue = [c for c, x in enumerate(s.cands) if x.bit_count() == 2]
+        for a, x in enumerate(s.cands):
+            if not 1 < x.bit_count() < 5:
+                continue
+            for b in sorted(p for p in s.peers[a] if p > a and s.cands[p].bit_count() > 1):
+                if (x | s.cands[b]).bit_count() > 4:
+                    continue
+                for c in sorted(s.peers[a] & s.peers[b]):
+                    union = x | s.cands[b] | s.cands[c]
+                    if c <= b or s.cands[c].bit_count() < 2 or union.bit_count() != 4:
+                        continue
+                    trio = (a, b, c)
+                    biggest = max(s.cands[t].bit_count() for t in trio)
+                    if (biggest == 3) != middle:
+                        continue
+                    for yz in bivalue:
+                        if yz in trio or s.cands[yz] & ~union:
+                            continue
+                        gone = _wxyz_eliminations(s, trio, yz, union)
+                        if gone and (best is None or len(gone) > best[0]):
+                            best = (len(gone), (*trio, yz), gone)
+        return None if best is None else Found(eliminations=best[2], cells=best[1])
+
+    return find
+
+
+def _wxyz_eliminations(
+    s: State, trio: tuple[int, int, int], yz: int, union: int
+) -> tuple[Pair, ...]:
+    """What a WXYZ-wing of ``trio`` and the bivalue ``yz`` strikes (nothing if neither
+    of yz's values is restricted: held in the trio only by cells that see yz)."""
+    near = set(s.peers[yz])
+    holding = {v: [t for t in trio if s.cands[t] >> (v - 1) & 1] for v in values_of(union)}
+    links = [v for v in values_of(s.cands[yz]) if all(t in near for t in holding[v])]
+    if not links:
+        return ()
+    skip = (*trio, yz)
+    gone: set[Pair] = set()
+    if len(links) == 2:  # doubly linked: both of yz's values, and the other two
+        for v in values_of(union):
+            seen = holding[v] + ([yz] if v in links else [])
+            gone |= {(c, v) for c in _seeing(s, seen, skip, 1 << (v - 1))}
+    else:
+        (z,) = (v for v in values_of(s.cands[yz]) if v != links[0])
+        gone |= {(c, z) for c in _seeing(s, [*holding[z], yz], skip, 1 << (z - 1))}
+    return tuple(sorted(gone))
 
 
 # --- chains ---------------------------------------------------------------------
