@@ -2,13 +2,13 @@
 
 ``steps(grid)`` is a lazy stream of :class:`Step`: each is found only when
 the consumer asks for the next one.  At each point the techniques are tried
-in the order of their Sudoku Explainer rating, and the first that applies
-gives the step.  The ladder is one declared table, :data:`LADDER`: each
-:class:`Technique` with its name, its SE rating, its family and the function
-that finds it; :data:`TECHNIQUES`, :data:`RATINGS` and :data:`SINGLES` are
-read off it, and so is the table in the docs (:func:`ladder_table`).  When no
-technique applies, the step is a labelled guess (``"bifurcation"``), checked
-by the engine's search.
+in the order Sudoku Explainer tries them (mostly that of their ratings), and
+the first that applies gives the step.  The ladder is one declared table,
+:data:`LADDER`: each :class:`Technique` with its name, its SE rating, its
+family and the function that finds it; :data:`TECHNIQUES`, :data:`RATINGS`
+and :data:`SINGLES` are read off it, and so is the table in the docs
+(:func:`ladder_table`).  When no technique applies, the step is a labelled
+guess (``"bifurcation"``), checked by the engine's search.
 
 Cells are numbered 0..N*N-1 in reading order; values from 1.  Candidates
 start as the values no given rules out (the usual pencil marks).
@@ -42,6 +42,9 @@ from lazyfun.sudoku.steps.techniques import (
     Pair,
     State,
     claiming,
+    direct_claiming,
+    direct_hidden_subset,
+    direct_pointing,
     fish,
     full_house,
     hidden_single_box,
@@ -50,7 +53,9 @@ from lazyfun.sudoku.steps.techniques import (
     naked_single,
     naked_subset,
     pointing,
+    strong_links,
     values_of,
+    wxyz_wing,
     x_chain,
     xy_wing,
     xyz_wing,
@@ -141,7 +146,35 @@ LADDER: tuple[Technique, ...] = (
         "a value has one place left in a row or column",
         hidden_single_line,
     ),
+    Technique(
+        "direct pointing",
+        1.7,
+        "intersection",
+        "a box's value confined to one line leaves a hidden single in another box on it",
+        direct_pointing,
+    ),
+    Technique(
+        "direct claiming",
+        1.9,
+        "intersection",
+        "a line's value confined to one box leaves a hidden single in a parallel line",
+        direct_claiming,
+    ),
+    Technique(
+        "direct hidden pair",
+        2.0,
+        "subset",
+        "two values of a unit fit only two cells: another value of the unit has one place",
+        direct_hidden_subset(2),
+    ),
     Technique("naked single", 2.3, "single", "a cell has one candidate left", naked_single),
+    Technique(
+        "direct hidden triple",
+        2.5,
+        "subset",
+        "three values of a unit fit only three cells: another value of the unit has one place",
+        direct_hidden_subset(3),
+    ),
     Technique(
         "pointing",
         2.6,
@@ -185,6 +218,28 @@ LADDER: tuple[Technique, ...] = (
         hidden_subset(3),
     ),
     Technique(
+        "skyscraper",
+        4.0,
+        "chain",
+        "two strong links of a value in parallel lines, joined at one end: the other ends"
+        " cannot both lack it",
+        strong_links(2, "skyscraper"),
+    ),
+    Technique(
+        "2-string kite",
+        4.1,
+        "chain",
+        "the skyscraper with a row's link and a column's",
+        strong_links(2, "kite"),
+    ),
+    Technique(
+        "turbot fish",
+        4.1,
+        "chain",
+        "the skyscraper with a box's link",
+        strong_links(2, "turbot"),
+    ),
+    Technique(
         "XY-wing",
         4.2,
         "wing",
@@ -204,6 +259,50 @@ LADDER: tuple[Technique, ...] = (
     Technique("jellyfish", 5.2, "fish", "the X-wing on four lines", fish(4)),
     Technique(
         "hidden quad", 5.4, "subset", "four values of a unit fit only four cells", hidden_subset(4)
+    ),
+    Technique(
+        "3 skyscrapers",
+        5.4,
+        "chain",
+        "three strong links of a value in parallel lines, joined end to end: the ends"
+        " cannot both lack it",
+        strong_links(3, "skyscraper"),
+    ),
+    Technique(
+        "3-string kite",
+        5.5,
+        "chain",
+        "the three links in rows and columns",
+        strong_links(3, "kite"),
+    ),
+    Technique(
+        "3 strong links",
+        5.5,
+        "chain",
+        "the three links with a box's and lines of one kind",
+        strong_links(3, "turbot"),
+    ),
+    Technique(
+        "3 strong links (mixed)",
+        5.6,
+        "chain",
+        "the three links with a box's, a row's and a column's",
+        strong_links(3, "mixed"),
+    ),
+    Technique(
+        "WXYZ-wing",
+        5.5,
+        "wing",
+        "three cells that see one another hold four values, a cell {x,z} sees all that hold"
+        " x: z goes from the cells that see all that hold it",
+        wxyz_wing(False),
+    ),
+    Technique(
+        "WXYZ-wing (3)",
+        5.6,
+        "wing",
+        "the WXYZ-wing whose biggest cell of the four holds three values",
+        wxyz_wing(True),
     ),
     Technique(
         "X-chain",
@@ -272,7 +371,8 @@ def variant_ladder() -> Ladder:
     """The ladder of a variant's steps: the singles, then the rules' own techniques
     (:func:`rule_ladder`), then the rest of :data:`LADDER`."""
     singles = tuple(t for t in LADDER if t.family == "single")
-    return singles + rule_ladder() + LADDER[len(singles) :]
+    rest = tuple(t for t in LADDER if t.family != "single")
+    return singles + rule_ladder() + rest
 
 
 def _ladder(techniques: Iterable[str] | None, variant: bool = False) -> Ladder:

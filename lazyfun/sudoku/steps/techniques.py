@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.geometry import unit_name
@@ -31,6 +31,9 @@ __all__ = [
     "Pair",
     "State",
     "claiming",
+    "direct_claiming",
+    "direct_hidden_subset",
+    "direct_pointing",
     "fish",
     "full_house",
     "hidden_single_box",
@@ -39,7 +42,9 @@ __all__ = [
     "naked_single",
     "naked_subset",
     "pointing",
+    "strong_links",
     "values_of",
+    "wxyz_wing",
     "x_chain",
     "xy_wing",
     "xyz_wing",
@@ -88,6 +93,8 @@ class State:
             self.units_of = geometry.units_of(grid.box)
             self.names, self.beside, self.rules = _names(grid.size), (), ()
         self.box, self.n = grid.box, grid.size
+        # what a finder keeps between calls, with the candidates it was found from
+        self.memo: dict[tuple[str, int], tuple[list[int], object]] = {}
         self.boxes = range(2 * self.n, 3 * self.n)
         self.values = list(grid.cells)
         full = (1 << self.n) - 1
@@ -184,6 +191,95 @@ def naked_single(s: State) -> Found | None:
         if x and not x & (x - 1):
             return Found(placements=((cell, x.bit_length()),), cells=(cell,))
     return None
+
+
+# --- direct techniques: an intersection or hidden subset seen through a single ----
+
+
+def _kind(s: State, k: int) -> int:
+    """The kind of unit ``k``: rows, columns and boxes are three kinds; an extra unit of
+    a variant (a diagonal, a window) is a kind of its own."""
+    return k // s.n if k < 3 * s.n else k
+
+
+def _direct_confined(s: State, bases: Iterable[int], covers: frozenset[int]) -> Found | None:
+    """Pointing or claiming read only for the single it leaves: a value confined, in a
+    base unit, to its crossing with a cover unit is not elsewhere in the cover, so in
+    another unit of the base's kind that crosses the cover (a box beside it for
+    pointing, a parallel line for claiming) the value may have one place left outside
+    the cover: it goes there.  Only the placement is the step (Sudoku Explainer's
+    direct hints place the single and strike nothing)."""
+    for k in bases:
+        unit = s.units[k]
+        for value in s.missing(unit):
+            places = s.where(unit, value)
+            if len(places) < 2:
+                continue
+            for j in s.units_of[places[0]]:
+                if j not in covers or not all(c in s.units[j] for c in places):
+                    continue
+                cover = set(s.units[j])
+                kind = _kind(s, k)
+                crossing = {
+                    o
+                    for c in s.where(s.units[j], value)
+                    if c not in unit
+                    for o in s.units_of[c]
+                    if o != k and _kind(s, o) == kind
+                }
+                for other in sorted(crossing):
+                    there = s.where(s.units[other], value)
+                    outside = [c for c in there if c not in cover]
+                    if len(there) > 1 and len(outside) == 1:
+                        names = (s.names[k], s.names[j], s.names[other])
+                        return Found(
+                            placements=((outside[0], value),),
+                            cells=(*places, outside[0]),
+                            units=names,
+                        )
+    return None
+
+
+def direct_pointing(s: State) -> Found | None:
+    """Sudoku Explainer's Direct Pointing (1.7): a box's value confined to one line
+    leaves a hidden single in another box on that line."""
+    return _direct_confined(s, s.boxes, frozenset(s.lines()))
+
+
+def direct_claiming(s: State) -> Found | None:
+    """Sudoku Explainer's Direct Claiming (1.9): a line's value confined to one box
+    leaves a hidden single in a parallel line through that box."""
+    return _direct_confined(s, s.lines(), frozenset(s.boxes))
+
+
+def direct_hidden_subset(size: int) -> Finder:
+    """Sudoku Explainer's Direct Hidden Pair (2.0) and Direct Hidden Triplet (2.5):
+    ``size`` values of a unit fit only ``size`` cells, so no other value goes there,
+    and another value of the unit is left with one place: it goes there.  As in SE,
+    the unit has more than ``size`` empty cells, each value of the subset at least two
+    places, and only the placement is the step."""
+
+    def find(s: State) -> Found | None:
+        for k, unit in enumerate(s.units):
+            if sum(1 for c in unit if not s.values[c]) <= size:
+                continue
+            places = {v: s.where(unit, v) for v in s.missing(unit)}
+            few = [v for v, where in places.items() if 1 < len(where) <= size]
+            for values in combinations(few, size):
+                cells = {c for v in values for c in places[v]}
+                if len(cells) != size:
+                    continue
+                for value, where in places.items():
+                    outside = [c for c in where if c not in cells]
+                    if value not in values and len(where) > 1 and len(outside) == 1:
+                        return Found(
+                            placements=((outside[0], value),),
+                            cells=(*sorted(cells), outside[0]),
+                            units=(s.names[k],),
+                        )
+        return None
+
+    return find
 
 
 # --- intersections --------------------------------------------------------------
@@ -348,6 +444,213 @@ def _wing(s: State, cells: tuple[int, ...], seen_by: tuple[int, ...], z: int) ->
     common = frozenset.intersection(*(s.peers[c] for c in seen_by)) - set(cells)
     gone = tuple((c, value) for c in sorted(common) if s.cands[c] & z)
     return Found(eliminations=gone, cells=cells) if gone else None
+
+
+# --- strong links: Sudoku Explainer's turbot fish family ---------------------------
+
+LinkShape = Literal["skyscraper", "kite", "turbot", "mixed"]
+
+
+class _Link(NamedTuple):
+    """A strong link: a unit where a value has exactly two places."""
+
+    unit: int
+    kind: int  # 0 row, 1 column, 2 box
+    ends: tuple[int, int]
+
+
+def _links(s: State, value: int) -> list[_Link]:
+    """The strong links of a value in the rows, columns and boxes; a box's pair that lies
+    in one line is that line's link, not a second one (as SE counts them)."""
+    found = []
+    for k in range(3 * s.n):
+        places = s.where(s.units[k], value)
+        if len(places) != 2:
+            continue
+        a, b = places
+        if k >= 2 * s.n and (a // s.n == b // s.n or a % s.n == b % s.n):
+            continue
+        found.append(_Link(k, k // s.n, (a, b)))
+    return found
+
+
+def _shared(s: State, a: int, b: int) -> int | None:
+    """The unit two cells share, looked for as SE does: column, then row, then box."""
+    n = s.n
+    if a % n == b % n:
+        return n + a % n
+    if a // n == b // n:
+        return a // n
+    box_a = [k for k in s.units_of[a] if 2 * n <= k < 3 * n]
+    if box_a and b in s.units[box_a[0]]:
+        return box_a[0]
+    return None
+
+
+def _link_shape(kinds: Iterable[int]) -> LinkShape:
+    """SE's shape of a set of links: lines of one kind only (skyscraper), rows and
+    columns (string kite), a box with lines of one kind (turbot fish), a box with rows
+    and columns (mixed: SE adds 0.2 to its base rather than 0.1)."""
+    seen = set(kinds)
+    crossed = {0, 1} <= seen
+    if 2 in seen:
+        return "mixed" if crossed else "turbot"
+    return "kite" if crossed else "skyscraper"
+
+
+def _link_paths(s: State, links: list[_Link], count: int) -> Iterator[list[tuple[int, int]]]:
+    """The chains of ``count`` strong links: each an ordered list of (link, which end
+    comes first), the next link's first end sharing a unit with the last one's second
+    (a weak link), no cell used twice.  A chain comes once from each end."""
+    beside: dict[int, list[tuple[int, int]]] = {}  # unit -> the link ends in it
+    for j, link in enumerate(links):
+        for g, cell in enumerate(link.ends):
+            for k in s.units_of[cell]:
+                if k < 3 * s.n:
+                    beside.setdefault(k, []).append((j, g))
+
+    def grow(path: list[tuple[int, int]], used: set[int]) -> Iterator[list[tuple[int, int]]]:
+        if len(path) == count:
+            yield path
+            return
+        i, f = path[-1]
+        tail = links[i].ends[1 - f]
+        nexts = {jg for k in s.units_of[tail] if k < 3 * s.n for jg in beside.get(k, ())}
+        for j, g in sorted(nexts):
+            if used.isdisjoint(links[j].ends):
+                yield from grow([*path, (j, g)], used | set(links[j].ends))
+
+    for i, link in enumerate(links):
+        for f in (0, 1):
+            yield from grow([(i, f)], set(link.ends))
+
+
+def _chain_eliminations(
+    s: State, value: int, links: list[_Link], path: list[tuple[int, int]]
+) -> tuple[tuple[int, ...], tuple[Pair, ...]]:
+    """What a chain of strong links strikes: the value leaves the cells that see both
+    ends of the chain, but none of its links' units nor the units its weak links
+    share.  When the ends share a unit too the chain is a loop, and the cells that see
+    both cells of any weak link lose the value."""
+    bit = 1 << (value - 1)
+    ends = [(links[i].ends[f], links[i].ends[1 - f]) for i, f in path]
+    shares = [_shared(s, ends[i][1], ends[i + 1][0]) for i in range(len(ends) - 1)]
+    start, end = ends[0][0], ends[-1][1]
+    skip = {c for i, _ in path for c in s.units[links[i].unit]}
+    weak = [(start, end)]
+    if _shared(s, start, end) is not None:
+        weak += [(ends[i][1], ends[i + 1][0]) for i in range(len(ends) - 1)]
+    else:
+        skip |= {c for k in shares if k is not None for c in s.units[k]}
+    gone = sorted(
+        {
+            c
+            for a, b in weak
+            for c in s.peers[a] & s.peers[b]
+            if c not in skip and c not in (a, b) and s.cands[c] & bit
+        }
+    )
+    return tuple(c for pair in ends for c in pair), tuple((c, value) for c in gone)
+
+
+def strong_links(count: int, shape: LinkShape) -> Finder:
+    """Sudoku Explainer's strong links (its turbot fish family): ``count`` strong links
+    of one value joined by weak links make a chain whose ends cannot both lack the value;
+    it leaves every cell that sees both ends.  Two links in parallel lines are the
+    skyscraper (SE 4.0), in a row and a column the 2-string kite (4.1), with a box the
+    turbot fish (4.1); three links start at 5.4 (lines of one kind), 5.5 (rows and
+    columns, or a box), 5.6 (a box, rows and columns).  As SE does, of the chains of the
+    shape the one that eliminates most is taken."""
+
+    def find(s: State) -> Found | None:
+        return _best_chains(s, count).get(shape)
+
+    return find
+
+
+def _best_chains(s: State, count: int) -> dict[LinkShape, Found]:
+    """For each shape, the chain of ``count`` strong links that eliminates most (the
+    first found among equals); kept on the state until its candidates change, since the
+    ladder asks for each shape in turn."""
+    memo = s.memo.get(("strong links", count))
+    if memo is not None and memo[0] == s.cands:
+        return memo[1]  # type: ignore[return-value]
+    best: dict[LinkShape, tuple[int, tuple[int, ...], tuple[Pair, ...]]] = {}
+    for value in range(1, s.n + 1):
+        links = _links(s, value)
+        for path in _link_paths(s, links, count):
+            shape = _link_shape(links[i].kind for i, _ in path)
+            chain, gone = _chain_eliminations(s, value, links, path)
+            if gone and (shape not in best or len(gone) > best[shape][0]):
+                best[shape] = (len(gone), chain, gone)
+    found = {shape: Found(eliminations=g, cells=c) for shape, (_, c, g) in best.items()}
+    s.memo[("strong links", count)] = (list(s.cands), found)
+    return found
+
+
+def _seeing(s: State, cells: Iterable[int], skip: Iterable[int], bit: int) -> list[int]:
+    """The cells, but those of ``skip``, that see every one of ``cells`` and hold ``bit``."""
+    common = frozenset.intersection(*(s.peers[c] for c in cells))
+    return sorted(c for c in common - set(skip) if s.cands[c] & bit)
+
+
+def wxyz_wing(middle: bool) -> Finder:
+    """Sudoku Explainer's WXYZ-wing: three cells that see one another hold four values
+    between them (an almost locked set), and a cell {x,z} sees every one of them that
+    holds x.  One of the four cells holds z, so z leaves every cell that sees all those
+    holding it.  When z is restricted too (doubly linked) x goes the same way, and each
+    of the other two values leaves the cells that see all the set's cells holding it.
+    SE rates it 5.5, or 5.6 when the set's biggest cell holds three values (``middle``);
+    of those it finds, the one that eliminates most is taken."""
+
+    def find(s: State) -> Found | None:
+        best: tuple[int, tuple[int, ...], tuple[Pair, ...]] | None = None
+        bivalue = [c for c, x in enumerate(s.cands) if x.bit_count() == 2]
+        for a, x in enumerate(s.cands):
+            if not 1 < x.bit_count() < 5:
+                continue
+            for b in sorted(p for p in s.peers[a] if p > a and s.cands[p].bit_count() > 1):
+                if (x | s.cands[b]).bit_count() > 4:
+                    continue
+                for c in sorted(s.peers[a] & s.peers[b]):
+                    union = x | s.cands[b] | s.cands[c]
+                    if c <= b or s.cands[c].bit_count() < 2 or union.bit_count() != 4:
+                        continue
+                    trio = (a, b, c)
+                    biggest = max(s.cands[t].bit_count() for t in trio)
+                    if (biggest == 3) != middle:
+                        continue
+                    for yz in bivalue:
+                        if yz in trio or s.cands[yz] & ~union:
+                            continue
+                        gone = _wxyz_eliminations(s, trio, yz, union)
+                        if gone and (best is None or len(gone) > best[0]):
+                            best = (len(gone), (*trio, yz), gone)
+        return None if best is None else Found(eliminations=best[2], cells=best[1])
+
+    return find
+
+
+def _wxyz_eliminations(
+    s: State, trio: tuple[int, int, int], yz: int, union: int
+) -> tuple[Pair, ...]:
+    """What a WXYZ-wing of ``trio`` and the bivalue ``yz`` strikes (nothing if neither
+    of yz's values is restricted: held in the trio only by cells that see yz)."""
+    near = set(s.peers[yz])
+    holding = {v: [t for t in trio if s.cands[t] >> (v - 1) & 1] for v in values_of(union)}
+    links = [v for v in values_of(s.cands[yz]) if all(t in near for t in holding[v])]
+    if not links:
+        return ()
+    skip = (*trio, yz)
+    gone: set[Pair] = set()
+    if len(links) == 2:  # doubly linked: both of yz's values, and the other two
+        for v in values_of(union):
+            seen = holding[v] + ([yz] if v in links else [])
+            gone |= {(c, v) for c in _seeing(s, seen, skip, 1 << (v - 1))}
+    else:
+        (z,) = (v for v in values_of(s.cands[yz]) if v != links[0])
+        gone |= {(c, z) for c in _seeing(s, [*holding[z], yz], skip, 1 << (z - 1))}
+    return tuple(sorted(gone))
 
 
 # --- chains ---------------------------------------------------------------------

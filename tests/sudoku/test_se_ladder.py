@@ -1,0 +1,85 @@
+"""The techniques taken from Sudoku Explainer: serate's ER on puzzles whose hardest step
+each is, kept under the grid's equivalences, and every step sound."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazyfun.sudoku import parse, solve
+from lazyfun.sudoku.steps.deduction import RATINGS, steps
+from lazyfun.sudoku.steps.rating import rate
+from tests.budget import examples
+from tests.datafiles import read_lines
+
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
+# puzzle, serate's ER, the hardest technique (tests/data/PROVENANCE.md)
+TABLE = [tuple(line.split(" ", 2)) for line in read_lines("serate_techniques.txt")[1:]]
+
+
+@pytest.mark.parametrize(("puzzle", "er", "technique"), TABLE, ids=[t[2] for t in TABLE])
+def test_serate_rates_the_puzzle_by_the_technique_as_we_do(
+    puzzle: str, er: str, technique: str
+) -> None:
+    rating = rate(parse(puzzle))
+    assert (rating.score, rating.hardest) == (float(er), technique)
+    assert RATINGS[technique] == float(er)
+
+
+def test_the_table_covers_the_techniques_taken_from_sudoku_explainer() -> None:
+    taken = {"direct pointing", "direct hidden pair", "direct hidden triple", "skyscraper"}
+    taken |= {"2-string kite", "turbot fish", "3 skyscrapers", "3 strong links"}
+    taken |= {"WXYZ-wing", "WXYZ-wing (3)"}
+    assert taken <= {t for _, _, t in TABLE}
+
+
+@st.composite
+def equivalent(draw: st.DrawFn, puzzle: str) -> str:
+    """A puzzle equivalent to ``puzzle``: digits relabelled, bands and the rows in each,
+    stacks and the columns in each permuted, maybe transposed."""
+
+    def order() -> list[int]:
+        bands = draw(st.permutations(range(3)))
+        return [3 * b + r for b in bands for r in draw(st.permutations(range(3)))]
+
+    rows, cols = order(), order()
+    digits = [0, *draw(st.permutations(range(1, 10)))]
+    flip = draw(st.booleans())
+    cells = [int(x) if x.isdigit() else 0 for x in puzzle]
+    return "".join(
+        str(digits[cells[9 * rows[c] + cols[r]] if flip else cells[9 * rows[r] + cols[c]]])
+        for r in range(9)
+        for c in range(9)
+    )
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.data())
+def test_under_equivalence_the_rating_holds_and_no_step_strikes_the_solution(
+    data: st.DataObject,
+) -> None:
+    puzzle, er, technique = data.draw(st.sampled_from(TABLE))
+    grid = parse(data.draw(equivalent(puzzle)))
+    solution = next(solve(grid)).cells
+    values = list(grid.cells)
+    for step in steps(grid):
+        for cell, value in step.placements:
+            assert solution[cell] == value, step
+            values[cell] = value
+        for cell, value in step.eliminations:
+            assert solution[cell] != value, step
+    assert tuple(values) == solution
+    assert rate(grid).score == float(er), technique
+
+
+def test_a_direct_step_places_its_single_and_strikes_nothing() -> None:
+    """SE's direct hints place the hidden single they lead to; the pointing or the pair
+    behind it is the reason, not a step of its own (the next steps see the candidates
+    as SE does)."""
+    for puzzle, _, technique in TABLE:
+        if technique.startswith("direct"):
+            direct = [s for s in steps(parse(puzzle)) if s.technique == technique]
+            assert direct and all(len(s.placements) == 1 and not s.eliminations for s in direct)
+            assert all(s.placements[0][0] in s.cells for s in direct)
