@@ -34,7 +34,7 @@ the size reach (every minimal 4x4 puzzle rates 1.2: :data:`MINIMAL_4X4`), a
 >>> from itertools import islice
 >>> from lazyfun.sudoku import rate
 >>> [rate(p).score for p in islice(made_to_rating(3, (3.0, 4.4), seed=1), 2)]
-[4.4, 4.4]
+[4.0, 4.0]
 """
 
 from __future__ import annotations
