@@ -36,7 +36,7 @@ from typing import Literal
 from lazyfun.sudoku.board.geometry import cell_name
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, drawn, grid_of
 from lazyfun.sudoku.solving.engine import solve
-from lazyfun.sudoku.steps import rule_techniques
+from lazyfun.sudoku.steps import rule_techniques, variant_techniques
 from lazyfun.sudoku.steps.techniques import (
     Finder,
     Pair,
@@ -268,11 +268,48 @@ def _guess(s: State) -> Step:
 Ladder = tuple[Technique, ...]
 
 
+VARIANT_TECHNIQUES: Ladder = (
+    Technique(
+        "innie",
+        None,
+        "rule",
+        "45 rule: the cells of whole units outside the cages inside them make what the"
+        " cages leave of 45 a unit",
+        variant_techniques.innie,
+    ),
+    Technique(
+        "outie",
+        None,
+        "rule",
+        "45 rule: the cells of the cages sticking out of whole units make what the"
+        " cages exceed 45 a unit by",
+        variant_techniques.outie,
+    ),
+    Technique(
+        "45 rule",
+        None,
+        "rule",
+        "the innies of whole units less their outies make a known difference",
+        variant_techniques.rule_45,
+    ),
+    Technique(
+        "cage pointing",
+        None,
+        "rule",
+        "a value every open combination of a cage holds is in the cage: not in the cells"
+        " that see all its places there",
+        variant_techniques.cage_pointing,
+    ),
+)
+
+
 def variant_ladder() -> Ladder:
     """The ladder of a variant's steps: the singles, then the rules' own techniques
-    (:func:`rule_ladder`), then the rest of :data:`LADDER`."""
+    (:func:`rule_ladder`) and the steps across rules and units
+    (:data:`VARIANT_TECHNIQUES`: the 45 rule, cage pointing), then the rest of
+    :data:`LADDER`."""
     singles = tuple(t for t in LADDER if t.family == "single")
-    return singles + rule_ladder() + LADDER[len(singles) :]
+    return singles + rule_ladder() + VARIANT_TECHNIQUES + LADDER[len(singles) :]
 
 
 def _ladder(techniques: Iterable[str] | None, variant: bool = False) -> Ladder:

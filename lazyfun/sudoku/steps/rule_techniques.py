@@ -49,9 +49,23 @@ def _struck(s: State, rule: Rule, checks: tuple[Check, ...]) -> tuple[Pair, ...]
 
     gone: set[Pair] = set()
     for check in checks:
-        for cell, keep in zip(check.cells, rule.support(check, domain, s.peers), strict=True):
+        domains = tuple(domain(c) for c in check.cells)
+        sees = tuple(frozenset(s.peers[c].intersection(check.cells)) for c in check.cells)
+        key = (check, domains, sees)
+        keeps = _supported.get(key)
+        if keeps is None:
+            keeps = _supported[key] = tuple(rule.support(check, domain, s.peers))
+            if len(_supported) > 1 << 16:
+                _supported.clear()
+        for cell, keep in zip(check.cells, keeps, strict=True):
             gone.update((cell, v) for v in values_of(s.cands[cell] & ~keep))
     return tuple(sorted(gone))
+
+
+# A check's support, by its cells' domains and which of them see each other (all a
+# rule's support reads): a walk asks again of each unchanged check at every step.
+_supported: dict[tuple[Check, tuple[int, ...], tuple[frozenset[int], ...]], tuple[int, ...]]
+_supported = {}
 
 
 def finder(kind: type[Rule]) -> Finder:
