@@ -302,14 +302,34 @@ VARIANT_TECHNIQUES: Ladder = (
     ),
 )
 
+VARIANT_CHAINS: Ladder = (
+    Technique(
+        "nishio",
+        None,
+        "chain",
+        "a value whose singles run into a contradiction (a cell or a unit left empty) goes",
+        variant_techniques.nishio,
+    ),
+    Technique(
+        "cell forcing chain",
+        None,
+        "chain",
+        "every value of a cell, followed through its singles, places the same value"
+        " elsewhere (or strikes the same candidate)",
+        variant_techniques.cell_forcing_chain,
+    ),
+)
+
 
 def variant_ladder() -> Ladder:
     """The ladder of a variant's steps: the singles, then the rules' own techniques
     (:func:`rule_ladder`) and the steps across rules and units
     (:data:`VARIANT_TECHNIQUES`: the 45 rule, cage pointing), then the rest of
-    :data:`LADDER`."""
+    :data:`LADDER`, then the forcing chains over the variant's units and peers
+    (:data:`VARIANT_CHAINS`) before a guess."""
     singles = tuple(t for t in LADDER if t.family == "single")
-    return singles + rule_ladder() + VARIANT_TECHNIQUES + LADDER[len(singles) :]
+    rest = LADDER[len(singles) :]
+    return singles + rule_ladder() + VARIANT_TECHNIQUES + rest + VARIANT_CHAINS
 
 
 def _ladder(techniques: Iterable[str] | None, variant: bool = False) -> Ladder:

@@ -19,6 +19,7 @@ and found here, one finder a kind of rule, for the ladder of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from lazyfun.sudoku.solving.tables import Check
@@ -49,17 +50,25 @@ def _struck(s: State, rule: Rule, checks: tuple[Check, ...]) -> tuple[Pair, ...]
 
     gone: set[Pair] = set()
     for check in checks:
-        domains = tuple(domain(c) for c in check.cells)
-        sees = tuple(frozenset(s.peers[c].intersection(check.cells)) for c in check.cells)
-        key = (check, domains, sees)
-        keeps = _supported.get(key)
-        if keeps is None:
-            keeps = _supported[key] = tuple(rule.support(check, domain, s.peers))
-            if len(_supported) > 1 << 16:
-                _supported.clear()
+        keeps = _support(s, rule, check, domain)
         for cell, keep in zip(check.cells, keeps, strict=True):
             gone.update((cell, v) for v in values_of(s.cands[cell] & ~keep))
     return tuple(sorted(gone))
+
+
+def _support(s: State, rule: Rule, check: Check, domain: Callable[[int], int]) -> tuple[int, ...]:
+    """A check's support; of a check on more than two cells, remembered."""
+    if len(check.cells) <= 2:
+        return tuple(rule.support(check, domain, s.peers))
+    domains = tuple(domain(c) for c in check.cells)
+    sees = tuple(frozenset(s.peers[c].intersection(check.cells)) for c in check.cells)
+    key = (check, domains, sees)
+    keeps = _supported.get(key)
+    if keeps is None:
+        keeps = _supported[key] = tuple(rule.support(check, domain, s.peers))
+        if len(_supported) > 1 << 16:
+            _supported.clear()
+    return keeps
 
 
 # A check's support, by its cells' domains and which of them see each other (all a
@@ -81,3 +90,14 @@ def finder(kind: type[Rule]) -> Finder:
         return None
 
     return find
+
+
+def strikes(s: State) -> tuple[Pair, ...]:
+    """Every candidate some rule's own technique strikes in the state, at once (what a
+    forcing chain follows besides the singles)."""
+    gone: set[Pair] = set()
+    for rule in s.rules:
+        if type(rule).technique is not None:
+            for checks, _, _ in _findings(rule, s.n):
+                gone.update(_struck(s, rule, checks))
+    return tuple(sorted(gone))

@@ -24,15 +24,18 @@ None
 
 from __future__ import annotations
 
+from copy import copy
 from functools import cache, lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from lazyfun.sudoku.steps.techniques import Finder, Found, State, values_of
+from lazyfun.sudoku.steps import rule_techniques
+from lazyfun.sudoku.steps.techniques import Finder, Found, State, claiming, pointing, values_of
 from lazyfun.sudoku.variants.sums import Cage, sets_making
 
 __all__ = ["Equation", "cage_pointing", "equations", "innie", "outie", "rule_45"]
 
+LOCKED = True
 MOST_CELLS = 6  # an equation with more open cells than this strikes too little to try
 
 
@@ -254,4 +257,105 @@ def cage_pointing(s: State) -> Found | None:
                     if all(c in s.units[k] for c in places)
                 ]
                 return Found(eliminations=gone, cells=tuple(places), units=tuple(units[:2]))
+    return None
+
+
+# --- forcing chains ----------------------------------------------------------------
+
+
+def _assume(
+    s: State, cell: int, value: int, locked: bool = LOCKED
+) -> tuple[State, int | None]:
+    """The state after placing ``value`` in ``cell`` and following singles (naked and
+    hidden, over the variant's units and peers) as far as they go; and the cell or
+    unit (``-1 - k`` for unit ``k``) where they run into a contradiction (None if
+    they don't)."""
+    t = copy(s)
+    t.values, t.cands = list(s.values), list(s.cands)
+    t.apply(((cell, value),), ())
+    while True:
+        placed: list[tuple[int, int]] = []
+        for c, x in enumerate(t.cands):
+            if not t.values[c]:
+                if not x:
+                    return t, c
+                if not x & (x - 1):
+                    placed.append((c, x.bit_length()))
+        for k, unit in enumerate(t.units):
+            for v in t.missing(unit):
+                places = t.where(unit, v)
+                if not places:
+                    return t, -1 - k
+                if len(places) == 1:
+                    placed.append((places[0], v))
+        if not placed:
+            struck = rule_techniques.strikes(t) if t.rules else ()
+            if not struck and locked:
+                found = claiming(t) or pointing(t)
+                struck = found.eliminations if found else ()
+            if not struck:
+                return t, None
+            t.apply((), struck)
+            continue
+        seen: dict[int, int] = {}
+        for c, v in placed:
+            if seen.setdefault(c, v) != v:
+                return t, c
+        t.apply(seen.items(), ())
+        for rule in t.rules:
+            if rule.broken(tuple(t.values), t.n):
+                return t, -1 - len(t.units)
+
+
+def _candidates(s: State) -> list[tuple[int, int]]:
+    """The open candidates, those of cells with fewest candidates first."""
+    cells = sorted((c for c, x in enumerate(s.cands) if x), key=lambda c: s.cands[c].bit_count())
+    return [(c, v) for c in cells for v in values_of(s.cands[c])]
+
+
+def nishio(s: State) -> Found | None:
+    """Nishio (a contradiction chain): placing a value and following what it forces
+    (singles, and the rules' own strikes) leaves a cell with no value, or a unit with a
+    value nowhere: the value goes (every such value of the grid at once)."""
+    gone = [(cell, value) for cell, value in _candidates(s) if _assume(s, cell, value)[1] is not None]
+    if not gone:
+        return None
+    return Found(eliminations=tuple(sorted(gone)), cells=tuple(sorted({c for c, _ in gone})))
+
+
+def cell_forcing_chain(s: State) -> Found | None:
+    """A cell forcing chain: each value of a cell, followed through the singles it
+    forces, places the same value in another cell (or strikes the same candidate):
+    whichever the cell holds, so does that one."""
+    cells = sorted((c for c, x in enumerate(s.cands) if x), key=lambda c: s.cands[c].bit_count())
+    for cell in cells:
+        common_values: list[int] | None = None
+        common_cands: list[int] | None = None
+        for value in values_of(s.cands[cell]):
+            t, broken = _assume(s, cell, value)
+            if broken is not None:
+                return Found(eliminations=((cell, value),), cells=(cell,))
+            held = [x | (1 << (v - 1) if v else 0) for x, v in zip(t.cands, t.values, strict=True)]
+            if common_values is None or common_cands is None:
+                common_values, common_cands = list(t.values), held
+                continue
+            for c, v in enumerate(t.values):
+                if common_values[c] != v:
+                    common_values[c] = 0
+                common_cands[c] |= held[c]
+        if common_values is None or common_cands is None:
+            continue
+        placed = tuple(
+            (c, v) for c, v in enumerate(common_values) if v and not s.values[c] and c != cell
+        )
+        if placed:
+            return Found(placements=placed[:1], cells=(cell, placed[0][0]))
+        gone = tuple(
+            (c, v)
+            for c, x in enumerate(s.cands)
+            if c != cell
+            for v in values_of(x & ~common_cands[c])
+        )
+        if gone:
+            return Found(eliminations=gone, cells=(cell,))
     return None
