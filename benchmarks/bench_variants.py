@@ -149,9 +149,4 @@ def walks(count: int = WALKS) -> list[str]:
 if __name__ == "__main__":
     import sys
 
-    if sys.argv[1:] == ["walks"]:
-        for line in walks():
-            print(line)
-    else:
-        for line in main():
-            print(line)
+    walks() if sys.argv[1:] == ["walks"] else main()

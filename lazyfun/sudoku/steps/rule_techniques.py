@@ -57,24 +57,20 @@ def _struck(s: State, rule: Rule, checks: tuple[Check, ...]) -> tuple[Pair, ...]
 
 
 def _support(s: State, rule: Rule, check: Check, domain: Callable[[int], int]) -> tuple[int, ...]:
-    """A check's support; of a check on more than two cells, remembered."""
-    if len(check.cells) <= 2:
-        return tuple(rule.support(check, domain, s.peers))
-    domains = tuple(domain(c) for c in check.cells)
-    sees = tuple(frozenset(s.peers[c].intersection(check.cells)) for c in check.cells)
-    key = (check, domains, sees)
+    """A check's support, remembered by its cells' domains and which of them see each
+    other (all a rule's support reads): a walk, and a forcing chain, ask again of each
+    unchanged check at every step."""
+    cells = check.cells
+    key = (check, tuple(domain(c) for c in cells), tuple(d in s.peers[c] for c in cells for d in cells))
     keeps = _supported.get(key)
     if keeps is None:
         keeps = _supported[key] = tuple(rule.support(check, domain, s.peers))
-        if len(_supported) > 1 << 16:
+        if len(_supported) > 1 << 18:
             _supported.clear()
     return keeps
 
 
-# A check's support, by its cells' domains and which of them see each other (all a
-# rule's support reads): a walk asks again of each unchanged check at every step.
-_supported: dict[tuple[Check, tuple[int, ...], tuple[frozenset[int], ...]], tuple[int, ...]]
-_supported = {}
+_supported: dict[tuple[Check, tuple[int, ...], tuple[bool, ...]], tuple[int, ...]] = {}
 
 
 def finder(kind: type[Rule]) -> Finder:
@@ -92,12 +88,15 @@ def finder(kind: type[Rule]) -> Finder:
     return find
 
 
-def strikes(s: State) -> tuple[Pair, ...]:
+def strikes(s: State, changed: set[int] | None = None) -> tuple[Pair, ...]:
     """Every candidate some rule's own technique strikes in the state, at once (what a
-    forcing chain follows besides the singles)."""
+    forcing chain follows besides the singles); with ``changed``, only by the checks on
+    a cell whose candidates changed (the others struck all they could already)."""
     gone: set[Pair] = set()
     for rule in s.rules:
         if type(rule).technique is not None:
             for checks, _, _ in _findings(rule, s.n):
+                if changed is not None:
+                    checks = tuple(c for c in checks if not changed.isdisjoint(c.cells))
                 gone.update(_struck(s, rule, checks))
     return tuple(sorted(gone))

@@ -30,12 +30,13 @@ from itertools import combinations
 from typing import NamedTuple
 
 from lazyfun.sudoku.steps import rule_techniques
-from lazyfun.sudoku.steps.techniques import Finder, Found, State, claiming, pointing, values_of
+from lazyfun.sudoku.steps.techniques import Finder, Found, Pair, State, claiming, pointing, values_of
 from lazyfun.sudoku.variants.sums import Cage, sets_making
 
 __all__ = ["Equation", "cage_pointing", "equations", "innie", "outie", "rule_45"]
 
-LOCKED = True
+LOCKED = False
+WIDEST = 9
 MOST_CELLS = 6  # an equation with more open cells than this strikes too little to try
 
 
@@ -263,15 +264,31 @@ def cage_pointing(s: State) -> Found | None:
 # --- forcing chains ----------------------------------------------------------------
 
 
-def _assume(
-    s: State, cell: int, value: int, locked: bool = LOCKED
-) -> tuple[State, int | None]:
+Assumed = tuple[State, int | None]
+_assumed: dict[tuple[object, ...], dict[Pair, Assumed]] = {}
+
+
+def _assume(s: State, cell: int, value: int) -> Assumed:
+    """:func:`_follow`, remembered for the last state asked about (the chains all
+    follow the same assumptions from one state: its rules, values and candidates)."""
+    key = (s.rules, s.n, *s.values, *s.cands)
+    known = _assumed.get(key)
+    if known is None:
+        _assumed.clear()
+        known = _assumed[key] = {}
+    if (cell, value) not in known:
+        known[cell, value] = _follow(s, cell, value)
+    return known[cell, value]
+
+
+def _follow(s: State, cell: int, value: int) -> Assumed:
     """The state after placing ``value`` in ``cell`` and following singles (naked and
     hidden, over the variant's units and peers) as far as they go; and the cell or
     unit (``-1 - k`` for unit ``k``) where they run into a contradiction (None if
     they don't)."""
     t = copy(s)
     t.values, t.cands = list(s.values), list(s.cands)
+    struck_at = list(s.cands)  # the candidates the rules last struck from
     t.apply(((cell, value),), ())
     while True:
         placed: list[tuple[int, int]] = []
@@ -289,8 +306,12 @@ def _assume(
                 if len(places) == 1:
                     placed.append((places[0], v))
         if not placed:
-            struck = rule_techniques.strikes(t) if t.rules else ()
-            if not struck and locked:
+            struck: tuple[Pair, ...] = ()
+            if t.rules:
+                changed = {c for c, x in enumerate(t.cands) if x != struck_at[c]}
+                struck_at = list(t.cands)
+                struck = rule_techniques.strikes(t, changed)
+            if not struck and LOCKED:
                 found = claiming(t) or pointing(t)
                 struck = found.eliminations if found else ()
             if not struck:
@@ -310,7 +331,7 @@ def _assume(
 def _candidates(s: State) -> list[tuple[int, int]]:
     """The open candidates, those of cells with fewest candidates first."""
     cells = sorted((c for c, x in enumerate(s.cands) if x), key=lambda c: s.cands[c].bit_count())
-    return [(c, v) for c in cells for v in values_of(s.cands[c])]
+    return [(c, v) for c in cells if s.cands[c].bit_count() <= WIDEST for v in values_of(s.cands[c])]
 
 
 def nishio(s: State) -> Found | None:
