@@ -290,6 +290,7 @@ def _follow(s: State, cell: int, value: int) -> Assumed:
     t.values, t.cands = list(s.values), list(s.cands)
     struck_at = list(s.cands)  # the candidates the rules last struck from
     t.apply(((cell, value),), ())
+    full = (1 << s.n) - 1
     while True:
         placed: list[tuple[int, int]] = []
         for c, x in enumerate(t.cands):
@@ -298,13 +299,22 @@ def _follow(s: State, cell: int, value: int) -> Assumed:
                     return t, c
                 if not x & (x - 1):
                     placed.append((c, x.bit_length()))
+        values, cands = t.values, t.cands
         for k, unit in enumerate(t.units):
-            for v in t.missing(unit):
-                places = t.where(unit, v)
-                if not places:
-                    return t, -1 - k
-                if len(places) == 1:
-                    placed.append((places[0], v))
+            once = twice = held = 0
+            for c in unit:
+                x = cands[c]
+                twice |= once & x
+                once |= x
+                if values[c]:
+                    held |= 1 << (values[c] - 1)
+            if (once | held) != full:
+                return t, -1 - k
+            single = once & ~twice & ~held
+            while single:
+                bit = single & -single
+                single ^= bit
+                placed += [(c, bit.bit_length()) for c in unit if cands[c] & bit]
         if not placed:
             struck: tuple[Pair, ...] = ()
             if t.rules:
@@ -323,9 +333,9 @@ def _follow(s: State, cell: int, value: int) -> Assumed:
             if seen.setdefault(c, v) != v:
                 return t, c
         t.apply(seen.items(), ())
-        for rule in t.rules:
-            if rule.broken(tuple(t.values), t.n):
-                return t, -1 - len(t.units)
+        now = tuple(t.values)
+        if any(rule.broken(now, t.n) for rule in t.rules):
+            return t, -1 - len(t.units)
 
 
 def _candidates(s: State) -> list[tuple[int, int]]:
