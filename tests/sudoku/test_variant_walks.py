@@ -64,8 +64,9 @@ def _made(kind: str, box: int) -> tuple[Variant, Grid]:
     return variant, solution
 
 
-def _check(found_placements: tuple[tuple[int, int], ...], gone: tuple[tuple[int, int], ...],
-           solution: Grid) -> None:
+def _check(
+    found_placements: tuple[tuple[int, int], ...], gone: tuple[tuple[int, int], ...], solution: Grid
+) -> None:
     for cell, value in found_placements:
         assert solution.cells[cell] == value
     for cell, value in gone:

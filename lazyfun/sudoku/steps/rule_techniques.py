@@ -61,7 +61,11 @@ def _support(s: State, rule: Rule, check: Check, domain: Callable[[int], int]) -
     other (all a rule's support reads): a walk, and a forcing chain, ask again of each
     unchanged check at every step."""
     cells = check.cells
-    key = (check, tuple(domain(c) for c in cells), tuple(d in s.peers[c] for c in cells for d in cells))
+    key = (
+        check,
+        tuple(domain(c) for c in cells),
+        tuple(d in s.peers[c] for c in cells for d in cells),
+    )
     keeps = _supported.get(key)
     if keeps is None:
         keeps = _supported[key] = tuple(rule.support(check, domain, s.peers))

@@ -1,5 +1,5 @@
-"""Steps a variant's setters take beyond a rule read alone: the 45 rule and cages'
-locked values.
+"""Steps a variant's setters take beyond a rule read alone: the 45 rule, cages'
+locked values, and forcing chains.
 
 - **The 45 rule** (killer): a union of whole units (rows, columns, boxes or regions,
   a diagonal, a window) that share no cell holds each value once a unit, so its
@@ -17,9 +17,13 @@ locked values.
 
 >>> from lazyfun.sudoku import parse
 >>> from lazyfun.sudoku.variants import Cage, Variant
->>> rows = [Cage(cells=(c, c + 1), total=3 if c == 0 else 7) for c in (0, 4, 8, 12)]
->>> print(innie(State(Variant(parse("." * 16), tuple(rows[:1] + rows[2:])), None)))
-None
+>>> cage = Cage(cells=(0, 1, 2), total=6)  # row 1 of a 4x4 adds up to 10
+>>> innie(State(Variant(parse("." * 16), (cage,)), None))
+Found(placements=((3, 4),), eliminations=(), cells=(3,), units=('row 1',))
+
+Beyond them, the forcing chains over a variant's units, peers and rules, tried before
+a guess: **nishio** (a value whose consequences run into a contradiction goes) and the
+**cell forcing chain** (what every value of a cell forces holds).
 """
 
 from __future__ import annotations
@@ -30,13 +34,21 @@ from itertools import combinations
 from typing import NamedTuple
 
 from lazyfun.sudoku.steps import rule_techniques
-from lazyfun.sudoku.steps.techniques import Finder, Found, Pair, State, claiming, pointing, values_of
+from lazyfun.sudoku.steps.techniques import Finder, Found, Pair, State, values_of
 from lazyfun.sudoku.variants.sums import Cage, sets_making
 
-__all__ = ["Equation", "cage_pointing", "equations", "innie", "outie", "rule_45"]
+__all__ = [
+    "Equation",
+    "cage_pointing",
+    "cell_forcing_chain",
+    "equations",
+    "innie",
+    "nishio",
+    "outie",
+    "rule_45",
+    "support",
+]
 
-LOCKED = False
-WIDEST = 9
 MOST_CELLS = 6  # an equation with more open cells than this strikes too little to try
 
 
@@ -91,7 +103,7 @@ def _equations(
         for whole_cages in counted:
             plus = tuple(sorted(innies.difference(*(cells for cells, _ in whole_cages))))
             minus = tuple(sorted({c for cells, _ in whole_cages for c in cells} - inside))
-            if not plus and not minus or len(plus) + len(minus) > 2 * MOST_CELLS:
+            if (not plus and not minus) or len(plus) + len(minus) > 2 * MOST_CELLS:
                 continue
             made = total - sum(t for _, t in whole_cages)
             named = tuple(names[k] for k in union)
@@ -117,12 +129,10 @@ def _struck(s: State, e: Equation) -> Found | None:
     total = e.total - sum(s.values[c] for c in e.innies) + sum(s.values[c] for c in e.outies)
     plus = [c for c in e.innies if not s.values[c]]
     minus = [c for c in e.outies if not s.values[c]]
-    if not plus and not minus or len(plus) + len(minus) > MOST_CELLS:
+    if (not plus and not minus) or len(plus) + len(minus) > MOST_CELLS:
         return None
     cells = (*plus, *minus)
-    sees = tuple(
-        sum(1 << j for j, d in enumerate(cells) if d in s.peers[c]) for c in cells
-    )
+    sees = tuple(sum(1 << j for j, d in enumerate(cells) if d in s.peers[c]) for c in cells)
     domains = tuple(s.cands[c] for c in cells)
     keep = support(len(plus), total, domains, sees)
     if len(cells) == 1 and keep[0]:
@@ -134,6 +144,13 @@ def _struck(s: State, e: Equation) -> Found | None:
         (c, v) for c, k in zip(cells, keep, strict=True) for v in values_of(s.cands[c] & ~k)
     )
     return Found(eliminations=gone, cells=cells, units=e.units) if gone else None
+
+
+def _bounds(order: list[int], terms: list[list[int]], low: list[int], high: list[int]) -> None:
+    """``low[i]``, ``high[i]``: the least and most the cells ``order[i:]`` add."""
+    for i in range(len(order) - 1, -1, -1):
+        ends = terms[order[i]] or [0]
+        low[i], high[i] = low[i + 1] + min(ends), high[i + 1] + max(ends)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -175,9 +192,7 @@ def support(plus: int, total: int, domains: tuple[int, ...], sees: tuple[int, ..
 
     for first in range(size):
         order = [first] + [j for j in range(size) if j != first]
-        for i in range(size - 1, -1, -1):
-            ends = [signs[order[i]] * v for v in values[order[i]]] or [0]
-            low[i], high[i] = low[i + 1] + min(ends), high[i + 1] + max(ends)
+        _bounds(order, [[signs[j] * v for v in values[j]] for j in range(size)], low, high)
         for v in values[first]:
             if kept[first] >> (v - 1) & 1:
                 continue
@@ -281,49 +296,54 @@ def _assume(s: State, cell: int, value: int) -> Assumed:
     return known[cell, value]
 
 
+def _singles(t: State) -> list[Pair] | int:
+    """The naked and hidden singles of a state (over its units), or where it has run
+    into a contradiction: a cell with no candidate, or ``-1 - k`` for a unit ``k``
+    with a value nowhere."""
+    placed: list[Pair] = []
+    values, cands = t.values, t.cands
+    for c, x in enumerate(cands):
+        if not values[c]:
+            if not x:
+                return c
+            if not x & (x - 1):
+                placed.append((c, x.bit_length()))
+    full = (1 << t.n) - 1
+    for k, unit in enumerate(t.units):
+        once = twice = held = 0
+        for c in unit:
+            x = cands[c]
+            twice |= once & x
+            once |= x
+            if values[c]:
+                held |= 1 << (values[c] - 1)
+        if (once | held) != full:
+            return -1 - k
+        single = once & ~twice & ~held
+        while single:
+            bit = single & -single
+            single ^= bit
+            placed += [(c, bit.bit_length()) for c in unit if cands[c] & bit]
+    return placed
+
+
 def _follow(s: State, cell: int, value: int) -> Assumed:
-    """The state after placing ``value`` in ``cell`` and following singles (naked and
-    hidden, over the variant's units and peers) as far as they go; and the cell or
-    unit (``-1 - k`` for unit ``k``) where they run into a contradiction (None if
-    they don't)."""
+    """The state after placing ``value`` in ``cell`` and following what it forces as
+    far as it goes: singles (naked and hidden, over the variant's units and peers) and
+    the rules' own strikes; and the cell or unit (``-1 - k`` for unit ``k``; past the
+    units: a rule) where they run into a contradiction (None if they don't)."""
     t = copy(s)
     t.values, t.cands = list(s.values), list(s.cands)
     struck_at = list(s.cands)  # the candidates the rules last struck from
     t.apply(((cell, value),), ())
-    full = (1 << s.n) - 1
     while True:
-        placed: list[tuple[int, int]] = []
-        for c, x in enumerate(t.cands):
-            if not t.values[c]:
-                if not x:
-                    return t, c
-                if not x & (x - 1):
-                    placed.append((c, x.bit_length()))
-        values, cands = t.values, t.cands
-        for k, unit in enumerate(t.units):
-            once = twice = held = 0
-            for c in unit:
-                x = cands[c]
-                twice |= once & x
-                once |= x
-                if values[c]:
-                    held |= 1 << (values[c] - 1)
-            if (once | held) != full:
-                return t, -1 - k
-            single = once & ~twice & ~held
-            while single:
-                bit = single & -single
-                single ^= bit
-                placed += [(c, bit.bit_length()) for c in unit if cands[c] & bit]
+        placed = _singles(t)
+        if isinstance(placed, int):
+            return t, placed
         if not placed:
-            struck: tuple[Pair, ...] = ()
-            if t.rules:
-                changed = {c for c, x in enumerate(t.cands) if x != struck_at[c]}
-                struck_at = list(t.cands)
-                struck = rule_techniques.strikes(t, changed)
-            if not struck and LOCKED:
-                found = claiming(t) or pointing(t)
-                struck = found.eliminations if found else ()
+            changed = {c for c, x in enumerate(t.cands) if x != struck_at[c]}
+            struck_at = list(t.cands)
+            struck = rule_techniques.strikes(t, changed) if t.rules else ()
             if not struck:
                 return t, None
             t.apply((), struck)
@@ -341,14 +361,16 @@ def _follow(s: State, cell: int, value: int) -> Assumed:
 def _candidates(s: State) -> list[tuple[int, int]]:
     """The open candidates, those of cells with fewest candidates first."""
     cells = sorted((c for c, x in enumerate(s.cands) if x), key=lambda c: s.cands[c].bit_count())
-    return [(c, v) for c in cells if s.cands[c].bit_count() <= WIDEST for v in values_of(s.cands[c])]
+    return [(c, v) for c in cells for v in values_of(s.cands[c])]
 
 
 def nishio(s: State) -> Found | None:
     """Nishio (a contradiction chain): placing a value and following what it forces
     (singles, and the rules' own strikes) leaves a cell with no value, or a unit with a
     value nowhere: the value goes (every such value of the grid at once)."""
-    gone = [(cell, value) for cell, value in _candidates(s) if _assume(s, cell, value)[1] is not None]
+    gone = [
+        (cell, value) for cell, value in _candidates(s) if _assume(s, cell, value)[1] is not None
+    ]
     if not gone:
         return None
     return Found(eliminations=tuple(sorted(gone)), cells=tuple(sorted({c for c, _ in gone})))
