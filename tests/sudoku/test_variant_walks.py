@@ -29,6 +29,7 @@ from lazyfun.sudoku.steps.variant_techniques import (
     outie,
     rule_45,
     support,
+    unit_forcing_chain,
 )
 from lazyfun.sudoku.variants import Cage, Variant, solve
 from lazyfun.sudoku.variants.exchange import read_variant
@@ -44,6 +45,7 @@ FINDERS: dict[str, Finder] = {
     "cage pointing": cage_pointing,
     "nishio": nishio,
     "cell forcing chain": cell_forcing_chain,
+    "unit forcing chain": unit_forcing_chain,
 }
 
 
@@ -143,7 +145,8 @@ def test_a_cage_pointing_value_leaves_the_row_and_the_box() -> None:
 def test_the_forcing_chains_name_their_steps_and_keep_the_solution() -> None:
     variant = _stored("x", 1)
     (solution,) = islice(solve(variant), 2)
-    chains = [s for s in steps(variant) if s.technique in ("nishio", "cell forcing chain")]
+    names = {t.name for t in VARIANT_CHAINS}
+    chains = [s for s in steps(variant) if s.technique in names]
     assert chains and all(s.cells for s in chains)
     for step in chains:
         _check(step.placements, step.eliminations, solution)

@@ -318,6 +318,14 @@ VARIANT_CHAINS: Ladder = (
         " elsewhere (or strikes the same candidate)",
         variant_techniques.cell_forcing_chain,
     ),
+    Technique(
+        "unit forcing chain",
+        None,
+        "chain",
+        "every place of a value in a unit, followed through what it forces, places the"
+        " same value elsewhere (or strikes the same candidate)",
+        variant_techniques.unit_forcing_chain,
+    ),
 )
 
 

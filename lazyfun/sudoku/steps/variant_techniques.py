@@ -47,6 +47,7 @@ __all__ = [
     "outie",
     "rule_45",
     "support",
+    "unit_forcing_chain",
 ]
 
 MOST_CELLS = 6  # an equation with more open cells than this strikes too little to try
@@ -376,39 +377,55 @@ def nishio(s: State) -> Found | None:
     return Found(eliminations=tuple(sorted(gone)), cells=tuple(sorted({c for c, _ in gone})))
 
 
+def _common(s: State, branches: list[Pair]) -> Found | None:
+    """What holds whichever of ``branches`` (one of them holds) does: a value every
+    branch places in another cell, or the candidates no branch keeps."""
+    common_values: list[int] | None = None
+    common_cands: list[int] = []
+    for cell, value in branches:
+        t, broken = _assume(s, cell, value)
+        if broken is not None:
+            continue  # this branch cannot hold: the others decide
+        held = [x | (1 << (v - 1) if v else 0) for x, v in zip(t.cands, t.values, strict=True)]
+        if common_values is None:
+            common_values, common_cands = list(t.values), held
+            continue
+        for c, v in enumerate(t.values):
+            if common_values[c] != v:
+                common_values[c] = 0
+            common_cands[c] |= held[c]
+    if common_values is None:
+        return None
+    starts = tuple(sorted({c for c, _ in branches}))
+    placed = [(c, v) for c, v in enumerate(common_values) if v and not s.values[c]]
+    if placed:
+        return Found(placements=(placed[0],), cells=(*starts, placed[0][0]))
+    gone = tuple((c, v) for c, x in enumerate(s.cands) for v in values_of(x & ~common_cands[c]))
+    return Found(eliminations=gone, cells=starts) if gone else None
+
+
 def cell_forcing_chain(s: State) -> Found | None:
-    """A cell forcing chain: each value of a cell, followed through the singles it
-    forces, places the same value in another cell (or strikes the same candidate):
-    whichever the cell holds, so does that one."""
+    """A cell forcing chain: each value of a cell, followed through what it forces,
+    places the same value in another cell (or strikes the same candidate): whichever
+    the cell holds, so does that one."""
     cells = sorted((c for c, x in enumerate(s.cands) if x), key=lambda c: s.cands[c].bit_count())
     for cell in cells:
-        common_values: list[int] | None = None
-        common_cands: list[int] | None = None
-        for value in values_of(s.cands[cell]):
-            t, broken = _assume(s, cell, value)
-            if broken is not None:
-                return Found(eliminations=((cell, value),), cells=(cell,))
-            held = [x | (1 << (v - 1) if v else 0) for x, v in zip(t.cands, t.values, strict=True)]
-            if common_values is None or common_cands is None:
-                common_values, common_cands = list(t.values), held
+        found = _common(s, [(cell, v) for v in values_of(s.cands[cell])])
+        if found is not None:
+            return found
+    return None
+
+
+def unit_forcing_chain(s: State) -> Found | None:
+    """A unit (region) forcing chain: each place of a value in a unit, followed through
+    what it forces, places the same value in another cell (or strikes the same
+    candidate): wherever the unit holds the value, so does that."""
+    for k, unit in enumerate(s.units):
+        for value in s.missing(unit):
+            places = s.where(unit, value)
+            if len(places) < 2:
                 continue
-            for c, v in enumerate(t.values):
-                if common_values[c] != v:
-                    common_values[c] = 0
-                common_cands[c] |= held[c]
-        if common_values is None or common_cands is None:
-            continue
-        placed = tuple(
-            (c, v) for c, v in enumerate(common_values) if v and not s.values[c] and c != cell
-        )
-        if placed:
-            return Found(placements=placed[:1], cells=(cell, placed[0][0]))
-        gone = tuple(
-            (c, v)
-            for c, x in enumerate(s.cands)
-            if c != cell
-            for v in values_of(x & ~common_cands[c])
-        )
-        if gone:
-            return Found(eliminations=gone, cells=(cell,))
+            found = _common(s, [(c, value) for c in places])
+            if found is not None:
+                return found._replace(units=(s.names[k],))
     return None
