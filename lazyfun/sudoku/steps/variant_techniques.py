@@ -115,11 +115,15 @@ def _equations(
 
 
 def equations(s: State) -> tuple[Equation, ...]:
-    """Every equation the 45 rule gives on the state's board and killer cages, fewest
-    cells first (built once a board)."""
-    cages = tuple(
-        (r.cells, r.total) for r in s.rules if isinstance(r, Cage) and r.total is not None
-    )
+    """Every equation the 45 rule gives on the state's board and killer cages (those
+    that overlap no other cage), fewest cells first (built once a board)."""
+    summed = [(r.cells, r.total) for r in s.rules if isinstance(r, Cage) and r.total is not None]
+    # Cages that overlap another would count a cell twice: only the others take part.
+    count = [0] * (s.n * s.n)
+    for cells, _ in summed:
+        for c in cells:
+            count[c] += 1
+    cages = tuple((cells, t) for cells, t in summed if all(count[c] == 1 for c in cells))
     if not cages:
         return ()
     return _equations(s.units, s.names, tuple(_unions(s)), cages, s.n)
