@@ -13,6 +13,12 @@ file there).  Each peer gets the same puzzles in the same run:
   solves and proves uniqueness.
 
 Target: faster than CP-SAT on every variant.
+
+:func:`walks` counts the puzzles whose explanation (``steps``) needs a guess
+(``bifurcation``), with the variant ladder as it is and with only the ladder
+the variants had before the 45 rule and the forcing chains (the singles, the
+rules' own techniques and the classic ladder).  Target (issue 39): at most 1
+in 6 needs a guess.  Run alone: ``python -m benchmarks.bench_variants walks``.
 """
 
 from __future__ import annotations
@@ -27,11 +33,22 @@ from benchmarks.common import ROOT, best_of, verdict
 from benchmarks.peers import cpsat_variant
 from lazyfun.sudoku.making import generate
 from lazyfun.sudoku.making.variant_generation import KINDS
+from lazyfun.sudoku.steps.deduction import (
+    GUESS,
+    VARIANT_CHAINS,
+    VARIANT_TECHNIQUES,
+    steps,
+    variant_ladder,
+)
 from lazyfun.sudoku.variants import Variant, count_solutions, solve
 from lazyfun.sudoku.variants.exchange import from_json, to_json
 
 SET = ROOT / "tests" / "data" / "variants"
 REPEATS = 3
+WALKED = ("x", "windoku", "jigsaw", "anti-knight", "killer", "thermo")  # the issue's kinds
+WALKS = 12  # puzzles a kind whose walk is counted
+NEW = {t.name for t in VARIANT_TECHNIQUES + VARIANT_CHAINS}
+OLD = [t.name for t in variant_ladder() if t.name not in NEW]  # the ladder before them
 MADE = {"non-consecutive": 5, "jigsaw": 10}  # puzzles to time per kind (the rest: 30)
 
 
@@ -92,4 +109,44 @@ def main() -> list[str]:
     for kind in KINDS:
         made = _generation_rate(kind, MADE.get(kind, 30))
         print(f"  {kind:16} {made:8.1f}/s  ({made / classic:.2f} of the classic rate)")
+    verdicts += walks()
     return verdicts
+
+
+def _guesses(variant: Variant, techniques: list[str] | None) -> int:
+    return sum(step.technique == GUESS for step in steps(variant, techniques=techniques))
+
+
+def walks(count: int = WALKS) -> list[str]:
+    """The first ``count`` puzzles of each kind: how many need a guess, before and now."""
+    print(f"\n  explanations needing a guess, first {count} puzzles a kind (before -> now):")
+    needing, total = 0, 0
+    for kind in WALKED:
+        path = SET / f"{kind}.jsonl"
+        variants = [from_json(json.loads(line)) for line in path.read_text().splitlines()[:count]]
+        start = time.perf_counter()
+        before = [_guesses(v, OLD) for v in variants]
+        middle = time.perf_counter()
+        now = [_guesses(v, None) for v in variants]
+        end = time.perf_counter()
+        guessed = [i for i, g in enumerate(now) if g]
+        needing, total = needing + len(guessed), total + len(variants)
+        print(
+            f"  {kind:12} {sum(map(bool, before)):3} -> {len(guessed):3} of {len(variants)}"
+            f"  guesses {sum(before):3} -> {sum(now):3}"
+            f"  ({(middle - start) / count:.2f} -> {(end - middle) / count:.2f} s a puzzle)"
+            f"  still guessing: {guessed}"
+        )
+    return [
+        verdict(
+            "variant walks: at most 1 in 6 needs a guess",
+            6 * needing <= total,
+            f"{needing} of {total} (lazyfun's own generator: {', '.join(WALKED)})",
+        )
+    ]
+
+
+if __name__ == "__main__":
+    import sys
+
+    walks() if sys.argv[1:] == ["walks"] else main()

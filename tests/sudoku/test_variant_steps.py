@@ -14,6 +14,8 @@ from lazyfun.sudoku.canon import minlex
 from lazyfun.sudoku.steps.deduction import (
     GUESS,
     LADDER,
+    VARIANT_CHAINS,
+    VARIANT_TECHNIQUES,
     candidates_of,
     hint,
     ladder_table,
@@ -177,7 +179,10 @@ def test_the_variant_ladder_puts_the_rules_after_the_singles() -> None:
     ladder = variant_ladder()
     families = [t.family for t in ladder]
     assert families[:4] == ["single"] * 4 and families[4 : 4 + len(rule_ladder())] == ["rule"] * 6
-    assert ladder[4 + len(rule_ladder()) :] == tuple(t for t in LADDER if t.family != "single")
+    rest = ladder[4 + len(rule_ladder()) :]
+    assert rest == (
+        VARIANT_TECHNIQUES + tuple(t for t in LADDER if t.family != "single") + VARIANT_CHAINS
+    )
     assert "| cage combination | - | rule |" in ladder_table(ladder)
     with pytest.raises(ValueError, match="unknown techniques: cage combination"):
         hint(EMPTY4, techniques=["cage combination"])

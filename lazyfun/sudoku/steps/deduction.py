@@ -36,7 +36,7 @@ from typing import Literal
 from lazyfun.sudoku.board.geometry import cell_name
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, drawn, grid_of
 from lazyfun.sudoku.solving.engine import solve
-from lazyfun.sudoku.steps import rule_techniques
+from lazyfun.sudoku.steps import rule_techniques, variant_techniques
 from lazyfun.sudoku.steps.techniques import (
     Finder,
     Pair,
@@ -367,12 +367,76 @@ def _guess(s: State) -> Step:
 Ladder = tuple[Technique, ...]
 
 
+VARIANT_TECHNIQUES: Ladder = (
+    Technique(
+        "innie",
+        None,
+        "rule",
+        "45 rule: the cells of whole units outside the cages inside them make what the"
+        " cages leave of 45 a unit",
+        variant_techniques.innie,
+    ),
+    Technique(
+        "outie",
+        None,
+        "rule",
+        "45 rule: the cells of the cages sticking out of whole units make what the"
+        " cages exceed 45 a unit by",
+        variant_techniques.outie,
+    ),
+    Technique(
+        "45 rule",
+        None,
+        "rule",
+        "the innies of whole units less their outies make a known difference",
+        variant_techniques.rule_45,
+    ),
+    Technique(
+        "cage pointing",
+        None,
+        "rule",
+        "a value every open combination of a cage holds is in the cage: not in the cells"
+        " that see all its places there",
+        variant_techniques.cage_pointing,
+    ),
+)
+
+VARIANT_CHAINS: Ladder = (
+    Technique(
+        "nishio",
+        None,
+        "chain",
+        "a value whose singles run into a contradiction (a cell or a unit left empty) goes",
+        variant_techniques.nishio,
+    ),
+    Technique(
+        "cell forcing chain",
+        None,
+        "chain",
+        "every value of a cell, followed through its singles, places the same value"
+        " elsewhere (or strikes the same candidate)",
+        variant_techniques.cell_forcing_chain,
+    ),
+    Technique(
+        "unit forcing chain",
+        None,
+        "chain",
+        "every place of a value in a unit, followed through what it forces, places the"
+        " same value elsewhere (or strikes the same candidate)",
+        variant_techniques.unit_forcing_chain,
+    ),
+)
+
+
 def variant_ladder() -> Ladder:
     """The ladder of a variant's steps: the singles, then the rules' own techniques
-    (:func:`rule_ladder`), then the rest of :data:`LADDER`."""
+    (:func:`rule_ladder`) and the steps across rules and units
+    (:data:`VARIANT_TECHNIQUES`: the 45 rule, cage pointing), then the rest of
+    :data:`LADDER`, then the forcing chains over the variant's units and peers
+    (:data:`VARIANT_CHAINS`) before a guess."""
     singles = tuple(t for t in LADDER if t.family == "single")
     rest = tuple(t for t in LADDER if t.family != "single")
-    return singles + rule_ladder() + rest
+    return singles + rule_ladder() + VARIANT_TECHNIQUES + rest + VARIANT_CHAINS
 
 
 def _ladder(techniques: Iterable[str] | None, variant: bool = False) -> Ladder:

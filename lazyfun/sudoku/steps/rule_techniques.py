@@ -19,6 +19,7 @@ and found here, one finder a kind of rule, for the ladder of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from lazyfun.sudoku.solving.tables import Check
@@ -49,9 +50,31 @@ def _struck(s: State, rule: Rule, checks: tuple[Check, ...]) -> tuple[Pair, ...]
 
     gone: set[Pair] = set()
     for check in checks:
-        for cell, keep in zip(check.cells, rule.support(check, domain, s.peers), strict=True):
+        keeps = _support(s, rule, check, domain)
+        for cell, keep in zip(check.cells, keeps, strict=True):
             gone.update((cell, v) for v in values_of(s.cands[cell] & ~keep))
     return tuple(sorted(gone))
+
+
+def _support(s: State, rule: Rule, check: Check, domain: Callable[[int], int]) -> tuple[int, ...]:
+    """A check's support, remembered by its cells' domains and which of them see each
+    other (all a rule's support reads): a walk, and a forcing chain, ask again of each
+    unchanged check at every step."""
+    cells = check.cells
+    key = (
+        check,
+        tuple(domain(c) for c in cells),
+        tuple(d in s.peers[c] for c in cells for d in cells),
+    )
+    keeps = _supported.get(key)
+    if keeps is None:
+        keeps = _supported[key] = tuple(rule.support(check, domain, s.peers))
+        if len(_supported) > 1 << 18:
+            _supported.clear()
+    return keeps
+
+
+_supported: dict[tuple[Check, tuple[int, ...], tuple[bool, ...]], tuple[int, ...]] = {}
 
 
 def finder(kind: type[Rule]) -> Finder:
@@ -67,3 +90,17 @@ def finder(kind: type[Rule]) -> Finder:
         return None
 
     return find
+
+
+def strikes(s: State, changed: set[int] | None = None) -> tuple[Pair, ...]:
+    """Every candidate some rule's own technique strikes in the state, at once (what a
+    forcing chain follows besides the singles); with ``changed``, only by the checks on
+    a cell whose candidates changed (the others struck all they could already)."""
+    gone: set[Pair] = set()
+    for rule in s.rules:
+        if type(rule).technique is not None:
+            for checks, _, _ in _findings(rule, s.n):
+                if changed is not None:
+                    checks = tuple(c for c in checks if not changed.isdisjoint(c.cells))
+                gone.update(_struck(s, rule, checks))
+    return tuple(sorted(gone))
