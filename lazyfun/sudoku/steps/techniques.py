@@ -193,6 +193,21 @@ def naked_single(s: State) -> Found | None:
     return None
 
 
+def _confinements(s: State, bases: Iterable[int]) -> Iterator[tuple[int, int, int, list[int]]]:
+    """Each value of a base unit ``k`` with two places or more, all of them in another
+    unit ``j`` (the cover), as ``(k, j, value, places)``: the intersections that
+    pointing and claiming read."""
+    for k in bases:
+        unit = s.units[k]
+        for value in s.missing(unit):
+            places = s.where(unit, value)
+            if len(places) < 2:
+                continue
+            for j in s.units_of[places[0]]:
+                if j != k and all(c in s.units[j] for c in places):
+                    yield k, j, value, places
+
+
 # --- direct techniques: an intersection or hidden subset seen through a single ----
 
 
@@ -209,34 +224,28 @@ def _direct_confined(s: State, bases: Iterable[int], covers: frozenset[int]) -> 
     pointing, a parallel line for claiming) the value may have one place left outside
     the cover: it goes there.  Only the placement is the step (Sudoku Explainer's
     direct hints place the single and strike nothing)."""
-    for k in bases:
+    for k, j, value, places in _confinements(s, bases):
+        if j not in covers:
+            continue
         unit = s.units[k]
-        for value in s.missing(unit):
-            places = s.where(unit, value)
-            if len(places) < 2:
-                continue
-            for j in s.units_of[places[0]]:
-                if j not in covers or not all(c in s.units[j] for c in places):
-                    continue
-                cover = set(s.units[j])
-                kind = _kind(s, k)
-                crossing = {
-                    o
-                    for c in s.where(s.units[j], value)
-                    if c not in unit
-                    for o in s.units_of[c]
-                    if o != k and _kind(s, o) == kind
-                }
-                for other in sorted(crossing):
-                    there = s.where(s.units[other], value)
-                    outside = [c for c in there if c not in cover]
-                    if len(there) > 1 and len(outside) == 1:
-                        names = (s.names[k], s.names[j], s.names[other])
-                        return Found(
-                            placements=((outside[0], value),),
-                            cells=(*places, outside[0]),
-                            units=names,
-                        )
+        cover = set(s.units[j])
+        kind = _kind(s, k)
+        crossing = {
+            o
+            for c in s.where(s.units[j], value)
+            if c not in unit
+            for o in s.units_of[c]
+            if o != k and _kind(s, o) == kind
+        }
+        for other in sorted(crossing):
+            there = s.where(s.units[other], value)
+            outside = [c for c in there if c not in cover]
+            if len(there) > 1 and len(outside) == 1:
+                return Found(
+                    placements=((outside[0], value),),
+                    cells=(*places, outside[0]),
+                    units=(s.names[k], s.names[j], s.names[other]),
+                )
     return None
 
 
@@ -289,20 +298,11 @@ def _confined(s: State, bases: Iterable[int]) -> Found | None:
     """A value whose places in a base unit all lie in one other unit (the cover) leaves
     the rest of the cover (pointing: a box into a line; claiming: a line into a box;
     in a variant, any unit into any other)."""
-    for k in bases:
+    for k, j, value, places in _confinements(s, bases):
         unit = s.units[k]
-        for value in s.missing(unit):
-            places = s.where(unit, value)
-            if len(places) < 2:
-                continue
-            for j in s.units_of[places[0]]:
-                cover = s.units[j]
-                if j != k and all(c in cover for c in places):
-                    gone = tuple((c, value) for c in s.where(cover, value) if c not in unit)
-                    if gone:
-                        return Found(
-                            eliminations=gone, cells=tuple(places), units=(s.names[k], s.names[j])
-                        )
+        gone = tuple((c, value) for c in s.where(s.units[j], value) if c not in unit)
+        if gone:
+            return Found(eliminations=gone, cells=tuple(places), units=(s.names[k], s.names[j]))
     return None
 
 
