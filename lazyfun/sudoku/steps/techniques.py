@@ -583,7 +583,9 @@ def _best_chains(s: State, count: int) -> dict[LinkShape, Found]:
             chain, gone = _chain_eliminations(s, value, links, path)
             if gone and (shape not in best or len(gone) > best[shape][0]):
                 best[shape] = (len(gone), chain, gone)
-    found = {shape: Found(eliminations=g, cells=c) for shape, (_, c, g) in best.items()}
+    found: dict[LinkShape, Found] = {
+        shape: Found(eliminations=g, cells=c) for shape, (_, c, g) in best.items()
+    }
     s.memo[("strong links", count)] = (list(s.cands), found)
     return found
 
