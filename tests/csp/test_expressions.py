@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, ModelError, element, maximum, minimum, total
-from lazyfun.csp.constraints import Constraint, Decision
+from lazyfun.csp.constraints import Constraint, Decision, Expr
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
@@ -58,7 +58,7 @@ def _term(draw: st.DrawFn, m: Model, xs: list[Decision], depth: int) -> Term:
         return a + b, lambda v: fa(v) + fb(v)
     if kind == "product":
         return a * b, lambda v: fa(v) * fb(v)
-    if not any(isinstance(t, Decision) or not isinstance(t, int) for t in (a, b)):
+    if not any(_has_decision(t) for t in (a, b)):
         return a + b, lambda v: fa(v) + fb(v)  # minimum and element need a decision
     if kind == "min":
         return minimum([a, b]), lambda v: min(fa(v), fb(v))
@@ -69,6 +69,11 @@ def _term(draw: st.DrawFn, m: Model, xs: list[Decision], depth: int) -> Term:
         return a + b, lambda v: fa(v) + fb(v)
     index = draw(st.sampled_from(usable))
     return element([a, b], index), lambda v, i=index.name: _at([fa, fb], lambda w: w[i], v)
+
+
+def _has_decision(t: Any) -> bool:
+    """Whether ``t`` depends on a decision: ``0 * x`` is an expression of none."""
+    return isinstance(t, Decision) or (isinstance(t, Expr) and bool(t.terms))
 
 
 def _of_one(draw: st.DrawFn, kind: str, a: Any, fa: Callable[[Values], int]) -> Term:
