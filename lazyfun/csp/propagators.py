@@ -179,6 +179,9 @@ class Propagators:
         self.tasks: list[int] = []
         self.sizes: list[int] = []
         self.optional = False
+        # Per no_overlap, its intervals as (start, size) while their sizes are numbers
+        # (an interval of variable size leaves the list empty), for ranking.
+        self.machines: list[list[tuple[int, int]]] = []
         for constraint in constraints:
             self._add(constraint)
         for chain in chains(self.groups, self.ties, self.offsets):
@@ -286,6 +289,9 @@ class Propagators:
         self.sizes.extend(x.parts()[2] for x in c.intervals)
         self.optional = self.optional or any(x.present is not None for x in c.intervals)
         if isinstance(c, NoOverlap):
+            ranked = [(x.start.index, x.parts()[2]) for x in c.intervals]
+            fixed = all(x.parts()[1] < 0 for x in c.intervals)
+            self.machines.append(ranked if fixed else [])
             return no_overlap_filter([_task(x, 1) for x in c.intervals], self.offsets)
         tasks = [_task(x, d) for x, d in zip(c.intervals, c.demands, strict=True)]
         return cumulative_filter(tasks, c.capacity, self.offsets)
