@@ -39,6 +39,7 @@ from lazyfun.csp.constraints import Constraint, Decision, Expr, Linear
 from lazyfun.csp.disjunctive import SetTimes
 from lazyfun.csp.progress import SearchProgress
 from lazyfun.csp.propagators import Propagators
+from lazyfun.csp.ranking import Ranking, Ranks
 from lazyfun.csp.results import Decisions, Quality, Solution
 from lazyfun.csp.scheduling import Cumulative, NoOverlap
 from lazyfun.search import search
@@ -50,13 +51,28 @@ Postponed = tuple[tuple[int, int], ...]
 
 
 class Node(NamedTuple):
-    """A search state: the domains, the decision just fixed (-1: none), failure, and the
-    tasks SetTimes put off (start, earliest start then)."""
+    """A search state: the domains, the decision just fixed (-1: none), failure, the
+    tasks SetTimes put off (start, earliest start then), the tasks ranked on their
+    machines, and the decisions a ranking branch narrowed (None: see ``fixed``)."""
 
     domains: Domains
     fixed: int
     failed: bool = False
     postponed: Postponed = ()
+    ranks: Ranks = ()
+    moved: tuple[int, ...] | None = None
+
+
+# The neighbourhood search for a schedule's bound (see lazyfun.csp.ranking): the
+# branchings the first schedule may take, the machines left free to re-rank, the
+# branchings a try may take, and how many tries in a row may find nothing better.
+FIRST_NODES = 3_000
+FREE_MACHINES = 3
+TRY_NODES = 300
+PATIENCE = 40
+# Then targets below the best schedule, with shaving (see Solutions._targets): the
+# branchings each may take.
+TARGET_NODES = 2_000
 
 
 def _regular(constraints: Sequence[Constraint], goals: Sequence[tuple[Expr, int]]) -> bool:
@@ -94,6 +110,10 @@ def _earlier_keeps(c: Linear, starts: set[int]) -> bool:
 
 class _Stop(Exception):
     """A time or node limit was reached."""
+
+
+class _Enough(Exception):
+    """A neighbourhood's try has taken its branchings."""
 
 
 class Solutions(Iterator[Solution]):
@@ -147,6 +167,24 @@ class Solutions(Iterator[Solution]):
             if compiled.tasks and not branching
             else None
         )
+        machines = compiled.machines
+        self._ranking = (
+            Ranking(machines, compiled.offsets, compiled.propagate)
+            if self._set_times is not None
+            and self._set_times.postpone
+            and machines
+            and all(machines)
+            and not any(isinstance(c, Cumulative) for c in constraints)
+            else None
+        )
+        # While the neighbourhood search runs: no shaving, no bound from its nodes,
+        # and the branching at which its try ends.
+        self._trying = False
+        self._shaving = True
+        self._try_ends = 0
+        # Set when the search before the proof has settled it: nothing (better) exists.
+        self._empty = False
+        self._aimed = ""
         self._started = time.perf_counter()
         self._progress = progress
         self._stream = self._run()
@@ -200,12 +238,19 @@ class Solutions(Iterator[Solution]):
     def _prune(self, node: Node) -> Node:
         doms = list(node.domains)
         compiled = self._compiled
-        if node.fixed >= 0:
+        if node.moved is not None:
+            ok = compiled.propagate(doms, node.moved)
+        elif node.fixed >= 0:
             ok = compiled.propagate(doms, [node.fixed])
         else:
             ok = all(check(doms) is not None for check in compiled.constant)
             ok = ok and compiled.propagate(doms, range(len(doms)))
-        return Node(tuple(doms), node.fixed, not ok, node.postponed)
+        ranking = self._ranking
+        if ok and ranking is not None:
+            ok = ranking.enforce(doms, node.ranks)
+            if ok and self._shaving and ranking.shaves(node.ranks):
+                ok = ranking.shave(doms) and ranking.enforce(doms, node.ranks)
+        return Node(tuple(doms), node.fixed, not ok, node.postponed, node.ranks)
 
     def _choose(self, doms: Domains) -> int:
         """The decision to branch on: the first open one of ``branching``, else the one
@@ -235,22 +280,25 @@ class Solutions(Iterator[Solution]):
         if self._progress is not None and not self.nodes & 255 and self._progress.due():
             self._show()
         doms = node.domains
-        tracking = bool(self._signs)
+        tracking = bool(self._signs) and not self._trying
         if tracking:
             self._open.append(doms)
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise _Stop("node_limit")
         if self.time_limit is not None and time.perf_counter() - self._started > self.time_limit:
             raise _Stop("time_limit")
-        if self._set_times is not None:
-            task = self._set_times.choose(doms, node.postponed)
-            if task >= 0:
-                yield from self._set_time(node, task)
-                return
-            if task == -2:
-                if tracking:
-                    self._open.pop()
-                return
+        if self._trying and self.nodes > self._try_ends:
+            raise _Enough
+        children = (
+            self._by_ranks(node, tracking)
+            if self._ranking is not None
+            else self._by_times(node, tracking)
+            if self._set_times is not None
+            else None
+        )
+        if children is not None:
+            yield from children
+            return
         best = self._choose(doms)
         bits = doms[best]
         down = self._descending[best]
@@ -259,7 +307,54 @@ class Solutions(Iterator[Solution]):
             bits ^= bit
             if tracking:
                 self._open[-1] = (*doms[:best], bits, *doms[best + 1 :]) if bits else None
-            yield Node((*doms[:best], bit, *doms[best + 1 :]), best)
+            yield Node((*doms[:best], bit, *doms[best + 1 :]), best, False, (), node.ranks)
+        if tracking:
+            self._open.pop()
+
+    def _by_ranks(self, node: Node, tracking: bool) -> Iterator[Node] | None:
+        """Rank-first's branches while a machine has open tasks to rank; then, once, every
+        open start at its earliest; None when the starts are all fixed."""
+        assert self._ranking is not None
+        doms = node.domains
+        machine, task = self._ranking.choose(doms, node.ranks)
+        if machine >= 0:
+            return self._rank(node, machine, task)
+        open_starts = tuple(i for i in self._ranking.starts if doms[i] & (doms[i] - 1))
+        if not open_starts:
+            return None
+        if tracking:
+            self._open.pop()  # the one child holds every schedule of these ranks worth having
+        earliest = tuple(self._ranking.earliest(doms))
+        return iter((Node(earliest, -1, False, (), node.ranks, open_starts),))
+
+    def _by_times(self, node: Node, tracking: bool) -> Iterator[Node] | None:
+        """SetTimes' branches while a task is open; nothing at a dead end; None when the
+        starts are all fixed."""
+        assert self._set_times is not None
+        task = self._set_times.choose(node.domains, node.postponed)
+        if task >= 0:
+            return self._set_time(node, task)
+        if task == -2:
+            if tracking:
+                self._open.pop()
+            return iter(())
+        return None
+
+    def _rank(self, node: Node, machine: int, task: int) -> Iterator[Node]:
+        """Rank-first's two branches: ``task`` runs first of the machine's open tasks,
+        or it does not (see :class:`~lazyfun.csp.ranking.Ranking`)."""
+        assert self._ranking is not None
+        doms = node.domains
+        first = self._ranking.first(doms, machine, task, node.ranks)
+        later = tuple(self._ranking.not_first(doms, machine, task, node.ranks))
+        tracking = bool(self._signs) and not self._trying
+        if tracking:
+            self._open[-1] = later
+        moved = tuple(i for i, bits in enumerate(first) if bits != doms[i]) or (task,)
+        yield Node(tuple(first), -1, False, (), (*node.ranks, (machine, task)), moved)
+        if tracking:
+            self._open[-1] = None
+        yield Node(later, -1, False, (), node.ranks, (task,))
         if tracking:
             self._open.pop()
 
@@ -272,7 +367,7 @@ class Solutions(Iterator[Solution]):
         bits = doms[i]
         first = bits & -bits
         rest = bits if self._set_times.postpone else bits ^ first
-        tracking = bool(self._signs)
+        tracking = bool(self._signs) and not self._trying
         if tracking:
             self._open[-1] = (*doms[:i], rest, *doms[i + 1 :])
         yield Node((*doms[:i], first, *doms[i + 1 :]), i, False, node.postponed)
@@ -283,10 +378,10 @@ class Solutions(Iterator[Solution]):
         if tracking:
             self._open.pop()
 
-    def _run(self) -> Iterator[Solution]:
+    def _found(self, root: Node) -> Iterator[Solution]:
+        """The solutions below ``root``: each a new best when there are goals."""
         compiled = self._compiled
         goal = compiled.goal
-        root = self._prune(Node(compiled.start, -1))
         found = search(
             root,
             expand1=self._expand1,
@@ -306,6 +401,116 @@ class Solutions(Iterator[Solution]):
             self.best.bound = self.bound
             self._show()
             yield self.best
+
+    def _improve(self) -> Iterator[Solution]:
+        """What tightens a schedule's bound before the proof: a first schedule, then tries
+        that keep all machines but a few as the best schedule ranks them, until
+        :data:`PATIENCE` tries in a row find nothing better; then, with one goal,
+        targets between the best and the least the goal can reach (:meth:`_targets`)."""
+        assert self._ranking is not None
+        start = Node(self._compiled.start, -1)
+        self._trying = True
+        self._shaving = False
+        self._try_ends = 1 << 62
+        try:
+            root = self._prune(start)
+            if root.failed:
+                return
+            self._open = [root.domains]  # the bound stays the whole model's meanwhile
+            yield from self._tries(root, self._ranking)
+            if len(self._signs) == 1:
+                yield from self._targets(root)
+        finally:
+            self._trying = False
+            self._shaving = True
+            self._open = []
+
+    def _targets(self, root: Node) -> Iterator[Solution]:
+        """Targets halfway between the least the goal can reach and the best schedule,
+        each searched first briefly without shaving (:data:`TRY_NODES` branchings), then
+        with shaving for at most :data:`TARGET_NODES`.  A schedule found is a new best;
+        a target searched to the end raises the least (a proof); one that runs out of
+        branchings raises it halfway to the best (a guess: aim higher).  Once the least
+        is within 2 of the best, the target is one below the best: searched to the end,
+        the best is optimal; out of branchings, the proof's search takes over."""
+        start = Node(root.domains, -1)
+        self._shaving = True
+        shaved = self._prune(start)  # the goal's least, as shaving raises it
+        if shaved.failed:
+            self._empty = True  # not even one below the best: it is optimal
+            return
+        least = self._compiled.goal.lowest(0, shaved.domains)
+        while self.best is not None:
+            best = self._signs[0] * self.best.objective[0]
+            if least >= best:
+                self._empty = True
+                return
+            target = best - 1 if least >= best - 2 else (least + best) // 2
+            for shaving in (False, True):
+                yield from self._aim(start, target, shaving)
+                if self._aimed != "open":
+                    break
+            if self._aimed == "optimal":
+                self._empty = True
+                return
+            if self._aimed == "none":
+                least = target + 1
+            elif self._aimed == "open":
+                if target == best - 1:
+                    return  # the proof's search takes it from here
+                least = (target + best + 1) // 2
+
+    def _aim(self, start: Node, target: int, shaving: bool) -> Iterator[Solution]:
+        """The schedules below ``start`` that meet ``target``, each a new best, found
+        within a budget of branchings; ``_aimed`` says how it went: "optimal" (the last
+        found is: the search ended below it), "better" (found, budget spent), "none"
+        (searched to the end: nothing meets the target), "open" (budget spent, none
+        found)."""
+        goal = self._compiled.goal
+        goal.improve_on([target + 1])  # only schedules that meet the target
+        self._shaving = shaving
+        self._try_ends = self.nodes + (TARGET_NODES if shaving else TRY_NODES)
+        found = False
+        try:
+            for better in self._found(self._prune(start)):
+                found = True
+                yield better
+            self._aimed = "optimal" if found else "none"
+        except _Enough:
+            self._aimed = "better" if found else "open"
+        finally:
+            if self.best is not None:
+                goal.improve_on([self._signs[0] * self.best.objective[0]])
+
+    def _tries(self, root: Node, ranking: Ranking) -> Iterator[Solution]:
+        self._try_ends = self.nodes + FIRST_NODES
+        try:
+            first = next(self._found(root), None)
+        except _Enough:
+            return  # no schedule comes easily: the proof's search, shaving, looks for it
+        if first is None:
+            self._empty = True  # that search was complete: there is no schedule
+            return
+        yield first
+        keep = max(0, len(ranking.machines) - FREE_MACHINES)
+        stale = 0
+        while stale < PATIENCE and self.best is not None and self.best.values is not None:
+            ranks = ranking.neighbourhood(self.best.values, keep)
+            self._try_ends = self.nodes + TRY_NODES
+            stale += 1
+            try:
+                for better in self._found(self._prune(root._replace(ranks=ranks))):
+                    stale = 0
+                    yield better
+            except _Enough:
+                pass
+
+    def _run(self) -> Iterator[Solution]:
+        compiled = self._compiled
+        if self._ranking is not None and self._signs:
+            yield from self._improve()
+        if not self._empty:
+            yield from self._found(self._prune(Node(compiled.start, -1)))
         self._ended("optimal" if self.best is not None else "searched to the end")
         if self.best is not None:
             best = self.best
