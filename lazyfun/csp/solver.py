@@ -426,14 +426,22 @@ class Solutions(Iterator[Solution]):
             self._open = []
 
     def _targets(self, root: Node) -> Iterator[Solution]:
-        """Targets halfway between the least the goal can reach and the best schedule,
-        each searched first briefly without shaving (:data:`TRY_NODES` branchings), then
-        with shaving for at most :data:`TARGET_NODES`.  A schedule found is a new best;
-        a target searched to the end raises the least (a proof); one that runs out of
-        branchings raises it halfway to the best (a guess: aim higher).  Once the least
-        is within 2 of the best, the target is one below the best: searched to the end,
-        the best is optimal; out of branchings, the proof's search takes over."""
+        """One below the best schedule, briefly and without shaving (a small model is
+        settled there).  Then targets halfway between the least the goal can reach and
+        the best, each searched first briefly without shaving (:data:`TRY_NODES`
+        branchings), then with shaving for at most :data:`TARGET_NODES`.  A schedule
+        found is a new best; a target searched to the end raises the least (a proof);
+        one that runs out of branchings raises it halfway to the best (a guess: aim
+        higher).  Once the least is within 2 of the best, the target is one below the
+        best: searched to the end, the best is optimal; out of branchings, the proof's
+        search takes over."""
         start = Node(root.domains, -1)
+        if self.best is None:
+            return
+        yield from self._aim(start, self._signs[0] * self.best.objective[0] - 1, False)
+        if self._aimed in ("optimal", "none"):  # a small model is settled here
+            self._empty = True
+            return
         self._shaving = True
         shaved = self._prune(start)  # the goal's least, as shaving raises it
         if shaved.failed:
