@@ -123,10 +123,14 @@ class Ranking:
                 best, best_slack = (machine, task[0]), slack
         return best
 
+    def _others(self, machine: int, t: int, ranks: Ranks) -> list[int]:
+        """The machine's open tasks but ``t``."""
+        ranked = set(self.sequences(ranks)[machine])
+        return [i for i, _ in self.machines[machine] if i != t and i not in ranked]
+
     def first(self, doms: Sequence[int], machine: int, t: int, ranks: Ranks) -> list[int]:
         """The domains where ``t`` runs before the machine's other open tasks."""
-        ranked = set(self.sequences(ranks)[machine])
-        others = [i for i, _ in self.machines[machine] if i != t and i not in ranked]
+        others = self._others(machine, t, ranks)
         out = list(doms)
         end = self._est(doms, t) + self.size[t]
         for u in others:
@@ -137,8 +141,7 @@ class Ranking:
 
     def not_first(self, doms: Sequence[int], machine: int, t: int, ranks: Ranks) -> list[int]:
         """The domains where some other open task of the machine runs before ``t``."""
-        ranked = set(self.sequences(ranks)[machine])
-        others = [i for i, _ in self.machines[machine] if i != t and i not in ranked]
+        others = self._others(machine, t, ranks)
         out = list(doms)
         soonest = min(self._est(doms, u) + self.size[u] for u in others)
         out[t] = _at_least(out[t], self.offsets[t], soonest)
