@@ -63,6 +63,7 @@ COMPILED = (
     "lazyfun.csp.propagators",
     "lazyfun.csp.relaxation",
     "lazyfun.csp.solver",
+    "lazyfun.csp.tabu",
     "lazyfun.lazylist.cells",
     "lazyfun.lazylist.blackholes",
     "lazyfun.lazylist.sharing",

@@ -31,17 +31,20 @@ Installed from source, this module is compiled with mypyc (see
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from lazyfun.csp.constraints import Constraint, Decision, Expr, Linear
 from lazyfun.csp.disjunctive import SetTimes
+from lazyfun.csp.filters import low
 from lazyfun.csp.progress import SearchProgress
 from lazyfun.csp.propagators import Propagators
 from lazyfun.csp.ranking import Ranking, Ranks
 from lazyfun.csp.results import Decisions, Quality, Solution
 from lazyfun.csp.scheduling import Cumulative, NoOverlap
+from lazyfun.csp.tabu import Arc, Shop
 from lazyfun.search import search
 
 __all__ = ["Node", "Solutions"]
@@ -70,6 +73,9 @@ FIRST_NODES = 3_000
 FREE_MACHINES = 3
 TRY_NODES = 300
 PATIENCE = 40
+# Where the model is a shop the tabu search can judge, the searches in a row that
+# may find nothing better.
+RUNS = 3
 # Then targets below the best schedule, with shaving (see Solutions._targets): the
 # branchings each may take.
 TARGET_NODES = 2_000
@@ -96,16 +102,57 @@ def _regular(constraints: Sequence[Constraint], goals: Sequence[tuple[Expr, int]
 def _earlier_keeps(c: Linear, starts: set[int]) -> bool:
     """Whether ``c``, read as ``sum a_i x_i + k <= 0`` (or ``< 0``), holds still when a
     start moves earlier: each start's coefficient is positive (a deadline, ``end <=
-    makespan``), or ``c`` is a precedence ``x_b >= x_a + lag`` of two starts with a lag of
-    at least 0 (the later one's earliest start then already waits for the earlier)."""
+    makespan``), or ``c`` is a precedence of two starts with a lag of at least 0 (the
+    later one's earliest start then already waits for the earlier; see
+    :func:`_precedence`)."""
     if c.op in ("==", "!="):
         return False
     sign = -1 if c.op in (">=", ">") else 1
-    terms = {i: sign * a for i, a in c.expr.terms.items()}
-    if all(a > 0 for i, a in terms.items() if i in starts):
+    if all(sign * a > 0 for i, a in c.expr.terms.items() if i in starts):
         return True
-    lag = sign * c.expr.constant + (1 if c.op in ("<", ">") else 0)
-    return sorted(terms.values()) == [-1, 1] and set(terms) <= starts and lag >= 0
+    arc = _precedence(c, starts)
+    return arc is not None and arc[2] >= 0
+
+
+def _precedence(c: Linear, starts: set[int]) -> Arc | None:
+    """``c`` as a precedence ``x_b >= x_a + lag`` of two starts, ``(a, b, lag)``; None
+    when it is not one."""
+    if c.op in ("==", "!="):
+        return None
+    sign = -1 if c.op in (">=", ">") else 1
+    terms = {i: sign * a for i, a in c.expr.terms.items()}
+    if sorted(terms.values()) != [-1, 1] or not set(terms) <= starts:
+        return None
+    (a,) = [i for i, x in terms.items() if x == 1]
+    (b,) = [i for i, x in terms.items() if x == -1]
+    return a, b, sign * c.expr.constant + (1 if c.op in ("<", ">") else 0)
+
+
+def _shop(
+    machines: Sequence[Sequence[tuple[int, int]]],
+    constraints: Sequence[Constraint],
+    goals: Sequence[tuple[Expr, int]],
+) -> tuple[list[list[tuple[int, int]]], list[Arc]] | None:
+    """The machines and precedences for the tabu search (see :mod:`lazyfun.csp.tabu`),
+    when the model is a shop it can judge: each task on one machine, and the first
+    goal a makespan (one decision, minimised, that is no task's start); else None."""
+    tasks = [[(i, p) for i, p in on if p > 0] for on in machines]
+    starts = [i for on in tasks for i, _ in on]
+    if len(starts) != len(set(starts)) or len(goals) != 1:
+        return None
+    expr, sign = goals[0]
+    terms = list(expr.terms.items())
+    if len(terms) != 1 or terms[0][1] * sign <= 0 or terms[0][0] in starts:
+        return None
+    on_machines = set(starts)
+    arcs = [
+        arc
+        for c in constraints
+        if isinstance(c, Linear)
+        for arc in [_precedence(c, on_machines)]
+        if arc is not None
+    ]
+    return tasks, arcs
 
 
 class _Stop(Exception):
@@ -177,6 +224,8 @@ class Solutions(Iterator[Solution]):
             and not any(isinstance(c, Cumulative) for c in constraints)
             else None
         )
+        shop = _shop(machines, constraints, goals) if self._ranking is not None and goals else None
+        self._shop = shop
         # While the neighbourhood search runs: no shaving, no bound from its nodes,
         # and the branching at which its try ends.
         self._trying = False
@@ -235,6 +284,21 @@ class Solutions(Iterator[Solution]):
             self._progress.close(how)
             self._progress = None
 
+    def _limited(self) -> bool:
+        """Whether a time or node limit is reached."""
+        return (self.node_limit is not None and self.nodes > self.node_limit) or (
+            self.time_limit is not None and time.perf_counter() - self._started > self.time_limit
+        )
+
+    def _limits(self) -> None:
+        """Stop the stream once a limit is reached."""
+        if self._limited():
+            raise _Stop(
+                "node_limit"
+                if self.node_limit is not None and self.nodes > self.node_limit
+                else "time_limit"
+            )
+
     def _prune(self, node: Node) -> Node:
         doms = list(node.domains)
         compiled = self._compiled
@@ -283,10 +347,7 @@ class Solutions(Iterator[Solution]):
         tracking = bool(self._signs) and not self._trying
         if tracking:
             self._open.append(doms)
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise _Stop("node_limit")
-        if self.time_limit is not None and time.perf_counter() - self._started > self.time_limit:
-            raise _Stop("time_limit")
+        self._limits()
         if self._trying and self.nodes > self._try_ends:
             raise _Enough
         children = (
@@ -436,8 +497,8 @@ class Solutions(Iterator[Solution]):
         best: searched to the end, the best is optimal; out of branchings, the proof's
         search takes over."""
         start = Node(root.domains, -1)
-        if self.best is None:
-            return
+        if self.best is None or self._shop is not None:
+            return  # the tabu search aimed below its best: on to the proof
         yield from self._aim(start, self._signs[0] * self.best.objective[0] - 1, False)
         if self._aimed in ("optimal", "none"):  # a small model is settled here
             self._empty = True
@@ -491,6 +552,9 @@ class Solutions(Iterator[Solution]):
                 goal.improve_on([self._signs[0] * self.best.objective[0]])
 
     def _tries(self, root: Node, ranking: Ranking) -> Iterator[Solution]:
+        """A first schedule, then better ones: by the tabu search where the model is a
+        shop it can judge, else by neighbourhoods of the best schedule, until
+        :data:`PATIENCE` tries in a row find nothing better."""
         self._try_ends = self.nodes + FIRST_NODES
         try:
             first = next(self._found(root), None)
@@ -500,18 +564,58 @@ class Solutions(Iterator[Solution]):
             self._empty = True  # that search was complete: there is no schedule
             return
         yield first
+        if self._shop is not None:
+            yield from self._tabu(root, *self._shop)
+            return
         keep = max(0, len(ranking.machines) - FREE_MACHINES)
         stale = 0
         while stale < PATIENCE and self.best is not None and self.best.values is not None:
             ranks = ranking.neighbourhood(self.best.values, keep)
-            self._try_ends = self.nodes + TRY_NODES
             stale += 1
-            try:
-                for better in self._found(self._prune(root._replace(ranks=ranks))):
-                    stale = 0
-                    yield better
-            except _Enough:
-                pass
+            for _ in self._ranked(root, ranks):
+                stale = 0
+                yield _
+
+    def _ranked(self, root: Node, ranks: Ranks) -> Iterator[Solution]:
+        """The better schedules that keep ``ranks``, found within :data:`TRY_NODES`
+        branchings."""
+        self._try_ends = self.nodes + TRY_NODES
+        with contextlib.suppress(_Enough):
+            yield from self._found(self._prune(root._replace(ranks=ranks)))
+
+    def _tabu(
+        self, root: Node, machines: list[list[tuple[int, int]]], arcs: list[Arc]
+    ) -> Iterator[Solution]:
+        """Tabu searches (see :mod:`lazyfun.csp.tabu`) from the best schedule, until
+        :data:`RUNS` in a row find nothing better; each better order is checked against
+        the whole model with its machines ranked so.  Before each search, while the
+        best is new, one below it is aimed at briefly (:meth:`_aim`, without shaving):
+        a small model is settled there."""
+        assert self.best is not None and self.best.values is not None
+        offsets = self._compiled.offsets
+        release = {i: offsets[i] + low(root.domains[i]) for on in machines for i, _ in on}
+        shop = Shop(machines, arcs, release)
+        if not shop.begin(shop.orders(self.best.values)):
+            return
+        start = Node(root.domains, -1)
+        aimed: int | None = None
+        idle = 0
+        while idle < RUNS and self.best is not None:
+            best = self._signs[0] * self.best.objective[0]
+            if best != aimed:
+                aimed = best
+                yield from self._aim(start, best - 1, False)
+                if self._aimed in ("optimal", "none"):
+                    self._empty = True
+                    return
+            idle += 1
+            for makespan, orders in shop.walk(self._limited):
+                if makespan < self._signs[0] * self.best.objective[0]:
+                    ranks = tuple((m, i) for m, seq in enumerate(orders) for i in seq)
+                    for better in self._ranked(root, ranks):
+                        idle = 0
+                        yield better
+            self._limits()
 
     def _run(self) -> Iterator[Solution]:
         compiled = self._compiled
