@@ -4,6 +4,8 @@ neighbourhood search and the proof end at the optimum a complete search proves."
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -154,23 +156,35 @@ def test_shaving_finds_what_propagation_misses() -> None:
 @settings(max_examples=examples(100), deadline=None)
 @given(shops())
 def test_the_proved_makespan_is_brute_force_s_least(jobs: JobShop) -> None:
-    """The stream (neighbourhood search, then the proof) holds strictly better
-    schedules and ends with the least makespan of every schedule, proved."""
-    m, _, _ = jobshop_model(jobs)
+    """The stream (tabu search, then the proof) holds strictly better schedules and ends
+    with a schedule, proved optimal, that brute force cannot beat: none ends sooner."""
+    m, tasks, _ = jobshop_model(jobs)
     stream = m.solutions()
     results = list(stream)
     assert results[-1].quality is Quality.OPTIMAL
     objectives = [r.objective[0] for r in results[:-1]]
     assert objectives == sorted(set(objectives), reverse=True)
-    horizon = sum(size for job in jobs for _, size in job)
-    least = min(
-        max(
-            start + size
-            for start, size in zip(s.values(), (p for job in jobs for _, p in job), strict=True)
-        )
-        for s in _schedules(jobs, horizon)
+    best = results[-1]
+    starts = [[best[t.start] for t in row] for row in tasks]
+    ends = [
+        [start + p for start, (_, p) in zip(row, job, strict=True)]
+        for row, job in zip(starts, jobs, strict=True)
+    ]
+    assert all(
+        b >= a
+        for row_s, row_e in zip(starts, ends, strict=True)
+        for a, b in zip(row_e[:-1], row_s[1:], strict=True)
     )
-    assert results[-1].objective == (least,)
+    runs = sorted(
+        (start, end, machine)
+        for job, row_s, row_e in zip(jobs, starts, ends, strict=True)
+        for (machine, _), start, end in zip(job, row_s, row_e, strict=True)
+    )
+    for machine in {mc for job in jobs for mc, _ in job}:
+        on = [(a, b) for a, b, mc in runs if mc == machine]
+        assert all(b1 <= a2 for (_, b1), (a2, _) in pairwise(on))
+    assert best.objective == (max(max(row) for row in ends),)
+    assert not _schedules(jobs, best.objective[0] - 1)
 
 
 def test_ft06_is_proved_optimal_at_55() -> None:

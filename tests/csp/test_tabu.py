@@ -83,17 +83,12 @@ def test_heads_are_the_earliest_schedule_of_the_orders(jobs: JobShop, data: st.D
 def test_each_schedule_found_is_better_and_real(jobs: JobShop, seed: int) -> None:
     """From the orders jobs first to last would give, each schedule the search yields
     ends strictly sooner than the one before, its orders run it in that time, and
-    none beats brute force's least makespan."""
+    none beats the least makespan."""
     shop, machines, arcs = _shop_of(jobs, seed)
     release = dict(zip(shop.decision, shop.release, strict=True))
     orders = [[i for i, _ in on] for on in machines]
     assert shop.begin(orders)
-    horizon = sum(size for job in jobs for _, size in job)
-    sizes = [p for job in jobs for _, p in job]
-    least = min(
-        max(start + p for start, p in zip(s.values(), sizes, strict=True))
-        for s in _schedules(jobs, horizon)
-    )
+    least = jobshop_model(jobs)[0].solve().objective[0]  # proved against brute force
     last = shop.makespan
     for makespan, better in shop.walk():
         assert least <= makespan < last
@@ -129,11 +124,12 @@ def test_the_solver_hands_the_search_only_makespans_of_shops() -> None:
     assert _shop(shared, constraints, [(makespan + 0, 1)]) is None
 
 
-@settings(max_examples=examples(60), deadline=None)
-@given(shops())
+@settings(max_examples=examples(40), deadline=None)
+@given(shops().filter(lambda jobs: sum(len(job) for job in jobs) <= 6))
 def test_a_sum_of_ends_goes_by_neighbourhoods_to_the_least(jobs: JobShop) -> None:
     """With the jobs' ends summed as the goal (not a makespan: no tabu search), the
-    stream still ends with brute force's least sum, proved."""
+    stream still ends with brute force's least sum, proved (on up to six operations,
+    for brute force's sake)."""
     m = Model()
     ends = []
     on: dict[int, list[object]] = {}

@@ -57,19 +57,16 @@ def test_steps_are_sound_on_hard_and_generated_puzzles() -> None:
     assert met | SINGLES <= set(used), used
 
 
-def test_a_chain_links_peers_and_eliminates_what_sees_both_ends() -> None:
-    """X-chains (found on a ladder without SE's strong links, which take the short ones
-    first) and the strong links: cells pair up, strong then weak links, one value; what
-    goes sees both ends (or, in a loop, both cells of one of its weak links)."""
+def test_strong_links_pair_up_peers_and_eliminate_what_sees_both_ends() -> None:
+    """The strong links (skyscraper, kite, turbot fish and their three-link forms): cells
+    pair up, strong then weak links, one value; what goes sees both ends (or, in a
+    loop, both cells of one of its weak links)."""
     from lazyfun.sudoku.board.geometry import peer_sets
 
     peers = peer_sets(3)
-    family = {t.name for t in LADDER if t.family == "chain"}
-    no_links = [name for name in TECHNIQUES if name not in family or name == "X-chain"]
-    walks = [steps(parse(p)) for p in HARD[:10]]
-    walks += [steps(parse(p), techniques=no_links) for p in HARD[:10]]
-    chains = [s for walk in walks for s in walk if s.technique in family]
-    assert {"X-chain", "skyscraper", "2-string kite"} <= {c.technique for c in chains}
+    links = {t.name for t in LADDER if t.find.__qualname__.startswith("strong_links")}
+    chains = [s for p in HARD[:10] for s in steps(parse(p)) if s.technique in links]
+    assert {"skyscraper", "2-string kite"} <= {c.technique for c in chains}
     for chain in chains:
         cells = chain.cells
         assert len(cells) >= 4 and len(cells) % 2 == 0  # starts and ends on a strong link
@@ -79,9 +76,6 @@ def test_a_chain_links_peers_and_eliminates_what_sees_both_ends() -> None:
         weak = [(cells[0], cells[-1]), *zip(cells[1:-1:2], cells[2:-1:2], strict=True)]
         for cell, _ in chain.eliminations:
             assert any(cell in peers[a] and cell in peers[b] for a, b in weak)
-            assert chain.technique != "X-chain" or (
-                cell in peers[cells[0]] and cell in peers[cells[-1]]
-            )
 
 
 def test_singles_finish_exactly_40_of_norvigs_easy_50() -> None:
@@ -97,11 +91,11 @@ def test_singles_finish_exactly_40_of_norvigs_easy_50() -> None:
 def test_the_ladder_is_read_off_one_table() -> None:
     assert set(deduction.SINGLES) == SINGLES
     assert [t for t in TECHNIQUES if t in SINGLES] == list(deduction.SINGLES)
-    assert TECHNIQUES[:3] == deduction.SINGLES[:3] and len(TECHNIQUES) == 31
+    assert TECHNIQUES[:3] == deduction.SINGLES[:3] and len(TECHNIQUES) == 34
     table = deduction.ladder_table().splitlines()
     assert len(table) == 2 + len(LADDER) + 1  # header, rule, the rungs, the guess
     assert table[2].startswith("| full house | 1.0 | single | a unit has one empty cell")
-    assert "| X-chain | 6.5 | chain |" in table[-2]
+    assert "| dynamic forcing chains | 8.5 | chain |" in table[-2]
 
 
 def test_the_simplest_technique_comes_first() -> None:

@@ -89,7 +89,7 @@ def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> Non
     result = CliRunner().invoke(app, ["sudoku", "rate", "-f", str(path)])
     assert result.stdout.splitlines() == [
         "1.2 easy hidden single (box)",
-        "6.5+ extreme bifurcation",
+        "9.0+ extreme bifurcation",
     ]
     assert "line 2: expected 16 cells, got 2" in result.stderr
     assert "line 4: not unique" in result.stderr

@@ -36,7 +36,13 @@ from typing import Literal
 from lazyfun.sudoku.board.geometry import cell_name
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, drawn, grid_of
 from lazyfun.sudoku.solving.engine import solve
-from lazyfun.sudoku.steps import rule_techniques, variant_techniques
+from lazyfun.sudoku.steps import chaining, forcing, rule_techniques, variant_techniques
+from lazyfun.sudoku.steps.chaining import chains_and_cycles
+from lazyfun.sudoku.steps.forcing import (
+    dynamic_forcing_chains,
+    multiple_forcing_chains,
+    nishio_forcing_chains,
+)
 from lazyfun.sudoku.steps.techniques import (
     Finder,
     Pair,
@@ -56,7 +62,6 @@ from lazyfun.sudoku.steps.techniques import (
     strong_links,
     values_of,
     wxyz_wing,
-    x_chain,
     xy_wing,
     xyz_wing,
 )
@@ -99,10 +104,14 @@ class Step:
     cells: tuple[int, ...] = ()
     units: tuple[str, ...] = ()
     side: int = 9
+    difficulty: float | None = None
 
     @property
     def rating(self) -> float | None:
-        """The Sudoku Explainer rating of the technique (None for a guess)."""
+        """The Sudoku Explainer rating of the step: its own where its technique rates
+        each step (a chain, by its length), else the technique's (None for a guess)."""
+        if self.difficulty is not None:
+            return round(self.difficulty + 1e-9, 1)
         return RATINGS.get(self.technique)
 
     def __str__(self) -> str:
@@ -305,12 +314,38 @@ LADDER: tuple[Technique, ...] = (
         wxyz_wing(True),
     ),
     Technique(
-        "X-chain",
-        6.5,  # SE's base for X-chains; SE adds up to 0.4 for long ones, not done here
+        "chains and cycles",
+        6.5,  # each step rated by its kind and length: see lazyfun.sudoku.steps.chaining
         "chain",
-        "one value along alternating links: the ends of a chain that starts and ends on a"
-        " strong link cannot both lack it",
-        x_chain,
+        "candidates turned on and off along links: a loop (X-, Y- or XY-cycle) strikes what"
+        " sees both its states; a forcing chain that turns a candidate into its opposite"
+        " decides it",
+        chains_and_cycles,
+    ),
+    Technique(
+        "nishio",
+        7.5,
+        "chain",
+        "a candidate whose being on (or off), followed as far as it goes striking what it"
+        " turns off, turns some candidate both on and off: it is off (on)",
+        nishio_forcing_chains,
+    ),
+    Technique(
+        "multiple forcing chains",
+        8.0,
+        "chain",
+        "every candidate of a cell, or every place of a value in a unit, followed through"
+        " its links, turns the same candidate on (or off): it is",
+        multiple_forcing_chains,
+    ),
+    Technique(
+        "dynamic forcing chains",
+        8.5,
+        "chain",
+        "the forcing chains again, each striking what it turns off as it goes (so new"
+        " singles turn on); and a candidate that leads to a contradiction, or whose being"
+        " on and off lead to the same, decides it",
+        dynamic_forcing_chains,
     ),
 )
 
@@ -325,7 +360,9 @@ def rule_ladder() -> Ladder:
 
 
 TECHNIQUES: tuple[str, ...] = tuple(t.name for t in LADDER)
-RATINGS: dict[str, float] = {t.name: t.rating for t in LADDER if t.rating is not None}
+RATINGS: dict[str, float] = (
+    {t.name: t.rating for t in LADDER if t.rating is not None} | chaining.BASES | forcing.BASES
+)
 SINGLES: tuple[str, ...] = tuple(t.name for t in LADDER if t.family == "single")
 GUESS = "bifurcation"
 
@@ -456,12 +493,13 @@ def _next_step(s: State, ladder: Ladder) -> Step:
         found = technique.find(s)
         if found is not None:
             return Step(
-                technique.name,
+                found.technique or technique.name,
                 placements=found.placements,
                 eliminations=found.eliminations,
                 cells=found.cells,
                 units=found.units,
                 side=s.n,
+                difficulty=found.rating,
             )
     return _guess(s)
 

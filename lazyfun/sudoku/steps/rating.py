@@ -12,19 +12,26 @@ medium     2.5 to 2.8      direct hidden triple, pointing and claiming
 hard       3.0 to 4.4      pairs, triples, X-wing, swordfish, skyscraper,
                            2-string kite, turbot fish, XY/XYZ-wings
 expert     5.0 to 6.5      quads, jellyfish, three strong links (5.4 to
-                           5.6), WXYZ-wing (5.5, 5.6), X-chains
-extreme    floor 6.5+      a guess was needed: the ladder ended
+                           5.6), WXYZ-wing (5.5, 5.6)
+extreme    above 6.5       SE's chains: X-, Y- and XY-cycles and forcing
+                           chains (6.5 to 7.0 and up), nishio (7.5),
+                           multiple (8.0) and dynamic (8.5) forcing chains,
+                           each with its bonus for length; or a guess was
+                           needed: the ladder ended (the floor, 9.0)
 =========  ==============  ==================================================
 
 Scores are Sudoku Explainer's values for the techniques, tried in the order
 SE tries them (its direct techniques before the naked single; a direct step
 places the hidden single it leads to).  The strong links take SE's values by
-shape; X-chains stay at SE's base 6.5 without its bonus for length.  Beyond
-the implemented ladder there is no made-up number: the rating says
-``floor``, and the score is the ladder's top, a lower bound.  Against serate
-on tests/data/serate_sample180.txt the score is serate's ER on 122 of 180
-(``make bench BENCH=rate``); the misses are puzzles that need SE's forcing
-chains (ER 6.7 and up), its VWXYZ-wing, and its grouped strong links.
+shape; each chain step is rated by its kind and length as SE rates it (see
+:mod:`lazyfun.sudoku.steps.chaining` and :mod:`lazyfun.sudoku.steps.forcing`).
+Beyond the implemented ladder there is no made-up number: the rating says
+``floor``, and the score is :data:`TOP`, the base of SE's first rule past the
+ladder (dynamic forcing chains with nested steps, 9.0), a lower bound.
+Against serate on tests/data/serate_sample180.txt the score is serate's ER on
+169 of 180 (``make bench BENCH=rate``); the misses are puzzles where SE takes
+a grouped strong link or a unique rectangle, which the ladder lacks, and so
+walks another way.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from typing import Literal, get_args
 
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError
 from lazyfun.sudoku.solving.engine import count_solutions
-from lazyfun.sudoku.steps.deduction import GUESS, RATINGS, Step, steps
+from lazyfun.sudoku.steps.deduction import GUESS, Step, steps
 from lazyfun.sudoku.variants import Variant
 
 __all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Rating", "rate", "rating_of"]
@@ -48,7 +55,7 @@ LEVELS: tuple[tuple[Level, float], ...] = (
     ("expert", 6.5),
 )
 LEVEL_NAMES: tuple[str, ...] = get_args(Level)
-TOP = max(RATINGS.values())
+TOP = 9.0  # SE's dynamic forcing chains (+): the first rule past the ladder
 NO_SCALE = "the Sudoku Explainer scale is defined for the classic grid and its techniques"
 
 

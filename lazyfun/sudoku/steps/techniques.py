@@ -8,8 +8,8 @@ rating and tries them in order.  The state is the grid's placed values and the
 candidates of its empty cells as bitsets (bit v-1 for value v).
 
 >>> from lazyfun.sudoku import parse
->>> full_house(State(parse("123." "34.." "2..." "4..."), None))
-Found(placements=((3, 4),), eliminations=(), cells=(3,), units=('row 1',))
+>>> full_house(State(parse("123." "34.." "2..." "4..."), None)).placements
+((3, 4),)
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ __all__ = [
     "strong_links",
     "values_of",
     "wxyz_wing",
-    "x_chain",
     "xy_wing",
     "xyz_wing",
 ]
@@ -60,6 +59,10 @@ class Found(NamedTuple):
     eliminations: tuple[Pair, ...] = ()
     cells: tuple[int, ...] = ()
     units: tuple[str, ...] = ()
+    # A technique whose steps differ in kind and rating (a chain's) names and rates
+    # each step itself; empty and None otherwise (the ladder's name and rating).
+    technique: str = ""
+    rating: float | None = None
 
 
 class State:
@@ -656,67 +659,3 @@ def _wxyz_eliminations(
 
 
 # --- chains ---------------------------------------------------------------------
-
-
-def _strong_links(s: State, value: int) -> dict[int, set[int]]:
-    """For each cell, the cells it forms a conjugate pair with for ``value``: the only
-    two places of the value in some unit (one of the two holds it)."""
-    links: dict[int, set[int]] = {}
-    for unit in s.units:
-        places = s.where(unit, value)
-        if len(places) == 2:
-            a, b = places
-            links.setdefault(a, set()).add(b)
-            links.setdefault(b, set()).add(a)
-    return links
-
-
-def _chain_from(
-    s: State, value: int, start: int, strong: dict[int, set[int]]
-) -> tuple[list[int], tuple[Pair, ...]] | None:
-    """The shortest X-chain from ``start``: ``start`` off forces the next cell on
-    (a strong link), a cell on forces its peers off (a weak link), and so on.  Any
-    cell ``end`` reached on gives ``start or end``: the value leaves every cell
-    that sees both.  Breadth first, so the first chain found is a shortest one."""
-    bit = 1 << (value - 1)
-    parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-    level = [(start, False)]
-    while level:
-        deeper = []
-        for cell, on in level:
-            following = (
-                strong.get(cell, ()) if not on else (p for p in s.peers[cell] if s.cands[p] & bit)
-            )
-            for nxt in following:
-                state = (nxt, not on)
-                if state in parent:
-                    continue
-                parent[state] = (cell, on)
-                deeper.append(state)
-                if on or nxt == start:
-                    continue
-                seen = s.peers[start] & s.peers[nxt]
-                gone = tuple((c, value) for c in sorted(seen) if s.cands[c] & bit)
-                if gone:
-                    path, at = [], parent.get(state)
-                    path.append(nxt)
-                    while at is not None:
-                        path.append(at[0])
-                        at = parent[at]
-                    return path[::-1], gone
-        level = deeper
-    return None
-
-
-def x_chain(s: State) -> Found | None:
-    """The shortest single-value chain, over every value and start, that eliminates."""
-    best: tuple[list[int], tuple[Pair, ...]] | None = None
-    for value in range(1, s.n + 1):
-        strong = _strong_links(s, value)
-        for start in sorted(strong):
-            found = _chain_from(s, value, start, strong)
-            if found and (best is None or len(found[0]) < len(best[0])):
-                best = found
-    if best is None:
-        return None
-    return Found(eliminations=best[1], cells=tuple(best[0]))

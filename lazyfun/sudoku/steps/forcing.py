@@ -1,0 +1,345 @@
+"""Sudoku Explainer's forcing chains from many starts: nishio, cell and region forcing
+chains, and their dynamic forms.
+
+Where the cycles and forcing chains of :mod:`lazyfun.sudoku.steps.chaining`
+follow one line of links, these follow *everything* a candidate turned on (or
+off) implies, breadth first, each node remembering the nodes it came from (its
+parents):
+
+- turned on, a candidate turns off the cell's other candidates and the value in
+  its peers (box, row, column);
+- turned off, it turns on the cell's other candidate when the cell had two, and
+  the value's other place in a unit that had two.
+
+Static chains (*multiple*) reason on the grid as it is.  *Dynamic* chains strike
+each candidate they turn off from a copy of the grid, so a cell or unit left
+with one candidate or place turns it on, its parents being every candidate of
+that cell (place of that unit) the chain struck.
+
+- **Nishio** (7.5): dynamic, X links only: a candidate whose being on or off
+  leads to a candidate both on and off is decided the other way.
+- **Cell forcing chains** (multiple 8.0, dynamic 8.5): a node every candidate of
+  a cell implies holds.
+- **Region forcing chains** (8.0, 8.5): a node every place of a value in a unit
+  implies holds.
+- **Contradiction forcing chains** and **double forcing chains** (dynamic, 8.5):
+  a candidate on (off) that leads to a contradiction is off (on); a node that a
+  candidate's being on and its being off both imply holds.
+
+A chain's difficulty is its base plus the bonus of
+:func:`~lazyfun.sudoku.steps.chaining.length_bonus` for its *complexity*: the
+count of distinct nodes among the conclusion's ancestors, summed over the
+branches.  The step taken is the easiest (ties to the lower complexity, then
+double, cell, region, contradiction, then the first found: cell by cell, value
+by value).  These are facts from reading SukakuExplainer's rules; the code is ours.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import NamedTuple
+
+from lazyfun.sudoku.steps.chaining import length_bonus
+from lazyfun.sudoku.steps.techniques import Found, State
+
+__all__ = ["BASES", "dynamic_forcing_chains", "multiple_forcing_chains", "nishio_forcing_chains"]
+
+# A node: (cell * n + value - 1) * 2 + 1 when on, + 0 when off.
+Node = int
+Parents = dict[Node, tuple[Node, ...]]
+
+# Each kind of step, its base on the Sudoku Explainer scale and its place among ties.
+BASES: dict[str, float] = {
+    "nishio forcing chain": 7.5,
+    "cell forcing chains": 8.0,
+    "region forcing chains": 8.0,
+    "dynamic double forcing chain": 8.5,
+    "dynamic cell forcing chains": 8.5,
+    "dynamic region forcing chains": 8.5,
+    "dynamic contradiction forcing chain": 8.5,
+}
+_KIND_ORDER = {"double": 1, "cell": 5, "region": 6, "contradiction": 7, "nishio": 7}
+
+
+class _Hint(NamedTuple):
+    kind: str
+    difficulty: float
+    complexity: int
+    found: Found
+
+    def key(self) -> tuple[float, int, int]:
+        return self.difficulty, self.complexity, _KIND_ORDER[self.kind]
+
+    def name(self, dynamic: bool) -> str:
+        """The step's name, as :data:`BASES` has it."""
+        plural = "s" if self.kind in ("cell", "region") else ""
+        prefix = "dynamic " if dynamic and self.kind != "nishio" else ""
+        return f"{prefix}{self.kind} forcing chain{plural}"
+
+
+class _Chaining:
+    """One search's rules: the grid's houses, static or dynamic, X links only or both."""
+
+    def __init__(self, s: State, dynamic: bool, y: bool) -> None:
+        self.s = s
+        self.n = s.n
+        self.dynamic = dynamic
+        self.y = y
+        self.houses = [
+            [u for u in s.units_of[c] if u in s.boxes]
+            + [u for u in s.units_of[c] if u not in s.boxes]
+            for c in range(len(s.cands))
+        ]
+
+    def node(self, cell: int, value: int, on: bool) -> Node:
+        return (cell * self.n + value - 1) * 2 + (1 if on else 0)
+
+    def follow(self, source: Node) -> tuple[Parents, Parents, Node]:
+        """Everything ``source`` implies: the nodes turned on and off, each with its
+        parents, and the node found both on and off (-1: none; the search stops there)."""
+        s, n = self.s, self.n
+        cands = list(s.cands)
+        on: Parents = {}
+        off: Parents = {}
+        pending_on: deque[Node] = deque()
+        pending_off: deque[Node] = deque()
+        (on if source & 1 else off)[source] = ()
+        (pending_on if source & 1 else pending_off).append(source)
+        while pending_on or pending_off:
+            if pending_on:
+                p = pending_on.popleft()
+                for q in self._turned_off(cands, p):
+                    if q + 1 in on:
+                        off[q] = (p,)
+                        return on, off, q
+                    if q not in off:
+                        off[q] = (p,)
+                        pending_off.append(q)
+            else:
+                p = pending_off.popleft()
+                cell, value = p // 2 // n, p // 2 % n + 1
+                if self.dynamic:
+                    cands[cell] &= ~(1 << (value - 1))
+                for q, parents in self._turned_on(cands, p, off):
+                    if q - 1 in off:
+                        on[q] = parents
+                        return on, off, q - 1
+                    if q not in on:
+                        on[q] = parents
+                        pending_on.append(q)
+        return on, off, -1
+
+    def _turned_off(self, cands: list[int], p: Node) -> list[Node]:
+        s, n = self.s, self.n
+        cell, value = p // 2 // n, p // 2 % n + 1
+        out: list[Node] = []
+        if self.y:
+            bits = cands[cell]
+            out += [
+                self.node(cell, v, False)
+                for v in range(1, n + 1)
+                if v != value and bits >> (v - 1) & 1
+            ]
+        bit = 1 << (value - 1)
+        seen = {cell}
+        for unit in self.houses[cell]:
+            for c in s.units[unit]:
+                if c not in seen and cands[c] & bit:
+                    seen.add(c)
+                    out.append(self.node(c, value, False))
+        return out
+
+    def _turned_on(
+        self, cands: list[int], p: Node, off: Parents
+    ) -> list[tuple[Node, tuple[Node, ...]]]:
+        s, n = self.s, self.n
+        cell, value = p // 2 // n, p // 2 % n + 1
+        original = s.cands
+        out: list[tuple[Node, tuple[Node, ...]]] = []
+        if self.y:
+            if self.dynamic:
+                left = cands[cell]
+                if left and not left & (left - 1):
+                    v = left.bit_length()
+                    struck = original[cell] & ~left
+                    parents = tuple(
+                        self.node(cell, w, False)
+                        for w in range(1, n + 1)
+                        if struck >> (w - 1) & 1 and self.node(cell, w, False) in off
+                    )
+                    out.append((self.node(cell, v, True), parents or (p,)))
+            elif original[cell].bit_count() == 2:
+                v = (original[cell] & ~(1 << (value - 1))).bit_length()
+                out.append((self.node(cell, v, True), (p,)))
+        bit = 1 << (value - 1)
+        for unit in self.houses[cell]:
+            places = [c for c in s.units[unit] if original[c] & bit]
+            if self.dynamic:
+                held = [c for c in places if cands[c] & bit]
+                if len(held) != 1:
+                    continue
+                parents = tuple(
+                    self.node(c, value, False)
+                    for c in places
+                    if c != held[0] and self.node(c, value, False) in off
+                )
+                q = self.node(held[0], value, True)
+            else:
+                if len(places) != 2:
+                    continue
+                other = places[0] if places[1] == cell else places[1]
+                q, parents = self.node(other, value, True), (p,)
+            if all(q != r for r, _ in out):
+                out.append((q, parents or (p,)))
+        return out
+
+
+def _ancestors(node: Node, on: Parents, off: Parents) -> int:
+    """How many distinct nodes ``node`` rests on, itself included."""
+    seen = {node}
+    stack = [node]
+    while stack:
+        q = stack.pop()
+        for parent in (on if q & 1 else off).get(q, ()):
+            if parent not in seen:
+                seen.add(parent)
+                stack.append(parent)
+    return len(seen)
+
+
+def _conclusion(n: int, node: Node) -> Found:
+    cell, value = node // 2 // n, node // 2 % n + 1
+    pair = ((cell, value),)
+    return (
+        Found(placements=pair, cells=(cell,))
+        if node & 1
+        else Found(eliminations=pair, cells=(cell,))
+    )
+
+
+def _common(branches: list[tuple[Parents, Parents, Node]], s: State) -> list[tuple[Node, int]]:
+    """The nodes every branch implies that change the grid, with the branches'
+    complexity for each."""
+    n = s.n
+    out: list[tuple[Node, int]] = []
+    first_on, first_off, _ = branches[0]
+    for nodes in (first_on, first_off):
+        for q in nodes:
+            cell, value = q // 2 // n, q // 2 % n + 1
+            if not s.cands[cell] >> (value - 1) & 1:
+                continue
+            if q & 1 and s.cands[cell].bit_count() == 1:
+                continue
+            if all(q in (b[0] if q & 1 else b[1]) for b in branches[1:]):
+                out.append((q, sum(_ancestors(q, b[0], b[1]) for b in branches)))
+    return out
+
+
+class _Search:
+    """The easiest forcing chain of the kinds asked for, searched as Sudoku Explainer
+    searches them: cell by cell (those with at least three candidates, two when
+    dynamic), value by value: contradictions from on and from off, a double, the
+    regions the cell is the first place of the value in; then the cell's own."""
+
+    def __init__(
+        self, s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str]
+    ) -> None:
+        self.s = s
+        self.base = base
+        self.dynamic = dynamic
+        self.kinds = kinds
+        self.chaining = _Chaining(s, dynamic, y)
+        self.best: _Hint | None = None
+        self.followed: dict[Node, tuple[Parents, Parents, Node]] = {}
+
+    def follow(self, source: Node) -> tuple[Parents, Parents, Node]:
+        """What ``source`` implies (see :meth:`_Chaining.follow`), each source followed once."""
+        if source not in self.followed:
+            self.followed[source] = self.chaining.follow(source)
+        return self.followed[source]
+
+    def offer(self, kind: str, complexity: int, node: Node) -> None:
+        """A hint concluding ``node``: kept when it is the easiest so far."""
+        hint = _Hint(
+            kind, self.base + length_bonus(complexity), complexity, _conclusion(self.s.n, node)
+        )
+        if self.best is None or hint.key() < self.best.key():
+            self.best = hint
+
+    def run(self) -> Found | None:
+        least = 2 if self.dynamic else 3
+        for cell, bits in enumerate(self.s.cands):
+            if bits.bit_count() >= least:
+                self._cell(cell, bits)
+        best = self.best
+        if best is None:
+            return None
+        return best.found._replace(technique=best.name(self.dynamic), rating=best.difficulty)
+
+    def _cell(self, cell: int, bits: int) -> None:
+        s, chaining, kinds = self.s, self.chaining, self.kinds
+        from_on: list[tuple[Parents, Parents, Node]] = []
+        for value in range(1, s.n + 1):
+            if not bits >> (value - 1) & 1:
+                continue
+            node_on = chaining.node(cell, value, True)
+            on_branch = self.follow(node_on)
+            from_on.append(on_branch)
+            if "contradiction" in kinds:
+                self._contradictions(node_on, on_branch, bits.bit_count() >= 3)
+            if "region" in kinds:
+                self._regions(cell, value, on_branch)
+        if "cell" in kinds:
+            for q, complexity in _common(from_on, s):
+                self.offer("cell", complexity, q)
+
+    def _contradictions(
+        self, node_on: Node, on_branch: tuple[Parents, Parents, Node], double: bool
+    ) -> None:
+        """A candidate whose being on, or off, leads to a contradiction; then (dynamic,
+        three candidates or more) what its being on and off both imply."""
+        off_branch = self.follow(node_on - 1)
+        kind = "nishio" if "nishio" in self.kinds else "contradiction"
+        for source, (on, off, clash) in ((node_on, on_branch), (node_on - 1, off_branch)):
+            if clash >= 0:
+                complexity = _ancestors(clash + 1, on, off) + _ancestors(clash, on, off)
+                self.offer(kind, complexity, source ^ 1)
+        if "double" in self.kinds and double and on_branch[2] < 0 and off_branch[2] < 0:
+            for q, complexity in _common([on_branch, off_branch], self.s):
+                self.offer("double", complexity, q)
+
+    def _regions(self, cell: int, value: int, on_branch: tuple[Parents, Parents, Node]) -> None:
+        """Each unit of ``cell`` whose first place for ``value`` it is: what every place
+        implies."""
+        s, chaining = self.s, self.chaining
+        for unit in chaining.houses[cell]:
+            places = s.where(s.units[unit], value)
+            if len(places) < 2 or places[0] != cell:
+                continue
+            branches = [on_branch] + [
+                self.follow(chaining.node(c, value, True)) for c in places[1:]
+            ]
+            for q, complexity in _common(branches, s):
+                self.offer("region", complexity, q)
+
+
+def _finder(
+    base: float, dynamic: bool, y: bool, kinds: frozenset[str]
+) -> Callable[[State], Found | None]:
+    def find(s: State) -> Found | None:
+        return _Search(s, base, dynamic, y, kinds).run()
+
+    return find
+
+
+nishio_forcing_chains = _finder(7.5, True, False, frozenset({"contradiction", "nishio"}))
+nishio_forcing_chains.__doc__ = "Nishio: a dynamic contradiction along X links (7.5)."
+multiple_forcing_chains = _finder(8.0, False, True, frozenset({"cell", "region"}))
+multiple_forcing_chains.__doc__ = "Static cell and region forcing chains (8.0)."
+dynamic_forcing_chains = _finder(
+    8.5, True, True, frozenset({"contradiction", "double", "cell", "region"})
+)
+dynamic_forcing_chains.__doc__ = (
+    "Dynamic contradiction, double, cell and region forcing chains (8.5)."
+)
