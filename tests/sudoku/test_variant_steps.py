@@ -14,6 +14,7 @@ from lazyfun.sudoku.canon import minlex
 from lazyfun.sudoku.steps.deduction import (
     GUESS,
     LADDER,
+    SE_FORCING,
     VARIANT_CHAINS,
     VARIANT_TECHNIQUES,
     candidates_of,
@@ -180,9 +181,9 @@ def test_the_variant_ladder_puts_the_rules_after_the_singles() -> None:
     families = [t.family for t in ladder]
     assert families[:4] == ["single"] * 4 and families[4 : 4 + len(rule_ladder())] == ["rule"] * 6
     rest = ladder[4 + len(rule_ladder()) :]
-    assert rest == (
-        VARIANT_TECHNIQUES + tuple(t for t in LADDER if t.family != "single") + VARIANT_CHAINS
-    )
+    classic = tuple(t for t in LADDER if t.family != "single" and t.name not in SE_FORCING)
+    assert rest == VARIANT_TECHNIQUES + classic + VARIANT_CHAINS
+    assert len(classic) == len(LADDER) - 4 - len(SE_FORCING)  # SE's own forcing chains stay out
     assert "| cage combination | - | rule |" in ladder_table(ladder)
     with pytest.raises(ValueError, match="unknown techniques: cage combination"):
         hint(EMPTY4, techniques=["cage combination"])

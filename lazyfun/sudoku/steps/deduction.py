@@ -71,6 +71,7 @@ __all__ = [
     "GUESS",
     "LADDER",
     "RATINGS",
+    "SE_FORCING",
     "SINGLES",
     "TECHNIQUES",
     "Family",
@@ -323,7 +324,7 @@ LADDER: tuple[Technique, ...] = (
         chains_and_cycles,
     ),
     Technique(
-        "nishio",
+        "nishio forcing chains",
         7.5,
         "chain",
         "a candidate whose being on (or off), followed as far as it goes striking what it"
@@ -348,6 +349,11 @@ LADDER: tuple[Technique, ...] = (
         dynamic_forcing_chains,
     ),
 )
+
+
+# Sudoku Explainer's forcing chains from many starts (lazyfun.sudoku.steps.forcing):
+# the classic grid's; a variant has its own, which follow its rules too.
+SE_FORCING = ("nishio forcing chains", "multiple forcing chains", "dynamic forcing chains")
 
 
 def rule_ladder() -> Ladder:
@@ -469,10 +475,11 @@ def variant_ladder() -> Ladder:
     """The ladder of a variant's steps: the singles, then the rules' own techniques
     (:func:`rule_ladder`) and the steps across rules and units
     (:data:`VARIANT_TECHNIQUES`: the 45 rule, cage pointing), then the rest of
-    :data:`LADDER`, then the forcing chains over the variant's units and peers
+    :data:`LADDER` short of Sudoku Explainer's forcing chains from many starts, then
+    the forcing chains over the variant's units, peers and rules
     (:data:`VARIANT_CHAINS`) before a guess."""
     singles = tuple(t for t in LADDER if t.family == "single")
-    rest = tuple(t for t in LADDER if t.family != "single")
+    rest = tuple(t for t in LADDER if t.family != "single" and t.name not in SE_FORCING)
     return singles + rule_ladder() + VARIANT_TECHNIQUES + rest + VARIANT_CHAINS
 
 

@@ -91,6 +91,7 @@ class _Chaining:
             + [u for u in s.units_of[c] if u not in s.boxes]
             for c in range(len(s.cands))
         ]
+        self.places: dict[int, list[int]] = {}
 
     def node(self, cell: int, value: int, on: bool) -> Node:
         return (cell * self.n + value - 1) * 2 + (1 if on else 0)
@@ -129,6 +130,14 @@ class _Chaining:
                         on[q] = parents
                         pending_on.append(q)
         return on, off, -1
+
+    def _places(self, unit: int, value: int) -> list[int]:
+        """The places of ``value`` in ``unit`` in the grid the search starts from."""
+        key = unit * (self.n + 1) + value
+        if key not in self.places:
+            bit = 1 << (value - 1)
+            self.places[key] = [c for c in self.s.units[unit] if self.s.cands[c] & bit]
+        return self.places[key]
 
     def _turned_off(self, cands: list[int], p: Node) -> list[Node]:
         s, n = self.s, self.n
@@ -174,17 +183,16 @@ class _Chaining:
                 out.append((self.node(cell, v, True), (p,)))
         bit = 1 << (value - 1)
         for unit in self.houses[cell]:
-            places = [c for c in s.units[unit] if original[c] & bit]
+            places = self._places(unit, value)
             if self.dynamic:
                 held = [c for c in places if cands[c] & bit]
                 if len(held) != 1:
                     continue
+                base = value - 1
                 parents = tuple(
-                    self.node(c, value, False)
-                    for c in places
-                    if c != held[0] and self.node(c, value, False) in off
+                    q for c in places if c != held[0] and (q := (c * n + base) * 2) in off
                 )
-                q = self.node(held[0], value, True)
+                q = (held[0] * n + base) * 2 + 1
             else:
                 if len(places) != 2:
                     continue
