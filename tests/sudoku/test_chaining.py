@@ -58,16 +58,34 @@ def test_serate_s_rating_of_each_kind_of_chain(puzzle: str, er: float, hardest: 
     assert hardest in CHAIN_BASES | FORCING_BASES
 
 
+# Equivalent forms of the first three (random_transform, seeds 0-3, of the 8.4 cell
+# forcing chains puzzle, then of the 7.2 and the 8.4 region ones), each rated by serate
+# (java diuf.sudoku.test.serate --format="%r"): SE's ER is not the same on every form of
+# a puzzle (8.8 on two of the first four), as its ties go by where a chain is found first.
+EQUIVALENT = [
+    ("..958.3...8..7...2.....3.4.1....8....7.....64.6.2..5.....6...8...4..9...59.......", 8.8),
+    ("3..8...9...4.1.7..72............35...7...1.821...6.....9......6..67....84......3.", 8.8),
+    ("....4..9.1....83...82..6.......17......2...7..9....8..5..7..1.9.2.....5...3..9..6", 8.4),
+    ("...9...5...4.8.2.......18...3..9...4...4.7.....25...1.3....472..8.3.....5.......6", 8.4),
+    ("1...............6.957...8.3..452...1..3.64......1....5...8..7...3...5..948.......", 7.2),
+    ("...7..35.....3...6......9.85.1..6.....3.47.....2...6.4..4.1.53..8.........72.....", 7.2),
+    ("..42..1.3..1...4.....5...28....29.....7..5.1.6.....9......4....9.5671....8.......", 7.2),
+    ("..7.4.........2....3..9..56.5....8........2.1..4....6549..5........7.9.88..63....", 7.2),
+    (".6.9...15..1...6.9.....6....4.5....225...4.....379....5...8.3243.......6.........", 8.4),
+    ("1.....32...8.....6...7...1....34...98.....6.3.5.....4.31.68.9..5..9......8.4.....", 8.4),
+    ("..3..21.....5..6.7....31.2............8.5....532.1...9.41..87.........8.8.74.....", 8.4),
+    ("..9..2.....16......285.3..1....2.8....4....3....3...75...2..5.8.....6.9..95...1..", 8.4),
+]
+
+
+@pytest.mark.parametrize(("puzzle", "er"), EQUIVALENT)
+def test_equivalent_puzzles_rate_as_serate_rates_them(puzzle: str, er: float) -> None:
+    """Relabelled, its rows and columns moved, transposed: serate's rating, which is the
+    puzzle's own on ten of these twelve."""
+    assert rate(parse(puzzle)).score == er
+
+
 @settings(max_examples=6, deadline=None)
-@given(st.sampled_from(KNOWN[:3]), st.integers(0, 2**32))
-def test_an_equivalent_puzzle_rates_the_same(known: tuple[str, float], seed: int) -> None:
-    """Relabelled, its rows and columns moved, transposed: the same rating."""
-    puzzle, er = known
-    moved = random_transform(parse(puzzle), random.Random(seed))
-    assert rate(moved).score == er
-
-
-@settings(max_examples=12, deadline=None)
 @given(st.sampled_from(KNOWN), st.integers(0, 2**32))
 def test_a_chain_step_never_strikes_the_solution(known: tuple[str, float], seed: int) -> None:
     """On transformed puzzles, each chain step places the solution's value and strikes

@@ -18,8 +18,9 @@ locked values, and forcing chains.
 >>> from lazyfun.sudoku import parse
 >>> from lazyfun.sudoku.variants import Cage, Variant
 >>> cage = Cage(cells=(0, 1, 2), total=6)  # row 1 of a 4x4 adds up to 10
->>> innie(State(Variant(parse("." * 16), (cage,)), None))
-Found(placements=((3, 4),), eliminations=(), cells=(3,), units=('row 1',))
+>>> found = innie(State(Variant(parse("." * 16), (cage,)), None))
+>>> found.placements, found.cells, found.units
+(((3, 4),), (3,), ('row 1',))
 
 Beyond them, the forcing chains over a variant's units, peers and rules, tried before
 a guess: **nishio** (a value whose consequences run into a contradiction goes) and the
