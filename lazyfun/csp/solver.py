@@ -572,9 +572,9 @@ class Solutions(Iterator[Solution]):
         while stale < PATIENCE and self.best is not None and self.best.values is not None:
             ranks = ranking.neighbourhood(self.best.values, keep)
             stale += 1
-            for _ in self._ranked(root, ranks):
+            for better in self._ranked(root, ranks):
                 stale = 0
-                yield _
+                yield better
 
     def _ranked(self, root: Node, ranks: Ranks) -> Iterator[Solution]:
         """The better schedules that keep ``ranks``, found within :data:`TRY_NODES`

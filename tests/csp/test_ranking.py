@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.csp import Domain, Model, Quality, no_overlap
+from lazyfun.csp import Decision, Domain, Model, Quality, no_overlap
 from lazyfun.csp.jobshop import FT06, JobShop, jobshop_model
 from lazyfun.csp.propagators import Propagators
 from lazyfun.csp.ranking import Ranking
@@ -34,8 +34,17 @@ def shops(draw: st.DrawFn) -> JobShop:
 def _model(jobs: JobShop, horizon: int) -> tuple[Model, Propagators, Ranking, list[int]]:
     """The job shop with every job done by ``horizon``; its propagators, ranking and
     the starts' decisions."""
+    m, decisions = shop_model(jobs, horizon)
+    starts = [d.index for d in decisions]
+    compiled = Propagators(m.decisions, list(m.constraints.values()))
+    return m, compiled, Ranking(compiled.machines, compiled.offsets, compiled.propagate), starts
+
+
+def shop_model(jobs: JobShop, horizon: int) -> tuple[Model, list[Decision]]:
+    """The job shop with every job done by ``horizon``, without a goal, and the starts'
+    decisions, operation by operation in job order."""
     m = Model()
-    starts: list[int] = []
+    starts: list[Decision] = []
     on: dict[int, list[object]] = {}
     for j, job in enumerate(jobs):
         previous = None
@@ -45,12 +54,11 @@ def _model(jobs: JobShop, horizon: int) -> tuple[Model, Propagators, Ranking, li
             if previous is not None:
                 m.add_constraint(f"t{j}{k} after", previous.end <= task.start)
             on.setdefault(machine, []).append(task)
-            starts.append(task.start.index)
+            starts.append(task.start)
             previous = task
     for machine, tasks in on.items():
         m.add_constraint(f"machine {machine}", no_overlap(tasks))  # type: ignore[arg-type]
-    compiled = Propagators(m.decisions, list(m.constraints.values()))
-    return m, compiled, Ranking(compiled.machines, compiled.offsets, compiled.propagate), starts
+    return m, starts
 
 
 def _schedules(jobs: JobShop, horizon: int) -> list[dict[int, int]]:

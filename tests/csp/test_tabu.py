@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.csp import Domain, Model, Quality, no_overlap
+from lazyfun.csp import Quality
 from lazyfun.csp.filters import low
 from lazyfun.csp.jobshop import FT06, JobShop, jobshop_model
 from lazyfun.csp.propagators import Propagators
 from lazyfun.csp.solver import _shop
 from lazyfun.csp.tabu import Arc, Shop
 from tests.budget import examples
-from tests.csp.test_ranking import _schedules, shops
+from tests.csp.test_ranking import _schedules, shop_model, shops
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -130,26 +130,12 @@ def test_a_sum_of_ends_goes_by_neighbourhoods_to_the_least(jobs: JobShop) -> Non
     """With the jobs' ends summed as the goal (not a makespan: no tabu search), the
     stream still ends with brute force's least sum, proved (on up to six operations,
     for brute force's sake)."""
-    m = Model()
-    ends = []
-    on: dict[int, list[object]] = {}
     horizon = sum(size for job in jobs for _, size in job)
-    for j, job in enumerate(jobs):
-        previous = None
-        for k, (machine, size) in enumerate(job):
-            task = m.interval(f"t{j}{k}", start=Domain.integer_range(0, horizon), size=size)
-            m.add_constraint(f"t{j}{k} done", task.end <= horizon)
-            if previous is not None:
-                m.add_constraint(f"t{j}{k} after", previous.end <= task.start)
-            on.setdefault(machine, []).append(task)
-            previous = task
-        assert previous is not None
-        ends.append(previous.end)
-    for machine, tasks in on.items():
-        m.add_constraint(f"machine {machine}", no_overlap(tasks))  # type: ignore[arg-type]
-    m.minimize(sum(ends[1:], ends[0]))
-    *_, last = m.solutions()
+    m, starts = shop_model(jobs, horizon)
     last_of_job = [sum(len(job) for job in jobs[: j + 1]) - 1 for j in range(len(jobs))]
     sizes = [p for job in jobs for _, p in job]
+    ends = [starts[n] + sizes[n] for n in last_of_job]
+    m.minimize(sum(ends[1:], ends[0]))
+    *_, last = m.solutions()
     least = min(sum(s[n] + sizes[n] for n in last_of_job) for s in _schedules(jobs, horizon))
     assert last.quality is Quality.OPTIMAL and last.objective == (least,)

@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from lazyfun.sudoku.steps.techniques import Found, State
 
-__all__ = ["BASES", "Chain", "chains_and_cycles", "length_bonus"]
+__all__ = ["BASES", "Chain", "chains_and_cycles", "houses_of", "length_bonus"]
 
 # Each kind of chain and its base on the Sudoku Explainer scale, in the order
 # ties go (the kind's place in it is its tie-break after the length).
@@ -82,6 +82,13 @@ def length_bonus(complexity: int) -> float:
     return added
 
 
+def houses_of(s: State, cell: int) -> list[int]:
+    """The units of a cell in the order Sudoku Explainer reads them: its box first, then
+    its row and column (and a variant's units)."""
+    units = s.units_of[cell]
+    return [u for u in units if u in s.boxes] + [u for u in units if u not in s.boxes]
+
+
 class _Graph:
     """The links of a state, by node: what turning a node on turns off (with and
     without the Y links), and what turning it off turns on (X and Y apart)."""
@@ -90,7 +97,7 @@ class _Graph:
         n = s.n
         self.n = n
         cands = s.cands
-        houses = [self._houses(s, cell) for cell in range(len(cands))]
+        houses = [houses_of(s, cell) for cell in range(len(cands))]
         self.off_x: dict[Node, list[Node]] = {}
         self.off_y: dict[Node, list[Node]] = {}
         self.on_y: dict[Node, list[Node]] = {}
@@ -124,13 +131,6 @@ class _Graph:
                         if other * 2 + 1 not in conjugates:
                             conjugates.append(other * 2 + 1)
                 self.off_x[node] = conjugates
-
-    @staticmethod
-    def _houses(s: State, cell: int) -> list[int]:
-        """The units of a cell: its box first, then its row and column (and a variant's)."""
-        units = list(s.units_of[cell])
-        boxes = [u for u in units if u in s.boxes]
-        return boxes + [u for u in units if u not in s.boxes]
 
     def turned_off(self, node: Node, y: bool) -> list[Node]:
         return self.on_y[node] if y else self.on_x[node]

@@ -40,7 +40,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
 
-from lazyfun.sudoku.steps.chaining import length_bonus
+from lazyfun.sudoku.steps.chaining import houses_of, length_bonus
 from lazyfun.sudoku.steps.techniques import Found, State
 
 __all__ = ["BASES", "dynamic_forcing_chains", "multiple_forcing_chains", "nishio_forcing_chains"]
@@ -86,11 +86,7 @@ class _Chaining:
         self.n = s.n
         self.dynamic = dynamic
         self.y = y
-        self.houses = [
-            [u for u in s.units_of[c] if u in s.boxes]
-            + [u for u in s.units_of[c] if u not in s.boxes]
-            for c in range(len(s.cands))
-        ]
+        self.houses = [houses_of(s, c) for c in range(len(s.cands))]
         self.places: dict[int, list[int]] = {}
 
     def node(self, cell: int, value: int, on: bool) -> Node:
