@@ -3,8 +3,9 @@ engine; everything else is plain Python.
 
 The metadata lives in pyproject.toml.  The modules to compile are named once, in
 ``lazyfun.compiled`` (``COMPILED``, ``C_EXTENSION`` for the C engine, whose
-sources are ``lazyfun/sudoku/solving/learning_c``, and ``C_FLOW`` for the Stream's
-hot steps, ``lazyfun/streams/_flow.c``); that file imports only the standard
+sources are ``lazyfun/sudoku/solving/learning_c``, ``C_FLOW`` for the Stream's
+hot steps, ``lazyfun/streams/_flow.c``, and ``C_FORCING`` for Sudoku Explainer's
+forcing chains, ``lazyfun/sudoku/steps/_forcing.c``); that file imports only the standard
 library, so it is read here as a file, before lazyfun or its dependencies are
 installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
@@ -24,6 +25,7 @@ from setuptools import Extension, setup
 HERE = Path(__file__).resolve().parent
 LEARNING_C = Path("lazyfun", "sudoku", "solving", "learning_c")
 FLOW_C = Path("lazyfun", "streams", "_flow.c")
+FORCING_C = Path("lazyfun", "sudoku", "steps", "_forcing.c")
 # The C engine is held to these: a warning is an error (make sanitize adds the sanitizers).
 # Link-time optimisation inlines across its files (the heap and propagation calls of the
 # search): without it the split engine ran about 2% slower than the single file did.
@@ -51,9 +53,9 @@ def learning_extension(name: str) -> Extension:
     )
 
 
-def flow_extension(name: str) -> Extension:
-    """The C flow engine: the Stream's take, catch and throttle, one file."""
-    return Extension(name, sources=[str(FLOW_C)], extra_compile_args=C_FLAGS, optional=True)
+def one_file_extension(name: str, source: Path) -> Extension:
+    """A C engine of one file: the Stream's flow, or the forcing chains."""
+    return Extension(name, sources=[str(source)], extra_compile_args=C_FLAGS, optional=True)
 
 
 def extensions() -> list[Any]:
@@ -61,7 +63,11 @@ def extensions() -> list[Any]:
     if os.environ.get("LAZYFUN_PURE_BUILD"):
         return []
     compiled = _compiled()
-    engines = [learning_extension(compiled.C_EXTENSION), flow_extension(compiled.C_FLOW)]
+    engines = [
+        learning_extension(compiled.C_EXTENSION),
+        one_file_extension(compiled.C_FLOW, FLOW_C),
+        one_file_extension(compiled.C_FORCING, FORCING_C),
+    ]
     sources = [name.replace(".", "/") + ".py" for name in compiled.COMPILED]
     try:
         from mypyc.build import mypycify

@@ -15,7 +15,9 @@ that the Sudoku engine hands boards of 25x25 and up to (its reader's guide
 and API are :mod:`lazyfun.sudoku.solving.learning`; its C sources are
 ``lazyfun/sudoku/solving/learning_c``).  It is built beside them, and so is
 ``C_FLOW``, the Stream's take, catch and throttle as C iterators (the readable
-forms are in :mod:`lazyfun.streams.steps`; :mod:`lazyfun.streams.flow` chooses).
+forms are in :mod:`lazyfun.streams.steps`; :mod:`lazyfun.streams.flow` chooses),
+and ``C_FORCING``, Sudoku Explainer's forcing chains from many starts as one C
+search (the readable form is :mod:`lazyfun.sudoku.steps.forcing`, which chooses).
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
@@ -43,9 +45,11 @@ __all__ = [
     "COMPILED",
     "C_EXTENSION",
     "C_FLOW",
+    "C_FORCING",
     "PURE_ENV",
     "c_extension_built",
     "c_flow_built",
+    "c_forcing_built",
     "describe",
     "is_compiled",
     "status",
@@ -71,6 +75,7 @@ COMPILED = (
 )
 C_EXTENSION = "lazyfun.sudoku.solving._learning"
 C_FLOW = "lazyfun.streams._flow"
+C_FORCING = "lazyfun.sudoku.steps._forcing"
 PURE_ENV = "LAZYFUN_PURE"
 
 
@@ -97,11 +102,17 @@ def c_flow_built() -> bool:
     return importlib.util.find_spec(C_FLOW) is not None
 
 
+def c_forcing_built() -> bool:
+    """Whether the C forcing-chain search (``C_FORCING``) was built and imports."""
+    return importlib.util.find_spec(C_FORCING) is not None
+
+
 def describe() -> str:
-    """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION`` and
-    ``C_FLOW`` were built (``make`` prints it after installing)."""
+    """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION``,
+    ``C_FLOW`` and ``C_FORCING`` were built (``make`` prints it after installing)."""
     learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
     flow = "built (C)" if c_flow_built() else "not built: the steps run their Python forms"
+    forcing = "built (C)" if c_forcing_built() else "not built: the chains run in Python"
     return ", ".join(
         [
             *(
@@ -110,6 +121,7 @@ def describe() -> str:
             ),
             f"{C_EXTENSION} {learning}",
             f"{C_FLOW} {flow}",
+            f"{C_FORCING} {forcing}",
         ]
     )
 

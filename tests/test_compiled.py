@@ -6,6 +6,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -15,10 +16,12 @@ from setuptools import Extension
 from lazyfun.compiled import (
     C_EXTENSION,
     C_FLOW,
+    C_FORCING,
     COMPILED,
     PURE_ENV,
     c_extension_built,
     c_flow_built,
+    c_forcing_built,
     describe,
     is_compiled,
     status,
@@ -55,7 +58,7 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
     sources = [path for path in asked[0] if not path.startswith("--")]
     assert sources == [name.replace(".", "/") + ".py" for name in COMPILED]
     assert all((ROOT / path).is_file() for path in sources)
-    assert [e.name for e in built] == [C_EXTENSION, C_FLOW, "compiled_by_mypyc"]
+    assert [e.name for e in built] == [C_EXTENSION, C_FLOW, C_FORCING, "compiled_by_mypyc"]
     assert all(e.optional for e in built)
 
 
@@ -92,22 +95,28 @@ def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_t
     assert f"{C_EXTENSION} {'built (C)' if built else 'not built'}" in describe()
 
 
-def test_the_c_flow_engine_is_reported_built_exactly_when_its_extension_is_there() -> None:
-    source = ROOT / (C_FLOW.replace(".", "/") + ".c")
+@pytest.mark.parametrize(
+    ("engine", "is_built"), [(C_FLOW, c_flow_built), (C_FORCING, c_forcing_built)]
+)
+def test_a_one_file_c_engine_is_reported_built_exactly_when_its_extension_is_there(
+    engine: str, is_built: Callable[[], bool]
+) -> None:
+    source = ROOT / (engine.replace(".", "/") + ".c")
     built = list(source.parent.glob(source.stem + ".*.so"))
-    assert c_flow_built() == bool(built)
-    assert f"{C_FLOW} {'built (C)' if built else 'not built'}" in describe()
+    assert is_built() == bool(built)
+    assert f"{engine} {'built (C)' if built else 'not built'}" in describe()
 
 
 def test_no_compiled_module_is_older_than_its_source() -> None:
-    engine = ROOT / "lazyfun" / "sudoku" / "learning_c"
+    engine = ROOT / "lazyfun" / "sudoku" / "solving" / "learning_c"
     built = [
         (ROOT / (name.replace(".", "/") + ".py"), [ROOT / (name.replace(".", "/") + ".py")])
         for name in COMPILED
     ]
     built.append((ROOT / (C_EXTENSION.replace(".", "/") + ".c"), sorted(engine.glob("*.[ch]"))))
-    flow = ROOT / (C_FLOW.replace(".", "/") + ".c")
-    built.append((flow, [flow]))
+    for one_file in (C_FLOW, C_FORCING):
+        source = ROOT / (one_file.replace(".", "/") + ".c")
+        built.append((source, [source]))
     for stem, sources in built:
         for extension in stem.parent.glob(stem.stem + ".*.so"):
             for source in sources:

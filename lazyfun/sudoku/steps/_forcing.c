@@ -1,0 +1,694 @@
+/* Sudoku Explainer's forcing chains from many starts, as one C search: the fast engine
+ * beside the readable Python of lazyfun/sudoku/steps/forcing.py (``_Chaining`` and
+ * ``_Search``), with the same answers; forcing.py chooses between them.
+ *
+ * search(cands, n, units, houses, base, dynamic, y, kinds) -> (kind, complexity, node)
+ * or None.  cands: each cell's candidates (bit v-1 for value v); units: the cells of
+ * each unit; houses: each cell's units in Sudoku Explainer's order (box first); kinds:
+ * the flags below.  The answer is the easiest hint, as forcing.py's module docstring
+ * says: the least (base + length bonus, complexity, kind's place), the first found
+ * among equals.  A node is (cell * n + value - 1) * 2 + 1 when on, + 0 when off.
+ *
+ * Each followed source keeps a Branch: the nodes it turned on and off, in the order
+ * they were reached, each with its parents.  Sources are followed once per search.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CONTRADICTION = 1, DOUBLE = 2, CELL = 4, REGION = 8, NISHIO = 16 };
+enum { MAX_N = 9, MAX_CELLS = 81, MAX_NODES = 2 * MAX_CELLS * MAX_N, MAX_HOUSES = 8 };
+
+typedef struct {
+    int clash;                    /* the node both on and off, or -1 */
+    int count;                    /* nodes reached */
+    short order[MAX_NODES];       /* nodes in the order reached */
+    uint64_t present[(MAX_NODES + 63) / 64];
+    int start[MAX_NODES];         /* each node's parents: pool[start .. start + len) */
+    unsigned char len[MAX_NODES];
+    short *pool;
+    int used, room;
+} Branch;
+
+typedef struct {
+    int n, cells, nodes;
+    int dynamic, y, kinds;
+    double base;
+    unsigned cands[MAX_CELLS];
+    int house_count[MAX_CELLS];
+    int houses[MAX_CELLS][MAX_HOUSES];
+    int unit_count;
+    int *unit_start, *unit_len, *unit_cells;
+    Branch **followed;            /* by source node; NULL until followed */
+    /* the best hint so far */
+    int have;
+    double difficulty;
+    int complexity, place, kind, node;
+    /* scratch */
+    unsigned work[MAX_CELLS];
+    short queue_on[MAX_NODES], queue_off[MAX_NODES];
+    int stamp[MAX_NODES], stamp_now;
+    short stack[MAX_NODES];
+    int cell_stamp[MAX_CELLS], cell_now;
+} Search;
+
+static int
+popcount(unsigned bits)
+{
+    return __builtin_popcount(bits);
+}
+
+static int
+has(const Branch *b, int node)
+{
+    return (int)(b->present[node >> 6] >> (node & 63) & 1);
+}
+
+static int
+place_of(int kind)
+{
+    switch (kind) {
+    case DOUBLE: return 1;
+    case CELL: return 5;
+    case REGION: return 6;
+    default: return 7;
+    }
+}
+
+/* Sudoku Explainer's bonus for a chain of `complexity` nodes, summed as it sums it. */
+static double
+length_bonus(int complexity)
+{
+    double added = 0.0;
+    int ceiling = 4, odd = 0, length = complexity - 2;
+    while (length > ceiling) {
+        added += 0.1;
+        ceiling = odd ? ceiling * 4 / 3 : ceiling * 3 / 2;
+        odd = !odd;
+    }
+    return added;
+}
+
+/* Records `node` with its parents (none when count is 0); 0, or -1 out of memory. */
+static int
+add(Branch *b, int node, const short *parents, int count)
+{
+    if (b->used + count > b->room) {
+        int room = (b->room ? b->room * 2 : 1024) + count;
+        short *pool = realloc(b->pool, (size_t)room * sizeof(short));
+        if (!pool) {
+            return -1;
+        }
+        b->pool = pool;
+        b->room = room;
+    }
+    b->present[node >> 6] |= (uint64_t)1 << (node & 63);
+    b->start[node] = b->used;
+    b->len[node] = (unsigned char)count;
+    memcpy(b->pool + b->used, parents, (size_t)count * sizeof(short));
+    b->used += count;
+    b->order[b->count++] = (short)node;
+    return 0;
+}
+
+static void
+free_branch(Branch *b)
+{
+    if (b) {
+        free(b->pool);
+        free(b);
+    }
+}
+
+/* Turning on node p (cell, value): the cell's other candidates go (Y) and the value
+ * leaves every peer through the cell's houses.  Returns the clash or -1; -2 out of
+ * memory. */
+static int
+turn_off_from(Search *s, Branch *b, int p, short *pending, int *tail)
+{
+    int n = s->n, cell = p / 2 / n, value = p / 2 % n + 1;
+    unsigned bit = 1u << (value - 1);
+    short parent = (short)p;
+    int targets[MAX_NODES / 2], count = 0;
+    if (s->y) {
+        unsigned bits = s->work[cell];
+        for (int v = 1; v <= n; v++) {
+            if (v != value && (bits >> (v - 1) & 1)) {
+                targets[count++] = (cell * n + v - 1) * 2;
+            }
+        }
+    }
+    s->cell_now++;
+    s->cell_stamp[cell] = s->cell_now;
+    for (int h = 0; h < s->house_count[cell]; h++) {
+        int unit = s->houses[cell][h];
+        for (int i = 0; i < s->unit_len[unit]; i++) {
+            int c = s->unit_cells[s->unit_start[unit] + i];
+            if (s->cell_stamp[c] != s->cell_now && (s->work[c] & bit)) {
+                s->cell_stamp[c] = s->cell_now;
+                targets[count++] = (c * n + value - 1) * 2;
+            }
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        int q = targets[i];
+        if (has(b, q + 1)) {
+            return add(b, q, &parent, 1) < 0 ? -2 : q;
+        }
+        if (!has(b, q)) {
+            if (add(b, q, &parent, 1) < 0) {
+                return -2;
+            }
+            pending[(*tail)++] = (short)q;
+        }
+    }
+    return -1;
+}
+
+/* One node turned on by the node p turned off, with its parents. */
+static int
+turn_on(Branch *b, int q, const short *parents, int count, short *pending, int *tail)
+{
+    if (has(b, q - 1)) {
+        return add(b, q, parents, count) < 0 ? -2 : q - 1;
+    }
+    if (!has(b, q)) {
+        if (add(b, q, parents, count) < 0) {
+            return -2;
+        }
+        pending[(*tail)++] = (short)q;
+    }
+    return -1;
+}
+
+/* Turning off node p (cell, value): a cell left with one candidate (two, static) and a
+ * house left with one place (two, static) turn it on.  Returns as turn_off_from. */
+static int
+turn_on_from(Search *s, Branch *b, int p, short *pending, int *tail)
+{
+    int n = s->n, cell = p / 2 / n, value = p / 2 % n + 1, clash;
+    unsigned bit = 1u << (value - 1);
+    short parents[MAX_N], own = (short)p;
+    int count;
+    int emitted[MAX_HOUSES + 1], emitted_count = 0;
+    if (s->y) {
+        if (s->dynamic) {
+            unsigned left = s->work[cell];
+            if (left && !(left & (left - 1))) {
+                int v = __builtin_ctz(left) + 1;
+                unsigned struck = s->cands[cell] & ~left;
+                count = 0;
+                for (int w = 1; w <= n; w++) {
+                    int off = (cell * n + w - 1) * 2;
+                    if ((struck >> (w - 1) & 1) && has(b, off)) {
+                        parents[count++] = (short)off;
+                    }
+                }
+                int q = (cell * n + v - 1) * 2 + 1;
+                emitted[emitted_count++] = q;
+                clash = count ? turn_on(b, q, parents, count, pending, tail)
+                              : turn_on(b, q, &own, 1, pending, tail);
+                if (clash != -1) {
+                    return clash;
+                }
+            }
+        }
+        else if (popcount(s->cands[cell]) == 2) {
+            int v = __builtin_ctz(s->cands[cell] & ~bit) + 1;
+            int q = (cell * n + v - 1) * 2 + 1;
+            emitted[emitted_count++] = q;
+            clash = turn_on(b, q, &own, 1, pending, tail);
+            if (clash != -1) {
+                return clash;
+            }
+        }
+    }
+    for (int h = 0; h < s->house_count[cell]; h++) {
+        int unit = s->houses[cell][h], q = -1, places = 0, held = 0, held_cell = -1;
+        int first = -1, second = -1;
+        const int *cells = s->unit_cells + s->unit_start[unit];
+        count = 0;
+        for (int i = 0; i < s->unit_len[unit]; i++) {
+            int c = cells[i];
+            if (!(s->cands[c] & bit)) {
+                continue;
+            }
+            places++;
+            if (first < 0) {
+                first = c;
+            }
+            else if (second < 0) {
+                second = c;
+            }
+            if (s->work[c] & bit) {
+                held++;
+                held_cell = c;
+            }
+        }
+        if (s->dynamic) {
+            if (held != 1) {
+                continue;
+            }
+            for (int i = 0; i < s->unit_len[unit]; i++) {
+                int c = cells[i], off = (c * n + value - 1) * 2;
+                if (c != held_cell && (s->cands[c] & bit) && has(b, off)) {
+                    parents[count++] = (short)off;
+                }
+            }
+            q = (held_cell * n + value - 1) * 2 + 1;
+        }
+        else {
+            if (places != 2) {
+                continue;
+            }
+            q = ((second == cell ? first : second) * n + value - 1) * 2 + 1;
+        }
+        int again = 0;
+        for (int i = 0; i < emitted_count; i++) {
+            again |= emitted[i] == q;
+        }
+        if (again) {
+            continue;
+        }
+        emitted[emitted_count++] = q;
+        clash = count ? turn_on(b, q, parents, count, pending, tail)
+                      : turn_on(b, q, &own, 1, pending, tail);
+        if (clash != -1) {
+            return clash;
+        }
+    }
+    return -1;
+}
+
+/* Everything `source` implies, breadth first (on nodes before off ones), stopping at a
+ * node found both on and off; NULL out of memory. */
+static Branch *
+follow(Search *s, int source)
+{
+    if (s->followed[source]) {
+        return s->followed[source];
+    }
+    Branch *b = calloc(1, sizeof(Branch));
+    if (!b) {
+        return NULL;
+    }
+    b->clash = -1;
+    memcpy(s->work, s->cands, sizeof(unsigned) * (size_t)s->cells);
+    int on_head = 0, on_tail = 0, off_head = 0, off_tail = 0, clash = -1;
+    if (add(b, source, NULL, 0) < 0) {
+        free_branch(b);
+        return NULL;
+    }
+    if (source & 1) {
+        s->queue_on[on_tail++] = (short)source;
+    }
+    else {
+        s->queue_off[off_tail++] = (short)source;
+    }
+    while (clash == -1 && (on_head < on_tail || off_head < off_tail)) {
+        if (on_head < on_tail) {
+            clash = turn_off_from(s, b, s->queue_on[on_head++], s->queue_off, &off_tail);
+        }
+        else {
+            int p = s->queue_off[off_head++];
+            if (s->dynamic) {
+                s->work[p / 2 / s->n] &= ~(1u << (p / 2 % s->n));
+            }
+            clash = turn_on_from(s, b, p, s->queue_on, &on_tail);
+        }
+    }
+    if (clash == -2) {
+        free_branch(b);
+        return NULL;
+    }
+    b->clash = clash;
+    s->followed[source] = b;
+    return b;
+}
+
+/* How many distinct nodes `node` rests on in b, itself included. */
+static int
+ancestors(Search *s, const Branch *b, int node)
+{
+    int top = 0, seen = 1;
+    s->stamp_now++;
+    s->stamp[node] = s->stamp_now;
+    s->stack[top++] = (short)node;
+    while (top) {
+        int q = s->stack[--top];
+        if (!has(b, q)) {
+            continue;
+        }
+        for (int i = 0; i < b->len[q]; i++) {
+            int parent = b->pool[b->start[q] + i];
+            if (s->stamp[parent] != s->stamp_now) {
+                s->stamp[parent] = s->stamp_now;
+                seen++;
+                s->stack[top++] = (short)parent;
+            }
+        }
+    }
+    return seen;
+}
+
+static void
+offer(Search *s, int kind, int complexity, int node)
+{
+    double difficulty = s->base + length_bonus(complexity);
+    int place = place_of(kind);
+    if (s->have
+        && !(difficulty < s->difficulty
+             || (difficulty == s->difficulty
+                 && (complexity < s->complexity
+                     || (complexity == s->complexity && place < s->place))))) {
+        return;
+    }
+    s->have = 1;
+    s->difficulty = difficulty;
+    s->complexity = complexity;
+    s->place = place;
+    s->kind = kind;
+    s->node = node;
+}
+
+/* The nodes every branch implies that change the grid, offered as `kind`. */
+static void
+common(Search *s, Branch **branches, int count, int kind)
+{
+    const Branch *first = branches[0];
+    for (int pass = 1; pass >= 0; pass--) {
+        for (int i = 0; i < first->count; i++) {
+            int q = first->order[i];
+            if ((q & 1) != pass) {
+                continue;
+            }
+            int cell = q / 2 / s->n, value = q / 2 % s->n + 1;
+            if (!(s->cands[cell] >> (value - 1) & 1)) {
+                continue;
+            }
+            if ((q & 1) && popcount(s->cands[cell]) == 1) {
+                continue;
+            }
+            int everywhere = 1;
+            for (int k = 1; k < count && everywhere; k++) {
+                everywhere = has(branches[k], q);
+            }
+            if (!everywhere) {
+                continue;
+            }
+            int complexity = 0;
+            for (int k = 0; k < count; k++) {
+                complexity += ancestors(s, branches[k], q);
+            }
+            offer(s, kind, complexity, q);
+        }
+    }
+}
+
+static int
+contradictions(Search *s, int node_on, Branch *on_branch, int doubled)
+{
+    Branch *off_branch = follow(s, node_on - 1);
+    if (!off_branch) {
+        return -1;
+    }
+    int kind = (s->kinds & NISHIO) ? NISHIO : CONTRADICTION;
+    int sources[2] = {node_on, node_on - 1};
+    Branch *branches[2] = {on_branch, off_branch};
+    for (int i = 0; i < 2; i++) {
+        int clash = branches[i]->clash;
+        if (clash >= 0) {
+            int complexity = ancestors(s, branches[i], clash + 1)
+                             + ancestors(s, branches[i], clash);
+            offer(s, kind, complexity, sources[i] ^ 1);
+        }
+    }
+    if ((s->kinds & DOUBLE) && doubled && on_branch->clash < 0 && off_branch->clash < 0) {
+        common(s, branches, 2, DOUBLE);
+    }
+    return 0;
+}
+
+static int
+regions(Search *s, int cell, int value, Branch *on_branch)
+{
+    int n = s->n;
+    unsigned bit = 1u << (value - 1);
+    for (int h = 0; h < s->house_count[cell]; h++) {
+        int unit = s->houses[cell][h], places[MAX_CELLS], count = 0;
+        const int *cells = s->unit_cells + s->unit_start[unit];
+        for (int i = 0; i < s->unit_len[unit]; i++) {
+            if (s->cands[cells[i]] & bit) {
+                places[count++] = cells[i];
+            }
+        }
+        if (count < 2 || places[0] != cell) {
+            continue;
+        }
+        Branch *branches[MAX_CELLS];
+        branches[0] = on_branch;
+        for (int i = 1; i < count; i++) {
+            branches[i] = follow(s, (places[i] * n + value - 1) * 2 + 1);
+            if (!branches[i]) {
+                return -1;
+            }
+        }
+        common(s, branches, count, REGION);
+    }
+    return 0;
+}
+
+static int
+search_cell(Search *s, int cell)
+{
+    unsigned bits = s->cands[cell];
+    Branch *from_on[MAX_N];
+    int count = 0;
+    for (int value = 1; value <= s->n; value++) {
+        if (!(bits >> (value - 1) & 1)) {
+            continue;
+        }
+        int node_on = (cell * s->n + value - 1) * 2 + 1;
+        Branch *on_branch = follow(s, node_on);
+        if (!on_branch) {
+            return -1;
+        }
+        from_on[count++] = on_branch;
+        if ((s->kinds & CONTRADICTION)
+            && contradictions(s, node_on, on_branch, popcount(bits) >= 3) < 0) {
+            return -1;
+        }
+        if ((s->kinds & REGION) && regions(s, cell, value, on_branch) < 0) {
+            return -1;
+        }
+    }
+    if (s->kinds & CELL) {
+        common(s, from_on, count, CELL);
+    }
+    return 0;
+}
+
+/* Reads a sequence of ints into out (at most room); the count, or -1 with an error set. */
+static int
+read_ints(PyObject *sequence, int *out, int room, const char *what)
+{
+    PyObject *fast = PySequence_Fast(sequence, what);
+    if (!fast) {
+        return -1;
+    }
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    if (size > room) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: more than %d", what, room);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (value == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)value;
+    }
+    Py_DECREF(fast);
+    return (int)size;
+}
+
+static int
+read_search(Search *s, PyObject *cands, PyObject *units, PyObject *houses)
+{
+    int values[MAX_CELLS];
+    s->cells = read_ints(cands, values, MAX_CELLS, "cands");
+    if (s->cells < 0) {
+        return -1;
+    }
+    for (int c = 0; c < s->cells; c++) {
+        if (values[c] < 0 || values[c] >= 1 << s->n) {
+            PyErr_Format(PyExc_ValueError, "cell %d: candidates %d are not of %d values",
+                         c, values[c], s->n);
+            return -1;
+        }
+        s->cands[c] = (unsigned)values[c];
+    }
+    s->nodes = 2 * s->cells * s->n;
+    PyObject *fast = PySequence_Fast(units, "units");
+    if (!fast) {
+        return -1;
+    }
+    s->unit_count = (int)PySequence_Fast_GET_SIZE(fast);
+    s->unit_start = PyMem_Calloc((size_t)s->unit_count + 1, sizeof(int));
+    s->unit_len = PyMem_Calloc((size_t)s->unit_count + 1, sizeof(int));
+    s->unit_cells = PyMem_Calloc((size_t)s->unit_count * MAX_CELLS + 1, sizeof(int));
+    if (!s->unit_start || !s->unit_len || !s->unit_cells) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int u = 0; u < s->unit_count; u++) {
+        s->unit_start[u] = u * MAX_CELLS;
+        int got = read_ints(PySequence_Fast_GET_ITEM(fast, u), s->unit_cells + u * MAX_CELLS,
+                            MAX_CELLS, "a unit");
+        if (got < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        for (int i = 0; i < got; i++) {
+            if (s->unit_cells[u * MAX_CELLS + i] < 0
+                || s->unit_cells[u * MAX_CELLS + i] >= s->cells) {
+                Py_DECREF(fast);
+                PyErr_Format(PyExc_ValueError, "unit %d names a cell off the grid", u);
+                return -1;
+            }
+        }
+        s->unit_len[u] = got;
+    }
+    Py_DECREF(fast);
+    fast = PySequence_Fast(houses, "houses");
+    if (!fast) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != s->cells) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "houses: one list of units a cell");
+        return -1;
+    }
+    for (int c = 0; c < s->cells; c++) {
+        int got = read_ints(PySequence_Fast_GET_ITEM(fast, c), s->houses[c], MAX_HOUSES,
+                            "a cell's houses");
+        if (got < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        for (int i = 0; i < got; i++) {
+            if (s->houses[c][i] < 0 || s->houses[c][i] >= s->unit_count) {
+                Py_DECREF(fast);
+                PyErr_Format(PyExc_ValueError, "cell %d's houses name a unit that is not", c);
+                return -1;
+            }
+        }
+        s->house_count[c] = got;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static void
+free_search(Search *s)
+{
+    if (s->followed) {
+        for (int i = 0; i < s->nodes; i++) {
+            free_branch(s->followed[i]);
+        }
+        PyMem_Free(s->followed);
+    }
+    PyMem_Free(s->unit_start);
+    PyMem_Free(s->unit_len);
+    PyMem_Free(s->unit_cells);
+    PyMem_Free(s);
+}
+
+static PyObject *
+search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"cands", "n", "units", "houses", "base", "dynamic", "y", "kinds",
+                            NULL};
+    PyObject *cands, *units, *houses;
+    int n, dynamic, y, kinds;
+    double base;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOOdppi:search", names, &cands, &n, &units,
+                                     &houses, &base, &dynamic, &y, &kinds)) {
+        return NULL;
+    }
+    if (n < 1 || n > MAX_N) {
+        PyErr_Format(PyExc_ValueError, "n = %d: the engine takes 1 to %d values", n, MAX_N);
+        return NULL;
+    }
+    Search *s = PyMem_Calloc(1, sizeof(Search));
+    if (!s) {
+        return PyErr_NoMemory();
+    }
+    s->n = n;
+    s->base = base;
+    s->dynamic = dynamic;
+    s->y = y;
+    s->kinds = kinds;
+    if (read_search(s, cands, units, houses) < 0) {
+        free_search(s);
+        return NULL;
+    }
+    s->followed = PyMem_Calloc((size_t)s->nodes + 1, sizeof(Branch *));
+    if (!s->followed) {
+        free_search(s);
+        return PyErr_NoMemory();
+    }
+    int least = dynamic ? 2 : 3, failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (int cell = 0; cell < s->cells && !failed; cell++) {
+        if (popcount(s->cands[cell]) >= least) {
+            failed = search_cell(s, cell) < 0;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        free_search(s);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = s->have ? Py_BuildValue("(iii)", s->kind, s->complexity, s->node)
+                            : Py_NewRef(Py_None);
+    free_search(s);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS,
+     "search(cands, n, units, houses, base, dynamic, y, kinds) -> (kind, complexity, node) "
+     "or None: the easiest forcing chain of the kinds asked for."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_forcing",
+    "Sudoku Explainer's forcing chains from many starts in C (see forcing.py).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__forcing(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (!m) {
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "CONTRADICTION", CONTRADICTION) < 0
+        || PyModule_AddIntConstant(m, "DOUBLE", DOUBLE) < 0
+        || PyModule_AddIntConstant(m, "CELL", CELL) < 0
+        || PyModule_AddIntConstant(m, "REGION", REGION) < 0
+        || PyModule_AddIntConstant(m, "NISHIO", NISHIO) < 0
+        || PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

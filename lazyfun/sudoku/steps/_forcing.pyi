@@ -1,0 +1,19 @@
+from collections.abc import Sequence
+
+CONTRADICTION: int
+DOUBLE: int
+CELL: int
+REGION: int
+NISHIO: int
+MAX_N: int
+
+def search(
+    cands: Sequence[int],
+    n: int,
+    units: Sequence[Sequence[int]],
+    houses: Sequence[Sequence[int]],
+    base: float,
+    dynamic: bool,
+    y: bool,
+    kinds: int,
+) -> tuple[int, int, int] | None: ...

@@ -1,0 +1,101 @@
+"""The C forcing-chain search gives the Python search's hint: on states a rating walk
+reaches, on states with candidates struck at random, on a 4x4 grid; and it refuses
+what it cannot read."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazyfun.sudoku import parse, solve
+from lazyfun.sudoku.board.arrangement import random_transform
+from lazyfun.sudoku.steps import forcing
+from lazyfun.sudoku.steps.chaining import houses_of
+from lazyfun.sudoku.steps.deduction import steps
+from lazyfun.sudoku.steps.techniques import Found, State
+
+engine = pytest.importorskip("lazyfun.sudoku.steps._forcing")
+
+# The three searches of the ladder: base, dynamic, Y links, kinds.
+SEARCHES = [
+    (7.5, True, False, frozenset({"contradiction", "nishio"})),
+    (8.0, False, True, frozenset({"cell", "region"})),
+    (8.5, True, True, frozenset({"contradiction", "double", "cell", "region"})),
+]
+# serate's ER 9.0 and 8.4 (tests/data/serate_sample180.txt): dynamic and static chains.
+HARD = ".92.6.5..8....54.6....98.....5..16...786....36..........9.4.....6..13..2.......3."
+MIDDLE = "15.3......7..4.2....4.72.....8.........9..1.8.1..8.79......38...........6....7423"
+
+
+def _both(s: State) -> list[tuple[Found | None, Found | None]]:
+    """Each search's hint from C and from Python."""
+    return [(forcing._in_c(s, *search), forcing._Search(s, *search).run()) for search in SEARCHES]
+
+
+def test_the_c_search_gives_the_python_hint_on_the_states_of_a_rating_walk() -> None:
+    grid = parse(HARD)
+    s = State(grid, None)
+    compared = found = 0
+    for step in steps(grid):
+        if step.difficulty is not None and step.difficulty >= 7.5:
+            for ours, reference in _both(s):
+                assert ours == reference
+                compared += 1
+                found += ours is not None
+            if compared >= 12:
+                break
+        s.apply(step.placements, step.eliminations)
+    assert compared == 12 and found >= 4
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([HARD, MIDDLE]), st.integers(0, 2**32), st.floats(0.0, 0.3))
+def test_the_c_search_gives_the_python_hint_with_candidates_struck_at_random(
+    puzzle: str, seed: int, share: float
+) -> None:
+    """Striking some of the candidates the solution does not hold makes states no walk
+    passes through: the two searches still agree, hint for hint."""
+    rng = random.Random(seed)
+    grid = random_transform(parse(puzzle), rng)
+    solution = next(solve(grid)).cells
+    s = State(grid, None)
+    struck = [
+        (cell, v)
+        for cell, bits in enumerate(s.cands)
+        for v in range(1, 10)
+        if bits >> (v - 1) & 1 and v != solution[cell] and rng.random() < share
+    ]
+    s.apply((), struck)
+    for ours, reference in _both(s):
+        assert ours == reference
+
+
+def test_the_c_search_gives_the_python_hint_on_a_4x4_grid() -> None:
+    s = State(parse("............1234"), {0: [2, 3], 5: [1, 4]})
+    for ours, reference in _both(s):
+        assert ours == reference
+
+
+def _arguments(s: State) -> list[object]:
+    return [s.cands, s.n, s.units, [houses_of(s, c) for c in range(len(s.cands))], 8.5]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda a: a.__setitem__(1, 10), "takes 1 to 9 values"),
+        (lambda a: a.__setitem__(0, [1024, *a[0][1:]]), "are not of 9 values"),
+        (lambda a: a.__setitem__(3, a[3][:-1]), "one list of units a cell"),
+        (lambda a: a.__setitem__(2, [(0, 81)]), "names a cell off the grid"),
+        (lambda a: a.__setitem__(0, [0] * 82), "cands: more than 81"),
+    ],
+)
+def test_the_c_search_refuses_what_it_cannot_read(change: object, message: str) -> None:
+    arguments = _arguments(State(parse(MIDDLE), None))
+    assert callable(change)
+    change(arguments)
+    with pytest.raises(ValueError, match=message):
+        engine.search(*arguments, True, True, engine.CONTRADICTION)
