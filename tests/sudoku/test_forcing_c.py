@@ -1,6 +1,7 @@
-"""The C forcing-chain search gives the Python search's hint: on states a rating walk
-reaches, on states with candidates struck at random, on a 4x4 grid; and it refuses
-what it cannot read."""
+"""The C engine of Sudoku Explainer's chains gives the Python searches' answers (the
+forcing chains from many starts, and the cycles and forcing chains of one line): on
+states a rating walk reaches, on states with candidates struck at random, on a 4x4
+grid; and it refuses what it cannot read."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from hypothesis import strategies as st
 
 from lazyfun.sudoku import parse, solve
 from lazyfun.sudoku.board.arrangement import random_transform
-from lazyfun.sudoku.steps import forcing
-from lazyfun.sudoku.steps.chaining import houses_of
+from lazyfun.sudoku.steps import chaining, forcing
+from lazyfun.sudoku.steps.chaining import Chain, houses_of
 from lazyfun.sudoku.steps.deduction import steps
 from lazyfun.sudoku.steps.techniques import Found, State
 
@@ -30,9 +31,12 @@ HARD = ".92.6.5..8....54.6....98.....5..16...786....36..........9.4.....6..13..2
 MIDDLE = "15.3......7..4.2....4.72.....8.........9..1.8.1..8.79......38...........6....7423"
 
 
-def _both(s: State) -> list[tuple[Found | None, Found | None]]:
-    """Each search's hint from C and from Python."""
-    return [(forcing._in_c(s, *search), forcing._Search(s, *search).run()) for search in SEARCHES]
+def _both(s: State) -> list[tuple[Found | Chain | None, Found | Chain | None]]:
+    """Each search's hint from C and from Python, the chains of one line last."""
+    forcing_chains: list[tuple[Found | Chain | None, Found | Chain | None]] = [
+        (forcing._in_c(s, *search), forcing._Search(s, *search).run()) for search in SEARCHES
+    ]
+    return [*forcing_chains, (chaining._in_c(s), chaining._search(s))]
 
 
 def test_the_c_search_gives_the_python_hint_on_the_states_of_a_rating_walk() -> None:
@@ -40,15 +44,15 @@ def test_the_c_search_gives_the_python_hint_on_the_states_of_a_rating_walk() -> 
     s = State(grid, None)
     compared = found = 0
     for step in steps(grid):
-        if step.difficulty is not None and step.difficulty >= 7.5:
+        if step.difficulty is not None and step.difficulty >= 6.5:
             for ours, reference in _both(s):
                 assert ours == reference
                 compared += 1
                 found += ours is not None
-            if compared >= 12:
+            if compared >= 16:
                 break
         s.apply(step.placements, step.eliminations)
-    assert compared == 12 and found >= 4
+    assert compared == 16 and found >= 6
 
 
 @settings(max_examples=12, deadline=None)
@@ -99,3 +103,14 @@ def test_the_c_search_refuses_what_it_cannot_read(change: object, message: str) 
     change(arguments)
     with pytest.raises(ValueError, match=message):
         engine.search(*arguments, True, True, engine.CONTRADICTION)
+    with pytest.raises(ValueError, match=message):
+        engine.chains(*arguments[:4])
+
+
+def test_the_c_chains_refuse_a_candidate_with_more_links_than_they_hold() -> None:
+    """A unit of all 81 cells gives each candidate 80 peers: more than a classic grid's."""
+    s = State(parse(MIDDLE), None)
+    units = [*s.units, tuple(range(81))]
+    houses = [[*houses_of(s, c), len(s.units)] for c in range(81)]
+    with pytest.raises(ValueError, match="more links than the engine holds"):
+        engine.chains(s.cands, s.n, units, houses)

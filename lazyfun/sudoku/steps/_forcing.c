@@ -661,10 +661,428 @@ search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     return out;
 }
 
+/* ---- Sudoku Explainer's first chaining rule: cycles and forcing chains, one line of
+ * links each (the readable form is lazyfun/sudoku/steps/chaining.py). ---- */
+
+enum { X_CYCLE, Y_CYCLE, FORCING_X_CHAIN, XY_CYCLE, FORCING_CHAIN };
+enum { MAX_LINKS = 32 };
+
+typedef struct {
+    int n, cells, nodes;
+    unsigned cands[MAX_CELLS];
+    uint64_t peers[MAX_CELLS][2];
+    /* each node's links: on -> off (X only, and with Y), off -> on (Y, X) */
+    short on_x[MAX_NODES][MAX_LINKS], on_y[MAX_NODES][MAX_LINKS];
+    short off_x[MAX_NODES][MAX_HOUSES], off_y[MAX_NODES];
+    unsigned char on_x_count[MAX_NODES], on_y_count[MAX_NODES], off_x_count[MAX_NODES];
+    /* the search's paths, as a tree: each step's node, the step before (-1) and length */
+    int *path_node, *path_back, *path_length, paths, room;
+    int seen[MAX_NODES], seen_now, back[MAX_NODES];
+    /* the best chain so far */
+    int have, kind, length, place;
+    double difficulty;
+    short best[MAX_NODES];
+} Chains;
+
+static const double CHAIN_BASE[] = {6.5, 6.5, 6.6, 7.0, 7.0};
+static const int CHAIN_PLACE[] = {2, 3, 2, 4, 4};
+
+static int
+turned_off(const Chains *g, int node, int y, const short **links)
+{
+    *links = y ? g->on_y[node] : g->on_x[node];
+    return y ? g->on_y_count[node] : g->on_x_count[node];
+}
+
+static int
+turned_on(const Chains *g, int node, int x, int y, short *out)
+{
+    int count = 0;
+    if (y && g->off_y[node] >= 0) {
+        out[count++] = g->off_y[node];
+    }
+    if (x) {
+        for (int i = 0; i < g->off_x_count[node]; i++) {
+            int again = 0;
+            for (int k = 0; k < count; k++) {
+                again |= out[k] == g->off_x[node][i];
+            }
+            if (!again) {
+                out[count++] = g->off_x[node][i];
+            }
+        }
+    }
+    return count;
+}
+
+static int
+chain_links(Chains *g, const Search *s)
+{
+    int n = g->n;
+    for (int u = 0; u < s->unit_count; u++) {
+        const int *cells = s->unit_cells + s->unit_start[u];
+        for (int i = 0; i < s->unit_len[u]; i++) {
+            for (int k = 0; k < s->unit_len[u]; k++) {
+                if (cells[i] != cells[k]) {
+                    g->peers[cells[i]][cells[k] >> 6] |= (uint64_t)1 << (cells[k] & 63);
+                }
+            }
+        }
+    }
+    for (int cell = 0; cell < g->cells; cell++) {
+        unsigned bits = g->cands[cell];
+        for (int value = 1; value <= n; value++) {
+            unsigned bit = 1u << (value - 1);
+            if (!(bits & bit)) {
+                continue;
+            }
+            int node = (cell * n + value - 1) * 2, same = 0;
+            short *y = g->on_y[node + 1];
+            int ys = 0;
+            for (int v = 1; v <= n; v++) {
+                if (v != value && (bits >> (v - 1) & 1)) {
+                    y[ys++] = (short)((cell * n + v - 1) * 2);
+                }
+            }
+            g->off_y[node] = -1;
+            if (popcount(bits) == 2) {
+                int v = __builtin_ctz(bits & ~bit) + 1;
+                g->off_y[node] = (short)((cell * n + v - 1) * 2 + 1);
+            }
+            int seen_cells[MAX_CELLS] = {0};
+            seen_cells[cell] = 1;
+            for (int h = 0; h < s->house_count[cell]; h++) {
+                int unit = s->houses[cell][h], places = 0, other = -1;
+                const int *cells = s->unit_cells + s->unit_start[unit];
+                for (int i = 0; i < s->unit_len[unit]; i++) {
+                    int c = cells[i];
+                    if (!(g->cands[c] & bit)) {
+                        continue;
+                    }
+                    places++;
+                    if (c != cell) {
+                        other = c;
+                    }
+                    if (!seen_cells[c]) {
+                        seen_cells[c] = 1;
+                        if (same >= MAX_LINKS || ys >= MAX_LINKS) {
+                            return -1;
+                        }
+                        g->on_x[node + 1][same++] = (short)((c * n + value - 1) * 2);
+                        y[ys++] = (short)((c * n + value - 1) * 2);
+                    }
+                }
+                if (places == 2) {
+                    short q = (short)((other * n + value - 1) * 2 + 1);
+                    int again = 0;
+                    for (int i = 0; i < g->off_x_count[node]; i++) {
+                        again |= g->off_x[node][i] == q;
+                    }
+                    if (!again) {
+                        g->off_x[node][g->off_x_count[node]++] = q;
+                    }
+                }
+            }
+            g->on_x_count[node + 1] = (unsigned char)same;
+            g->on_y_count[node + 1] = (unsigned char)ys;
+        }
+    }
+    return 0;
+}
+
+/* A new path: `node` after path `back` (-1: it starts there); its index, or -1. */
+static int
+extend(Chains *g, int back, int node)
+{
+    if (g->paths == g->room) {
+        int room = g->room ? g->room * 2 : 4096;
+        int *nodes = PyMem_RawRealloc(g->path_node, (size_t)room * sizeof(int));
+        if (nodes) {
+            g->path_node = nodes;
+        }
+        int *backs = PyMem_RawRealloc(g->path_back, (size_t)room * sizeof(int));
+        if (backs) {
+            g->path_back = backs;
+        }
+        int *lengths = PyMem_RawRealloc(g->path_length, (size_t)room * sizeof(int));
+        if (lengths) {
+            g->path_length = lengths;
+        }
+        if (!nodes || !backs || !lengths) {
+            return -1;
+        }
+        g->room = room;
+    }
+    g->path_node[g->paths] = node;
+    g->path_back[g->paths] = back;
+    g->path_length[g->paths] = back < 0 ? 1 : g->path_length[back] + 1;
+    return g->paths++;
+}
+
+static int
+on_path(const Chains *g, int path, int node)
+{
+    for (; path >= 0; path = g->path_back[path]) {
+        if (g->path_node[path] == node) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether a loop strikes anything: a value from a cell outside it that sees one of
+ * its nodes of that value on and one off. */
+static int
+cycle_strikes(const Chains *g, int path)
+{
+    uint64_t inside[2] = {0, 0}, on[MAX_N][2], off[MAX_N][2];
+    memset(on, 0, sizeof on);
+    memset(off, 0, sizeof off);
+    for (int p = path; p >= 0; p = g->path_back[p]) {
+        int q = g->path_node[p], cell = q / 2 / g->n, value = q / 2 % g->n;
+        inside[cell >> 6] |= (uint64_t)1 << (cell & 63);
+        uint64_t(*side)[2] = q & 1 ? on : off;
+        side[value][cell >> 6] |= (uint64_t)1 << (cell & 63);
+    }
+    for (int value = 0; value < g->n; value++) {
+        for (int c = 0; c < g->cells; c++) {
+            if (!(g->cands[c] >> value & 1) || (inside[c >> 6] >> (c & 63) & 1)) {
+                continue;
+            }
+            const uint64_t *peers = g->peers[c];
+            if (((peers[0] & on[value][0]) | (peers[1] & on[value][1]))
+                && ((peers[0] & off[value][0]) | (peers[1] & off[value][1]))) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void
+offer_chain(Chains *g, int kind, int path)
+{
+    int length = g->path_length[path];
+    double difficulty = CHAIN_BASE[kind] + length_bonus(length);
+    int place = CHAIN_PLACE[kind];
+    if (g->have
+        && !(difficulty < g->difficulty
+             || (difficulty == g->difficulty
+                 && (length < g->length || (length == g->length && place < g->place))))) {
+        return;
+    }
+    g->have = 1;
+    g->kind = kind;
+    g->length = length;
+    g->place = place;
+    g->difficulty = difficulty;
+    for (int p = path, i = length - 1; p >= 0; p = g->path_back[p], i--) {
+        g->best[i] = (short)g->path_node[p];
+    }
+}
+
+/* The shortest loops from `start` (on) back to it, four links or more, offered. */
+static int
+cycles(Chains *g, int start, int x, int y)
+{
+    int kind = x && y ? XY_CYCLE : x ? X_CYCLE : Y_CYCLE, found = 0;
+    g->paths = 0;
+    g->seen_now++;
+    g->seen[start] = g->seen_now;
+    int first = extend(g, -1, start);
+    if (first < 0) {
+        return -1;
+    }
+    int on_from = first, on_to = first + 1;
+    while (on_to > on_from && !found) {
+        int off_from = g->paths;
+        for (int path = on_from; path < on_to; path++) {
+            const short *links;
+            int count = turned_off(g, g->path_node[path], y, &links);
+            for (int i = 0; i < count; i++) {
+                if (!on_path(g, path, links[i]) && extend(g, path, links[i]) < 0) {
+                    return -1;
+                }
+            }
+        }
+        int off_to = g->paths;
+        on_from = g->paths;
+        for (int path = off_from; path < off_to; path++) {
+            short links[MAX_HOUSES + 1];
+            int count = turned_on(g, g->path_node[path], x, y, links);
+            for (int i = 0; i < count; i++) {
+                int q = links[i];
+                if (q == start && g->path_length[path] >= 4) {
+                    found = 1;
+                    if (cycle_strikes(g, path)) {
+                        offer_chain(g, kind, path);
+                    }
+                }
+                else if (g->seen[q] != g->seen_now) {
+                    g->seen[q] = g->seen_now;
+                    if (extend(g, path, q) < 0) {
+                        return -1;
+                    }
+                }
+            }
+        }
+        on_to = g->paths;
+    }
+    return 0;
+}
+
+/* The shortest chain from `start` to its opposite, offered. */
+static int
+forcing_chain(Chains *g, int start, int x, int y)
+{
+    int target = start ^ 1;
+    g->paths = 0;
+    g->seen_now++;
+    g->seen[start] = g->seen_now;
+    if (extend(g, -1, start) < 0) {
+        return -1;
+    }
+    for (int path = 0; path < g->paths; path++) {
+        int node = g->path_node[path], count;
+        short buffer[MAX_HOUSES + 1];
+        const short *links = buffer;
+        if (node & 1) {
+            count = turned_off(g, node, y, &links);
+        }
+        else {
+            count = turned_on(g, node, x, y, buffer);
+        }
+        for (int i = 0; i < count; i++) {
+            int q = links[i];
+            if (g->seen[q] == g->seen_now) {
+                continue;
+            }
+            g->seen[q] = g->seen_now;
+            int next = extend(g, path, q);
+            if (next < 0) {
+                return -1;
+            }
+            if (q == target) {
+                offer_chain(g, x && y ? FORCING_CHAIN : FORCING_X_CHAIN, next);
+                return 0;
+            }
+        }
+    }
+    return 0;
+}
+
+static int
+chain_search(Chains *g)
+{
+    static const int searches[3][2] = {{1, 0}, {0, 1}, {1, 1}};
+    for (int k = 0; k < 3; k++) {
+        int x = searches[k][0], y = searches[k][1];
+        if (g->have && g->difficulty < 7.0) {
+            break; /* every chain of the XY search rates 7.0 at least */
+        }
+        for (int cell = 0; cell < g->cells; cell++) {
+            unsigned bits = g->cands[cell];
+            if (!bits || (y && !x && popcount(bits) != 2)) {
+                continue;
+            }
+            for (int value = 1; value <= g->n; value++) {
+                if (!(bits >> (value - 1) & 1)) {
+                    continue;
+                }
+                int on = (cell * g->n + value - 1) * 2 + 1;
+                if (cycles(g, on, x, y) < 0) {
+                    return -1;
+                }
+                if (x && (forcing_chain(g, on, x, y) < 0 || forcing_chain(g, on - 1, x, y) < 0)) {
+                    return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static void
+free_chains(Chains *g)
+{
+    PyMem_RawFree(g->path_node);
+    PyMem_RawFree(g->path_back);
+    PyMem_RawFree(g->path_length);
+    PyMem_Free(g);
+}
+
+static PyObject *
+chains(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"cands", "n", "units", "houses", NULL};
+    PyObject *cands, *units, *houses;
+    int n;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOO:chains", names, &cands, &n, &units,
+                                     &houses)) {
+        return NULL;
+    }
+    if (n < 1 || n > MAX_N) {
+        PyErr_Format(PyExc_ValueError, "n = %d: the engine takes 1 to %d values", n, MAX_N);
+        return NULL;
+    }
+    Search *s = PyMem_Calloc(1, sizeof(Search));
+    Chains *g = PyMem_Calloc(1, sizeof(Chains));
+    if (!s || !g) {
+        PyMem_Free(s);
+        PyMem_Free(g);
+        return PyErr_NoMemory();
+    }
+    s->n = n;
+    if (read_search(s, cands, units, houses) < 0) {
+        free_search(s);
+        PyMem_Free(g);
+        return NULL;
+    }
+    g->n = n;
+    g->cells = s->cells;
+    g->nodes = s->nodes;
+    memcpy(g->cands, s->cands, sizeof g->cands);
+    int failed = chain_links(g, s) < 0;
+    free_search(s);
+    if (failed) {
+        PyMem_Free(g);
+        PyErr_SetString(PyExc_ValueError, "a candidate has more links than the engine holds");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    failed = chain_search(g) < 0;
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        free_chains(g);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = Py_None;
+    if (g->have) {
+        PyObject *nodes = PyTuple_New(g->length);
+        for (int i = 0; nodes && i < g->length; i++) {
+            PyObject *node = PyLong_FromLong(g->best[i]);
+            if (!node) {
+                Py_CLEAR(nodes);
+                break;
+            }
+            PyTuple_SET_ITEM(nodes, i, node);
+        }
+        out = nodes ? Py_BuildValue("(iN)", g->kind, nodes) : NULL;
+    }
+    else {
+        Py_INCREF(out);
+    }
+    free_chains(g);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS,
      "search(cands, n, units, houses, base, dynamic, y, kinds) -> (kind, complexity, node) "
      "or None: the easiest forcing chain of the kinds asked for."},
+    {"chains", (PyCFunction)(void (*)(void))chains, METH_VARARGS | METH_KEYWORDS,
+     "chains(cands, n, units, houses) -> (kind, nodes) or None: the easiest cycle or "
+     "forcing chain of Sudoku Explainer's first chaining rule."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -686,7 +1104,8 @@ PyInit__forcing(void)
         || PyModule_AddIntConstant(m, "CELL", CELL) < 0
         || PyModule_AddIntConstant(m, "REGION", REGION) < 0
         || PyModule_AddIntConstant(m, "NISHIO", NISHIO) < 0
-        || PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0) {
+        || PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0
+        || PyModule_AddIntConstant(m, "MAX_HOUSES", MAX_HOUSES) < 0) {
         Py_DECREF(m);
         return NULL;
     }

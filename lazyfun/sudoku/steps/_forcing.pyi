@@ -17,3 +17,9 @@ def search(
     y: bool,
     kinds: int,
 ) -> tuple[int, int, int] | None: ...
+
+MAX_HOUSES: int
+
+def chains(
+    cands: Sequence[int], n: int, units: Sequence[Sequence[int]], houses: Sequence[Sequence[int]]
+) -> tuple[int, tuple[int, ...]] | None: ...

@@ -25,6 +25,9 @@ of the lengths 4, 6, 8, 12, 16, 24, ... that the chain's length (its nodes less
 two) exceeds.  The step taken is the easiest of all (ties to the fewer nodes,
 then X before Y before XY, then the first found: cell by cell, value by value).
 These are facts from reading SukakuExplainer's rules; the code is ours.
+The search below is the readable form: on a classic grid of up to nine values,
+the C engine of :mod:`lazyfun.sudoku.steps.forcing` runs the same search instead
+(``chains``), when it was built and ``LAZYFUN_PURE`` is not set.
 
 >>> [round(length_bonus(c), 1) for c in (4, 6, 7, 9, 11, 15, 19, 27)]
 [0.0, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
@@ -32,9 +35,18 @@ These are facts from reading SukakuExplainer's rules; the code is ours.
 
 from __future__ import annotations
 
+import os
 from typing import NamedTuple
 
+from lazyfun.compiled import PURE_ENV
 from lazyfun.sudoku.steps.techniques import Found, State
+
+try:
+    from lazyfun.sudoku.steps import _forcing as _engine  # C, which import-linter cannot read
+except ImportError:  # built without a C compiler
+    BUILT = False
+else:
+    BUILT = not os.environ.get(PURE_ENV)
 
 __all__ = ["BASES", "Chain", "chains_and_cycles", "houses_of", "length_bonus"]
 
@@ -47,6 +59,8 @@ BASES: dict[str, float] = {
     "XY-cycle": 7.0,
     "forcing chain": 7.0,
 }
+# The C engine's code for each kind.
+_KINDS = ("X-cycle", "Y-cycle", "forcing X-chain", "XY-cycle", "forcing chain")
 _KIND_ORDER = {"X-cycle": 2, "forcing X-chain": 2, "Y-cycle": 3, "XY-cycle": 4, "forcing chain": 4}
 
 # A node: (cell * n + value - 1) * 2 + 1 when on, + 0 when off.
@@ -194,18 +208,18 @@ def _forcing(g: _Graph, start: Node, x: bool, y: bool) -> list[Node] | None:
     return None
 
 
-def _cell_value(g: _Graph, node: Node) -> tuple[int, int]:
-    return node // 2 // g.n, node // 2 % g.n + 1
+def _cell_value(n: int, node: Node) -> tuple[int, int]:
+    return node // 2 // n, node // 2 % n + 1
 
 
-def _cycle_found(g: _Graph, s: State, nodes: list[Node]) -> Found | None:
+def _cycle_found(s: State, nodes: list[Node]) -> Found | None:
     """A loop's eliminations: a value from each cell outside the loop that sees one of
     its nodes of that value on and one off."""
-    cells = {_cell_value(g, q)[0] for q in nodes}
+    cells = {_cell_value(s.n, q)[0] for q in nodes}
     on: dict[int, set[int]] = {}
     off: dict[int, set[int]] = {}
     for q in nodes:
-        cell, value = _cell_value(g, q)
+        cell, value = _cell_value(s.n, q)
         (on if q & 1 else off).setdefault(value, set()).add(cell)
     gone = []
     for value in sorted(on.keys() & off.keys()):
@@ -239,27 +253,31 @@ def _chains(s: State, g: _Graph, x: bool, y: bool, best: float) -> list[Chain]:
                 continue
             on = (cell * n + value - 1) * 2 + 1
             for nodes in _cycles(g, on, x, y):
-                found = _cycle_found(g, s, nodes)
+                found = _cycle_found(s, nodes)
                 if found is not None:
-                    out.append(_chain(g, _kind(x, y, True), nodes, found))
+                    out.append(_chain(n, _kind(x, y, True), nodes, found))
             if not x:
                 continue
             for start in (on, on - 1):
                 chain = _forcing(g, start, x, y)
                 if chain is None:
                     continue
-                pair = ((cell, value),)
-                found = (
-                    Found(eliminations=pair, cells=(cell,))
-                    if start & 1
-                    else Found(placements=pair, cells=(cell,))
-                )
-                out.append(_chain(g, _kind(x, y, False), chain, found))
+                out.append(_chain(n, _kind(x, y, False), chain, _forced(n, start)))
     return [c for c in out if c.difficulty <= best]
 
 
-def _chain(g: _Graph, kind: str, nodes: list[Node], found: Found) -> Chain:
-    cells = {_cell_value(g, q)[0] for q in nodes}
+def _forced(n: int, start: Node) -> Found:
+    """What a forcing chain from ``start`` to its opposite concludes: its candidate goes
+    (from on) or is placed (from off)."""
+    cell, value = _cell_value(n, start)
+    pair = ((cell, value),)
+    if start & 1:
+        return Found(eliminations=pair, cells=(cell,))
+    return Found(placements=pair, cells=(cell,))
+
+
+def _chain(n: int, kind: str, nodes: list[Node], found: Found) -> Chain:
+    cells = {_cell_value(n, q)[0] for q in nodes}
     return Chain(
         kind,
         BASES[kind] + length_bonus(len(nodes)),
@@ -271,6 +289,14 @@ def _chain(g: _Graph, kind: str, nodes: list[Node], found: Found) -> Chain:
 def easiest_chain(s: State) -> Chain | None:
     """The easiest of the cycles and forcing chains of Sudoku Explainer's first chaining
     rule (X links, then Y, then both)."""
+    if BUILT and s.variant is None and s.n <= _engine.MAX_N:  # pyright: ignore[reportPossiblyUnboundVariable]
+        return _in_c(s)
+    return _search(s)
+
+
+def _search(s: State) -> Chain | None:
+    """:func:`easiest_chain`'s search: each of the three, while a later one could rate
+    lower, and the easiest chain of all."""
     g = _Graph(s)
     best: Chain | None = None
     for x, y in ((True, False), (False, True), (True, True)):
@@ -281,6 +307,21 @@ def easiest_chain(s: State) -> Chain | None:
             if best is None or chain.key() < best.key():
                 best = chain
     return best
+
+
+def _in_c(s: State) -> Chain | None:
+    """:func:`easiest_chain` by the C engine, which gives the chain's kind and nodes."""
+    houses = [houses_of(s, cell) for cell in range(len(s.cands))]
+    found = _engine.chains(s.cands, s.n, s.units, houses)  # pyright: ignore[reportPossiblyUnboundVariable]
+    if found is None:
+        return None
+    kind, nodes = _KINDS[found[0]], list(found[1])
+    if kind.endswith("cycle"):
+        conclusion = _cycle_found(s, nodes)
+        assert conclusion is not None, "the engine offers only loops that strike"
+    else:
+        conclusion = _forced(s.n, nodes[0])
+    return _chain(s.n, kind, nodes, conclusion)
 
 
 def chains_and_cycles(s: State) -> Found | None:
