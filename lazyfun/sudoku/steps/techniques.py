@@ -15,6 +15,7 @@ candidates of its empty cells as bitsets (bit v-1 for value v).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from copy import copy
 from functools import cache
 from itertools import combinations
 from typing import Literal, NamedTuple
@@ -98,6 +99,8 @@ class State:
         self.box, self.n = grid.box, grid.size
         # what a finder keeps between calls, with the candidates it was found from
         self.memo: dict[tuple[str, int], tuple[list[int], object]] = {}
+        # the places of a value in a unit (see where), until the candidates change
+        self.places: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.boxes = range(2 * self.n, 3 * self.n)
         self.values = list(grid.cells)
         full = (1 << self.n) - 1
@@ -121,6 +124,7 @@ class State:
 
     def apply(self, placements: Iterable[Pair], eliminations: Iterable[Pair]) -> None:
         """Place values (clearing their peers' candidates) and strike candidates."""
+        self.places = {}
         for cell, value in placements:
             self.values[cell] = value
             self.cands[cell] = 0
@@ -131,9 +135,24 @@ class State:
     def solved(self) -> bool:
         return 0 not in self.values
 
-    def where(self, unit: tuple[int, ...], value: int) -> list[int]:
+    def fork(self) -> State:
+        """A copy whose placing and striking leave this state as it is."""
+        other = copy(self)
+        other.values, other.cands, other.places = list(self.values), list(self.cands), {}
+        return other
+
+    def where(self, unit: tuple[int, ...], value: int) -> tuple[int, ...]:
+        """The cells of ``unit`` that still have ``value``.  Every technique asks this
+        again and again of the same state: the answer is kept until the candidates
+        change (``apply``), by the unit's identity."""
+        key = id(unit) * 64 + value
+        kept = self.places.get(key)
+        if kept is not None and kept[0] is unit:
+            return kept[1]
         bit = 1 << (value - 1)
-        return [c for c in unit if self.cands[c] & bit]
+        places = tuple([c for c in unit if self.cands[c] & bit])
+        self.places[key] = (unit, places)
+        return places
 
     def missing(self, unit: tuple[int, ...]) -> list[int]:
         """The values not yet placed in a unit."""
@@ -196,7 +215,9 @@ def naked_single(s: State) -> Found | None:
     return None
 
 
-def _confinements(s: State, bases: Iterable[int]) -> Iterator[tuple[int, int, int, list[int]]]:
+def _confinements(
+    s: State, bases: Iterable[int]
+) -> Iterator[tuple[int, int, int, tuple[int, ...]]]:
     """Each value of a base unit ``k`` with two places or more, all of them in another
     unit ``j`` (the cover), as ``(k, j, value, places)``: the intersections that
     pointing and claiming read."""

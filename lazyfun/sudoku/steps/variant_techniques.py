@@ -29,7 +29,6 @@ a guess: **nishio** (a value whose consequences run into a contradiction goes) a
 
 from __future__ import annotations
 
-from copy import copy
 from functools import cache, lru_cache
 from itertools import combinations
 from typing import NamedTuple
@@ -338,8 +337,7 @@ def _follow(s: State, cell: int, value: int) -> Assumed:
     far as it goes: singles (naked and hidden, over the variant's units and peers) and
     the rules' own strikes; and the cell or unit (``-1 - k`` for unit ``k``; past the
     units: a rule) where they run into a contradiction (None if they don't)."""
-    t = copy(s)
-    t.values, t.cands = list(s.values), list(s.cands)
+    t = s.fork()
     struck_at = list(s.cands)  # the candidates the rules last struck from
     t.apply(((cell, value),), ())
     while True:
