@@ -630,31 +630,45 @@ def wxyz_wing(middle: bool) -> Finder:
     of those it finds, the one that eliminates most is taken."""
 
     def find(s: State) -> Found | None:
-        best: tuple[int, tuple[int, ...], tuple[Pair, ...]] | None = None
-        bivalue = [c for c, x in enumerate(s.cands) if x.bit_count() == 2]
-        for a, x in enumerate(s.cands):
-            if not 1 < x.bit_count() < 5:
-                continue
-            for b in sorted(p for p in s.peers[a] if p > a and s.cands[p].bit_count() > 1):
-                if (x | s.cands[b]).bit_count() > 4:
-                    continue
-                for c in sorted(s.peers[a] & s.peers[b]):
-                    union = x | s.cands[b] | s.cands[c]
-                    if c <= b or s.cands[c].bit_count() < 2 or union.bit_count() != 4:
-                        continue
-                    trio = (a, b, c)
-                    biggest = max(s.cands[t].bit_count() for t in trio)
-                    if (biggest == 3) != middle:
-                        continue
-                    for yz in bivalue:
-                        if yz in trio or s.cands[yz] & ~union:
-                            continue
-                        gone = _wxyz_eliminations(s, trio, yz, union)
-                        if gone and (best is None or len(gone) > best[0]):
-                            best = (len(gone), (*trio, yz), gone)
-        return None if best is None else Found(eliminations=best[2], cells=best[1])
+        return _wxyz_wings(s)[middle]
 
     return find
+
+
+def _wxyz_wings(s: State) -> dict[bool, Found | None]:
+    """The WXYZ-wing that eliminates most, of each class (whether the set's biggest
+    cell holds three values): both found in one pass, kept while the candidates stay."""
+    memo = s.memo.get(("WXYZ-wing", 0))
+    if memo is not None and memo[0] == s.cands:
+        return memo[1]  # type: ignore[return-value]
+    best: dict[bool, tuple[int, tuple[int, ...], tuple[Pair, ...]]] = {}
+    bivalue = [c for c, x in enumerate(s.cands) if x.bit_count() == 2]
+    for a, x in enumerate(s.cands):
+        if not 1 < x.bit_count() < 5:
+            continue
+        for b in sorted(p for p in s.peers[a] if p > a and s.cands[p].bit_count() > 1):
+            if (x | s.cands[b]).bit_count() > 4:
+                continue
+            for c in sorted(s.peers[a] & s.peers[b]):
+                union = x | s.cands[b] | s.cands[c]
+                if c <= b or s.cands[c].bit_count() < 2 or union.bit_count() != 4:
+                    continue
+                trio = (a, b, c)
+                middle = max(s.cands[t].bit_count() for t in trio) == 3
+                for yz in bivalue:
+                    if yz in trio or s.cands[yz] & ~union:
+                        continue
+                    gone = _wxyz_eliminations(s, trio, yz, union)
+                    if gone and (middle not in best or len(gone) > best[middle][0]):
+                        best[middle] = (len(gone), (*trio, yz), gone)
+    found = {
+        middle: Found(eliminations=best[middle][2], cells=best[middle][1])
+        if middle in best
+        else None
+        for middle in (False, True)
+    }
+    s.memo[("WXYZ-wing", 0)] = (list(s.cands), found)
+    return found
 
 
 def _wxyz_eliminations(
