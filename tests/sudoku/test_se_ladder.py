@@ -25,13 +25,13 @@ def test_serate_rates_the_puzzle_by_the_technique_as_we_do(
 ) -> None:
     rating = rate(parse(puzzle))
     assert (rating.score, rating.hardest) == (float(er), technique)
-    assert RATINGS[technique] == float(er)
+    assert RATINGS[technique] <= float(er) <= RATINGS[technique] + 0.2  # a wing's by its cells
 
 
 def test_the_table_covers_the_techniques_taken_from_sudoku_explainer() -> None:
     taken = {"direct pointing", "direct hidden pair", "direct hidden triple", "skyscraper"}
     taken |= {"2-string kite", "turbot fish", "3 skyscrapers", "3 strong links"}
-    taken |= {"WXYZ-wing", "WXYZ-wing (3)"}
+    taken |= {"WXYZ-wing", "WXYZ-wing (3)", "VWXYZ-wing", "UVWXYZ-wing"}
     assert taken <= {t for _, _, t in TABLE}
 
 

@@ -147,7 +147,7 @@ def test_stored_puzzles_that_needed_a_guess_now_walk_without_one() -> None:
     techniques and the classic ladder short of its chains (as many as given here); now
     none, and
     every forcing chain on the way names itself and keeps the solution."""
-    needed = {("killer", 1): 6, ("killer", 3): 3, ("thermo", 0): 3, ("x", 1): 4}
+    needed = {("killer", 1): 6, ("killer", 3): 3, ("thermo", 0): 2, ("x", 1): 4}
     needed |= {("jigsaw", 3): 3, ("windoku", 0): 1}
     before = [
         t.name

@@ -61,6 +61,7 @@ from lazyfun.sudoku.steps.techniques import (
     pointing,
     strong_links,
     values_of,
+    wing,
     wxyz_wing,
     xy_wing,
     xyz_wing,
@@ -313,6 +314,22 @@ LADDER: tuple[Technique, ...] = (
         "wing",
         "the WXYZ-wing whose biggest cell of the four holds three values",
         wxyz_wing(True),
+    ),
+    Technique(
+        "VWXYZ-wing",
+        6.2,  # 6.2 to 6.4 by the set's biggest cell
+        "wing",
+        "four cells that see one another hold five values, a cell {x,z} sees all that hold"
+        " x: z goes from the cells that see all that hold it",
+        wing(4),
+    ),
+    Technique(
+        "UVWXYZ-wing",
+        6.6,
+        "wing",
+        "five cells that see one another hold six values, a cell {x,z} sees all that hold"
+        " x: z goes from the cells that see all that hold it",
+        wing(5),
     ),
     Technique(
         "chains and cycles",

@@ -627,70 +627,142 @@ def wxyz_wing(middle: bool) -> Finder:
     holding it.  When z is restricted too (doubly linked) x goes the same way, and each
     of the other two values leaves the cells that see all the set's cells holding it.
     SE rates it 5.5, or 5.6 when the set's biggest cell holds three values (``middle``);
-    of those it finds, the one that eliminates most is taken."""
+    of those it finds, SE's first (see :func:`wing`) is taken."""
 
     def find(s: State) -> Found | None:
-        return _wxyz_wings(s)[middle]
+        return _wings(s, 3)[middle]
 
     return find
 
 
-def _wxyz_wings(s: State) -> dict[bool, Found | None]:
-    """The WXYZ-wing that eliminates most, of each class (whether the set's biggest
-    cell holds three values): both found in one pass, kept while the candidates stay."""
-    memo = s.memo.get(("WXYZ-wing", 0))
+# Each wing's set size: its name, and its rating from the biggest cell's size.
+WINGS: dict[int, tuple[str, Callable[[int], float]]] = {
+    3: ("WXYZ-wing", lambda big: 5.5 + (1 - abs(3 - big)) * 0.1),
+    4: ("VWXYZ-wing", lambda big: 6.2 + (2 - abs(3 - big)) * 0.1),
+    5: ("UVWXYZ-wing", lambda big: 6.6),
+}
+
+
+def wing(size: int) -> Finder:
+    """Sudoku Explainer's wings of ``size`` + 2 values: ``size`` cells that see one another
+    hold ``size`` + 1 values, and a cell {x,z} outside them, each of whose values they
+    hold, sees every one of them that holds x (x is restricted).  So z leaves every cell
+    that sees {x,z} and all the set's cells holding z; when z is restricted too, both
+    go that way and each other value leaves the cells that see all its holders.  The
+    VWXYZ-wing (four cells) rates 6.2 to 6.4 by its biggest cell, the UVWXYZ-wing (five)
+    6.6.  Of those found SE takes the easiest, then the one that strikes most, then
+    the greatest name (its code: linked once or twice, the biggest cell, the cells'
+    candidates in all), then the first found."""
+
+    def find(s: State) -> Found | None:
+        return _wings(s, size)[None]
+
+    return find
+
+
+def _cliques(s: State, size: int) -> list[tuple[tuple[int, ...], int]]:
+    """The sets of ``size`` cells of a unit, each of two values or more and ``size`` + 1
+    between them, with their values, in the order SE finds them (cells rising).  Cells
+    that see one another share a unit on the classic grid; a variant's sets of cells
+    that see one another only through its extra peers are left out."""
+    values = size + 1
+    found: dict[tuple[int, ...], int] = {}
+
+    def grow(cells: tuple[int, ...], union: int, rest: list[int]) -> None:
+        last = len(cells) == size - 1
+        for i, c in enumerate(rest):
+            joined = union | s.cands[c]
+            if last:
+                if joined.bit_count() == values:
+                    found[(*cells, c)] = joined
+            elif joined.bit_count() <= values:
+                grow((*cells, c), joined, rest[i + 1 :])
+
+    for unit in s.units:
+        open_cells = sorted(c for c in unit if s.cands[c].bit_count() > 1)
+        for i, a in enumerate(open_cells):
+            if s.cands[a].bit_count() <= values:
+                grow((a,), s.cands[a], open_cells[i + 1 :])
+    return sorted(found.items())
+
+
+def _wings(s: State, size: int) -> dict[bool | None, Found | None]:
+    """SE's first wing of ``size`` cells (see :func:`wing`), under None; and for the
+    WXYZ-wing, the first of each class (whether the set's biggest cell holds three
+    values), under False and True.  All found in one pass, kept while the candidates
+    stay."""
+    memo = s.memo.get(("wing", size))
     if memo is not None and memo[0] == s.cands:
         return memo[1]  # type: ignore[return-value]
-    best: dict[bool, tuple[int, tuple[int, ...], tuple[Pair, ...]]] = {}
-    bivalue = [c for c, x in enumerate(s.cands) if x.bit_count() == 2]
-    for a, x in enumerate(s.cands):
-        if not 1 < x.bit_count() < 5:
-            continue
-        for b in sorted(p for p in s.peers[a] if p > a and s.cands[p].bit_count() > 1):
-            if (x | s.cands[b]).bit_count() > 4:
+    rating = WINGS[size][1]
+    best: dict[bool | None, tuple[float, int, str, tuple[int, ...], tuple[Pair, ...]]] = {}
+    bivalue: dict[int, list[int]] = {}  # a pair of values -> the cells holding just those
+    for c, x in enumerate(s.cands):
+        if x.bit_count() == 2:
+            bivalue.setdefault(x, []).append(c)
+    for cells, union in _cliques(s, size):
+        big = max(s.cands[c].bit_count() for c in cells)
+        held = sum(s.cands[c].bit_count() for c in cells)
+        holding = {v: [c for c in cells if s.cands[c] >> (v - 1) & 1] for v in values_of(union)}
+        pairs = [bivalue.get(1 << (v - 1) | 1 << (w - 1), []) for v, w in combinations(holding, 2)]
+        for yz in sorted(c for cells_of_pair in pairs for c in cells_of_pair):
+            if yz in cells:
                 continue
-            for c in sorted(s.peers[a] & s.peers[b]):
-                union = x | s.cands[b] | s.cands[c]
-                if c <= b or s.cands[c].bit_count() < 2 or union.bit_count() != 4:
-                    continue
-                trio = (a, b, c)
-                middle = max(s.cands[t].bit_count() for t in trio) == 3
-                for yz in bivalue:
-                    if yz in trio or s.cands[yz] & ~union:
-                        continue
-                    gone = _wxyz_eliminations(s, trio, yz, union)
-                    if gone and (middle not in best or len(gone) > best[middle][0]):
-                        best[middle] = (len(gone), (*trio, yz), gone)
-    found = {
-        middle: Found(eliminations=best[middle][2], cells=best[middle][1])
-        if middle in best
-        else None
-        for middle in (False, True)
+            near = s.peers[yz]
+            links = [v for v in values_of(s.cands[yz]) if all(t in near for t in holding[v])]
+            if not links:
+                continue
+            gone, twice = _wing_eliminations(s, (*cells, yz), holding, links)
+            if not gone:
+                continue
+            hint = (rating(big), len(gone), f"{2 if twice else 1}{big}{held}", (*cells, yz), gone)
+            for key in (None, big == 3):
+                if key not in best or _before(hint, best[key]):
+                    best[key] = hint
+    found: dict[bool | None, Found | None] = {
+        key: (
+            Found(eliminations=chosen[4], cells=chosen[3], rating=round(chosen[0], 1))
+            if (chosen := best.get(key))
+            else None
+        )
+        for key in (False, True, None)
     }
-    s.memo[("WXYZ-wing", 0)] = (list(s.cands), found)
+    s.memo[("wing", size)] = (list(s.cands), found)
     return found
 
 
-def _wxyz_eliminations(
-    s: State, trio: tuple[int, int, int], yz: int, union: int
-) -> tuple[Pair, ...]:
-    """What a WXYZ-wing of ``trio`` and the bivalue ``yz`` strikes (nothing if neither
-    of yz's values is restricted: held in the trio only by cells that see yz)."""
-    near = set(s.peers[yz])
-    holding = {v: [t for t in trio if s.cands[t] >> (v - 1) & 1] for v in values_of(union)}
-    links = [v for v in values_of(s.cands[yz]) if all(t in near for t in holding[v])]
-    if not links:
-        return ()
-    skip = (*trio, yz)
+def _before(
+    hint: tuple[float, int, str, tuple[int, ...], tuple[Pair, ...]],
+    other: tuple[float, int, str, tuple[int, ...], tuple[Pair, ...]],
+) -> bool:
+    """Whether SE sorts wing ``hint`` before ``other``: easier, then striking more, then
+    the greater name; among equals the first found stays first."""
+    if hint[0] != other[0]:
+        return hint[0] < other[0]
+    if hint[1] != other[1]:
+        return hint[1] > other[1]
+    return hint[2] > other[2]
+
+
+def _wing_eliminations(
+    s: State, skip: tuple[int, ...], holding: dict[int, list[int]], links: list[int]
+) -> tuple[tuple[Pair, ...], bool]:
+    """What a wing strikes: its cells and then yz (``skip``), the cells holding each
+    value, and yz's values that are restricted (held only by cells that see yz); and
+    whether SE names it doubly linked (both restricted, and the other values strike
+    something or both of yz's go somewhere)."""
+    yz = skip[-1]
     gone: set[Pair] = set()
-    if len(links) == 2:  # doubly linked: both of yz's values, and the other two
-        for v in values_of(union):
+    if len(links) == 2:  # doubly linked: both of yz's values, and the others
+        for v in holding:
             seen = holding[v] + ([yz] if v in links else [])
             gone |= {(c, v) for c in _seeing(s, seen, skip, 1 << (v - 1))}
-    else:
-        (z,) = (v for v in values_of(s.cands[yz]) if v != links[0])
-        gone |= {(c, z) for c in _seeing(s, [*holding[z], yz], skip, 1 << (z - 1))}
-    return tuple(sorted(gone))
+        others = any(v not in links for _, v in gone)
+        both = all(any(v == w for _, v in gone) for w in links)
+        return tuple(sorted(gone)), others or both
+    (z,) = (v for v in values_of(s.cands[yz]) if v != links[0])
+    gone |= {(c, z) for c in _seeing(s, [*holding[z], yz], skip, 1 << (z - 1))}
+    return tuple(sorted(gone)), False
 
 
 # --- chains ---------------------------------------------------------------------
