@@ -400,7 +400,7 @@ def test_ratings_the_ladder_cannot_certify_are_refused_with_the_reason(
         ({"rating": (5.0, 4.0)}, "is empty"),
         ({"rating": ("a", 4.0)}, "two numbers"),
         ({"rating": (1.0, float("inf"))}, "finite"),
-        ({"rating": (4.5, 4.9)}, "no technique of the ladder is rated 4.5-4.9"),
+        ({"rating": (2.4, 2.4)}, "no technique of the ladder is rated 2.4-2.4"),
         ({"rating": (3.0, 4.0), "box": 2}, "no minimal 4x4 puzzle rates above 1.2"),
         ({"rating": (3.0, 4.0), "box": 4}, "ratings are for 4x4 and 9x9"),
         ({"rating": (3.0, 4.0), "box": 5}, "ratings are for 4x4 and 9x9"),

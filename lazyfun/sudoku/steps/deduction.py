@@ -66,6 +66,7 @@ from lazyfun.sudoku.steps.techniques import (
     xy_wing,
     xyz_wing,
 )
+from lazyfun.sudoku.steps.uniqueness import bug, unique_loops
 from lazyfun.sudoku.variants import Rule, Variant
 
 __all__ = [
@@ -88,7 +89,7 @@ __all__ = [
     "walkthrough",
 ]
 
-Family = Literal["single", "rule", "intersection", "subset", "fish", "wing", "chain"]
+Family = Literal["single", "rule", "intersection", "subset", "fish", "wing", "uniqueness", "chain"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +266,14 @@ LADDER: tuple[Technique, ...] = (
         xyz_wing,
     ),
     Technique(
+        "unique loops",
+        4.5,  # 4.5 to 5.0 by the loop's length and type: see lazyfun.sudoku.steps.uniqueness
+        "uniqueness",
+        "two values in a ring of cells would swap into a second solution: what breaks the"
+        " ring (a cell's other values, ...) must hold",
+        unique_loops,
+    ),
+    Technique(
         "naked quad", 5.0, "subset", "four cells of a unit hold only four values", naked_subset(4)
     ),
     Technique("jellyfish", 5.2, "fish", "the X-wing on four lines", fish(4)),
@@ -314,6 +323,14 @@ LADDER: tuple[Technique, ...] = (
         "wing",
         "the WXYZ-wing whose biggest cell of the four holds three values",
         wxyz_wing(True),
+    ),
+    Technique(
+        "BUG",
+        5.6,
+        "uniqueness",
+        "every cell but one has two candidates and every value two places in each unit:"
+        " the odd cell holds the value with three",
+        bug,
     ),
     Technique(
         "VWXYZ-wing",
@@ -496,7 +513,9 @@ def variant_ladder() -> Ladder:
     the forcing chains over the variant's units, peers and rules
     (:data:`VARIANT_CHAINS`) before a guess."""
     singles = tuple(t for t in LADDER if t.family == "single")
-    rest = tuple(t for t in LADDER if t.family != "single" and t.name not in SE_FORCING)
+    rest = tuple(
+        t for t in LADDER if t.family not in ("single", "uniqueness") and t.name not in SE_FORCING
+    )
     return singles + rule_ladder() + VARIANT_TECHNIQUES + rest + VARIANT_CHAINS
 
 

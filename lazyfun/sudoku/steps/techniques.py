@@ -664,26 +664,37 @@ def _cliques(s: State, size: int) -> list[tuple[tuple[int, ...], int]]:
     """The sets of ``size`` cells of a unit, each of two values or more and ``size`` + 1
     between them, with their values, in the order SE finds them (cells rising).  Cells
     that see one another share a unit on the classic grid; a variant's sets of cells
-    that see one another only through its extra peers are left out."""
-    values = size + 1
-    found: dict[tuple[int, ...], int] = {}
+    that see one another only through its extra peers are left out.  The sets of every
+    wing's size are found in one pass and kept while the candidates stay."""
+    memo = s.memo.get(("cliques", 0))
+    if memo is None or memo[0] != s.cands:
+        memo = (list(s.cands), _all_cliques(s))
+        s.memo[("cliques", 0)] = memo
+    return memo[1][size]  # type: ignore[index, no-any-return]
+
+
+def _all_cliques(s: State) -> dict[int, list[tuple[tuple[int, ...], int]]]:
+    most = max(WINGS) + 1
+    found: dict[int, dict[tuple[int, ...], int]] = {size: {} for size in WINGS}
 
     def grow(cells: tuple[int, ...], union: int, rest: list[int]) -> None:
-        last = len(cells) == size - 1
         for i, c in enumerate(rest):
             joined = union | s.cands[c]
-            if last:
-                if joined.bit_count() == values:
-                    found[(*cells, c)] = joined
-            elif joined.bit_count() <= values:
-                grow((*cells, c), joined, rest[i + 1 :])
+            values = joined.bit_count()
+            if values > most:
+                continue
+            more = (*cells, c)
+            if len(more) + 1 == values and len(more) in found:
+                found[len(more)][more] = joined
+            if len(more) < most - 1:
+                grow(more, joined, rest[i + 1 :])
 
     for unit in s.units:
         open_cells = sorted(c for c in unit if s.cands[c].bit_count() > 1)
         for i, a in enumerate(open_cells):
-            if s.cands[a].bit_count() <= values:
+            if s.cands[a].bit_count() <= most:
                 grow((a,), s.cands[a], open_cells[i + 1 :])
-    return sorted(found.items())
+    return {size: sorted(sets.items()) for size, sets in found.items()}
 
 
 def _wings(s: State, size: int) -> dict[bool | None, Found | None]:
@@ -701,13 +712,19 @@ def _wings(s: State, size: int) -> dict[bool | None, Found | None]:
         if x.bit_count() == 2:
             bivalue.setdefault(x, []).append(c)
     for cells, union in _cliques(s, size):
+        pincers = sorted(
+            c
+            for pair, holders in bivalue.items()
+            if not pair & ~union
+            for c in holders
+            if c not in cells and not s.peers[c].isdisjoint(cells)
+        )
+        if not pincers:
+            continue
         big = max(s.cands[c].bit_count() for c in cells)
         held = sum(s.cands[c].bit_count() for c in cells)
         holding = {v: [c for c in cells if s.cands[c] >> (v - 1) & 1] for v in values_of(union)}
-        pairs = [bivalue.get(1 << (v - 1) | 1 << (w - 1), []) for v, w in combinations(holding, 2)]
-        for yz in sorted(c for cells_of_pair in pairs for c in cells_of_pair):
-            if yz in cells:
-                continue
+        for yz in pincers:
             near = s.peers[yz]
             links = [v for v in values_of(s.cands[yz]) if all(t in near for t in holding[v])]
             if not links:

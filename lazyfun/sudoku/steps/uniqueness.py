@@ -1,0 +1,289 @@
+"""Sudoku Explainer's techniques that assume the puzzle has one solution: unique
+rectangles and loops, and the bivalue universal grave (BUG).
+
+Both read a deadly pattern: candidates arranged so that, were they all that was
+left, their values could be swapped and the puzzle would have two solutions.  A
+puzzle with one solution never ends that way, so something outside the pattern
+must hold.  They are sound only on puzzles with one solution (``rate`` checks
+that first), and only on the classic grid: a variant's rules (a cage's sum, a
+thermometer) may tell the swapped values apart, so the variant ladder leaves
+them out.
+
+- A **unique loop** is an even ring of cells, each holding both of two values
+  v1 and v2, each step to the next in another kind of unit (box, row, column),
+  every unit it touches holding two of its cells.  SE rates it by its length:
+  4 cells (the *unique rectangle*) 4.5, 6 4.6, 8 4.7, 10 and more 5.0.
+
+  - type 1: one cell holds more: v1 and v2 go from it;
+  - type 2: the cells that hold more share one extra value x: x goes from every
+    cell that sees them all;
+  - type 3: two cells hold more and share a unit, where their extra values and
+    the candidates of other cells make a naked set (rated 0.1 a value past two
+    above the loop) or v1, v2 and other values fit only those cells with the two
+    (a hidden set, 0.1 a value past three): the set's values go from the unit's
+    other cells (hidden: the others go from the set's cells);
+  - type 4: two cells hold more, and in a unit they share v1 has no other place:
+    v2 goes from both (or the other way round).
+
+  SE looks for loops from each cell of two candidates, box links first, then
+  rows and columns, cells in the unit's order; of the hints found it takes the
+  easiest, then the lowest type, then the first found.
+- A **BUG** is a grid where every empty cell has two candidates and every value
+  two places in each unit.  When one cell holds a third value (the BUG value:
+  the one with three places in its units), that value is the cell's: its other
+  candidates go (type 1, 5.6).
+
+These are facts from reading SukakuExplainer's rules; the code is ours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import NamedTuple
+
+from lazyfun.sudoku.steps.techniques import Found, Pair, State
+from lazyfun.sudoku.variants.rule import values_of
+
+__all__ = ["LOOP_RATINGS", "bug", "unique_loops"]
+
+# A loop's rating by its length; 10 cells and more rate 5.0.
+LOOP_RATINGS = {4: 4.5, 6: 4.6, 8: 4.7}
+
+
+class _Hint(NamedTuple):
+    difficulty: float
+    kind: int  # the type, 1 to 4
+    identity: tuple[object, ...]  # what SE compares to drop a hint found twice
+    found: Found
+
+
+def _regions(s: State) -> list[tuple[int, int, int]]:
+    """Each cell's box, row and column (the kinds of unit a loop steps by, in SE's order)."""
+    n = s.n
+    return [
+        (next(k for k in s.units_of[cell] if k in s.boxes), cell // n, n + cell % n)
+        for cell in range(len(s.cands))
+    ]
+
+
+def _loops(
+    s: State, regions: list[tuple[int, int, int]], start: int, pair: int
+) -> Iterator[list[int]]:
+    """The loops from ``start`` (a cell of just the two values ``pair``), as SE's search
+    meets them: each step to a cell holding both, by a box, row or column other than
+    the last step's, a cell with more values let in only while the extra values along
+    the way are one value or fewer than two such cells were taken.  A path whose even
+    (or odd) cells share a unit is not followed: no loop through it is valid."""
+    path = [start]
+    touched: list[set[int]] = [set(regions[start]), set()]  # the units of even, odd cells
+
+    def grow(last: int, extra: int, spare: int) -> Iterator[list[int]]:
+        cell = path[-1]
+        for kind in (0, 1, 2):
+            if kind == last:
+                continue
+            for c in s.units[regions[cell][kind]]:
+                if c == start and len(path) >= 4:
+                    yield list(path)
+                    continue
+                bits = s.cands[c]
+                if c in path or bits & pair != pair:
+                    continue
+                more = bits & ~pair
+                joined = extra | more
+                if more and joined.bit_count() != 1 and spare <= 0:
+                    continue
+                units = touched[len(path) % 2]
+                if not units.isdisjoint(regions[c]):
+                    continue
+                units.update(regions[c])
+                path.append(c)
+                yield from grow(kind, joined, spare - 1 if more else spare)
+                path.pop()
+                units.difference_update(regions[c])
+
+    yield from grow(-1, 0, 2)
+
+
+def _valid(regions: list[tuple[int, int, int]], loop: list[int]) -> bool:
+    """Whether no two of the loop's even cells share a unit, nor two odd ones, and the
+    even cells touch the units the odd ones do: every unit holds two of its cells."""
+    touched: list[set[int]] = [set(), set()]
+    for i, cell in enumerate(loop):
+        units = set(regions[cell])
+        if units & touched[i % 2]:
+            return False
+        touched[i % 2] |= units
+    return touched[0] == touched[1]
+
+
+def _seeing_all(s: State, cells: list[int], value: int) -> list[int]:
+    """The cells holding ``value`` that see every one of ``cells`` (none of them)."""
+    bit = 1 << (value - 1)
+    common = frozenset.intersection(*(s.peers[c] for c in cells))
+    return sorted(c for c in common if s.cands[c] & bit and c not in cells)
+
+
+class _Loop:
+    """One loop's hints, by its cells that hold more than the two values."""
+
+    def __init__(
+        self, s: State, regions: list[tuple[int, int, int]], loop: list[int], pair: int
+    ) -> None:
+        self.s, self.regions, self.loop, self.pair = s, regions, loop, pair
+        self.base = LOOP_RATINGS.get(len(loop), 5.0)
+        self.name = "unique rectangle" if len(loop) == 4 else f"unique loop {len(loop)}"
+        self.extra = [c for c in loop if s.cands[c] & ~pair]
+        self.extras = 0
+        for c in self.extra:
+            self.extras |= s.cands[c] & ~pair
+
+    def hint(self, kind: int, gone: list[Pair], rating: float, more: object = ()) -> _Hint:
+        found = Found(
+            eliminations=tuple(sorted(gone)),
+            cells=tuple(sorted(self.loop)),
+            technique=f"{self.name} type {kind}",
+            rating=round(rating, 1),
+        )
+        return _Hint(rating, kind, (kind, frozenset(self.loop), more), found)
+
+    def hints(self) -> Iterator[_Hint]:
+        s, extra = self.s, self.extra
+        v1, v2 = values_of(self.pair)
+        if len(extra) == 1:
+            yield self.hint(1, [(extra[0], v1), (extra[0], v2)], self.base)
+            return
+        if len(extra) > 2 or (len(extra) == 2 and self.extras.bit_count() == 1):
+            (x,) = values_of(self.extras)
+            yield self.hint(2, [(c, x) for c in _seeing_all(s, extra, x)], self.base)
+        elif len(extra) == 2:
+            yield from self.type3()
+        if len(extra) == 2:
+            yield from self.type4(v1, v2)
+
+    def shared_units(self) -> Iterator[int]:
+        """The units (box, row, column) the two cells with more values share."""
+        c1, c2 = self.extra
+        for unit, other in zip(self.regions[c1], self.regions[c2], strict=True):
+            if unit == other:
+                yield unit
+
+    def type3(self) -> Iterator[_Hint]:
+        """Type 3: a naked set of the two cells' extra values and other cells of a unit
+        they share, or a hidden set of v1, v2 and other values there; by the set's
+        size, then the unit, naked before hidden."""
+        for degree in range(2, 8):
+            for unit in self.shared_units():
+                empty = [c for c in self.s.units[unit] if self.s.cands[c]]
+                if 2 * degree <= len(empty) and degree >= self.extras.bit_count():
+                    yield from self.naked(unit, empty, degree)
+                if 2 * degree < len(empty):
+                    yield from self.hidden(unit, empty, degree)
+
+    def naked(self, unit: int, empty: list[int], degree: int) -> Iterator[_Hint]:
+        s, (c1, c2) = self.s, self.extra
+        shared = self.extras & s.cands[c1] & s.cands[c2]
+        others = [c for c in empty if c not in self.extra]
+        # SE runs through the sets in colex order: by their last cell, then the one before
+        for chosen in sorted(combinations(others, degree - 1), key=lambda t: t[::-1]):
+            if any(s.cands[c].bit_count() < 2 for c in chosen):
+                continue
+            held = 0
+            for c in chosen:
+                held |= s.cands[c]
+            together = self.extras | held
+            if together.bit_count() != degree or (shared | held).bit_count() != degree:
+                continue
+            gone = [
+                (c, v) for c in others if c not in chosen for v in values_of(s.cands[c] & together)
+            ]
+            if gone:
+                more = (unit, together, frozenset(chosen), "naked")
+                yield self.hint(3, gone, self.base + (degree - 1) * 0.1, more)
+
+    def hidden(self, unit: int, empty: list[int], degree: int) -> Iterator[_Hint]:
+        s, (c1, c2) = self.s, self.extra
+        rest = [v for v in range(1, s.n + 1) if not (self.pair | self.extras) >> (v - 1) & 1]
+        for chosen in combinations(rest, degree - 2):
+            keep = self.pair | sum(1 << (v - 1) for v in chosen)
+            places: set[int] = set()
+            for v in values_of(keep):
+                where = {c for c in empty if c != c2 and s.cands[c] >> (v - 1) & 1}
+                if not where:
+                    break
+                places |= where
+            else:
+                if len(places) != degree:
+                    continue
+                gone = [
+                    (c, v) for c in sorted(places - {c1, c2}) for v in values_of(s.cands[c] & ~keep)
+                ]
+                if gone:
+                    more = (unit, keep, frozenset(places), "hidden")
+                    yield self.hint(3, gone, self.base + (degree - 2) * 0.1, more)
+
+    def type4(self, v1: int, v2: int) -> Iterator[_Hint]:
+        """Type 4: in a unit the two cells share, a value has no other place: the other
+        value goes from both (the last such unit, box, row, column, decides)."""
+        c1, c2 = self.extra
+        alone: dict[int, int] = {}
+        for unit in self.shared_units():
+            for v in (v1, v2):
+                if set(self.s.where(self.s.units[unit], v)) == {c1, c2}:
+                    alone[v] = unit
+        for lock, other in ((v1, v2), (v2, v1)):
+            if lock in alone:
+                yield self.hint(4, [(c1, other), (c2, other)], self.base)
+                return
+
+
+def unique_loops(s: State) -> Found | None:
+    """SE's unique rectangle or loop: of all found, the easiest, then the lowest type,
+    then the first found (a loop is found once, from its first cell of two values)."""
+    hints: list[_Hint] = []
+    seen: set[tuple[object, ...]] = set()
+    regions = _regions(s)
+    for start, bits in enumerate(s.cands):
+        if bits.bit_count() != 2:
+            continue
+        for loop in _loops(s, regions, start, bits):
+            if not _valid(regions, loop):
+                continue
+            for hint in _Loop(s, regions, loop, bits).hints():
+                if hint.found.eliminations and hint.identity not in seen:
+                    seen.add(hint.identity)
+                    hints.append(hint)
+    if not hints:
+        return None
+    return min(hints, key=lambda h: (h.difficulty, h.kind)).found
+
+
+def bug(s: State) -> Found | None:
+    """SE's BUG type 1 (5.6): every value has two places in each unit but for one cell
+    of three candidates or more; its BUG values (those with more places in a unit
+    through it) are all it may hold."""
+    cells: dict[int, int] = {}  # a BUG cell -> its BUG values
+    left = list(s.cands)
+    regions = _regions(s)
+    for kind in (0, 1, 2):
+        for k in sorted({units[kind] for units in regions}):
+            for value in range(1, s.n + 1):
+                places = s.where(s.units[k], value)
+                if len(places) in (0, 2):
+                    continue
+                big = [c for c in places if s.cands[c].bit_count() >= 3]
+                if not big:
+                    return None
+                if len(big) == 1:
+                    cells[big[0]] = cells.get(big[0], 0) | 1 << (value - 1)
+                    left[big[0]] &= ~(1 << (value - 1))
+    if len(cells) != 1 or any(bits and bits.bit_count() != 2 for bits in left):
+        return None
+    for unit in s.units[: 3 * s.n]:
+        for value in range(1, s.n + 1):
+            if sum(left[c] >> (value - 1) & 1 for c in unit) not in (0, 2):
+                return None
+    ((cell, values),) = cells.items()
+    gone = tuple((cell, v) for v in values_of(s.cands[cell] & ~values))
+    return Found(eliminations=gone, cells=(cell,)) if gone else None
