@@ -11,9 +11,10 @@ easy       up to 2.3       singles; SE's direct pointing (1.7), direct
 medium     2.5 to 2.8      direct hidden triple, pointing and claiming
 hard       3.0 to 4.4      pairs, triples, X-wing, swordfish, skyscraper,
                            2-string kite, turbot fish, XY/XYZ-wings
-expert     5.0 to 6.5      quads, jellyfish, three strong links (5.4 to
-                           5.6), WXYZ-wing (5.5, 5.6), VWXYZ-wing (6.2
-                           to 6.4)
+expert     4.5 to 6.5      unique rectangles and loops (4.5 to 5.0),
+                           quads, jellyfish, three strong links (5.4 to
+                           5.6), WXYZ-wing (5.5, 5.6), BUG (5.6),
+                           VWXYZ-wing (6.2 to 6.4)
 extreme    above 6.5       the UVWXYZ-wing (6.6); SE's chains: X-, Y- and
                            XY-cycles and forcing
                            chains (6.5 to 7.0 and up), nishio (7.5),

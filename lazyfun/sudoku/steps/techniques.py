@@ -215,12 +215,23 @@ def naked_single(s: State) -> Found | None:
     return None
 
 
-def _confinements(
-    s: State, bases: Iterable[int]
-) -> Iterator[tuple[int, int, int, tuple[int, ...]]]:
-    """Each value of a base unit ``k`` with two places or more, all of them in another
-    unit ``j`` (the cover), as ``(k, j, value, places)``: the intersections that
-    pointing and claiming read."""
+Confinement = tuple[int, int, int, tuple[int, ...]]
+
+
+def _confinements(s: State, boxes: bool) -> list[Confinement]:
+    """Each value of a base unit ``k`` (a box, or a line) with two places or more, all of
+    them in another unit ``j`` (the cover), as ``(k, j, value, places)``: the
+    intersections that pointing and claiming read (the direct forms first, the others
+    later on the same state: kept while the candidates stay)."""
+    memo = s.memo.get(("confinements", boxes))
+    if memo is None or memo[0] != s.cands:
+        found = list(_confined_values(s, s.boxes if boxes else s.lines()))
+        memo = (list(s.cands), found)
+        s.memo[("confinements", boxes)] = memo
+    return memo[1]  # type: ignore[return-value]
+
+
+def _confined_values(s: State, bases: Iterable[int]) -> Iterator[Confinement]:
     for k in bases:
         unit = s.units[k]
         for value in s.missing(unit):
@@ -241,14 +252,14 @@ def _kind(s: State, k: int) -> int:
     return k // s.n if k < 3 * s.n else k
 
 
-def _direct_confined(s: State, bases: Iterable[int], covers: frozenset[int]) -> Found | None:
+def _direct_confined(s: State, boxes: bool, covers: frozenset[int]) -> Found | None:
     """Pointing or claiming read only for the single it leaves: a value confined, in a
     base unit, to its crossing with a cover unit is not elsewhere in the cover, so in
     another unit of the base's kind that crosses the cover (a box beside it for
     pointing, a parallel line for claiming) the value may have one place left outside
     the cover: it goes there.  Only the placement is the step (Sudoku Explainer's
     direct hints place the single and strike nothing)."""
-    for k, j, value, places in _confinements(s, bases):
+    for k, j, value, places in _confinements(s, boxes):
         if j not in covers:
             continue
         unit = s.units[k]
@@ -276,13 +287,13 @@ def _direct_confined(s: State, bases: Iterable[int], covers: frozenset[int]) -> 
 def direct_pointing(s: State) -> Found | None:
     """Sudoku Explainer's Direct Pointing (1.7): a box's value confined to one line
     leaves a hidden single in another box on that line."""
-    return _direct_confined(s, s.boxes, frozenset(s.lines()))
+    return _direct_confined(s, True, frozenset(s.lines()))
 
 
 def direct_claiming(s: State) -> Found | None:
     """Sudoku Explainer's Direct Claiming (1.9): a line's value confined to one box
     leaves a hidden single in a parallel line through that box."""
-    return _direct_confined(s, s.lines(), frozenset(s.boxes))
+    return _direct_confined(s, False, frozenset(s.boxes))
 
 
 def direct_hidden_subset(size: int) -> Finder:
@@ -318,11 +329,11 @@ def direct_hidden_subset(size: int) -> Finder:
 # --- intersections --------------------------------------------------------------
 
 
-def _confined(s: State, bases: Iterable[int]) -> Found | None:
+def _confined(s: State, boxes: bool) -> Found | None:
     """A value whose places in a base unit all lie in one other unit (the cover) leaves
     the rest of the cover (pointing: a box into a line; claiming: a line into a box;
     in a variant, any unit into any other)."""
-    for k, j, value, places in _confinements(s, bases):
+    for k, j, value, places in _confinements(s, boxes):
         unit = s.units[k]
         gone = tuple((c, value) for c in s.where(s.units[j], value) if c not in unit)
         if gone:
@@ -331,11 +342,11 @@ def _confined(s: State, bases: Iterable[int]) -> Found | None:
 
 
 def pointing(s: State) -> Found | None:
-    return _confined(s, s.boxes)
+    return _confined(s, True)
 
 
 def claiming(s: State) -> Found | None:
-    return _confined(s, s.lines())
+    return _confined(s, False)
 
 
 # --- subsets --------------------------------------------------------------------
