@@ -55,7 +55,7 @@ def test_the_c_search_gives_the_python_hint_on_the_states_of_a_rating_walk() -> 
     assert compared == 16 and found >= 6
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(st.sampled_from([HARD, MIDDLE]), st.integers(0, 2**32), st.floats(0.0, 0.3))
 def test_the_c_search_gives_the_python_hint_with_candidates_struck_at_random(
     puzzle: str, seed: int, share: float
