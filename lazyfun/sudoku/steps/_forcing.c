@@ -107,7 +107,9 @@ add(Branch *b, int node, const short *parents, int count)
     b->present[node >> 6] |= (uint64_t)1 << (node & 63);
     b->start[node] = b->used;
     b->len[node] = (unsigned char)count;
-    memcpy(b->pool + b->used, parents, (size_t)count * sizeof(short));
+    if (count) {
+        memcpy(b->pool + b->used, parents, (size_t)count * sizeof(short));
+    }
     b->used += count;
     b->order[b->count++] = (short)node;
     return 0;
