@@ -722,14 +722,13 @@ def _wings(s: State, size: int) -> dict[bool | None, Found | None]:
     for c, x in enumerate(s.cands):
         if x.bit_count() == 2:
             bivalue.setdefault(x, []).append(c)
+    within: dict[int, list[int]] = {}  # a set's values -> the cells of two of them, rising
     for cells, union in _cliques(s, size):
-        pincers = sorted(
-            c
-            for pair, holders in bivalue.items()
-            if not pair & ~union
-            for c in holders
-            if c not in cells and not s.peers[c].isdisjoint(cells)
-        )
+        if union not in within:
+            within[union] = sorted(
+                c for pair, holders in bivalue.items() if not pair & ~union for c in holders
+            )
+        pincers = [c for c in within[union] if c not in cells and not s.peers[c].isdisjoint(cells)]
         if not pincers:
             continue
         big = max(s.cands[c].bit_count() for c in cells)

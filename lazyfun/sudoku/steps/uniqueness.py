@@ -244,12 +244,24 @@ def unique_loops(s: State) -> Found | None:
     hints: list[_Hint] = []
     seen: set[tuple[object, ...]] = set()
     regions = _regions(s)
+    holding: dict[int, int] = {}  # a pair of values -> how many cells hold both
+    met: set[tuple[frozenset[int], tuple[int, ...]]] = set()
     for start, bits in enumerate(s.cands):
         if bits.bit_count() != 2:
             continue
+        if bits not in holding:
+            holding[bits] = sum(1 for x in s.cands if x & bits == bits)
+        if holding[bits] < 4:
+            continue  # no loop has fewer than four cells
         for loop in _loops(s, regions, start, bits):
             if not _valid(regions, loop):
                 continue
+            # met again from another cell or the other way round, a loop gives the same
+            # hints when its cells of more values come in the same order
+            key = (frozenset(loop), tuple(c for c in loop if s.cands[c] != bits))
+            if key in met:
+                continue
+            met.add(key)
             for hint in _Loop(s, regions, loop, bits).hints():
                 if hint.found.eliminations and hint.identity not in seen:
                     seen.add(hint.identity)
