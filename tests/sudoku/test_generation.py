@@ -417,6 +417,14 @@ def test_ratings_the_ladder_cannot_certify_are_refused_with_the_reason(
         generate(3, rating=(5.0, 5.4))
 
 
+def test_a_range_between_the_chains_base_ratings_is_not_refused() -> None:
+    """A chain is rated by its length (6.5 plus 0.1 steps), so 6.7-6.9 is a rating the
+    ladder gives, though no technique's base rating lies there."""
+    from lazyfun.sudoku.making import climbing
+
+    assert climbing.check_range(3, (6.7, 6.9)) == (6.7, 6.9)
+
+
 def test_every_minimal_4x4_puzzle_is_one_of_the_listed_classes() -> None:
     from lazyfun.sudoku.canon import minlex
     from lazyfun.sudoku.making.climbing import MINIMAL_4X4, reach
