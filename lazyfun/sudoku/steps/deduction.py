@@ -43,6 +43,7 @@ from lazyfun.sudoku.steps.forcing import (
     multiple_forcing_chains,
     nishio_forcing_chains,
 )
+from lazyfun.sudoku.steps.strong_links import strong_links as linked
 from lazyfun.sudoku.steps.techniques import (
     Finder,
     Pair,
@@ -59,7 +60,6 @@ from lazyfun.sudoku.steps.techniques import (
     naked_single,
     naked_subset,
     pointing,
-    strong_links,
     values_of,
     wing,
     wxyz_wing,
@@ -230,26 +230,12 @@ LADDER: tuple[Technique, ...] = (
         hidden_subset(3),
     ),
     Technique(
-        "skyscraper",
-        4.0,
+        "strong links (2)",
+        4.0,  # 4.0 to 4.3 by the links' kinds: see lazyfun.sudoku.steps.strong_links
         "chain",
-        "two strong links of a value in parallel lines, joined at one end: the other ends"
-        " cannot both lack it",
-        strong_links(2, "skyscraper"),
-    ),
-    Technique(
-        "2-string kite",
-        4.1,
-        "chain",
-        "the skyscraper with a row's link and a column's",
-        strong_links(2, "kite"),
-    ),
-    Technique(
-        "turbot fish",
-        4.1,
-        "chain",
-        "the skyscraper with a box's link",
-        strong_links(2, "turbot"),
+        "two strong links of a value (two places, or groups of places, in a unit) joined by"
+        " a weak link: the ends cannot both lack it (skyscraper, 2-string kite, turbot fish)",
+        linked(2),
     ),
     Technique(
         "XY-wing",
@@ -281,33 +267,11 @@ LADDER: tuple[Technique, ...] = (
         "hidden quad", 5.4, "subset", "four values of a unit fit only four cells", hidden_subset(4)
     ),
     Technique(
-        "3 skyscrapers",
-        5.4,
+        "strong links (3)",
+        5.4,  # 5.4 to 5.7
         "chain",
-        "three strong links of a value in parallel lines, joined end to end: the ends"
-        " cannot both lack it",
-        strong_links(3, "skyscraper"),
-    ),
-    Technique(
-        "3-string kite",
-        5.5,
-        "chain",
-        "the three links in rows and columns",
-        strong_links(3, "kite"),
-    ),
-    Technique(
-        "3 strong links",
-        5.5,
-        "chain",
-        "the three links with a box's and lines of one kind",
-        strong_links(3, "turbot"),
-    ),
-    Technique(
-        "3 strong links (mixed)",
-        5.6,
-        "chain",
-        "the three links with a box's, a row's and a column's",
-        strong_links(3, "mixed"),
+        "three strong links of a value joined end to end: the ends cannot both lack it",
+        linked(3),
     ),
     Technique(
         "WXYZ-wing",
@@ -331,6 +295,13 @@ LADDER: tuple[Technique, ...] = (
         "every cell but one has two candidates and every value two places in each unit:"
         " the odd cell holds the value with three",
         bug,
+    ),
+    Technique(
+        "strong links (4)",
+        5.8,  # 5.8 to 6.1
+        "chain",
+        "four strong links of a value joined end to end: the ends cannot both lack it",
+        linked(4),
     ),
     Technique(
         "VWXYZ-wing",

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import copy
 from functools import cache
 from itertools import combinations
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.geometry import unit_name
@@ -43,7 +43,6 @@ __all__ = [
     "naked_single",
     "naked_subset",
     "pointing",
-    "strong_links",
     "values_of",
     "wxyz_wing",
     "xy_wing",
@@ -481,148 +480,7 @@ def _wing(s: State, cells: tuple[int, ...], seen_by: tuple[int, ...], z: int) ->
     return Found(eliminations=gone, cells=cells) if gone else None
 
 
-# --- strong links: Sudoku Explainer's turbot fish family ---------------------------
-
-LinkShape = Literal["skyscraper", "kite", "turbot", "mixed"]
-
-
-class _Link(NamedTuple):
-    """A strong link: a unit where a value has exactly two places."""
-
-    unit: int
-    kind: int  # 0 row, 1 column, 2 box
-    ends: tuple[int, int]
-
-
-def _links(s: State, value: int) -> list[_Link]:
-    """The strong links of a value in the rows, columns and boxes; a box's pair that lies
-    in one line is that line's link, not a second one (as SE counts them)."""
-    found = []
-    for k in range(3 * s.n):
-        places = s.where(s.units[k], value)
-        if len(places) != 2:
-            continue
-        a, b = places
-        if k >= 2 * s.n and (a // s.n == b // s.n or a % s.n == b % s.n):
-            continue
-        found.append(_Link(k, k // s.n, (a, b)))
-    return found
-
-
-def _shared(s: State, a: int, b: int) -> int | None:
-    """The unit two cells share, looked for as SE does: column, then row, then box."""
-    n = s.n
-    if a % n == b % n:
-        return n + a % n
-    if a // n == b // n:
-        return a // n
-    box_a = [k for k in s.units_of[a] if 2 * n <= k < 3 * n]
-    if box_a and b in s.units[box_a[0]]:
-        return box_a[0]
-    return None
-
-
-def _link_shape(kinds: Iterable[int]) -> LinkShape:
-    """SE's shape of a set of links: lines of one kind only (skyscraper), rows and
-    columns (string kite), a box with lines of one kind (turbot fish), a box with rows
-    and columns (mixed: SE adds 0.2 to its base rather than 0.1)."""
-    seen = set(kinds)
-    crossed = {0, 1} <= seen
-    if 2 in seen:
-        return "mixed" if crossed else "turbot"
-    return "kite" if crossed else "skyscraper"
-
-
-def _link_paths(s: State, links: list[_Link], count: int) -> Iterator[list[tuple[int, int]]]:
-    """The chains of ``count`` strong links: each an ordered list of (link, which end
-    comes first), the next link's first end sharing a unit with the last one's second
-    (a weak link), no cell used twice.  A chain comes once from each end."""
-    beside: dict[int, list[tuple[int, int]]] = {}  # unit -> the link ends in it
-    for j, link in enumerate(links):
-        for g, cell in enumerate(link.ends):
-            for k in s.units_of[cell]:
-                if k < 3 * s.n:
-                    beside.setdefault(k, []).append((j, g))
-
-    def grow(path: list[tuple[int, int]], used: set[int]) -> Iterator[list[tuple[int, int]]]:
-        if len(path) == count:
-            yield path
-            return
-        i, f = path[-1]
-        tail = links[i].ends[1 - f]
-        nexts = {jg for k in s.units_of[tail] if k < 3 * s.n for jg in beside.get(k, ())}
-        for j, g in sorted(nexts):
-            if used.isdisjoint(links[j].ends):
-                yield from grow([*path, (j, g)], used | set(links[j].ends))
-
-    for i, link in enumerate(links):
-        for f in (0, 1):
-            yield from grow([(i, f)], set(link.ends))
-
-
-def _chain_eliminations(
-    s: State, value: int, links: list[_Link], path: list[tuple[int, int]]
-) -> tuple[tuple[int, ...], tuple[Pair, ...]]:
-    """What a chain of strong links strikes: the value leaves the cells that see both
-    ends of the chain, but none of its links' units nor the units its weak links
-    share.  When the ends share a unit too the chain is a loop, and the cells that see
-    both cells of any weak link lose the value."""
-    bit = 1 << (value - 1)
-    ends = [(links[i].ends[f], links[i].ends[1 - f]) for i, f in path]
-    shares = [_shared(s, ends[i][1], ends[i + 1][0]) for i in range(len(ends) - 1)]
-    start, end = ends[0][0], ends[-1][1]
-    skip = {c for i, _ in path for c in s.units[links[i].unit]}
-    weak = [(start, end)]
-    if _shared(s, start, end) is not None:
-        weak += [(ends[i][1], ends[i + 1][0]) for i in range(len(ends) - 1)]
-    else:
-        skip |= {c for k in shares if k is not None for c in s.units[k]}
-    gone = sorted(
-        {
-            c
-            for a, b in weak
-            for c in s.peers[a] & s.peers[b]
-            if c not in skip and c not in (a, b) and s.cands[c] & bit
-        }
-    )
-    return tuple(c for pair in ends for c in pair), tuple((c, value) for c in gone)
-
-
-def strong_links(count: int, shape: LinkShape) -> Finder:
-    """Sudoku Explainer's strong links (its turbot fish family): ``count`` strong links
-    of one value joined by weak links make a chain whose ends cannot both lack the value;
-    it leaves every cell that sees both ends.  Two links in parallel lines are the
-    skyscraper (SE 4.0), in a row and a column the 2-string kite (4.1), with a box the
-    turbot fish (4.1); three links start at 5.4 (lines of one kind), 5.5 (rows and
-    columns, or a box), 5.6 (a box, rows and columns).  As SE does, of the chains of the
-    shape the one that eliminates most is taken."""
-
-    def find(s: State) -> Found | None:
-        return _best_chains(s, count).get(shape)
-
-    return find
-
-
-def _best_chains(s: State, count: int) -> dict[LinkShape, Found]:
-    """For each shape, the chain of ``count`` strong links that eliminates most (the
-    first found among equals); kept on the state until its candidates change, since the
-    ladder asks for each shape in turn."""
-    memo = s.memo.get(("strong links", count))
-    if memo is not None and memo[0] == s.cands:
-        return memo[1]  # type: ignore[return-value]
-    best: dict[LinkShape, tuple[int, tuple[int, ...], tuple[Pair, ...]]] = {}
-    for value in range(1, s.n + 1):
-        links = _links(s, value)
-        for path in _link_paths(s, links, count):
-            shape = _link_shape(links[i].kind for i, _ in path)
-            chain, gone = _chain_eliminations(s, value, links, path)
-            if gone and (shape not in best or len(gone) > best[shape][0]):
-                best[shape] = (len(gone), chain, gone)
-    found: dict[LinkShape, Found] = {
-        shape: Found(eliminations=g, cells=c) for shape, (_, c, g) in best.items()
-    }
-    s.memo[("strong links", count)] = (list(s.cands), found)
-    return found
+# --- the wings of Sudoku Explainer's newer rules: sets of cells that see one another
 
 
 def _seeing(s: State, cells: Iterable[int], skip: Iterable[int], bit: int) -> list[int]:
