@@ -611,6 +611,28 @@ free_search(Search *s)
     PyMem_Free(s);
 }
 
+/* A search of n values over the grid given, read (the followed branches not yet
+ * allocated); NULL with an error set. */
+static Search *
+new_search(int n, PyObject *cands, PyObject *units, PyObject *houses)
+{
+    if (n < 1 || n > MAX_N) {
+        PyErr_Format(PyExc_ValueError, "n = %d: the engine takes 1 to %d values", n, MAX_N);
+        return NULL;
+    }
+    Search *s = PyMem_Calloc(1, sizeof(Search));
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    s->n = n;
+    if (read_search(s, cands, units, houses) < 0) {
+        free_search(s);
+        return NULL;
+    }
+    return s;
+}
+
 static PyObject *
 search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
 {
@@ -623,23 +645,14 @@ search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
                                      &houses, &base, &dynamic, &y, &kinds)) {
         return NULL;
     }
-    if (n < 1 || n > MAX_N) {
-        PyErr_Format(PyExc_ValueError, "n = %d: the engine takes 1 to %d values", n, MAX_N);
+    Search *s = new_search(n, cands, units, houses);
+    if (!s) {
         return NULL;
     }
-    Search *s = PyMem_Calloc(1, sizeof(Search));
-    if (!s) {
-        return PyErr_NoMemory();
-    }
-    s->n = n;
     s->base = base;
     s->dynamic = dynamic;
     s->y = y;
     s->kinds = kinds;
-    if (read_search(s, cands, units, houses) < 0) {
-        free_search(s);
-        return NULL;
-    }
     s->followed = PyMem_Calloc((size_t)s->nodes + 1, sizeof(Branch *));
     if (!s->followed) {
         free_search(s);
@@ -1023,22 +1036,14 @@ chains(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
                                      &houses)) {
         return NULL;
     }
-    if (n < 1 || n > MAX_N) {
-        PyErr_Format(PyExc_ValueError, "n = %d: the engine takes 1 to %d values", n, MAX_N);
+    Search *s = new_search(n, cands, units, houses);
+    if (!s) {
         return NULL;
     }
-    Search *s = PyMem_Calloc(1, sizeof(Search));
     Chains *g = PyMem_Calloc(1, sizeof(Chains));
-    if (!s || !g) {
-        PyMem_Free(s);
-        PyMem_Free(g);
-        return PyErr_NoMemory();
-    }
-    s->n = n;
-    if (read_search(s, cands, units, houses) < 0) {
+    if (!g) {
         free_search(s);
-        PyMem_Free(g);
-        return NULL;
+        return PyErr_NoMemory();
     }
     g->n = n;
     g->cells = s->cells;

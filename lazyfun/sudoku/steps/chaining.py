@@ -42,7 +42,7 @@ from lazyfun.compiled import PURE_ENV
 from lazyfun.sudoku.steps.techniques import Found, State
 
 try:
-    from lazyfun.sudoku.steps import _forcing as _engine  # C, which import-linter cannot read
+    from lazyfun.sudoku.steps import _forcing as _forcing  # C: import-linter cannot read it
 except ImportError:  # built without a C compiler
     BUILT = False
 else:
@@ -186,7 +186,7 @@ def _cycles(g: _Graph, start: Node, x: bool, y: bool) -> list[list[Node]]:
     return found
 
 
-def _forcing(g: _Graph, start: Node, x: bool, y: bool) -> list[Node] | None:
+def _forcing_chain(g: _Graph, start: Node, x: bool, y: bool) -> list[Node] | None:
     """The shortest chain from ``start`` to its opposite (on to off, or off to on)."""
     target = start ^ 1
     parent: dict[Node, Node] = {}
@@ -259,7 +259,7 @@ def _chains(s: State, g: _Graph, x: bool, y: bool, best: float) -> list[Chain]:
             if not x:
                 continue
             for start in (on, on - 1):
-                chain = _forcing(g, start, x, y)
+                chain = _forcing_chain(g, start, x, y)
                 if chain is None:
                     continue
                 out.append(_chain(n, _kind(x, y, False), chain, _forced(n, start)))
@@ -289,7 +289,7 @@ def _chain(n: int, kind: str, nodes: list[Node], found: Found) -> Chain:
 def easiest_chain(s: State) -> Chain | None:
     """The easiest of the cycles and forcing chains of Sudoku Explainer's first chaining
     rule (X links, then Y, then both)."""
-    if BUILT and s.variant is None and s.n <= _engine.MAX_N:  # pyright: ignore[reportPossiblyUnboundVariable]
+    if BUILT and s.variant is None and s.n <= _forcing.MAX_N:  # pyright: ignore[reportPossiblyUnboundVariable]
         return _in_c(s)
     return _search(s)
 
@@ -312,7 +312,7 @@ def _search(s: State) -> Chain | None:
 def _in_c(s: State) -> Chain | None:
     """:func:`easiest_chain` by the C engine, which gives the chain's kind and nodes."""
     houses = [houses_of(s, cell) for cell in range(len(s.cands))]
-    found = _engine.chains(s.cands, s.n, s.units, houses)  # pyright: ignore[reportPossiblyUnboundVariable]
+    found = _forcing.chains(s.cands, s.n, s.units, houses)  # pyright: ignore[reportPossiblyUnboundVariable]
     if found is None:
         return None
     kind, nodes = _KINDS[found[0]], list(found[1])

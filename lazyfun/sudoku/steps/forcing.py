@@ -41,21 +41,13 @@ it rates a hard puzzle's chains some sixty times as fast.
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
 
-from lazyfun.compiled import PURE_ENV
-from lazyfun.sudoku.steps.chaining import houses_of, length_bonus
+from lazyfun.sudoku.steps import chaining as one_line  # its _forcing: the C engine, when BUILT
+from lazyfun.sudoku.steps.chaining import BUILT, houses_of, length_bonus
 from lazyfun.sudoku.steps.techniques import Found, State
-
-try:
-    from lazyfun.sudoku.steps import _forcing  # the C engine, which import-linter cannot read
-except ImportError:  # built without a C compiler
-    BUILT = False
-else:
-    BUILT = not os.environ.get(PURE_ENV)
 
 __all__ = [
     "BASES",
@@ -352,7 +344,7 @@ class _Search:
 
 def _in_c(s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str]) -> Found | None:
     """:meth:`_Search.run` by the C engine."""
-    found = _forcing.search(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
+    found = one_line._forcing.search(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
         s.cands,
         s.n,
         s.units,
@@ -374,7 +366,7 @@ def _finder(
     base: float, dynamic: bool, y: bool, kinds: frozenset[str]
 ) -> Callable[[State], Found | None]:
     def find(s: State) -> Found | None:
-        if BUILT and s.n <= _forcing.MAX_N:  # pyright: ignore[reportPossiblyUnboundVariable]
+        if BUILT and s.n <= one_line._forcing.MAX_N:  # pyright: ignore[reportPossiblyUnboundVariable]
             return _in_c(s, base, dynamic, y, kinds)
         return _Search(s, base, dynamic, y, kinds).run()
 
