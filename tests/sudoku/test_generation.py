@@ -365,6 +365,7 @@ def test_puzzles_to_a_rating_are_unique_minimal_and_rated_inside(
         assert not rating.floor and wanted[0] <= rating.score <= wanted[1]
 
 
+@pytest.mark.long_from_source  # the chains' readable Python: the C engine is off
 def test_a_rating_stream_is_lazy_and_yields_each_puzzle_as_found(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -437,6 +438,7 @@ def test_every_minimal_4x4_puzzle_is_one_of_the_listed_classes() -> None:
     assert all(count_solutions(g, limit=2) == 1 and _minimal(g) for g in made)
 
 
+@pytest.mark.long_from_source  # the chains' readable Python: the C engine is off
 def test_cli_generate_to_a_rating_and_bad_ranges() -> None:
     runner = CliRunner()
     args = ["sudoku", "generate", "--rating", "3.0-4.4", "-n", "2", "--seed", "2"]
