@@ -5,7 +5,7 @@ The metadata lives in pyproject.toml.  The modules to compile are named once, in
 ``lazyfun.compiled`` (``COMPILED``, ``C_EXTENSION`` for the C engine, whose
 sources are ``lazyfun/sudoku/solving/learning_c``, ``C_FLOW`` for the Stream's
 hot steps, ``lazyfun/streams/_flow.c``, and ``C_FORCING`` for Sudoku Explainer's
-forcing chains, ``lazyfun/sudoku/steps/_forcing.c``); that file imports only the standard
+chains and wings, ``lazyfun/sudoku/steps/_forcing.c``); that file imports only the standard
 library, so it is read here as a file, before lazyfun or its dependencies are
 installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
@@ -54,7 +54,7 @@ def learning_extension(name: str) -> Extension:
 
 
 def one_file_extension(name: str, source: Path) -> Extension:
-    """A C engine of one file: the Stream's flow, or the forcing chains."""
+    """A C engine of one file: the Stream's flow, or the chains and wings."""
     return Extension(name, sources=[str(source)], extra_compile_args=C_FLAGS, optional=True)
 
 

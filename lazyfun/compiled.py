@@ -16,8 +16,9 @@ and API are :mod:`lazyfun.sudoku.solving.learning`; its C sources are
 ``lazyfun/sudoku/solving/learning_c``).  It is built beside them, and so is
 ``C_FLOW``, the Stream's take, catch and throttle as C iterators (the readable
 forms are in :mod:`lazyfun.streams.steps`; :mod:`lazyfun.streams.flow` chooses),
-and ``C_FORCING``, Sudoku Explainer's forcing chains from many starts as one C
-search (the readable form is :mod:`lazyfun.sudoku.steps.forcing`, which chooses).
+and ``C_FORCING``, the slowest rules of Sudoku Explainer's ladder (its forcing
+chains, its chains of one line, its wings) as C searches; the readable forms are in
+:mod:`lazyfun.sudoku.steps`, and :mod:`lazyfun.sudoku.steps.engine` says which runs.
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
@@ -103,7 +104,7 @@ def c_flow_built() -> bool:
 
 
 def c_forcing_built() -> bool:
-    """Whether the C forcing-chain search (``C_FORCING``) was built and imports."""
+    """Whether the C chains and wings (``C_FORCING``) were built and import."""
     return importlib.util.find_spec(C_FORCING) is not None
 
 
@@ -112,7 +113,7 @@ def describe() -> str:
     ``C_FLOW`` and ``C_FORCING`` were built (``make`` prints it after installing)."""
     learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
     flow = "built (C)" if c_flow_built() else "not built: the steps run their Python forms"
-    forcing = "built (C)" if c_forcing_built() else "not built: the chains run in Python"
+    forcing = "built (C)" if c_forcing_built() else "not built: chains and wings run in Python"
     return ", ".join(
         [
             *(

@@ -1,7 +1,7 @@
-"""The C engine of Sudoku Explainer's chains gives the Python searches' answers (the
-forcing chains from many starts, and the cycles and forcing chains of one line): on
-states a rating walk reaches, on states with candidates struck at random, on a 4x4
-grid; and it refuses what it cannot read."""
+"""The C engine of Sudoku Explainer's chains and wings gives the Python searches'
+answers (the forcing chains from many starts, the cycles and forcing chains of one
+line, the wings of three to five cells): on states a rating walk reaches, on states
+with candidates struck at random, on a 4x4 grid; and it refuses what it cannot read."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from lazyfun.sudoku.board.arrangement import random_transform
 from lazyfun.sudoku.steps import chaining, forcing
 from lazyfun.sudoku.steps.chaining import Chain, houses_of
 from lazyfun.sudoku.steps.deduction import steps
-from lazyfun.sudoku.steps.techniques import Found, State
+from lazyfun.sudoku.steps.techniques import WINGS, Found, State, _wings_in_c, _wings_search
 
 engine = pytest.importorskip("lazyfun.sudoku.steps._forcing")
 
@@ -37,6 +37,36 @@ def _both(s: State) -> list[tuple[Found | Chain | None, Found | Chain | None]]:
         (forcing._in_c(s, *search), forcing._Search(s, *search).run()) for search in SEARCHES
     ]
     return [*forcing_chains, (chaining._in_c(s), chaining._search(s))]
+
+
+def _wings_agree(s: State) -> int:
+    """Asserts the C wings are the Python's, for each size; how many sizes found one."""
+    found = 0
+    for size in WINGS:
+        ours = _wings_in_c(s, size)
+        assert ours == _wings_search(s, size)
+        found += ours[None] is not None
+    return found
+
+
+# serate's WXYZ (5.5, 5.6), VWXYZ (6.4) and UVWXYZ (6.6) wings (tests/data/serate_techniques.txt).
+WINGED = [
+    "008060070030000400000001000000400300100090000600000000200000010000300800040500000",
+    "4..1......9....2..1..2.93.....9.......6.4.12.......754.7.81....3.25..8..6....4..5",
+    "008000020704000080100900600070060500000003069020000740006500003080004000000000000",
+    "100000003060300700070005001210700090007000000008010020000806400009020060000400000",
+]
+
+
+@pytest.mark.parametrize("puzzle", WINGED)
+def test_the_c_wings_are_the_python_wings_on_the_states_of_a_rating_walk(puzzle: str) -> None:
+    grid = parse(puzzle)
+    s = State(grid, None)
+    found = 0
+    for step in steps(grid):
+        found += _wings_agree(s)
+        s.apply(step.placements, step.eliminations)
+    assert found >= 1
 
 
 def test_the_c_search_gives_the_python_hint_on_the_states_of_a_rating_walk() -> None:
@@ -75,12 +105,16 @@ def test_the_c_search_gives_the_python_hint_with_candidates_struck_at_random(
     s.apply((), struck)
     for ours, reference in _both(s):
         assert ours == reference
+    _wings_agree(s)
 
 
 def test_the_c_search_gives_the_python_hint_on_a_4x4_grid() -> None:
     s = State(parse("............1234"), {0: [2, 3], 5: [1, 4]})
     for ours, reference in _both(s):
         assert ours == reference
+    _wings_agree(s)
+    with pytest.raises(ValueError, match="size = 6: the wings' sets are of 3 to 5 cells"):
+        engine.wings(s.cands, s.n, s.units, 6)
 
 
 def _arguments(s: State) -> list[object]:
@@ -105,6 +139,9 @@ def test_the_c_search_refuses_what_it_cannot_read(change: object, message: str) 
         engine.search(*arguments, True, True, engine.CONTRADICTION)
     with pytest.raises(ValueError, match=message):
         engine.chains(*arguments[:4])
+    if "list of units" not in message:
+        with pytest.raises(ValueError, match=message):
+            engine.wings(*arguments[:3], 4)
 
 
 def test_the_c_chains_refuse_a_candidate_with_more_links_than_they_hold() -> None:

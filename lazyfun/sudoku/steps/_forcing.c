@@ -1,6 +1,7 @@
-/* Sudoku Explainer's forcing chains from many starts, as one C search: the fast engine
- * beside the readable Python of lazyfun/sudoku/steps/forcing.py (``_Chaining`` and
- * ``_Search``), with the same answers; forcing.py chooses between them.
+/* The slowest rules of Sudoku Explainer's ladder in C, each the fast engine beside its
+ * readable Python with the same answers (lazyfun/sudoku/steps/engine.py says which runs):
+ * the forcing chains from many starts (forcing.py's ``_Search``), the cycles and chains
+ * of one line (chaining.py) and the wings of three to five cells (techniques.py).
  *
  * search(cands, n, units, houses, base, dynamic, y, kinds) -> (kind, complexity, node)
  * or None.  cands: each cell's candidates (bit v-1 for value v); units: the cells of
@@ -15,6 +16,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -518,6 +520,9 @@ read_ints(PyObject *sequence, int *out, int room, const char *what)
     return (int)size;
 }
 
+static int read_houses(Search *s, PyObject *houses);
+
+/* The grid's candidates and units, and (unless houses is NULL) each cell's houses. */
 static int
 read_search(Search *s, PyObject *cands, PyObject *units, PyObject *houses)
 {
@@ -567,7 +572,14 @@ read_search(Search *s, PyObject *cands, PyObject *units, PyObject *houses)
         s->unit_len[u] = got;
     }
     Py_DECREF(fast);
-    fast = PySequence_Fast(houses, "houses");
+    return houses ? read_houses(s, houses) : 0;
+}
+
+/* Each cell's units in Sudoku Explainer's order, into s; 0, or -1 with an error set. */
+static int
+read_houses(Search *s, PyObject *houses)
+{
+    PyObject *fast = PySequence_Fast(houses, "houses");
     if (!fast) {
         return -1;
     }
@@ -1083,6 +1095,364 @@ chains(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     return out;
 }
 
+/* ---- Sudoku Explainer's wings of its newer rules (the readable form is techniques.py's
+ * _wings): `size` cells of a unit holding size + 1 values between them, and a cell of two
+ * of those values (yz) that sees every one of them holding x. ---- */
+
+enum { MAX_WING = 5, ANY = 0, NOT_THREE = 1, THREE = 2 };
+
+typedef struct {
+    uint64_t w[2];
+} Cells;
+
+typedef struct {
+    int tenths, struck, size, gone_count;
+    char code[16];
+    int cells[MAX_WING + 1];
+    short gone[MAX_CELLS * MAX_N]; /* cell * n + value - 1, rising */
+} Wing;
+
+typedef struct {
+    int n, cells, size;
+    unsigned cands[MAX_CELLS];
+    Cells peers[MAX_CELLS];
+    int *found, count, room; /* the sets of `size` cells, each then its values */
+    int have[3];
+    Wing best[3], hint;
+} Wings;
+
+static int
+compare_ints(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int
+in_cells(const Cells *set, int cell)
+{
+    return (int)(set->w[cell >> 6] >> (cell & 63) & 1);
+}
+
+static void
+put_cell(Cells *set, int cell)
+{
+    set->w[cell >> 6] |= (uint64_t)1 << (cell & 63);
+}
+
+/* Records the set cells[0 .. size) holding `values`; -1 out of memory. */
+static int
+keep_clique(Wings *g, const int *cells, unsigned values)
+{
+    int width = g->size + 1;
+    if (g->count == g->room) {
+        int room = g->room ? g->room * 2 : 256;
+        int *found = PyMem_RawRealloc(g->found, (size_t)room * (size_t)width * sizeof(int));
+        if (!found) {
+            return -1;
+        }
+        g->found = found;
+        g->room = room;
+    }
+    memcpy(g->found + g->count * width, cells, (size_t)g->size * sizeof(int));
+    g->found[g->count * width + g->size] = (int)values;
+    g->count++;
+    return 0;
+}
+
+/* The sets grown from cells[0 .. depth) with the cells of rest[0 .. left). */
+static int
+grow_clique(Wings *g, int *cells, int depth, unsigned values, const int *rest, int left)
+{
+    for (int i = 0; i < left; i++) {
+        unsigned joined = values | g->cands[rest[i]];
+        if (popcount(joined) > g->size + 1) {
+            continue;
+        }
+        cells[depth] = rest[i];
+        if (depth + 1 == g->size) {
+            if (popcount(joined) == g->size + 1 && keep_clique(g, cells, joined) < 0) {
+                return -1;
+            }
+        }
+        else if (grow_clique(g, cells, depth + 1, joined, rest + i + 1, left - i - 1) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int wings_size; /* for compare_cliques: qsort takes no context */
+
+static int
+compare_cliques(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    for (int i = 0; i < wings_size; i++) {
+        if (x[i] != y[i]) {
+            return x[i] < y[i] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+/* The cells that see every cell of `seen`, but those of `skip`, holding `bit`, into gone
+ * (a flag per node). */
+static void
+strike_seeing(Wings *g, const int *seen, int count, const Cells *skip, int value, char *gone)
+{
+    Cells common = g->peers[seen[0]];
+    for (int i = 1; i < count; i++) {
+        common.w[0] &= g->peers[seen[i]].w[0];
+        common.w[1] &= g->peers[seen[i]].w[1];
+    }
+    for (int c = 0; c < g->cells; c++) {
+        if (in_cells(&common, c) && !in_cells(skip, c) && (g->cands[c] >> (value - 1) & 1)) {
+            gone[c * g->n + value - 1] = 1;
+        }
+    }
+}
+
+/* SE's order of wings: easier, then striking more, then the greater name. */
+static int
+wing_before(const Wing *a, const Wing *b)
+{
+    if (a->tenths != b->tenths) {
+        return a->tenths < b->tenths;
+    }
+    if (a->struck != b->struck) {
+        return a->struck > b->struck;
+    }
+    return strcmp(a->code, b->code) > 0;
+}
+
+static int
+wing_tenths(int size, int big)
+{
+    int off = abs(3 - big);
+    return size == 3 ? 55 + 1 - off : size == 4 ? 62 + 2 - off : 66;
+}
+
+/* The wing of the set `cells` (holding `values`) and the pincer yz, if it strikes. */
+static void
+try_wing(Wings *g, const int *cells, unsigned values, int yz, int big, int held)
+{
+    int n = g->n, size = g->size, links[2], link_count = 0;
+    int holding[MAX_N + 1][MAX_WING], held_by[MAX_N + 1];
+    for (int v = 1; v <= n; v++) {
+        held_by[v] = 0;
+        for (int i = 0; i < size; i++) {
+            if (g->cands[cells[i]] >> (v - 1) & 1) {
+                holding[v][held_by[v]++] = cells[i];
+            }
+        }
+    }
+    for (int v = 1; v <= n; v++) {
+        if (!(g->cands[yz] >> (v - 1) & 1)) {
+            continue;
+        }
+        int all = 1;
+        for (int i = 0; i < held_by[v]; i++) {
+            all &= in_cells(&g->peers[yz], holding[v][i]);
+        }
+        if (all) {
+            links[link_count++] = v;
+        }
+    }
+    if (!link_count) {
+        return;
+    }
+    Cells skip = {{0, 0}};
+    for (int i = 0; i < size; i++) {
+        put_cell(&skip, cells[i]);
+    }
+    put_cell(&skip, yz);
+    char gone[MAX_CELLS * MAX_N];
+    memset(gone, 0, (size_t)g->cells * (size_t)n);
+    int twice = 0;
+    for (int v = 1; v <= n; v++) {
+        int linked = link_count == 2 && (v == links[0] || v == links[1]);
+        int z = link_count == 1 && (g->cands[yz] >> (v - 1) & 1) && v != links[0];
+        if (!(values >> (v - 1) & 1) || (link_count == 1 && !z)) {
+            continue;
+        }
+        int seen[MAX_WING + 1], count = held_by[v];
+        memcpy(seen, holding[v], (size_t)count * sizeof(int));
+        if (linked || z) {
+            seen[count++] = yz;
+        }
+        strike_seeing(g, seen, count, &skip, v, gone);
+    }
+    Wing *h = &g->hint;
+    h->gone_count = 0;
+    int others = 0, hit[2] = {0, 0};
+    for (int node = 0; node < g->cells * n; node++) {
+        if (gone[node]) {
+            int v = node % n + 1;
+            h->gone[h->gone_count++] = (short)node;
+            if (link_count == 2) {
+                others |= v != links[0] && v != links[1];
+                hit[0] |= v == links[0];
+                hit[1] |= v == links[1];
+            }
+        }
+    }
+    if (!h->gone_count) {
+        return;
+    }
+    twice = link_count == 2 && (others || (hit[0] && hit[1]));
+    h->tenths = wing_tenths(size, big);
+    h->struck = h->gone_count;
+    h->size = size + 1;
+    snprintf(h->code, sizeof h->code, "%d%d%d", twice ? 2 : 1, big, held);
+    memcpy(h->cells, cells, (size_t)size * sizeof(int));
+    h->cells[size] = yz;
+    int keys[2] = {ANY, big == 3 ? THREE : NOT_THREE};
+    for (int k = 0; k < 2; k++) {
+        if (!g->have[keys[k]] || wing_before(h, &g->best[keys[k]])) {
+            g->best[keys[k]] = *h;
+            g->have[keys[k]] = 1;
+        }
+    }
+}
+
+static int
+find_wings(Wings *g, const Search *s)
+{
+    int cells[MAX_WING];
+    for (int u = 0; u < s->unit_count; u++) {
+        int open[MAX_CELLS], count = 0;
+        for (int i = 0; i < s->unit_len[u]; i++) {
+            int c = s->unit_cells[s->unit_start[u] + i];
+            if (popcount(g->cands[c]) > 1) {
+                open[count++] = c;
+            }
+        }
+        qsort(open, (size_t)count, sizeof(int), compare_ints);
+        for (int i = 0; i < count; i++) {
+            cells[0] = open[i];
+            if (popcount(g->cands[open[i]]) <= g->size + 1
+                && grow_clique(g, cells, 1, g->cands[open[i]], open + i + 1, count - i - 1) < 0) {
+                return -1;
+            }
+        }
+    }
+    int width = g->size + 1;
+    wings_size = g->size;
+    qsort(g->found, (size_t)g->count, (size_t)width * sizeof(int), compare_cliques);
+    for (int k = 0; k < g->count; k++) {
+        const int *set = g->found + k * width;
+        if (k && compare_cliques(set, set - width) == 0) {
+            continue;
+        }
+        unsigned values = (unsigned)set[g->size];
+        Cells mine = {{0, 0}};
+        int big = 0, held = 0;
+        for (int i = 0; i < g->size; i++) {
+            put_cell(&mine, set[i]);
+            big = popcount(g->cands[set[i]]) > big ? popcount(g->cands[set[i]]) : big;
+            held += popcount(g->cands[set[i]]);
+        }
+        for (int yz = 0; yz < g->cells; yz++) {
+            unsigned x = g->cands[yz];
+            if (popcount(x) != 2 || (x & ~values) || in_cells(&mine, yz)
+                || !((g->peers[yz].w[0] & mine.w[0]) | (g->peers[yz].w[1] & mine.w[1]))) {
+                continue;
+            }
+            try_wing(g, set, values, yz, big, held);
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+wing_out(const Wings *g, int key)
+{
+    if (!g->have[key]) {
+        return Py_NewRef(Py_None);
+    }
+    const Wing *w = &g->best[key];
+    PyObject *cells = PyTuple_New(w->size), *gone = PyTuple_New(w->gone_count);
+    for (int i = 0; cells && gone && i < w->size; i++) {
+        PyTuple_SET_ITEM(cells, i, PyLong_FromLong(w->cells[i]));
+    }
+    for (int i = 0; cells && gone && i < w->gone_count; i++) {
+        PyTuple_SET_ITEM(gone, i,
+                         Py_BuildValue("(ii)", w->gone[i] / g->n, w->gone[i] % g->n + 1));
+    }
+    if (!cells || !gone || PyErr_Occurred()) {
+        Py_XDECREF(cells);
+        Py_XDECREF(gone);
+        return NULL;
+    }
+    return Py_BuildValue("(iNN)", w->tenths, cells, gone);
+}
+
+static PyObject *
+wings(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"cands", "n", "units", "size", NULL};
+    PyObject *cands, *units;
+    int n, size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOi:wings", names, &cands, &n, &units,
+                                     &size)) {
+        return NULL;
+    }
+    if (size < 3 || size > MAX_WING) {
+        PyErr_Format(PyExc_ValueError, "size = %d: the wings' sets are of 3 to %d cells", size,
+                     MAX_WING);
+        return NULL;
+    }
+    Search *s = new_search(n, cands, units, NULL);
+    if (!s) {
+        return NULL;
+    }
+    Wings *g = PyMem_Calloc(1, sizeof(Wings));
+    if (!g) {
+        free_search(s);
+        return PyErr_NoMemory();
+    }
+    g->n = n;
+    g->cells = s->cells;
+    g->size = size;
+    memcpy(g->cands, s->cands, sizeof g->cands);
+    for (int u = 0; u < s->unit_count; u++) {
+        Cells unit = {{0, 0}};
+        for (int i = 0; i < s->unit_len[u]; i++) {
+            put_cell(&unit, s->unit_cells[s->unit_start[u] + i]);
+        }
+        for (int i = 0; i < s->unit_len[u]; i++) {
+            Cells *p = &g->peers[s->unit_cells[s->unit_start[u] + i]];
+            p->w[0] |= unit.w[0];
+            p->w[1] |= unit.w[1];
+        }
+    }
+    for (int c = 0; c < g->cells; c++) {
+        g->peers[c].w[c >> 6] &= ~((uint64_t)1 << (c & 63));
+    }
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = find_wings(g, s) < 0;
+    Py_END_ALLOW_THREADS
+    free_search(s);
+    PyObject *out = NULL;
+    if (failed) {
+        PyErr_NoMemory();
+    }
+    else {
+        PyObject *any = wing_out(g, ANY), *other = any ? wing_out(g, NOT_THREE) : NULL;
+        PyObject *three = other ? wing_out(g, THREE) : NULL;
+        out = three ? Py_BuildValue("(NNN)", any, other, three) : NULL;
+        if (!three) {
+            Py_XDECREF(any);
+            Py_XDECREF(other);
+        }
+    }
+    PyMem_RawFree(g->found);
+    PyMem_Free(g);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS,
      "search(cands, n, units, houses, base, dynamic, y, kinds) -> (kind, complexity, node) "
@@ -1090,6 +1460,10 @@ static PyMethodDef methods[] = {
     {"chains", (PyCFunction)(void (*)(void))chains, METH_VARARGS | METH_KEYWORDS,
      "chains(cands, n, units, houses) -> (kind, nodes) or None: the easiest cycle or "
      "forcing chain of Sudoku Explainer's first chaining rule."},
+    {"wings", (PyCFunction)(void (*)(void))wings, METH_VARARGS | METH_KEYWORDS,
+     "wings(cands, n, units, size) -> (any, not three, three): Sudoku Explainer's first wing "
+     "of size + 1 cells, and the first whose biggest cell holds other than / three values; "
+     "each (tenths, cells, eliminations) or None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -23,3 +23,10 @@ MAX_HOUSES: int
 def chains(
     cands: Sequence[int], n: int, units: Sequence[Sequence[int]], houses: Sequence[Sequence[int]]
 ) -> tuple[int, tuple[int, ...]] | None: ...
+def wings(
+    cands: Sequence[int], n: int, units: Sequence[Sequence[int]], size: int
+) -> tuple[
+    tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]] | None,
+    tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]] | None,
+    tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]] | None,
+]: ...

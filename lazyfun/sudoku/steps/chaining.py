@@ -35,18 +35,10 @@ the C engine of :mod:`lazyfun.sudoku.steps.forcing` runs the same search instead
 
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
 
-from lazyfun.compiled import PURE_ENV
+from lazyfun.sudoku.steps import engine
 from lazyfun.sudoku.steps.techniques import Found, State
-
-try:
-    from lazyfun.sudoku.steps import _forcing as _forcing  # C: import-linter cannot read it
-except ImportError:  # built without a C compiler
-    BUILT = False
-else:
-    BUILT = not os.environ.get(PURE_ENV)
 
 __all__ = ["BASES", "Chain", "chains_and_cycles", "houses_of", "length_bonus"]
 
@@ -289,7 +281,7 @@ def _chain(n: int, kind: str, nodes: list[Node], found: Found) -> Chain:
 def easiest_chain(s: State) -> Chain | None:
     """The easiest of the cycles and forcing chains of Sudoku Explainer's first chaining
     rule (X links, then Y, then both)."""
-    if BUILT and s.variant is None and s.n <= _forcing.MAX_N:  # pyright: ignore[reportPossiblyUnboundVariable]
+    if engine.BUILT and s.variant is None and s.n <= engine.c.MAX_N:
         return _in_c(s)
     return _search(s)
 
@@ -312,7 +304,7 @@ def _search(s: State) -> Chain | None:
 def _in_c(s: State) -> Chain | None:
     """:func:`easiest_chain` by the C engine, which gives the chain's kind and nodes."""
     houses = [houses_of(s, cell) for cell in range(len(s.cands))]
-    found = _forcing.chains(s.cands, s.n, s.units, houses)  # pyright: ignore[reportPossiblyUnboundVariable]
+    found = engine.c.chains(s.cands, s.n, s.units, houses)
     if found is None:
         return None
     kind, nodes = _KINDS[found[0]], list(found[1])

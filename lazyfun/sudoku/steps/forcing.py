@@ -45,13 +45,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
 
-from lazyfun.sudoku.steps import chaining as one_line  # its _forcing: the C engine, when BUILT
-from lazyfun.sudoku.steps.chaining import BUILT, houses_of, length_bonus
+from lazyfun.sudoku.steps import engine
+from lazyfun.sudoku.steps.chaining import houses_of, length_bonus
 from lazyfun.sudoku.steps.techniques import Found, State
 
 __all__ = [
     "BASES",
-    "BUILT",
     "dynamic_forcing_chains",
     "multiple_forcing_chains",
     "nishio_forcing_chains",
@@ -344,7 +343,7 @@ class _Search:
 
 def _in_c(s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str]) -> Found | None:
     """:meth:`_Search.run` by the C engine."""
-    found = one_line._forcing.search(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
+    found = engine.c.search(
         s.cands,
         s.n,
         s.units,
@@ -366,7 +365,7 @@ def _finder(
     base: float, dynamic: bool, y: bool, kinds: frozenset[str]
 ) -> Callable[[State], Found | None]:
     def find(s: State) -> Found | None:
-        if BUILT and s.n <= one_line._forcing.MAX_N:  # pyright: ignore[reportPossiblyUnboundVariable]
+        if engine.BUILT and s.n <= engine.c.MAX_N:
             return _in_c(s, base, dynamic, y, kinds)
         return _Search(s, base, dynamic, y, kinds).run()
 

@@ -218,9 +218,10 @@ Graph = tuple[
 def _graph(s: State, value: int) -> Graph:
     """The strong links of ``value`` and, from each link's end, the ends of the links
     with none of its places that lie in one unit with it (the weak links), in SE's
-    order of links; kept on the state while its candidates stay, for the three rules."""
+    order of links; kept on the state while the value's places stay, for the three rules."""
+    plane = _plane(s, value)
     memo = s.memo.get(("strong links", value))
-    if memo is not None and memo[0] == s.cands:
+    if memo is not None and memo[0] == plane:
         return memo[1]  # type: ignore[return-value]
     grouped = s.variant is None and s.n == 9 and s.box == 3
     links = [
@@ -243,7 +244,7 @@ def _graph(s: State, value: int) -> Graph:
     }
     ends = {(i, way): units[i][way] for i in range(len(links)) for way in (0, 1)}
     graph = (links, following, ends)
-    s.memo[("strong links", value)] = (list(s.cands), graph)
+    s.memo[("strong links", value)] = (plane, graph)
     return graph
 
 
@@ -375,6 +376,26 @@ class _Search:
         return [c for c in common if c not in outside and s.cands[c] & self.bit]
 
 
+def _hints(s: State, count: int, value: int) -> list[tuple[_Hint, tuple[object, ...]]]:
+    """The chains of ``count`` links of ``value`` that strike something.  They depend on
+    the value's places alone, and a step changes the places of few values: they are
+    kept on the state while the value's places stay."""
+    plane = _plane(s, value)
+    memo = s.memo.get(("strong link hints", count * 64 + value))
+    if memo is not None and memo[0] == plane:
+        return memo[1]  # type: ignore[return-value]
+    search = _Search(s, count, value)
+    search.run()
+    s.memo[("strong link hints", count * 64 + value)] = (plane, search.hints)
+    return search.hints
+
+
+def _plane(s: State, value: int) -> list[int]:
+    """The cells that hold ``value``."""
+    bit = 1 << (value - 1)
+    return [c for c, x in enumerate(s.cands) if x & bit]
+
+
 COLEX = {count: _colex(count) for count in BASES}
 PERMS = {count: _perm_ranks(count) for count in BASES}
 
@@ -385,9 +406,7 @@ def strong_links(count: int) -> Finder:
     def find(s: State) -> Found | None:
         best: tuple[tuple[float, int, str, tuple[object, ...]], Found] | None = None
         for value in range(1, s.n + 1):
-            search = _Search(s, count, value)
-            search.run()
-            for hint, place in search.hints:
+            for hint, place in _hints(s, count, value):
                 key = (hint.difficulty, -hint.struck, hint.code, (place[0], value, *place[1:]))
                 if best is None or key < best[0]:
                     best = (key, hint.found)

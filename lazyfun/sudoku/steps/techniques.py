@@ -23,6 +23,7 @@ from typing import NamedTuple
 from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.geometry import unit_name
 from lazyfun.sudoku.board.grid import Grid, check_givens
+from lazyfun.sudoku.steps import engine
 from lazyfun.sudoku.variants import Variant
 from lazyfun.sudoku.variants.rule import values_of
 
@@ -574,6 +575,27 @@ def _wings(s: State, size: int) -> dict[bool | None, Found | None]:
     memo = s.memo.get(("wing", size))
     if memo is not None and memo[0] == s.cands:
         return memo[1]  # type: ignore[return-value]
+    if engine.BUILT and s.variant is None and s.n <= engine.c.MAX_N:
+        found = _wings_in_c(s, size)
+    else:
+        found = _wings_search(s, size)
+    s.memo[("wing", size)] = (list(s.cands), found)
+    return found
+
+
+def _wings_in_c(s: State, size: int) -> dict[bool | None, Found | None]:
+    """:func:`_wings_search` by the C engine (on a classic grid)."""
+    first, other, three = engine.c.wings(s.cands, s.n, s.units, size)
+    return {
+        key: Found(eliminations=chosen[2], cells=chosen[1], rating=chosen[0] / 10)
+        if chosen
+        else None
+        for key, chosen in ((False, other), (True, three), (None, first))
+    }
+
+
+def _wings_search(s: State, size: int) -> dict[bool | None, Found | None]:
+    """:func:`_wings`'s search, in Python."""
     rating = WINGS[size][1]
     best: dict[bool | None, tuple[float, int, str, tuple[int, ...], tuple[Pair, ...]]] = {}
     bivalue: dict[int, list[int]] = {}  # a pair of values -> the cells holding just those
@@ -604,7 +626,7 @@ def _wings(s: State, size: int) -> dict[bool | None, Found | None]:
             for key in (None, big == 3):
                 if key not in best or _before(hint, best[key]):
                     best[key] = hint
-    found: dict[bool | None, Found | None] = {
+    return {
         key: (
             Found(eliminations=chosen[4], cells=chosen[3], rating=round(chosen[0], 1))
             if (chosen := best.get(key))
@@ -612,8 +634,6 @@ def _wings(s: State, size: int) -> dict[bool | None, Found | None]:
         )
         for key in (False, True, None)
     }
-    s.memo[("wing", size)] = (list(s.cands), found)
-    return found
 
 
 def _before(
