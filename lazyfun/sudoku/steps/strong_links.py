@@ -210,9 +210,13 @@ def _name(count: int, grouped: int, code: str, loop: bool) -> str:
     return f"{prefix}{count} strong links"
 
 
-Graph = tuple[
-    list[_Link], dict[tuple[int, int], list[tuple[int, int]]], dict[tuple[int, int], set[int]]
-]
+class Graph(NamedTuple):
+    """A value's strong links and how they join (see :func:`_graph`)."""
+
+    links: list[_Link]
+    next: dict[tuple[int, int], list[tuple[int, int]]]  # an end -> the ends it leads to
+    units: dict[tuple[int, int], set[int]]  # an end -> the units holding all its cells
+    seers: dict[tuple[int, int], frozenset[int]]  # an end -> the holders seeing all of it
 
 
 def _graph(s: State, value: int) -> Graph:
@@ -230,20 +234,28 @@ def _graph(s: State, value: int) -> Graph:
         for unit in _kind_units(s, kind)
         for link in _links(s, value, kind, unit, grouped)
     ]
-    units = [[set(_units_holding(s, end)) for end in link.ends] for link in links]
+    ends = [(i, way) for i in range(len(links)) for way in (0, 1)]
+    units = {(i, way): set(_units_holding(s, links[i].ends[way])) for i, way in ends}
+    in_unit: dict[int, list[tuple[int, int]]] = {}
+    for end in ends:
+        for unit in units[end]:
+            in_unit.setdefault(unit, []).append(end)
     following = {
-        (i, way): [
-            (j, into)
-            for j, other in enumerate(links)
-            if not link.places & other.places
-            for into in (0, 1)
-            if units[i][way] & units[j][into]
-        ]
-        for i, link in enumerate(links)
-        for way in (0, 1)
+        (i, way): sorted(
+            {
+                other
+                for unit in units[(i, way)]
+                for other in in_unit[unit]
+                if links[i].places.isdisjoint(links[other[0]].places)
+            }
+        )
+        for i, way in ends
     }
-    ends = {(i, way): units[i][way] for i in range(len(links)) for way in (0, 1)}
-    graph = (links, following, ends)
+    held = frozenset(plane)
+    seers = {
+        (i, way): held.intersection(*(s.peers[c] for c in links[i].ends[way])) for i, way in ends
+    }
+    graph = Graph(links, following, units, seers)
     s.memo[("strong links", value)] = (plane, graph)
     return graph
 
@@ -281,7 +293,7 @@ class _Search:
     def __init__(self, s: State, count: int, value: int) -> None:
         self.s, self.count, self.value = s, count, value
         self.bit = 1 << (value - 1)
-        self.links, self.next, self.units = _graph(s, value)
+        self.links, self.next, self.units, self.seers = _graph(s, value)
         self.hints: list[tuple[_Hint, tuple[object, ...]]] = []
 
     def run(self) -> None:
@@ -290,24 +302,29 @@ class _Search:
                 self.grow([(i, way)], set(link.places))
 
     def grow(self, path: list[tuple[int, int]], used: set[int]) -> None:
-        if len(path) == self.count:
-            self.chain(path)
-            return
         last, way = path[-1]
+        final = len(path) + 1 == self.count
+        start = self.units[path[0]], self.seers[path[0]]
         for j, into in self.next[(last, 1 - way)]:
             places = self.links[j].places
-            if used.isdisjoint(places):
+            if not used.isdisjoint(places):
+                continue
+            if not final:
                 self.grow([*path, (j, into)], used | places)
+            elif start[0].isdisjoint(self.units[(j, 1 - into)]):
+                if not start[1].isdisjoint(self.seers[(j, 1 - into)]):
+                    self.chain([*path, (j, into)], False)
+            else:
+                self.chain([*path, (j, into)], True)
 
-    def chain(self, path: list[tuple[int, int]]) -> None:
+    def chain(self, path: list[tuple[int, int]], loop: bool) -> None:
+        """The hint of a chain whose ends lie in one unit (a ``loop``) or are both seen
+        by a holder of the value."""
         s, count = self.s, self.count
         links = [self.links[i] for i, _ in path]
         way = [w for _, w in path]
         start = links[0].ends[way[0]]
         end = links[-1].ends[1 - way[-1]]
-        loop = not self.units[path[0]].isdisjoint(self.units[(path[-1][0], 1 - way[-1])])
-        if not loop and not self.seeing((*start, *end), set()):
-            return  # nothing sees both ends: the chain strikes nothing
         chosen = sorted(i for i, _ in path)  # SE's set of links, in its order
         order = tuple(chosen.index(i) for i, _ in path)
         if order > order[::-1]:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import copy
 from functools import cache
-from itertools import combinations
-from typing import NamedTuple
+from itertools import combinations, count
+from typing import NamedTuple, TypeVar, cast
 
 from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.geometry import unit_name
@@ -66,6 +66,11 @@ class Found(NamedTuple):
     rating: float | None = None
 
 
+T = TypeVar("T")
+# Stamps for the units' contents: each change of a unit's candidates takes the next.
+_CLOCK = count(1)
+
+
 class State:
     """Placed values and the candidates (bit v-1 for value v) of the empty cells.
 
@@ -102,6 +107,10 @@ class State:
         # the places of a value in a unit (see where), until the candidates change
         self.places: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.boxes = range(2 * self.n, 3 * self.n)
+        # each unit's stamp, a new one whenever its candidates or values change, and what
+        # a finder found in a unit, with the stamp it was found at (see of_unit)
+        self.stamps = [0] * len(self.units)
+        self.unit_memo: dict[tuple[str, int], tuple[int, object]] = {}
         self.values = list(grid.cells)
         full = (1 << self.n) - 1
         self.cands = [0 if v else full for v in self.values]
@@ -125,12 +134,19 @@ class State:
     def apply(self, placements: Iterable[Pair], eliminations: Iterable[Pair]) -> None:
         """Place values (clearing their peers' candidates) and strike candidates."""
         self.places = {}
+        touched = set()
         for cell, value in placements:
             self.values[cell] = value
             self.cands[cell] = 0
             self._clear_around(cell, value)
+            touched |= {cell, *self.peers[cell], *(self.beside[cell] if self.beside else ())}
         for cell, value in eliminations:
             self.cands[cell] &= ~(1 << (value - 1))
+            touched.add(cell)
+        stamp = next(_CLOCK)
+        for cell in touched:
+            for k in self.units_of[cell]:
+                self.stamps[k] = stamp
 
     def solved(self) -> bool:
         return 0 not in self.values
@@ -139,7 +155,21 @@ class State:
         """A copy whose placing and striking leave this state as it is."""
         other = copy(self)
         other.values, other.cands, other.places = list(self.values), list(self.cands), {}
+        other.stamps = list(self.stamps)
         return other
+
+    def of_unit(self, name: str, k: int, find: Callable[[State, int], T]) -> T:
+        """``find(self, k)``, for a finding that reads only unit ``k``'s candidates and
+        values: kept under ``name`` while they stay (a step changes few units, and the
+        ladder asks every unit again after each step).  Stamps are never reused, so a
+        fork's findings and its parent's do not mix."""
+        kept = self.unit_memo.get((name, k))
+        stamp = self.stamps[k]
+        if kept is not None and kept[0] == stamp:
+            return cast(T, kept[1])
+        found = find(self, k)
+        self.unit_memo[(name, k)] = (stamp, found)
+        return found
 
     def where(self, unit: tuple[int, ...], value: int) -> tuple[int, ...]:
         """The cells of ``unit`` that still have ``value``.  Every technique asks this
@@ -189,14 +219,21 @@ def full_house(s: State) -> Found | None:
 
 
 def _hidden_single(s: State, unit_range: Iterable[int]) -> Found | None:
+    """The first unit's least value with one place.  Its candidates are read once, as
+    bitsets: ``once`` the values met so far, ``twice`` those met again."""
     for k in unit_range:
         unit = s.units[k]
-        for value in s.missing(unit):
-            places = s.where(unit, value)
-            if len(places) == 1:
-                return Found(
-                    placements=((places[0], value),), cells=(places[0],), units=(s.names[k],)
-                )
+        once = twice = 0
+        for c in unit:
+            x = s.cands[c]
+            twice |= once & x
+            once |= x
+        single = once & ~twice
+        if single:
+            bit = single & -single
+            (cell,) = (c for c in unit if s.cands[c] & bit)
+            value = bit.bit_length()
+            return Found(placements=((cell, value),), cells=(cell,), units=(s.names[k],))
     return None
 
 
@@ -233,14 +270,21 @@ def _confinements(s: State, boxes: bool) -> list[Confinement]:
 
 def _confined_values(s: State, bases: Iterable[int]) -> Iterator[Confinement]:
     for k in bases:
-        unit = s.units[k]
-        for value in s.missing(unit):
-            places = s.where(unit, value)
-            if len(places) < 2:
-                continue
-            for j in s.units_of[places[0]]:
-                if j != k and all(c in s.units[j] for c in places):
-                    yield k, j, value, places
+        yield from s.of_unit("confinements", k, _confined_in)
+
+
+def _confined_in(s: State, k: int) -> list[Confinement]:
+    """The confinements of base unit ``k``."""
+    unit = s.units[k]
+    found = []
+    for value in s.missing(unit):
+        places = s.where(unit, value)
+        if len(places) < 2:
+            continue
+        for j in s.units_of[places[0]]:
+            if j != k and all(j in s.units_of[c] for c in places):
+                found.append((k, j, value, places))
+    return found
 
 
 # --- direct techniques: an intersection or hidden subset seen through a single ----
@@ -303,27 +347,27 @@ def direct_hidden_subset(size: int) -> Finder:
     the unit has more than ``size`` empty cells, each value of the subset at least two
     places, and only the placement is the step."""
 
-    def find(s: State) -> Found | None:
-        for k, unit in enumerate(s.units):
-            if sum(1 for c in unit if not s.values[c]) <= size:
+    def in_unit(s: State, k: int) -> Found | None:
+        unit = s.units[k]
+        if sum(1 for c in unit if not s.values[c]) <= size:
+            return None
+        places = {v: s.where(unit, v) for v in s.missing(unit)}
+        few = [v for v, where in places.items() if 1 < len(where) <= size]
+        for values in combinations(few, size):
+            cells = {c for v in values for c in places[v]}
+            if len(cells) != size:
                 continue
-            places = {v: s.where(unit, v) for v in s.missing(unit)}
-            few = [v for v, where in places.items() if 1 < len(where) <= size]
-            for values in combinations(few, size):
-                cells = {c for v in values for c in places[v]}
-                if len(cells) != size:
-                    continue
-                for value, where in places.items():
-                    outside = [c for c in where if c not in cells]
-                    if value not in values and len(where) > 1 and len(outside) == 1:
-                        return Found(
-                            placements=((outside[0], value),),
-                            cells=(*sorted(cells), outside[0]),
-                            units=(s.names[k],),
-                        )
+            for value, where in places.items():
+                outside = [c for c in where if c not in cells]
+                if value not in values and len(where) > 1 and len(outside) == 1:
+                    return Found(
+                        placements=((outside[0], value),),
+                        cells=(*sorted(cells), outside[0]),
+                        units=(s.names[k],),
+                    )
         return None
 
-    return find
+    return _first_in_units(f"direct hidden subset {size}", in_unit)
 
 
 # --- intersections --------------------------------------------------------------
@@ -352,46 +396,56 @@ def claiming(s: State) -> Found | None:
 # --- subsets --------------------------------------------------------------------
 
 
-def naked_subset(size: int) -> Finder:
+def _first_in_units(name: str, in_unit: Callable[[State, int], Found | None]) -> Finder:
+    """The finder of the first unit where ``in_unit`` finds something, each unit's
+    finding kept while the unit stays (:meth:`State.of_unit`)."""
+
     def find(s: State) -> Found | None:
-        for k, unit in enumerate(s.units):
-            open_cells = [c for c in unit if s.cands[c]]
-            small = [c for c in open_cells if s.cands[c].bit_count() <= size]
-            for group in combinations(small, size):
-                union = 0
-                for c in group:
-                    union |= s.cands[c]
-                if union.bit_count() != size:
-                    continue
-                gone = tuple(
-                    (c, v)
-                    for c in open_cells
-                    if c not in group
-                    for v in values_of(s.cands[c] & union)
-                )
-                if gone:
-                    return Found(eliminations=gone, cells=group, units=(s.names[k],))
+        for k in range(len(s.units)):
+            found = s.of_unit(name, k, in_unit)
+            if found:
+                return found
         return None
 
     return find
+
+
+def naked_subset(size: int) -> Finder:
+    def in_unit(s: State, k: int) -> Found | None:
+        open_cells = [c for c in s.units[k] if s.cands[c]]
+        small = [c for c in open_cells if s.cands[c].bit_count() <= size]
+        for group in combinations(small, size):
+            union = 0
+            for c in group:
+                union |= s.cands[c]
+            if union.bit_count() != size:
+                continue
+            gone = tuple(
+                (c, v) for c in open_cells if c not in group for v in values_of(s.cands[c] & union)
+            )
+            if gone:
+                return Found(eliminations=gone, cells=group, units=(s.names[k],))
+        return None
+
+    return _first_in_units(f"naked subset {size}", in_unit)
 
 
 def hidden_subset(size: int) -> Finder:
-    def find(s: State) -> Found | None:
-        for k, unit in enumerate(s.units):
-            places = {v: s.where(unit, v) for v in s.missing(unit)}
-            few = [v for v, where in places.items() if 1 < len(where) <= size]
-            for values in combinations(few, size):
-                cells = sorted({c for v in values for c in places[v]})
-                if len(cells) != size:
-                    continue
-                keep = sum(1 << (v - 1) for v in values)
-                gone = tuple((c, v) for c in cells for v in values_of(s.cands[c] & ~keep))
-                if gone:
-                    return Found(eliminations=gone, cells=tuple(cells), units=(s.names[k],))
+    def in_unit(s: State, k: int) -> Found | None:
+        unit = s.units[k]
+        places = {v: s.where(unit, v) for v in s.missing(unit)}
+        few = [v for v, where in places.items() if 1 < len(where) <= size]
+        for values in combinations(few, size):
+            cells = sorted({c for v in values for c in places[v]})
+            if len(cells) != size:
+                continue
+            keep = sum(1 << (v - 1) for v in values)
+            gone = tuple((c, v) for c in cells for v in values_of(s.cands[c] & ~keep))
+            if gone:
+                return Found(eliminations=gone, cells=tuple(cells), units=(s.names[k],))
         return None
 
-    return find
+    return _first_in_units(f"hidden subset {size}", in_unit)
 
 
 # --- fish -----------------------------------------------------------------------
@@ -405,24 +459,27 @@ def fish(size: int) -> Finder:
         n = s.n
         for base_start, cover_start in ((0, n), (n, 0)):
             for value in range(1, n + 1):
-                lines = []
+                lines = []  # each base line, its places, and the cover lines they lie on
                 for k in range(base_start, base_start + n):
                     where = s.where(s.units[k], value)
                     if 2 <= len(where) <= size:
-                        lines.append((k, where))
+                        lines.append((k, where, sum(1 << _cross(c, n, base_start) for c in where)))
                 for group in combinations(lines, size):
-                    covers = {_cross(c, n, base_start) for _, where in group for c in where}
-                    if len(covers) != size:
+                    covers = 0
+                    for _, _, crossing in group:
+                        covers |= crossing
+                    if covers.bit_count() != size:
                         continue
-                    base_cells = {c for _, where in group for c in where}
+                    base_cells = {c for _, where, _ in group for c in where}
                     gone = tuple(
                         (c, value)
-                        for j in sorted(covers)
+                        for j in range(n)
+                        if covers >> j & 1
                         for c in s.where(s.units[cover_start + j], value)
                         if c not in base_cells
                     )
                     if gone:
-                        names = tuple(s.names[k] for k, _ in group)
+                        names = tuple(s.names[k] for k, _, _ in group)
                         return Found(
                             eliminations=gone, cells=tuple(sorted(base_cells)), units=names
                         )
