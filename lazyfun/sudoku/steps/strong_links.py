@@ -223,7 +223,7 @@ def _graph(s: State, value: int) -> Graph:
     """The strong links of ``value`` and, from each link's end, the ends of the links
     with none of its places that lie in one unit with it (the weak links), in SE's
     order of links; kept on the state while the value's places stay, for the three rules."""
-    plane = _plane(s, value)
+    plane = s.plane(value)
     memo = s.memo.get(("strong links", value))
     if memo is not None and memo[0] == plane:
         return memo[1]  # type: ignore[return-value]
@@ -261,7 +261,18 @@ def _graph(s: State, value: int) -> Graph:
 
 
 def _units_holding(s: State, cells: Group) -> list[int]:
-    """The units that hold all of ``cells``: its column, row, box (where they share one)."""
+    """The units that hold all of ``cells``: its column, row, box (where they share one);
+    kept on the state for every group asked about."""
+    kept = s.memo.get(("units holding", 0))
+    if kept is None:
+        kept = s.memo[("units holding", 0)] = ((), {})
+    known: dict[Group, list[int]] = kept[1]  # type: ignore[assignment]
+    if cells not in known:
+        known[cells] = _find_units_holding(s, cells)
+    return known[cells]
+
+
+def _find_units_holding(s: State, cells: Group) -> list[int]:
     n = s.n
     out = []
     if len({c % n for c in cells}) == 1:
@@ -397,7 +408,7 @@ def _hints(s: State, count: int, value: int) -> list[tuple[_Hint, tuple[object, 
     """The chains of ``count`` links of ``value`` that strike something.  They depend on
     the value's places alone, and a step changes the places of few values: they are
     kept on the state while the value's places stay."""
-    plane = _plane(s, value)
+    plane = s.plane(value)
     memo = s.memo.get(("strong link hints", count * 64 + value))
     if memo is not None and memo[0] == plane:
         return memo[1]  # type: ignore[return-value]
@@ -405,12 +416,6 @@ def _hints(s: State, count: int, value: int) -> list[tuple[_Hint, tuple[object, 
     search.run()
     s.memo[("strong link hints", count * 64 + value)] = (plane, search.hints)
     return search.hints
-
-
-def _plane(s: State, value: int) -> list[int]:
-    """The cells that hold ``value``."""
-    bit = 1 << (value - 1)
-    return [c for c, x in enumerate(s.cands) if x & bit]
 
 
 COLEX = {count: _colex(count) for count in BASES}

@@ -103,9 +103,10 @@ class State:
             self.names, self.beside, self.rules = _names(grid.size), (), ()
         self.box, self.n = grid.box, grid.size
         # what a finder keeps between calls, with the candidates it was found from
-        self.memo: dict[tuple[str, int], tuple[list[int], object]] = {}
+        self.memo: dict[tuple[str, int], tuple[object, object]] = {}
         # the places of a value in a unit (see where), until the candidates change
         self.places: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.planes: dict[int, tuple[int, ...]] = {}  # the cells holding each value (see plane)
         self.boxes = range(2 * self.n, 3 * self.n)
         # each unit's stamp, a new one whenever its candidates or values change, and what
         # a finder found in a unit, with the stamp it was found at (see of_unit)
@@ -133,7 +134,7 @@ class State:
 
     def apply(self, placements: Iterable[Pair], eliminations: Iterable[Pair]) -> None:
         """Place values (clearing their peers' candidates) and strike candidates."""
-        self.places = {}
+        self.places, self.planes = {}, {}
         touched = set()
         for cell, value in placements:
             self.values[cell] = value
@@ -155,6 +156,7 @@ class State:
         """A copy whose placing and striking leave this state as it is."""
         other = copy(self)
         other.values, other.cands, other.places = list(self.values), list(self.cands), {}
+        other.planes = {}
         other.stamps = list(self.stamps)
         return other
 
@@ -183,6 +185,15 @@ class State:
         places = tuple([c for c in unit if self.cands[c] & bit])
         self.places[key] = (unit, places)
         return places
+
+    def plane(self, value: int) -> tuple[int, ...]:
+        """The cells that hold ``value``: what a finder of one value reads, and so the key
+        it keeps its findings by (kept until the candidates change)."""
+        kept = self.planes.get(value)
+        if kept is None:
+            bit = 1 << (value - 1)
+            kept = self.planes[value] = tuple([c for c, x in enumerate(self.cands) if x & bit])
+        return kept
 
     def missing(self, unit: tuple[int, ...]) -> list[int]:
         """The values not yet placed in a unit."""
@@ -453,39 +464,52 @@ def hidden_subset(size: int) -> Finder:
 
 def fish(size: int) -> Finder:
     """A value whose places in ``size`` base lines lie in ``size`` cover lines leaves
-    the rest of the cover lines (rows as bases, then columns)."""
+    the rest of the cover lines (rows as bases, then columns).  A value's fish depend
+    on its places alone: they are kept while those stay."""
 
     def find(s: State) -> Found | None:
-        n = s.n
-        for base_start, cover_start in ((0, n), (n, 0)):
-            for value in range(1, n + 1):
-                lines = []  # each base line, its places, and the cover lines they lie on
-                for k in range(base_start, base_start + n):
-                    where = s.where(s.units[k], value)
-                    if 2 <= len(where) <= size:
-                        lines.append((k, where, sum(1 << _cross(c, n, base_start) for c in where)))
-                for group in combinations(lines, size):
-                    covers = 0
-                    for _, _, crossing in group:
-                        covers |= crossing
-                    if covers.bit_count() != size:
-                        continue
-                    base_cells = {c for _, where, _ in group for c in where}
-                    gone = tuple(
-                        (c, value)
-                        for j in range(n)
-                        if covers >> j & 1
-                        for c in s.where(s.units[cover_start + j], value)
-                        if c not in base_cells
-                    )
-                    if gone:
-                        names = tuple(s.names[k] for k, _, _ in group)
-                        return Found(
-                            eliminations=gone, cells=tuple(sorted(base_cells)), units=names
-                        )
+        for base_start in (0, s.n):
+            for value in range(1, s.n + 1):
+                plane = s.plane(value)
+                key = ("fish", (size * 2 + (base_start > 0)) * 64 + value)
+                kept = s.memo.get(key)
+                if kept is None or kept[0] != plane:
+                    kept = (plane, _fish(s, size, value, base_start))
+                    s.memo[key] = kept
+                if kept[1] is not None:
+                    return kept[1]  # type: ignore[return-value]
         return None
 
     return find
+
+
+def _fish(s: State, size: int, value: int, base_start: int) -> Found | None:
+    """The first fish of ``value`` on ``size`` base lines from unit ``base_start`` on."""
+    n = s.n
+    cover_start = n - base_start
+    lines = []  # each base line, its places, and the cover lines they lie on
+    for k in range(base_start, base_start + n):
+        where = s.where(s.units[k], value)
+        if 2 <= len(where) <= size:
+            lines.append((k, where, sum(1 << _cross(c, n, base_start) for c in where)))
+    for group in combinations(lines, size):
+        covers = 0
+        for _, _, crossing in group:
+            covers |= crossing
+        if covers.bit_count() != size:
+            continue
+        base_cells = {c for _, where, _ in group for c in where}
+        gone = tuple(
+            (c, value)
+            for j in range(n)
+            if covers >> j & 1
+            for c in s.where(s.units[cover_start + j], value)
+            if c not in base_cells
+        )
+        if gone:
+            names = tuple(s.names[k] for k, _, _ in group)
+            return Found(eliminations=gone, cells=tuple(sorted(base_cells)), units=names)
+    return None
 
 
 def _cross(cell: int, n: int, base_start: int) -> int:

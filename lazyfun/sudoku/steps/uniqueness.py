@@ -59,12 +59,17 @@ class _Hint(NamedTuple):
 
 
 def _regions(s: State) -> list[tuple[int, int, int]]:
-    """Each cell's box, row and column (the kinds of unit a loop steps by, in SE's order)."""
-    n = s.n
-    return [
-        (next(k for k in s.units_of[cell] if k in s.boxes), cell // n, n + cell % n)
-        for cell in range(len(s.cands))
-    ]
+    """Each cell's box, row and column (the kinds of unit a loop steps by, in SE's order),
+    kept on the state."""
+    kept = s.memo.get(("regions", 0))
+    if kept is None:
+        n = s.n
+        regions = [
+            (next(k for k in s.units_of[cell] if k in s.boxes), cell // n, n + cell % n)
+            for cell in range(len(s.cands))
+        ]
+        kept = s.memo[("regions", 0)] = ((), regions)
+    return kept[1]  # type: ignore[return-value]
 
 
 def _loops(
@@ -104,6 +109,27 @@ def _loops(
                 units.difference_update(regions[c])
 
     yield from grow(-1, 0, 2)
+
+
+def _loops_of(
+    s: State, regions: list[tuple[int, int, int]], pair: int
+) -> dict[int, list[list[int]]]:
+    """The valid loops of ``pair`` from each cell of just its two values, as
+    :func:`_loops` meets them.  They depend on the cells holding both values alone (and
+    those cells' other values): kept on the state while those stay."""
+    holders = tuple((c, x) for c, x in enumerate(s.cands) if x & pair == pair)
+    kept = s.memo.get(("unique loops", pair))
+    if kept is not None and kept[0] == holders:
+        return kept[1]  # type: ignore[return-value]
+    loops: dict[int, list[list[int]]] = {}
+    if len(holders) >= 4:  # no loop has fewer than four cells
+        for start, x in holders:
+            if x == pair:
+                found = [loop for loop in _loops(s, regions, start, pair) if _valid(regions, loop)]
+                if found:
+                    loops[start] = found
+    s.memo[("unique loops", pair)] = (holders, loops)
+    return loops
 
 
 def _valid(regions: list[tuple[int, int, int]], loop: list[int]) -> bool:
@@ -244,18 +270,14 @@ def unique_loops(s: State) -> Found | None:
     hints: list[_Hint] = []
     seen: set[tuple[object, ...]] = set()
     regions = _regions(s)
-    holding: dict[int, int] = {}  # a pair of values -> how many cells hold both
+    pairs: dict[int, dict[int, list[list[int]]]] = {}  # a pair of values -> its loops
     met: set[tuple[frozenset[int], tuple[int, ...]]] = set()
     for start, bits in enumerate(s.cands):
         if bits.bit_count() != 2:
             continue
-        if bits not in holding:
-            holding[bits] = sum(1 for x in s.cands if x & bits == bits)
-        if holding[bits] < 4:
-            continue  # no loop has fewer than four cells
-        for loop in _loops(s, regions, start, bits):
-            if not _valid(regions, loop):
-                continue
+        if bits not in pairs:
+            pairs[bits] = _loops_of(s, regions, bits)
+        for loop in pairs[bits].get(start, ()):
             # met again from another cell or the other way round, a loop gives the same
             # hints when its cells of more values come in the same order
             key = (frozenset(loop), tuple(c for c in loop if s.cands[c] != bits))
@@ -275,6 +297,9 @@ def bug(s: State) -> Found | None:
     """SE's BUG type 1 (5.6): every value has two places in each unit but for one cell
     of three candidates or more; its BUG values (those with more places in a unit
     through it) are all it may hold."""
+    sizes = [x.bit_count() for x in s.cands]
+    if sizes.count(1) or len(sizes) - sizes.count(0) - sizes.count(2) != 1:
+        return None  # not one cell of three values or more, the others of two
     cells: dict[int, int] = {}  # a BUG cell -> its BUG values
     left = list(s.cands)
     regions = _regions(s)
