@@ -17,8 +17,9 @@ Target: faster than CP-SAT on every variant.
 :func:`walks` counts the puzzles whose explanation (``steps``) needs a guess
 (``bifurcation``), with the variant ladder as it is and with only the ladder
 the variants had before the 45 rule and the forcing chains (the singles, the
-rules' own techniques and the classic ladder).  Target (issue 39): at most 1
-in 6 needs a guess.  Run alone: ``python -m benchmarks.bench_variants walks``.
+rules' own techniques and the classic ladder), on lazyfun's own set and on the
+puzzles of four generators that are not ours (tests/data/variants_foreign).  Target
+(issue 39): at most 1 in 6 needs a guess.  Run alone: ``python -m benchmarks.bench_variants walks``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import json
 import time
 from collections.abc import Callable
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from benchmarks.common import ROOT, best_of, verdict
@@ -46,6 +48,10 @@ from lazyfun.sudoku.variants.exchange import from_json, to_json
 SET = ROOT / "tests" / "data" / "variants"
 REPEATS = 3
 WALKED = ("x", "windoku", "jigsaw", "anti-knight", "killer", "thermo")  # the issue's kinds
+# Puzzles of generators not ours: the issue's kinds, and the anti-knights of one of them
+# left minimal (its default)
+FOREIGN = ROOT / "tests" / "data" / "variants_foreign"
+FOREIGN_KINDS = (*WALKED, "anti-knight-minimal")
 WALKS = 12  # puzzles a kind whose walk is counted
 NEW = {t.name for t in VARIANT_TECHNIQUES + VARIANT_CHAINS}
 OLD = [t.name for t in variant_ladder() if t.name not in NEW]  # the ladder before them
@@ -118,11 +124,34 @@ def _guesses(variant: Variant, techniques: list[str] | None) -> int:
 
 
 def walks(count: int = WALKS) -> list[str]:
-    """The first ``count`` puzzles of each kind: how many need a guess, before and now."""
+    """How many puzzles need a guess, before and now: the first ``count`` of each kind of
+    lazyfun's own set, then those of the foreign generators (:data:`FOREIGN`)."""
     print(f"\n  explanations needing a guess, first {count} puzzles a kind (before -> now):")
+    own = _walks(SET, WALKED, count)
+    print("\n  the same, on puzzles of other generators (tests/data/PROVENANCE.md):")
+    foreign = _walks(FOREIGN, FOREIGN_KINDS, count)
+    return [
+        verdict(
+            f"variant walks: at most 1 in 6 needs a guess ({label})",
+            6 * needing <= total,
+            f"{needing} of {total}",
+        )
+        for label, (needing, total) in (
+            (f"lazyfun's own generator: {', '.join(WALKED)}", own),
+            (
+                "other generators: sudoku-engine, sudoku_variants, killer-sudoku-generator, "
+                "pencilmark",
+                foreign,
+            ),
+        )
+    ]
+
+
+def _walks(folder: Path, kinds: tuple[str, ...], count: int) -> tuple[int, int]:
+    """Prints each kind's walks of ``folder``; how many of how many needed a guess."""
     needing, total = 0, 0
-    for kind in WALKED:
-        path = SET / f"{kind}.jsonl"
+    for kind in kinds:
+        path = folder / f"{kind}.jsonl"
         variants = [from_json(json.loads(line)) for line in path.read_text().splitlines()[:count]]
         start = time.perf_counter()
         before = [_guesses(v, OLD) for v in variants]
@@ -134,16 +163,11 @@ def walks(count: int = WALKS) -> list[str]:
         print(
             f"  {kind:12} {sum(map(bool, before)):3} -> {len(guessed):3} of {len(variants)}"
             f"  guesses {sum(before):3} -> {sum(now):3}"
-            f"  ({(middle - start) / count:.2f} -> {(end - middle) / count:.2f} s a puzzle)"
+            f"  ({(middle - start) / len(variants):.2f} -> {(end - middle) / len(variants):.2f}"
+            " s a puzzle)"
             f"  still guessing: {guessed}"
         )
-    return [
-        verdict(
-            "variant walks: at most 1 in 6 needs a guess",
-            6 * needing <= total,
-            f"{needing} of {total} (lazyfun's own generator: {', '.join(WALKED)})",
-        )
-    ]
+    return needing, total
 
 
 if __name__ == "__main__":

@@ -215,3 +215,15 @@ def test_rate_canon_and_rating_of_refuse_a_variant_with_the_reason() -> None:
         minlex(variant)
     with pytest.raises(PuzzleError, match="a cage combination step has no rating"):
         rating_of(steps(variant))
+
+
+@pytest.mark.parametrize("kind", ["x", "windoku", "jigsaw", "anti-knight", "killer", "thermo"])
+def test_other_generators_puzzles_walk_to_their_one_solution_without_a_guess(kind: str) -> None:
+    """The puzzles of four generators that are not ours (tests/data/variants_foreign,
+    PROVENANCE): each step keeps the one solution, none is a guess, the walk ends solved."""
+    lines = (DATA / "variants_foreign" / f"{kind}.jsonl").read_text().splitlines()
+    assert len(lines) == (4 if kind == "jigsaw" else 12)
+    for line in lines:
+        variant = read_variant(line)
+        end, seen = _follow(variant)
+        assert is_solution(variant, end) and GUESS not in seen
