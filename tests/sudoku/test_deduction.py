@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 from itertools import islice, pairwise
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lazyfun.sudoku import PuzzleError, generate, parse, solve
+from lazyfun.sudoku import Grid, PuzzleError, generate, parse, solve
 from lazyfun.sudoku.steps import deduction
 from lazyfun.sudoku.steps.deduction import (
     LADDER,
     RATINGS,
+    SE_FORCING,
     TECHNIQUES,
     Step,
     Technique,
     hint,
     steps,
 )
-from lazyfun.sudoku.steps.techniques import Found
+from lazyfun.sudoku.steps.techniques import Found, State
 from tests.datafiles import read_lines
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
+SE_CHAINS = {"chains and cycles", *SE_FORCING}  # their C and Python forms: test_forcing_c
 SINGLES = {"full house", "hidden single (box)", "hidden single (line)", "naked single"}
 HARD = read_lines("top95_first20.txt") + read_lines("forum_hardest_first20.txt")
 
@@ -184,3 +189,34 @@ def test_cli_explain_and_hint() -> None:
     assert full.exit_code == 0 and "already full" in full.stderr
     wrong = runner.invoke(app, ["sudoku", "explain", puzzle, "--format", "grid"])
     assert wrong.exit_code == 2 and "Invalid value for '--format'" in wrong.stderr
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(HARD[:10]), st.integers(0, 2**32))
+def test_what_the_ladder_keeps_between_steps_is_what_a_fresh_state_finds(
+    puzzle: str, seed: int
+) -> None:
+    """The finders keep findings on the state (by unit, by value's places, by candidates)
+    and a fork shares them: on a state and a fork, each struck at random in turns, every
+    rung below the chains finds what it finds on a new state with the same candidates."""
+    rng = random.Random(seed)
+    grid = parse(puzzle)
+    solution = next(solve(grid)).cells
+    state = State(grid, None)
+    states = [state, state.fork()]
+    lower = [t for t in LADDER if t.rating is not None and t.name not in SE_CHAINS]
+    for turn in range(6):
+        s = states[turn % 2]
+        wrong = [
+            (c, v)
+            for c, bits in enumerate(s.cands)
+            for v in range(1, 10)
+            if bits >> (v - 1) & 1 and v != solution[c]
+        ]
+        s.apply((), rng.sample(wrong, min(len(wrong), rng.randint(1, 4))))
+        marks = {
+            c: [v for v in range(1, 10) if bits >> (v - 1) & 1] for c, bits in enumerate(s.cands)
+        }
+        fresh = State(Grid(tuple(s.values), 3), marks)
+        for technique in lower:
+            assert technique.find(s) == technique.find(fresh), technique.name
