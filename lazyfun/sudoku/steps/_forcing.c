@@ -1116,7 +1116,9 @@ typedef struct {
     int n, cells, size;
     unsigned cands[MAX_CELLS];
     Cells peers[MAX_CELLS];
-    int *found, count, room; /* the sets of `size` cells, each then its values */
+    /* the sets of `size` cells, each MAX_WING + 1 ints: its cells, -1 after them, and
+     * its values last */
+    int *found, count, room;
     int have[3];
     Wing best[3], hint;
 } Wings;
@@ -1144,7 +1146,7 @@ put_cell(Cells *set, int cell)
 static int
 keep_clique(Wings *g, const int *cells, unsigned values)
 {
-    int width = g->size + 1;
+    int width = MAX_WING + 1;
     if (g->count == g->room) {
         int room = g->room ? g->room * 2 : 256;
         int *found = PyMem_RawRealloc(g->found, (size_t)room * (size_t)width * sizeof(int));
@@ -1154,8 +1156,11 @@ keep_clique(Wings *g, const int *cells, unsigned values)
         g->found = found;
         g->room = room;
     }
-    memcpy(g->found + g->count * width, cells, (size_t)g->size * sizeof(int));
-    g->found[g->count * width + g->size] = (int)values;
+    int *set = g->found + g->count * width;
+    for (int i = 0; i < MAX_WING; i++) {
+        set[i] = i < g->size ? cells[i] : -1;
+    }
+    set[MAX_WING] = (int)values;
     g->count++;
     return 0;
 }
@@ -1182,13 +1187,11 @@ grow_clique(Wings *g, int *cells, int depth, unsigned values, const int *rest, i
     return 0;
 }
 
-static int wings_size; /* for compare_cliques: qsort takes no context */
-
 static int
 compare_cliques(const void *a, const void *b)
 {
     const int *x = a, *y = b;
-    for (int i = 0; i < wings_size; i++) {
+    for (int i = 0; i < MAX_WING; i++) {
         if (x[i] != y[i]) {
             return x[i] < y[i] ? -1 : 1;
         }
@@ -1337,15 +1340,16 @@ find_wings(Wings *g, const Search *s)
             }
         }
     }
-    int width = g->size + 1;
-    wings_size = g->size;
-    qsort(g->found, (size_t)g->count, (size_t)width * sizeof(int), compare_cliques);
+    int width = MAX_WING + 1;
+    if (g->count) {
+        qsort(g->found, (size_t)g->count, (size_t)width * sizeof(int), compare_cliques);
+    }
     for (int k = 0; k < g->count; k++) {
         const int *set = g->found + k * width;
         if (k && compare_cliques(set, set - width) == 0) {
             continue;
         }
-        unsigned values = (unsigned)set[g->size];
+        unsigned values = (unsigned)set[MAX_WING];
         Cells mine = {{0, 0}};
         int big = 0, held = 0;
         for (int i = 0; i < g->size; i++) {
