@@ -263,13 +263,14 @@ def _graph(s: State, value: int) -> Graph:
 def _units_holding(s: State, cells: Group) -> list[int]:
     """The units that hold all of ``cells``: its column, row, box (where they share one);
     kept on the state for every group asked about."""
-    kept = s.memo.get(("units holding", 0))
-    if kept is None:
-        kept = s.memo[("units holding", 0)] = ((), {})
-    known: dict[Group, list[int]] = kept[1]  # type: ignore[assignment]
+    known = s.of_geometry("units holding", _no_groups)
     if cells not in known:
         known[cells] = _find_units_holding(s, cells)
     return known[cells]
+
+
+def _no_groups(s: State) -> dict[Group, list[int]]:
+    return {}
 
 
 def _find_units_holding(s: State, cells: Group) -> list[int]:

@@ -112,6 +112,7 @@ class State:
         # a finder found in a unit, with the stamp it was found at (see of_unit)
         self.stamps = [0] * len(self.units)
         self.unit_memo: dict[tuple[str, int], tuple[int, object]] = {}
+        self.fixed: dict[str, object] = {}  # what the geometry alone gives (see of_geometry)
         self.values = list(grid.cells)
         full = (1 << self.n) - 1
         self.cands = [0 if v else full for v in self.values]
@@ -172,6 +173,13 @@ class State:
         found = find(self, k)
         self.unit_memo[(name, k)] = (stamp, found)
         return found
+
+    def of_geometry(self, name: str, make: Callable[[State], T]) -> T:
+        """``make(self)``, for what the grid's units alone give: made once, under
+        ``name``, for the state and its forks."""
+        if name not in self.fixed:
+            self.fixed[name] = make(self)
+        return cast(T, self.fixed[name])
 
     def where(self, unit: tuple[int, ...], value: int) -> tuple[int, ...]:
         """The cells of ``unit`` that still have ``value``.  Every technique asks this

@@ -61,15 +61,15 @@ class _Hint(NamedTuple):
 def _regions(s: State) -> list[tuple[int, int, int]]:
     """Each cell's box, row and column (the kinds of unit a loop steps by, in SE's order),
     kept on the state."""
-    kept = s.memo.get(("regions", 0))
-    if kept is None:
-        n = s.n
-        regions = [
-            (next(k for k in s.units_of[cell] if k in s.boxes), cell // n, n + cell % n)
-            for cell in range(len(s.cands))
-        ]
-        kept = s.memo[("regions", 0)] = ((), regions)
-    return kept[1]  # type: ignore[return-value]
+    return s.of_geometry("regions", _find_regions)
+
+
+def _find_regions(s: State) -> list[tuple[int, int, int]]:
+    n = s.n
+    return [
+        (next(k for k in s.units_of[cell] if k in s.boxes), cell // n, n + cell % n)
+        for cell in range(len(s.cands))
+    ]
 
 
 def _loops(
