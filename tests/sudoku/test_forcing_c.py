@@ -20,15 +20,19 @@ from lazyfun.sudoku.steps.techniques import WINGS, Found, State, _wings_in_c, _w
 
 engine = pytest.importorskip("lazyfun.sudoku.steps._forcing")
 
-# The three searches of the ladder: base, dynamic, Y links, kinds.
+# The searches of the ladder: base, dynamic, Y links, kinds, inner rules (+).
+DYNAMIC = frozenset({"contradiction", "double", "cell", "region"})
 SEARCHES = [
-    (7.5, True, False, frozenset({"contradiction", "nishio"})),
-    (8.0, False, True, frozenset({"cell", "region"})),
-    (8.5, True, True, frozenset({"contradiction", "double", "cell", "region"})),
+    (7.5, True, False, frozenset({"contradiction", "nishio"}), False),
+    (8.0, False, True, frozenset({"cell", "region"}), False),
+    (8.5, True, True, DYNAMIC, False),
 ]
+PLUS = (9.0, True, True, DYNAMIC, True)
 # serate's ER 9.0 and 8.4 (tests/data/serate_sample180.txt): dynamic and static chains.
 HARD = ".92.6.5..8....54.6....98.....5..16...786....36..........9.4.....6..13..2.......3."
 MIDDLE = "15.3......7..4.2....4.72.....8.........9..1.8.1..8.79......38...........6....7423"
+# serate's ER 9.8 (tests/data/serate_techniques.txt): dynamic forcing chains (+).
+PLUSSED = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
 
 
 def _both(s: State) -> list[tuple[Found | Chain | None, Found | Chain | None]]:
@@ -121,6 +125,29 @@ def _arguments(s: State) -> list[object]:
     return [s.cands, s.n, s.units, [houses_of(s, c) for c in range(len(s.cands))], 8.5]
 
 
+def test_the_c_search_gives_the_python_hint_with_the_inner_rules() -> None:
+    """Dynamic forcing chains (+): the states of a walk where the inner rules are needed
+    (each search in Python takes seconds: a few states, and a struck one)."""
+    grid = parse(PLUSSED)
+    s = State(grid, None)
+    compared = 0
+    for step in steps(grid):
+        if step.technique.endswith("(+)"):
+            found = forcing._in_c(s, *PLUS)
+            assert found is not None and found == forcing._Search(s, *PLUS).run()
+            assert found.technique == step.technique and found.rating == step.difficulty
+            compared += 1
+            if compared == 2:
+                break
+        s.apply(step.placements, step.eliminations)
+    assert compared == 2
+    rng = random.Random(7)
+    struck = [(c, v) for c, bits in enumerate(s.cands) for v in range(1, 10) if bits >> (v - 1) & 1]
+    solution = next(solve(grid)).cells
+    s.apply((), [(c, v) for c, v in struck if v != solution[c] and rng.random() < 0.1])
+    assert forcing._in_c(s, *PLUS) == forcing._Search(s, *PLUS).run()
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -138,10 +165,25 @@ def test_the_c_search_refuses_what_it_cannot_read(change: object, message: str) 
     with pytest.raises(ValueError, match=message):
         engine.search(*arguments, True, True, engine.CONTRADICTION)
     with pytest.raises(ValueError, match=message):
+        engine.search(*arguments, True, True, engine.CONTRADICTION, [0] * 81)
+    with pytest.raises(ValueError, match=message):
         engine.chains(*arguments[:4])
     if "list of units" not in message:
         with pytest.raises(ValueError, match=message):
             engine.wings(*arguments[:3], 4)
+
+
+def test_the_inner_rules_refuse_a_grid_they_cannot_read() -> None:
+    """(+) reads the classic rows, columns and boxes, and a placed value for each cell."""
+    arguments = _arguments(State(parse(MIDDLE), None))
+    for values, message in (([0] * 80, "one a cell"), ([10] * 81, "value 10 is not of 9")):
+        with pytest.raises(ValueError, match=message):
+            engine.search(*arguments, True, True, engine.CONTRADICTION, values)
+    with pytest.raises(ValueError, match="a dynamic search"):
+        engine.search(*arguments, False, True, engine.CELL, [0] * 81)
+    arguments[2] = [*arguments[2][:5], arguments[2][5][:8], *arguments[2][6:]]  # type: ignore[index]
+    with pytest.raises(ValueError, match="unit 5: \\(\\+\\) reads units of 9 cells"):
+        engine.search(*arguments, True, True, engine.CONTRADICTION, [0] * 81)
 
 
 def test_the_c_chains_refuse_a_candidate_with_more_links_than_they_hold() -> None:

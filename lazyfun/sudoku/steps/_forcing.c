@@ -3,12 +3,14 @@
  * the forcing chains from many starts (forcing.py's ``_Search``), the cycles and chains
  * of one line (chaining.py) and the wings of three to five cells (techniques.py).
  *
- * search(cands, n, units, houses, base, dynamic, y, kinds) -> (kind, complexity, node)
- * or None.  cands: each cell's candidates (bit v-1 for value v); units: the cells of
+ * search(cands, n, units, houses, base, dynamic, y, kinds, values=None) -> (kind,
+ * complexity, node) or None.  cands: each cell's candidates (bit v-1 for value v); units: the cells of
  * each unit; houses: each cell's units in Sudoku Explainer's order (box first); kinds:
  * the flags below.  The answer is the easiest hint, as forcing.py's module docstring
  * says: the least (base + length bonus, complexity, kind's place), the first found
  * among equals.  A node is (cell * n + value - 1) * 2 + 1 when on, + 0 when off.
+ *
+ * values (the placed values) turns on the inner rules of the dynamic chains (+).
  *
  * Each followed source keeps a Branch: the nodes it turned on and off, in the order
  * they were reached, each with its parents.  Sources are followed once per search.
@@ -36,8 +38,10 @@ typedef struct {
 
 typedef struct {
     int n, cells, nodes;
-    int dynamic, y, kinds;
+    int dynamic, y, kinds, plus;
     double base;
+    int values[MAX_CELLS];        /* placed values (plus: the inner rules read them) */
+    uint64_t unit_mask[3 * MAX_N][2]; /* plus: the cells of each row, column and box */
     unsigned cands[MAX_CELLS];
     int house_count[MAX_CELLS];
     int houses[MAX_CELLS][MAX_HOUSES];
@@ -286,6 +290,335 @@ turn_on_from(Search *s, Branch *b, int p, short *pending, int *tail)
     return -1;
 }
 
+/* ---- Dynamic forcing chains (+): the rules a chain runs on its grid when its links run
+ * dry (the readable form is lazyfun/sudoku/steps/inner.py).  Rows are units 0..n-1,
+ * columns n..2n-1, boxes 2n..3n-1. ---- */
+
+enum { ROWS = 0, COLUMNS = 1, BOXES = 2 };
+
+typedef struct {
+    int cells[MAX_CELLS];      /* the cells struck from, in the order found */
+    unsigned bits[MAX_CELLS];  /* the values struck from each */
+    int count;
+    short parents[MAX_CELLS * MAX_N];
+    int parent_count;
+} Finding;
+
+static const int *
+cells_of(const Search *s, int kind, int k)
+{
+    int unit = kind * s->n + k;
+    return s->unit_cells + s->unit_start[unit];
+}
+
+static int
+in_unit(const Search *s, int kind, int k, int cell)
+{
+    return (int)(s->unit_mask[kind * s->n + k][cell >> 6] >> (cell & 63) & 1);
+}
+
+static void
+strike(Finding *f, int cell, int value)
+{
+    for (int i = 0; i < f->count; i++) {
+        if (f->cells[i] == cell) {
+            f->bits[i] |= 1u << (value - 1);
+            return;
+        }
+    }
+    f->cells[f->count] = cell;
+    f->bits[f->count++] = 1u << (value - 1);
+}
+
+static void
+rests_on(const Search *s, Finding *f, int cell, int value)
+{
+    f->parents[f->parent_count++] = (short)((cell * s->n + value - 1) * 2);
+}
+
+/* A finding's strikes turned off in b, in the order of SE's table of them (by cell
+ * modulo the table's size, then as found), each resting on the finding's parents.
+ * Returns how many were new, -2 out of memory; a finding without parents takes none. */
+static int
+take(Search *s, Branch *b, const Finding *f, short *pending, int *tail, int *found)
+{
+    if (!f->count || !f->parent_count) {
+        return 0;
+    }
+    *found = 1;
+    int size = 16, order[MAX_CELLS], taken = 0;
+    while (f->count > size * 3 / 4) {
+        size *= 2;
+    }
+    for (int i = 0; i < f->count; i++) {
+        int j = i;
+        while (j > 0 && f->cells[order[j - 1]] % size > f->cells[i] % size) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int i = 0; i < f->count; i++) {
+        int cell = f->cells[order[i]];
+        for (int v = 1; v <= s->n; v++) {
+            int q = (cell * s->n + v - 1) * 2;
+            if ((f->bits[order[i]] >> (v - 1) & 1) && !has(b, q)) {
+                if (add(b, q, f->parents, f->parent_count) < 0) {
+                    return -2;
+                }
+                pending[(*tail)++] = (short)q;
+                taken++;
+            }
+        }
+    }
+    return taken;
+}
+
+/* Pointing and claiming: a value's places in a unit of one kind all in a unit of the
+ * other leave the rest of the second. */
+static int
+locking(Search *s, Branch *b, short *pending, int *tail, int *found)
+{
+    static const int kinds[4][2] = {{BOXES, COLUMNS}, {BOXES, ROWS}, {COLUMNS, BOXES},
+                                    {ROWS, BOXES}};
+    int n = s->n, taken = 0;
+    for (int k = 0; k < 4; k++) {
+        int one = kinds[k][0], two = kinds[k][1];
+        for (int value = 1; value <= n; value++) {
+            unsigned bit = 1u << (value - 1);
+            for (int i1 = 0; i1 < n; i1++) {
+                const int *first = cells_of(s, one, i1);
+                int held[MAX_N], count = 0;
+                for (int i = 0; i < n; i++) {
+                    if (s->work[first[i]] & bit) {
+                        held[count++] = first[i];
+                    }
+                }
+                if (count < 2) {
+                    continue;
+                }
+                for (int i2 = 0; i2 < n; i2++) {
+                    int inside = 1;
+                    for (int i = 0; i < count && inside; i++) {
+                        inside = in_unit(s, two, i2, held[i]);
+                    }
+                    if (!inside) {
+                        continue;
+                    }
+                    Finding f = {.count = 0, .parent_count = 0};
+                    const int *second = cells_of(s, two, i2);
+                    for (int i = 0; i < n; i++) {
+                        int c = second[i];
+                        if (!in_unit(s, one, i1, c) && (s->work[c] & bit)) {
+                            strike(&f, c, value);
+                        }
+                    }
+                    for (int i = 0; i < n && f.count; i++) {
+                        int c = first[i];
+                        if ((s->cands[c] & bit) && !(s->work[c] & bit)
+                            && !in_unit(s, two, i2, c)) {
+                            rests_on(s, &f, c, value);
+                        }
+                    }
+                    int got = take(s, b, &f, pending, tail, found);
+                    if (got < 0) {
+                        return got;
+                    }
+                    taken += got;
+                }
+            }
+        }
+    }
+    return taken;
+}
+
+static int
+empty_cells(const Search *s, const int *unit)
+{
+    int count = 0;
+    for (int i = 0; i < s->n; i++) {
+        count += !s->values[unit[i]];
+    }
+    return count;
+}
+
+static const int SUBSET_KINDS[3] = {BOXES, COLUMNS, ROWS};
+
+/* Hidden pairs: two values with two or more places each in a unit, two in all. */
+static int
+hidden_pairs(Search *s, Branch *b, short *pending, int *tail, int *found)
+{
+    int n = s->n, taken = 0;
+    for (int k = 0; k < 3; k++) {
+        for (int u = 0; u < n; u++) {
+            const int *unit = cells_of(s, SUBSET_KINDS[k], u);
+            if (empty_cells(s, unit) <= 4) {
+                continue;
+            }
+            unsigned at[MAX_N] = {0};
+            for (int i = 0; i < n; i++) {
+                for (int v = 0; v < n; v++) {
+                    at[v] |= (s->work[unit[i]] >> v & 1u) << i;
+                }
+            }
+            for (int vb = 1; vb < n; vb++) {
+                for (int va = 0; va < vb; va++) {
+                    unsigned both = at[va] | at[vb], pair = 1u << va | 1u << vb;
+                    if (popcount(at[va]) < 2 || popcount(at[vb]) < 2 || popcount(both) != 2) {
+                        continue;
+                    }
+                    Finding f = {.count = 0, .parent_count = 0};
+                    for (int i = 0; i < n; i++) {
+                        unsigned other = s->work[unit[i]] & ~pair;
+                        for (int v = 1; v <= n && (both >> i & 1); v++) {
+                            if (other >> (v - 1) & 1) {
+                                strike(&f, unit[i], v);
+                            }
+                        }
+                    }
+                    for (int i = 0; i < n && f.count; i++) {
+                        if (!(both >> i & 1)) {
+                            if (s->cands[unit[i]] >> va & 1) {
+                                rests_on(s, &f, unit[i], va + 1);
+                            }
+                            if (s->cands[unit[i]] >> vb & 1) {
+                                rests_on(s, &f, unit[i], vb + 1);
+                            }
+                        }
+                    }
+                    int got = take(s, b, &f, pending, tail, found);
+                    if (got < 0) {
+                        return got;
+                    }
+                    taken += got;
+                }
+            }
+        }
+    }
+    return taken;
+}
+
+/* Naked pairs: two cells of a unit with two or more candidates each, two in all. */
+static int
+naked_pairs(Search *s, Branch *b, short *pending, int *tail, int *found)
+{
+    int n = s->n, taken = 0;
+    for (int k = 0; k < 3; k++) {
+        for (int u = 0; u < n; u++) {
+            const int *unit = cells_of(s, SUBSET_KINDS[k], u);
+            if (empty_cells(s, unit) < 4) {
+                continue;
+            }
+            for (int j = 1; j < n; j++) {
+                for (int i = 0; i < j; i++) {
+                    unsigned one = s->work[unit[i]], two = s->work[unit[j]], pair = one | two;
+                    if (popcount(one) < 2 || popcount(two) < 2 || popcount(pair) != 2) {
+                        continue;
+                    }
+                    Finding f = {.count = 0, .parent_count = 0};
+                    for (int t = 0; t < n; t++) {
+                        unsigned gone = t == i || t == j ? 0 : s->work[unit[t]] & pair;
+                        for (int v = 1; v <= n; v++) {
+                            if (gone >> (v - 1) & 1) {
+                                strike(&f, unit[t], v);
+                            }
+                        }
+                    }
+                    for (int side = 0; side < 2 && f.count; side++) {
+                        int c = side ? unit[j] : unit[i];
+                        for (int v = 1; v <= n; v++) {
+                            if ((s->cands[c] & ~pair) >> (v - 1) & 1) {
+                                rests_on(s, &f, c, v);
+                            }
+                        }
+                    }
+                    int got = take(s, b, &f, pending, tail, found);
+                    if (got < 0) {
+                        return got;
+                    }
+                    taken += got;
+                }
+            }
+        }
+    }
+    return taken;
+}
+
+/* X-wings on columns, then rows: a value with two or more places in each of two base
+ * lines, on two cover lines in all, leaves the rest of the cover lines. */
+static int
+x_wings(Search *s, Branch *b, short *pending, int *tail, int *found)
+{
+    int n = s->n, taken = 0, placed[MAX_N + 1] = {0};
+    for (int c = 0; c < s->cells; c++) {
+        placed[s->values[c]]++;
+    }
+    for (int side = 0; side < 2; side++) {
+        int bases = side ? ROWS : COLUMNS, covers = side ? COLUMNS : ROWS;
+        for (int lb = 1; lb < n; lb++) {
+            for (int la = 0; la < lb; la++) {
+                const int *base_a = cells_of(s, bases, la), *base_b = cells_of(s, bases, lb);
+                for (int value = 1; value <= n; value++) {
+                    unsigned bit = 1u << (value - 1), at_a = 0, at_b = 0;
+                    if (placed[value] + 4 > n) {
+                        continue;
+                    }
+                    for (int t = 0; t < n; t++) {
+                        at_a |= (unsigned)((s->work[base_a[t]] & bit) != 0) << t;
+                        at_b |= (unsigned)((s->work[base_b[t]] & bit) != 0) << t;
+                    }
+                    unsigned lines = at_a | at_b;
+                    if (popcount(at_a) < 2 || popcount(at_b) < 2 || popcount(lines) != 2) {
+                        continue;
+                    }
+                    Finding f = {.count = 0, .parent_count = 0};
+                    for (int k = 0; k < n; k++) {
+                        const int *cover = cells_of(s, covers, k);
+                        for (int t = 0; t < n && (lines >> k & 1); t++) {
+                            if (t != la && t != lb && (s->work[cover[t]] & bit)) {
+                                strike(&f, cover[t], value);
+                            }
+                        }
+                    }
+                    for (int t = 0; t < n && f.count; t++) {
+                        const int *pair[2] = {base_a, base_b};
+                        for (int e = 0; e < 2 && !(lines >> t & 1); e++) {
+                            int c = pair[e][t];
+                            if ((s->cands[c] & bit) && !(s->work[c] & bit)) {
+                                rests_on(s, &f, c, value);
+                            }
+                        }
+                    }
+                    int got = take(s, b, &f, pending, tail, found);
+                    if (got < 0) {
+                        return got;
+                    }
+                    taken += got;
+                }
+            }
+        }
+    }
+    return taken;
+}
+
+typedef int (*InnerRule)(Search *, Branch *, short *, int *, int *);
+static const InnerRule INNER_RULES[] = {locking, hidden_pairs, naked_pairs, x_wings};
+
+/* When the links run dry: what the first inner rule that finds anything resting on the
+ * chain's strikes strikes.  How many nodes it turned off (0: the chain ends), -2 out of
+ * memory. */
+static int
+infer(Search *s, Branch *b, short *pending, int *tail)
+{
+    for (size_t r = 0; r < sizeof INNER_RULES / sizeof INNER_RULES[0]; r++) {
+        int found = 0, got = INNER_RULES[r](s, b, pending, tail, &found);
+        if (got < 0 || found) {
+            return got;
+        }
+    }
+    return 0;
+}
+
 /* Everything `source` implies, breadth first (on nodes before off ones), stopping at a
  * node found both on and off; NULL out of memory. */
 static Branch *
@@ -311,16 +644,26 @@ follow(Search *s, int source)
     else {
         s->queue_off[off_tail++] = (short)source;
     }
-    while (clash == -1 && (on_head < on_tail || off_head < off_tail)) {
+    while (clash == -1) {
         if (on_head < on_tail) {
             clash = turn_off_from(s, b, s->queue_on[on_head++], s->queue_off, &off_tail);
         }
-        else {
+        else if (off_head < off_tail) {
             int p = s->queue_off[off_head++];
             if (s->dynamic) {
                 s->work[p / 2 / s->n] &= ~(1u << (p / 2 % s->n));
             }
             clash = turn_on_from(s, b, p, s->queue_on, &on_tail);
+        }
+        else if (!s->plus) {
+            break;
+        }
+        else {
+            int got = infer(s, b, s->queue_off, &off_tail);
+            if (got <= 0) {
+                clash = got < 0 ? -2 : -1;
+                break;
+            }
         }
     }
     if (clash == -2) {
@@ -645,16 +988,50 @@ new_search(int n, PyObject *cands, PyObject *units, PyObject *houses)
     return s;
 }
 
+/* The placed values, which turn on the inner rules (+): the grid must be the classic
+ * one's rows, columns and boxes of n cells; 0, or -1 with an error set. */
+static int
+read_plus(Search *s, PyObject *values)
+{
+    int n = s->n, got = read_ints(values, s->values, MAX_CELLS, "values");
+    if (got < 0) {
+        return -1;
+    }
+    if (got != s->cells || s->unit_count < 3 * n || !s->dynamic) {
+        PyErr_SetString(PyExc_ValueError,
+                        "values (+): one a cell, a dynamic search, rows, columns and boxes");
+        return -1;
+    }
+    for (int u = 0; u < 3 * n; u++) {
+        if (s->unit_len[u] != n) {
+            PyErr_Format(PyExc_ValueError, "unit %d: (+) reads units of %d cells", u, n);
+            return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            int c = s->unit_cells[s->unit_start[u] + i];
+            s->unit_mask[u][c >> 6] |= (uint64_t)1 << (c & 63);
+        }
+    }
+    for (int c = 0; c < s->cells; c++) {
+        if (s->values[c] < 0 || s->values[c] > n) {
+            PyErr_Format(PyExc_ValueError, "cell %d: value %d is not of %d", c, s->values[c], n);
+            return -1;
+        }
+    }
+    s->plus = 1;
+    return 0;
+}
+
 static PyObject *
 search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"cands", "n", "units", "houses", "base", "dynamic", "y", "kinds",
-                            NULL};
-    PyObject *cands, *units, *houses;
+                            "values", NULL};
+    PyObject *cands, *units, *houses, *values = Py_None;
     int n, dynamic, y, kinds;
     double base;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOOdppi:search", names, &cands, &n, &units,
-                                     &houses, &base, &dynamic, &y, &kinds)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOOdppi|O:search", names, &cands, &n,
+                                     &units, &houses, &base, &dynamic, &y, &kinds, &values)) {
         return NULL;
     }
     Search *s = new_search(n, cands, units, houses);
@@ -665,6 +1042,10 @@ search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     s->dynamic = dynamic;
     s->y = y;
     s->kinds = kinds;
+    if (values != Py_None && read_plus(s, values) < 0) {
+        free_search(s);
+        return NULL;
+    }
     s->followed = PyMem_Calloc((size_t)s->nodes + 1, sizeof(Branch *));
     if (!s->followed) {
         free_search(s);

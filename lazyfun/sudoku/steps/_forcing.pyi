@@ -16,6 +16,7 @@ def search(
     dynamic: bool,
     y: bool,
     kinds: int,
+    values: Sequence[int] | None = None,
 ) -> tuple[int, int, int] | None: ...
 
 MAX_HOUSES: int

@@ -40,6 +40,7 @@ from lazyfun.sudoku.steps import chaining, forcing, rule_techniques, variant_tec
 from lazyfun.sudoku.steps.chaining import chains_and_cycles
 from lazyfun.sudoku.steps.forcing import (
     dynamic_forcing_chains,
+    dynamic_forcing_chains_plus,
     multiple_forcing_chains,
     nishio_forcing_chains,
 )
@@ -353,12 +354,26 @@ LADDER: tuple[Technique, ...] = (
         " on and off lead to the same, decides it",
         dynamic_forcing_chains,
     ),
+    Technique(
+        "dynamic forcing chains (+)",
+        9.0,
+        "chain",
+        "the dynamic forcing chains, which, where their links run dry, look on their grid"
+        " for a pointing, claiming, hidden or naked pair or X-wing that rests on what they"
+        " struck, and go on from what it strikes",
+        dynamic_forcing_chains_plus,
+    ),
 )
 
 
 # Sudoku Explainer's forcing chains from many starts (lazyfun.sudoku.steps.forcing):
 # the classic grid's; a variant has its own, which follow its rules too.
-SE_FORCING = ("nishio forcing chains", "multiple forcing chains", "dynamic forcing chains")
+SE_FORCING = (
+    "nishio forcing chains",
+    "multiple forcing chains",
+    "dynamic forcing chains",
+    "dynamic forcing chains (+)",
+)
 
 
 def rule_ladder() -> Ladder:

@@ -47,11 +47,13 @@ from typing import NamedTuple
 
 from lazyfun.sudoku.steps import engine
 from lazyfun.sudoku.steps.chaining import houses_of, length_bonus
+from lazyfun.sudoku.steps.inner import inferences
 from lazyfun.sudoku.steps.techniques import Found, State
 
 __all__ = [
     "BASES",
     "dynamic_forcing_chains",
+    "dynamic_forcing_chains_plus",
     "multiple_forcing_chains",
     "nishio_forcing_chains",
 ]
@@ -69,6 +71,10 @@ BASES: dict[str, float] = {
     "dynamic cell forcing chains": 8.5,
     "dynamic region forcing chains": 8.5,
     "dynamic contradiction forcing chain": 8.5,
+    "dynamic double forcing chain (+)": 9.0,
+    "dynamic cell forcing chains (+)": 9.0,
+    "dynamic region forcing chains (+)": 9.0,
+    "dynamic contradiction forcing chain (+)": 9.0,
 }
 _KIND_ORDER = {"double": 1, "cell": 5, "region": 6, "contradiction": 7, "nishio": 7}
 # The C engine's flag for each kind.
@@ -84,21 +90,22 @@ class _Hint(NamedTuple):
     def key(self) -> tuple[float, int, int]:
         return self.difficulty, self.complexity, _KIND_ORDER[self.kind]
 
-    def name(self, dynamic: bool) -> str:
+    def name(self, dynamic: bool, plus: bool) -> str:
         """The step's name, as :data:`BASES` has it."""
         plural = "s" if self.kind in ("cell", "region") else ""
         prefix = "dynamic " if dynamic and self.kind != "nishio" else ""
-        return f"{prefix}{self.kind} forcing chain{plural}"
+        return f"{prefix}{self.kind} forcing chain{plural}{' (+)' if plus else ''}"
 
 
 class _Chaining:
     """One search's rules: the grid's houses, static or dynamic, X links only or both."""
 
-    def __init__(self, s: State, dynamic: bool, y: bool) -> None:
+    def __init__(self, s: State, dynamic: bool, y: bool, plus: bool = False) -> None:
         self.s = s
         self.n = s.n
         self.dynamic = dynamic
         self.y = y
+        self.plus = plus
         self.houses = [houses_of(s, c) for c in range(len(s.cands))]
         self.places: dict[int, list[int]] = {}
 
@@ -116,7 +123,7 @@ class _Chaining:
         pending_off: deque[Node] = deque()
         (on if source & 1 else off)[source] = ()
         (pending_on if source & 1 else pending_off).append(source)
-        while pending_on or pending_off:
+        while pending_on or pending_off or (self.plus and self._infer(cands, off, pending_off)):
             if pending_on:
                 p = pending_on.popleft()
                 for q in self._turned_off(cands, p):
@@ -139,6 +146,21 @@ class _Chaining:
                         on[q] = parents
                         pending_on.append(q)
         return on, off, -1
+
+    def _infer(self, cands: list[int], off: Parents, pending_off: deque[Node]) -> bool:
+        """When the links run dry (+): what the first inner rule finds on the chain's
+        grid turns off, resting on the struck candidates it needed; whether any is new."""
+        n = self.n
+        new = False
+        for strikes, parents in inferences(self.s, cands):
+            nodes = tuple((cell * n + value - 1) * 2 for cell, value in parents)
+            for cell, value in strikes:
+                q = (cell * n + value - 1) * 2
+                if q not in off:
+                    off[q] = nodes
+                    pending_off.append(q)
+                    new = True
+        return new
 
     def _places(self, unit: int, value: int) -> list[int]:
         """The places of ``value`` in ``unit`` in the grid the search starts from."""
@@ -260,13 +282,14 @@ class _Search:
     regions the cell is the first place of the value in; then the cell's own."""
 
     def __init__(
-        self, s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str]
+        self, s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str], plus: bool
     ) -> None:
         self.s = s
         self.base = base
         self.dynamic = dynamic
+        self.plus = plus
         self.kinds = kinds
-        self.chaining = _Chaining(s, dynamic, y)
+        self.chaining = _Chaining(s, dynamic, y, plus)
         self.best: _Hint | None = None
         self.followed: dict[Node, tuple[Parents, Parents, Node]] = {}
 
@@ -292,7 +315,8 @@ class _Search:
         best = self.best
         if best is None:
             return None
-        return best.found._replace(technique=best.name(self.dynamic), rating=best.difficulty)
+        technique = best.name(self.dynamic, self.plus)
+        return best.found._replace(technique=technique, rating=best.difficulty)
 
     def _cell(self, cell: int, bits: int) -> None:
         s, chaining, kinds = self.s, self.chaining, self.kinds
@@ -341,7 +365,9 @@ class _Search:
                 self.offer("region", complexity, q)
 
 
-def _in_c(s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str]) -> Found | None:
+def _in_c(
+    s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str], plus: bool
+) -> Found | None:
     """:meth:`_Search.run` by the C engine."""
     found = engine.c.search(
         s.cands,
@@ -352,22 +378,23 @@ def _in_c(s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str]) 
         dynamic,
         y,
         sum(_FLAGS[kind] for kind in kinds),
+        s.values if plus else None,
     )
     if found is None:
         return None
     flag, complexity, node = found
     kind = next(k for k in kinds if _FLAGS[k] == flag)
     hint = _Hint(kind, base + length_bonus(complexity), complexity, _conclusion(s.n, node))
-    return hint.found._replace(technique=hint.name(dynamic), rating=hint.difficulty)
+    return hint.found._replace(technique=hint.name(dynamic, plus), rating=hint.difficulty)
 
 
 def _finder(
-    base: float, dynamic: bool, y: bool, kinds: frozenset[str]
+    base: float, dynamic: bool, y: bool, kinds: frozenset[str], plus: bool = False
 ) -> Callable[[State], Found | None]:
     def find(s: State) -> Found | None:
         if engine.BUILT and s.n <= engine.c.MAX_N:
-            return _in_c(s, base, dynamic, y, kinds)
-        return _Search(s, base, dynamic, y, kinds).run()
+            return _in_c(s, base, dynamic, y, kinds, plus)
+        return _Search(s, base, dynamic, y, kinds, plus).run()
 
     return find
 
@@ -381,4 +408,11 @@ dynamic_forcing_chains = _finder(
 )
 dynamic_forcing_chains.__doc__ = (
     "Dynamic contradiction, double, cell and region forcing chains (8.5)."
+)
+dynamic_forcing_chains_plus = _finder(
+    9.0, True, True, frozenset({"contradiction", "double", "cell", "region"}), plus=True
+)
+dynamic_forcing_chains_plus.__doc__ = (
+    "The dynamic forcing chains with pointing, claiming, hidden and naked pairs and"
+    " X-wings inside (+, 9.0): see :mod:`lazyfun.sudoku.steps.inner`."
 )

@@ -21,8 +21,9 @@ extreme    above 6.5       the UVWXYZ-wing (6.6); SE's chains: X-, Y- and
                            XY-cycles and forcing
                            chains (6.5 to 7.0 and up), nishio (7.5),
                            multiple (8.0) and dynamic (8.5) forcing chains,
-                           each with its bonus for length; or a guess was
-                           needed: the ladder ended (the floor, 9.0)
+                           dynamic forcing chains (+) (9.0), each with its
+                           bonus for length; or a guess was needed: the
+                           ladder ended (the floor, 9.5)
 =========  ==============  ==================================================
 
 Scores are Sudoku Explainer's values for the techniques, tried in the order
@@ -31,8 +32,10 @@ places the hidden single it leads to).  The strong links take SE's values by
 shape; each chain step is rated by its kind and length as SE rates it (see
 :mod:`lazyfun.sudoku.steps.chaining` and :mod:`lazyfun.sudoku.steps.forcing`).
 Beyond the implemented ladder there is no made-up number: the rating says
-``floor``, and the score is :data:`TOP`, the base of SE's first rule past the
-ladder (dynamic forcing chains with nested steps, 9.0), a lower bound.
+``floor``, and the score is the hardest step before the first guess or
+:data:`TOP`, the base of SE's first rule past the ladder (forcing chains nested
+in dynamic ones, 9.5), whichever is higher: a lower bound.  (The steps after a
+guess are taken on a grid Sudoku Explainer never sees, so they do not count.)
 Against serate the score is serate's ER on all 100 puzzles of
 tests/data/serate_draw100.txt (spread over ER 1 to 9.3) and all 180 of
 tests/data/serate_sample180.txt (``make bench BENCH=rate``).
@@ -59,7 +62,7 @@ LEVELS: tuple[tuple[Level, float], ...] = (
     ("expert", 6.5),
 )
 LEVEL_NAMES: tuple[str, ...] = get_args(Level)
-TOP = 9.0  # SE's dynamic forcing chains (+): the first rule past the ladder
+TOP = 9.5  # SE's nested forcing chains: the first rule past the ladder
 NO_SCALE = "the Sudoku Explainer scale is defined for the classic grid and its techniques"
 
 
@@ -127,7 +130,7 @@ def rating_of(walk: Iterable[Step]) -> Rating:
             guesses += 1
         elif step.rating is None:
             raise PuzzleError(f"a {step.technique} step has no rating: {NO_SCALE}")
-        elif step.rating > hardest[0]:
+        elif step.rating > hardest[0] and not guesses:
             hardest = (step.rating, step.technique)
     score, technique = hardest
     if guesses:

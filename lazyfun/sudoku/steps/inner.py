@@ -1,0 +1,230 @@
+"""The rules a dynamic forcing chain (+) runs inside itself, when its links run dry.
+
+A dynamic chain strikes every candidate it turns off from a copy of the grid.
+Sudoku Explainer's *dynamic forcing chains (+)* (its level 1, rated 9.0 and up)
+go further: when no link applies any more, they look on that copy for
+
+1. a **pointing or claiming** (box and column, box and row, column and box,
+   row and box),
+2. a **hidden pair** (boxes, columns, rows),
+3. a **naked pair** (boxes, columns, rows),
+4. an **X-wing** (on columns, then on rows),
+
+and the first of these rules that finds anything the chain made possible
+strikes what it strikes, each strike an *off* node whose parents are the
+candidates the rule needed gone: the places of the value the chain struck
+from the first unit (pointing, claiming, X-wing), the struck places of the
+pair's values in the unit (hidden pair), the struck other values of the pair's
+cells (naked pair).  A finding with no such parent holds in the grid as it is,
+so the chain leaves it to the plain rung.
+
+Each rule reads its units in SE's order and the pairs of values, cells or lines
+in the order of its enumeration (by the greater, then the lesser: colex); a
+finding's strikes come in the order of SE's table of them (by cell number modulo
+the table's size, then as found).  The order decides which finding a strike
+rests on when two make it, and the order the chain goes on in, and so the
+chain's complexity.  These are facts from reading SukakuExplainer's rules; the
+code is ours.
+
+>>> from lazyfun.sudoku import parse
+>>> from lazyfun.sudoku.steps.techniques import State
+>>> s = State(parse("." * 81), None)
+>>> cands = list(s.cands)
+>>> for cell in (3, 4, 5, 6, 7, 8):  # the chain struck 1 from row 1 outside box 1
+...     cands[cell] &= ~1
+>>> strikes, parents = inferences(s, cands)[0]  # claiming: 1 leaves box 1's rows 2, 3
+>>> strikes  # in SE's order: cell number modulo 16
+((18, 1), (19, 1), (20, 1), (9, 1), (10, 1), (11, 1))
+>>> parents
+((3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lazyfun.sudoku.steps.techniques import State
+
+__all__ = ["RULES", "Inference", "hidden_pairs", "inferences", "locking", "naked_pairs", "x_wings"]
+
+Strike = tuple[int, int]  # (cell, value)
+# What one rule's finding strikes, and the struck candidates it rests on.
+Inference = tuple[tuple[Strike, ...], tuple[Strike, ...]]
+
+
+def _pairs(count: int) -> Iterator[tuple[int, int]]:
+    """The pairs of 0..count-1 in SE's order: by the greater, then the lesser (colex).
+
+    >>> list(_pairs(3))
+    [(0, 1), (0, 2), (1, 2)]
+    """
+    for b in range(1, count):
+        for a in range(b):
+            yield a, b
+
+
+def _table_order(strikes: list[Strike]) -> tuple[Strike, ...]:
+    """``strikes`` in the order SE's table of them reads them out: a cell's values
+    together, the cells by number modulo the table's size (16, doubled while it is
+    more than three quarters full), then in the order they were found.
+
+    >>> _table_order([(20, 3), (4, 3), (3, 3)])
+    ((3, 3), (20, 3), (4, 3))
+    """
+    cells = list(dict.fromkeys(cell for cell, _ in strikes))
+    size = 16
+    while len(cells) > size * 3 // 4:
+        size *= 2
+    order = sorted(range(len(cells)), key=lambda i: (cells[i] % size, i))
+    ranks = {cells[i]: rank for rank, i in enumerate(order)}
+    return tuple(sorted(strikes, key=lambda strike: (ranks[strike[0]], strike[1])))
+
+
+def _units(s: State) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """The classic grid's boxes, rows and columns."""
+    n = s.n
+    return list(s.units[2 * n : 3 * n]), list(s.units[:n]), list(s.units[n : 2 * n])
+
+
+def _empty(s: State, unit: tuple[int, ...]) -> int:
+    return sum(1 for c in unit if not s.values[c])
+
+
+def locking(s: State, cands: list[int]) -> Iterator[Inference]:
+    """Pointing and claiming on ``cands``: a value whose places in a unit all lie in a
+    second unit leaves the rest of the second; it rests on the first unit's places the
+    chain struck outside the second."""
+    boxes, rows, columns = _units(s)
+    for firsts, seconds in ((boxes, columns), (boxes, rows), (columns, boxes), (rows, boxes)):
+        for value in range(1, s.n + 1):
+            bit = 1 << (value - 1)
+            for first in firsts:
+                held = [c for c in first if cands[c] & bit]
+                if len(held) < 2:
+                    continue
+                for second in seconds:
+                    if not all(c in second for c in held):
+                        continue
+                    strikes = [(c, value) for c in second if c not in first and cands[c] & bit]
+                    if strikes:
+                        parents = tuple(
+                            (c, value)
+                            for c in first
+                            if s.cands[c] & bit and not cands[c] & bit and c not in second
+                        )
+                        yield _table_order(strikes), parents
+
+
+def hidden_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
+    """Two values each with two or more places in a unit, two places in all: the two
+    cells keep only them; it rests on the values' places the chain struck in the unit.
+    A unit is read when it has more than four empty cells."""
+    n = s.n
+    for kind in _units(s):
+        for unit in kind:
+            if _empty(s, unit) <= 4:
+                continue
+            for a, b in _pairs(n):
+                pair = 1 << a | 1 << b
+                places_a = [c for c in unit if cands[c] >> a & 1]
+                places_b = [c for c in unit if cands[c] >> b & 1]
+                cells = set(places_a) | set(places_b)
+                if len(places_a) < 2 or len(places_b) < 2 or len(cells) != 2:
+                    continue
+                strikes = [
+                    (c, v)
+                    for c in unit
+                    if c in cells
+                    for v in range(1, n + 1)
+                    if cands[c] >> (v - 1) & 1 and not pair >> (v - 1) & 1
+                ]
+                if strikes:
+                    parents = tuple(
+                        (c, v + 1)
+                        for c in unit
+                        if c not in cells
+                        for v in (a, b)
+                        if s.cands[c] >> v & 1
+                    )
+                    yield _table_order(strikes), parents
+
+
+def naked_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
+    """Two cells of a unit with two or more candidates each, two values in all: the
+    values leave the unit's other cells; it rests on the cells' other values the chain
+    struck.  A unit is read when it has four empty cells or more."""
+    n = s.n
+    for kind in _units(s):
+        for unit in kind:
+            if _empty(s, unit) < 4:
+                continue
+            for i, j in _pairs(len(unit)):
+                one, two = cands[unit[i]], cands[unit[j]]
+                pair = one | two
+                if one.bit_count() < 2 or two.bit_count() < 2 or pair.bit_count() != 2:
+                    continue
+                strikes = [
+                    (c, v)
+                    for k, c in enumerate(unit)
+                    if k not in (i, j)
+                    for v in range(1, n + 1)
+                    if (cands[c] & pair) >> (v - 1) & 1
+                ]
+                if strikes:
+                    parents = tuple(
+                        (c, v)
+                        for c in (unit[i], unit[j])
+                        for v in range(1, n + 1)
+                        if (s.cands[c] & ~pair) >> (v - 1) & 1
+                    )
+                    yield _table_order(strikes), parents
+
+
+def x_wings(s: State, cands: list[int]) -> Iterator[Inference]:
+    """Two columns (then rows) where a value has two or more places each, on two rows
+    (columns) in all: the value leaves the rest of those rows (columns); it rests on
+    the places the chain struck from the two base lines off the cover lines.  A value
+    placed more than ``n - 4`` times is passed over."""
+    n = s.n
+    _, rows, columns = _units(s)
+    placed = [0] * (n + 1)
+    for v in s.values:
+        placed[v] += 1
+    for bases, covers in ((columns, rows), (rows, columns)):
+        for a, b in _pairs(n):
+            for value in range(1, n + 1):
+                if placed[value] + 4 > n:
+                    continue
+                bit = 1 << (value - 1)
+                at_a = {k for k, c in enumerate(bases[a]) if cands[c] & bit}
+                at_b = {k for k, c in enumerate(bases[b]) if cands[c] & bit}
+                lines = at_a | at_b
+                if len(at_a) < 2 or len(at_b) < 2 or len(lines) != 2:
+                    continue
+                strikes = [
+                    (c, value)
+                    for k in sorted(lines)
+                    for t, c in enumerate(covers[k])
+                    if t not in (a, b) and cands[c] & bit
+                ]
+                if strikes:
+                    parents = tuple(
+                        (c, value)
+                        for base in (bases[a], bases[b])
+                        for t, c in enumerate(base)
+                        if t not in lines and s.cands[c] & bit and not cands[c] & bit
+                    )
+                    yield _table_order(strikes), parents
+
+
+RULES = (locking, hidden_pairs, naked_pairs, x_wings)
+
+
+def inferences(s: State, cands: list[int]) -> list[Inference]:
+    """The findings on ``cands`` (a chain's copy of ``s``'s candidates) of the first rule
+    that finds any resting on what the chain struck; none when no rule does."""
+    for rule in RULES:
+        found = [inference for inference in rule(s, cands) if inference[1]]
+        if found:
+            return found
+    return []

@@ -1,0 +1,131 @@
+"""Sudoku Explainer's dynamic forcing chains (+): the rules a chain runs inside itself
+(lazyfun.sudoku.steps.inner) find what they should and rest on what the chain struck,
+never strike the solution, and the rating with them is serate's.
+
+Not marked ``compiled``: the readable chains (+) take seconds a step, so the walks run
+on the C engine only (tests/sudoku/test_forcing_c.py holds the two to one answer)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazyfun.sudoku import parse, solve
+from lazyfun.sudoku.board.arrangement import random_transform
+from lazyfun.sudoku.steps import inner
+from lazyfun.sudoku.steps.deduction import steps
+from lazyfun.sudoku.steps.rating import rate
+from lazyfun.sudoku.steps.techniques import State
+from tests.datafiles import read_lines
+from tests.sudoku.test_se_ladder import equivalent
+
+pytest.importorskip("lazyfun.sudoku.steps._forcing")
+
+# puzzle, serate's ER, the hardest step (tests/data/PROVENANCE.md)
+TABLE = [tuple(line.split(" ", 2)) for line in read_lines("serate_plus.txt")[1:]]
+
+
+def _struck(s: State, gone: dict[int, list[int]]) -> list[int]:
+    """``s``'s candidates with ``gone`` (cell -> values) struck, as a chain strikes them."""
+    cands = list(s.cands)
+    for cell, values in gone.items():
+        for v in values:
+            cands[cell] &= ~(1 << (v - 1))
+    return cands
+
+
+EMPTY = "." * 81
+
+
+def test_pointing_rests_on_the_places_the_chain_struck_from_the_box() -> None:
+    s = State(parse(EMPTY), None)
+    cands = _struck(s, {c: [1] for c in (1, 2, 10, 11, 19, 20)})  # box 1 keeps 1 in column 1
+    strikes, parents = next(inner.locking(s, cands))
+    assert sorted(strikes) == [(c, 1) for c in range(27, 81, 9)]
+    assert sorted(parents) == [(c, 1) for c in (1, 2, 10, 11, 19, 20)]
+
+
+def test_a_hidden_pair_rests_on_the_struck_places_of_its_values() -> None:
+    s = State(parse(EMPTY), None)
+    others = (2, 9, 10, 11, 18, 19, 20)
+    cands = _struck(s, {c: [1, 2] for c in others})  # box 1: 1 and 2 only in r1c1, r1c2
+    strikes, parents = next(inner.hidden_pairs(s, cands))
+    assert sorted(strikes) == [(c, v) for c in (0, 1) for v in range(3, 10)]
+    assert sorted(parents) == [(c, v) for c in others for v in (1, 2)]
+
+
+def test_a_naked_pair_rests_on_its_cells_struck_values() -> None:
+    s = State(parse(EMPTY), None)
+    cands = _struck(s, {0: list(range(3, 10)), 1: list(range(3, 10))})
+    findings = list(inner.naked_pairs(s, cands))
+    box = (2, 9, 10, 11, 18, 19, 20)
+    assert sorted(findings[0][0]) == [(c, v) for c in box for v in (1, 2)]  # the box first
+    assert sorted(findings[1][0]) == [(c, v) for c in range(2, 9) for v in (1, 2)]  # row 1
+    assert sorted(findings[0][1]) == [(c, v) for c in (0, 1) for v in range(3, 10)]
+
+
+def test_an_x_wing_rests_on_the_places_struck_from_its_base_lines() -> None:
+    s = State(parse(EMPTY), None)
+    gone = [r * 9 + col for col in (0, 4) for r in range(9) if r not in (0, 4)]
+    cands = _struck(s, {c: [5] for c in gone})  # 5 in columns 1 and 5 only on rows 1, 5
+    (strikes, parents), *_ = inner.x_wings(s, cands)
+    assert sorted(strikes) == [(r * 9 + c, 5) for r in (0, 4) for c in range(9) if c not in (0, 4)]
+    assert sorted(parents) == sorted((c, 5) for c in gone)
+
+
+def test_a_finding_that_holds_without_the_chain_is_left_to_the_plain_rung() -> None:
+    """Nothing struck: every finding rests on nothing, and the chain infers nothing."""
+    s = State(parse(TABLE[0][0]), None)
+    assert all(not parents for rule in inner.RULES for _, parents in rule(s, list(s.cands)))
+    assert inner.inferences(s, list(s.cands)) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([t[0] for t in TABLE]), st.integers(0, 2**32), st.floats(0.05, 0.6))
+def test_the_inner_rules_never_strike_the_solution_and_rest_on_struck_candidates(
+    puzzle: str, seed: int, share: float
+) -> None:
+    """A chain's grid that keeps the solution (struck at random elsewhere): what every
+    rule strikes is not the solution's digit, and what it rests on was struck."""
+    rng = random.Random(seed)
+    grid = random_transform(parse(puzzle), rng)
+    solution = next(solve(grid)).cells
+    s = State(grid, None)
+    cands = _struck(
+        s,
+        {
+            c: [v for v in range(1, 10) if bits >> (v - 1) & 1 and v != solution[c]]
+            for c, bits in enumerate(s.cands)
+            if rng.random() < share
+        },
+    )
+    for rule in inner.RULES:
+        for strikes, parents in rule(s, cands):
+            assert all(solution[c] != v and cands[c] >> (v - 1) & 1 for c, v in strikes)
+            assert all(
+                s.cands[c] >> (v - 1) & 1 and not cands[c] >> (v - 1) & 1 for c, v in parents
+            )
+
+
+@pytest.mark.parametrize(("puzzle", "er", "technique"), TABLE, ids=[t[1] for t in TABLE])
+def test_serate_rates_the_puzzle_as_we_do_with_the_chains_plus(
+    puzzle: str, er: str, technique: str
+) -> None:
+    rating = rate(parse(puzzle))
+    assert (rating.score, rating.hardest, rating.floor) == (float(er), technique, False)
+    assert any(step.technique.endswith("(+)") for step in steps(parse(puzzle)))
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.data())
+def test_under_equivalence_the_rating_with_the_chains_plus_holds(data: st.DataObject) -> None:
+    puzzle, er, technique = data.draw(st.sampled_from(TABLE))
+    grid = parse(data.draw(equivalent(puzzle)))
+    solution = next(solve(grid)).cells
+    for step in steps(grid):
+        assert all(solution[c] == v for c, v in step.placements), step
+        assert all(solution[c] != v for c, v in step.eliminations), step
+    assert rate(grid).score == float(er), technique
