@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from lazyfun.sudoku import parse, solve
 from lazyfun.sudoku.board.arrangement import random_transform
-from lazyfun.sudoku.steps import chaining, forcing
+from lazyfun.sudoku.steps import aligned, chaining, forcing
 from lazyfun.sudoku.steps.chaining import Chain, houses_of
 from lazyfun.sudoku.steps.deduction import steps
-from lazyfun.sudoku.steps.techniques import WINGS, Found, State, _wings_in_c, _wings_search
+from lazyfun.sudoku.steps.techniques import C_WINGS, Found, State, _wings_in_c, _wings_search
 
 engine = pytest.importorskip("lazyfun.sudoku.steps._forcing")
 
@@ -43,10 +43,20 @@ def _both(s: State) -> list[tuple[Found | Chain | None, Found | Chain | None]]:
     return [*forcing_chains, (chaining._in_c(s), chaining._search(s))]
 
 
+def _aligned_agree(s: State) -> int:
+    """Asserts the C aligned exclusions are the Python's; how many found one."""
+    found = 0
+    for size, search in ((2, aligned._pair_search), (3, aligned._triple_search)):
+        ours = aligned._in_c(s, size)
+        assert ours == search(s)
+        found += ours is not None
+    return found
+
+
 def _wings_agree(s: State) -> int:
     """Asserts the C wings are the Python's, for each size; how many sizes found one."""
     found = 0
-    for size in WINGS:
+    for size in C_WINGS:
         ours = _wings_in_c(s, size)
         assert ours == _wings_search(s, size)
         found += ours[None] is not None
@@ -110,6 +120,21 @@ def test_the_c_search_gives_the_python_hint_with_candidates_struck_at_random(
     for ours, reference in _both(s):
         assert ours == reference
     _wings_agree(s)
+    _aligned_agree(s)
+
+
+def test_the_c_aligned_exclusions_are_the_python_ones_on_a_rating_walk() -> None:
+    """The pairs and triples on every state of two walks that reach past the wings."""
+    found = 0
+    for puzzle in (HARD, PLUSSED):
+        grid = parse(puzzle)
+        s = State(grid, None)
+        for step in steps(grid):
+            found += _aligned_agree(s)
+            s.apply(step.placements, step.eliminations)
+    assert found >= 20
+    with pytest.raises(ValueError, match="size = 4: aligned exclusion takes 2 or 3 cells"):
+        engine.aligned(s.cands, s.n, s.units, 4)
 
 
 def test_the_c_search_gives_the_python_hint_on_a_4x4_grid() -> None:
@@ -117,8 +142,8 @@ def test_the_c_search_gives_the_python_hint_on_a_4x4_grid() -> None:
     for ours, reference in _both(s):
         assert ours == reference
     _wings_agree(s)
-    with pytest.raises(ValueError, match="size = 6: the wings' sets are of 3 to 5 cells"):
-        engine.wings(s.cands, s.n, s.units, 6)
+    with pytest.raises(ValueError, match="size = 7: the wings' sets are of 3 to 6 cells"):
+        engine.wings(s.cands, s.n, s.units, 7)
 
 
 def _arguments(s: State) -> list[object]:

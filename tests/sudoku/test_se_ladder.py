@@ -42,7 +42,7 @@ def _rung(technique: str) -> float:
 def test_the_table_covers_the_techniques_taken_from_sudoku_explainer() -> None:
     taken = {"direct pointing", "direct hidden pair", "direct hidden triple", "skyscraper"}
     taken |= {"2-string kite", "turbot fish", "3 skyscrapers", "3 strong links"}
-    taken |= {"WXYZ-wing", "WXYZ-wing (3)", "VWXYZ-wing", "UVWXYZ-wing", "BUG"}
+    taken |= {"WXYZ-wing", "WXYZ-wing (3)", "VWXYZ-wing", "UVWXYZ-wing", "TUVWXYZ-wing", "BUG"}
     taken |= {f"unique rectangle type {kind}" for kind in (1, 2, 3, 4)}
     taken |= {"unique loop 6 type 1", "unique loop 6 type 2", "unique loop 8 type 1"}
     taken |= {"grouped turbot fish", "grouped 3 strong links", "grouped 4 strong links"}

@@ -1480,7 +1480,7 @@ chains(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
  * _wings): `size` cells of a unit holding size + 1 values between them, and a cell of two
  * of those values (yz) that sees every one of them holding x. ---- */
 
-enum { MAX_WING = 5, ANY = 0, NOT_THREE = 1, THREE = 2 };
+enum { MAX_WING = 6, ANY = 0, NOT_THREE = 1, THREE = 2 };
 
 typedef struct {
     uint64_t w[2];
@@ -1614,7 +1614,7 @@ static int
 wing_tenths(int size, int big)
 {
     int off = abs(3 - big);
-    return size == 3 ? 55 + 1 - off : size == 4 ? 62 + 2 - off : 66;
+    return size == 3 ? 55 + 1 - off : size == 4 ? 62 + 2 - off : size == 5 ? 66 : 75;
 }
 
 /* The wing of the set `cells` (holding `values`) and the pincer yz, if it strikes. */
@@ -1838,6 +1838,229 @@ wings(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     return out;
 }
 
+/* ---- Sudoku Explainer's aligned pair and triple exclusion (the readable form is
+ * lazyfun/sudoku/steps/aligned.py). ---- */
+
+static int
+count_cells(const Cells *set)
+{
+    return __builtin_popcountll(set->w[0]) + __builtin_popcountll(set->w[1]);
+}
+
+static Cells
+both_cells(const Cells *a, const Cells *b)
+{
+    Cells out = {{a->w[0] & b->w[0], a->w[1] & b->w[1]}};
+    return out;
+}
+
+/* The cells of a set, rising, into out; how many. */
+static int
+list_cells(const Cells *set, int *out)
+{
+    int count = 0;
+    for (int k = 0; k < 2; k++) {
+        for (uint64_t w = set->w[k]; w; w &= w - 1) {
+            out[count++] = k * 64 + __builtin_ctzll(w);
+        }
+    }
+    return count;
+}
+
+typedef struct {
+    int n, cells;
+    unsigned cands[MAX_CELLS];
+    Cells peers[MAX_CELLS];
+    /* the answer */
+    int base[3], size, excluders[MAX_CELLS], excluder_count;
+    unsigned gone[3];
+} Aligned;
+
+/* What the combinations of the cells' values that no two peers repeat and no excluder
+ * empties leave out; whether anything goes (the answer is then kept in a). */
+static int
+exclude(Aligned *a, const int *cells, int size, const Cells *common)
+{
+    int excluders[MAX_CELLS], count = list_cells(common, excluders);
+    unsigned locks[MAX_CELLS], left[3] = {0, 0, 0}, top[3] = {1, 1, 1};
+    for (int e = 0; e < count; e++) {
+        locks[e] = a->cands[excluders[e]];
+    }
+    int see01 = in_cells(&a->peers[cells[0]], cells[1]);
+    int see02 = size == 3 && in_cells(&a->peers[cells[0]], cells[2]);
+    int see12 = size == 3 && in_cells(&a->peers[cells[1]], cells[2]);
+    for (int i = 0; i < size; i++) {
+        top[i] = a->cands[cells[i]];
+    }
+    for (unsigned r0 = top[0]; r0; r0 &= r0 - 1) {
+        unsigned b0 = r0 & -r0;
+        for (unsigned r1 = top[1]; r1; r1 &= r1 - 1) {
+            unsigned b1 = r1 & -r1;
+            if (see01 && b0 == b1) {
+                continue;
+            }
+            for (unsigned r2 = size == 3 ? top[2] : 1; r2; r2 &= r2 - 1) {
+                unsigned b2 = size == 3 ? r2 & -r2 : 0, held = b0 | b1 | b2;
+                if ((see02 && b0 == b2) || (see12 && b1 == b2)) {
+                    continue;
+                }
+                int locked = 0;
+                for (int e = 0; e < count && !locked; e++) {
+                    locked = !(locks[e] & ~held);
+                }
+                if (!locked) {
+                    left[0] |= b0;
+                    left[1] |= b1;
+                    left[2] |= b2;
+                }
+            }
+        }
+    }
+    int any = 0;
+    for (int i = 0; i < size; i++) {
+        a->gone[i] = a->cands[cells[i]] & ~left[i];
+        a->base[i] = cells[i];
+        any |= a->gone[i] != 0;
+    }
+    if (any) {
+        a->size = size;
+        a->excluder_count = count;
+        memcpy(a->excluders, excluders, sizeof(int) * (size_t)count);
+    }
+    return any;
+}
+
+/* SE's first aligned exclusion of `size` cells: bases by pairs (later, then earlier),
+ * a third from the first's excluders, then the second's; whether one was found. */
+static int
+aligned_search(Aligned *a, int size)
+{
+    int most = size == 2 ? 2 : 3, bases[MAX_CELLS], count = 0;
+    Cells singles = {{0, 0}}, excluding = {{0, 0}}, ex[MAX_CELLS], is_base = {{0, 0}};
+    for (int c = 0; c < a->cells; c++) {
+        int k = popcount(a->cands[c]);
+        if (k == 1) {
+            put_cell(&singles, c);
+        }
+        else if (k >= 2 && k <= most) {
+            put_cell(&excluding, c);
+        }
+    }
+    for (int c = 0; c < a->cells; c++) {
+        ex[c] = both_cells(&a->peers[c], &excluding);
+        Cells near_single = both_cells(&a->peers[c], &singles);
+        if (popcount(a->cands[c]) >= 2 && count_cells(&ex[c]) && !count_cells(&near_single)) {
+            bases[count++] = c;
+            put_cell(&is_base, c);
+        }
+    }
+    for (int j = 1; j < count; j++) {
+        for (int i = 0; i < j; i++) {
+            int one = bases[i], two = bases[j];
+            Cells both = both_cells(&ex[one], &ex[two]);
+            if (count_cells(&both) < 2) {
+                continue;
+            }
+            if (size == 2) {
+                int cells[2] = {one, two};
+                if (exclude(a, cells, 2, &both)) {
+                    return 1;
+                }
+                continue;
+            }
+            int around[2 * MAX_CELLS], near = list_cells(&ex[one], around);
+            Cells more = {{ex[two].w[0] & ~ex[one].w[0], ex[two].w[1] & ~ex[one].w[1]}};
+            near += list_cells(&more, around + near);
+            for (int k = 0; k < near; k++) {
+                int third = around[k];
+                if (third == one || third == two || !in_cells(&is_base, third)) {
+                    continue;
+                }
+                Cells common = both_cells(&both, &ex[third]);
+                int cells[3] = {one, two, third};
+                if (count_cells(&common) >= 2 && exclude(a, cells, 3, &common)) {
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+aligned(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"cands", "n", "units", "size", NULL};
+    PyObject *cands, *units;
+    int n, size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOi:aligned", names, &cands, &n, &units,
+                                     &size)) {
+        return NULL;
+    }
+    if (size < 2 || size > 3) {
+        PyErr_Format(PyExc_ValueError, "size = %d: aligned exclusion takes 2 or 3 cells", size);
+        return NULL;
+    }
+    Search *s = new_search(n, cands, units, NULL);
+    if (!s) {
+        return NULL;
+    }
+    Aligned *a = PyMem_Calloc(1, sizeof(Aligned));
+    if (!a) {
+        free_search(s);
+        return PyErr_NoMemory();
+    }
+    a->n = n;
+    a->cells = s->cells;
+    memcpy(a->cands, s->cands, sizeof a->cands);
+    for (int u = 0; u < s->unit_count; u++) {
+        Cells unit = {{0, 0}};
+        for (int i = 0; i < s->unit_len[u]; i++) {
+            put_cell(&unit, s->unit_cells[s->unit_start[u] + i]);
+        }
+        for (int i = 0; i < s->unit_len[u]; i++) {
+            Cells *p = &a->peers[s->unit_cells[s->unit_start[u] + i]];
+            p->w[0] |= unit.w[0];
+            p->w[1] |= unit.w[1];
+        }
+    }
+    for (int c = 0; c < a->cells; c++) {
+        a->peers[c].w[c >> 6] &= ~((uint64_t)1 << (c & 63));
+    }
+    free_search(s);
+    int found;
+    Py_BEGIN_ALLOW_THREADS
+    found = aligned_search(a, size);
+    Py_END_ALLOW_THREADS
+    if (!found) {
+        PyMem_Free(a);
+        return Py_NewRef(Py_None);
+    }
+    PyObject *cells = PyTuple_New(a->size + a->excluder_count), *gone = PyList_New(0);
+    for (int i = 0; cells && i < a->size + a->excluder_count; i++) {
+        int c = i < a->size ? a->base[i] : a->excluders[i - a->size];
+        PyTuple_SET_ITEM(cells, i, PyLong_FromLong(c));
+    }
+    for (int i = 0; gone && i < a->size; i++) {
+        for (int v = 1; v <= n; v++) {
+            if (a->gone[i] >> (v - 1) & 1) {
+                PyObject *pair = Py_BuildValue("(ii)", a->base[i], v);
+                if (!pair || PyList_Append(gone, pair) < 0) {
+                    Py_XDECREF(pair);
+                    Py_CLEAR(gone);
+                    break;
+                }
+                Py_DECREF(pair);
+            }
+        }
+    }
+    PyObject *out = cells && gone ? Py_BuildValue("(OO)", cells, gone) : NULL;
+    Py_XDECREF(cells);
+    Py_XDECREF(gone);
+    PyMem_Free(a);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS,
      "search(cands, n, units, houses, base, dynamic, y, kinds) -> (kind, complexity, node) "
@@ -1849,6 +2072,9 @@ static PyMethodDef methods[] = {
      "wings(cands, n, units, size) -> (any, not three, three): Sudoku Explainer's first wing "
      "of size + 1 cells, and the first whose biggest cell holds other than / three values; "
      "each (tenths, cells, eliminations) or None."},
+    {"aligned", (PyCFunction)(void (*)(void))aligned, METH_VARARGS | METH_KEYWORDS,
+     "aligned(cands, n, units, size) -> (cells, eliminations) or None: Sudoku Explainer's "
+     "first aligned exclusion of size (2 or 3) cells; cells: the bases, then the excluders."},
     {NULL, NULL, 0, NULL},
 };
 

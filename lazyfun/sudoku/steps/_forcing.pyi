@@ -31,3 +31,6 @@ def wings(
     tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]] | None,
     tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]] | None,
 ]: ...
+def aligned(
+    cands: Sequence[int], n: int, units: Sequence[Sequence[int]], size: int
+) -> tuple[tuple[int, ...], list[tuple[int, int]]] | None: ...

@@ -37,6 +37,7 @@ from lazyfun.sudoku.board.geometry import cell_name
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, drawn, grid_of
 from lazyfun.sudoku.solving.engine import solve
 from lazyfun.sudoku.steps import chaining, forcing, rule_techniques, variant_techniques
+from lazyfun.sudoku.steps.aligned import aligned_pair_exclusion, aligned_triple_exclusion
 from lazyfun.sudoku.steps.chaining import chains_and_cycles
 from lazyfun.sudoku.steps.forcing import (
     dynamic_forcing_chains,
@@ -313,6 +314,15 @@ LADDER: tuple[Technique, ...] = (
         wing(4),
     ),
     Technique(
+        "aligned pair exclusion",
+        6.2,
+        "wing",
+        "two cells and two or more cells of two candidates that see both: a candidate that"
+        " no pair of values leaving every such cell a value (and no peers alike) gives its"
+        " cell goes",
+        aligned_pair_exclusion,
+    ),
+    Technique(
         "UVWXYZ-wing",
         6.6,
         "wing",
@@ -328,6 +338,24 @@ LADDER: tuple[Technique, ...] = (
         " sees both its states; a forcing chain that turns a candidate into its opposite"
         " decides it",
         chains_and_cycles,
+    ),
+    Technique(
+        "TUVWXYZ-wing",
+        7.5,
+        "wing",
+        "six cells that see one another hold seven values, a cell {x,z} sees all that hold"
+        " x: z goes from the cells that see all that hold it (tried where no chain of one"
+        " line is found)",
+        wing(6),
+    ),
+    Technique(
+        "aligned triple exclusion",
+        7.5,
+        "wing",
+        "three cells and two or more cells of two or three candidates that see them all: a"
+        " candidate that no triple of values leaving every such cell a value gives its cell"
+        " goes",
+        aligned_triple_exclusion,
     ),
     Technique(
         "nishio forcing chains",

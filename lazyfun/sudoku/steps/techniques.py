@@ -599,7 +599,12 @@ WINGS: dict[int, tuple[str, Callable[[int], float]]] = {
     3: ("WXYZ-wing", lambda big: 5.5 + (1 - abs(3 - big)) * 0.1),
     4: ("VWXYZ-wing", lambda big: 6.2 + (2 - abs(3 - big)) * 0.1),
     5: ("UVWXYZ-wing", lambda big: 6.6),
+    6: ("TUVWXYZ-wing", lambda big: 7.5),
 }
+# The sizes the C engine finds, and the Python search finds in one pass; the
+# TUVWXYZ-wing's (six cells, tried only where no chain of one line is found) in another.
+C_WINGS = (3, 4, 5, 6)
+ONE_PASS = (3, 4, 5)
 
 
 def wing(size: int) -> Finder:
@@ -624,17 +629,19 @@ def _cliques(s: State, size: int) -> list[tuple[tuple[int, ...], int]]:
     between them, with their values, in the order SE finds them (cells rising).  Cells
     that see one another share a unit on the classic grid; a variant's sets of cells
     that see one another only through its extra peers are left out.  The sets of every
-    wing's size are found in one pass and kept while the candidates stay."""
-    memo = s.memo.get(("cliques", 0))
+    wing's size up to five are found in one pass and kept while the candidates stay;
+    the sets of six, wanted rarely, in a pass of their own."""
+    sizes = ONE_PASS if size in ONE_PASS else (size,)
+    memo = s.memo.get(("cliques", sizes[-1]))
     if memo is None or memo[0] != s.cands:
-        memo = (list(s.cands), _all_cliques(s))
-        s.memo[("cliques", 0)] = memo
+        memo = (list(s.cands), _all_cliques(s, sizes))
+        s.memo[("cliques", sizes[-1])] = memo
     return memo[1][size]  # type: ignore[index, no-any-return]
 
 
-def _all_cliques(s: State) -> dict[int, list[tuple[tuple[int, ...], int]]]:
-    most = max(WINGS) + 1
-    found: dict[int, dict[tuple[int, ...], int]] = {size: {} for size in WINGS}
+def _all_cliques(s: State, sizes: tuple[int, ...]) -> dict[int, list[tuple[tuple[int, ...], int]]]:
+    most = max(sizes) + 1
+    found: dict[int, dict[tuple[int, ...], int]] = {size: {} for size in sizes}
 
     def grow(cells: tuple[int, ...], union: int, rest: list[int]) -> None:
         for i, c in enumerate(rest):
@@ -664,7 +671,7 @@ def _wings(s: State, size: int) -> dict[bool | None, Found | None]:
     memo = s.memo.get(("wing", size))
     if memo is not None and memo[0] == s.cands:
         return memo[1]  # type: ignore[return-value]
-    if engine.BUILT and s.variant is None and s.n <= engine.c.MAX_N:
+    if engine.BUILT and s.variant is None and s.n <= engine.c.MAX_N and size in C_WINGS:
         found = _wings_in_c(s, size)
     else:
         found = _wings_search(s, size)

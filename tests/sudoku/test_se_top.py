@@ -1,6 +1,7 @@
-"""Sudoku Explainer's dynamic forcing chains (+): the rules a chain runs inside itself
-(lazyfun.sudoku.steps.inner) find what they should and rest on what the chain struck,
-never strike the solution, and the rating with them is serate's.
+"""Sudoku Explainer's rules at the top of the ladder: the aligned exclusions, the
+TUVWXYZ-wing and the dynamic forcing chains (+).  The rules a chain (+) runs inside
+itself (lazyfun.sudoku.steps.inner) find what they should and rest on what the chain
+struck, never strike the solution, and the rating with each rung is serate's.
 
 Not marked ``compiled``: the readable chains (+) take seconds a step, so the walks run
 on the C engine only (tests/sudoku/test_forcing_c.py holds the two to one answer)."""
@@ -15,9 +16,9 @@ from hypothesis import strategies as st
 
 from lazyfun.sudoku import parse, solve
 from lazyfun.sudoku.board.arrangement import random_transform
-from lazyfun.sudoku.steps import inner
-from lazyfun.sudoku.steps.deduction import steps
-from lazyfun.sudoku.steps.rating import rate
+from lazyfun.sudoku.steps import aligned, inner
+from lazyfun.sudoku.steps.deduction import TECHNIQUES, steps
+from lazyfun.sudoku.steps.rating import rate, rating_of
 from lazyfun.sudoku.steps.techniques import State
 from tests.datafiles import read_lines
 from tests.sudoku.test_se_ladder import equivalent
@@ -26,6 +27,9 @@ pytest.importorskip("lazyfun.sudoku.steps._forcing")
 
 # puzzle, serate's ER, the hardest step (tests/data/PROVENANCE.md)
 TABLE = [tuple(line.split(" ", 2)) for line in read_lines("serate_plus.txt")[1:]]
+# puzzle, serate's ER, the rung its walk takes
+TAKEN = [tuple(line.split(" ", 2)) for line in read_lines("serate_aligned_wings.txt")[1:]]
+NEW = ("aligned pair exclusion", "aligned triple exclusion", "TUVWXYZ-wing")
 
 
 def _struck(s: State, gone: dict[int, list[int]]) -> list[int]:
@@ -129,3 +133,26 @@ def test_under_equivalence_the_rating_with_the_chains_plus_holds(data: st.DataOb
         assert all(solution[c] == v for c, v in step.placements), step
         assert all(solution[c] != v for c, v in step.eliminations), step
     assert rate(grid).score == float(er), technique
+
+
+@pytest.mark.parametrize(("puzzle", "er", "technique"), TAKEN, ids=[t[2] for t in TAKEN])
+def test_the_aligned_exclusions_and_the_tuvwxyz_wing_give_serates_rating(
+    puzzle: str, er: str, technique: str
+) -> None:
+    """Each walk takes the rung, and the rating is serate's; without the three rungs
+    it would not be."""
+    walk = list(steps(parse(puzzle)))
+    assert technique in {step.technique for step in walk}
+    assert rating_of(walk).score == float(er)
+    without = [t for t in TECHNIQUES if t not in NEW]
+    assert rating_of(steps(parse(puzzle), techniques=without)).score != float(er)
+
+
+def test_an_aligned_triple_never_counts_one_value_twice() -> None:
+    """Two cells that do not see each other may hold the same value: the combination
+    holds that value once (a sum of bits would count it twice and strike the solution)."""
+    s = State(parse(EMPTY), None)
+    for cell, values in ((6, (1, 2)), (13, (5, 7)), (0, (2, 5)), (4, (5, 7)), (5, (2, 6))):
+        s.cands[cell] = sum(1 << (v - 1) for v in values)
+    # r1c7=2, r2c5=5, r1c1=5 empties neither r1c5 {5,7} nor r1c6 {2,6}: 2 stays
+    assert aligned._exclusion(s, (6, 13, 0), [4, 5]) is None
