@@ -1293,7 +1293,7 @@ offer_chain(Chains *g, int kind, int path)
 static int
 cycles(Chains *g, int start, int x, int y)
 {
-    int kind = x && y ? XY_CYCLE : x ? X_CYCLE : Y_CYCLE, found = 0;
+    int kind = x && y ? XY_CYCLE : x ? X_CYCLE : Y_CYCLE;
     g->paths = 0;
     g->seen_now++;
     g->seen[start] = g->seen_now;
@@ -1302,7 +1302,7 @@ cycles(Chains *g, int start, int x, int y)
         return -1;
     }
     int on_from = first, on_to = first + 1;
-    while (on_to > on_from && !found) {
+    while (on_to > on_from) {
         int off_from = g->paths;
         for (int path = on_from; path < on_to; path++) {
             const short *links;
@@ -1321,7 +1321,6 @@ cycles(Chains *g, int start, int x, int y)
             for (int i = 0; i < count; i++) {
                 int q = links[i];
                 if (q == start && g->path_length[path] >= 4) {
-                    found = 1;
                     if (cycle_strikes(g, path)) {
                         offer_chain(g, kind, path);
                     }

@@ -156,12 +156,13 @@ def _path(parent: dict[Node, Node], end: Node) -> list[Node]:
 
 
 def _cycles(g: _Graph, start: Node, x: bool, y: bool) -> list[list[Node]]:
-    """The shortest loops from ``start`` (on) back to it, four links or more: on nodes are
-    reached once, off nodes again by other paths (never along their own)."""
+    """The loops from ``start`` (on) back to it, four links or more, breadth first to the
+    end (a longer loop may strike where the shortest does not): on nodes are reached
+    once, off nodes again by other paths (never along their own)."""
     found: list[list[Node]] = []
     on_parent: dict[Node, tuple[Node, ...]] = {start: (start,)}
     pending_on: list[tuple[Node, ...]] = [(start,)]
-    while pending_on and not found:
+    while pending_on:
         pending_off: list[tuple[Node, ...]] = []
         for path in pending_on:
             for q in g.turned_off(path[-1], y):
