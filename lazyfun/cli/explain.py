@@ -40,7 +40,8 @@ from lazyfun.sudoku import (
     variants,
 )
 from lazyfun.sudoku.board.grid import grid_of
-from lazyfun.sudoku.steps.deduction import candidates_of
+from lazyfun.sudoku.steps.deduction import LADDER, candidates_of
+from lazyfun.sudoku.steps.rating import TOP
 from lazyfun.sudoku.svg import grid_svg
 from lazyfun.sudoku.variants import Variant
 from lazyfun.sudoku.variants.exchange import read_puzzle, read_variant
@@ -212,3 +213,15 @@ def rate_command(
             report.emit(_rating_line(rating, output, number, text))
             report.tally("done")
     raise typer.Exit(report.finish())
+
+
+def _scale() -> str:
+    """The ladder as the rating's help names it: each technique with its SE rating."""
+    rungs = ", ".join(f"{t.name} {t.rating:.1f}" for t in LADDER if t.rating is not None)
+    return (
+        "\n\n    The techniques, simplest first, with Sudoku Explainer's rating (a chain"
+        f" adds a bonus for its length): {rungs}; past them a guess, and a floor of {TOP:.1f}."
+    )
+
+
+rate_command.__doc__ = (rate_command.__doc__ or "").rstrip() + _scale()

@@ -108,3 +108,11 @@ def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> Non
     }
     several = CliRunner().invoke(app, ["sudoku", "rate", "0" * 16])
     assert several.exit_code == 1
+
+
+def test_the_rate_help_names_the_ladder_with_its_ratings() -> None:
+    result = CliRunner().invoke(app, ["sudoku", "rate", "--help"], terminal_width=400)
+    text = " ".join(result.stdout.split())
+    assert "full house 1.0, hidden single (box) 1.2" in text
+    assert "aligned triple exclusion 7.5" in text
+    assert "dynamic forcing chains (+) 9.0; past them a guess, and a floor of 9.5" in text

@@ -30,11 +30,13 @@ def test_serate_rates_the_puzzle_by_the_technique_as_we_do(
 
 def _rung(technique: str) -> float:
     """The base rating of the ladder's rung whose step is named ``technique``: a unique
-    loop and a chain of strong links are named by their kind."""
+    loop, a BUG and a chain of strong links are named by their kind."""
     if technique in RATINGS:
         return RATINGS[technique]
     if technique.startswith("unique"):
         return RATINGS["unique loops"]
+    if technique.startswith("BUG"):
+        return RATINGS["BUG"]
     count = next((int(ch) for ch in technique if ch.isdigit()), 2)
     return RATINGS[f"strong links ({count})"]
 
@@ -46,6 +48,8 @@ def test_the_table_covers_the_techniques_taken_from_sudoku_explainer() -> None:
     taken |= {f"unique rectangle type {kind}" for kind in (1, 2, 3, 4)}
     taken |= {"unique loop 6 type 1", "unique loop 6 type 2", "unique loop 8 type 1"}
     taken |= {"grouped turbot fish", "grouped 3 strong links", "grouped 4 strong links"}
+    taken |= {"naked triple", "swordfish", "jellyfish", "hidden quad", "aligned triple exclusion"}
+    taken |= {"BUG type 2", "BUG type 3", "BUG type 4", "Y-cycle"}
     assert taken <= {t for _, _, t in TABLE}
 
 

@@ -20,7 +20,7 @@ from lazyfun.sudoku.steps import aligned, inner
 from lazyfun.sudoku.steps.deduction import TECHNIQUES, steps
 from lazyfun.sudoku.steps.rating import rate, rating_of
 from lazyfun.sudoku.steps.techniques import State
-from tests.datafiles import read_lines
+from tests.datafiles import DATA, read_lines
 from tests.sudoku.test_se_ladder import equivalent
 
 pytest.importorskip("lazyfun.sudoku.steps._forcing")
@@ -156,3 +156,33 @@ def test_an_aligned_triple_never_counts_one_value_twice() -> None:
         s.cands[cell] = sum(1 << (v - 1) for v in values)
     # r1c7=2, r2c5=5, r1c1=5 empties neither r1c5 {5,7} nor r1c6 {2,6}: 2 stays
     assert aligned._exclusion(s, (6, 13, 0), [4, 5]) is None
+
+
+def _docs_examples() -> list[tuple[str, str, str]]:
+    """The rows of the ladder's example table in docs/sudoku.md: puzzle, ER, hardest step."""
+    page = (DATA.parent.parent / "docs" / "sudoku.md").read_text()
+    section = page.split("### The ladder, an example each", 1)[1].split("\n## ", 1)[0]
+    rows = [
+        line.split(" | ") for line in section.splitlines() if line.startswith("| ") and "`" in line
+    ]
+    return [(row[2].strip("`"), row[3], row[4].rstrip(" |")) for row in rows]
+
+
+def test_every_example_of_the_ladder_in_the_docs_rates_as_it_says() -> None:
+    examples = _docs_examples()
+    assert len(examples) >= 50
+    for puzzle, er, hardest in examples:
+        rating = rate(parse(puzzle))
+        assert (rating.score, rating.hardest) == (float(er), hardest), puzzle
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "er"), [line.split() for line in read_lines("serate_bug.txt")[1:]]
+)
+def test_a_walk_through_a_bug_of_two_cells_rates_as_serate(puzzle: str, er: str) -> None:
+    """BUG type 2: two cells break the BUG with one extra value, which leaves every cell
+    that sees both."""
+    walk = list(steps(parse(puzzle)))
+    taken = [step for step in walk if step.technique == "BUG type 2"]
+    assert taken and all(step.rating == 5.7 and len(step.cells) >= 2 for step in taken)
+    assert rating_of(walk).score == float(er)

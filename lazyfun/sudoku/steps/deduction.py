@@ -295,7 +295,9 @@ LADDER: tuple[Technique, ...] = (
         5.6,
         "uniqueness",
         "every cell but one has two candidates and every value two places in each unit:"
-        " the odd cell holds the value with three",
+        " the odd cell holds the value with three (type 1, 5.6); with more odd cells, their"
+        " one extra value leaves what sees them all (2), a value they share in a unit is"
+        " theirs (4), or their extra values and a naked set leave the unit (3, 5.8-6.2)",
         bug,
     ),
     Technique(

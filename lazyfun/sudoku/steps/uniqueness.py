@@ -293,34 +293,164 @@ def unique_loops(s: State) -> Found | None:
     return min(hints, key=lambda h: (h.difficulty, h.kind)).found
 
 
-def bug(s: State) -> Found | None:
-    """SE's BUG type 1 (5.6): every value has two places in each unit but for one cell
-    of three candidates or more; its BUG values (those with more places in a unit
-    through it) are all it may hold."""
+class _Grave:
+    """A BUG as Sudoku Explainer reads it: the cells of three candidates or more that
+    break it (in the order found: boxes, rows, columns), each with its extra values
+    (those with neither none nor two places in one of its units, through it alone),
+    and the cells that see them all."""
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+        self.cells: list[int] = []
+        self.extra: dict[int, int] = {}  # a BUG cell -> its extra values
+        self.values = 0  # every extra value, but those the one-value rule adds
+        self.seeing = -1  # the cells that see every BUG cell, as bits (-1: no cell yet)
+        self.left = list(s.cands)  # the candidates less the extra values
+
+    def add(self, cell: int, value: int) -> None:
+        if cell not in self.cells:
+            self.cells.append(cell)
+        self.extra[cell] = self.extra.get(cell, 0) | 1 << (value - 1)
+        self.left[cell] &= ~(1 << (value - 1))
+        self.seeing &= sum(1 << p for p in self.s.peers[cell])
+        self.seeing &= ~sum(1 << c for c in self.cells)
+
+    def holds(self) -> bool:
+        """Whether the rest is a BUG: every open cell of two candidates, every value with
+        none or two places in each unit."""
+        s = self.s
+        if any(bits and bits.bit_count() != 2 for bits in self.left):
+            return False
+        return all(
+            sum(self.left[c] >> (value - 1) & 1 for c in unit) in (0, 2)
+            for unit in s.units[: 3 * s.n]
+            for value in range(1, s.n + 1)
+        )
+
+
+def _grave(s: State) -> _Grave | None:
+    """The BUG cells of ``s``, or None where it is not a BUG but for them.  A value with
+    neither none nor two places in a unit, each held by cells of two, ends it; one held
+    by one big cell makes it a BUG cell; when every such value is one value, all its big
+    cells are (SE's rule for a value that no unit pins to one cell)."""
     sizes = [x.bit_count() for x in s.cands]
-    if sizes.count(1) or len(sizes) - sizes.count(0) - sizes.count(2) != 1:
-        return None  # not one cell of three values or more, the others of two
-    cells: dict[int, int] = {}  # a BUG cell -> its BUG values
-    left = list(s.cands)
+    if 1 in sizes or max(sizes) < 3:
+        return None
+    grave = _Grave(s)
     regions = _regions(s)
+    extra_cells: set[int] = set()
+    only: int | None = None  # the one value of every anomaly so far (0: several)
     for kind in (0, 1, 2):
         for k in sorted({units[kind] for units in regions}):
             for value in range(1, s.n + 1):
                 places = s.where(s.units[k], value)
                 if len(places) in (0, 2):
                     continue
-                big = [c for c in places if s.cands[c].bit_count() >= 3]
+                big = [c for c in places if sizes[c] >= 3]
                 if not big:
                     return None
+                if only is None or only == value:
+                    only = value
+                    extra_cells.update(big)
+                else:
+                    only = 0
                 if len(big) == 1:
-                    cells[big[0]] = cells.get(big[0], 0) | 1 << (value - 1)
-                    left[big[0]] &= ~(1 << (value - 1))
-    if len(cells) != 1 or any(bits and bits.bit_count() != 2 for bits in left):
+                    grave.add(big[0], value)
+                    grave.values |= 1 << (value - 1)
+    if only:
+        for cell in sorted(extra_cells - set(grave.cells)):
+            grave.add(cell, only)
+    return grave if grave.cells and grave.holds() else None
+
+
+def bug(s: State) -> Found | None:
+    """SE's BUG: every value has two places in each unit but for some cells of three
+    candidates or more.  Type 1 (5.6): one such cell holds only its extra values.  Type
+    2 (5.7): the cells share one extra value, which leaves every cell that sees them
+    all.  Type 4 (5.7): two cells in a unit share one value u besides the extra ones:
+    each keeps its extra values and u.  Type 3 (5.8 to 6.2): the cells and a naked set
+    of the unit's other cells hold, between them, as many values as cells, the cells
+    counted as one holding the extra values: those values leave the unit's other cells.
+    SE tries type 1; else 2 then 4 (one extra value), or 4 then 3."""
+    grave = _grave(s)
+    if grave is None:
         return None
-    for unit in s.units[: 3 * s.n]:
-        for value in range(1, s.n + 1):
-            if sum(left[c] >> (value - 1) & 1 for c in unit) not in (0, 2):
-                return None
-    ((cell, values),) = cells.items()
-    gone = tuple((cell, v) for v in values_of(s.cands[cell] & ~values))
-    return Found(eliminations=gone, cells=(cell,)) if gone else None
+    if len(grave.cells) == 1:
+        (cell,) = grave.cells
+        gone = tuple((cell, v) for v in values_of(s.cands[cell] & ~grave.values))
+        return Found(eliminations=gone, cells=(cell,)) if gone else None
+    if grave.values.bit_count() == 1:
+        return _bug_2(grave) or _bug_4(grave)
+    if grave.seeing > 0:
+        return _bug_4(grave) or _bug_3(grave)
+    return None
+
+
+def _cells_of(bits: int) -> list[int]:
+    return [c for c in range(bits.bit_length()) if bits >> c & 1]
+
+
+def _bug_2(grave: _Grave) -> Found | None:
+    s, (value,) = grave.s, values_of(grave.values)
+    gone = tuple(
+        (c, value) for c in _cells_of(max(grave.seeing, 0)) if s.cands[c] >> (value - 1) & 1
+    )
+    if not gone:
+        return None
+    return Found(eliminations=gone, cells=tuple(grave.cells), technique="BUG type 2", rating=5.7)
+
+
+def _bug_4(grave: _Grave) -> Found | None:
+    s = grave.s
+    if len(grave.cells) != 2:
+        return None
+    one, two = grave.cells
+    shared = s.cands[one] & s.cands[two] & ~grave.values
+    if shared.bit_count() != 1:
+        return None
+    regions = _regions(s)
+    if not any(a == b for a, b in zip(regions[one], regions[two], strict=True)):
+        return None
+    gone = tuple(
+        (c, v) for c in (one, two) for v in values_of(s.cands[c] & ~grave.extra[c] & ~shared)
+    )
+    if not gone:
+        return None
+    return Found(eliminations=gone, cells=(one, two), technique="BUG type 4", rating=5.7)
+
+
+def _bug_3(grave: _Grave) -> Found | None:
+    s = grave.s
+    regions = _regions(s)
+    for size in range(2, 7):
+        for kind in (0, 1, 2):
+            unit = {regions[c][kind] for c in grave.cells}
+            if len(unit) != 1:
+                continue
+            others = sorted(c for c in s.units[unit.pop()] if c not in grave.cells)
+            if len(others) < size:
+                continue
+            for chosen in _colex(others, size - 1):
+                held = 0
+                for c in chosen:
+                    held |= s.cands[c]
+                if held.bit_count() != size or grave.values & ~held:
+                    continue
+                if any(s.cands[c].bit_count() < 2 for c in chosen):
+                    continue
+                gone = tuple(
+                    (c, v) for c in others if c not in chosen for v in values_of(s.cands[c] & held)
+                )
+                if gone:
+                    return Found(
+                        eliminations=gone,
+                        cells=(*grave.cells, *chosen),
+                        technique="BUG type 3",
+                        rating=round(5.7 + (size - 1) * 0.1, 1),
+                    )
+    return None
+
+
+def _colex(cells: list[int], size: int) -> Iterator[tuple[int, ...]]:
+    """The sets of ``size`` of ``cells`` in SE's order: by the last, then the one before."""
+    return (tuple(chosen) for chosen in sorted(combinations(cells, size), key=lambda c: c[::-1]))
