@@ -7,7 +7,9 @@
   tests/data/serate_draw100.txt (drawn across top1465, royle17 and sudoku10k,
   about 11 of each ER band from 1 to 9.3) and the 180 of
   tests/data/serate_sample180.txt (a plain random draw: mostly easy or very hard),
-  stored with the puzzles: how many ratings are exact, within 0.1 and within 0.3,
+  stored with the puzzles, and the 200 of tests/data/serate_check200.txt (a draw
+  made after the ladder matched the first two, none of theirs: a check that the
+  match is no fit to them): how many ratings are exact, within 0.1 and within 0.3,
   and every rating by serate's ER band.  Ours is timed in one process and on
   every core (a Stream's map on worker processes); when serate is built
   (``../shared/tools/build_serate.sh``) it is timed on the same puzzles (it runs
@@ -36,6 +38,7 @@ from lazyfun.sudoku.steps.rating import rate
 SAMPLE = 200  # forum-hardest puzzles rated: each takes about 2 s through the chains
 SERATE_SAMPLE = ROOT / "tests" / "data" / "serate_sample180.txt"
 SERATE_DRAW = ROOT / "tests" / "data" / "serate_draw100.txt"
+SERATE_CHECK = ROOT / "tests" / "data" / "serate_check200.txt"
 SERATE_CLASSES = Path.home() / ".cache" / "serate" / "classes"
 
 
@@ -165,6 +168,7 @@ def main() -> list[str]:
         )
     verdicts += against_serate(SERATE_DRAW, 0.9)
     verdicts += against_serate(SERATE_SAMPLE, 0.9)
+    verdicts += against_serate(SERATE_CHECK, 0.9)
     hardest = data_file("tdoku_puzzles5_forum_hardest_1905_11plus.txt")
     if hardest is not None:
         puzzles = lines(hardest)
