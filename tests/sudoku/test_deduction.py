@@ -153,6 +153,7 @@ def test_a_hint_reads_the_users_pencil_marks() -> None:
     assert hint(parse("1234341221434321")) is None  # solved: nothing to do
 
 
+@pytest.mark.long_from_source  # from source the readable chains (+) run before each guess
 def test_a_guess_is_labelled_and_correct() -> None:
     grid = parse(read_lines("forum_hardest_first20.txt")[0])
     solution = next(solve(grid)).cells

@@ -124,15 +124,16 @@ def test_the_c_search_gives_the_python_hint_with_candidates_struck_at_random(
 
 
 def test_the_c_aligned_exclusions_are_the_python_ones_on_a_rating_walk() -> None:
-    """The pairs and triples on every state of two walks that reach past the wings."""
+    """The pairs and triples on every third state of a walk that reaches past the wings
+    (the readable triples take a second or so a state)."""
     found = 0
-    for puzzle in (HARD, PLUSSED):
-        grid = parse(puzzle)
-        s = State(grid, None)
-        for step in steps(grid):
+    grid = parse(HARD)
+    s = State(grid, None)
+    for number, step in enumerate(steps(grid)):
+        if number % 3 == 0:
             found += _aligned_agree(s)
-            s.apply(step.placements, step.eliminations)
-    assert found >= 20
+        s.apply(step.placements, step.eliminations)
+    assert found >= 5
     with pytest.raises(ValueError, match="size = 4: aligned exclusion takes 2 or 3 cells"):
         engine.aligned(s.cands, s.n, s.units, 4)
 
@@ -151,8 +152,8 @@ def _arguments(s: State) -> list[object]:
 
 
 def test_the_c_search_gives_the_python_hint_with_the_inner_rules() -> None:
-    """Dynamic forcing chains (+): the states of a walk where the inner rules are needed
-    (each search in Python takes seconds: a few states, and a struck one)."""
+    """Dynamic forcing chains (+): the first state of a walk where the inner rules are
+    needed, and that state struck at random (each search in Python takes seconds)."""
     grid = parse(PLUSSED)
     s = State(grid, None)
     compared = 0
@@ -162,10 +163,9 @@ def test_the_c_search_gives_the_python_hint_with_the_inner_rules() -> None:
             assert found is not None and found == forcing._Search(s, *PLUS).run()
             assert found.technique == step.technique and found.rating == step.difficulty
             compared += 1
-            if compared == 2:
-                break
+            break
         s.apply(step.placements, step.eliminations)
-    assert compared == 2
+    assert compared == 1
     rng = random.Random(7)
     struck = [(c, v) for c, bits in enumerate(s.cands) for v in range(1, 10) if bits >> (v - 1) & 1]
     solution = next(solve(grid)).cells

@@ -76,6 +76,7 @@ def test_limiting_the_ladder() -> None:
         steps(parse(easy), techniques=["telepathy"])
 
 
+@pytest.mark.long_from_source  # from source the readable chains (+) run before each guess
 def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> None:
     lines = [
         "....34...3.11..4",
