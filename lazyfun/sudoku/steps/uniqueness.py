@@ -421,6 +421,8 @@ def _bug_4(grave: _Grave) -> Found | None:
 
 def _bug_3(grave: _Grave) -> Found | None:
     s = grave.s
+    if grave.values.bit_count() < 2:  # SE counts the BUG cells as one cell of two or more
+        return None
     regions = _regions(s)
     for size in range(2, 7):
         for kind in (0, 1, 2):
