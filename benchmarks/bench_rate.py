@@ -35,7 +35,7 @@ from lazyfun.sudoku import parse
 from lazyfun.sudoku.steps.deduction import SINGLES, steps
 from lazyfun.sudoku.steps.rating import rate
 
-SAMPLE = 200  # forum-hardest puzzles rated: each takes about 2 s through the chains
+SAMPLE = 200  # forum-hardest puzzles rated: about half a second each on this machine
 SERATE_SAMPLE = ROOT / "tests" / "data" / "serate_sample180.txt"
 SERATE_DRAW = ROOT / "tests" / "data" / "serate_draw100.txt"
 SERATE_CHECK = ROOT / "tests" / "data" / "serate_check200.txt"

@@ -25,6 +25,10 @@ that cell (place of that unit) the chain struck.
 - **Contradiction forcing chains** and **double forcing chains** (dynamic, 8.5):
   a candidate on (off) that leads to a contradiction is off (on); a node that a
   candidate's being on and its being off both imply holds.
+- **Dynamic forcing chains (+)** (9.0): the dynamic ones, each branch, where its
+  links run dry, running the inner rules of :mod:`lazyfun.sudoku.steps.inner`
+  (pointing, claiming, hidden and naked pairs, X-wings) on its grid and going on
+  from what they strike.
 
 A chain's difficulty is its base plus the bonus of
 :func:`~lazyfun.sudoku.steps.chaining.length_bonus` for its *complexity*: the
