@@ -186,3 +186,18 @@ def test_a_walk_through_a_bug_of_two_cells_rates_as_serate(puzzle: str, er: str)
     taken = [step for step in walk if step.technique == "BUG type 2"]
     assert taken and all(step.rating == 5.7 and len(step.cells) >= 2 for step in taken)
     assert rating_of(walk).score == float(er)
+
+
+def test_the_inner_pairs_read_columns_before_rows() -> None:
+    """SE reads its subsets' units boxes, then columns, then rows: a naked pair down
+    column 5 comes before one along row 5."""
+    s = State(parse(EMPTY), None)
+    others = [v for v in range(1, 10) if v not in (1, 2)]
+    cands = _struck(s, {40: others, 44: others})  # {1,2} in r5c5, r5c9
+    rest = [v for v in range(1, 10) if v not in (3, 4)]
+    for cell in (4, 76):  # {3,4} in r1c5, r9c5
+        for v in rest:
+            cands[cell] &= ~(1 << (v - 1))
+    first, second = list(inner.naked_pairs(s, cands))[:2]
+    assert {v for _, v in first[0]} == {3, 4} and {c % 9 for c, _ in first[0]} == {4}
+    assert {v for _, v in second[0]} == {1, 2} and {c // 9 for c, _ in second[0]} == {4}

@@ -81,7 +81,8 @@ def _table_order(strikes: list[Strike]) -> tuple[Strike, ...]:
 
 
 def _units(s: State) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[tuple[int, ...]]]:
-    """The classic grid's boxes, rows and columns."""
+    """The classic grid's boxes, rows and columns (SE reads its subsets' units boxes,
+    columns, rows)."""
     n = s.n
     return list(s.units[2 * n : 3 * n]), list(s.units[:n]), list(s.units[n : 2 * n])
 
@@ -120,7 +121,8 @@ def hidden_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
     cells keep only them; it rests on the values' places the chain struck in the unit.
     A unit is read when it has more than four empty cells."""
     n = s.n
-    for kind in _units(s):
+    boxes, rows, columns = _units(s)
+    for kind in (boxes, columns, rows):
         for unit in kind:
             if _empty(s, unit) <= 4:
                 continue
@@ -154,7 +156,8 @@ def naked_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
     values leave the unit's other cells; it rests on the cells' other values the chain
     struck.  A unit is read when it has four empty cells or more."""
     n = s.n
-    for kind in _units(s):
+    boxes, rows, columns = _units(s)
+    for kind in (boxes, columns, rows):
         for unit in kind:
             if _empty(s, unit) < 4:
                 continue
