@@ -123,7 +123,7 @@ def test_serate_rates_the_puzzle_as_we_do_with_the_chains_plus(
     assert any(step.technique.endswith("(+)") for step in steps(parse(puzzle)))
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(st.data())
 def test_under_equivalence_the_rating_with_the_chains_plus_holds(data: st.DataObject) -> None:
     puzzle, er, technique = data.draw(st.sampled_from(TABLE))

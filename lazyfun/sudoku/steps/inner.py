@@ -87,6 +87,18 @@ def _units(s: State) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list
     return list(s.units[2 * n : 3 * n]), list(s.units[:n]), list(s.units[n : 2 * n])
 
 
+def _places(unit: tuple[int, ...], cands: list[int], n: int) -> list[int]:
+    """Each value's places in ``unit`` (0-based value), as bits of the unit's positions."""
+    at = [0] * n
+    for i, c in enumerate(unit):
+        bits = cands[c]
+        while bits:
+            low = bits & -bits
+            at[low.bit_length() - 1] |= 1 << i
+            bits ^= low
+    return at
+
+
 def _empty(s: State, unit: tuple[int, ...]) -> int:
     return sum(1 for c in unit if not s.values[c])
 
@@ -96,24 +108,34 @@ def locking(s: State, cands: list[int]) -> Iterator[Inference]:
     second unit leaves the rest of the second; it rests on the first unit's places the
     chain struck outside the second."""
     boxes, rows, columns = _units(s)
-    for firsts, seconds in ((boxes, columns), (boxes, rows), (columns, boxes), (rows, boxes)):
+    kinds = {"box": boxes, "row": rows, "column": columns}
+    indices = s.of_geometry("each cell's box, row, column", _indices)
+    for one, two in (("box", "column"), ("box", "row"), ("column", "box"), ("row", "box")):
+        seconds, index = kinds[two], indices[two]
         for value in range(1, s.n + 1):
             bit = 1 << (value - 1)
-            for first in firsts:
+            for first in kinds[one]:
                 held = [c for c in first if cands[c] & bit]
-                if len(held) < 2:
+                if len(held) < 2 or any(index[c] != index[held[0]] for c in held):
                     continue
-                for second in seconds:
-                    if not all(c in second for c in held):
-                        continue
-                    strikes = [(c, value) for c in second if c not in first and cands[c] & bit]
-                    if strikes:
-                        parents = tuple(
-                            (c, value)
-                            for c in first
-                            if s.cands[c] & bit and not cands[c] & bit and c not in second
-                        )
-                        yield _table_order(strikes), parents
+                second = seconds[index[held[0]]]
+                strikes = [(c, value) for c in second if c not in first and cands[c] & bit]
+                if strikes:
+                    parents = tuple(
+                        (c, value)
+                        for c in first
+                        if s.cands[c] & bit and not cands[c] & bit and c not in second
+                    )
+                    yield _table_order(strikes), parents
+
+
+def _indices(s: State) -> dict[str, dict[int, int]]:
+    """Each cell's box, row and column, numbered within their kind."""
+    boxes, rows, columns = _units(s)
+    kinds = {"box": boxes, "row": rows, "column": columns}
+    return {
+        name: {c: k for k, unit in enumerate(units) for c in unit} for name, units in kinds.items()
+    }
 
 
 def hidden_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
@@ -126,13 +148,13 @@ def hidden_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
         for unit in kind:
             if _empty(s, unit) <= 4:
                 continue
+            at = _places(unit, cands, n)
             for a, b in _pairs(n):
-                pair = 1 << a | 1 << b
-                places_a = [c for c in unit if cands[c] >> a & 1]
-                places_b = [c for c in unit if cands[c] >> b & 1]
-                cells = set(places_a) | set(places_b)
-                if len(places_a) < 2 or len(places_b) < 2 or len(cells) != 2:
+                both = at[a] | at[b]
+                if at[a].bit_count() < 2 or at[b].bit_count() < 2 or both.bit_count() != 2:
                     continue
+                pair = 1 << a | 1 << b
+                cells = {c for i, c in enumerate(unit) if both >> i & 1}
                 strikes = [
                     (c, v)
                     for c in unit
@@ -194,16 +216,18 @@ def x_wings(s: State, cands: list[int]) -> Iterator[Inference]:
     for v in s.values:
         placed[v] += 1
     for bases, covers in ((columns, rows), (rows, columns)):
+        places = [_places(line, cands, n) for line in bases]
         for a, b in _pairs(n):
+            places_a, places_b = places[a], places[b]
             for value in range(1, n + 1):
                 if placed[value] + 4 > n:
                     continue
                 bit = 1 << (value - 1)
-                at_a = {k for k, c in enumerate(bases[a]) if cands[c] & bit}
-                at_b = {k for k, c in enumerate(bases[b]) if cands[c] & bit}
-                lines = at_a | at_b
-                if len(at_a) < 2 or len(at_b) < 2 or len(lines) != 2:
+                at_a, at_b = places_a[value - 1], places_b[value - 1]
+                both = at_a | at_b
+                if at_a.bit_count() < 2 or at_b.bit_count() < 2 or both.bit_count() != 2:
                     continue
+                lines = {k for k in range(n) if both >> k & 1}
                 strikes = [
                     (c, value)
                     for k in sorted(lines)
