@@ -336,17 +336,28 @@ rests_on(const Search *s, Finding *f, int cell, int value)
     f->parents[f->parent_count++] = (short)((cell * s->n + value - 1) * 2);
 }
 
-/* A finding's strikes turned off in b, in the order of SE's table of them (by cell
- * modulo the table's size, then as found), each resting on the finding's parents.
- * Returns how many were new, -2 out of memory; a finding without parents takes none. */
-static int
-take(Search *s, Branch *b, const Finding *f, short *pending, int *tail, int *found)
+/* What the inner rules of one dry point share: the branch they add to, its queue of off
+ * nodes, whether some finding rested on the chain's strikes, and how many nodes they
+ * turned off (-2: out of memory). */
+typedef struct {
+    const Search *s;
+    Branch *b;
+    short *pending;
+    int *tail;
+    int found, taken;
+} Inner;
+
+/* A finding's strikes turned off in the branch, in the order of SE's table of them (by
+ * cell modulo the table's size, then as found), each resting on the finding's parents;
+ * a finding without parents takes none. */
+static void
+take(Inner *in, const Finding *f)
 {
-    if (!f->count || !f->parent_count) {
-        return 0;
+    if (in->taken < 0 || !f->count || !f->parent_count) {
+        return;
     }
-    *found = 1;
-    int size = 16, order[MAX_CELLS], taken = 0;
+    in->found = 1;
+    int size = 16, order[MAX_CELLS];
     while (f->count > size * 3 / 4) {
         size *= 2;
     }
@@ -360,28 +371,29 @@ take(Search *s, Branch *b, const Finding *f, short *pending, int *tail, int *fou
     }
     for (int i = 0; i < f->count; i++) {
         int cell = f->cells[order[i]];
-        for (int v = 1; v <= s->n; v++) {
-            int q = (cell * s->n + v - 1) * 2;
-            if ((f->bits[order[i]] >> (v - 1) & 1) && !has(b, q)) {
-                if (add(b, q, f->parents, f->parent_count) < 0) {
-                    return -2;
+        for (int v = 1; v <= in->s->n; v++) {
+            int q = (cell * in->s->n + v - 1) * 2;
+            if ((f->bits[order[i]] >> (v - 1) & 1) && !has(in->b, q)) {
+                if (add(in->b, q, f->parents, f->parent_count) < 0) {
+                    in->taken = -2;
+                    return;
                 }
-                pending[(*tail)++] = (short)q;
-                taken++;
+                in->pending[(*in->tail)++] = (short)q;
+                in->taken++;
             }
         }
     }
-    return taken;
 }
 
 /* Pointing and claiming: a value's places in a unit of one kind all in a unit of the
  * other leave the rest of the second. */
-static int
-locking(Search *s, Branch *b, short *pending, int *tail, int *found)
+static void
+locking(Inner *in)
 {
+    const Search *s = in->s;
     static const int kinds[4][2] = {{BOXES, COLUMNS}, {BOXES, ROWS}, {COLUMNS, BOXES},
                                     {ROWS, BOXES}};
-    int n = s->n, taken = 0;
+    int n = s->n;
     for (int k = 0; k < 4; k++) {
         int one = kinds[k][0], two = kinds[k][1];
         for (int value = 1; value <= n; value++) {
@@ -420,16 +432,11 @@ locking(Search *s, Branch *b, short *pending, int *tail, int *found)
                             rests_on(s, &f, c, value);
                         }
                     }
-                    int got = take(s, b, &f, pending, tail, found);
-                    if (got < 0) {
-                        return got;
-                    }
-                    taken += got;
+                    take(in, &f);
                 }
             }
         }
     }
-    return taken;
 }
 
 static int
@@ -445,10 +452,11 @@ empty_cells(const Search *s, const int *unit)
 static const int SUBSET_KINDS[3] = {BOXES, COLUMNS, ROWS};
 
 /* Hidden pairs: two values with two or more places each in a unit, two in all. */
-static int
-hidden_pairs(Search *s, Branch *b, short *pending, int *tail, int *found)
+static void
+hidden_pairs(Inner *in)
 {
-    int n = s->n, taken = 0;
+    const Search *s = in->s;
+    int n = s->n;
     for (int k = 0; k < 3; k++) {
         for (int u = 0; u < n; u++) {
             const int *unit = cells_of(s, SUBSET_KINDS[k], u);
@@ -486,23 +494,19 @@ hidden_pairs(Search *s, Branch *b, short *pending, int *tail, int *found)
                             }
                         }
                     }
-                    int got = take(s, b, &f, pending, tail, found);
-                    if (got < 0) {
-                        return got;
-                    }
-                    taken += got;
+                    take(in, &f);
                 }
             }
         }
     }
-    return taken;
 }
 
 /* Naked pairs: two cells of a unit with two or more candidates each, two in all. */
-static int
-naked_pairs(Search *s, Branch *b, short *pending, int *tail, int *found)
+static void
+naked_pairs(Inner *in)
 {
-    int n = s->n, taken = 0;
+    const Search *s = in->s;
+    int n = s->n;
     for (int k = 0; k < 3; k++) {
         for (int u = 0; u < n; u++) {
             const int *unit = cells_of(s, SUBSET_KINDS[k], u);
@@ -532,24 +536,20 @@ naked_pairs(Search *s, Branch *b, short *pending, int *tail, int *found)
                             }
                         }
                     }
-                    int got = take(s, b, &f, pending, tail, found);
-                    if (got < 0) {
-                        return got;
-                    }
-                    taken += got;
+                    take(in, &f);
                 }
             }
         }
     }
-    return taken;
 }
 
 /* X-wings on columns, then rows: a value with two or more places in each of two base
  * lines, on two cover lines in all, leaves the rest of the cover lines. */
-static int
-x_wings(Search *s, Branch *b, short *pending, int *tail, int *found)
+static void
+x_wings(Inner *in)
 {
-    int n = s->n, taken = 0, placed[MAX_N + 1] = {0};
+    const Search *s = in->s;
+    int n = s->n, placed[MAX_N + 1] = {0};
     for (int c = 0; c < s->cells; c++) {
         placed[s->values[c]]++;
     }
@@ -589,19 +589,14 @@ x_wings(Search *s, Branch *b, short *pending, int *tail, int *found)
                             }
                         }
                     }
-                    int got = take(s, b, &f, pending, tail, found);
-                    if (got < 0) {
-                        return got;
-                    }
-                    taken += got;
+                    take(in, &f);
                 }
             }
         }
     }
-    return taken;
 }
 
-typedef int (*InnerRule)(Search *, Branch *, short *, int *, int *);
+typedef void (*InnerRule)(Inner *);
 static const InnerRule INNER_RULES[] = {locking, hidden_pairs, naked_pairs, x_wings};
 
 /* When the links run dry: what the first inner rule that finds anything resting on the
@@ -611,9 +606,10 @@ static int
 infer(Search *s, Branch *b, short *pending, int *tail)
 {
     for (size_t r = 0; r < sizeof INNER_RULES / sizeof INNER_RULES[0]; r++) {
-        int found = 0, got = INNER_RULES[r](s, b, pending, tail, &found);
-        if (got < 0 || found) {
-            return got;
+        Inner in = {s, b, pending, tail, 0, 0};
+        INNER_RULES[r](&in);
+        if (in.taken < 0 || in.found) {
+            return in.taken;
         }
     }
     return 0;
