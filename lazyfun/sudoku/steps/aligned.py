@@ -44,19 +44,9 @@ from itertools import product
 from operator import or_
 
 from lazyfun.sudoku.steps import engine
-from lazyfun.sudoku.steps.techniques import Found, Pair, State
+from lazyfun.sudoku.steps.techniques import Found, Pair, State, colex_pairs, positions
 
 __all__ = ["aligned_pair_exclusion", "aligned_triple_exclusion"]
-
-
-def _cells(bits: int) -> list[int]:
-    """The cells of a set of cells held as bits, rising."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 def _peer_bits(s: State) -> list[int]:
@@ -110,9 +100,7 @@ def _exclusion(s: State, cells: tuple[int, ...], excluders: list[int]) -> Found 
 def _pairs(bases: dict[int, int]) -> Iterator[tuple[int, int]]:
     """The pairs of base cells in SE's order: by the later, then the earlier."""
     cells = list(bases)
-    for j in range(1, len(cells)):
-        for i in range(j):
-            yield cells[i], cells[j]
+    return ((cells[i], cells[j]) for i, j in colex_pairs(len(cells)))
 
 
 def _c_runs(s: State) -> bool:
@@ -147,7 +135,7 @@ def _pair_search(s: State) -> Found | None:
     for one, two in _pairs(bases):
         common = bases[one] & bases[two]
         if common.bit_count() >= 2:
-            found = _exclusion(s, (one, two), _cells(common))
+            found = _exclusion(s, (one, two), positions(common))
             if found:
                 return found
     return None
@@ -160,13 +148,13 @@ def _triple_search(s: State) -> Found | None:
         both = bases[one] & bases[two]
         if both.bit_count() < 2:
             continue
-        around = _cells(bases[one]) + _cells(bases[two] & ~bases[one])
+        around = positions(bases[one]) + positions(bases[two] & ~bases[one])
         for third in around:
             if third in (one, two) or third not in bases:
                 continue
             common = both & bases[third]
             if common.bit_count() >= 2:
-                found = _exclusion(s, (one, two, third), _cells(common))
+                found = _exclusion(s, (one, two, third), positions(common))
                 if found:
                     return found
     return None

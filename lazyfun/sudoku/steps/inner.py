@@ -43,24 +43,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from lazyfun.sudoku.steps.techniques import State
+from lazyfun.sudoku.steps.techniques import State, colex_pairs
 
 __all__ = ["RULES", "Inference", "hidden_pairs", "inferences", "locking", "naked_pairs", "x_wings"]
 
 Strike = tuple[int, int]  # (cell, value)
 # What one rule's finding strikes, and the struck candidates it rests on.
 Inference = tuple[tuple[Strike, ...], tuple[Strike, ...]]
-
-
-def _pairs(count: int) -> Iterator[tuple[int, int]]:
-    """The pairs of 0..count-1 in SE's order: by the greater, then the lesser (colex).
-
-    >>> list(_pairs(3))
-    [(0, 1), (0, 2), (1, 2)]
-    """
-    for b in range(1, count):
-        for a in range(b):
-            yield a, b
 
 
 def _table_order(strikes: list[Strike]) -> tuple[Strike, ...]:
@@ -149,7 +138,7 @@ def hidden_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
             if _empty(s, unit) <= 4:
                 continue
             at = _places(unit, cands, n)
-            for a, b in _pairs(n):
+            for a, b in colex_pairs(n):
                 both = at[a] | at[b]
                 if at[a].bit_count() < 2 or at[b].bit_count() < 2 or both.bit_count() != 2:
                     continue
@@ -183,7 +172,7 @@ def naked_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
         for unit in kind:
             if _empty(s, unit) < 4:
                 continue
-            for i, j in _pairs(len(unit)):
+            for i, j in colex_pairs(len(unit)):
                 one, two = cands[unit[i]], cands[unit[j]]
                 pair = one | two
                 if one.bit_count() < 2 or two.bit_count() < 2 or pair.bit_count() != 2:
@@ -217,7 +206,7 @@ def x_wings(s: State, cands: list[int]) -> Iterator[Inference]:
         placed[v] += 1
     for bases, covers in ((columns, rows), (rows, columns)):
         places = [_places(line, cands, n) for line in bases]
-        for a, b in _pairs(n):
+        for a, b in colex_pairs(n):
             places_a, places_b = places[a], places[b]
             for value in range(1, n + 1):
                 if placed[value] + 4 > n:

@@ -33,6 +33,7 @@ __all__ = [
     "Pair",
     "State",
     "claiming",
+    "colex_pairs",
     "direct_claiming",
     "direct_hidden_subset",
     "direct_pointing",
@@ -44,6 +45,7 @@ __all__ = [
     "naked_single",
     "naked_subset",
     "pointing",
+    "positions",
     "values_of",
     "wxyz_wing",
     "xy_wing",
@@ -51,6 +53,27 @@ __all__ = [
 ]
 
 Pair = tuple[int, int]
+
+
+def positions(bits: int) -> list[int]:
+    """The places of a set held as bits (cells, a unit's positions), rising.
+
+    >>> positions(0b10110)
+    [1, 2, 4]
+    """
+    return [v - 1 for v in values_of(bits)]
+
+
+def colex_pairs(count: int) -> Iterator[tuple[int, int]]:
+    """The pairs of 0..count-1 in Sudoku Explainer's order: by the greater, then the
+    lesser (colex).
+
+    >>> list(colex_pairs(3))
+    [(0, 1), (0, 2), (1, 2)]
+    """
+    for b in range(1, count):
+        for a in range(b):
+            yield a, b
 
 
 class Found(NamedTuple):

@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import NamedTuple
 
-from lazyfun.sudoku.steps.techniques import Found, Pair, State
+from lazyfun.sudoku.steps.techniques import Found, Pair, State, positions
 from lazyfun.sudoku.variants.rule import values_of
 
 __all__ = ["LOOP_RATINGS", "bug", "unique_loops"]
@@ -386,14 +386,10 @@ def bug(s: State) -> Found | None:
     return None
 
 
-def _cells_of(bits: int) -> list[int]:
-    return [c for c in range(bits.bit_length()) if bits >> c & 1]
-
-
 def _bug_2(grave: _Grave) -> Found | None:
     s, (value,) = grave.s, values_of(grave.values)
     gone = tuple(
-        (c, value) for c in _cells_of(max(grave.seeing, 0)) if s.cands[c] >> (value - 1) & 1
+        (c, value) for c in positions(max(grave.seeing, 0)) if s.cands[c] >> (value - 1) & 1
     )
     if not gone:
         return None
