@@ -103,12 +103,12 @@ def test_singles_finish_exactly_40_of_norvigs_easy_50() -> None:
 def test_the_ladder_is_read_off_one_table() -> None:
     assert set(deduction.SINGLES) == SINGLES
     assert [t for t in TECHNIQUES if t in SINGLES] == list(deduction.SINGLES)
-    assert TECHNIQUES[:3] == deduction.SINGLES[:3] and len(TECHNIQUES) == 38
+    assert TECHNIQUES[:3] == deduction.SINGLES[:3] and len(TECHNIQUES) == 39
     table = deduction.ladder_table().splitlines()
     assert len(table) == 2 + len(LADDER) + 1  # header, rule, the rungs, the guess
     assert table[2].startswith("| full house | 1.0 | single | a unit has one empty cell")
-    assert "| dynamic forcing chains | 8.5 | chain |" in table[-3]
-    assert "| dynamic forcing chains (+) | 9.0 | chain |" in table[-2]
+    assert "| dynamic forcing chains (+) | 9.0 | chain |" in table[-3]
+    assert "| nested forcing chains | 9.5 | chain |" in table[-2]
 
 
 def test_the_simplest_technique_comes_first() -> None:

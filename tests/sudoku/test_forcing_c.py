@@ -23,11 +23,11 @@ engine = pytest.importorskip("lazyfun.sudoku.steps._forcing")
 # The searches of the ladder: base, dynamic, Y links, kinds, inner rules (+).
 DYNAMIC = frozenset({"contradiction", "double", "cell", "region"})
 SEARCHES = [
-    (7.5, True, False, frozenset({"contradiction", "nishio"}), False),
-    (8.0, False, True, frozenset({"cell", "region"}), False),
-    (8.5, True, True, DYNAMIC, False),
+    (7.5, True, False, frozenset({"contradiction", "nishio"}), 0),
+    (8.0, False, True, frozenset({"cell", "region"}), 0),
+    (8.5, True, True, DYNAMIC, 0),
 ]
-PLUS = (9.0, True, True, DYNAMIC, True)
+PLUS = (9.0, True, True, DYNAMIC, 1)
 # serate's ER 9.0 and 8.4 (tests/data/serate_sample180.txt): dynamic and static chains.
 HARD = ".92.6.5..8....54.6....98.....5..16...786....36..........9.4.....6..13..2.......3."
 MIDDLE = "15.3......7..4.2....4.72.....8.........9..1.8.1..8.79......38...........6....7423"

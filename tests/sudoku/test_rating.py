@@ -46,7 +46,7 @@ def test_forum_hardest_puzzles_are_not_finished_by_singles_and_rate_extreme() ->
         assert any(s.technique == "bifurcation" for s in walk)
         rating = rate(parse(puzzle))
         assert rating.level == "extreme" and rating.floor and rating.guesses > 0
-        assert rating.score >= 9.5 and rating.hardest == "bifurcation"
+        assert rating.score >= 10.0 and rating.hardest == "bifurcation"
 
 
 def test_a_rating_is_the_hardest_step() -> None:
@@ -90,7 +90,7 @@ def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> Non
     result = CliRunner().invoke(app, ["sudoku", "rate", "-f", str(path)])
     assert result.stdout.splitlines() == [
         "1.2 easy hidden single (box)",
-        "9.5+ extreme bifurcation",
+        "10.0+ extreme bifurcation",
     ]
     assert "line 2: expected 16 cells, got 2" in result.stderr
     assert "line 4: not unique" in result.stderr
@@ -116,4 +116,4 @@ def test_the_rate_help_names_the_ladder_with_its_ratings() -> None:
     text = " ".join(result.stdout.split())
     assert "full house 1.0, hidden single (box) 1.2" in text
     assert "aligned triple exclusion 7.5" in text
-    assert "dynamic forcing chains (+) 9.0; past them a guess, and a floor of 9.5" in text
+    assert "nested forcing chains 9.5; past them a guess, and a floor of 10.0" in text

@@ -31,14 +31,23 @@ typedef struct {
     short order[MAX_NODES];       /* nodes in the order reached */
     uint64_t present[(MAX_NODES + 63) / 64];
     int start[MAX_NODES];         /* each node's parents: pool[start .. start + len) */
-    unsigned char len[MAX_NODES];
+    unsigned short len[MAX_NODES];
+    int nested[MAX_NODES];        /* the nested chain a node was struck by, + 1 (0: none) */
     short *pool;
     int used, room;
 } Branch;
 
+struct Chains;
+
+/* A chain nested in branches (level 2): its nodes (pool[at .. at + length)), whether a
+ * loop, and the hint last to count it. */
+typedef struct {
+    int at, length, stamp, loop;
+} Nested;
+
 typedef struct {
     int n, cells, nodes;
-    int dynamic, y, kinds, plus;
+    int dynamic, y, kinds, plus, level;
     double base;
     int values[MAX_CELLS];        /* placed values (plus: the inner rules read them) */
     uint64_t unit_mask[3 * MAX_N][2]; /* plus: the cells of each row, column and box */
@@ -58,6 +67,13 @@ typedef struct {
     int stamp[MAX_NODES], stamp_now;
     short stack[MAX_NODES];
     int cell_stamp[MAX_CELLS], cell_now;
+    /* level 2: the chains searched on a branch's grid, and those nested in branches, each
+     * kept once (by kind and nodes), found again through a hash table */
+    struct Chains *chains;
+    Nested *nested;
+    short *pool;
+    int *table;
+    int nested_count, nested_room, pool_used, pool_room, table_size, hint_now;
 } Search;
 
 static int
@@ -112,7 +128,8 @@ add(Branch *b, int node, const short *parents, int count)
     }
     b->present[node >> 6] |= (uint64_t)1 << (node & 63);
     b->start[node] = b->used;
-    b->len[node] = (unsigned char)count;
+    b->len[node] = (unsigned short)count;
+    b->nested[node] = 0;
     if (count) {
         memcpy(b->pool + b->used, parents, (size_t)count * sizeof(short));
     }
@@ -302,6 +319,7 @@ typedef struct {
     int count;
     short parents[MAX_CELLS * MAX_N];
     int parent_count;
+    int nested;                /* the nested chain that found it, + 1 (0: an inner rule) */
 } Finding;
 
 static const int *
@@ -378,6 +396,7 @@ take(Inner *in, const Finding *f)
                     in->taken = -2;
                     return;
                 }
+                in->b->nested[q] = f->nested;
                 in->pending[(*in->tail)++] = (short)q;
                 in->taken++;
             }
@@ -599,9 +618,12 @@ x_wings(Inner *in)
 typedef void (*InnerRule)(Inner *);
 static const InnerRule INNER_RULES[] = {locking, hidden_pairs, naked_pairs, x_wings};
 
+static int nested_chains(Search *s, Branch *b, short *pending, int *tail);
+
 /* When the links run dry: what the first inner rule that finds anything resting on the
- * chain's strikes strikes.  How many nodes it turned off (0: the chain ends), -2 out of
- * memory. */
+ * chain's strikes strikes, and at level 2, failing them, what the cycles and forcing
+ * chains of one line found on the branch's grid strike.  How many nodes it turned off
+ * (0: the chain ends), -2 out of memory. */
 static int
 infer(Search *s, Branch *b, short *pending, int *tail)
 {
@@ -612,7 +634,7 @@ infer(Search *s, Branch *b, short *pending, int *tail)
             return in.taken;
         }
     }
-    return 0;
+    return s->level >= 2 ? nested_chains(s, b, pending, tail) : 0;
 }
 
 /* Everything `source` implies, breadth first (on nodes before off ones), stopping at a
@@ -671,7 +693,8 @@ follow(Search *s, int source)
     return b;
 }
 
-/* How many distinct nodes `node` rests on in b, itself included. */
+/* How many distinct nodes `node` rests on in b, itself included, plus the complexity of
+ * each chain nested in them that the hint being rated (s->hint_now) has not counted. */
 static int
 ancestors(Search *s, const Branch *b, int node)
 {
@@ -683,6 +706,11 @@ ancestors(Search *s, const Branch *b, int node)
         int q = s->stack[--top];
         if (!has(b, q)) {
             continue;
+        }
+        int chain = b->nested[q] - 1;
+        if (chain >= 0 && s->nested[chain].stamp != s->hint_now) {
+            s->nested[chain].stamp = s->hint_now;
+            seen += s->nested[chain].length;
         }
         for (int i = 0; i < b->len[q]; i++) {
             int parent = b->pool[b->start[q] + i];
@@ -742,6 +770,7 @@ common(Search *s, Branch **branches, int count, int kind)
                 continue;
             }
             int complexity = 0;
+            s->hint_now++;
             for (int k = 0; k < count; k++) {
                 complexity += ancestors(s, branches[k], q);
             }
@@ -763,6 +792,7 @@ contradictions(Search *s, int node_on, Branch *on_branch, int doubled)
     for (int i = 0; i < 2; i++) {
         int clash = branches[i]->clash;
         if (clash >= 0) {
+            s->hint_now++;
             int complexity = ancestors(s, branches[i], clash + 1)
                              + ancestors(s, branches[i], clash);
             offer(s, kind, complexity, sources[i] ^ 1);
@@ -947,9 +977,12 @@ read_houses(Search *s, PyObject *houses)
     return 0;
 }
 
+static void free_nested(Search *s);
+
 static void
 free_search(Search *s)
 {
+    free_nested(s);
     if (s->followed) {
         for (int i = 0; i < s->nodes; i++) {
             free_branch(s->followed[i]);
@@ -1022,12 +1055,18 @@ static PyObject *
 search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"cands", "n", "units", "houses", "base", "dynamic", "y", "kinds",
-                            "values", NULL};
+                            "values", "level", NULL};
     PyObject *cands, *units, *houses, *values = Py_None;
-    int n, dynamic, y, kinds;
+    int n, dynamic, y, kinds, level = 1;
     double base;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOOdppi|O:search", names, &cands, &n,
-                                     &units, &houses, &base, &dynamic, &y, &kinds, &values)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiOOdppi|Oi:search", names, &cands, &n,
+                                     &units, &houses, &base, &dynamic, &y, &kinds, &values,
+                                     &level)) {
+        return NULL;
+    }
+    if (level < 1 || level > 2 || (level == 2 && values == Py_None)) {
+        PyErr_Format(PyExc_ValueError, "level %d: 1 (+) or 2 (+ forcing chains), with values",
+                     level);
         return NULL;
     }
     Search *s = new_search(n, cands, units, houses);
@@ -1038,6 +1077,7 @@ search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     s->dynamic = dynamic;
     s->y = y;
     s->kinds = kinds;
+    s->level = level;
     if (values != Py_None && read_plus(s, values) < 0) {
         free_search(s);
         return NULL;
@@ -1071,7 +1111,14 @@ search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
 enum { X_CYCLE, Y_CYCLE, FORCING_X_CHAIN, XY_CYCLE, FORCING_CHAIN };
 enum { MAX_LINKS = 32 };
 
+/* A chain kept when collecting every one (nested, level 2): its kind, rating and place
+ * among ties, the order found, its nodes and its strikes ((cell, values) pairs). */
 typedef struct {
+    int kind, length, place, seq, node_at, strike_at, strike_count;
+    double difficulty;
+} Kept;
+
+typedef struct Chains {
     int n, cells, nodes;
     unsigned cands[MAX_CELLS];
     uint64_t peers[MAX_CELLS][2];
@@ -1086,6 +1133,14 @@ typedef struct {
     int have, kind, length, place;
     double difficulty;
     short best[MAX_NODES];
+    /* collecting: every chain that strikes, from any cell of two candidates or more */
+    int collect;
+    Kept *kept;
+    int kept_count, kept_room;
+    short *kept_nodes;
+    int nodes_used, nodes_room;
+    int *kept_strikes;
+    int strikes_used, strikes_room;
 } Chains;
 
 static const double CHAIN_BASE[] = {6.5, 6.5, 6.6, 7.0, 7.0};
@@ -1123,6 +1178,7 @@ static int
 chain_links(Chains *g, const Search *s)
 {
     int n = g->n;
+    memset(g->off_x_count, 0, sizeof g->off_x_count);
     for (int u = 0; u < s->unit_count; u++) {
         const int *cells = s->unit_cells + s->unit_start[u];
         for (int i = 0; i < s->unit_len[u]; i++) {
@@ -1285,6 +1341,107 @@ offer_chain(Chains *g, int kind, int path)
     }
 }
 
+/* Room for `more` items of `size` bytes in *items (holding *room); 0, or -1. */
+static int
+grow(void **items, int *room, int used, int more, size_t size)
+{
+    if (used + more <= *room) {
+        return 0;
+    }
+    int wanted = (*room ? *room * 2 : 256) + more;
+    void *bigger = realloc(*items, (size_t)wanted * size);
+    if (!bigger) {
+        return -1;
+    }
+    *items = bigger;
+    *room = wanted;
+    return 0;
+}
+
+/* A chain kept with what it strikes (collecting): a loop strikes each value from the
+ * cells outside it that see one of its nodes of that value on and one off, the cells
+ * in the order its on nodes reach them, read from its end back; a forcing chain to off
+ * strikes its candidate, to on the cell's other ones.  One that strikes nothing is not
+ * kept.  0, or -1 out of memory. */
+static int
+keep_chain(Chains *g, int kind, int path)
+{
+    int length = g->path_length[path], n = g->n;
+    if (grow((void **)&g->kept, &g->kept_room, g->kept_count, 1, sizeof(Kept)) < 0
+        || grow((void **)&g->kept_nodes, &g->nodes_room, g->nodes_used, length, sizeof(short))
+               < 0
+        || grow((void **)&g->kept_strikes, &g->strikes_room, g->strikes_used, 2 * MAX_CELLS,
+                sizeof(int)) < 0) {
+        return -1;
+    }
+    short *nodes = g->kept_nodes + g->nodes_used;
+    for (int p = path, i = length - 1; p >= 0; p = g->path_back[p], i--) {
+        nodes[i] = (short)g->path_node[p];
+    }
+    int *strikes = g->kept_strikes + g->strikes_used, count = 0;
+    if (kind == FORCING_CHAIN || kind == FORCING_X_CHAIN) {
+        int target = nodes[length - 1], cell = target / 2 / n;
+        unsigned bit = 1u << (target / 2 % n);
+        strikes[0] = cell;
+        strikes[1] = (int)(target & 1 ? g->cands[cell] & ~bit : bit);
+        count = 1;
+    }
+    else {
+        unsigned gone[MAX_CELLS] = {0};
+        uint64_t inside[2] = {0, 0}, on[MAX_N][2], off[MAX_N][2];
+        memset(on, 0, sizeof on);
+        memset(off, 0, sizeof off);
+        for (int i = 0; i < length; i++) {
+            int cell = nodes[i] / 2 / n, value = nodes[i] / 2 % n;
+            inside[cell >> 6] |= (uint64_t)1 << (cell & 63);
+            uint64_t(*side)[2] = nodes[i] & 1 ? on : off;
+            side[value][cell >> 6] |= (uint64_t)1 << (cell & 63);
+        }
+        for (int c = 0; c < g->cells; c++) {
+            for (int value = 0; value < n && !(inside[c >> 6] >> (c & 63) & 1); value++) {
+                const uint64_t *peers = g->peers[c];
+                if ((g->cands[c] >> value & 1)
+                    && ((peers[0] & on[value][0]) | (peers[1] & on[value][1]))
+                    && ((peers[0] & off[value][0]) | (peers[1] & off[value][1]))) {
+                    gone[c] |= 1u << value;
+                }
+            }
+        }
+        for (int i = length; i > 0; i -= 2) {
+            int q = nodes[i % length], cell = q / 2 / n;
+            for (int c = 0; c < g->cells; c++) {
+                if ((g->peers[cell][c >> 6] >> (c & 63) & 1) && (gone[c] >> (q / 2 % n) & 1)) {
+                    int at = 0;
+                    while (at < count && strikes[2 * at] != c) {
+                        at++;
+                    }
+                    if (at == count) {
+                        strikes[2 * count] = c;
+                        strikes[2 * count + 1] = 0;
+                        count++;
+                    }
+                    strikes[2 * at + 1] |= 1u << (q / 2 % n);
+                }
+            }
+        }
+        if (!count) {
+            return 0;
+        }
+    }
+    Kept *k = &g->kept[g->kept_count];
+    k->kind = kind;
+    k->length = length;
+    k->place = CHAIN_PLACE[kind];
+    k->difficulty = CHAIN_BASE[kind] + length_bonus(length);
+    k->seq = g->kept_count++;
+    k->node_at = g->nodes_used;
+    k->strike_at = g->strikes_used;
+    k->strike_count = count;
+    g->nodes_used += length;
+    g->strikes_used += 2 * count;
+    return 0;
+}
+
 /* The shortest loops from `start` (on) back to it, four links or more, offered. */
 static int
 cycles(Chains *g, int start, int x, int y)
@@ -1317,7 +1474,12 @@ cycles(Chains *g, int start, int x, int y)
             for (int i = 0; i < count; i++) {
                 int q = links[i];
                 if (q == start && g->path_length[path] >= 4) {
-                    if (cycle_strikes(g, path)) {
+                    if (g->collect) {
+                        if (keep_chain(g, kind, path) < 0) {
+                            return -1;
+                        }
+                    }
+                    else if (cycle_strikes(g, path)) {
                         offer_chain(g, kind, path);
                     }
                 }
@@ -1366,7 +1528,11 @@ forcing_chain(Chains *g, int start, int x, int y)
                 return -1;
             }
             if (q == target) {
-                offer_chain(g, x && y ? FORCING_CHAIN : FORCING_X_CHAIN, next);
+                int kind = x && y ? FORCING_CHAIN : FORCING_X_CHAIN;
+                if (g->collect) {
+                    return keep_chain(g, kind, next);
+                }
+                offer_chain(g, kind, next);
                 return 0;
             }
         }
@@ -1380,12 +1546,12 @@ chain_search(Chains *g)
     static const int searches[3][2] = {{1, 0}, {0, 1}, {1, 1}};
     for (int k = 0; k < 3; k++) {
         int x = searches[k][0], y = searches[k][1];
-        if (g->have && g->difficulty < 7.0) {
+        if (!g->collect && g->have && g->difficulty < 7.0) {
             break; /* every chain of the XY search rates 7.0 at least */
         }
         for (int cell = 0; cell < g->cells; cell++) {
             unsigned bits = g->cands[cell];
-            if (!bits || (y && !x && popcount(bits) != 2)) {
+            if (popcount(bits) < 2 || (y && !x && popcount(bits) != 2)) {
                 continue;
             }
             for (int value = 1; value <= g->n; value++) {
@@ -1412,6 +1578,244 @@ free_chains(Chains *g)
     PyMem_RawFree(g->path_back);
     PyMem_RawFree(g->path_length);
     PyMem_Free(g);
+}
+
+/* ---- Level 2, forcing chains nested in dynamic ones (the readable form is nested() in
+ * lazyfun/sudoku/steps/inner.py): where a branch's links and inner rules run dry, every
+ * cycle and forcing chain of the first chaining rule on the branch's grid strikes. ---- */
+
+static int
+compare_kept(const void *a, const void *b)
+{
+    const Kept *x = a, *y = b;
+    if (x->difficulty != y->difficulty) {
+        return x->difficulty < y->difficulty ? -1 : 1;
+    }
+    if (x->length != y->length) {
+        return x->length - y->length;
+    }
+    if (x->place != y->place) {
+        return x->place - y->place;
+    }
+    return x->seq - y->seq;
+}
+
+/* Whether two kept chains strike the same candidates. */
+static int
+same_strikes(const Chains *g, const Kept *a, const Kept *b)
+{
+    if (a->strike_count != b->strike_count) {
+        return 0;
+    }
+    const int *x = g->kept_strikes + a->strike_at, *y = g->kept_strikes + b->strike_at;
+    for (int i = 0; i < a->strike_count; i++) {
+        int j = 0;
+        while (j < b->strike_count && y[2 * j] != x[2 * i]) {
+            j++;
+        }
+        if (j == b->strike_count || y[2 * j + 1] != x[2 * i + 1]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The candidate (cell, value) as a parent of f, once (stamped). */
+static void
+rests_once(Search *s, Finding *f, int cell, int value)
+{
+    int q = (cell * s->n + value - 1) * 2;
+    if (s->stamp[q] != s->stamp_now) {
+        s->stamp[q] = s->stamp_now;
+        rests_on(s, f, cell, value);
+    }
+}
+
+/* What the link from p to q rests on in the branch's grid: the cell's struck candidates
+ * when it runs within a cell; else, in the first house of p's cell holding q's (and, for
+ * q on, just two places of its value), the value's struck places. */
+static void
+rests_on_link(Search *s, Finding *f, int p, int q)
+{
+    int n = s->n, from = p / 2 / n, cell = q / 2 / n, value = q / 2 % n + 1;
+    unsigned bit = 1u << (value - 1);
+    if (from == cell) {
+        unsigned struck = s->cands[cell] & ~s->work[cell];
+        for (int v = 1; v <= n; v++) {
+            if (struck >> (v - 1) & 1) {
+                rests_once(s, f, cell, v);
+            }
+        }
+        return;
+    }
+    for (int h = 0; h < s->house_count[from]; h++) {
+        int unit = s->houses[from][h], places = 0;
+        if (!(s->unit_mask[unit][cell >> 6] >> (cell & 63) & 1)) {
+            continue;
+        }
+        const int *cells = s->unit_cells + s->unit_start[unit];
+        for (int i = 0; i < s->unit_len[unit]; i++) {
+            places += (s->work[cells[i]] & bit) != 0;
+        }
+        if ((q & 1) && places != 2) {
+            continue;
+        }
+        for (int i = 0; i < s->unit_len[unit]; i++) {
+            if ((s->cands[cells[i]] & bit) && !(s->work[cells[i]] & bit)) {
+                rests_once(s, f, cells[i], value);
+            }
+        }
+        return;
+    }
+}
+
+static uint32_t
+hash_chain(const short *nodes, int length, int loop)
+{
+    uint32_t hash = 2166136261u ^ (uint32_t)loop;
+    for (int i = 0; i < length; i++) {
+        hash = (hash ^ (uint32_t)nodes[i]) * 16777619u;
+    }
+    return hash;
+}
+
+/* The hash table of the nested chains, twice as big; 0, or -1 out of memory. */
+static int
+rehash(Search *s)
+{
+    int size = s->table_size ? s->table_size * 2 : 1024;
+    int *table = malloc((size_t)size * sizeof(int));
+    if (!table) {
+        return -1;
+    }
+    memset(table, 0xff, (size_t)size * sizeof(int));
+    for (int id = 0; id < s->nested_count; id++) {
+        const Nested *c = &s->nested[id];
+        uint32_t slot = hash_chain(s->pool + c->at, c->length, c->loop) & (uint32_t)(size - 1);
+        while (table[slot] >= 0) {
+            slot = (slot + 1) & (uint32_t)(size - 1);
+        }
+        table[slot] = id;
+    }
+    free(s->table);
+    s->table = table;
+    s->table_size = size;
+    return 0;
+}
+
+/* A nested chain's number, + 1: the one kept with the same kind and nodes, or a new one;
+ * -1 out of memory. */
+static int
+intern_chain(Search *s, const short *nodes, int length, int loop)
+{
+    if (s->nested_count * 2 >= s->table_size && rehash(s) < 0) {
+        return -1;
+    }
+    uint32_t mask = (uint32_t)(s->table_size - 1), slot = hash_chain(nodes, length, loop) & mask;
+    for (; s->table[slot] >= 0; slot = (slot + 1) & mask) {
+        const Nested *c = &s->nested[s->table[slot]];
+        if (c->loop == loop && c->length == length
+            && !memcmp(s->pool + c->at, nodes, (size_t)length * sizeof(short))) {
+            return s->table[slot] + 1;
+        }
+    }
+    if (grow((void **)&s->pool, &s->pool_room, s->pool_used, length, sizeof(short)) < 0
+        || grow((void **)&s->nested, &s->nested_room, s->nested_count, 1, sizeof(Nested)) < 0) {
+        return -1;
+    }
+    int id = s->nested_count++;
+    memcpy(s->pool + s->pool_used, nodes, (size_t)length * sizeof(short));
+    s->nested[id] = (Nested){s->pool_used, length, 0, loop};
+    s->pool_used += length;
+    s->table[slot] = id;
+    return id + 1;
+}
+
+/* Level 2, at a dry point: every cycle and forcing chain on the branch's grid (X links,
+ * then Y, then both; cell by cell, value by value), easiest first (difficulty, length,
+ * kind), one of each set of strikes; each that rests on what the branch struck (the
+ * causes of its links, both ways round for a loop) strikes, its strikes keeping it as
+ * their nested chain.  How many nodes it turned off, -2 out of memory. */
+static int
+nested_chains(Search *s, Branch *b, short *pending, int *tail)
+{
+    Chains *g = s->chains;
+    if (!g) {
+        g = s->chains = calloc(1, sizeof(Chains));
+        if (!g) {
+            return -2;
+        }
+        g->n = s->n;
+        g->cells = s->cells;
+        g->nodes = s->nodes;
+        g->collect = 1;
+    }
+    memcpy(g->cands, s->work, sizeof(unsigned) * (size_t)s->cells);
+    g->kept_count = g->nodes_used = g->strikes_used = 0;
+    if (chain_links(g, s) < 0 || chain_search(g) < 0) {
+        return -2;
+    }
+    qsort(g->kept, (size_t)g->kept_count, sizeof(Kept), compare_kept);
+    Inner in = {s, b, pending, tail, 0, 0};
+    Finding f;
+    for (int k = 0; k < g->kept_count && in.taken >= 0; k++) {
+        const Kept *kept = &g->kept[k];
+        int again = 0;
+        for (int e = 0; e < k && !again; e++) {
+            again = same_strikes(g, &g->kept[e], kept);
+        }
+        if (again) {
+            continue;
+        }
+        const short *nodes = g->kept_nodes + kept->node_at;
+        int loop = kept->kind != FORCING_CHAIN && kept->kind != FORCING_X_CHAIN;
+        f.count = f.parent_count = 0;
+        s->stamp_now++;
+        for (int i = 1; i <= kept->length; i++) {
+            if (i == kept->length && !loop) {
+                break;
+            }
+            int q = nodes[i % kept->length];
+            if (loop || (q & 1)) {
+                rests_on_link(s, &f, nodes[i - 1], q);
+            }
+        }
+        if (!f.parent_count) {
+            continue;
+        }
+        const int *strikes = g->kept_strikes + kept->strike_at;
+        int fresh = 0;
+        for (int i = 0; i < kept->strike_count; i++) {
+            f.cells[f.count] = strikes[2 * i];
+            f.bits[f.count++] = (unsigned)strikes[2 * i + 1];
+            for (int v = 0; v < s->n; v++) {
+                fresh |= (strikes[2 * i + 1] >> v & 1) && !has(b, (strikes[2 * i] * s->n + v) * 2);
+            }
+        }
+        f.nested = fresh ? intern_chain(s, nodes, kept->length, loop) : 0;
+        if (f.nested < 0) {
+            return -2;
+        }
+        take(&in, &f);
+    }
+    return in.taken;
+}
+
+static void
+free_nested(Search *s)
+{
+    if (s->chains) {
+        PyMem_RawFree(s->chains->path_node);
+        PyMem_RawFree(s->chains->path_back);
+        PyMem_RawFree(s->chains->path_length);
+        free(s->chains->kept);
+        free(s->chains->kept_nodes);
+        free(s->chains->kept_strikes);
+        free(s->chains);
+    }
+    free(s->nested);
+    free(s->pool);
+    free(s->table);
 }
 
 static PyObject *

@@ -17,6 +17,7 @@ def search(
     y: bool,
     kinds: int,
     values: Sequence[int] | None = None,
+    level: int = 1,
 ) -> tuple[int, int, int] | None: ...
 
 MAX_HOUSES: int

@@ -40,7 +40,7 @@ from typing import NamedTuple
 from lazyfun.sudoku.steps import engine
 from lazyfun.sudoku.steps.techniques import Found, State
 
-__all__ = ["BASES", "Chain", "chains_and_cycles", "houses_of", "length_bonus"]
+__all__ = ["BASES", "Chain", "chains_and_cycles", "every_chain", "houses_of", "length_bonus"]
 
 # Each kind of chain and its base on the Sudoku Explainer scale, in the order
 # ties go (the kind's place in it is its tie-break after the length).
@@ -96,13 +96,14 @@ def houses_of(s: State, cell: int) -> list[int]:
 
 
 class _Graph:
-    """The links of a state, by node: what turning a node on turns off (with and
-    without the Y links), and what turning it off turns on (X and Y apart)."""
+    """The links of a state's candidates (or of ``cands``, a chain's copy of them), by
+    node: what turning a node on turns off (with and without the Y links), and what
+    turning it off turns on (X and Y apart)."""
 
-    def __init__(self, s: State) -> None:
+    def __init__(self, s: State, cands: list[int] | None = None) -> None:
         n = s.n
         self.n = n
-        cands = s.cands
+        self.cands = cands = s.cands if cands is None else cands
         houses = [houses_of(s, cell) for cell in range(len(cands))]
         self.off_x: dict[Node, list[Node]] = {}
         self.off_y: dict[Node, list[Node]] = {}
@@ -205,9 +206,9 @@ def _cell_value(n: int, node: Node) -> tuple[int, int]:
     return node // 2 // n, node // 2 % n + 1
 
 
-def _cycle_found(s: State, nodes: list[Node]) -> Found | None:
-    """A loop's eliminations: a value from each cell outside the loop that sees one of
-    its nodes of that value on and one off."""
+def _cycle_found(s: State, nodes: list[Node], cands: list[int] | None = None) -> Found | None:
+    """A loop's eliminations (from ``s``'s candidates or ``cands``): a value from each
+    cell outside the loop that sees one of its nodes of that value on and one off."""
     cells = {_cell_value(s.n, q)[0] for q in nodes}
     on: dict[int, set[int]] = {}
     off: dict[int, set[int]] = {}
@@ -217,7 +218,7 @@ def _cycle_found(s: State, nodes: list[Node]) -> Found | None:
     gone = []
     for value in sorted(on.keys() & off.keys()):
         bit = 1 << (value - 1)
-        for c, bits in enumerate(s.cands):
+        for c, bits in enumerate(s.cands if cands is None else cands):
             if bits & bit and c not in cells:
                 peers = s.peers[c]
                 if peers & on[value] and peers & off[value]:
@@ -238,15 +239,15 @@ def _chains(s: State, g: _Graph, x: bool, y: bool, best: float) -> list[Chain]:
     could rate at most ``best``."""
     out: list[Chain] = []
     n = s.n
-    for cell, bits in enumerate(s.cands):
-        if not bits or (y and not x and bits.bit_count() != 2):
+    for cell, bits in enumerate(g.cands):
+        if bits.bit_count() < 2 or (y and not x and bits.bit_count() != 2):
             continue
         for value in range(1, n + 1):
             if not bits >> (value - 1) & 1:
                 continue
             on = (cell * n + value - 1) * 2 + 1
             for nodes in _cycles(g, on, x, y):
-                found = _cycle_found(s, nodes)
+                found = _cycle_found(s, nodes, g.cands)
                 if found is not None:
                     out.append(_chain(n, _kind(x, y, True), nodes, found))
             if not x:
@@ -287,12 +288,24 @@ def easiest_chain(s: State) -> Chain | None:
     return _search(s)
 
 
+# The three searches, in order: X links only, Y links only, both.
+_SEARCHES = ((True, False), (False, True), (True, True))
+
+
+def every_chain(s: State, cands: list[int]) -> list[Chain]:
+    """Every cycle and forcing chain of the three searches on ``cands`` (a chain's copy of
+    ``s``'s candidates) that strikes something, in the order found (the chains nested
+    in dynamic ones: :func:`lazyfun.sudoku.steps.inner.nested`)."""
+    g = _Graph(s, cands)
+    return [chain for x, y in _SEARCHES for chain in _chains(s, g, x, y, 99.0)]
+
+
 def _search(s: State) -> Chain | None:
     """:func:`easiest_chain`'s search: each of the three, while a later one could rate
     lower, and the easiest chain of all."""
     g = _Graph(s)
     best: Chain | None = None
-    for x, y in ((True, False), (False, True), (True, True)):
+    for x, y in _SEARCHES:
         if best is not None and best.difficulty < 7.0:
             break  # every chain of the XY search rates 7.0 at least
         limit = best.difficulty if best is not None else 99.0

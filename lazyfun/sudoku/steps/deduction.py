@@ -43,6 +43,7 @@ from lazyfun.sudoku.steps.forcing import (
     dynamic_forcing_chains,
     dynamic_forcing_chains_plus,
     multiple_forcing_chains,
+    nested_forcing_chains,
     nishio_forcing_chains,
 )
 from lazyfun.sudoku.steps.strong_links import strong_links as linked
@@ -393,6 +394,15 @@ LADDER: tuple[Technique, ...] = (
         " struck, and go on from what it strikes",
         dynamic_forcing_chains_plus,
     ),
+    Technique(
+        "nested forcing chains",
+        9.5,
+        "chain",
+        "the dynamic forcing chains (+), which, where those rules find nothing either, look"
+        " on their grid for the cycles and forcing chains of one line that rest on what"
+        " they struck, and go on from what those strike",
+        nested_forcing_chains,
+    ),
 )
 
 
@@ -403,6 +413,7 @@ SE_FORCING = (
     "multiple forcing chains",
     "dynamic forcing chains",
     "dynamic forcing chains (+)",
+    "nested forcing chains",
 )
 
 

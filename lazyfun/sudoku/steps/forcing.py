@@ -51,7 +51,7 @@ from typing import NamedTuple
 
 from lazyfun.sudoku.steps import engine
 from lazyfun.sudoku.steps.chaining import houses_of, length_bonus
-from lazyfun.sudoku.steps.inner import inferences
+from lazyfun.sudoku.steps.inner import Nested, inferences
 from lazyfun.sudoku.steps.techniques import Found, State
 
 __all__ = [
@@ -59,12 +59,25 @@ __all__ = [
     "dynamic_forcing_chains",
     "dynamic_forcing_chains_plus",
     "multiple_forcing_chains",
+    "nested_forcing_chains",
     "nishio_forcing_chains",
 ]
 
 # A node: (cell * n + value - 1) * 2 + 1 when on, + 0 when off.
 Node = int
 Parents = dict[Node, tuple[Node, ...]]
+
+
+class _Branch(NamedTuple):
+    """What a source implies: the nodes turned on and off, each with its parents, the
+    node found both on and off (-1: none), and the chain nested in the branch (level 2)
+    that turned off each node it turned off."""
+
+    on: Parents
+    off: Parents
+    clash: Node
+    nested: dict[Node, Nested]
+
 
 # Each kind of step, its base on the Sudoku Explainer scale and its place among ties.
 BASES: dict[str, float] = {
@@ -79,7 +92,13 @@ BASES: dict[str, float] = {
     "dynamic cell forcing chains (+)": 9.0,
     "dynamic region forcing chains (+)": 9.0,
     "dynamic contradiction forcing chain (+)": 9.0,
+    "dynamic double forcing chain (+ forcing chains)": 9.5,
+    "dynamic cell forcing chains (+ forcing chains)": 9.5,
+    "dynamic region forcing chains (+ forcing chains)": 9.5,
+    "dynamic contradiction forcing chain (+ forcing chains)": 9.5,
 }
+# Each level's suffix: none, the inner rules (+), and forcing chains nested too.
+_SUFFIXES = ("", " (+)", " (+ forcing chains)")
 _KIND_ORDER = {"double": 1, "cell": 5, "region": 6, "contradiction": 7, "nishio": 7}
 # The C engine's flag for each kind.
 _FLAGS = {"contradiction": 1, "double": 2, "cell": 4, "region": 8, "nishio": 16}
@@ -94,46 +113,50 @@ class _Hint(NamedTuple):
     def key(self) -> tuple[float, int, int]:
         return self.difficulty, self.complexity, _KIND_ORDER[self.kind]
 
-    def name(self, dynamic: bool, plus: bool) -> str:
+    def name(self, dynamic: bool, level: int) -> str:
         """The step's name, as :data:`BASES` has it."""
         plural = "s" if self.kind in ("cell", "region") else ""
         prefix = "dynamic " if dynamic and self.kind != "nishio" else ""
-        return f"{prefix}{self.kind} forcing chain{plural}{' (+)' if plus else ''}"
+        return f"{prefix}{self.kind} forcing chain{plural}{_SUFFIXES[level]}"
 
 
 class _Chaining:
     """One search's rules: the grid's houses, static or dynamic, X links only or both."""
 
-    def __init__(self, s: State, dynamic: bool, y: bool, plus: bool = False) -> None:
+    def __init__(self, s: State, dynamic: bool, y: bool, level: int = 0) -> None:
         self.s = s
         self.n = s.n
         self.dynamic = dynamic
         self.y = y
-        self.plus = plus
+        self.level = level
         self.houses = [houses_of(s, c) for c in range(len(s.cands))]
         self.places: dict[int, list[int]] = {}
 
     def node(self, cell: int, value: int, on: bool) -> Node:
         return (cell * self.n + value - 1) * 2 + (1 if on else 0)
 
-    def follow(self, source: Node) -> tuple[Parents, Parents, Node]:
-        """Everything ``source`` implies: the nodes turned on and off, each with its
-        parents, and the node found both on and off (-1: none; the search stops there)."""
+    def follow(self, source: Node) -> _Branch:
+        """Everything ``source`` implies (the search stops at a node both on and off)."""
         s, n = self.s, self.n
         cands = list(s.cands)
         on: Parents = {}
         off: Parents = {}
+        nested: dict[Node, Nested] = {}
         pending_on: deque[Node] = deque()
         pending_off: deque[Node] = deque()
         (on if source & 1 else off)[source] = ()
         (pending_on if source & 1 else pending_off).append(source)
-        while pending_on or pending_off or (self.plus and self._infer(cands, off, pending_off)):
+        while (
+            pending_on
+            or pending_off
+            or (self.level and self._infer(cands, off, nested, pending_off))
+        ):
             if pending_on:
                 p = pending_on.popleft()
                 for q in self._turned_off(cands, p):
                     if q + 1 in on:
                         off[q] = (p,)
-                        return on, off, q
+                        return _Branch(on, off, q, nested)
                     if q not in off:
                         off[q] = (p,)
                         pending_off.append(q)
@@ -145,18 +168,21 @@ class _Chaining:
                 for q, parents in self._turned_on(cands, p, off):
                     if q - 1 in off:
                         on[q] = parents
-                        return on, off, q - 1
+                        return _Branch(on, off, q - 1, nested)
                     if q not in on:
                         on[q] = parents
                         pending_on.append(q)
-        return on, off, -1
+        return _Branch(on, off, -1, nested)
 
-    def _infer(self, cands: list[int], off: Parents, pending_off: deque[Node]) -> bool:
-        """When the links run dry (+): what the first inner rule finds on the chain's
-        grid turns off, resting on the struck candidates it needed; whether any is new."""
+    def _infer(
+        self, cands: list[int], off: Parents, nested: dict[Node, Nested], pending_off: deque[Node]
+    ) -> bool:
+        """When the links run dry (+): what the first inner rule (level 2: or the chains
+        nested) finds on the chain's grid turns off, resting on the struck candidates it
+        needed; whether any is new."""
         n = self.n
         new = False
-        for strikes, parents in inferences(self.s, cands):
+        for strikes, parents, chain in inferences(self.s, cands, self.level):
             nodes = tuple((cell * n + value - 1) * 2 for cell, value in parents)
             for cell, value in strikes:
                 q = (cell * n + value - 1) * 2
@@ -164,6 +190,8 @@ class _Chaining:
                     off[q] = nodes
                     pending_off.append(q)
                     new = True
+                    if chain is not None:
+                        nested[q] = chain
         return new
 
     def _places(self, unit: int, value: int) -> list[int]:
@@ -238,17 +266,29 @@ class _Chaining:
         return out
 
 
-def _ancestors(node: Node, on: Parents, off: Parents) -> int:
-    """How many distinct nodes ``node`` rests on, itself included."""
+def _ancestors(node: Node, branch: _Branch) -> set[Node]:
+    """The nodes ``node`` rests on in ``branch``, itself included."""
     seen = {node}
     stack = [node]
     while stack:
         q = stack.pop()
-        for parent in (on if q & 1 else off).get(q, ()):
+        for parent in (branch.on if q & 1 else branch.off).get(q, ()):
             if parent not in seen:
                 seen.add(parent)
                 stack.append(parent)
-    return len(seen)
+    return seen
+
+
+def _complexity(targets: list[tuple[Node, _Branch]]) -> int:
+    """A hint's complexity: for each of its targets, how many distinct nodes it rests on
+    in its branch; plus the length of each chain nested in them, counted once."""
+    total = 0
+    chains: set[Nested] = set()
+    for node, branch in targets:
+        seen = _ancestors(node, branch)
+        total += len(seen)
+        chains.update(branch.nested[q] for q in seen if q in branch.nested)
+    return total + sum(len(nodes) for _, nodes in chains)
 
 
 def _conclusion(n: int, node: Node) -> Found:
@@ -261,21 +301,20 @@ def _conclusion(n: int, node: Node) -> Found:
     )
 
 
-def _common(branches: list[tuple[Parents, Parents, Node]], s: State) -> list[tuple[Node, int]]:
+def _common(branches: list[_Branch], s: State) -> list[tuple[Node, int]]:
     """The nodes every branch implies that change the grid, with the branches'
     complexity for each."""
     n = s.n
     out: list[tuple[Node, int]] = []
-    first_on, first_off, _ = branches[0]
-    for nodes in (first_on, first_off):
+    for nodes in (branches[0].on, branches[0].off):
         for q in nodes:
             cell, value = q // 2 // n, q // 2 % n + 1
             if not s.cands[cell] >> (value - 1) & 1:
                 continue
             if q & 1 and s.cands[cell].bit_count() == 1:
                 continue
-            if all(q in (b[0] if q & 1 else b[1]) for b in branches[1:]):
-                out.append((q, sum(_ancestors(q, b[0], b[1]) for b in branches)))
+            if all(q in (b.on if q & 1 else b.off) for b in branches[1:]):
+                out.append((q, _complexity([(q, b) for b in branches])))
     return out
 
 
@@ -286,18 +325,18 @@ class _Search:
     regions the cell is the first place of the value in; then the cell's own."""
 
     def __init__(
-        self, s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str], plus: bool
+        self, s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str], level: int
     ) -> None:
         self.s = s
         self.base = base
         self.dynamic = dynamic
-        self.plus = plus
+        self.level = level
         self.kinds = kinds
-        self.chaining = _Chaining(s, dynamic, y, plus)
+        self.chaining = _Chaining(s, dynamic, y, level)
         self.best: _Hint | None = None
-        self.followed: dict[Node, tuple[Parents, Parents, Node]] = {}
+        self.followed: dict[Node, _Branch] = {}
 
-    def follow(self, source: Node) -> tuple[Parents, Parents, Node]:
+    def follow(self, source: Node) -> _Branch:
         """What ``source`` implies (see :meth:`_Chaining.follow`), each source followed once."""
         if source not in self.followed:
             self.followed[source] = self.chaining.follow(source)
@@ -319,12 +358,12 @@ class _Search:
         best = self.best
         if best is None:
             return None
-        technique = best.name(self.dynamic, self.plus)
+        technique = best.name(self.dynamic, self.level)
         return best.found._replace(technique=technique, rating=best.difficulty)
 
     def _cell(self, cell: int, bits: int) -> None:
         s, chaining, kinds = self.s, self.chaining, self.kinds
-        from_on: list[tuple[Parents, Parents, Node]] = []
+        from_on: list[_Branch] = []
         for value in range(1, s.n + 1):
             if not bits >> (value - 1) & 1:
                 continue
@@ -339,22 +378,20 @@ class _Search:
             for q, complexity in _common(from_on, s):
                 self.offer("cell", complexity, q)
 
-    def _contradictions(
-        self, node_on: Node, on_branch: tuple[Parents, Parents, Node], double: bool
-    ) -> None:
+    def _contradictions(self, node_on: Node, on_branch: _Branch, double: bool) -> None:
         """A candidate whose being on, or off, leads to a contradiction; then (dynamic,
         three candidates or more) what its being on and off both imply."""
         off_branch = self.follow(node_on - 1)
         kind = "nishio" if "nishio" in self.kinds else "contradiction"
-        for source, (on, off, clash) in ((node_on, on_branch), (node_on - 1, off_branch)):
-            if clash >= 0:
-                complexity = _ancestors(clash + 1, on, off) + _ancestors(clash, on, off)
+        for source, branch in ((node_on, on_branch), (node_on - 1, off_branch)):
+            if branch.clash >= 0:
+                complexity = _complexity([(branch.clash + 1, branch), (branch.clash, branch)])
                 self.offer(kind, complexity, source ^ 1)
-        if "double" in self.kinds and double and on_branch[2] < 0 and off_branch[2] < 0:
+        if "double" in self.kinds and double and on_branch.clash < 0 and off_branch.clash < 0:
             for q, complexity in _common([on_branch, off_branch], self.s):
                 self.offer("double", complexity, q)
 
-    def _regions(self, cell: int, value: int, on_branch: tuple[Parents, Parents, Node]) -> None:
+    def _regions(self, cell: int, value: int, on_branch: _Branch) -> None:
         """Each unit of ``cell`` whose first place for ``value`` it is: what every place
         implies."""
         s, chaining = self.s, self.chaining
@@ -370,7 +407,7 @@ class _Search:
 
 
 def _in_c(
-    s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str], plus: bool
+    s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str], level: int
 ) -> Found | None:
     """:meth:`_Search.run` by the C engine."""
     found = engine.c.search(
@@ -382,23 +419,24 @@ def _in_c(
         dynamic,
         y,
         sum(_FLAGS[kind] for kind in kinds),
-        s.values if plus else None,
+        s.values if level else None,
+        max(level, 1),
     )
     if found is None:
         return None
     flag, complexity, node = found
     kind = next(k for k in kinds if _FLAGS[k] == flag)
     hint = _Hint(kind, base + length_bonus(complexity), complexity, _conclusion(s.n, node))
-    return hint.found._replace(technique=hint.name(dynamic, plus), rating=hint.difficulty)
+    return hint.found._replace(technique=hint.name(dynamic, level), rating=hint.difficulty)
 
 
 def _finder(
-    base: float, dynamic: bool, y: bool, kinds: frozenset[str], plus: bool = False
+    base: float, dynamic: bool, y: bool, kinds: frozenset[str], level: int = 0
 ) -> Callable[[State], Found | None]:
     def find(s: State) -> Found | None:
         if engine.BUILT and s.n <= engine.c.MAX_N:
-            return _in_c(s, base, dynamic, y, kinds, plus)
-        return _Search(s, base, dynamic, y, kinds, plus).run()
+            return _in_c(s, base, dynamic, y, kinds, level)
+        return _Search(s, base, dynamic, y, kinds, level).run()
 
     return find
 
@@ -414,9 +452,16 @@ dynamic_forcing_chains.__doc__ = (
     "Dynamic contradiction, double, cell and region forcing chains (8.5)."
 )
 dynamic_forcing_chains_plus = _finder(
-    9.0, True, True, frozenset({"contradiction", "double", "cell", "region"}), plus=True
+    9.0, True, True, frozenset({"contradiction", "double", "cell", "region"}), level=1
 )
 dynamic_forcing_chains_plus.__doc__ = (
     "The dynamic forcing chains with pointing, claiming, hidden and naked pairs and"
     " X-wings inside (+, 9.0): see :mod:`lazyfun.sudoku.steps.inner`."
+)
+nested_forcing_chains = _finder(
+    9.5, True, True, frozenset({"contradiction", "double", "cell", "region"}), level=2
+)
+nested_forcing_chains.__doc__ = (
+    "The dynamic forcing chains (+) with the cycles and forcing chains of one line inside"
+    " (+ forcing chains, 9.5): see :func:`lazyfun.sudoku.steps.inner.nested`."
 )

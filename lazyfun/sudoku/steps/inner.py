@@ -42,14 +42,30 @@ code is ours.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
+from lazyfun.sudoku.steps.chaining import Chain, every_chain, houses_of
 from lazyfun.sudoku.steps.techniques import State, colex_pairs
 
-__all__ = ["RULES", "Inference", "hidden_pairs", "inferences", "locking", "naked_pairs", "x_wings"]
+__all__ = [
+    "RULES",
+    "Inference",
+    "Nested",
+    "hidden_pairs",
+    "inferences",
+    "locking",
+    "naked_pairs",
+    "nested",
+    "x_wings",
+]
 
 Strike = tuple[int, int]  # (cell, value)
 # What one rule's finding strikes, and the struck candidates it rests on.
 Inference = tuple[tuple[Strike, ...], tuple[Strike, ...]]
+# A chain nested in a dynamic one: whether it is a loop, and its nodes.
+Nested = tuple[bool, tuple[int, ...]]
+# An inference with the chain it comes from (none from the rules).
+Taken = tuple[tuple[Strike, ...], tuple[Strike, ...], Nested | None]
 
 
 def _table_order(strikes: list[Strike]) -> tuple[Strike, ...]:
@@ -236,11 +252,86 @@ def x_wings(s: State, cands: list[int]) -> Iterator[Inference]:
 RULES = (locking, hidden_pairs, naked_pairs, x_wings)
 
 
-def inferences(s: State, cands: list[int]) -> list[Inference]:
+def nested(
+    s: State, cands: list[int]
+) -> Iterator[tuple[tuple[Strike, ...], tuple[Strike, ...], Nested]]:
+    """Level 2 (+ forcing chains): every cycle and forcing chain of one line on ``cands``
+    (:func:`~lazyfun.sudoku.steps.chaining.every_chain`), easiest first (by difficulty,
+    length, kind: a stable sort of the order found), one of each set of strikes, that
+    rests on what the chain struck; as inferences with the chain they come from."""
+    done: set[frozenset[Strike]] = set()
+    for chain in sorted(every_chain(s, cands), key=Chain.key):
+        strikes = _chain_strikes(s, cands, chain)
+        if frozenset(strikes) in done:
+            continue
+        done.add(frozenset(strikes))
+        parents = _chain_parents(s, cands, chain)
+        if parents:
+            yield _table_order(strikes), parents, (chain.kind.endswith("cycle"), chain.nodes)
+
+
+def _chain_strikes(s: State, cands: list[int], chain: Chain) -> list[Strike]:
+    """What a chain strikes, in the order SE's table of them is filled: a forcing chain to
+    off its candidate, to on the cell's other candidates; a loop the values its
+    :func:`~lazyfun.sudoku.steps.chaining._cycle_found` finds, cell by cell as the loop's
+    on nodes, read from its end back, see them (each node's peers in order)."""
+    n, nodes = s.n, chain.nodes
+    if not chain.kind.endswith("cycle"):
+        cell, value = nodes[-1] // 2 // n, nodes[-1] // 2 % n + 1
+        if not nodes[-1] & 1:
+            return [(cell, value)]
+        return [(cell, v) for v in range(1, n + 1) if v != value and cands[cell] >> (v - 1) & 1]
+    gone = set(chain.found.eliminations)
+    out: list[Strike] = []
+    for q in (nodes[0], *nodes[-2:0:-2]):
+        cell, value = q // 2 // n, q // 2 % n + 1
+        for c in sorted(s.peers[cell]):
+            if (c, value) in gone and (c, value) not in out:
+                out.append((c, value))
+    return out
+
+
+def _chain_parents(s: State, cands: list[int], chain: Chain) -> tuple[Strike, ...]:
+    """What a nested chain rests on: the cause of each of its on nodes (every node of a
+    loop, which holds both ways round, and its closing link) in the chain's grid
+    (:func:`_link_parents`)."""
+    nodes = chain.nodes
+    loop = chain.kind.endswith("cycle")
+    links = pairwise((*nodes, nodes[0]) if loop else nodes)
+    parents: dict[Strike, None] = {}
+    for p, q in links:
+        if loop or q & 1:
+            parents.update(dict.fromkeys(_link_parents(s, cands, p, q)))
+    return tuple(parents)
+
+
+def _link_parents(s: State, cands: list[int], p: int, q: int) -> list[Strike]:
+    """What the link from node ``p`` to node ``q`` rests on: within a cell, the cell's
+    struck candidates; else, in the first house of ``p``'s cell that holds ``q``'s (with
+    just two places for its value, when ``q`` is on), the value's struck places."""
+    n = s.n
+    source, cell, value = p // 2 // n, q // 2 // n, q // 2 % n + 1
+    if source == cell:
+        struck = s.cands[cell] & ~cands[cell]
+        return [(cell, v) for v in range(1, n + 1) if struck >> (v - 1) & 1]
+    bit = 1 << (value - 1)
+    for unit in houses_of(s, source):
+        cells = s.units[unit]
+        if cell not in cells:
+            continue
+        if q & 1 and sum(1 for c in cells if cands[c] & bit) != 2:
+            continue
+        return [(c, value) for c in cells if s.cands[c] & bit and not cands[c] & bit]
+    return []
+
+
+def inferences(s: State, cands: list[int], level: int = 1) -> list[Taken]:
     """The findings on ``cands`` (a chain's copy of ``s``'s candidates) of the first rule
-    that finds any resting on what the chain struck; none when no rule does."""
+    that finds any resting on what the chain struck, each with the chain it comes from
+    (none from the rules); at level 2, failing the rules, those of :func:`nested`."""
     for rule in RULES:
-        found = [inference for inference in rule(s, cands) if inference[1]]
+        found: list[Taken] = [(strikes, parents, None) for strikes, parents in rule(s, cands)]
+        found = [taken for taken in found if taken[1]]
         if found:
             return found
-    return []
+    return list(nested(s, cands)) if level >= 2 else []

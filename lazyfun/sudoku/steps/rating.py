@@ -21,9 +21,10 @@ extreme    above 6.5       the UVWXYZ-wing (6.6); SE's chains: X-, Y- and
                            XY-cycles and forcing
                            chains (6.5 to 7.0 and up), nishio (7.5),
                            multiple (8.0) and dynamic (8.5) forcing chains,
-                           dynamic forcing chains (+) (9.0), each with its
+                           dynamic forcing chains (+) (9.0) and with
+                           forcing chains nested (9.5), each with its
                            bonus for length; or a guess was needed: the
-                           ladder ended (the floor, 9.5)
+                           ladder ended (the floor, 10.0)
 =========  ==============  ==================================================
 
 Scores are Sudoku Explainer's values for the techniques, tried in the order
@@ -33,8 +34,8 @@ shape; each chain step is rated by its kind and length as SE rates it (see
 :mod:`lazyfun.sudoku.steps.chaining` and :mod:`lazyfun.sudoku.steps.forcing`).
 Beyond the implemented ladder there is no made-up number: the rating says
 ``floor``, and the score is the hardest step before the first guess or
-:data:`TOP`, the base of SE's first rule past the ladder (forcing chains nested
-in dynamic ones, 9.5), whichever is higher: a lower bound.  (The steps after a
+:data:`TOP`, the base of SE's first rule past the ladder (multiple forcing
+chains nested in dynamic ones, 10.0), whichever is higher: a lower bound.  (The steps after a
 guess are taken on a grid Sudoku Explainer never sees, so they do not count.)
 Against serate the score is serate's ER on all 100 puzzles of
 tests/data/serate_draw100.txt (spread over ER 1 to 9.3) and all 180 of
@@ -62,7 +63,7 @@ LEVELS: tuple[tuple[Level, float], ...] = (
     ("expert", 6.5),
 )
 LEVEL_NAMES: tuple[str, ...] = get_args(Level)
-TOP = 9.5  # SE's nested forcing chains: the first rule past the ladder
+TOP = 10.0  # SE's multiple forcing chains nested in dynamic ones: past the ladder
 NO_SCALE = "the Sudoku Explainer scale is defined for the classic grid and its techniques"
 
 
