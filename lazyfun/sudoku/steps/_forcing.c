@@ -39,13 +39,22 @@ typedef struct {
 
 struct Chains;
 
-/* A chain nested in branches (level 2): its nodes (pool[at .. at + length)), whether a
- * loop, and the hint last to count it. */
+/* A chain nested in branches (levels 2, 3): what tells it from another (its kind and
+ * pool[at .. at + length): its nodes, or its conclusion and each branch's nodes), its
+ * complexity, and the hint last to count it. */
 typedef struct {
-    int at, length, stamp, loop;
+    int at, length, stamp, kind, complexity;
 } Nested;
 
+/* A hint kept when a search keeps them all (level 3's nested one): its kind, rating and
+ * conclusion, the order found, and where its branches start (a cell, or a unit and a
+ * value). */
 typedef struct {
+    int kind, complexity, place, node, seq, cell, unit, value;
+    double difficulty;
+} Offer;
+
+typedef struct Search {
     int n, cells, nodes;
     int dynamic, y, kinds, plus, level;
     double base;
@@ -70,6 +79,11 @@ typedef struct {
     /* level 2: the chains searched on a branch's grid, and those nested in branches, each
      * kept once (by kind and nodes), found again through a hash table */
     struct Chains *chains;
+    struct Search *multiple;      /* level 3: the static search run on a branch's grid */
+    Offer *offers;                /* a search that keeps every hint: them, in order */
+    int keep, offer_count, offer_room;
+    short *key;                   /* level 3: a nested hint's conclusion and branches */
+    int key_room;
     Nested *nested;
     short *pool;
     int *table;
@@ -618,12 +632,14 @@ x_wings(Inner *in)
 typedef void (*InnerRule)(Inner *);
 static const InnerRule INNER_RULES[] = {locking, hidden_pairs, naked_pairs, x_wings};
 
-static int nested_chains(Search *s, Branch *b, short *pending, int *tail);
+static int nested_chains(Search *s, Inner *in);
+static int nested_multiple(Search *s, Inner *in);
 
 /* When the links run dry: what the first inner rule that finds anything resting on the
- * chain's strikes strikes, and at level 2, failing them, what the cycles and forcing
- * chains of one line found on the branch's grid strike.  How many nodes it turned off
- * (0: the chain ends), -2 out of memory. */
+ * chain's strikes strikes; at level 2, failing them, what the cycles and forcing chains
+ * of one line found on the branch's grid strike; at level 3, failing those, what its
+ * static cell and region forcing chains strike.  How many nodes it turned off (0: the
+ * chain ends), -2 out of memory. */
 static int
 infer(Search *s, Branch *b, short *pending, int *tail)
 {
@@ -634,7 +650,14 @@ infer(Search *s, Branch *b, short *pending, int *tail)
             return in.taken;
         }
     }
-    return s->level >= 2 ? nested_chains(s, b, pending, tail) : 0;
+    Inner in = {s, b, pending, tail, 0, 0};
+    if (s->level >= 2 && nested_chains(s, &in) < 0) {
+        return -2;
+    }
+    if (in.taken >= 0 && !in.found && s->level >= 3 && nested_multiple(s, &in) < 0) {
+        return -2;
+    }
+    return in.taken;
 }
 
 /* Everything `source` implies, breadth first (on nodes before off ones), stopping at a
@@ -710,7 +733,7 @@ ancestors(Search *s, const Branch *b, int node)
         int chain = b->nested[q] - 1;
         if (chain >= 0 && s->nested[chain].stamp != s->hint_now) {
             s->nested[chain].stamp = s->hint_now;
-            seen += s->nested[chain].length;
+            seen += s->nested[chain].complexity;
         }
         for (int i = 0; i < b->len[q]; i++) {
             int parent = b->pool[b->start[q] + i];
@@ -724,17 +747,30 @@ ancestors(Search *s, const Branch *b, int node)
     return seen;
 }
 
-static void
-offer(Search *s, int kind, int complexity, int node)
+static int grow(void **items, int *room, int used, int more, size_t size);
+
+/* A hint concluding `node`: kept when it is the easiest so far, or, keeping them all,
+ * kept with where its branches start (cell, or unit and value); 0, or -1 out of memory. */
+static int
+offer(Search *s, int kind, int complexity, int node, int cell, int unit, int value)
 {
     double difficulty = s->base + length_bonus(complexity);
     int place = place_of(kind);
+    if (s->keep) {
+        if (grow((void **)&s->offers, &s->offer_room, s->offer_count, 1, sizeof(Offer)) < 0) {
+            return -1;
+        }
+        s->offers[s->offer_count] = (Offer){kind,  complexity, place, node, s->offer_count,
+                                            cell,  unit,       value, difficulty};
+        s->offer_count++;
+        return 0;
+    }
     if (s->have
         && !(difficulty < s->difficulty
              || (difficulty == s->difficulty
                  && (complexity < s->complexity
                      || (complexity == s->complexity && place < s->place))))) {
-        return;
+        return 0;
     }
     s->have = 1;
     s->difficulty = difficulty;
@@ -742,11 +778,13 @@ offer(Search *s, int kind, int complexity, int node)
     s->place = place;
     s->kind = kind;
     s->node = node;
+    return 0;
 }
 
-/* The nodes every branch implies that change the grid, offered as `kind`. */
-static void
-common(Search *s, Branch **branches, int count, int kind)
+/* The nodes every branch implies that change the grid, offered as `kind` (starting at
+ * cell, or at unit and value); 0, or -1 out of memory. */
+static int
+common(Search *s, Branch **branches, int count, int kind, int cell0, int unit, int value0)
 {
     const Branch *first = branches[0];
     for (int pass = 1; pass >= 0; pass--) {
@@ -774,9 +812,12 @@ common(Search *s, Branch **branches, int count, int kind)
             for (int k = 0; k < count; k++) {
                 complexity += ancestors(s, branches[k], q);
             }
-            offer(s, kind, complexity, q);
+            if (offer(s, kind, complexity, q, cell0, unit, value0) < 0) {
+                return -1;
+            }
         }
     }
+    return 0;
 }
 
 static int
@@ -795,11 +836,13 @@ contradictions(Search *s, int node_on, Branch *on_branch, int doubled)
             s->hint_now++;
             int complexity = ancestors(s, branches[i], clash + 1)
                              + ancestors(s, branches[i], clash);
-            offer(s, kind, complexity, sources[i] ^ 1);
+            if (offer(s, kind, complexity, sources[i] ^ 1, node_on / 2 / s->n, -1, 0) < 0) {
+                return -1;
+            }
         }
     }
-    if ((s->kinds & DOUBLE) && doubled && on_branch->clash < 0 && off_branch->clash < 0) {
-        common(s, branches, 2, DOUBLE);
+    if ((s->kinds & DOUBLE) && doubled) {
+        return common(s, branches, 2, DOUBLE, node_on / 2 / s->n, -1, 0);
     }
     return 0;
 }
@@ -828,7 +871,9 @@ regions(Search *s, int cell, int value, Branch *on_branch)
                 return -1;
             }
         }
-        common(s, branches, count, REGION);
+        if (common(s, branches, count, REGION, -1, unit, value) < 0) {
+            return -1;
+        }
     }
     return 0;
 }
@@ -858,7 +903,7 @@ search_cell(Search *s, int cell)
         }
     }
     if (s->kinds & CELL) {
-        common(s, from_on, count, CELL);
+        return common(s, from_on, count, CELL, cell, -1, 0);
     }
     return 0;
 }
@@ -1064,8 +1109,10 @@ search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
                                      &level)) {
         return NULL;
     }
-    if (level < 1 || level > 2 || (level == 2 && values == Py_None)) {
-        PyErr_Format(PyExc_ValueError, "level %d: 1 (+) or 2 (+ forcing chains), with values",
+    if (level < 1 || level > 3 || (level > 1 && values == Py_None)) {
+        PyErr_Format(PyExc_ValueError,
+                     "level %d: 1 (+), 2 (+ forcing chains) or 3 (+ multiple forcing chains), "
+                     "the last two with values",
                      level);
         return NULL;
     }
@@ -1669,10 +1716,13 @@ rests_on_link(Search *s, Finding *f, int p, int q)
     }
 }
 
+/* The kinds of nested chains, as interned. */
+enum { NESTED_LOOP, NESTED_CHAIN, NESTED_CELL, NESTED_REGION };
+
 static uint32_t
-hash_chain(const short *nodes, int length, int loop)
+hash_chain(const short *nodes, int length, int kind)
 {
-    uint32_t hash = 2166136261u ^ (uint32_t)loop;
+    uint32_t hash = 2166136261u ^ (uint32_t)kind;
     for (int i = 0; i < length; i++) {
         hash = (hash ^ (uint32_t)nodes[i]) * 16777619u;
     }
@@ -1691,7 +1741,7 @@ rehash(Search *s)
     memset(table, 0xff, (size_t)size * sizeof(int));
     for (int id = 0; id < s->nested_count; id++) {
         const Nested *c = &s->nested[id];
-        uint32_t slot = hash_chain(s->pool + c->at, c->length, c->loop) & (uint32_t)(size - 1);
+        uint32_t slot = hash_chain(s->pool + c->at, c->length, c->kind) & (uint32_t)(size - 1);
         while (table[slot] >= 0) {
             slot = (slot + 1) & (uint32_t)(size - 1);
         }
@@ -1703,18 +1753,18 @@ rehash(Search *s)
     return 0;
 }
 
-/* A nested chain's number, + 1: the one kept with the same kind and nodes, or a new one;
- * -1 out of memory. */
+/* A nested chain's number, + 1: the one kept with the same kind and nodes, or a new one
+ * of that complexity; -1 out of memory. */
 static int
-intern_chain(Search *s, const short *nodes, int length, int loop)
+intern_chain(Search *s, const short *nodes, int length, int kind, int complexity)
 {
     if (s->nested_count * 2 >= s->table_size && rehash(s) < 0) {
         return -1;
     }
-    uint32_t mask = (uint32_t)(s->table_size - 1), slot = hash_chain(nodes, length, loop) & mask;
+    uint32_t mask = (uint32_t)(s->table_size - 1), slot = hash_chain(nodes, length, kind) & mask;
     for (; s->table[slot] >= 0; slot = (slot + 1) & mask) {
         const Nested *c = &s->nested[s->table[slot]];
-        if (c->loop == loop && c->length == length
+        if (c->kind == kind && c->length == length
             && !memcmp(s->pool + c->at, nodes, (size_t)length * sizeof(short))) {
             return s->table[slot] + 1;
         }
@@ -1725,7 +1775,7 @@ intern_chain(Search *s, const short *nodes, int length, int loop)
     }
     int id = s->nested_count++;
     memcpy(s->pool + s->pool_used, nodes, (size_t)length * sizeof(short));
-    s->nested[id] = (Nested){s->pool_used, length, 0, loop};
+    s->nested[id] = (Nested){s->pool_used, length, 0, kind, complexity};
     s->pool_used += length;
     s->table[slot] = id;
     return id + 1;
@@ -1735,9 +1785,9 @@ intern_chain(Search *s, const short *nodes, int length, int loop)
  * then Y, then both; cell by cell, value by value), easiest first (difficulty, length,
  * kind), one of each set of strikes; each that rests on what the branch struck (the
  * causes of its links, both ways round for a loop) strikes, its strikes keeping it as
- * their nested chain.  How many nodes it turned off, -2 out of memory. */
+ * their nested chain, through `in`; 0, or -2 out of memory. */
 static int
-nested_chains(Search *s, Branch *b, short *pending, int *tail)
+nested_chains(Search *s, Inner *in)
 {
     Chains *g = s->chains;
     if (!g) {
@@ -1756,9 +1806,8 @@ nested_chains(Search *s, Branch *b, short *pending, int *tail)
         return -2;
     }
     qsort(g->kept, (size_t)g->kept_count, sizeof(Kept), compare_kept);
-    Inner in = {s, b, pending, tail, 0, 0};
     Finding f;
-    for (int k = 0; k < g->kept_count && in.taken >= 0; k++) {
+    for (int k = 0; k < g->kept_count && in->taken >= 0; k++) {
         const Kept *kept = &g->kept[k];
         int again = 0;
         for (int e = 0; e < k && !again; e++) {
@@ -1789,16 +1838,231 @@ nested_chains(Search *s, Branch *b, short *pending, int *tail)
             f.cells[f.count] = strikes[2 * i];
             f.bits[f.count++] = (unsigned)strikes[2 * i + 1];
             for (int v = 0; v < s->n; v++) {
-                fresh |= (strikes[2 * i + 1] >> v & 1) && !has(b, (strikes[2 * i] * s->n + v) * 2);
+                fresh |= (strikes[2 * i + 1] >> v & 1)
+                         && !has(in->b, (strikes[2 * i] * s->n + v) * 2);
             }
         }
-        f.nested = fresh ? intern_chain(s, nodes, kept->length, loop) : 0;
+        int kind = loop ? NESTED_LOOP : NESTED_CHAIN;
+        f.nested = fresh ? intern_chain(s, nodes, kept->length, kind, kept->length) : 0;
         if (f.nested < 0) {
             return -2;
         }
-        take(&in, &f);
+        take(in, &f);
     }
-    return in.taken;
+    return in->taken < 0 ? -2 : 0;
+}
+
+/* Level 3's search, static cell and region forcing chains keeping every hint, made
+ * ready for a branch's grid (sharing s's units); NULL out of memory. */
+static Search *
+multiple_search(Search *s)
+{
+    Search *m = s->multiple;
+    if (m) {
+        for (int i = 0; i < m->nodes; i++) {
+            free_branch(m->followed[i]);
+            m->followed[i] = NULL;
+        }
+        m->offer_count = 0;
+        return m;
+    }
+    m = calloc(1, sizeof(Search));
+    if (!m) {
+        return NULL;
+    }
+    m->followed = calloc((size_t)s->nodes + 1, sizeof(Branch *));
+    if (!m->followed) {
+        free(m);
+        return NULL;
+    }
+    m->n = s->n;
+    m->cells = s->cells;
+    m->nodes = s->nodes;
+    m->y = 1;
+    m->kinds = CELL | REGION;
+    m->base = 8.0;
+    m->keep = 1;
+    memcpy(m->house_count, s->house_count, sizeof s->house_count);
+    memcpy(m->houses, s->houses, sizeof s->houses);
+    m->unit_count = s->unit_count;
+    m->unit_start = s->unit_start;
+    m->unit_len = s->unit_len;
+    m->unit_cells = s->unit_cells;
+    s->multiple = m;
+    return m;
+}
+
+static void
+free_multiple(Search *m)
+{
+    if (m) {
+        for (int i = 0; i < m->nodes; i++) {
+            free_branch(m->followed[i]);
+        }
+        free(m->followed);
+        free(m->offers);
+        free(m);
+    }
+}
+
+static int
+compare_offers(const void *a, const void *b)
+{
+    const Offer *x = a, *y = b;
+    if (x->difficulty != y->difficulty) {
+        return x->difficulty < y->difficulty ? -1 : 1;
+    }
+    if (x->complexity != y->complexity) {
+        return x->complexity - y->complexity;
+    }
+    if (x->place != y->place) {
+        return x->place - y->place;
+    }
+    return x->seq - y->seq;
+}
+
+static int
+compare_shorts(const void *a, const void *b)
+{
+    return *(const short *)a - *(const short *)b;
+}
+
+/* The nodes `node` rests on in b, itself included, into out, rising; how many. */
+static int
+gather(Search *m, const Branch *b, int node, short *out)
+{
+    int top = 0, count = 0;
+    m->stamp_now++;
+    m->stamp[node] = m->stamp_now;
+    m->stack[top++] = (short)node;
+    while (top) {
+        int q = m->stack[--top];
+        out[count++] = (short)q;
+        for (int i = 0; has(b, q) && i < b->len[q]; i++) {
+            int parent = b->pool[b->start[q] + i];
+            if (m->stamp[parent] != m->stamp_now) {
+                m->stamp[parent] = m->stamp_now;
+                m->stack[top++] = (short)parent;
+            }
+        }
+    }
+    qsort(out, (size_t)count, sizeof(short), compare_shorts);
+    return count;
+}
+
+/* What a branch's start stands on in a nested hint from many starts: the cell's struck
+ * candidates (a cell's chains), or the value's struck places in the unit (a region's). */
+static void
+rests_on_start(Search *s, Finding *f, const Offer *o)
+{
+    if (o->unit < 0) {
+        int p = (o->cell * s->n) * 2;
+        rests_on_link(s, f, p, p + 1);
+        return;
+    }
+    unsigned bit = 1u << (o->value - 1);
+    const int *cells = s->unit_cells + s->unit_start[o->unit];
+    for (int i = 0; i < s->unit_len[o->unit]; i++) {
+        if ((s->cands[cells[i]] & bit) && !(s->work[cells[i]] & bit)) {
+            rests_once(s, f, cells[i], o->value);
+        }
+    }
+}
+
+/* Level 3, where the chains of one line find nothing: every static cell and region
+ * forcing chain on the branch's grid (searched as a grid of its own), easiest first
+ * (difficulty, complexity, cell before region), one of each set of strikes; each that
+ * rests on what the branch struck (the causes of the on nodes its branches rest on, a
+ * start standing on its cell's or unit's struck candidates) strikes, through `in`; 0, or
+ * -2 out of memory. */
+static int
+nested_multiple(Search *s, Inner *in)
+{
+    int n = s->n;
+    Search *m = multiple_search(s);
+    if (!m) {
+        return -2;
+    }
+    memcpy(m->cands, s->work, sizeof(unsigned) * (size_t)s->cells);
+    for (int cell = 0; cell < m->cells; cell++) {
+        if (popcount(m->cands[cell]) >= 3 && search_cell(m, cell) < 0) {
+            return -2;
+        }
+    }
+    qsort(m->offers, (size_t)m->offer_count, sizeof(Offer), compare_offers);
+    Finding f;
+    for (int k = 0; k < m->offer_count && in->taken >= 0; k++) {
+        const Offer *o = &m->offers[k];
+        int cell = o->node / 2 / n;
+        unsigned bit = 1u << (o->node / 2 % n);
+        unsigned gone = (o->node & 1) ? m->cands[cell] & ~bit : bit;
+        int again = 0;
+        for (int e = 0; e < k && !again; e++) {
+            const Offer *before = &m->offers[e];
+            int other = before->node / 2 / n;
+            unsigned was = 1u << (before->node / 2 % n);
+            again = other == cell && ((before->node & 1) ? m->cands[other] & ~was : was) == gone;
+        }
+        if (again) {
+            continue;
+        }
+        Branch *branches[MAX_CELLS];
+        int count = 0;
+        for (int i = 0; o->unit < 0 && i < n; i++) {
+            if (m->cands[o->cell] >> i & 1) {
+                branches[count++] = m->followed[(o->cell * n + i) * 2 + 1];
+            }
+        }
+        const int *cells = o->unit < 0 ? NULL : s->unit_cells + s->unit_start[o->unit];
+        for (int i = 0; cells && i < s->unit_len[o->unit]; i++) {
+            if (m->cands[cells[i]] >> (o->value - 1) & 1) {
+                branches[count++] = m->followed[(cells[i] * n + o->value - 1) * 2 + 1];
+            }
+        }
+        if (grow((void **)&s->key, &s->key_room, 0, 1 + count * (1 + s->nodes),
+                 sizeof(short)) < 0) {
+            return -2;
+        }
+        f.count = f.parent_count = 0;
+        s->stamp_now++;
+        int length = 1;
+        s->key[0] = (short)o->node;
+        for (int i = 0; i < count; i++) {
+            short *nodes = s->key + length + 1;
+            int reached = gather(m, branches[i], o->node, nodes);
+            s->key[length] = (short)reached;
+            length += 1 + reached;
+            for (int j = 0; j < reached; j++) {
+                int q = nodes[j];
+                if (!(q & 1)) {
+                    continue;
+                }
+                if (branches[i]->len[q]) {
+                    rests_on_link(s, &f, branches[i]->pool[branches[i]->start[q]], q);
+                }
+                else {
+                    rests_on_start(s, &f, o);
+                }
+            }
+        }
+        if (!f.parent_count) {
+            continue;
+        }
+        f.cells[0] = cell;
+        f.bits[0] = gone;
+        f.count = 1;
+        int fresh = 0;
+        for (int v = 0; v < n; v++) {
+            fresh |= (gone >> v & 1) && !has(in->b, (cell * n + v) * 2);
+        }
+        int kind = o->kind == REGION ? NESTED_REGION : NESTED_CELL;
+        f.nested = fresh ? intern_chain(s, s->key, length, kind, o->complexity) : 0;
+        if (f.nested < 0) {
+            return -2;
+        }
+        take(in, &f);
+    }
+    return in->taken < 0 ? -2 : 0;
 }
 
 static void
@@ -1813,6 +2077,9 @@ free_nested(Search *s)
         free(s->chains->kept_strikes);
         free(s->chains);
     }
+    free_multiple(s->multiple);
+    free(s->offers);
+    free(s->key);
     free(s->nested);
     free(s->pool);
     free(s->table);

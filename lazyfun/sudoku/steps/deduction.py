@@ -44,6 +44,7 @@ from lazyfun.sudoku.steps.forcing import (
     dynamic_forcing_chains_plus,
     multiple_forcing_chains,
     nested_forcing_chains,
+    nested_multiple_forcing_chains,
     nishio_forcing_chains,
 )
 from lazyfun.sudoku.steps.strong_links import strong_links as linked
@@ -403,6 +404,15 @@ LADDER: tuple[Technique, ...] = (
         " they struck, and go on from what those strike",
         nested_forcing_chains,
     ),
+    Technique(
+        "nested multiple forcing chains",
+        10.0,
+        "chain",
+        "the nested forcing chains, which, where the chains of one line find nothing either,"
+        " look on their grid for the cell and region forcing chains that rest on what they"
+        " struck, and go on from what those strike",
+        nested_multiple_forcing_chains,
+    ),
 )
 
 
@@ -414,6 +424,7 @@ SE_FORCING = (
     "dynamic forcing chains",
     "dynamic forcing chains (+)",
     "nested forcing chains",
+    "nested multiple forcing chains",
 )
 
 

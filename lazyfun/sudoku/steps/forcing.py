@@ -51,7 +51,7 @@ from typing import NamedTuple
 
 from lazyfun.sudoku.steps import engine
 from lazyfun.sudoku.steps.chaining import houses_of, length_bonus
-from lazyfun.sudoku.steps.inner import Nested, inferences
+from lazyfun.sudoku.steps.inner import Nested, Strike, Taken, inferences, link_parents, table_order
 from lazyfun.sudoku.steps.techniques import Found, State
 
 __all__ = [
@@ -60,6 +60,7 @@ __all__ = [
     "dynamic_forcing_chains_plus",
     "multiple_forcing_chains",
     "nested_forcing_chains",
+    "nested_multiple_forcing_chains",
     "nishio_forcing_chains",
 ]
 
@@ -96,9 +97,14 @@ BASES: dict[str, float] = {
     "dynamic cell forcing chains (+ forcing chains)": 9.5,
     "dynamic region forcing chains (+ forcing chains)": 9.5,
     "dynamic contradiction forcing chain (+ forcing chains)": 9.5,
+    "dynamic double forcing chain (+ multiple forcing chains)": 10.0,
+    "dynamic cell forcing chains (+ multiple forcing chains)": 10.0,
+    "dynamic region forcing chains (+ multiple forcing chains)": 10.0,
+    "dynamic contradiction forcing chain (+ multiple forcing chains)": 10.0,
 }
-# Each level's suffix: none, the inner rules (+), and forcing chains nested too.
-_SUFFIXES = ("", " (+)", " (+ forcing chains)")
+# Each level's suffix: none, the inner rules (+), forcing chains nested too, and
+# multiple forcing chains nested too.
+_SUFFIXES = ("", " (+)", " (+ forcing chains)", " (+ multiple forcing chains)")
 _KIND_ORDER = {"double": 1, "cell": 5, "region": 6, "contradiction": 7, "nishio": 7}
 # The C engine's flag for each kind.
 _FLAGS = {"contradiction": 1, "double": 2, "cell": 4, "region": 8, "nishio": 16}
@@ -182,7 +188,10 @@ class _Chaining:
         needed; whether any is new."""
         n = self.n
         new = False
-        for strikes, parents, chain in inferences(self.s, cands, self.level):
+        found = inferences(self.s, cands, self.level)
+        if not found and self.level >= 3:
+            found = _nested_multiple(self.s, cands)
+        for strikes, parents, chain in found:
             nodes = tuple((cell * n + value - 1) * 2 for cell, value in parents)
             for cell, value in strikes:
                 q = (cell * n + value - 1) * 2
@@ -288,7 +297,7 @@ def _complexity(targets: list[tuple[Node, _Branch]]) -> int:
         seen = _ancestors(node, branch)
         total += len(seen)
         chains.update(branch.nested[q] for q in seen if q in branch.nested)
-    return total + sum(len(nodes) for _, nodes in chains)
+    return total + sum(chain.complexity for chain in chains)
 
 
 def _conclusion(n: int, node: Node) -> Found:
@@ -301,11 +310,10 @@ def _conclusion(n: int, node: Node) -> Found:
     )
 
 
-def _common(branches: list[_Branch], s: State) -> list[tuple[Node, int]]:
-    """The nodes every branch implies that change the grid, with the branches'
-    complexity for each."""
+def _common(branches: list[_Branch], s: State) -> list[Node]:
+    """The nodes every branch implies that change the grid."""
     n = s.n
-    out: list[tuple[Node, int]] = []
+    out: list[Node] = []
     for nodes in (branches[0].on, branches[0].off):
         for q in nodes:
             cell, value = q // 2 // n, q // 2 % n + 1
@@ -314,8 +322,18 @@ def _common(branches: list[_Branch], s: State) -> list[tuple[Node, int]]:
             if q & 1 and s.cands[cell].bit_count() == 1:
                 continue
             if all(q in (b.on if q & 1 else b.off) for b in branches[1:]):
-                out.append((q, _complexity([(q, b) for b in branches])))
+                out.append(q)
     return out
+
+
+class _Offer(NamedTuple):
+    """A hint with what it rests on: each branch with its node concluded (or, for a
+    contradiction, the two clashing), and where the branches start (a cell, or a unit
+    and a value)."""
+
+    hint: _Hint
+    targets: list[tuple[Node, _Branch]]
+    origin: tuple[int, ...]
 
 
 class _Search:
@@ -325,7 +343,14 @@ class _Search:
     regions the cell is the first place of the value in; then the cell's own."""
 
     def __init__(
-        self, s: State, base: float, dynamic: bool, y: bool, kinds: frozenset[str], level: int
+        self,
+        s: State,
+        base: float,
+        dynamic: bool,
+        y: bool,
+        kinds: frozenset[str],
+        level: int,
+        keep: bool = False,
     ) -> None:
         self.s = s
         self.base = base
@@ -335,6 +360,8 @@ class _Search:
         self.chaining = _Chaining(s, dynamic, y, level)
         self.best: _Hint | None = None
         self.followed: dict[Node, _Branch] = {}
+        # every hint in the order found, when asked to keep them (nested, level 3)
+        self.offers: list[_Offer] | None = [] if keep else None
 
     def follow(self, source: Node) -> _Branch:
         """What ``source`` implies (see :meth:`_Chaining.follow`), each source followed once."""
@@ -342,12 +369,18 @@ class _Search:
             self.followed[source] = self.chaining.follow(source)
         return self.followed[source]
 
-    def offer(self, kind: str, complexity: int, node: Node) -> None:
-        """A hint concluding ``node``: kept when it is the easiest so far."""
+    def offer(
+        self, kind: str, node: Node, targets: list[tuple[Node, _Branch]], origin: tuple[int, ...]
+    ) -> None:
+        """A hint concluding ``node``, resting on ``targets``: kept when it is the easiest
+        so far (or, keeping them all, kept)."""
+        complexity = _complexity(targets)
         hint = _Hint(
             kind, self.base + length_bonus(complexity), complexity, _conclusion(self.s.n, node)
         )
-        if self.best is None or hint.key() < self.best.key():
+        if self.offers is not None:
+            self.offers.append(_Offer(hint, targets, origin))
+        elif self.best is None or hint.key() < self.best.key():
             self.best = hint
 
     def run(self) -> Found | None:
@@ -375,8 +408,8 @@ class _Search:
             if "region" in kinds:
                 self._regions(cell, value, on_branch)
         if "cell" in kinds:
-            for q, complexity in _common(from_on, s):
-                self.offer("cell", complexity, q)
+            for q in _common(from_on, s):
+                self.offer("cell", q, [(q, b) for b in from_on], (cell,))
 
     def _contradictions(self, node_on: Node, on_branch: _Branch, double: bool) -> None:
         """A candidate whose being on, or off, leads to a contradiction; then (dynamic,
@@ -385,11 +418,11 @@ class _Search:
         kind = "nishio" if "nishio" in self.kinds else "contradiction"
         for source, branch in ((node_on, on_branch), (node_on - 1, off_branch)):
             if branch.clash >= 0:
-                complexity = _complexity([(branch.clash + 1, branch), (branch.clash, branch)])
-                self.offer(kind, complexity, source ^ 1)
-        if "double" in self.kinds and double and on_branch.clash < 0 and off_branch.clash < 0:
-            for q, complexity in _common([on_branch, off_branch], self.s):
-                self.offer("double", complexity, q)
+                targets = [(branch.clash + 1, branch), (branch.clash, branch)]
+                self.offer(kind, source ^ 1, targets, (source,))
+        if "double" in self.kinds and double:
+            for q in _common([on_branch, off_branch], self.s):
+                self.offer("double", q, [(q, on_branch), (q, off_branch)], (node_on,))
 
     def _regions(self, cell: int, value: int, on_branch: _Branch) -> None:
         """Each unit of ``cell`` whose first place for ``value`` it is: what every place
@@ -402,8 +435,62 @@ class _Search:
             branches = [on_branch] + [
                 self.follow(chaining.node(c, value, True)) for c in places[1:]
             ]
-            for q, complexity in _common(branches, s):
-                self.offer("region", complexity, q)
+            for q in _common(branches, s):
+                self.offer("region", q, [(q, b) for b in branches], (unit, value))
+
+
+def _nested_multiple(s: State, cands: list[int]) -> list[Taken]:
+    """Level 3 (+ multiple forcing chains), where the inner rules and the chains of one
+    line find nothing: every static cell and region forcing chain on ``cands`` (a
+    branch's grid, searched as a grid of its own), easiest first (by difficulty,
+    complexity, cell before region: a stable sort of the order found), one of each set
+    of strikes, that rests on what the branch struck (:func:`_offer_parents`)."""
+    kinds = frozenset({"cell", "region"})
+    search = _Search(s.struck(cands), 8.0, False, True, kinds, 0, keep=True)
+    search.run()
+    done: set[frozenset[Strike]] = set()
+    out: list[Taken] = []
+    for offer in sorted(search.offers or (), key=lambda offer: offer.hint.key()):
+        strikes = list(offer.hint.found.eliminations)
+        for cell, value in offer.hint.found.placements:
+            strikes += [
+                (cell, v) for v in range(1, s.n + 1) if v != value and cands[cell] >> (v - 1) & 1
+            ]
+        if frozenset(strikes) in done:
+            continue
+        done.add(frozenset(strikes))
+        parents = _offer_parents(s, cands, offer)
+        if parents:
+            node = offer.targets[0][0]
+            seen = [sorted(_ancestors(q, branch)) for q, branch in offer.targets]
+            nodes = (node, *(x for nodes in seen for x in (len(nodes), *nodes)))
+            nested = Nested(offer.hint.kind, nodes, offer.hint.complexity)
+            out.append((table_order(strikes), parents, nested))
+    return out
+
+
+def _offer_parents(s: State, cands: list[int], offer: _Offer) -> tuple[Strike, ...]:
+    """What a nested hint from many starts rests on: for each on node its branches' nodes
+    rest on, its cause (:func:`~lazyfun.sudoku.steps.inner.link_parents`); a branch's
+    start stands for a cell's struck candidates (a cell's chains) or a value's struck
+    places in the unit (a region's)."""
+    if len(offer.origin) == 1:
+        (cell,) = offer.origin
+        struck = s.cands[cell] & ~cands[cell]
+        start = [(cell, v) for v in range(1, s.n + 1) if struck >> (v - 1) & 1]
+    else:
+        unit, value = offer.origin
+        bit = 1 << (value - 1)
+        start = [(c, value) for c in s.units[unit] if s.cands[c] & bit and not cands[c] & bit]
+    parents: dict[Strike, None] = {}
+    for node, branch in offer.targets:
+        for q in sorted(_ancestors(node, branch)):
+            if q & 1:
+                causes = branch.on[q]
+                parents.update(
+                    dict.fromkeys(link_parents(s, cands, causes[0], q) if causes else start)
+                )
+    return tuple(parents)
 
 
 def _in_c(
@@ -464,4 +551,11 @@ nested_forcing_chains = _finder(
 nested_forcing_chains.__doc__ = (
     "The dynamic forcing chains (+) with the cycles and forcing chains of one line inside"
     " (+ forcing chains, 9.5): see :func:`lazyfun.sudoku.steps.inner.nested`."
+)
+nested_multiple_forcing_chains = _finder(
+    10.0, True, True, frozenset({"contradiction", "double", "cell", "region"}), level=3
+)
+nested_multiple_forcing_chains.__doc__ = (
+    "The nested forcing chains with the static cell and region forcing chains inside too"
+    " (+ multiple forcing chains, 10.0)."
 )

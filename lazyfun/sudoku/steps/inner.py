@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import pairwise
+from typing import NamedTuple
 
 from lazyfun.sudoku.steps.chaining import Chain, every_chain, houses_of
 from lazyfun.sudoku.steps.techniques import State, colex_pairs
@@ -53,27 +54,39 @@ __all__ = [
     "Nested",
     "hidden_pairs",
     "inferences",
+    "link_parents",
     "locking",
     "naked_pairs",
     "nested",
+    "table_order",
     "x_wings",
 ]
 
 Strike = tuple[int, int]  # (cell, value)
+
+
+class Nested(NamedTuple):
+    """A chain nested in a dynamic one: what tells it from another (its kind, and its
+    nodes or, for forcing chains from many starts, its conclusion and each branch's
+    nodes), and its complexity, which a hint resting on it adds once."""
+
+    kind: str
+    nodes: tuple[int, ...]
+    complexity: int
+
+
 # What one rule's finding strikes, and the struck candidates it rests on.
 Inference = tuple[tuple[Strike, ...], tuple[Strike, ...]]
-# A chain nested in a dynamic one: whether it is a loop, and its nodes.
-Nested = tuple[bool, tuple[int, ...]]
 # An inference with the chain it comes from (none from the rules).
 Taken = tuple[tuple[Strike, ...], tuple[Strike, ...], Nested | None]
 
 
-def _table_order(strikes: list[Strike]) -> tuple[Strike, ...]:
+def table_order(strikes: list[Strike]) -> tuple[Strike, ...]:
     """``strikes`` in the order SE's table of them reads them out: a cell's values
     together, the cells by number modulo the table's size (16, doubled while it is
     more than three quarters full), then in the order they were found.
 
-    >>> _table_order([(20, 3), (4, 3), (3, 3)])
+    >>> table_order([(20, 3), (4, 3), (3, 3)])
     ((3, 3), (20, 3), (4, 3))
     """
     cells = list(dict.fromkeys(cell for cell, _ in strikes))
@@ -131,7 +144,7 @@ def locking(s: State, cands: list[int]) -> Iterator[Inference]:
                         for c in first
                         if s.cands[c] & bit and not cands[c] & bit and c not in second
                     )
-                    yield _table_order(strikes), parents
+                    yield table_order(strikes), parents
 
 
 def _indices(s: State) -> dict[str, dict[int, int]]:
@@ -175,7 +188,7 @@ def hidden_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
                         for v in (a, b)
                         if s.cands[c] >> v & 1
                     )
-                    yield _table_order(strikes), parents
+                    yield table_order(strikes), parents
 
 
 def naked_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
@@ -207,7 +220,7 @@ def naked_pairs(s: State, cands: list[int]) -> Iterator[Inference]:
                         for v in range(1, n + 1)
                         if (s.cands[c] & ~pair) >> (v - 1) & 1
                     )
-                    yield _table_order(strikes), parents
+                    yield table_order(strikes), parents
 
 
 def x_wings(s: State, cands: list[int]) -> Iterator[Inference]:
@@ -246,7 +259,7 @@ def x_wings(s: State, cands: list[int]) -> Iterator[Inference]:
                         for t, c in enumerate(base)
                         if t not in lines and s.cands[c] & bit and not cands[c] & bit
                     )
-                    yield _table_order(strikes), parents
+                    yield table_order(strikes), parents
 
 
 RULES = (locking, hidden_pairs, naked_pairs, x_wings)
@@ -267,7 +280,8 @@ def nested(
         done.add(frozenset(strikes))
         parents = _chain_parents(s, cands, chain)
         if parents:
-            yield _table_order(strikes), parents, (chain.kind.endswith("cycle"), chain.nodes)
+            kind = "loop" if chain.kind.endswith("cycle") else "chain"
+            yield table_order(strikes), parents, Nested(kind, chain.nodes, len(chain.nodes))
 
 
 def _chain_strikes(s: State, cands: list[int], chain: Chain) -> list[Strike]:
@@ -294,18 +308,18 @@ def _chain_strikes(s: State, cands: list[int], chain: Chain) -> list[Strike]:
 def _chain_parents(s: State, cands: list[int], chain: Chain) -> tuple[Strike, ...]:
     """What a nested chain rests on: the cause of each of its on nodes (every node of a
     loop, which holds both ways round, and its closing link) in the chain's grid
-    (:func:`_link_parents`)."""
+    (:func:`link_parents`)."""
     nodes = chain.nodes
     loop = chain.kind.endswith("cycle")
     links = pairwise((*nodes, nodes[0]) if loop else nodes)
     parents: dict[Strike, None] = {}
     for p, q in links:
         if loop or q & 1:
-            parents.update(dict.fromkeys(_link_parents(s, cands, p, q)))
+            parents.update(dict.fromkeys(link_parents(s, cands, p, q)))
     return tuple(parents)
 
 
-def _link_parents(s: State, cands: list[int], p: int, q: int) -> list[Strike]:
+def link_parents(s: State, cands: list[int], p: int, q: int) -> list[Strike]:
     """What the link from node ``p`` to node ``q`` rests on: within a cell, the cell's
     struck candidates; else, in the first house of ``p``'s cell that holds ``q``'s (with
     just two places for its value, when ``q`` is on), the value's struck places."""

@@ -63,7 +63,7 @@ LEVELS: tuple[tuple[Level, float], ...] = (
     ("expert", 6.5),
 )
 LEVEL_NAMES: tuple[str, ...] = get_args(Level)
-TOP = 10.0  # SE's multiple forcing chains nested in dynamic ones: past the ladder
+TOP = 10.5  # SE's dynamic forcing chains nested in dynamic ones: past the ladder
 NO_SCALE = "the Sudoku Explainer scale is defined for the classic grid and its techniques"
 
 

@@ -184,6 +184,14 @@ class State:
         other.stamps = list(self.stamps)
         return other
 
+    def struck(self, cands: list[int]) -> State:
+        """A fork whose candidates are ``cands`` (a chain's copy of these, struck as it
+        went), every unit stamped anew: nothing found on this state is kept for it."""
+        other = self.fork()
+        other.cands, other.memo, other.unit_memo = list(cands), {}, {}
+        other.stamps = [next(_CLOCK)] * len(self.stamps)
+        return other
+
     def of_unit(self, name: str, k: int, find: Callable[[State, int], T]) -> T:
         """``find(self, k)``, for a finding that reads only unit ``k``'s candidates and
         values: kept under ``name`` while they stay (a step changes few units, and the
