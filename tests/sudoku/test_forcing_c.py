@@ -15,8 +15,9 @@ from lazyfun.sudoku import parse, solve
 from lazyfun.sudoku.board.arrangement import random_transform
 from lazyfun.sudoku.steps import aligned, chaining, forcing
 from lazyfun.sudoku.steps.chaining import Chain, houses_of
-from lazyfun.sudoku.steps.deduction import steps
+from lazyfun.sudoku.steps.deduction import Step, steps
 from lazyfun.sudoku.steps.techniques import C_WINGS, Found, State, _wings_in_c, _wings_search
+from tests.datafiles import read_lines
 
 engine = pytest.importorskip("lazyfun.sudoku.steps._forcing")
 
@@ -28,6 +29,8 @@ SEARCHES = [
     (8.5, True, True, DYNAMIC, 0),
 ]
 PLUS = (9.0, True, True, DYNAMIC, 1)
+NESTED = (9.5, True, True, DYNAMIC, 2)  # forcing chains nested (level 2)
+NESTED_MULTIPLE = (10.0, True, True, DYNAMIC, 3)  # and multiple forcing chains (level 3)
 # serate's ER 9.0 and 8.4 (tests/data/serate_sample180.txt): dynamic and static chains.
 HARD = ".92.6.5..8....54.6....98.....5..16...786....36..........9.4.....6..13..2.......3."
 MIDDLE = "15.3......7..4.2....4.72.....8.........9..1.8.1..8.79......38...........6....7423"
@@ -151,17 +154,43 @@ def _arguments(s: State) -> list[object]:
     return [s.cands, s.n, s.units, [houses_of(s, c) for c in range(len(s.cands))], 8.5]
 
 
+def _first_state(puzzle: str, suffix: str) -> tuple[State, Step]:
+    """The state of ``puzzle``'s walk before its first step whose name ends ``suffix``."""
+    grid = parse(puzzle)
+    s = State(grid, None)
+    for step in steps(grid):
+        if step.technique.endswith(suffix):
+            return s, step
+        s.apply(step.placements, step.eliminations)
+    raise AssertionError(f"no {suffix} step")
+
+
 def test_the_c_search_gives_the_python_hint_with_the_inner_rules() -> None:
     """Dynamic forcing chains (+): the first state of a walk where the inner rules are
     needed (the readable search takes seconds there)."""
-    grid = parse(PLUSSED)
-    s = State(grid, None)
-    for step in steps(grid):
-        if step.technique.endswith("(+)"):
-            break
-        s.apply(step.placements, step.eliminations)
+    s, step = _first_state(PLUSSED, "(+)")
     found = forcing._in_c(s, *PLUS)
     assert found is not None and found == forcing._Search(s, *PLUS).run()
+    assert found.technique == step.technique and found.rating == step.difficulty
+
+
+def test_the_c_search_gives_the_python_hint_with_chains_nested() -> None:
+    """Level 2 on the first state of a forum puzzle's walk that needs it (serate's ER
+    10.3, tests/data/serate_nested.txt): some seven seconds of readable search."""
+    s, step = _first_state(read_lines("serate_nested.txt")[1].split()[0], "(+ forcing chains)")
+    found = forcing._in_c(s, *NESTED)
+    assert found is not None and found == forcing._Search(s, *NESTED).run()
+    assert found.technique == step.technique and found.rating == step.difficulty == 10.3
+
+
+@pytest.mark.slow
+def test_the_c_search_gives_the_python_hint_with_multiple_chains_nested() -> None:
+    """Level 3 likewise (serate's ER 11.0): the readable search takes most of a minute."""
+    s, step = _first_state(
+        read_lines("serate_nested.txt")[5].split()[0], "(+ multiple forcing chains)"
+    )
+    found = forcing._in_c(s, *NESTED_MULTIPLE)
+    assert found is not None and found == forcing._Search(s, *NESTED_MULTIPLE).run()
     assert found.technique == step.technique and found.rating == step.difficulty
 
 
@@ -198,6 +227,10 @@ def test_the_inner_rules_refuse_a_grid_they_cannot_read() -> None:
             engine.search(*arguments, True, True, engine.CONTRADICTION, values)
     with pytest.raises(ValueError, match="a dynamic search"):
         engine.search(*arguments, False, True, engine.CELL, [0] * 81)
+    levels: list[tuple[int, list[int] | None]] = [(0, [0] * 81), (4, [0] * 81), (2, None)]
+    for level, values_given in levels:
+        with pytest.raises(ValueError, match=f"level {level}: 1 \\(\\+\\), 2 .* with values"):
+            engine.search(*arguments, True, True, engine.CONTRADICTION, values_given, level)
     arguments[2] = [*arguments[2][:5], arguments[2][5][:8], *arguments[2][6:]]  # type: ignore[index]
     with pytest.raises(ValueError, match="unit 5: \\(\\+\\) reads units of 9 cells"):
         engine.search(*arguments, True, True, engine.CONTRADICTION, [0] * 81)

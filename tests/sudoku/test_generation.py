@@ -453,7 +453,7 @@ def test_cli_generate_to_a_rating_and_bad_ranges() -> None:
         ("4.0-3.0", "the low end is above the high end"),
         ("hard", "--rating takes LOW-HIGH"),
         ("3..4", "--rating takes LOW-HIGH"),
-        ("9.8-10.4", "the ladder certifies ratings up to"),
+        ("10.2-10.9", "the ladder certifies ratings up to"),
     ]:
         refused = runner.invoke(app, ["sudoku", "generate", "--rating", bad])
         assert refused.exit_code == 2, bad
