@@ -33,17 +33,23 @@ from lazyfun import Stream
 from lazyfun.parallel import pmap
 from lazyfun.sudoku import parse
 from lazyfun.sudoku.steps.deduction import SINGLES, steps
-from lazyfun.sudoku.steps.rating import rate
+from lazyfun.sudoku.steps.rating import Rating, rate
 
 SAMPLE = 200  # forum-hardest puzzles rated: about half a second each on this machine
 SERATE_SAMPLE = ROOT / "tests" / "data" / "serate_sample180.txt"
 SERATE_DRAW = ROOT / "tests" / "data" / "serate_draw100.txt"
 SERATE_CHECK = ROOT / "tests" / "data" / "serate_check200.txt"
+SERATE_NESTED = ROOT / "tests" / "data" / "serate_nested.txt"
+NESTED_TIMED = 4  # of SERATE_NESTED timed against serate: some two minutes each for it
 SERATE_CLASSES = Path.home() / ".cache" / "serate" / "classes"
 
 
+def rating(puzzle: str) -> Rating:
+    return rate(parse(puzzle))
+
+
 def score(puzzle: str) -> float:
-    return rate(parse(puzzle)).score
+    return rating(puzzle).score
 
 
 def agreement(
@@ -138,6 +144,47 @@ def against_serate(sample: Path, least: float) -> list[str]:
     return verdicts
 
 
+def nested_against_serate() -> list[str]:
+    """The forum's hardest whose walks take SE's chains nested in dynamic ones: serate's
+    ER on every one within the ladder (levels 2 and 3), a floor no higher on the one
+    past it; and the time, on the first ``NESTED_TIMED``, against serate's."""
+    rows = [line.split(" ", 2) for line in lines(SERATE_NESTED)]
+    puzzles = [row[0] for row in rows]
+    workers = os.cpu_count() or 1
+    start = time.perf_counter()
+    ratings = list(Stream(puzzles).map(rating, concurrency=workers, via="process"))
+    every = time.perf_counter() - start
+    within = [(r, float(row[1])) for r, row in zip(ratings, rows, strict=True) if not r.floor]
+    exact = sum(abs(r.score - er) < 1e-9 for r, er in within)
+    floors = [(r.score, float(row[1])) for r, row in zip(ratings, rows, strict=True) if r.floor]
+    print(
+        f"  {SERATE_NESTED.name}: {exact}/{len(within)} exact within the ladder; floors "
+        f"(ours, serate's) {floors}; all {len(rows)} in {every:.1f} s on {workers} cores"
+    )
+    verdicts = [
+        verdict(
+            "serate's ER on the forum's hardest within the nested levels, a floor below it past",
+            exact == len(within) >= 14 and all(ours <= er for ours, er in floors),
+            f"{exact}/{len(within)} exact, floors {floors}",
+        )
+    ]
+    timed = puzzles[:NESTED_TIMED]
+    start = time.perf_counter()
+    list(Stream(timed).map(score, concurrency=workers, via="process"))
+    ours = time.perf_counter() - start
+    theirs = serate_seconds(timed)
+    if theirs is not None:
+        print(f"  the first {len(timed)}: {ours:.1f} s against serate's {theirs:.1f} s")
+        verdicts.append(
+            verdict(
+                f"10x as fast as serate on the first {len(timed)} nested, both on every core",
+                theirs >= 10 * ours,
+                f"{theirs / ours:.1f}x ({ours:.1f} s against {theirs:.1f} s)",
+            )
+        )
+    return verdicts
+
+
 def singles_finish(puzzle: str) -> bool:
     """Whether singles alone finish a puzzle (the walk stops at the first guess)."""
     return all(s.technique != "bifurcation" for s in steps(parse(puzzle), techniques=SINGLES))
@@ -169,6 +216,7 @@ def main() -> list[str]:
     verdicts += against_serate(SERATE_DRAW, 0.9)
     verdicts += against_serate(SERATE_SAMPLE, 0.9)
     verdicts += against_serate(SERATE_CHECK, 0.9)
+    verdicts += nested_against_serate()
     hardest = data_file("tdoku_puzzles5_forum_hardest_1905_11plus.txt")
     if hardest is not None:
         puzzles = lines(hardest)
