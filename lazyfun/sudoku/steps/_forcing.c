@@ -3,14 +3,16 @@
  * the forcing chains from many starts (forcing.py's ``_Search``), the cycles and chains
  * of one line (chaining.py) and the wings of three to five cells (techniques.py).
  *
- * search(cands, n, units, houses, base, dynamic, y, kinds, values=None) -> (kind,
- * complexity, node) or None.  cands: each cell's candidates (bit v-1 for value v); units: the cells of
+ * search(cands, n, units, houses, base, dynamic, y, kinds, values=None, level=1) ->
+ * (kind, complexity, node) or None.  cands: each cell's candidates (bit v-1 for value v); units: the cells of
  * each unit; houses: each cell's units in Sudoku Explainer's order (box first); kinds:
  * the flags below.  The answer is the easiest hint, as forcing.py's module docstring
  * says: the least (base + length bonus, complexity, kind's place), the first found
  * among equals.  A node is (cell * n + value - 1) * 2 + 1 when on, + 0 when off.
  *
- * values (the placed values) turns on the inner rules of the dynamic chains (+).
+ * values (the placed values) turns on the inner rules of the dynamic chains (+); level 2
+ * nests the cycles and forcing chains of one line in them too, level 3 the static cell
+ * and region forcing chains (the classic grid's rows, columns and boxes only).
  *
  * Each followed source keeps a Branch: the nodes it turned on and off, in the order
  * they were reached, each with its parents.  Sources are followed once per search.
@@ -1129,6 +1131,12 @@ search(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
         free_search(s);
         return NULL;
     }
+    if (level > 1 && s->unit_count != 3 * n) {
+        PyErr_Format(PyExc_ValueError, "level %d reads the classic grid's %d units, not %d",
+                     level, 3 * n, s->unit_count);
+        free_search(s);
+        return NULL;
+    }
     s->followed = PyMem_Calloc((size_t)s->nodes + 1, sizeof(Branch *));
     if (!s->followed) {
         free_search(s);
@@ -1337,10 +1345,10 @@ on_path(const Chains *g, int path, int node)
     return 0;
 }
 
-/* Whether a loop strikes anything: a value from a cell outside it that sees one of
- * its nodes of that value on and one off. */
+/* What a loop strikes, into gone (each cell's values): a value from a cell outside it
+ * that sees one of its nodes of that value on and one off; whether anything. */
 static int
-cycle_strikes(const Chains *g, int path)
+cycle_strikes(const Chains *g, int path, unsigned *gone)
 {
     uint64_t inside[2] = {0, 0}, on[MAX_N][2], off[MAX_N][2];
     memset(on, 0, sizeof on);
@@ -1351,19 +1359,20 @@ cycle_strikes(const Chains *g, int path)
         uint64_t(*side)[2] = q & 1 ? on : off;
         side[value][cell >> 6] |= (uint64_t)1 << (cell & 63);
     }
-    for (int value = 0; value < g->n; value++) {
-        for (int c = 0; c < g->cells; c++) {
-            if (!(g->cands[c] >> value & 1) || (inside[c >> 6] >> (c & 63) & 1)) {
-                continue;
-            }
+    int any = 0;
+    for (int c = 0; c < g->cells; c++) {
+        gone[c] = 0;
+        for (int value = 0; value < g->n && !(inside[c >> 6] >> (c & 63) & 1); value++) {
             const uint64_t *peers = g->peers[c];
-            if (((peers[0] & on[value][0]) | (peers[1] & on[value][1]))
+            if ((g->cands[c] >> value & 1)
+                && ((peers[0] & on[value][0]) | (peers[1] & on[value][1]))
                 && ((peers[0] & off[value][0]) | (peers[1] & off[value][1]))) {
-                return 1;
+                gone[c] |= 1u << value;
+                any = 1;
             }
         }
     }
-    return 0;
+    return any;
 }
 
 static void
@@ -1434,25 +1443,9 @@ keep_chain(Chains *g, int kind, int path)
         count = 1;
     }
     else {
-        unsigned gone[MAX_CELLS] = {0};
-        uint64_t inside[2] = {0, 0}, on[MAX_N][2], off[MAX_N][2];
-        memset(on, 0, sizeof on);
-        memset(off, 0, sizeof off);
-        for (int i = 0; i < length; i++) {
-            int cell = nodes[i] / 2 / n, value = nodes[i] / 2 % n;
-            inside[cell >> 6] |= (uint64_t)1 << (cell & 63);
-            uint64_t(*side)[2] = nodes[i] & 1 ? on : off;
-            side[value][cell >> 6] |= (uint64_t)1 << (cell & 63);
-        }
-        for (int c = 0; c < g->cells; c++) {
-            for (int value = 0; value < n && !(inside[c >> 6] >> (c & 63) & 1); value++) {
-                const uint64_t *peers = g->peers[c];
-                if ((g->cands[c] >> value & 1)
-                    && ((peers[0] & on[value][0]) | (peers[1] & on[value][1]))
-                    && ((peers[0] & off[value][0]) | (peers[1] & off[value][1]))) {
-                    gone[c] |= 1u << value;
-                }
-            }
+        unsigned gone[MAX_CELLS];
+        if (!cycle_strikes(g, path, gone)) {
+            return 0;
         }
         for (int i = length; i > 0; i -= 2) {
             int q = nodes[i % length], cell = q / 2 / n;
@@ -1470,9 +1463,6 @@ keep_chain(Chains *g, int kind, int path)
                     strikes[2 * at + 1] |= 1u << (q / 2 % n);
                 }
             }
-        }
-        if (!count) {
-            return 0;
         }
     }
     Kept *k = &g->kept[g->kept_count];
@@ -1526,8 +1516,11 @@ cycles(Chains *g, int start, int x, int y)
                             return -1;
                         }
                     }
-                    else if (cycle_strikes(g, path)) {
-                        offer_chain(g, kind, path);
+                    else {
+                        unsigned gone[MAX_CELLS];
+                        if (cycle_strikes(g, path, gone)) {
+                            offer_chain(g, kind, path);
+                        }
                     }
                 }
                 else if (g->seen[q] != g->seen_now) {
@@ -1678,6 +1671,31 @@ rests_once(Search *s, Finding *f, int cell, int value)
     }
 }
 
+/* The cell's candidates the branch struck, as parents of f. */
+static void
+rests_on_cell(Search *s, Finding *f, int cell)
+{
+    unsigned struck = s->cands[cell] & ~s->work[cell];
+    for (int v = 1; v <= s->n; v++) {
+        if (struck >> (v - 1) & 1) {
+            rests_once(s, f, cell, v);
+        }
+    }
+}
+
+/* The places of value in unit that the branch struck, as parents of f. */
+static void
+rests_on_places(Search *s, Finding *f, int unit, int value)
+{
+    unsigned bit = 1u << (value - 1);
+    const int *cells = s->unit_cells + s->unit_start[unit];
+    for (int i = 0; i < s->unit_len[unit]; i++) {
+        if ((s->cands[cells[i]] & bit) && !(s->work[cells[i]] & bit)) {
+            rests_once(s, f, cells[i], value);
+        }
+    }
+}
+
 /* What the link from p to q rests on in the branch's grid: the cell's struck candidates
  * when it runs within a cell; else, in the first house of p's cell holding q's (and, for
  * q on, just two places of its value), the value's struck places. */
@@ -1687,12 +1705,7 @@ rests_on_link(Search *s, Finding *f, int p, int q)
     int n = s->n, from = p / 2 / n, cell = q / 2 / n, value = q / 2 % n + 1;
     unsigned bit = 1u << (value - 1);
     if (from == cell) {
-        unsigned struck = s->cands[cell] & ~s->work[cell];
-        for (int v = 1; v <= n; v++) {
-            if (struck >> (v - 1) & 1) {
-                rests_once(s, f, cell, v);
-            }
-        }
+        rests_on_cell(s, f, cell);
         return;
     }
     for (int h = 0; h < s->house_count[from]; h++) {
@@ -1707,11 +1720,7 @@ rests_on_link(Search *s, Finding *f, int p, int q)
         if ((q & 1) && places != 2) {
             continue;
         }
-        for (int i = 0; i < s->unit_len[unit]; i++) {
-            if ((s->cands[cells[i]] & bit) && !(s->work[cells[i]] & bit)) {
-                rests_once(s, f, cells[i], value);
-            }
-        }
+        rests_on_places(s, f, unit, value);
         return;
     }
 }
@@ -1805,7 +1814,9 @@ nested_chains(Search *s, Inner *in)
     if (chain_links(g, s) < 0 || chain_search(g) < 0) {
         return -2;
     }
-    qsort(g->kept, (size_t)g->kept_count, sizeof(Kept), compare_kept);
+    if (g->kept_count > 1) {
+        qsort(g->kept, (size_t)g->kept_count, sizeof(Kept), compare_kept);
+    }
     Finding f;
     for (int k = 0; k < g->kept_count && in->taken >= 0; k++) {
         const Kept *kept = &g->kept[k];
@@ -1956,16 +1967,10 @@ static void
 rests_on_start(Search *s, Finding *f, const Offer *o)
 {
     if (o->unit < 0) {
-        int p = (o->cell * s->n) * 2;
-        rests_on_link(s, f, p, p + 1);
-        return;
+        rests_on_cell(s, f, o->cell);
     }
-    unsigned bit = 1u << (o->value - 1);
-    const int *cells = s->unit_cells + s->unit_start[o->unit];
-    for (int i = 0; i < s->unit_len[o->unit]; i++) {
-        if ((s->cands[cells[i]] & bit) && !(s->work[cells[i]] & bit)) {
-            rests_once(s, f, cells[i], o->value);
-        }
+    else {
+        rests_on_places(s, f, o->unit, o->value);
     }
 }
 
@@ -1989,7 +1994,9 @@ nested_multiple(Search *s, Inner *in)
             return -2;
         }
     }
-    qsort(m->offers, (size_t)m->offer_count, sizeof(Offer), compare_offers);
+    if (m->offer_count > 1) {
+        qsort(m->offers, (size_t)m->offer_count, sizeof(Offer), compare_offers);
+    }
     Finding f;
     for (int k = 0; k < m->offer_count && in->taken >= 0; k++) {
         const Offer *o = &m->offers[k];

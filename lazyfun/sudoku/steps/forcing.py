@@ -51,7 +51,16 @@ from typing import NamedTuple
 
 from lazyfun.sudoku.steps import engine
 from lazyfun.sudoku.steps.chaining import houses_of, length_bonus
-from lazyfun.sudoku.steps.inner import Nested, Strike, Taken, inferences, link_parents, table_order
+from lazyfun.sudoku.steps.inner import (
+    Nested,
+    Strike,
+    Taken,
+    inferences,
+    link_parents,
+    struck_in_cell,
+    struck_places,
+    table_order,
+)
 from lazyfun.sudoku.steps.techniques import Found, State
 
 __all__ = [
@@ -419,10 +428,12 @@ class _Search:
         for source, branch in ((node_on, on_branch), (node_on - 1, off_branch)):
             if branch.clash >= 0:
                 targets = [(branch.clash + 1, branch), (branch.clash, branch)]
-                self.offer(kind, source ^ 1, targets, (source,))
+                self.offer(kind, source ^ 1, targets, (node_on // 2 // self.s.n,))
         if "double" in self.kinds and double:
             for q in _common([on_branch, off_branch], self.s):
-                self.offer("double", q, [(q, on_branch), (q, off_branch)], (node_on,))
+                self.offer(
+                    "double", q, [(q, on_branch), (q, off_branch)], (node_on // 2 // self.s.n,)
+                )
 
     def _regions(self, cell: int, value: int, on_branch: _Branch) -> None:
         """Each unit of ``cell`` whose first place for ``value`` it is: what every place
@@ -475,13 +486,9 @@ def _offer_parents(s: State, cands: list[int], offer: _Offer) -> tuple[Strike, .
     start stands for a cell's struck candidates (a cell's chains) or a value's struck
     places in the unit (a region's)."""
     if len(offer.origin) == 1:
-        (cell,) = offer.origin
-        struck = s.cands[cell] & ~cands[cell]
-        start = [(cell, v) for v in range(1, s.n + 1) if struck >> (v - 1) & 1]
+        start = struck_in_cell(s, cands, *offer.origin)
     else:
-        unit, value = offer.origin
-        bit = 1 << (value - 1)
-        start = [(c, value) for c in s.units[unit] if s.cands[c] & bit and not cands[c] & bit]
+        start = struck_places(s, cands, *offer.origin)
     parents: dict[Strike, None] = {}
     for node, branch in offer.targets:
         for q in sorted(_ancestors(node, branch)):

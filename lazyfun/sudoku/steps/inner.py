@@ -32,7 +32,7 @@ code is ours.
 >>> cands = list(s.cands)
 >>> for cell in (3, 4, 5, 6, 7, 8):  # the chain struck 1 from row 1 outside box 1
 ...     cands[cell] &= ~1
->>> strikes, parents = inferences(s, cands)[0]  # claiming: 1 leaves box 1's rows 2, 3
+>>> strikes, parents, _ = inferences(s, cands)[0]  # claiming: 1 leaves box 1's rows 2, 3
 >>> strikes  # in SE's order: cell number modulo 16
 ((18, 1), (19, 1), (20, 1), (9, 1), (10, 1), (11, 1))
 >>> parents
@@ -58,6 +58,8 @@ __all__ = [
     "locking",
     "naked_pairs",
     "nested",
+    "struck_in_cell",
+    "struck_places",
     "table_order",
     "x_wings",
 ]
@@ -319,6 +321,18 @@ def _chain_parents(s: State, cands: list[int], chain: Chain) -> tuple[Strike, ..
     return tuple(parents)
 
 
+def struck_in_cell(s: State, cands: list[int], cell: int) -> list[Strike]:
+    """The candidates of ``cell`` that ``cands`` (a chain's copy of ``s``'s) lacks."""
+    struck = s.cands[cell] & ~cands[cell]
+    return [(cell, v) for v in range(1, s.n + 1) if struck >> (v - 1) & 1]
+
+
+def struck_places(s: State, cands: list[int], unit: int, value: int) -> list[Strike]:
+    """The places of ``value`` in ``unit`` that ``cands`` (a chain's copy) lacks."""
+    bit = 1 << (value - 1)
+    return [(c, value) for c in s.units[unit] if s.cands[c] & bit and not cands[c] & bit]
+
+
 def link_parents(s: State, cands: list[int], p: int, q: int) -> list[Strike]:
     """What the link from node ``p`` to node ``q`` rests on: within a cell, the cell's
     struck candidates; else, in the first house of ``p``'s cell that holds ``q``'s (with
@@ -326,8 +340,7 @@ def link_parents(s: State, cands: list[int], p: int, q: int) -> list[Strike]:
     n = s.n
     source, cell, value = p // 2 // n, q // 2 // n, q // 2 % n + 1
     if source == cell:
-        struck = s.cands[cell] & ~cands[cell]
-        return [(cell, v) for v in range(1, n + 1) if struck >> (v - 1) & 1]
+        return struck_in_cell(s, cands, cell)
     bit = 1 << (value - 1)
     for unit in houses_of(s, source):
         cells = s.units[unit]
@@ -335,7 +348,7 @@ def link_parents(s: State, cands: list[int], p: int, q: int) -> list[Strike]:
             continue
         if q & 1 and sum(1 for c in cells if cands[c] & bit) != 2:
             continue
-        return [(c, value) for c in cells if s.cands[c] & bit and not cands[c] & bit]
+        return struck_places(s, cands, unit, value)
     return []
 
 

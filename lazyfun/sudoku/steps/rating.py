@@ -21,10 +21,11 @@ extreme    above 6.5       the UVWXYZ-wing (6.6); SE's chains: X-, Y- and
                            XY-cycles and forcing
                            chains (6.5 to 7.0 and up), nishio (7.5),
                            multiple (8.0) and dynamic (8.5) forcing chains,
-                           dynamic forcing chains (+) (9.0) and with
-                           forcing chains nested (9.5), each with its
+                           dynamic forcing chains (+) (9.0), with
+                           forcing chains nested (9.5) and with multiple
+                           forcing chains nested (10.0), each with its
                            bonus for length; or a guess was needed: the
-                           ladder ended (the floor, 10.0)
+                           ladder ended (the floor, 10.5)
 =========  ==============  ==================================================
 
 Scores are Sudoku Explainer's values for the techniques, tried in the order
@@ -34,8 +35,8 @@ shape; each chain step is rated by its kind and length as SE rates it (see
 :mod:`lazyfun.sudoku.steps.chaining` and :mod:`lazyfun.sudoku.steps.forcing`).
 Beyond the implemented ladder there is no made-up number: the rating says
 ``floor``, and the score is the hardest step before the first guess or
-:data:`TOP`, the base of SE's first rule past the ladder (multiple forcing
-chains nested in dynamic ones, 10.0), whichever is higher: a lower bound.  (The steps after a
+:data:`TOP`, the base of SE's first rule past the ladder (dynamic forcing
+chains nested in dynamic ones, 10.5), whichever is higher: a lower bound.  (The steps after a
 guess are taken on a grid Sudoku Explainer never sees, so they do not count.)
 Against serate the score is serate's ER on all 100 puzzles of
 tests/data/serate_draw100.txt (spread over ER 1 to 9.3) and all 180 of
