@@ -149,15 +149,19 @@ def test_steps_are_found_only_when_asked_for(monkeypatch: pytest.MonkeyPatch) ->
     assert sum(calls.values()) > first
 
 
+@pytest.mark.long_from_source  # from source the readable chains nested run before a guess
+def test_on_an_empty_grid_the_hint_is_a_guess() -> None:
+    found = hint(parse("0" * 16))
+    assert found is not None and found.technique == "bifurcation"
+
+
 def test_a_hint_reads_the_users_pencil_marks() -> None:
     grid = parse("0" * 16)
-    assert hint(grid) is not None and hint(grid).technique == "bifurcation"  # type: ignore[union-attr]
     marked = hint(grid, {5: [3]})
     assert marked == Step("naked single", ((5, 3),), (), (5,), (), 4)
     assert hint(parse("1234341221434321")) is None  # solved: nothing to do
 
 
-@pytest.mark.long_from_source  # from source the readable chains (+) run before each guess
 def test_conflicting_givens_are_refused_at_once() -> None:
     with pytest.raises(PuzzleError):
         steps(parse("11.." + "." * 12))

@@ -174,13 +174,31 @@ def test_the_c_search_gives_the_python_hint_with_the_inner_rules() -> None:
     assert found.technique == step.technique and found.rating == step.difficulty
 
 
+@pytest.mark.untraced  # some seven seconds of readable search, thrice that traced
 def test_the_c_search_gives_the_python_hint_with_chains_nested() -> None:
     """Level 2 on the first state of a forum puzzle's walk that needs it (serate's ER
-    10.3, tests/data/serate_nested.txt): some seven seconds of readable search."""
+    10.3, tests/data/serate_nested.txt); `make sanitize` leaves it out, for the C
+    engine's nested levels alone below."""
     s, step = _first_state(read_lines("serate_nested.txt")[1].split()[0], "(+ forcing chains)")
     found = forcing._in_c(s, *NESTED)
     assert found is not None and found == forcing._Search(s, *NESTED).run()
     assert found.technique == step.technique and found.rating == step.difficulty == 10.3
+
+
+def test_the_c_nested_levels_find_what_the_readable_search_found() -> None:
+    """The C engine alone (as `make sanitize` runs it) at levels 2 and 3, on the first
+    state of a walk that needs each: the step the readable search finds there (the tests
+    beside this one), r6c5<>4 at 10.3 and r2c9<>2 at 10.9."""
+    region = "dynamic region forcing chains "
+    cases = [
+        (1, NESTED, "(+ forcing chains)", 10.3, (49, 4)),
+        (5, NESTED_MULTIPLE, "(+ multiple forcing chains)", 10.9, (17, 2)),
+    ]
+    for line, level, suffix, rating, gone in cases:
+        s, _ = _first_state(read_lines("serate_nested.txt")[line].split()[0], suffix)
+        found = forcing._in_c(s, *level)
+        assert found is not None and found.technique == region + suffix
+        assert (found.rating, found.eliminations) == (rating, (gone,))
 
 
 @pytest.mark.slow

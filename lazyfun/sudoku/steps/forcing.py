@@ -29,6 +29,12 @@ that cell (place of that unit) the chain struck.
   links run dry, running the inner rules of :mod:`lazyfun.sudoku.steps.inner`
   (pointing, claiming, hidden and naked pairs, X-wings) on its grid and going on
   from what they strike.
+- **Nested forcing chains** (SE's levels 2 and 3, 9.5 and 10.0): where those
+  rules find nothing, every cycle and forcing chain of one line on the branch's
+  grid (:func:`lazyfun.sudoku.steps.inner.nested`), and at level 3, failing
+  them, every static cell and region forcing chain there (:func:`_nested_multiple`),
+  that rests on what the branch struck strikes; a hint resting on a nested chain
+  adds its complexity, once.
 
 A chain's difficulty is its base plus the bonus of
 :func:`~lazyfun.sudoku.steps.chaining.length_bonus` for its *complexity*: the
