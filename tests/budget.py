@@ -17,6 +17,11 @@ def _pure() -> bool:
     return bool(os.environ.get(PURE_ENV))
 
 
+def cheap(items: Sequence[T], slow: set[T]) -> Sequence[T]:
+    """All of ``items`` on the compiled build; from source, those not in ``slow``."""
+    return [item for item in items if item not in slow] if _pure() else items
+
+
 def examples(n: int) -> int:
     """``n`` on the compiled build; ``n // 5`` (at least 20) from source."""
     return max(20, n // 5) if _pure() else n

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from lazyfun.sudoku import parse, solve
 from lazyfun.sudoku.steps.deduction import RATINGS, steps
 from lazyfun.sudoku.steps.rating import rate
-from tests.budget import examples
+from tests.budget import cheap, examples
 from tests.datafiles import read_lines
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
@@ -78,7 +78,9 @@ def equivalent(draw: st.DrawFn, puzzle: str) -> str:
 def test_under_equivalence_the_rating_holds_and_no_step_strikes_the_solution(
     data: st.DataObject,
 ) -> None:
-    puzzle, er, technique = data.draw(st.sampled_from(TABLE))
+    # from source the readable wings of six cells and aligned triples take seconds a walk
+    slow = {row for row in TABLE if row[2] in ("TUVWXYZ-wing", "aligned triple exclusion")}
+    puzzle, er, technique = data.draw(st.sampled_from(cheap(TABLE, slow)))
     grid = parse(data.draw(equivalent(puzzle)))
     solution = next(solve(grid)).cells
     values = list(grid.cells)
