@@ -34,7 +34,8 @@ typedef struct {
     uint64_t present[(MAX_NODES + 63) / 64];
     int start[MAX_NODES];         /* each node's parents: pool[start .. start + len) */
     unsigned short len[MAX_NODES];
-    int nested[MAX_NODES];        /* the nested chain a node was struck by, + 1 (0: none) */
+    int *nested;                  /* the nested chain each node was struck by, + 1 (0:
+                                   * none); NULL until one is */
     short *pool;
     int used, room;
 } Branch;
@@ -145,7 +146,6 @@ add(Branch *b, int node, const short *parents, int count)
     b->present[node >> 6] |= (uint64_t)1 << (node & 63);
     b->start[node] = b->used;
     b->len[node] = (unsigned short)count;
-    b->nested[node] = 0;
     if (count) {
         memcpy(b->pool + b->used, parents, (size_t)count * sizeof(short));
     }
@@ -158,6 +158,7 @@ static void
 free_branch(Branch *b)
 {
     if (b) {
+        free(b->nested);
         free(b->pool);
         free(b);
     }
@@ -412,7 +413,13 @@ take(Inner *in, const Finding *f)
                     in->taken = -2;
                     return;
                 }
-                in->b->nested[q] = f->nested;
+                if (f->nested) {
+                    if (!in->b->nested && !(in->b->nested = calloc(MAX_NODES, sizeof(int)))) {
+                        in->taken = -2;
+                        return;
+                    }
+                    in->b->nested[q] = f->nested;
+                }
                 in->pending[(*in->tail)++] = (short)q;
                 in->taken++;
             }
@@ -732,7 +739,7 @@ ancestors(Search *s, const Branch *b, int node)
         if (!has(b, q)) {
             continue;
         }
-        int chain = b->nested[q] - 1;
+        int chain = b->nested ? b->nested[q] - 1 : -1;
         if (chain >= 0 && s->nested[chain].stamp != s->hint_now) {
             s->nested[chain].stamp = s->hint_now;
             seen += s->nested[chain].complexity;
