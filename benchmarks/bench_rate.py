@@ -14,6 +14,9 @@
   every core (a Stream's map on worker processes); when serate is built
   (``../shared/tools/build_serate.sh``) it is timed on the same puzzles (it runs
   threads on every core itself).
+- The forum's hardest through SE's chains nested in dynamic ones
+  (tests/data/serate_nested.txt): serate's ER on every one within the ladder, a
+  floor below it on the one past it; ours timed on the first few against serate's.
 - None of the 48,766 puzzles of the forum-hardest 11+ set is finished by
   singles (checked on all of them), and each rates at the top level or needs a
   guess (checked on a sample, rated with ``pmap`` on this machine's cores).
@@ -35,7 +38,7 @@ from lazyfun.sudoku import parse
 from lazyfun.sudoku.steps.deduction import SINGLES, steps
 from lazyfun.sudoku.steps.rating import Rating, rate
 
-SAMPLE = 200  # forum-hardest puzzles rated: about half a second each on this machine
+SAMPLE = 200  # forum-hardest puzzles rated: some three seconds each through the nested chains
 SERATE_SAMPLE = ROOT / "tests" / "data" / "serate_sample180.txt"
 SERATE_DRAW = ROOT / "tests" / "data" / "serate_draw100.txt"
 SERATE_CHECK = ROOT / "tests" / "data" / "serate_check200.txt"
