@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.sudoku import parse, solve
+from lazyfun.sudoku import MarkedGrid, parse, read, solve
 from lazyfun.sudoku.board.arrangement import random_transform
 from lazyfun.sudoku.steps import aligned, chaining, forcing
 from lazyfun.sudoku.steps.chaining import Chain, houses_of
@@ -186,17 +186,20 @@ def test_the_c_search_gives_the_python_hint_with_chains_nested() -> None:
 
 
 def test_the_c_nested_levels_find_what_the_readable_search_found() -> None:
-    """The C engine alone (as `make sanitize` runs it) at levels 2 and 3, on the first
-    state of a walk that needs each: the step the readable search finds there (the tests
-    beside this one), r6c5<>4 at 10.3 and r2c9<>2 at 10.9."""
+    """The C engine alone (as `make sanitize` runs it) at levels 2 and 3, on the stored
+    states before the first step of a walk that needs each: the step the readable
+    search finds there (the tests beside this one), r6c5<>4 at 10.3 and r2c9<>2 at 10.9."""
     region = "dynamic region forcing chains "
-    cases = [
-        (1, NESTED, "(+ forcing chains)", 10.3, (49, 4)),
-        (5, NESTED_MULTIPLE, "(+ multiple forcing chains)", 10.9, (17, 2)),
-    ]
-    for line, level, suffix, rating, gone in cases:
-        s, _ = _first_state(read_lines("serate_nested.txt")[line].split()[0], suffix)
-        found = forcing._in_c(s, *level)
+    expected = {
+        1: (NESTED, "(+ forcing chains)", 10.3, (49, 4)),
+        5: (NESTED_MULTIPLE, "(+ multiple forcing chains)", 10.9, (17, 2)),
+    }
+    for line in read_lines("nested_states.txt")[1:]:
+        number, marks = line.split()
+        level, suffix, rating, gone = expected[int(number)]
+        marked = read(marks)
+        assert isinstance(marked, MarkedGrid)
+        found = forcing._in_c(State(marked.grid, marked.marks()), *level)
         assert found is not None and found.technique == region + suffix
         assert (found.rating, found.eliminations) == (rating, (gone,))
 

@@ -234,6 +234,7 @@ def _docs_examples() -> list[tuple[str, str, str]]:
     return [(row[2].strip("`"), row[3], row[4].rstrip(" |")) for row in rows]
 
 
+@pytest.mark.untraced  # 53 walks, up to the nested chains
 def test_every_example_of_the_ladder_in_the_docs_rates_as_it_says() -> None:
     examples = _docs_examples()
     assert len(examples) >= 50
