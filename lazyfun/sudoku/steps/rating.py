@@ -40,8 +40,8 @@ chains nested in dynamic ones, 10.5), whichever is higher: a lower bound.  (The 
 guess are taken on a grid Sudoku Explainer never sees, so they do not count.)
 Against serate the score is serate's ER on all 100 puzzles of
 tests/data/serate_draw100.txt (spread over ER 1 to 9.3), all 180 of
-tests/data/serate_sample180.txt, and the 15 of tests/data/serate_nested.txt that
-stay within the nested levels (10.2 to 11.5; ``make bench BENCH=rate``).
+tests/data/serate_sample180.txt, and the 40 of tests/data/serate_nested.txt that
+stay within the nested levels (10.1 to 11.5; ``make bench BENCH=rate``).
 """
 
 from __future__ import annotations
