@@ -128,7 +128,7 @@ def test_the_inner_rules_never_strike_the_solution_and_rest_on_struck_candidates
             )
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(st.sampled_from([t[0] for t in NESTED]), st.integers(0, 2**32), st.floats(0.05, 0.5))
 def test_nested_chains_never_strike_the_solution_and_rest_on_struck_candidates(
     puzzle: str, seed: int, share: float
