@@ -1631,20 +1631,23 @@ free_chains(Chains *g)
  * lazyfun/sudoku/steps/inner.py): where a branch's links and inner rules run dry, every
  * cycle and forcing chain of the first chaining rule on the branch's grid strikes. ---- */
 
+/* Which of two hints comes first: the easier, then the lower complexity (length), then
+ * the kind's place among ties, then the first found. */
+static int
+by_rank(double d1, int c1, int p1, int s1, double d2, int c2, int p2, int s2)
+{
+    if (d1 != d2) {
+        return d1 < d2 ? -1 : 1;
+    }
+    return c1 != c2 ? c1 - c2 : p1 != p2 ? p1 - p2 : s1 - s2;
+}
+
 static int
 compare_kept(const void *a, const void *b)
 {
     const Kept *x = a, *y = b;
-    if (x->difficulty != y->difficulty) {
-        return x->difficulty < y->difficulty ? -1 : 1;
-    }
-    if (x->length != y->length) {
-        return x->length - y->length;
-    }
-    if (x->place != y->place) {
-        return x->place - y->place;
-    }
-    return x->seq - y->seq;
+    return by_rank(x->difficulty, x->length, x->place, x->seq, y->difficulty, y->length,
+                   y->place, y->seq);
 }
 
 /* Whether two kept chains strike the same candidates. */
@@ -1927,16 +1930,8 @@ static int
 compare_offers(const void *a, const void *b)
 {
     const Offer *x = a, *y = b;
-    if (x->difficulty != y->difficulty) {
-        return x->difficulty < y->difficulty ? -1 : 1;
-    }
-    if (x->complexity != y->complexity) {
-        return x->complexity - y->complexity;
-    }
-    if (x->place != y->place) {
-        return x->place - y->place;
-    }
-    return x->seq - y->seq;
+    return by_rank(x->difficulty, x->complexity, x->place, x->seq, y->difficulty,
+                   y->complexity, y->place, y->seq);
 }
 
 static int

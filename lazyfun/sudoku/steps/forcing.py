@@ -545,29 +545,23 @@ nishio_forcing_chains = _finder(7.5, True, False, frozenset({"contradiction", "n
 nishio_forcing_chains.__doc__ = "Nishio: a dynamic contradiction along X links (7.5)."
 multiple_forcing_chains = _finder(8.0, False, True, frozenset({"cell", "region"}))
 multiple_forcing_chains.__doc__ = "Static cell and region forcing chains (8.0)."
-dynamic_forcing_chains = _finder(
-    8.5, True, True, frozenset({"contradiction", "double", "cell", "region"})
-)
+# The kinds of the dynamic searches, at every level.
+_DYNAMIC = frozenset({"contradiction", "double", "cell", "region"})
+dynamic_forcing_chains = _finder(8.5, True, True, _DYNAMIC)
 dynamic_forcing_chains.__doc__ = (
     "Dynamic contradiction, double, cell and region forcing chains (8.5)."
 )
-dynamic_forcing_chains_plus = _finder(
-    9.0, True, True, frozenset({"contradiction", "double", "cell", "region"}), level=1
-)
+dynamic_forcing_chains_plus = _finder(9.0, True, True, _DYNAMIC, level=1)
 dynamic_forcing_chains_plus.__doc__ = (
     "The dynamic forcing chains with pointing, claiming, hidden and naked pairs and"
     " X-wings inside (+, 9.0): see :mod:`lazyfun.sudoku.steps.inner`."
 )
-nested_forcing_chains = _finder(
-    9.5, True, True, frozenset({"contradiction", "double", "cell", "region"}), level=2
-)
+nested_forcing_chains = _finder(9.5, True, True, _DYNAMIC, level=2)
 nested_forcing_chains.__doc__ = (
     "The dynamic forcing chains (+) with the cycles and forcing chains of one line inside"
     " (+ forcing chains, 9.5): see :func:`lazyfun.sudoku.steps.inner.nested`."
 )
-nested_multiple_forcing_chains = _finder(
-    10.0, True, True, frozenset({"contradiction", "double", "cell", "region"}), level=3
-)
+nested_multiple_forcing_chains = _finder(10.0, True, True, _DYNAMIC, level=3)
 nested_multiple_forcing_chains.__doc__ = (
     "The nested forcing chains with the static cell and region forcing chains inside too"
     " (+ multiple forcing chains, 10.0)."
