@@ -65,6 +65,11 @@ def _held(source: Holding[T]) -> Stream[T]:
     return Stream(source, (source,))
 
 
+def _stream(items: Iterable[T]) -> Stream[T]:
+    """``items`` as a Stream: itself if it is one (its sources known to the sink)."""
+    return items if isinstance(items, Stream) else Stream(items)
+
+
 def read_lines(
     path: PathLike, encoding: str = "utf-8", *, longest: int | None = None
 ) -> Stream[str]:
@@ -187,7 +192,7 @@ def to_lines(
     >>> to_lines(["a", "b"], "ab.txt")
     2
     """
-    return Stream(items).to_lines(path, encoding=encoding, atomic=atomic)
+    return _stream(items).to_lines(path, encoding=encoding, atomic=atomic)
 
 
 def to_jsonl(items: Iterable[Any], path: PathLike, *, atomic: bool = False) -> int:
@@ -196,7 +201,7 @@ def to_jsonl(items: Iterable[Any], path: PathLike, *, atomic: bool = False) -> i
     >>> to_jsonl([[1, 2], {"a": None}], "values.jsonl")
     2
     """
-    return Stream(items).to_jsonl(path, atomic=atomic)
+    return _stream(items).to_jsonl(path, atomic=atomic)
 
 
 def to_csv(items: Iterable[Any], path: PathLike, *, atomic: bool = False, **dialect: Any) -> int:
@@ -205,7 +210,7 @@ def to_csv(items: Iterable[Any], path: PathLike, *, atomic: bool = False, **dial
     >>> to_csv([{"a": 1}, {"a": 2}], "a.csv")
     2
     """
-    return Stream(items).to_csv(path, atomic=atomic, **dialect)
+    return _stream(items).to_csv(path, atomic=atomic, **dialect)
 
 
 def to_parquet(
@@ -216,7 +221,7 @@ def to_parquet(
     >>> to_parquet([{"a": 1}], "a.parquet")
     1
     """
-    return Stream(items).to_parquet(path, row_group=row_group, atomic=atomic)
+    return _stream(items).to_parquet(path, row_group=row_group, atomic=atomic)
 
 
 def to_sql(
@@ -233,4 +238,4 @@ def to_sql(
     >>> to_sql([{"a": 1}], "a.db", "a")
     1
     """
-    return Stream(items).to_sql(db, table, batch, within, atomic=atomic)
+    return _stream(items).to_sql(db, table, batch, within, atomic=atomic)

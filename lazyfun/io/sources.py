@@ -30,7 +30,7 @@ from typing import IO, Any, Protocol, TypeVar
 
 from lazyfun.parallel.window import Holding
 from lazyfun.sinks.errors import RecordError
-from lazyfun.sinks.paths import PathLike, expand, open_read
+from lazyfun.sinks.paths import PathLike, expand, is_url, open_read
 
 __all__ = ["Connection", "Csv", "FileSource", "Jsonl", "Lines", "Parquet", "Sql"]
 
@@ -83,6 +83,15 @@ class FileSource(Holding[T]):
 
     def _lines_of(self, file: IO[bytes]) -> Iterator[bytes]:
         return iter(file)
+
+    def files(self) -> list[str]:
+        """The local files this source reads (a glob's matches as they are now); what a
+        sink checks so as not to write over one of them."""
+        try:
+            names = expand(self.path)
+        except FileNotFoundError:
+            return []
+        return [name for name in names if name != "-" and not is_url(name)]
 
     def _close_file(self) -> None:
         self.lines = _NO_LINES
@@ -171,7 +180,8 @@ class Lines(FileSource[str]):
 
 class Jsonl(FileSource[Any]):
     """One JSON value a line, decoded (and, with a type, validated) by msgspec; blank
-    lines are skipped; a line that does not decode is a RecordError."""
+    lines are skipped; a line that does not decode (bad JSON, a string that is not
+    UTF-8, a value that does not fit the type) is a RecordError."""
 
     def __init__(self, path: PathLike, type: Any = None) -> None:
         import msgspec
@@ -204,6 +214,8 @@ class Jsonl(FileSource[Any]):
             except self.malformed as error:
                 if line.strip():
                     raise RecordError(self.name, self.line, f"bad JSON: {error}") from error
+            except UnicodeDecodeError as error:  # a string holding a byte that is not UTF-8
+                raise RecordError(self.name, self.line, f"not utf-8: {error}") from error
 
 
 class _Text(Iterator[str]):

@@ -22,10 +22,19 @@ import io
 import os
 import sys
 import uuid
+from collections.abc import Iterable
 from contextlib import ExitStack
-from typing import IO, Any, cast
+from typing import IO, Any, Protocol, cast, runtime_checkable
 
-__all__ = ["PathLike", "Target", "expand", "is_url", "open_read"]
+__all__ = [
+    "PathLike",
+    "ReadsFiles",
+    "Target",
+    "expand",
+    "is_url",
+    "open_read",
+    "refuse_writing_what_is_read",
+]
 
 PathLike = str | os.PathLike[str]
 
@@ -161,6 +170,40 @@ def _compressed(raw: IO[bytes], name: str, stack: ExitStack) -> IO[bytes]:
     return cast("IO[bytes]", wrapped)
 
 
+_COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
+
+
+@runtime_checkable
+class ReadsFiles(Protocol):
+    """A source that reads files: ``files()`` names the local ones."""
+
+    def files(self) -> list[str]: ...
+
+
+def refuse_writing_what_is_read(path: PathLike, sources: Iterable[object], atomic: bool) -> None:
+    """Refuse, at the call, to write over a file the pipeline reads (``sources`` are what
+    it holds): opening the file to write empties it before its first record is read.
+    The same file through another name (a link, another relative path) counts.  With
+    ``atomic`` the old file is read to the end while the new one is written beside it,
+    so that is allowed.
+
+    >>> refuse_writing_what_is_read("a.txt", [], atomic=False)  # nothing read: allowed
+    """
+    name = os.fspath(path)
+    if atomic or name == "-" or is_url(name) or not os.path.exists(name):
+        return
+    for source in sources:
+        if not isinstance(source, ReadsFiles):
+            continue
+        for read in source.files():
+            if os.path.exists(read) and os.path.samefile(read, name):
+                raise ValueError(
+                    f"{name} is read by this pipeline (as {read}): writing it would empty it "
+                    f"before it is read. Write to another file, or pass atomic=True (the new "
+                    f"file replaces the old one when the pipeline ends)"
+                )
+
+
 class Target:
     """A file being written: ``-`` (standard output, flushed, never closed), a local path
     or a URL, compressed by its suffix.  With ``atomic``, the bytes go to a temporary
@@ -209,6 +252,15 @@ class Target:
         except BaseException:
             self.stack.close()
             raise
+
+    @property
+    def plain(self) -> str | None:
+        """The local file the bytes go to as they are (the temporary one with ``atomic``),
+        which can be read back and replaced while writing; None for standard output, a
+        URL or a compressed file."""
+        if self.name == "-" or self.fs is not None or _suffix(self.name) in _COMPRESSED:
+            return None
+        return self.temporary or self.name
 
     def close(self, failed: bool) -> None:
         """Flush and close; with ``atomic``, rename into place, or (``failed``) discard."""

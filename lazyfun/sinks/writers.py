@@ -2,30 +2,41 @@
 terminals) and :func:`adrain` (an AsyncStream's, the writing on one thread of its own).
 
 A writer takes records a batch at a time (``write``), each batch encoded at once
-(msgspec's ``encode_lines``, one ``executemany``, one Parquet row group).  A batch
-that fails to encode is tried a record at a time, the records before the culprit
-are written, and the culprit is a :class:`RecordError` at its line (or row).
+(msgspec's ``encode_lines``, one ``executemany``, one Parquet row group).  In a batch
+that fails to encode, the first record that does not fit is found by bisection, the
+records before it are written, and it is a :class:`RecordError` at its line (or row).
 ``close(failed)`` keeps what was written (flushed, committed), except that a sink
 made with ``atomic=True`` leaves nothing behind when it failed.
 
->>> drain(JsonlWriter("out.jsonl"), [[{"n": 1}, {"n": 2}], [{"n": 3}]])
-3
+>>> writer = JsonlWriter("out.jsonl")
+>>> writer.write([{"n": 1}, {"n": 2}])
+>>> writer.write([{"n": 3}, 1j])
+Traceback (most recent call last):
+...
+lazyfun.sinks.errors.RecordError: out.jsonl, line 4: not JSON: Encoding objects of type complex ...
+>>> writer.close(failed=True)
 >>> import pathlib
 >>> print(pathlib.Path("out.jsonl").read_text(), end="")
 {"n":1}
 {"n":2}
 {"n":3}
+
+The loops, :func:`drain` and :func:`adrain`, write what reached the sink before an
+error, an interrupt (Ctrl-C) or a cancellation goes on: the batch being written, and
+the records gathered for the next one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import csv
+import functools
 import io
 import os
-from collections.abc import AsyncIterator, Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, NoReturn
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import IO, TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from lazyfun.sinks.columns import Columns, Misfit
 from lazyfun.sinks.errors import RecordError
@@ -35,6 +46,8 @@ if TYPE_CHECKING:
     import sqlite3
 
 __all__ = [
+    "AsyncBatches",
+    "Batches",
     "CsvWriter",
     "JsonlWriter",
     "LinesWriter",
@@ -44,6 +57,8 @@ __all__ = [
     "adrain",
     "drain",
 ]
+
+T = TypeVar("T")
 
 BATCH = 1000  # records encoded and written at once by a file sink
 
@@ -87,17 +102,25 @@ class Writer:
         self.written += len(records)
 
     def _salvage(self, records: list[Any], error: Exception) -> NoReturn:
-        for k, record in enumerate(records):
+        """Write the records before the first that does not fit, and raise its RecordError.
+        A prefix that holds a misfit fails to encode, so the first misfit is found by
+        bisection: log2(batch) encodings of prefixes, not one a record."""
+        fits, fails = 0, len(records)  # records[:fits] encode, records[:fails] do not
+        culprit: Exception = error
+        while fails - fits > 1:
+            middle = (fits + fails) // 2
             try:
-                self.encode([record])
-            except Exception as culprit:
-                if k:
-                    self.put(self.encode(records[:k]), k)
-                    self.written += k
-                reason = str(culprit) if isinstance(culprit, Misfit) else f"{self.what}: {culprit}"
-                where = self.place(self.written)
-                raise RecordError(self.name, where, reason, unit=self.unit) from culprit
-        raise error
+                self.encode(records[:middle])
+            except Exception as failure:
+                fails, culprit = middle, failure
+            else:
+                fits = middle
+        if fits:
+            self.put(self.encode(records[:fits]), fits)
+            self.written += fits
+        reason = str(culprit) if isinstance(culprit, Misfit) else f"{self.what}: {culprit}"
+        where = self.place(self.written)
+        raise RecordError(self.name, where, reason, unit=self.unit) from culprit
 
 
 class _FileWriter(Writer):
@@ -185,21 +208,30 @@ class CsvWriter(_FileWriter):
 
 
 class ParquetWriter(_FileWriter):
-    """Records as Parquet, each batch one row group; the column types are those pyarrow
-    infers from the first batch."""
+    """Records as Parquet, each batch one row group.  A column's type is what pyarrow
+    infers from the values so far; a later value that needs a wider type widens the
+    column (null to any type, an integer to a float, a struct to one with more fields:
+    pyarrow's permissive promotion), the row groups already written rewritten one at a
+    time with the wider type.  Nothing is ever cast to a narrower type: a value no type
+    of the column holds (a string among integers, an integer a float cannot hold
+    exactly), or one that needs a wider type where the file cannot be rewritten
+    (standard output, a URL, a compressed file), is a RecordError at its row."""
 
     unit = "row"
     what = "not a Parquet row"
 
     def __init__(self, path: PathLike, *, row_group: int, atomic: bool = False) -> None:
+        import pyarrow as pa
         import pyarrow.parquet
 
+        self.arrow_invalid = pa.ArrowInvalid
         self.batch = row_group
         self.parquet = pyarrow.parquet
         super().__init__(path, atomic)
         self.columns: Columns | None = None
         self.schema: Any = None
         self.writer: Any = None
+        self.widened: IO[bytes] | None = None  # the rewritten file, once a column widened
 
     def encode(self, records: list[Any]) -> Any:
         import pyarrow as pa
@@ -207,31 +239,92 @@ class ParquetWriter(_FileWriter):
         columns = self.columns or Columns(records[0])
         rows = columns.rows(records)
         values = list(zip(*rows, strict=True)) if rows else [() for _ in columns.names]
-        if self.schema is None:
-            arrays = [pa.array(column) for column in values]
-            table = pa.Table.from_arrays(arrays, names=list(columns.names))
-            self.schema = table.schema
-        else:
-            arrays = [
-                pa.array(column, type=field.type)
-                for column, field in zip(values, self.schema, strict=True)
-            ]
-            table = pa.Table.from_arrays(arrays, schema=self.schema)
+        arrays = [pa.array(column) for column in values]
+        table = pa.Table.from_arrays(arrays, names=list(columns.names))
         self.columns = columns
-        return table
+        if self.schema is None or table.schema == self.schema:
+            return table
+        schema = self._wider(table.schema)
+        return table.cast(schema)  # safe: refuses a value the type cannot hold exactly
+
+    def _wider(self, batch: Any) -> Any:
+        """The schema that holds the rows written and ``batch``'s: the written one where it
+        holds both, else a wider one (Misfit where there is none, or the file cannot be
+        rewritten to it)."""
+        import pyarrow as pa
+
+        try:
+            schema = pa.unify_schemas([self.schema, batch], promote_options="permissive")
+        except (pa.ArrowTypeError, pa.ArrowInvalid):
+            schema = None
+        if schema is None or (schema != self.schema and self.target.plain is None):
+            changed = "; ".join(
+                f"column {field.name} is {field.type}, the rows before "
+                f"{self.schema.field(field.name).type}"
+                for field in batch
+                if field.type != self.schema.field(field.name).type
+            )
+            why = (
+                "no type holds both"
+                if schema is None
+                else f"{self.name} cannot be rewritten to widen it (standard output, a URL "
+                "or a compressed file)"
+            )
+            raise Misfit(f"{changed}: {why}")
+        return schema
 
     def put(self, encoded: Any, count: int) -> None:
         if self.writer is None:
+            self.schema = encoded.schema
             self.writer = self.parquet.ParquetWriter(self.file, encoded.schema)
+        elif encoded.schema != self.schema:
+            self._widen(encoded.schema)
         self.writer.write_table(encoded, row_group_size=max(count, 1))
+
+    def _widen(self, schema: Any) -> None:
+        """Rewrite the row groups written so far with the wider ``schema``, one at a time,
+        to a file beside the output that then takes its place; writing goes on there."""
+        path = self.target.plain
+        assert path is not None  # checked by _wider
+        self.writer.close()
+        self.writer = None
+        (self.widened or self.file).flush()
+        head, tail = os.path.split(path)
+        fresh = os.path.join(head, f".{tail}.{uuid.uuid4().hex[:12]}.widen")
+        written = self.parquet.ParquetFile(path)
+        file = open(fresh, "wb")  # noqa: SIM115  (closed by close())
+        writer = None
+        try:
+            writer = self.parquet.ParquetWriter(file, schema)
+            for group in range(written.num_row_groups):
+                rows = written.read_row_group(group).cast(schema)
+                writer.write_table(rows, row_group_size=max(rows.num_rows, 1))
+            os.replace(fresh, path)
+        except BaseException as error:
+            if writer is not None:
+                writer.close()
+            file.close()
+            os.unlink(fresh)
+            if not isinstance(error, self.arrow_invalid):
+                raise
+            reason = f"widening the columns to {schema} would change a row before: {error}"
+            raise RecordError(
+                self.name, self.place(self.written), reason, unit=self.unit
+            ) from error
+        if self.widened is not None:
+            self.widened.close()
+        self.widened, self.writer, self.schema = file, writer, schema
 
     def close(self, failed: bool) -> None:
         import pyarrow as pa
 
         try:
-            if self.writer is None:
+            if self.schema is None:  # nothing written: a file of no columns
                 self.writer = self.parquet.ParquetWriter(self.file, pa.schema([]))
-            self.writer.close()
+            if self.writer is not None:
+                self.writer.close()
+            if self.widened is not None:
+                self.widened.close()
         finally:
             super().close(failed)
 
@@ -323,44 +416,112 @@ class SqlWriter(Writer):
                 self.db.close()
 
 
-def drain(writer: Writer, batches: Iterable[list[Any]]) -> int:
+class Batches(Protocol):
+    """Lists of records, and the records gathered for the next list so far (handed over
+    by ``leftover`` when an interrupt or an error stops the reading)."""
+
+    def __iter__(self) -> Iterator[list[Any]]: ...
+
+    def __next__(self) -> list[Any]: ...
+
+    def leftover(self) -> list[Any]: ...
+
+
+class AsyncBatches(Protocol):
+    """:class:`Batches` read with ``async for``."""
+
+    def __aiter__(self) -> AsyncIterator[list[Any]]: ...
+
+    async def __anext__(self) -> list[Any]: ...
+
+    def leftover(self) -> list[Any]: ...
+
+
+def _close_failed(
+    writer: Writer, leftover: list[Any], stop: BaseException, before: Future[None] | None = None
+) -> None:
+    """Close ``writer`` after ``stop``, first writing ``leftover`` (the records that had
+    reached the sink) unless the batch written ``before`` failed.  What cannot be written
+    is said on ``stop``, which goes on."""
+    try:
+        failed = before.exception() if before is not None else None
+        if failed is not None and failed is not stop:
+            stop.add_note(f"the sink's last batch failed too: {failed!r}")
+        elif leftover:
+            writer.write(leftover)
+    except Exception as late:
+        stop.add_note(f"{len(leftover)} records held by the sink were not all written: {late!r}")
+    finally:
+        writer.close(failed=True)
+
+
+def _held(batches: Batches | AsyncBatches, stop: BaseException, from_source: bool) -> list[Any]:
+    """The records ``batches`` gathered and not yet handed over, to be written after
+    ``stop``: after an error of the source or an interrupt (Ctrl-C, a cancellation,
+    whatever the sink was doing), not after the writer's own error."""
+    return batches.leftover() if from_source or not isinstance(stop, Exception) else []
+
+
+def drain(writer: Writer, batches: Batches) -> int:
     """Write every batch, then close the writer; how many records were written.  When the
     batches (or the writer) raise, what came before is written and kept (unless the
-    writer is atomic), the writer is closed, and the error propagates."""
+    writer is atomic), the writer is closed, and the error propagates; an interrupt
+    (``KeyboardInterrupt``, ``SystemExit``) first writes the records gathered for the
+    next batch too: what reached the sink is written."""
+    from_source = True
     try:
         for records in batches:
+            from_source = False
             writer.write(records)
-    except BaseException:
-        writer.close(failed=True)
+            from_source = True
+    except BaseException as stop:
+        _close_failed(writer, _held(batches, stop, from_source), stop)
         raise
     writer.close(failed=False)
     return writer.written
 
 
-async def adrain(open_writer: Callable[[], Writer], batches: AsyncIterator[list[Any]]) -> int:
+async def adrain(open_writer: Callable[[], Writer], batches: AsyncBatches) -> int:
     """:func:`drain` for an AsyncStream: the writer is made, fed and closed on one thread
     of its own, never in the event loop; the next batch is gathered while the last
-    one is written.  ``batches`` is closed at the end."""
-    loop = asyncio.get_running_loop()
+    one is written.  A cancellation (a timeout, a task cancelled) writes what reached
+    the sink, the batch being written and the records gathered for the next, before it
+    goes on; a second cancellation does not cut that short.  ``batches`` is closed at
+    the end."""
     with ThreadPoolExecutor(1, thread_name_prefix="lazyfun-sink") as thread:
         try:
-            writer = await loop.run_in_executor(thread, open_writer)
-            writing: asyncio.Future[None] | None = None
+            writer = await _on(thread, open_writer)
+            pending: Future[None] | None = None
+            from_source = True
             try:
                 async for records in batches:
-                    if writing is not None:
-                        await writing
-                    writing = loop.run_in_executor(thread, writer.write, records)
-                if writing is not None:
-                    await writing
-            except BaseException:
-                if writing is not None:
-                    await asyncio.gather(writing, return_exceptions=True)
-                await loop.run_in_executor(thread, writer.close, True)
+                    if pending is not None:
+                        from_source = False
+                        await _waited(pending)
+                        from_source = True
+                    pending = thread.submit(writer.write, records)
+                if pending is not None:
+                    from_source = False
+                    await _waited(pending)
+            except BaseException as stop:
+                leftover = _held(batches, stop, from_source)
+                # on the writer's thread, after the batch in hand: the executor's exit
+                # waits for it even if this wait is cancelled again
+                await _waited(thread.submit(_close_failed, writer, leftover, stop, pending))
                 raise
-            await loop.run_in_executor(thread, writer.close, False)
+            await _on(thread, functools.partial(writer.close, False))
             return writer.written
         finally:
             close = getattr(batches, "aclose", None)
             if close is not None:
                 await close()
+
+
+def _on(thread: ThreadPoolExecutor, call: Callable[[], T]) -> Awaitable[T]:
+    return _waited(thread.submit(call))
+
+
+async def _waited(future: Future[T]) -> T:
+    """The result of ``future``, running on the sink's thread; a cancellation of the wait
+    leaves the work to finish (a batch is written whole or fails on its own)."""
+    return await asyncio.shield(asyncio.wrap_future(future))

@@ -405,6 +405,22 @@ class Group(Step):
     def _out(self, key: Any, gathered: list[Any]) -> None:
         self.ready.append((key, gathered) if self.by is not None else gathered)
 
+    def leftover(self) -> list[Any]:
+        """The items of the lists made and not yet handed over, then of the open ones,
+        oldest first (a sink writes them when a cancellation stops the reading)."""
+        lists = [entry[1] if self.by is not None else entry for entry in self.ready]
+        lists += [gathered for _, gathered in self.open.values()]
+        self.ready.clear()
+        self.open.clear()
+        items = [item for gathered in lists for item in gathered]
+        reading, self.reading = self.reading, None
+        if reading is not None and reading.done() and not reading.cancelled():
+            if reading.exception() is None:  # an item read and not yet placed in a list
+                items.append(reading.result())
+        elif reading is not None:
+            reading.cancel()
+        return items
+
     def _flush_before(self, error: Exception) -> None:
         """An error flushes every open list, oldest first, then passes on (raised now
         when nothing was open)."""

@@ -102,10 +102,14 @@ class AsyncStream(AsyncTerminals[T]):
     def _step(self, kind: str, f: Any, concurrency: int | None, ordered: bool) -> AsyncStream[Any]:
         if concurrency is not None:
             check_count(concurrency, f"{kind}'s concurrency", 1)
-            return AsyncStream(Concurrent(self._take_items(), f, kind, concurrency, ordered, kind))
+            return self._then(Concurrent(self._take_items(), f, kind, concurrency, ordered, kind))
         if kind == "flatmap":
-            return AsyncStream(FlatMap(self._take_items(), f))
-        return AsyncStream(Map(self._take_items(), f, kind))
+            return self._then(FlatMap(self._take_items(), f))
+        return self._then(Map(self._take_items(), f, kind))
+
+    def _then(self, items: AsyncIterable[U]) -> AsyncStream[U]:
+        """The next step's AsyncStream, which knows what this one's sources read."""
+        return AsyncStream(items, self._sources)
 
     # --- steps ----------------------------------------------------------------
 
@@ -225,7 +229,7 @@ class AsyncStream(AsyncTerminals[T]):
         work = with_retry(f, retry)
         if concurrency is not None:
             check_count(concurrency, "flatmap's concurrency", 1)
-            return AsyncStream(Merge(self._take_items(), work, concurrency, ordered, "flatmap"))
+            return self._then(Merge(self._take_items(), work, concurrency, ordered, "flatmap"))
         stepped: AsyncStream[U] = self._step("flatmap", work, concurrency, ordered)
         return stepped
 
@@ -256,7 +260,7 @@ class AsyncStream(AsyncTerminals[T]):
         [0, 1, 2]
         """
         check_count(n, "take's n", 0)
-        return AsyncStream(Take(self._take_items(), n))
+        return self._then(Take(self._take_items(), n))
 
     def drop(self, n: int) -> AsyncStream[T]:
         """Everything after the first ``n`` items.
@@ -266,7 +270,7 @@ class AsyncStream(AsyncTerminals[T]):
         [3, 4]
         """
         check_count(n, "drop's n", 0)
-        return AsyncStream(Drop(self._take_items(), n))
+        return self._then(Drop(self._take_items(), n))
 
     def takewhile(self, keep: Callable[[T], object]) -> AsyncStream[T]:
         """The longest prefix of items satisfying ``keep`` (plain or a coroutine function).
@@ -276,7 +280,7 @@ class AsyncStream(AsyncTerminals[T]):
         [1, 4, 9]
         """
         checked(keep, "takewhile")
-        return AsyncStream(While(self._take_items(), keep, taking=True))
+        return self._then(While(self._take_items(), keep, taking=True))
 
     def dropwhile(self, drop: Callable[[T], object]) -> AsyncStream[T]:
         """What follows the longest prefix satisfying ``drop`` (plain or a coroutine function).
@@ -286,7 +290,7 @@ class AsyncStream(AsyncTerminals[T]):
         [16, 1]
         """
         checked(drop, "dropwhile")
-        return AsyncStream(While(self._take_items(), drop, taking=False))
+        return self._then(While(self._take_items(), drop, taking=False))
 
     def chunked(self, n: int) -> AsyncStream[list[T]]:
         """Lists of ``n`` items (the last may be shorter).
@@ -296,7 +300,7 @@ class AsyncStream(AsyncTerminals[T]):
         [[0, 1], [2, 3], [4]]
         """
         check_count(n, "chunked's n", 1)
-        return AsyncStream(Chunked(self._take_items(), n))
+        return self._then(Chunked(self._take_items(), n))
 
     def window(self, n: int) -> AsyncStream[tuple[T, ...]]:
         """Overlapping windows of ``n`` consecutive items.
@@ -306,7 +310,7 @@ class AsyncStream(AsyncTerminals[T]):
         [(0, 1), (1, 2), (2, 3)]
         """
         check_count(n, "window's n", 1)
-        return AsyncStream(Sliding(self._take_items(), n))
+        return self._then(Sliding(self._take_items(), n))
 
     def enumerate(self, start: int = 0) -> AsyncStream[tuple[int, T]]:
         """``(index, item)`` pairs, counting from ``start``.
@@ -315,7 +319,7 @@ class AsyncStream(AsyncTerminals[T]):
         >>> asyncio.run(astream("ab").enumerate(1).to_list())
         [(1, 'a'), (2, 'b')]
         """
-        return AsyncStream(Enumerate(self._take_items(), start))
+        return self._then(Enumerate(self._take_items(), start))
 
     def unique(self, key: Callable[[T], object] | None = None) -> AsyncStream[T]:
         """Each item the first time it (or its ``key``, plain or a coroutine function) is seen
@@ -327,7 +331,7 @@ class AsyncStream(AsyncTerminals[T]):
         """
         if key is not None:
             checked(key, "unique's key")
-        return AsyncStream(Unique(self._take_items(), key))
+        return self._then(Unique(self._take_items(), key))
 
     def zip(self, other: AsyncIterable[U] | Iterable[U]) -> AsyncStream[tuple[T, U]]:
         """Pairs with the items of ``other`` (an async or a plain iterable, or a stream),
@@ -337,7 +341,7 @@ class AsyncStream(AsyncTerminals[T]):
         >>> asyncio.run(astream("abc").zip(itertools.count()).to_list())
         [('a', 0), ('b', 1), ('c', 2)]
         """
-        return AsyncStream(Zip(self._take_items(), source(other), False, None))
+        return self._then(Zip(self._take_items(), source(other), False, None))
 
     @overload
     def zip_longest(
@@ -359,7 +363,7 @@ class AsyncStream(AsyncTerminals[T]):
         >>> asyncio.run(astream("abc").zip_longest([1], fillvalue=0).to_list())
         [('a', 1), ('b', 0), ('c', 0)]
         """
-        return AsyncStream(Zip(self._take_items(), source(other), True, fillvalue))
+        return self._then(Zip(self._take_items(), source(other), True, fillvalue))
 
     def chain(self, *others: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
         """These items, then those of each of ``others`` in turn (also ``+``).
@@ -368,7 +372,7 @@ class AsyncStream(AsyncTerminals[T]):
         >>> asyncio.run((astream("ab").chain("c") + "d").to_list())
         ['a', 'b', 'c', 'd']
         """
-        return AsyncStream(Chain([self._take_items(), *map(source, others)]))
+        return self._then(Chain([self._take_items(), *map(source, others)]))
 
     def merge(self, *others: AsyncIterable[T] | Iterable[T], buffer: int = 64) -> AsyncStream[T]:
         """The items of this stream and of ``others`` as they come, each read by a task of
@@ -382,7 +386,7 @@ class AsyncStream(AsyncTerminals[T]):
         check_count(buffer, "merge's buffer", 1)
         sources = [self._take_items()]
         sources += [o._take_items() if isinstance(o, AsyncTerminals) else source(o) for o in others]
-        return AsyncStream(Interleave(sources, buffer))
+        return self._then(Interleave(sources, buffer))
 
     def tee(self, n: int = 2, *, bound: int = 1000) -> tuple[AsyncStream[T], ...]:
         """``n`` streams of these items, kept at most ``bound`` items apart; a branch that
@@ -399,7 +403,7 @@ class AsyncStream(AsyncTerminals[T]):
         check_count(n, "tee's n", 1)
         check_count(bound, "tee's bound", 1)
         shared = Tee(self._take_items(), n, bound)
-        return tuple(AsyncStream(TeeBranch(shared, k)) for k in range(n))
+        return tuple(self._then(TeeBranch(shared, k)) for k in range(n))
 
     def __add__(self, other: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
         return self.chain(other)
@@ -420,7 +424,7 @@ class AsyncStream(AsyncTerminals[T]):
         [0, 1, 3, 6]
         """
         checked(f, "scan")
-        return AsyncStream(Scan(self._take_items(), f, initial))
+        return self._then(Scan(self._take_items(), f, initial))
 
     @overload
     def catch(
@@ -459,7 +463,7 @@ class AsyncStream(AsyncTerminals[T]):
         """
         recovery = Recovering(errors, where=where, replace=replace, do=do, stop=stop)
         caught = Catch(self._take_items(), recovery)
-        return AsyncStream(caught)
+        return self._then(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> AsyncStream[T]:
         """At most ``count`` items in any window of ``per`` seconds (awaiting, not blocking).
@@ -469,7 +473,7 @@ class AsyncStream(AsyncTerminals[T]):
         [0, 1, 2]
         """
         check_count(count, "throttle's count", 1)
-        return AsyncStream(Throttle(self._take_items(), count, seconds(per, "throttle's per")))
+        return self._then(Throttle(self._take_items(), count, seconds(per, "throttle's per")))
 
     @overload
     def group(
@@ -517,11 +521,11 @@ class AsyncStream(AsyncTerminals[T]):
         if by is not None:
             checked(by, "group's by")
         if size is not None and limit is None and by is None:
-            return AsyncStream(Chunked(self._take_items(), size))
+            return self._then(Chunked(self._take_items(), size))
         items = self._take_items()
         if limit is not None and isinstance(items, FromSync):
             items = ReadAhead(items.items, GROUP_AHEAD)
-        return AsyncStream(Group(items, size, limit, by))
+        return self._then(Group(items, size, limit, by))
 
     def buffer(self, n: int) -> AsyncStream[T]:
         """Read up to ``n`` items ahead in a task, to overlap producer and consumer (a plain
@@ -532,7 +536,7 @@ class AsyncStream(AsyncTerminals[T]):
         [0, 1, 2, 3]
         """
         check_count(n, "buffer's n", 1)
-        return AsyncStream(Buffer(self._take_items(), n))
+        return self._then(Buffer(self._take_items(), n))
 
     def observe(self, name: str, logger: logging.Logger | None = None) -> AsyncStream[T]:
         """The items unchanged; counts and time logged as :meth:`Stream.observe` does.
@@ -541,7 +545,7 @@ class AsyncStream(AsyncTerminals[T]):
         >>> asyncio.run(astream("ab").observe("letters").to_list())
         ['a', 'b']
         """
-        return AsyncStream(Observed(self._take_items(), name, logger))
+        return self._then(Observed(self._take_items(), name, logger))
 
     def progress(self, description: str | None = None, total: int | None = None) -> AsyncStream[T]:
         """The items unchanged, counted on a rich progress bar when standard error is a
@@ -553,7 +557,7 @@ class AsyncStream(AsyncTerminals[T]):
         """
         from lazyfun.streams.progress import aprogress
 
-        return AsyncStream(aprogress(self._take_items(), description, total))
+        return self._then(aprogress(self._take_items(), description, total))
 
     def probe(self, name: str, probe: Probe) -> AsyncStream[T]:
         """Count the items that pass this point under ``name`` in a trace ``Probe``.
@@ -567,8 +571,8 @@ class AsyncStream(AsyncTerminals[T]):
         {'read': 6}
         """
         if not probe.enabled:
-            return AsyncStream(self._take_items())
-        return AsyncStream(Probed(self._take_items(), probe.counts, name))
+            return self._then(self._take_items())
+        return self._then(Probed(self._take_items(), probe.counts, name))
 
     def pmap(
         self,
@@ -591,7 +595,7 @@ class AsyncStream(AsyncTerminals[T]):
 
         feed = FromLoop(self._take_items())
         window = pmap(f, feed, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
-        return AsyncStream(OnThread(window, window.close, feed))
+        return self._then(OnThread(window, window.close, feed))
 
     def pipe(
         self, f: Callable[Concatenate[AsyncStream[T], P], U], *args: P.args, **kwargs: P.kwargs

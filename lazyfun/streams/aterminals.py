@@ -15,7 +15,7 @@ from datetime import timedelta
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, ParamSpec, Self, TypeVar, overload
 
-from lazyfun.sinks.paths import PathLike
+from lazyfun.sinks.paths import PathLike, refuse_writing_what_is_read
 from lazyfun.sinks.writers import (
     BATCH,
     CsvWriter,
@@ -57,11 +57,16 @@ _NOTHING: Any = object()
 class AsyncTerminals(Generic[T]):
     """A one-shot async source of items and the ways to read it (the base of ``AsyncStream``)."""
 
-    __slots__ = ("_closed", "_items", "_used")
+    __slots__ = ("_closed", "_items", "_sources", "_used")
 
-    def __init__(self, items: AsyncIterable[T] | Iterable[T]) -> None:
+    def __init__(
+        self, items: AsyncIterable[T] | Iterable[T], sources: tuple[object, ...] = ()
+    ) -> None:
         self._items: AsyncIterator[Any] = source(items)
         self._used = self._closed = False
+        # what the Stream this one came from held (its sources among them): the sinks
+        # refuse to write over a file one of them reads
+        self._sources = sources
 
     def _take_items(self) -> AsyncIterator[Any]:
         if self._closed:
@@ -383,6 +388,7 @@ class AsyncTerminals(Generic[T]):
         >>> asyncio.run(astream(["a", "b"]).to_lines("ab.txt"))
         2
         """
+        refuse_writing_what_is_read(path, self._sources, atomic)
         writer = functools.partial(LinesWriter, path, encoding=encoding, atomic=atomic)
         return await self._drained(writer, BATCH, None)
 
@@ -393,6 +399,7 @@ class AsyncTerminals(Generic[T]):
         >>> asyncio.run(astream([{"n": 1}]).to_jsonl("n.jsonl"))
         1
         """
+        refuse_writing_what_is_read(path, self._sources, atomic)
         return await self._drained(functools.partial(JsonlWriter, path, atomic=atomic), BATCH, None)
 
     async def to_csv(self, path: PathLike, *, atomic: bool = False, **dialect: Any) -> int:
@@ -402,6 +409,7 @@ class AsyncTerminals(Generic[T]):
         >>> asyncio.run(astream([{"n": 1}]).to_csv("n.csv"))
         1
         """
+        refuse_writing_what_is_read(path, self._sources, atomic)
         writer = functools.partial(CsvWriter, path, atomic=atomic, **dialect)
         return await self._drained(writer, BATCH, None)
 
@@ -414,6 +422,7 @@ class AsyncTerminals(Generic[T]):
         >>> asyncio.run(astream([{"n": 1}]).to_parquet("n.parquet"))
         1
         """
+        refuse_writing_what_is_read(path, self._sources, atomic)
         check_count(row_group, "to_parquet's row_group", 1)
         writer = functools.partial(ParquetWriter, path, row_group=row_group, atomic=atomic)
         return await self._drained(writer, row_group, None)

@@ -267,6 +267,12 @@ class Chunked(Iterator[list[T]]):
         self.gathered = []
         return gathered
 
+    def leftover(self) -> list[T]:
+        """The items gathered for the next list and not yet handed over (a sink writes
+        them when an interrupt stops the reading)."""
+        gathered, self.gathered = self.gathered, []
+        return gathered
+
 
 class Sliding(Iterator[tuple[T, ...]]):
     """Overlapping windows of ``n`` consecutive items that came through.
@@ -588,6 +594,11 @@ class Group(Iterator[list[T]]):
                     return gathered
         if not self.gathered:
             raise StopIteration
+        gathered, self.gathered = self.gathered, []
+        return gathered
+
+    def leftover(self) -> list[T]:
+        """The items gathered for the open list and not yet handed over."""
         gathered, self.gathered = self.gathered, []
         return gathered
 

@@ -644,9 +644,9 @@ class Stream(Terminals[T]):
         >>> asyncio.run(stream(range(3)).to_async().map(str).to_list())
         ['0', '1', '2']
         """
-        from lazyfun.streams.astream import astream
+        from lazyfun.streams.astream import AsyncStream
 
-        return astream(self._take_items())
+        return AsyncStream(self._take_items(), self._holds)
 
 
 _NO_END: Any = object()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, overloa
 import more_itertools
 
 from lazyfun.lazylist import LazyList
-from lazyfun.sinks.paths import PathLike
+from lazyfun.sinks.paths import PathLike, refuse_writing_what_is_read
 from lazyfun.sinks.writers import (
     CsvWriter,
     JsonlWriter,
@@ -355,6 +355,7 @@ class Terminals(Generic[T]):
         >>> stream(["a", "b"]).to_lines("letters.txt.gz")
         2
         """
+        refuse_writing_what_is_read(path, self._holds, atomic)
         items = self._take_items()
         with self:
             return _drained(LinesWriter(path, encoding=encoding, atomic=atomic), items)
@@ -366,6 +367,7 @@ class Terminals(Generic[T]):
         >>> stream([{"n": 1}, {"n": 2}]).to_jsonl("numbers.jsonl")
         2
         """
+        refuse_writing_what_is_read(path, self._holds, atomic)
         items = self._take_items()
         with self:
             return _drained(JsonlWriter(path, atomic=atomic), items)
@@ -377,6 +379,7 @@ class Terminals(Generic[T]):
         >>> stream([{"n": 1, "word": "one"}]).to_csv("numbers.csv")
         1
         """
+        refuse_writing_what_is_read(path, self._holds, atomic)
         items = self._take_items()
         with self:
             return _drained(CsvWriter(path, atomic=atomic, **dialect), items)
@@ -389,6 +392,7 @@ class Terminals(Generic[T]):
         5
         """
         check_count(row_group, "to_parquet's row_group", 1)
+        refuse_writing_what_is_read(path, self._holds, atomic)
         items = self._take_items()
         with self:
             return _drained(ParquetWriter(path, row_group=row_group, atomic=atomic), items)

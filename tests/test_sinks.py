@@ -1,0 +1,332 @@
+"""Nothing lost at the sinks: what reached a sink is written when an interrupt (Ctrl-C,
+``KeyboardInterrupt`` from a source) or a cancellation passes through it; a Parquet
+column widens rather than casting a later value; a JSON line that is not UTF-8 is a
+RecordError at its line; a sink refuses to empty the file its pipeline reads."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any, TypedDict
+
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lazyfun import astream, stream
+from lazyfun.io import RecordError, read_jsonl, read_lines, read_parquet, to_jsonl
+from tests.test_io import SINKS, _folder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _records(n: int) -> list[dict[str, Any]]:
+    return [{"id": i, "name": f"n{i}"} for i in range(n)]
+
+
+def _interrupted_at(n: int, k: int, stop: BaseException) -> Iterator[dict[str, Any]]:
+    """``n`` records, ``stop`` raised where the ``k``-th would come (none when k >= n)."""
+    for i in range(n):
+        if i == k:
+            raise stop
+        yield {"id": i, "name": f"n{i}"}
+
+
+# --- interrupts and cancellations -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sink", sorted(SINKS))
+def test_a_keyboard_interrupt_from_the_source_keeps_what_reached_the_sink(
+    sink: str, tmp_path: Path
+) -> None:
+    name, write, read = SINKS[sink]
+    path = tmp_path / name
+    with pytest.raises(KeyboardInterrupt):
+        write(stream(_interrupted_at(20, 10, KeyboardInterrupt())), path)
+    assert read(path) == _records(10)  # all ten, though no batch was full
+
+
+@pytest.mark.parametrize("sink", sorted(SINKS))
+def test_an_interrupt_leaves_nothing_with_atomic(sink: str, tmp_path: Path) -> None:
+    name, write, read = SINKS[sink]
+    path = tmp_path / name
+    write(stream(_records(3)), path)
+    with pytest.raises(KeyboardInterrupt):
+        write(stream(_interrupted_at(20, 10, KeyboardInterrupt())), path, atomic=True)
+    assert read(path) == _records(3)
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left
+
+
+def test_to_sql_within_keeps_what_reached_it_on_an_interrupt(tmp_path: Path) -> None:
+    from lazyfun.io import read_sql
+
+    with pytest.raises(KeyboardInterrupt):
+        stream(_interrupted_at(50, 37, KeyboardInterrupt())).to_sql(
+            tmp_path / "w.db", "w", 1000, within=60.0
+        )
+    assert read_sql(tmp_path / "w.db", "SELECT id, name FROM w").to_list() == _records(37)
+
+
+class _Source:
+    """An async source that counts what it yielded and, after ``k`` records, waits
+    forever (so a timeout or a cancel ends the sink)."""
+
+    def __init__(self, k: int) -> None:
+        self.k, self.yielded = k, 0
+        self.stalled = asyncio.Event()
+
+    async def items(self) -> AsyncIterator[dict[str, Any]]:
+        for i in range(self.k):
+            yield {"id": i, "name": f"n{i}"}
+            self.yielded += 1
+        self.stalled.set()
+        await asyncio.Event().wait()
+
+
+def _async_write(sink: str, items: AsyncIterator[Any], path: Path, **kw: Any) -> Any:
+    s = astream(items)
+    if sink == "lines":
+        return s.map(lambda r: __import__("json").dumps(r)).to_lines(path, **kw)
+    if sink == "parquet":
+        return s.to_parquet(path, row_group=7, **kw)
+    if sink == "sql":
+        return s.to_sql(path, "t", 7, **kw)
+    return getattr(s, f"to_{sink}")(path, **kw)
+
+
+@pytest.mark.parametrize("sink", sorted(SINKS))
+def test_a_timeout_keeps_every_record_the_async_source_gave(sink: str, tmp_path: Path) -> None:
+    name, _, read = SINKS[sink]
+    path = tmp_path / name
+    source = _Source(608)
+
+    async def run() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(_async_write(sink, source.items(), path), 0.5)
+
+    asyncio.run(run())
+    assert source.yielded == 608
+    assert read(path) == _records(608)
+
+
+@pytest.mark.parametrize("sink", sorted(SINKS))
+@given(k=st.integers(0, 40), atomic=st.booleans())
+def test_a_cancellation_at_any_record_keeps_exactly_the_records_before_it(
+    sink: str, k: int, atomic: bool
+) -> None:
+    name, write, read = SINKS[sink]
+    with _folder() as folder:
+        path = folder / name
+        old = [{"id": -1, "name": "old"}]
+        write(stream(old), path)
+        source = _Source(k)
+
+        async def run() -> None:
+            task = asyncio.ensure_future(_async_write(sink, source.items(), path, atomic=atomic))
+            await source.stalled.wait()
+            await asyncio.sleep(0.001)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+        asyncio.run(run())
+        before = old if sink == "sql" or atomic else []  # a table is appended to
+        assert read(path) == (old if atomic else before + _records(k))
+
+
+@pytest.mark.parametrize("sink", sorted(SINKS))
+@given(
+    n=st.integers(1, 40),
+    k=st.integers(0, 40),
+    stop=st.sampled_from([KeyboardInterrupt, SystemExit, ValueError]),
+)
+def test_whatever_stops_the_source_the_records_before_it_are_written(
+    sink: str, n: int, k: int, stop: type[BaseException]
+) -> None:
+    name, write, read = SINKS[sink]
+    with _folder() as folder:
+        path = folder / name
+        with pytest.raises(stop) if k < n else _no_error():
+            write(stream(_interrupted_at(n, k, stop())), path)
+        if k or sink != "sql":  # no record, no fields: no table
+            assert read(path) == _records(min(n, k))
+
+
+class _no_error:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def test_ctrl_c_keeps_every_record_the_pipeline_read(tmp_path: Path) -> None:
+    """A real SIGINT to a process whose pipeline is writing: the file holds every record
+    the source gave, none twice."""
+    script = textwrap.dedent(
+        """
+        import sys, time
+        from lazyfun import stream
+        given = 0
+        def records():
+            global given
+            i = 0
+            while True:
+                yield {"id": i}
+                given = i = i + 1
+                if i == 50:
+                    print("ready", flush=True)
+                time.sleep(0.002)
+        try:
+            stream(records()).map(lambda r: r).to_jsonl(sys.argv[1])
+        except KeyboardInterrupt:
+            print(given, flush=True)
+        """
+    )
+    out = tmp_path / "c.jsonl"
+    with subprocess.Popen(
+        [sys.executable, "-c", script, str(out)], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    ) as child:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        child.send_signal(signal.SIGINT)
+        given_count = int(child.stdout.readline())
+        assert child.wait(timeout=60) == 0
+    assert read_jsonl(out).to_list() == [{"id": i} for i in range(given_count)]
+    assert given_count >= 50
+
+
+# --- Parquet: a column widens, a value is never cast ------------------------------------------
+
+
+def test_a_later_float_widens_an_integer_column(tmp_path: Path) -> None:
+    path = tmp_path / "p.parquet"
+    assert stream([{"v": 1}, {"v": 2}, {"v": 2.5}]).to_parquet(path, row_group=2) == 3
+    assert read_parquet(path).to_list() == [{"v": 1.0}, {"v": 2.0}, {"v": 2.5}]
+    prices = [{"price": 10} for _ in range(10_000)] + [{"price": 12.99}]
+    stream(prices).to_parquet(path)
+    assert read_parquet(path).map(lambda r: r["price"]).to_list()[-2:] == [10.0, 12.99]
+    file = pq.ParquetFile(path)
+    assert str(file.schema_arrow.field("price").type) == "double"
+    assert file.num_row_groups == 2  # the row groups are kept as written
+
+
+def test_a_column_of_nones_takes_the_type_that_comes_later(tmp_path: Path) -> None:
+    path = tmp_path / "n.parquet"
+    rows = [{"v": None, "w": "a"}] * 3 + [{"v": 4, "w": None}, {"v": 5.5, "w": "b"}]
+    assert stream(rows).to_parquet(path, row_group=2) == 5
+    assert read_parquet(path).to_list() == [
+        {"v": None, "w": "a"},
+        {"v": None, "w": "a"},
+        {"v": None, "w": "a"},
+        {"v": 4.0, "w": None},
+        {"v": 5.5, "w": "b"},
+    ]
+    assert [p.name for p in tmp_path.iterdir()] == ["n.parquet"]  # no rewrite left behind
+
+
+@pytest.mark.parametrize("atomic", [False, True])
+def test_a_value_no_type_of_the_column_holds_is_a_record_error(
+    tmp_path: Path, atomic: bool
+) -> None:
+    path = tmp_path / "s.parquet"
+    rows = [{"v": 1}, {"v": 2}, {"v": 3}, {"v": 4}, {"v": "x"}, {"v": "y"}]
+    with pytest.raises(RecordError, match="row 5: column v is string, the rows before int64"):
+        stream(rows).to_parquet(path, row_group=2, atomic=atomic)
+    if atomic:
+        assert not path.exists()
+    else:
+        assert read_parquet(path).to_list() == rows[:4]
+    with pytest.raises(RecordError, match="row 2: not a Parquet row"):
+        stream([{"v": 1}, {"v": "x"}]).to_parquet(path)  # within one batch
+
+
+def test_an_integer_a_float_cannot_hold_exactly_is_never_cast(tmp_path: Path) -> None:
+    path = tmp_path / "big.parquet"
+    big = 2**53 + 1
+    with pytest.raises(RecordError, match="row 3: widening the columns to v: double"):
+        stream([{"v": big}, {"v": 2}, {"v": 2.5}]).to_parquet(path, row_group=2)
+    assert read_parquet(path).to_list() == [{"v": big}, {"v": 2}]
+    with pytest.raises(RecordError, match="row 3: not a Parquet row: Integer value"):
+        stream([{"v": 0.5}, {"v": 2}, {"v": big}]).to_parquet(path, row_group=2)
+    assert read_parquet(path).to_list() == [{"v": 0.5}, {"v": 2.0}]
+
+
+def test_a_file_that_cannot_be_rewritten_refuses_to_widen(tmp_path: Path) -> None:
+    script = (
+        "from lazyfun import stream; stream([{'v': 1}, {'v': 2.5}]).to_parquet('-', row_group=1)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, cwd=ROOT, timeout=60, check=False
+    )
+    assert done.returncode == 1
+    assert b"RecordError: -, row 2: column v is double, the rows before int64: - cannot" in (
+        done.stderr
+    )
+
+
+# --- reading: every bad line is a RecordError -------------------------------------------------
+
+
+class _Named(TypedDict):
+    a: str
+
+
+@pytest.mark.parametrize("kind", [None, _Named])
+def test_a_json_line_that_is_not_utf8_is_a_record_error_and_the_next_line_follows(
+    tmp_path: Path, kind: Any
+) -> None:
+    path = tmp_path / "u.jsonl"
+    path.write_bytes(b'{"a": "ok"}\n{"a": "caf\xe9"}\n{"a": "fine"}\n')
+    errors: list[RecordError] = []
+    got = read_jsonl(path, kind).catch(RecordError, do=errors.append).to_list()
+    assert got == [{"a": "ok"}, {"a": "fine"}]
+    assert [(e.path, e.line) for e in errors] == [(str(path), 2)]
+    assert errors[0].reason.startswith("not utf-8")
+
+
+# --- a sink never empties the file its pipeline reads -----------------------------------------
+
+
+def _seed(path: Path) -> None:
+    to_jsonl([{"n": n} for n in range(3)], path)
+
+
+def test_writing_the_file_being_read_is_refused_at_the_call(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    _seed(path)
+    with pytest.raises(ValueError, match="is read by this pipeline"):
+        read_jsonl(path).map(lambda r: r).to_jsonl(path)
+    os.symlink(path, tmp_path / "link.jsonl")
+    os.link(path, tmp_path / "hard.jsonl")
+    for other in ("link.jsonl", "hard.jsonl", "./s.jsonl"):  # the same file, another name
+        with pytest.raises(ValueError, match="is read by this pipeline"):
+            read_jsonl(tmp_path / other).to_jsonl(path)
+    with pytest.raises(ValueError, match="is read by this pipeline"):
+        read_jsonl(tmp_path / "*.jsonl").to_jsonl(path)  # a glob's match
+    with pytest.raises(ValueError, match="is read by this pipeline"):
+        to_jsonl(read_jsonl(path), path)
+    with pytest.raises(ValueError, match="is read by this pipeline"):
+        read_lines(path).to_lines(path)
+
+    async def run() -> None:
+        await read_jsonl(path).to_async().map(lambda r: r).to_jsonl(path)
+
+    with pytest.raises(ValueError, match="is read by this pipeline"):
+        asyncio.run(run())
+    assert read_jsonl(path).to_list() == [{"n": n} for n in range(3)]  # untouched
+
+
+def test_the_file_being_read_is_rewritten_in_place_with_atomic(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    _seed(path)
+    assert read_jsonl(path).map(lambda r: {"n": r["n"] * 10}).to_jsonl(path, atomic=True) == 3
+    assert read_jsonl(path).to_list() == [{"n": 0}, {"n": 10}, {"n": 20}]
+    assert stream([{"n": 1}]).to_jsonl(path) == 1  # a file not read is written as ever
