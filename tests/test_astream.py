@@ -263,3 +263,39 @@ def test_buffer_reads_a_blocking_plain_source_off_the_event_loop() -> None:
     got, ticks = run(go())
     assert got == [0, 1, 2]
     assert ticks >= 10  # the loop kept running while the source blocked
+
+
+@pytest.mark.parametrize("plain", [False, True])
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_an_async_buffer_of_n_never_holds_more_than_n_items(n: int, plain: bool) -> None:
+    """The items read and not yet taken, the one being read included, are at most n,
+    from an async source and from a plain one read on a thread."""
+    read = 0
+
+    def counting() -> Iterator[int]:
+        nonlocal read
+        k = 0
+        while True:
+            read += 1
+            yield k
+            k += 1
+
+    async def acounting() -> AsyncIterator[int]:
+        for k in counting():
+            yield k
+
+    async def go() -> list[int]:
+        items = astream(counting() if plain else acounting()).buffer(n).__aiter__()
+        held = []
+        for taken in range(1, 30):
+            await anext(items)
+            await asyncio.sleep(0.002 * (taken % 3))
+            held.append(read - taken)
+        await asyncio.sleep(0.05)
+        held.append(read - 29)
+        await items.aclose()  # type: ignore[attr-defined]
+        return held
+
+    held = run(go())
+    assert max(held) <= n
+    assert held[-1] == n  # and it does read n ahead while the consumer is elsewhere

@@ -218,7 +218,9 @@ def test_buffer_reads_ahead_on_a_thread_and_keeps_errors_in_place() -> None:
     deadline = time.monotonic() + 2
     while len(read) < 4 and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert len(read) >= 4  # read ahead while the consumer was elsewhere
+    time.sleep(0.05)
+    # read ahead while the consumer was elsewhere: the item taken, and at most 3 held
+    assert 2 <= len(read) <= 4
     assert list(items) == [1, 2, 3, 4]
     assert stream(fails_on({2})).buffer(2).catch().to_list() == [0, 1, 3, 4, 5, 6, 7, 8, 9]
     before = threading.active_count()
@@ -229,6 +231,60 @@ def test_buffer_reads_ahead_on_a_thread_and_keeps_errors_in_place() -> None:
     while threading.active_count() > before and time.monotonic() < deadline:
         time.sleep(0.01)
     assert threading.active_count() <= before
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 8])
+def test_a_buffer_of_n_never_holds_more_than_n_items(n: int) -> None:
+    """The items read and not yet taken, the one being read included, are at most n,
+    however the reader and the consumer interleave."""
+    read = taken = most = 0
+    lock = threading.Lock()
+
+    def producing() -> Iterator[int]:
+        nonlocal read, most
+        for k in itertools.count():
+            with lock:
+                read += 1
+                most = max(most, read - taken)
+            yield k
+
+    items = iter(stream(producing()).buffer(n))
+    for k in range(40):
+        assert next(items) == k
+        with lock:
+            taken += 1
+        time.sleep(0.002 * (k % 3))  # now slower than the reader, now faster
+    time.sleep(0.05)
+    assert most <= n + 1  # the one being read counted when it is read, before it is taken
+    assert read - taken <= n
+    items.close()  # type: ignore[attr-defined]
+
+
+def test_group_within_reads_no_further_ahead_than_the_list_it_fills() -> None:
+    read = 0
+
+    def counting() -> Iterator[int]:
+        nonlocal read
+        for k in itertools.count():
+            read += 1
+            yield k
+
+    with stream(counting()).group(10, within=5.0) as grouped:
+        lists = iter(grouped)
+        assert next(lists) == list(range(10))
+        time.sleep(0.1)  # the consumer holds its list: nothing more is read
+        assert read <= 11  # the ten, and at most the one read in progress
+        assert next(lists) == list(range(10, 20))
+        time.sleep(0.1)
+        assert read <= 21
+    read = 0
+    with stream(counting()).group(5, within=5.0, by=lambda k: k % 2) as by_parity:
+        pairs = iter(by_parity)
+        assert next(pairs) == (0, [0, 2, 4, 6, 8])
+        time.sleep(0.1)
+        after = read
+        time.sleep(0.1)
+        assert read == after  # by key too, the reading waits while the consumer is away
 
 
 def test_observe_logs_counts_at_growing_intervals(caplog: pytest.LogCaptureFixture) -> None:

@@ -382,11 +382,14 @@ class Merge(Ending):
 
 class Buffer(Step):
     """Up to ``n`` items read ahead by a task; an upstream error arrives in its place.
-    A plain iterable right upstream is read on a thread, so a blocking source does
-    not block the event loop."""
+    It holds at most ``n`` items: each is read once there is a place for it, and the
+    items read and not yet taken, the one being read included, hold the places.  A
+    plain iterable right upstream is read on a thread, so a blocking source does not
+    block the event loop."""
 
     def __init__(self, source: AsyncIterator[Any], n: int) -> None:
-        self.source, self.queue = source, asyncio.Queue[tuple[bool, Any]](n)
+        self.source, self.queue = source, asyncio.Queue[tuple[bool, Any]]()
+        self.places = asyncio.Semaphore(n)
         self.task: asyncio.Task[None] | None = None
         self.done = False
         self.thread = Threads(1)
@@ -394,6 +397,7 @@ class Buffer(Step):
     async def _read(self) -> None:
         source = self.source
         while True:
+            await self.places.acquire()
             try:
                 if isinstance(source, FromSync):
                     item = await self.thread.run(next, source.items, _NOTHING)
@@ -403,18 +407,20 @@ class Buffer(Step):
                     item = await anext(source)
                 entry: tuple[bool, Any] = (True, item)
             except StopAsyncIteration:
-                await self.queue.put((True, _NOTHING))
+                self.queue.put_nowait((True, _NOTHING))
                 return
             except Exception as error:
                 entry = (False, error)
-            await self.queue.put(entry)
+            self.queue.put_nowait(entry)
 
     async def __anext__(self) -> Any:
         if self.done:
             raise StopAsyncIteration
         if self.task is None:
             self.task = asyncio.ensure_future(self._read())
-        value = passed_on([await self.queue.get()])
+        taken = [await self.queue.get()]
+        self.places.release()
+        value = passed_on(taken)  # an error is raised, and this frame keeps no reference to it
         if value is _NOTHING:
             self.done = True
             self.thread.close()

@@ -526,6 +526,8 @@ def throttle(
 
 
 Wait = Callable[[float], bool]  # whether the source's next entry is here by a monotonic time
+# let a source read ahead on a thread read this many items more (None: as far as it may)
+Ask = Callable[[int | None], None]
 
 
 class Group(Iterator[list[T]]):
@@ -538,7 +540,7 @@ class Group(Iterator[list[T]]):
     [[0, 1], [2, 3], [4]]
     """
 
-    __slots__ = ("clock", "gathered", "held", "opened", "size", "source", "wait", "within")
+    __slots__ = ("ask", "clock", "gathered", "held", "opened", "size", "source", "wait", "within")
 
     def __init__(
         self,
@@ -547,15 +549,20 @@ class Group(Iterator[list[T]]):
         within: float | None,
         clock: Clock = time.monotonic,
         wait: Wait | None = None,
+        ask: Ask | None = None,
     ) -> None:
         self.source, self.size, self.within, self.clock = source, size, within, clock
         self.wait = wait if within is not None else None
+        self.ask = ask
         self.gathered: list[T] = []
         self.opened = 0.0
         self.held = Held()
 
     def __next__(self) -> list[T]:
         self.held.raise_held()
+        ask = self.ask
+        if ask is not None:  # the source read ahead for the list being filled, no further
+            ask(None if self.size is None else self.size - len(self.gathered))
         try:
             return self._gather()
         except Exception as error:
@@ -564,6 +571,9 @@ class Group(Iterator[list[T]]):
             self.held.hold(error)
             gathered, self.gathered = self.gathered, []
             return gathered
+        finally:
+            if ask is not None:
+                ask(0)
 
     def _due(self) -> bool:
         """Whether the open list's time is up before the next item arrives (only known
@@ -613,7 +623,7 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
     [(True, ['a', 'b']), (False, ['A', 'B'])]
     """
 
-    __slots__ = ("by", "clock", "held", "open", "ready", "size", "source", "wait", "within")
+    __slots__ = ("ask", "by", "clock", "held", "open", "ready", "size", "source", "wait", "within")
 
     def __init__(
         self,
@@ -623,9 +633,11 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
         within: float | None,
         clock: Clock = time.monotonic,
         wait: Wait | None = None,
+        ask: Ask | None = None,
     ) -> None:
         self.source, self.by, self.size, self.within, self.clock = source, by, size, within, clock
         self.wait = wait if within is not None else None
+        self.ask = ask
         self.open: dict[K, tuple[float, list[T]]] = {}
         self.ready: deque[tuple[K, list[T]]] = deque()
         self.held = Held()
@@ -642,6 +654,16 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
             self.ready.append((key, gathered))
 
     def __next__(self) -> tuple[K, list[T]]:
+        ask = self.ask
+        if ask is None:
+            return self._next()
+        ask(None)  # the source read ahead while the lists are filled, not while they are used
+        try:
+            return self._next()
+        finally:
+            ask(0)
+
+    def _next(self) -> tuple[K, list[T]]:
         if not self.ready:
             self.held.raise_held()
         while not self.ready:

@@ -530,8 +530,10 @@ class Stream(Terminals[T]):
     ) -> Stream[Any]:
         """Lists of at most ``size`` items, a list also closed once ``within`` seconds
         have passed since it opened, even while the source stalls: with ``within``,
-        the source is read on a daemon thread, up to 1,024 items ahead (as
-        ``buffer`` does; it stops when the Stream is closed or dropped).  With
+        the source is read on a daemon thread (it stops when the Stream is closed or
+        dropped), and only while a list is being filled: no further ahead than the
+        list has room for (up to 1,024 items where it has no size), and not at all
+        while the consumer holds a list (but for the one read in progress).  With
         ``by=key``: ``(key, list)`` pairs, each key's list closed on its own size or
         time, all open lists flushed at the end (by key alone, memory is not
         bounded: every item is held until the end).
@@ -549,13 +551,13 @@ class Stream(Terminals[T]):
         if by is not None:
             check_callable(by, "group's by")
         items: Iterator[Any] = self._take_items()
-        wait, holding = None, list[threaded.Buffer[Any]]()
+        wait, ask, holding = None, None, list[threaded.Buffer[Any]]()
         if limit is not None:  # read on a thread, so a list is closed on time while it stalls
-            ahead = threaded.Buffer(items, threaded.GROUP_AHEAD)
-            items, wait, holding = ahead, ahead.ready, [ahead]
+            ahead = threaded.Buffer(items, threaded.GROUP_AHEAD, asked=True)
+            items, wait, ask, holding = ahead, ahead.ready, ahead.ask, [ahead]
         if by is None:
-            return self._then(steps.Group(items, size, limit, wait=wait), *holding)
-        return self._then(steps.GroupBy(items, by, size, limit, wait=wait), *holding)
+            return self._then(steps.Group(items, size, limit, wait=wait, ask=ask), *holding)
+        return self._then(steps.GroupBy(items, by, size, limit, wait=wait, ask=ask), *holding)
 
     def buffer(self, n: int) -> Stream[T]:
         """Read up to ``n`` items ahead on a background thread, so a slow producer and

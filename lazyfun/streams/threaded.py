@@ -10,6 +10,7 @@ at exit.  The other steps are in :mod:`lazyfun.streams.steps`.
 from __future__ import annotations
 
 import asyncio
+import math
 import queue
 import threading
 import time
@@ -346,34 +347,56 @@ class FromAsync(Holding[T]):
 
 class _Shelf:
     """What a Buffer's thread and the Buffer share (the thread holds no reference to the
-    Buffer): up to ``n`` entries read, each (True, item) or (False, error).  An entry
-    passes without a lock while both sides keep going; a side takes the lock only to
-    wait (the reader for room, once it has ``n``, until half are taken; the Buffer for
-    an entry) or to wake the other side waiting."""
+    Buffer): up to ``n`` entries read, each (True, item) or (False, error).  The reader
+    waits for room before it reads, so the items read and not yet taken, the one being
+    read included, are never more than ``n``.  An entry passes without a lock while both
+    sides keep going; a side takes the lock only to wait (the reader for room, once it
+    has ``n``, until half are taken; the Buffer for an entry) or to wake the other side
+    waiting."""
 
-    __slots__ = ("entries", "full", "n", "stopping", "turn", "waiting")
+    __slots__ = ("entries", "full", "limit", "n", "started", "stopping", "turn", "waiting")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, limit: float = math.inf) -> None:
         self.n = n
         self.entries: deque[tuple[bool, Any]] = deque()
         self.turn = threading.Condition()
         self.stopping = self.waiting = self.full = False
+        # the reader starts a read only while ``started`` (its own count) is below
+        # ``limit`` (the Buffer's): each written by one side only, so neither is lost
+        self.started, self.limit = 0, limit
 
-    def put(self, entry: tuple[bool, Any]) -> bool:
-        """Shelve ``entry`` once there is room; False, shelving nothing, once stopped."""
+    def allow(self, limit: float) -> None:
+        """Let the reader start reads while it has started fewer than ``limit``: a lower
+        limit stops it after the read it is in, a higher one wakes it."""
+        if limit <= self.limit:
+            self.limit = limit
+            return
+        with self.turn:
+            self.limit = limit
+            self.turn.notify_all()
+
+    def room(self) -> bool:
+        """Wait until there is room for one more entry, and leave to read it; False once
+        stopped."""
         if len(self.entries) >= self.n:
             with self.turn:
                 self.full = True
                 while len(self.entries) > self.n // 2 and not self.stopping:
                     self.turn.wait()
                 self.full = False
-        if self.stopping:
-            return False
+        if self.started >= self.limit:
+            with self.turn:
+                while self.started >= self.limit and not self.stopping:
+                    self.turn.wait()
+        self.started += 1
+        return not self.stopping
+
+    def put(self, entry: tuple[bool, Any]) -> None:
+        """Shelve ``entry`` (there is room: the reader asked before reading it)."""
         self.entries.append(entry)
         if self.waiting:
             with self.turn:
                 self.turn.notify_all()
-        return True
 
     def ready(self, timeout: float | None) -> bool:
         """Whether an entry is here within ``timeout`` seconds (None: wait for one, or
@@ -405,22 +428,24 @@ class _Shelf:
 
 
 def _shelve(source: Iterator[Any], shelf: _Shelf) -> None:
-    """A Buffer's thread: the items of ``source`` (or their exceptions) onto ``shelf``
-    until the end or until it is stopped."""
-    while not shelf.stopping:
+    """A Buffer's thread: the items of ``source`` (or their exceptions) onto ``shelf``,
+    each read once there is room for it, until the end or until it is stopped."""
+    while shelf.room():
         try:
             entry: tuple[bool, Any] = (True, next(source))
         except StopIteration:
             entry = (True, _END)
         except BaseException as error:
             entry = (False, error)
-        if not shelf.put(entry) or entry[1] is _END:
+        shelf.put(entry)
+        if entry[1] is _END:
             return
 
 
 class Buffer(Holding[T]):
     """Up to ``n`` items read ahead by a background thread, to overlap a slow producer
-    with a slow consumer; an upstream exception arrives in its place.
+    with a slow consumer; an upstream exception arrives in its place.  It holds at most
+    ``n`` items: the items read and not yet taken, the one being read included.
 
     The thread starts on the first ``next()`` (or ``ready()``).  ``close()`` (or
     dropping the iterator) stops it after the read it is in: a thread cannot be
@@ -430,10 +455,18 @@ class Buffer(Holding[T]):
     [0, 1, 2]
     """
 
-    def __init__(self, source: Iterator[T], n: int) -> None:
-        self.source, self.shelf = source, _Shelf(n)
+    def __init__(self, source: Iterator[T], n: int, *, asked: bool = False) -> None:
+        self.source, self.shelf = source, _Shelf(n, 0 if asked else math.inf)
         self.thread: threading.Thread | None = None
         self.done = False
+        self.taken = 0
+
+    def ask(self, more: int | None) -> None:
+        """Let the thread read ``more`` items past those taken (None: as many as ``n``
+        allows; 0: none, after the read it is in).  A Buffer made with ``asked`` reads
+        only what it is asked for: what ``group(within=)`` uses, so that it reads no
+        further ahead than the list it is filling."""
+        self.shelf.allow(math.inf if more is None else self.taken + more)
 
     def _begin(self) -> None:
         if self.thread is None:
@@ -462,6 +495,7 @@ class Buffer(Holding[T]):
         if self.thread is None:
             self._begin()
         taken = [self.shelf.take()]
+        self.taken += 1
         if taken[0][0] and taken[0][1] is not _END:
             item: T = taken.pop()[1]
             return item
