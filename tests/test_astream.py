@@ -299,3 +299,54 @@ def test_an_async_buffer_of_n_never_holds_more_than_n_items(n: int, plain: bool)
     held = run(go())
     assert max(held) <= n
     assert held[-1] == n  # and it does read n ahead while the consumer is elsewhere
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+@pytest.mark.parametrize("coroutine", [False, True])
+def test_a_concurrent_map_keeps_no_error_alive_in_a_reference_cycle(
+    ordered: bool, coroutine: bool
+) -> None:
+    """With the cycle collector off, an error caught further down is freed once it is
+    dropped: no step's frame holds it in a cycle through its traceback."""
+    import gc
+    import weakref
+
+    class Boom(Exception):
+        pass
+
+    def plain(x: int) -> int:
+        if x == 3:
+            raise Boom(x)
+        return x
+
+    async def awaited(x: int) -> int:
+        await asyncio.sleep(0)
+        return plain(x)
+
+    refs: list[weakref.ref[BaseException]] = []
+
+    def keep(error: BaseException) -> bool:
+        refs.append(weakref.ref(error))
+        return True
+
+    gc.collect()
+    gc.disable()
+    try:
+        items = astream(range(8))
+        mapped = (
+            items.map(awaited, concurrency=2, ordered=ordered)
+            if coroutine
+            else items.map(plain, concurrency=2, ordered=ordered)
+        )
+        got = run(mapped.catch(Boom, where=keep).to_list())
+        synced = (
+            stream(range(8))
+            .map(plain, concurrency=2, ordered=ordered)
+            .catch(Boom, where=keep)
+            .to_list()
+        )
+        assert sorted(got) == sorted(synced) == [0, 1, 2, 4, 5, 6, 7]
+        assert len(refs) == 2
+        assert [ref() for ref in refs] == [None, None]
+    finally:
+        gc.enable()

@@ -204,7 +204,10 @@ class Concurrent(Ending):
                         f"{self.what}: raised by the function on item {index} "
                         "of the input (counted from 0)"
                     )
-                raise error
+                try:
+                    raise error
+                finally:  # the frame keeps no error alive (in a cycle) once it is passed on
+                    del error, done
             value = done.result()
             if self.kind == "map":
                 return value
