@@ -16,9 +16,9 @@ lazyfun.sudoku.making.climbing): the time to the first N puzzles in each range o
 ``RATED``, beside the issue's targets and beside plain generation filtered by ``rate``
 (stopped at the target time), with how many different solution grids the puzzles
 come from (a climb yields the neighbours it meets inside the range).  The reference
-rater, serate (SukakuExplainer's command line, built by ../shared/tools/build_serate.sh
-into ~/.cache/serate), then rates the climb's puzzles: how many it puts inside the
-range (skipped, saying so, where it is not built).
+rater, serate (SukakuExplainer's command line, where ``$SERATE`` names a build of it:
+benchmarks.common.serate), then rates the climb's puzzles: how many it puts inside the
+range (skipped, saying so in one line, where it is not given).
 """
 
 from __future__ import annotations
@@ -26,17 +26,14 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from itertools import islice
-from pathlib import Path
 
-from benchmarks.common import ROOT, verdict
+from benchmarks.common import ROOT, run_serate, serate, verdict
 from benchmarks.peers import cpsat_solve
 from lazyfun.compiled import PURE_ENV
 from lazyfun.sudoku import Grid, PuzzleError, count_solutions, parse, rate, solve
@@ -67,7 +64,6 @@ RATED: tuple[tuple[float | None, float | None, int, float], ...] = (
     (7.0, 8.5, 2, 600.0),
     (None, None, 3, 180.0),
 )
-SERATE = Path.home() / ".cache" / "serate" / "classes"
 
 
 def _first(made: Iterator[Grid], count: int, cap: float) -> tuple[list[Grid], float]:
@@ -97,24 +93,19 @@ def _filtered(wanted: tuple[float, float], count: int, cap: float) -> tuple[int,
     return found, time.perf_counter() - start, tried
 
 
-def _serate(puzzles: list[Grid]) -> list[float] | None:
-    """serate's ER of each puzzle (None, with a message, when it is not built)."""
-    if not SERATE.exists() or shutil.which("java") is None:
-        print(f"    serate: skipped ({SERATE} or java is missing; ../shared/tools/build_serate.sh)")
+def _serate(command: list[str] | None, puzzles: list[Grid]) -> list[float] | None:
+    """serate's ER of each puzzle (None where it is not given)."""
+    if command is None or not puzzles:
         return None
-    with tempfile.TemporaryDirectory() as folder:
-        given, out = Path(folder) / "in.txt", Path(folder) / "out.txt"
-        given.write_text("".join(str(p).replace("0", ".") + "\n" for p in puzzles))
-        command = ["java", "-cp", str(SERATE), "diuf.sudoku.test.serate", "--format=%r"]
-        command += [f"--input={given}", f"--output={out}"]
-        subprocess.run(command, check=True, capture_output=True, timeout=30 * len(puzzles) + 60)
-        return [float(line) for line in out.read_text().split()]
+    given = [str(p).replace("0", ".") for p in puzzles]
+    return [float(line) for line in run_serate(command, given, "%r")[0] if line.strip()]
 
 
 def _ratings(verdicts: list[str]) -> None:
     """Time to N puzzles in each range of RATED: the climb beside the targets and plain
     generation filtered by rate; serate's view of the climb's puzzles."""
     top = climbing.ceiling()
+    command = serate()
     print(f"  puzzles to a rating, one core, seed 1 (the ladder certifies up to {top:g}):")
     for low, high, count, target in RATED:
         wanted = (low, high) if low is not None and high is not None else (top - 1.5, top)
@@ -143,7 +134,7 @@ def _ratings(verdicts: list[str]) -> None:
             f" {plain / plain_took * 60:7.1f}/min ({tried:,} rated);"
             f" target {count} in {target:.0f} s"
         )
-        ers = _serate(made)
+        ers = _serate(command, made)
         inside = None if ers is None else sum(wanted[0] <= er <= wanted[1] for er in ers)
         if ers is not None:
             shown = " ".join(f"{er:.1f}" for er in ers)

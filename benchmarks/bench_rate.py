@@ -11,9 +11,9 @@
   made after the ladder matched the first two, none of theirs: a check that the
   match is no fit to them): how many ratings are exact, within 0.1 and within 0.3,
   and every rating by serate's ER band.  Ours is timed in one process and on
-  every core (a Stream's map on worker processes); when serate is built
-  (``../shared/tools/build_serate.sh``) it is timed on the same puzzles (it runs
-  threads on every core itself).
+  every core (a Stream's map on worker processes); when ``$SERATE`` names a build
+  of serate (benchmarks.common.serate) it is timed on the same puzzles (it runs
+  threads on every core itself), and skipped with one line otherwise.
 - The forum's hardest through SE's chains nested in dynamic ones
   (tests/data/serate_nested.txt): serate's ER on every one within the ladder, a
   floor below it on the one past it; ours timed on the first few against serate's.
@@ -25,13 +25,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-from benchmarks.common import ROOT, data_file, lines, verdict
+from benchmarks.common import ROOT, data_file, lines, run_serate, serate, verdict
 from lazyfun import Stream
 from lazyfun.parallel import pmap
 from lazyfun.sudoku import parse
@@ -44,7 +42,6 @@ SERATE_DRAW = ROOT / "tests" / "data" / "serate_draw100.txt"
 SERATE_CHECK = ROOT / "tests" / "data" / "serate_check200.txt"
 SERATE_NESTED = ROOT / "tests" / "data" / "serate_nested.txt"
 NESTED_TIMED = 4  # of SERATE_NESTED timed against serate: some two minutes each for it
-SERATE_CLASSES = Path.home() / ".cache" / "serate" / "classes"
 
 
 def rating(puzzle: str) -> Rating:
@@ -71,19 +68,11 @@ def agreement(
     return exact, near, close, confusion
 
 
-def serate_seconds(puzzles: list[str]) -> float | None:
-    """serate's wall time on the puzzles, or None where it is not built."""
-    if not SERATE_CLASSES.exists():
-        print(f"  skipped serate's timing: {SERATE_CLASSES} is not built")
+def serate_seconds(command: list[str] | None, puzzles: list[str]) -> float | None:
+    """serate's wall time on the puzzles, or None where it is not given."""
+    if command is None:
         return None
-    with tempfile.TemporaryDirectory() as tmp:
-        source, out = Path(tmp) / "in.txt", Path(tmp) / "out.txt"
-        source.write_text("\n".join(puzzles) + "\n")
-        command = ["java", "-cp", str(SERATE_CLASSES), "diuf.sudoku.test.serate"]
-        command += ["--format=%r", f"--input={source}", f"--output={out}"]
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, timeout=3600)
-        return time.perf_counter() - start
+    return run_serate(command, puzzles, "%r")[1]
 
 
 def print_confusion(confusion: Counter[tuple[float, float]]) -> None:
@@ -103,9 +92,10 @@ def print_confusion(confusion: Counter[tuple[float, float]]) -> None:
         print(f"    {band}-{band + 1}: {exact}/{total}  {others}")
 
 
-def against_serate(sample: Path, least: float) -> list[str]:
+def against_serate(sample: Path, least: float, command: list[str] | None) -> list[str]:
     """Our rating against serate's stored ER on ``sample``: agreement (at least ``least``
-    of the puzzles exact), our time in one process and on every core, serate's time."""
+    of the puzzles exact), our time in one process and on every core, and serate's time
+    where ``command`` runs it."""
     rows = [(line.split()[0], float(line.split()[1])) for line in lines(sample)]
     puzzles = [p for p, _ in rows]
     start = time.perf_counter()
@@ -131,7 +121,7 @@ def against_serate(sample: Path, least: float) -> list[str]:
             f"{exact}/{total} exact, {near} within 0.1, {close} within 0.3",
         )
     ]
-    theirs = serate_seconds(puzzles)
+    theirs = serate_seconds(command, puzzles)
     if theirs is not None:
         print(
             f"  serate on the same puzzles: {theirs:.1f} s (it runs threads on every core): "
@@ -147,7 +137,7 @@ def against_serate(sample: Path, least: float) -> list[str]:
     return verdicts
 
 
-def nested_against_serate() -> list[str]:
+def nested_against_serate(command: list[str] | None) -> list[str]:
     """The forum's hardest whose walks take SE's chains nested in dynamic ones: serate's
     ER on every one within the ladder (levels 2 and 3), a floor no higher on the one
     past it; and the time, on the first ``NESTED_TIMED``, against serate's."""
@@ -175,7 +165,7 @@ def nested_against_serate() -> list[str]:
     start = time.perf_counter()
     list(Stream(timed).map(score, concurrency=workers, via="process"))
     ours = time.perf_counter() - start
-    theirs = serate_seconds(timed)
+    theirs = serate_seconds(command, timed)
     if theirs is not None:
         print(f"  the first {len(timed)}: {ours:.1f} s against serate's {theirs:.1f} s")
         verdicts.append(
@@ -216,10 +206,11 @@ def main() -> list[str]:
                 f"{sum(finished)} finished by singles, {sum(rated_easy)} rate easy",
             )
         )
-    verdicts += against_serate(SERATE_DRAW, 0.9)
-    verdicts += against_serate(SERATE_SAMPLE, 0.9)
-    verdicts += against_serate(SERATE_CHECK, 0.9)
-    verdicts += nested_against_serate()
+    command = serate()
+    verdicts += against_serate(SERATE_DRAW, 0.9, command)
+    verdicts += against_serate(SERATE_SAMPLE, 0.9, command)
+    verdicts += against_serate(SERATE_CHECK, 0.9, command)
+    verdicts += nested_against_serate(command)
     hardest = data_file("tdoku_puzzles5_forum_hardest_1905_11plus.txt")
     if hardest is not None:
         puzzles = lines(hardest)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable, Iterable, Iterator
@@ -18,6 +20,11 @@ from lazyfun.compiled import PURE_ENV
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("LAZYFUN_DATA", ROOT.parent / "shared" / "data"))
 SUDOKU = DATA / "sudoku"
+# serate (SukakuExplainer's command-line rater) is a reference to rate against, never a
+# dependency, and not built here: set this to a build of it (its classes folder or its
+# jar, run as `java -cp ... diuf.sudoku.test.serate`, or a program that runs it).
+SERATE_ENV = "SERATE"
+SERATE_CLASS = "diuf.sudoku.test.serate"
 
 
 def data_file(name: str) -> Path | None:
@@ -27,6 +34,38 @@ def data_file(name: str) -> Path | None:
         print(f"  skipped: {path} is not here (set LAZYFUN_DATA to the data folder)")
         return None
     return path
+
+
+def serate() -> list[str] | None:
+    """The command that runs serate, from ``$SERATE``; None, after one line saying why,
+    where it is not given (or not there, or java is missing)."""
+    given = os.environ.get(SERATE_ENV, "").strip()
+    if not given:
+        print(f"  serate: skipped (set {SERATE_ENV} to a build of it: its classes folder or jar)")
+        return None
+    path = Path(given).expanduser()
+    if not path.exists():
+        print(f"  serate: skipped ({SERATE_ENV}={given} is not there)")
+        return None
+    if path.is_file() and path.suffix != ".jar" and os.access(path, os.X_OK):
+        return [str(path)]  # a program that runs serate itself
+    java = shutil.which("java")
+    if java is None:
+        print(f"  serate: skipped (no java to run {SERATE_ENV}={given})")
+        return None
+    return [java, "-cp", str(path), SERATE_CLASS]
+
+
+def run_serate(command: list[str], puzzles: list[str], form: str) -> tuple[list[str], float]:
+    """serate's output lines (``--format=form``) for the puzzles, and its wall time."""
+    with tempfile.TemporaryDirectory() as folder:
+        given, out = Path(folder) / "in.txt", Path(folder) / "out.txt"
+        given.write_text("".join(p + "\n" for p in puzzles))
+        call = [*command, f"--format={form}", f"--input={given}", f"--output={out}"]
+        start = time.perf_counter()
+        subprocess.run(call, check=True, capture_output=True, timeout=30 * len(puzzles) + 3600)
+        took = time.perf_counter() - start
+        return out.read_text().splitlines(), took
 
 
 def lines(path: Path, limit: int | None = None) -> list[str]:
