@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
@@ -93,3 +96,38 @@ def test_study_queens_prints_the_table_and_marks_estimates() -> None:
     assert result.exit_code == 0, result.output
     assert "comprehension" in result.output and "(est.)" in result.output
     assert "128,904" in result.output
+
+
+def _commands(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The path of every command under ``command`` (typer's own click), groups left out."""
+    subs = getattr(command, "commands", None)
+    if subs:
+        return [p for name, sub in subs.items() for p in _commands(sub, (*path, name))]
+    return [path]
+
+
+USAGE = {
+    ("sudoku", "solve"): "[OPTIONS] [PUZZLE]...",
+    ("sudoku", "canon"): "[OPTIONS] [PUZZLE]...",
+    ("sudoku", "convert"): "[OPTIONS] [PUZZLE]...",
+    ("sudoku", "rate"): "[OPTIONS] [PUZZLE]...",
+    ("sudoku", "explain"): "[OPTIONS] [PUZZLE]",
+    ("sudoku", "hint"): "[OPTIONS] [PUZZLE]",
+    ("sudoku", "show"): "[OPTIONS] [PUZZLE]",
+    ("queens",): "[OPTIONS] ROWS [COLS]",
+}
+
+
+@pytest.mark.parametrize("path", _commands(typer.main.get_command(app)), ids=" ".join)
+def test_help_names_each_argument_as_users_write_it(path: tuple[str, ...]) -> None:
+    """``[PUZZLE]...`` for any number, ``ROWS`` required, ``[COLS]`` optional: never a type
+    placeholder such as ``<list[str]>`` or a name bracketed twice."""
+    result = CliRunner().invoke(app, [*path, "--help"], prog_name="lazyfun", env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    usage = next(line for line in result.stdout.splitlines() if "Usage:" in line).strip()
+    assert usage == f"Usage: lazyfun {' '.join(path)} {USAGE.get(path, '[OPTIONS]')}"
+    for placeholder in ("<list", "<str>", "<int>", "<path>", "{", "[[", "...]..."):
+        assert placeholder not in result.stdout
+    rows = result.stdout[result.stdout.find("Arguments") :].splitlines()
+    for name in re.findall(r"[A-Z]+", USAGE.get(path, ""))[1:]:  # its own row, as in the usage
+        assert any(row.lstrip("│ *").startswith(f"{name} ") for row in rows), name

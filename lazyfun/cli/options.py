@@ -3,7 +3,8 @@ command classes that keep ``--help`` free of type placeholders.
 
 An option says what it takes: a switch takes nothing, a value names itself
 (``FILE``, ``N``, ``ADDRESS``), and a choice lists its choices (``[line|json]``),
-which the parser checks before the command runs.
+which the parser checks before the command runs.  An argument is named as users
+write it: ``ROWS``, ``[COLS]``, ``[PUZZLE]...`` (any number), never by its type.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from lazyfun.sudoku.board.formats import Target
 
@@ -61,9 +62,28 @@ def _parsed(parse: Callable[[], Any]) -> Any:
         raise _one_line(error) from None
 
 
+class _Argument(TyperArgument):
+    """A positional argument as users write it: its name (``PUZZLE``), in brackets when
+    it may be left out, ``...`` after it when it takes any number; no type placeholder
+    (``<list[str]>``) in the help."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+
 class Command(TyperCommand):
-    """A command whose ``--help`` row shows no type placeholder, and whose usage errors
-    are one line."""
+    """A command whose ``--help`` rows show no type placeholder, whose arguments are named
+    as users write them, and whose usage errors are one line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _Argument
 
     def get_help_option(self, ctx: Any) -> Any:
         return _bare_help(super().get_help_option(ctx))
@@ -120,9 +140,10 @@ LineOrJson = Literal["line", "json"]
 PuzzlesArg = Annotated[
     list[str] | None,
     typer.Argument(
-        help="Puzzles (one-line form, a pencil-mark line or a link); '-' reads stdin.",
+        help="Puzzles, any number (one-line form, a pencil-mark line or a link);"
+        " '-' reads stdin.",
         show_default=False,
-        metavar="PUZZLE...",
+        metavar="PUZZLE",
     ),
 ]
 FileOpt = Annotated[

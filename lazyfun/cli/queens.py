@@ -119,7 +119,7 @@ def queens_command(
         int, typer.Argument(help="Rows of the board (and columns, unless COLS).", metavar="ROWS")
     ],
     cols: Annotated[
-        int | None, typer.Argument(help="Columns: one queen in each.", metavar="[COLS]")
+        int | None, typer.Argument(help="Columns: one queen in each.", metavar="COLS")
     ] = None,
     limit: Annotated[
         int | None,
