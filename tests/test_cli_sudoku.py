@@ -53,11 +53,21 @@ def test_solve_arguments_one_line_each() -> None:
 def test_a_bad_line_is_reported_and_the_good_ones_still_solved(mixed_file: Path) -> None:
     code, out, err = run("sudoku", "solve", "-f", str(mixed_file))
     assert out.splitlines() == [TOP95_SOLUTIONS[0], TOP95_SOLUTIONS[1], TOP95_SOLUTIONS[2]]
-    assert "lazyfun: line 5: expected 81 cells, got 80" in err
+    assert "lazyfun: line 5: expected 81 cells (9x9), got 80" in err
     assert "lazyfun: line 6: no solution" in err
     assert "3 solved, 1 without solution, 1 invalid" in err
     assert code == 2
     assert "Traceback" not in err
+
+
+def test_a_line_of_no_size_is_told_the_sizes_9x9_first() -> None:
+    """Not "expected 16 cells" (the nearest count) for what a reader of 9x9 typed."""
+    code, _, err = run("sudoku", "solve", "-", stdin="hello world\n" + TOP95[0][:79] + "\n")
+    assert err.splitlines()[:2] == [
+        "lazyfun: line 1: expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 11",
+        "lazyfun: line 2: expected 81 cells (9x9), got 79",
+    ]
+    assert code == 2
 
 
 def test_no_solution_exits_1_and_json_says_null() -> None:
@@ -163,7 +173,7 @@ def test_canon_keeps_input_order_and_reports_bad_lines(mixed_file: Path) -> None
     code, out, err = run("sudoku", "canon", "-f", str(mixed_file))
     expected = [str(minlex(parse(p))) for p in (TOP95[0], TOP95[1], NO_SOLUTION, TOP95[2])]
     assert out.splitlines() == expected
-    assert "line 5: expected 81 cells, got 80" in err
+    assert "line 5: expected 81 cells (9x9), got 80" in err
     assert code == 2
 
 
@@ -338,7 +348,7 @@ def test_parallel_solve_writes_what_the_sequential_run_writes(mixed_file: Path) 
         {k: v for k, v in json.loads(x).items() if k != "ms"} for x in parallel[1].splitlines()
     ] == strip
     assert parallel[0] == sequential[0] == 2
-    assert "line 5: expected 81 cells, got 80" in parallel[2]
+    assert "line 5: expected 81 cells (9x9), got 80" in parallel[2]
 
 
 @pytest.mark.parametrize(

@@ -221,8 +221,8 @@ def answers(number: int, text: str, request: Request) -> Iterator[Answer]:
     ['1243342143122134']
     >>> [str(a.grid) for a in answers(1, "1..." "..1." ".1.." "...1", Request("first"))]
     ['1234341221434321']
-    >>> next(answers(7, "12", Request())).problem
-    'expected 16 cells, got 2'
+    >>> next(answers(7, "1..." "..1." ".1.." "..1", Request())).problem
+    'expected 16 cells (4x4), got 15'
     """
     start = time.perf_counter()
 

@@ -122,7 +122,7 @@ def test_a_file_of_rows_and_lines_cuts_into_puzzles_and_keeps_bad_ones_in_place(
     ]
     entries = list(split(lines))
     assert [(e.line, e.meta) for e in entries] == [(2, ("# header",)), (4, ()), (7, ()), (8, ())]
-    with pytest.raises(PuzzleError, match="expected 16 cells, got 8"):
+    with pytest.raises(PuzzleError, match=r"expected 16 cells \(4x4\), got 8"):
         read(entries[1].text)
     assert read(entries[3].text) == parse(MSF)
 

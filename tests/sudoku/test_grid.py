@@ -55,9 +55,19 @@ def test_twenty_five_by_twenty_five() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (MSF[:-1], "expected 81 cells, got 80"),
-        (MSF + "1", "expected 81 cells, got 82"),
-        ("", "expected 16 cells, got 0"),
+        (MSF[:-1], "expected 81 cells (9x9), got 80"),
+        (MSF + "1", "expected 81 cells (9x9), got 82"),
+        (MSF[:72], "expected 81 cells (9x9), got 72"),  # a row short
+        ("1" * 15, "expected 16 cells (4x4), got 15"),
+        ("1" * 250, "expected 256 cells (16x16), got 250"),
+        ("1" * 624, "expected 625 cells (25x25), got 624"),
+        # near no size: 9x9 first, then the others (never "16 cells" for a 9x9 reader)
+        ("hello world", "expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 11"),
+        ("", "expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 0"),
+        (MSF[:40], "expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 40"),
+        # in rows, the first row's cells say the size
+        ("1 2 | . .\n. . | 1 .", "expected 16 cells (4x4), got 8"),
+        ("\n".join(MSF[i : i + 9] for i in range(0, 45, 9)), "expected 81 cells (9x9), got 45"),
         ("1" * 36, "unsupported size 6x6 (36 cells); supported: 4x4, 9x9, 16x16, 25x25"),
         (MSF[:11] + "x" + MSF[12:], "column 12: unexpected character 'x' for a 9x9 grid"),
         ("5" + "." * 15, "column 1: unexpected character '5' for a 4x4 grid"),
@@ -73,7 +83,7 @@ def test_error_on_a_line_of_a_file() -> None:
     try:
         parse(MSF[:-1])
     except PuzzleError as error:
-        assert str(error.at_line(17)) == "line 17: expected 81 cells, got 80"
+        assert str(error.at_line(17)) == "line 17: expected 81 cells (9x9), got 80"
         assert error.at_line(17).line == 17
 
 

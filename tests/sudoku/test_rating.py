@@ -96,7 +96,9 @@ def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> Non
         "1.2 easy hidden single (box)",
         "11.4+ extreme bifurcation",
     ]
-    assert "line 2: expected 16 cells, got 2" in result.stderr
+    assert "line 2: expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 2" in (
+        result.stderr
+    )
     assert "line 4: not unique" in result.stderr
     assert result.exit_code == 2  # an invalid line outranks an unrated one
     records = CliRunner().invoke(app, ["sudoku", "rate", lines[0], "--format", "json"])

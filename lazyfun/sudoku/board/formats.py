@@ -81,6 +81,7 @@ TARGETS: tuple[Target, ...] = get_args(Target)
 BOM = "\ufeff"
 
 _SIDES = set(BOX_OF_SIDE)
+CLASSIC_SIDE = 9  # the size named first to a text that fits none
 _CELLS = {side * side for side in BOX_OF_SIDE}  # the cells of a whole grid, by size
 
 
@@ -182,10 +183,20 @@ def parse(text: str) -> Grid:
     ... 4 3 | 2 1
     ... ''').is_complete()
     True
-    >>> parse("12345")
+
+    The size is read from the text: its count of cells, or written in rows, the
+    cells of its first row.  A text of no size names the size it was meant to be
+    (one row short or long), or else 9x9 first and then the others:
+
+    >>> parse("." * 80)
     Traceback (most recent call last):
     ...
-    lazyfun.sudoku.board.grid.PuzzleError: expected 16 cells, got 5
+    lazyfun.sudoku.board.grid.PuzzleError: expected 81 cells (9x9), got 80
+    >>> try:
+    ...     parse("hello world")
+    ... except PuzzleError as error:
+    ...     print(error)
+    expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 11
     """
     text = without_bom(text)
     if is_link(text):
@@ -198,13 +209,15 @@ def parse(text: str) -> Grid:
         for number, line in enumerate(text.splitlines(), 1)
         if line.strip() and not line.lstrip().startswith("#")
     ]
+    row: int | None = None  # the cells of the first row, for a grid written in rows
     if len(lines) <= 1:
         body = lines[0][1].strip() if lines else ""
         places: list[tuple[int | None, int]] = [(None, i) for i in range(len(body))]
     else:
         body, places = _join_rows(lines)
+        row = sum(1 for line, _ in places if line == places[0][0]) if places else None
     count = len(body)
-    n = _side(count)
+    n = _side(count, row)
     symbols, blanks = _alphabet(body, n)
     values = {ch: i + 1 for i, ch in enumerate(symbols)}
     values.update({ch.lower(): i + 1 for i, ch in enumerate(symbols) if ch.isalpha()})
@@ -249,8 +262,9 @@ def _join_rows(lines: list[tuple[int, str]]) -> tuple[str, list[tuple[int | None
     return "".join(body), places
 
 
-def _side(count: int) -> int:
-    """N for a text of ``count`` cells, or a PuzzleError naming the nearest size."""
+def _side(count: int, row: int | None = None) -> int:
+    """N for a text of ``count`` cells, or a PuzzleError naming the size it was meant to
+    be (``row``: the cells of its first row, when it is written in rows)."""
     sizes = [(b * b) ** 2 for b in BOX_SIZES]
     if count in sizes:
         return isqrt(count)
@@ -265,8 +279,26 @@ def _side(count: int) -> int:
         raise PuzzleError(
             f"unsupported size {side}x{side} ({count} cells); supported: 4x4, 9x9, 16x16, 25x25"
         )
-    nearest = min(sizes, key=lambda s: abs(s - count))
-    raise PuzzleError(f"expected {nearest} cells, got {count}")
+    raise PuzzleError(f"expected {_meant(count, row)}, got {count}")
+
+
+def _meant(count: int, row: int | None) -> str:
+    """The cells a text of ``count`` cells that fits no size was meant to have: the size
+    of its rows when it is written in rows of a size's side, else the size it is within
+    a row of (80 cells: 9x9), else every size, the classic 9x9 first.
+
+    >>> _meant(12, None), _meant(8, 4), _meant(2, None)
+    ('16 cells (4x4)', '16 cells (4x4)', '81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25)')
+    """
+    sides = sorted(BOX_OF_SIDE)
+    near = [n for n in sides if abs(n * n - count) <= n]
+    meant = row if row in BOX_OF_SIDE else near[0] if near else None
+    if meant is not None:
+        return f"{meant * meant} cells ({meant}x{meant})"
+    others = [f"{n * n} ({n}x{n})" for n in sides if n != CLASSIC_SIDE]
+    return f"{CLASSIC_SIDE**2} cells ({CLASSIC_SIDE}x{CLASSIC_SIDE}), or " + (
+        f"{', '.join(others[:-1])} or {others[-1]}"
+    )
 
 
 # --- a file's puzzles --------------------------------------------------------------

@@ -104,7 +104,7 @@ class Grid:
             raise PuzzleError(f"unsupported box size {self.box}; supported: 2, 3, 4, 5")
         n = self.box * self.box
         if len(self.cells) != n * n:
-            raise PuzzleError(f"expected {n * n} cells, got {len(self.cells)}")
+            raise PuzzleError(f"expected {n * n} cells ({n}x{n}), got {len(self.cells)}")
         if not self.symbols:
             object.__setattr__(self, "symbols", SYMBOLS[:n])
         for i, v in enumerate(self.cells):
@@ -195,7 +195,9 @@ class MarkedGrid:
     def __post_init__(self) -> None:
         grid, n = self.grid, self.grid.size
         if len(self.candidates) != n * n:
-            raise PuzzleError(f"expected candidates for {n * n} cells, got {len(self.candidates)}")
+            raise PuzzleError(
+                f"expected candidates for {n * n} cells ({n}x{n}), got {len(self.candidates)}"
+            )
         for cell, (value, marks) in enumerate(zip(grid.cells, self.candidates, strict=True)):
             if value and marks != (value,):
                 raise PuzzleError(
