@@ -68,6 +68,7 @@ from lazyfun.streams.asteps import (
     with_retry,
 )
 from lazyfun.streams.aterminals import AsyncTerminals
+from lazyfun.streams.dataverbs import AsyncVerbs
 from lazyfun.streams.steps import check_count, seconds
 from lazyfun.streams.terminals import _Comparable
 from lazyfun.streams.threaded import GROUP_AHEAD, Rate
@@ -93,7 +94,7 @@ P = ParamSpec("P")
 _NOTHING: Any = object()
 
 
-class AsyncStream(AsyncTerminals[T]):
+class AsyncStream(AsyncVerbs[T]):
     """A one-shot async pipeline, composed by method chaining; read it with
     ``async for`` or await a terminal.  Build one with :func:`astream`."""
 
@@ -321,14 +322,23 @@ class AsyncStream(AsyncTerminals[T]):
         """
         return self._then(Enumerate(self._take_items(), start))
 
-    def unique(self, key: Callable[[T], object] | None = None) -> AsyncStream[T]:
+    def unique(
+        self,
+        key: Callable[[T], object] | None = None,
+        *,
+        within: float | timedelta | None = None,
+        last: int | None = None,
+    ) -> AsyncStream[T]:
         """Each item the first time it (or its ``key``, plain or a coroutine function) is seen
-        (unhashable items too).
+        (unhashable items too); with ``within=`` or ``last=`` (a plain key), remembered
+        for a window only, as :meth:`Stream.unique <lazyfun.streams.stream.Stream.unique>`.
 
         >>> import asyncio
         >>> asyncio.run(astream("abracadabra").unique().to_list())
         ['a', 'b', 'r', 'c', 'd']
         """
+        if within is not None or last is not None:
+            return self._unique_within(key, within, last)
         if key is not None:
             checked(key, "unique's key")
         return self._then(Unique(self._take_items(), key))

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 from typing_extensions import TypeIs
 
 from lazyfun.streams import flow, steps, threaded
+from lazyfun.streams.dataverbs import Verbs
 from lazyfun.streams.observing import Observe
 from lazyfun.streams.steps import check_callable, check_count, seconds
 from lazyfun.streams.terminals import Closable, StreamConsumedError, Terminals
@@ -128,7 +129,7 @@ def _holds_of(items: Iterable[Any]) -> tuple[Closable, ...]:
     return items._holds if isinstance(items, Terminals) else ()
 
 
-class Stream(Terminals[T]):
+class Stream(Verbs[T]):
     """A one-shot pipeline over an iterator, composed by method chaining.
 
     Build one with :func:`stream`.  Every step (``map``, ``filter``, ...)
@@ -460,15 +461,28 @@ class Stream(Terminals[T]):
         check_callable(f, "scan")
         return self._then(itertools.accumulate(self._take_items(), f, initial=initial))
 
-    def unique(self, key: Callable[[T], object] | None = None) -> Stream[T]:
+    def unique(
+        self,
+        key: Callable[[T], object] | None = None,
+        *,
+        within: float | timedelta | None = None,
+        last: int | None = None,
+    ) -> Stream[T]:
         """Each item the first time it (or its ``key``) is seen; remembers what it has
-        seen (in a set, or a list for unhashable items such as lists and dicts).
+        seen (in a set, or a list for unhashable items such as lists and dicts).  With
+        ``within=seconds`` an item is a repeat only if its key was let through less
+        than that long ago, with ``last=n`` if it is among the last n keys let through:
+        the memory is then the window's keys (hashable), not every key seen.
 
         >>> stream("abracadabra").unique().to_list()
         ['a', 'b', 'r', 'c', 'd']
         >>> stream([[1], [2], [1]]).unique().to_list()
         [[1], [2]]
+        >>> stream("abracadabra").unique(last=2).to_list()
+        ['a', 'b', 'r', 'a', 'c', 'd', 'a', 'b', 'r', 'a']
         """
+        if within is not None or last is not None:
+            return self._unique_within(key, within, last)
         if key is not None:
             check_callable(key, "unique's key")
         return self._then(steps.Unique(self._take_items(), key))

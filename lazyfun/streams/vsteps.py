@@ -1,0 +1,404 @@
+"""The verbs' steps: each reads its source a chunk at a time into the verb's core
+(:mod:`lazyfun.streams.verbs`) and gives what the core gives; the sync step is an
+iterator, the async one its twin over an async source.
+
+A failing item passes on as errors do in every step: an error from the source is
+raised at the next read and the step goes on with the item after it, keeping what
+it held; an item whose key (or value) raises is left out and its error passes on.
+
+>>> list(ReadAll(iter([3, 1, 2]), Sorter(None, True, 2**20)))
+[3, 2, 1]
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterator
+from itertools import islice
+from typing import Any, TypeVar
+
+from lazyfun.parallel.window import Holding
+from lazyfun.streams.asteps import Step, aclose
+from lazyfun.streams.steps import Held
+from lazyfun.streams.verbs import (
+    CHUNK,
+    Accumulators,
+    HashTable,
+    MergeJoin,
+    OutOfOrder,
+    Recent,
+    Sorter,
+    Top,
+)
+
+__all__ = [
+    "AsyncHashJoin",
+    "AsyncMergeJoin",
+    "AsyncReadAll",
+    "AsyncUniqueWithin",
+    "AsyncWindows",
+    "HashJoin",
+    "MergeJoinStep",
+    "ReadAll",
+    "UniqueWithin",
+    "Windows",
+    "raise_first",
+]
+
+T = TypeVar("T")
+
+
+def raise_first(errors: deque[Exception]) -> None:
+    """Raise the first of ``errors`` (forgotten once raised), if there is one."""
+    if errors:
+        error = errors.popleft()
+        try:
+            raise error
+        finally:
+            del error  # the frame keeps no error alive once it is passed on
+
+
+class ReadAll(Holding[T]):
+    """A verb that reads its whole source before it gives anything (``sort``, ``top``):
+    ``core.add`` takes each chunk, ``core.output()`` gives the items at the end."""
+
+    def __init__(self, source: Iterator[Any], core: Sorter[Any] | Top[Any]) -> None:
+        self.source, self.core = source, core
+        self.out: Iterator[T] | None = None
+
+    def __next__(self) -> T:
+        core = self.core
+        while self.out is None:
+            raise_first(core.errors)
+            chunk: list[Any] = []
+            try:  # list.extend keeps the items it appended before an error
+                chunk.extend(islice(self.source, core.room()))
+            except Exception:
+                core.add(chunk)
+                raise
+            if not chunk:
+                self.out = iter(core.output())
+                break
+            core.add(chunk)
+        raise_first(core.errors)
+        try:
+            return next(self.out)
+        except StopIteration:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Let go of what is held (a sort's temporary files removed)."""
+        self.out = iter(())
+        close = getattr(self.core, "close", None)
+        if close is not None:
+            close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class HashJoin(Iterator[tuple[Any, Any]]):
+    """Pairs of an item and each row of ``other`` with its key (``left``: and the items
+    with none, paired with None), ``other`` read into a table at the first read."""
+
+    def __init__(
+        self,
+        source: Iterator[Any],
+        key: Callable[[Any], Any],
+        other: Iterator[Any],
+        table: HashTable[Any],
+        left: bool,
+    ) -> None:
+        self.source, self.key, self.other, self.table, self.left = source, key, other, table, left
+        self.built = False
+        self.ready: deque[tuple[Any, Any]] = deque()
+
+    def __next__(self) -> tuple[Any, Any]:
+        while not self.built:
+            chunk: list[Any] = []
+            try:
+                chunk.extend(islice(self.other, CHUNK))
+            except Exception:
+                self.table.add(chunk)
+                raise
+            if not chunk:
+                self.built = True
+            self.table.add(chunk)
+            raise_first(self.table.errors)
+        raise_first(self.table.errors)
+        while not self.ready:
+            item = next(self.source)
+            self.ready.extend(self.table.pairs(item, self.key(item), self.left))
+        return self.ready.popleft()
+
+
+class MergeJoinStep(Iterator[tuple[Any, Any]]):
+    """A merge join of two inputs sorted on their keys: constant memory (the other
+    side's rows of one key), a key out of order a ValueError that ends it."""
+
+    def __init__(
+        self, source: Iterator[Any], key: Callable[[Any], Any], join: MergeJoin, left: bool
+    ) -> None:
+        self.source, self.key, self.join, self.left = source, key, join, left
+        self.item: Any = None
+        self.k: Any = None
+        self.waiting = False  # an item whose rows were not all read (the other side raised)
+        self.ready: deque[tuple[Any, Any]] = deque()
+        self.ended = False
+
+    def __next__(self) -> tuple[Any, Any]:
+        while not self.ready:
+            if self.ended:
+                raise StopIteration
+            if not self.waiting:
+                self.take(next(self.source))
+            self.match()
+        return self.ready.popleft()
+
+    def take(self, item: Any) -> None:
+        """``item`` in hand, its rows to find."""
+        self.item, self.k = item, self.key(item)
+        self.waiting = True
+
+    def match(self) -> None:
+        """The pairs of the item in hand (the other side's error passes on, and the item
+        stays in hand; a key out of order ends the join)."""
+        try:
+            rows = self.join.matches(self.k)
+        except OutOfOrder:
+            self.ended = True
+            raise
+        self.waiting = False
+        if rows:
+            self.ready.extend((self.item, row) for row in rows)
+        elif self.left:
+            self.ready.append((self.item, None))
+
+
+class UniqueWithin(Iterator[T]):
+    """Each item whose key was not let through within the window (``Recent``)."""
+
+    def __init__(self, source: Iterator[T], key: Callable[[T], Any] | None, recent: Recent) -> None:
+        self.source, self.key, self.recent = source, key, recent
+
+    def __next__(self) -> T:
+        while True:
+            item = next(self.source)
+            if not self.recent.repeat(item if self.key is None else self.key(item)):
+                return item
+
+
+class Windows(Iterator[dict[Any, Any]]):
+    """The aggregates of each window of ``every`` items or ``within`` seconds (from its
+    first item: checked as items arrive and at the end, and, given ``wait``, while the
+    next is awaited), each a fresh dict; an error from the source first sends the open
+    window's aggregates, then passes on."""
+
+    def __init__(
+        self,
+        source: Iterator[Any],
+        acc: Accumulators,
+        every: int | None,
+        within: float | None,
+        wait: Callable[[float], bool] | None = None,
+        ask: Callable[[int | None], None] | None = None,
+    ) -> None:
+        self.source, self.acc, self.every, self.within = source, acc, every, within
+        self.wait, self.ask = wait, ask
+        self.count = 0
+        self.opened = 0.0
+        self.held = Held()
+        self.exhausted = False
+
+    def _send(self) -> dict[Any, Any]:
+        self.count = 0
+        return self.acc.output()
+
+    def __next__(self) -> dict[Any, Any]:
+        self.held.raise_held()
+        if self.exhausted:
+            raise StopIteration
+        if self.ask is not None:
+            self.ask(None if self.every is None else self.every - self.count)
+        try:
+            return self._fill()
+        finally:
+            if self.ask is not None:
+                self.ask(0)
+
+    def _fill(self) -> dict[Any, Any]:
+        while True:
+            wait, within = self.wait, self.within
+            # the window's time is up while the next item is awaited
+            if (
+                self.count
+                and wait is not None
+                and within is not None
+                and not wait(self.opened + within)
+            ):
+                return self._send()
+            try:
+                item = next(self.source)
+            except StopIteration:
+                self.exhausted = True
+                if self.count:
+                    return self._send()
+                raise
+            except Exception as error:
+                if not self.count:
+                    raise
+                self.held.hold(error)
+                return self._send()
+            now = time.monotonic()
+            if self.count and self.within is not None and now - self.opened >= self.within:
+                sent = self._send()
+                self._take(item, now)
+                return sent
+            self._take(item, now)
+            if self.every is not None and self.count >= self.every:
+                return self._send()
+
+    def _take(self, item: Any, now: float) -> None:
+        self.acc.add(item)  # an item whose key or value raises passes its error on
+        if not self.count:
+            self.opened = now
+        self.count += 1
+
+
+# --- async -------------------------------------------------------------------------------
+
+
+class AsyncReadAll(Step):
+    """:class:`ReadAll` over an async source."""
+
+    def __init__(self, source: AsyncIterator[Any], core: Sorter[Any] | Top[Any]) -> None:
+        self.source, self.core = source, core
+        self.out: Iterator[Any] | None = None
+
+    async def __anext__(self) -> Any:
+        core = self.core
+        while self.out is None:
+            raise_first(core.errors)
+            chunk: list[Any] = []
+            try:
+                async for item in _upto(self.source, core.room()):
+                    chunk.append(item)
+            except Exception:
+                core.add(chunk)
+                raise
+            if not chunk:
+                self.out = iter(core.output())
+                break
+            core.add(chunk)
+        raise_first(core.errors)
+        item = next(self.out, _END)
+        if item is _END:
+            await self.aclose()
+            raise StopAsyncIteration
+        return item
+
+    async def aclose(self) -> None:
+        self.out = iter(())
+        close = getattr(self.core, "close", None)
+        if close is not None:
+            close()
+        await aclose(self.source)
+
+
+_END: Any = object()
+
+
+async def _upto(source: AsyncIterator[Any], n: int) -> AsyncIterator[Any]:
+    """Up to ``n`` items of ``source`` (fewer at its end)."""
+    for _ in range(n):
+        try:
+            item = await anext(source)
+        except StopAsyncIteration:
+            return
+        yield item
+
+
+class AsyncHashJoin(Step):
+    """:class:`HashJoin` over an async source; the other side is a plain iterable."""
+
+    def __init__(
+        self,
+        source: AsyncIterator[Any],
+        key: Callable[[Any], Any],
+        other: Iterator[Any],
+        table: HashTable[Any],
+        left: bool,
+    ) -> None:
+        self.source = source
+        self.sync = HashJoin(iter(()), key, other, table, left)
+        self.key = key
+
+    async def __anext__(self) -> Any:
+        sync = self.sync
+        if not sync.built:
+            next(sync, None)  # builds the table (its source is empty)
+        while not sync.ready:
+            item = await anext(self.source)
+            sync.ready.extend(sync.table.pairs(item, self.key(item), sync.left))
+        return sync.ready.popleft()
+
+
+class AsyncMergeJoin(Step):
+    """:class:`MergeJoinStep` over an async source; the other side is a plain iterable."""
+
+    def __init__(
+        self, source: AsyncIterator[Any], key: Callable[[Any], Any], join: MergeJoin, left: bool
+    ) -> None:
+        self.source = source
+        self.sync = MergeJoinStep(iter(()), key, join, left)
+
+    async def __anext__(self) -> Any:
+        sync = self.sync
+        while not sync.ready:
+            if sync.ended:
+                raise StopAsyncIteration
+            if not sync.waiting:
+                sync.take(await anext(self.source))
+            sync.match()
+        return sync.ready.popleft()
+
+
+class AsyncUniqueWithin(Step):
+    """:class:`UniqueWithin` over an async source."""
+
+    def __init__(
+        self, source: AsyncIterator[Any], key: Callable[[Any], Any] | None, recent: Recent
+    ) -> None:
+        self.source, self.key, self.recent = source, key, recent
+
+    async def __anext__(self) -> Any:
+        while True:
+            item = await anext(self.source)
+            if not self.recent.repeat(item if self.key is None else self.key(item)):
+                return item
+
+
+class AsyncWindows(Step):
+    """:class:`Windows` over the lists of an async ``group`` (a window's items are held
+    until it closes, then folded): an item whose key or value raises passes its error
+    on before its window's aggregates."""
+
+    def __init__(self, source: AsyncIterator[Any], acc: Accumulators) -> None:
+        self.source, self.acc = source, acc
+        self.errors: deque[Exception] = deque()
+        self.sent: deque[dict[Any, Any]] = deque()
+
+    async def __anext__(self) -> Any:
+        while True:
+            raise_first(self.errors)
+            if self.sent:
+                return self.sent.popleft()
+            window = await anext(self.source)
+            for item in window:
+                try:
+                    self.acc.add(item)
+                except Exception as error:
+                    self.errors.append(error)
+            self.sent.append(self.acc.output())

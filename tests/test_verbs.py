@@ -1,0 +1,420 @@
+"""The verbs of data pipelines held to their in-memory definitions (``sorted``,
+``heapq.nsmallest``, a dict-of-lists join, ``collections.Counter``, ``statistics``) on
+random data with random memory budgets and items failing at random places, sync and
+async; what each refuses at the call; and the sort's temporary files, removed at the
+end, on ``close()``, on an error and on Ctrl-C."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lazyfun import AsyncStream, Stream, astream, stream
+from lazyfun.streams.verbs import Recent
+
+ROOT = Path(__file__).resolve().parent.parent
+
+records = st.lists(st.tuples(st.integers(0, 6), st.integers(-50, 50)), max_size=120)
+failing = st.sets(st.integers(0, 119), max_size=6)
+
+
+class Bad(Exception):
+    pass
+
+
+def _rows(pairs: list[tuple[int, int]]) -> list[dict[str, int]]:
+    return [{"k": k, "v": v, "i": i} for i, (k, v) in enumerate(pairs)]
+
+
+def _failing(rows: list[dict[str, int]], bad: set[int]) -> Iterator[dict[str, int]]:
+    """``rows`` through a map that raises on the rows at the ``bad`` places (and resumes)."""
+
+    def check(row: dict[str, int]) -> dict[str, int]:
+        if row["i"] in bad:
+            raise Bad(row["i"])
+        return row
+
+    return map(check, rows)
+
+
+def _good(rows: list[dict[str, int]], bad: set[int]) -> list[dict[str, int]]:
+    return [row for row in rows if row["i"] not in bad]
+
+
+def _caught(s: Stream[Any]) -> tuple[list[Any], list[int]]:
+    errors: list[int] = []
+    got = s.catch(Bad, do=lambda e: errors.append(e.args[0])).to_list()
+    return got, errors
+
+
+def _acaught(s: AsyncStream[Any]) -> tuple[list[Any], list[int]]:
+    errors: list[int] = []
+    got = asyncio.run(s.catch(Bad, do=lambda e: errors.append(e.args[0])).to_list())
+    return got, errors
+
+
+def _resumable(rows: Iterator[Any]) -> AsyncIterator[Any]:
+    """An async source that raises where ``rows`` raises and goes on after it."""
+
+    class Source:
+        def __aiter__(self) -> Source:
+            return self
+
+        async def __anext__(self) -> Any:
+            try:
+                return next(rows)
+            except StopIteration:
+                raise StopAsyncIteration from None
+
+    return Source()
+
+
+def _key(row: dict[str, int]) -> int:
+    return row["k"]
+
+
+# --- sort ------------------------------------------------------------------------------------
+
+
+@given(pairs=records, bad=failing, memory=st.integers(1, 20_000), reverse=st.booleans())
+def test_sort_is_sorted_whatever_the_budget(
+    pairs: list[tuple[int, int]], bad: set[int], memory: int, reverse: bool
+) -> None:
+    rows = _rows(pairs)
+    expected = sorted(_good(rows, bad), key=_key, reverse=reverse)  # stable
+    got, errors = _caught(stream(_failing(rows, bad)).sort(_key, reverse=reverse, memory=memory))
+    assert got == expected
+    assert errors == sorted(i for i in bad if i < len(rows))  # in the order they came
+    agot, aerrors = _acaught(
+        astream(_resumable(_failing(rows, bad))).sort(_key, reverse=reverse, memory=memory)
+    )
+    assert (agot, aerrors) == (expected, errors)
+
+
+def test_sort_spills_beyond_its_budget_and_removes_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    rows = [{"n": (n * 7919) % 10_000, "pad": "x" * 20} for n in range(10_000)]
+    spilled: list[int] = []
+    sorted_rows = stream(rows).sort(lambda r: r["n"], memory=100_000)
+    items = iter(sorted_rows)
+    first = next(items)
+    spilled.append(sum(len(files) for _, _, files in os.walk(tmp_path)))
+    assert first == {"n": 0, "pad": "x" * 20}
+    assert [r["n"] for r in items] == list(range(1, 10_000))
+    assert spilled[0] > 10  # runs written to files, the budget being a few hundred rows
+    assert list(tmp_path.iterdir()) == []  # removed at the end
+    left = stream(rows).sort(lambda r: r["n"], memory=100_000)
+    assert left.first() == {"n": 0, "pad": "x" * 20}  # left early: closed
+    assert list(tmp_path.iterdir()) == []
+
+    def broken() -> Iterator[dict[str, Any]]:
+        yield from rows
+        raise Bad("at the end")
+
+    with pytest.raises(Bad):
+        stream(broken()).sort(lambda r: r["n"], memory=100_000).to_list()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_while_sorting_removes_the_temporary_files(tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        """
+        import itertools, time
+        from lazyfun import stream
+        def rows():
+            for n in itertools.count():
+                yield {"n": -n, "pad": "x" * 50}
+                if n == 20_000:
+                    print("spilling", flush=True)
+                if n > 20_000:
+                    time.sleep(0.001)
+        try:
+            stream(rows()).sort(lambda r: r["n"], memory=200_000).count()
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        """
+    )
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    with subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env
+    ) as child:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "spilling"
+        assert any(tmp_path.iterdir())  # the runs are there while it reads
+        child.send_signal(signal.SIGINT)
+        assert child.stdout.readline().strip() == "interrupted"
+        assert child.wait(timeout=60) == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_item_whose_key_fails_passes_its_error_on_and_the_rest_sort() -> None:
+    rows = [{"n": 3}, {"m": 1}, {"n": 1}, {"n": 2}]
+    errors: list[BaseException] = []
+    got = stream(rows).sort(lambda r: r["n"]).catch(KeyError, do=errors.append).to_list()
+    assert got == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert [str(e) for e in errors] == ["'n'"]
+
+
+# --- top -------------------------------------------------------------------------------------
+
+
+@given(pairs=records, bad=failing, k=st.integers(0, 10), reverse=st.booleans())
+def test_top_is_heapqs_nsmallest_or_nlargest(
+    pairs: list[tuple[int, int]], bad: set[int], k: int, reverse: bool
+) -> None:
+    rows = _rows(pairs)
+    pick = heapq.nlargest if reverse else heapq.nsmallest
+    expected = pick(k, _good(rows, bad), key=_key)
+    got, _ = _caught(stream(_failing(rows, bad)).top(k, _key, reverse=reverse))
+    assert got == expected
+    agot, _ = _acaught(astream(_resumable(_failing(rows, bad))).top(k, _key, reverse=reverse))
+    assert agot == expected
+
+
+def test_top_holds_k_items_and_a_chunk() -> None:
+    from lazyfun.streams.verbs import CHUNK, Top
+
+    top: Top[int] = Top(3, None, False)
+    most = 0
+    for start in range(0, 100_000, 1000):
+        top.add(list(range(100_000 - start, 99_000 - start, -1)))
+        most = max(most, len(top.kept))
+    assert top.output() == [1, 2, 3]
+    assert most <= 2 * 3 + CHUNK + 1000
+
+
+# --- join ------------------------------------------------------------------------------------
+
+
+@given(left=records, right=records, bad=failing, how=st.sampled_from(["inner", "left"]))
+def test_join_is_the_dict_of_lists_join(
+    left: list[tuple[int, int]], right: list[tuple[int, int]], bad: set[int], how: str
+) -> None:
+    lrows, rrows = _rows(left), [{"key": k, "w": v} for k, v in right]
+    table: dict[int, list[dict[str, int]]] = {}
+    for row in rrows:
+        table.setdefault(row["key"], []).append(row)
+    expected: list[tuple[Any, Any]] = []
+    for row in _good(lrows, bad):
+        matches = table.get(row["k"], [])
+        expected += [(row, r) for r in matches] or ([(row, None)] if how == "left" else [])
+    got, _ = _caught(stream(_failing(lrows, bad)).join(rrows, "k", other_on="key", how=how))  # type: ignore[call-overload]
+    assert got == expected
+    agot, _ = _acaught(
+        astream(_resumable(_failing(lrows, bad))).join(rrows, "k", other_on="key", how=how)  # type: ignore[call-overload]
+    )
+    assert agot == expected
+    merged, _ = _caught(
+        stream(_failing(sorted(lrows, key=_key), bad)).join(  # type: ignore[call-overload]
+            sorted(rrows, key=lambda r: r["key"]), _key, other_on="key", how=how, sorted=True
+        )
+    )
+    assert sorted(map(repr, merged)) == sorted(map(repr, expected))
+    amerged, _ = _acaught(
+        astream(_resumable(_failing(sorted(lrows, key=_key), bad))).join(  # type: ignore[call-overload]
+            sorted(rrows, key=lambda r: r["key"]), _key, other_on="key", how=how, sorted=True
+        )
+    )
+    assert amerged == merged
+
+
+def test_a_merge_join_raises_at_the_first_key_out_of_order() -> None:
+    left = [{"k": 1}, {"k": 3}, {"k": 2}]
+    right = [{"k": 1}, {"k": 2}, {"k": 3}]
+    joined = iter(stream(left).join(right, "k", sorted=True))
+    assert next(joined) == ({"k": 1}, {"k": 1})
+    assert next(joined) == ({"k": 3}, {"k": 3})
+    with pytest.raises(ValueError, match="this side is not sorted on its key: 2 after 3"):
+        next(joined)
+    assert next(joined, "ended") == "ended"
+    with pytest.raises(ValueError, match="the other side is not sorted on its key: row 3"):
+        stream(right).join([{"k": 1}, {"k": 3}, {"k": 2}], "k", sorted=True).to_list()
+
+
+def test_a_hash_join_refuses_an_other_side_past_its_memory() -> None:
+    big = [{"k": n, "pad": "x" * 100} for n in range(10_000)]
+    with pytest.raises(ValueError, match=r"passed memory=100,000 bytes.*sorted=True"):
+        stream([{"k": 1}]).join(big, "k", memory=100_000).to_list()
+    assert stream([{"k": 1}]).join(big, "k").count() == 1
+
+
+# --- keyed aggregates ------------------------------------------------------------------------
+
+
+@given(pairs=records)
+def test_count_by_is_a_counter_and_reduce_by_a_fold(pairs: list[tuple[int, int]]) -> None:
+    rows = _rows(pairs)
+    counts = Counter(row["k"] for row in rows)
+    assert stream(rows).count_by(_key) == dict(counts)
+    assert asyncio.run(astream(rows).count_by(_key)) == dict(counts)
+    sums: dict[int, int] = {}
+    for row in rows:
+        sums[row["k"]] = sums.get(row["k"], 100) + row["v"]
+    assert stream(rows).reduce_by(_key, lambda a, r: a + r["v"], 100) == sums
+    assert asyncio.run(astream(rows).reduce_by(_key, lambda a, r: a + r["v"], 100)) == sums
+
+
+@given(pairs=records)
+def test_aggregate_gives_the_named_reductions_of_statistics(pairs: list[tuple[int, int]]) -> None:
+    rows = _rows(pairs)
+    named: dict[str, Any] = {
+        "n": "count",
+        "total": ("sum", "v"),
+        "low": ("min", "v"),
+        "high": ("max", "v"),
+        "avg": ("mean", "v"),
+        "var": ("var", "v"),
+        "std": ("std", lambda r: r["v"]),
+        "first": ("first", "i"),
+        "last": ("last", "i"),
+    }
+    got = stream(rows).aggregate(_key, **named)
+    assert asyncio.run(astream(rows).aggregate(_key, **named)) == got
+    groups: dict[int, list[dict[str, int]]] = {}
+    for row in rows:
+        groups.setdefault(row["k"], []).append(row)
+    assert list(got) == list(groups)
+    for k, group in groups.items():
+        values = [row["v"] for row in group]
+        want = got[k]
+        assert (want["n"], want["total"], want["low"], want["high"]) == (
+            len(values),
+            sum(values),
+            min(values),
+            max(values),
+        )
+        assert want["avg"] == pytest.approx(statistics.fmean(values))
+        if len(values) > 1:
+            assert want["var"] == pytest.approx(statistics.variance(values))
+            assert want["std"] == pytest.approx(statistics.stdev(values))
+        else:
+            assert want["var"] is None and want["std"] is None
+        assert (want["first"], want["last"]) == (group[0]["i"], group[-1]["i"])
+
+
+def test_the_running_variance_is_stable_far_from_zero() -> None:
+    values = [1e9 + x for x in (4.0, 7.0, 13.0, 16.0)]
+    got = stream(values).aggregate(lambda _: "all", var=("var", lambda x: x))
+    assert got["all"]["var"] == pytest.approx(30.0, rel=1e-9)  # a naive sum of squares: 0 or worse
+
+
+@given(pairs=records, every=st.integers(1, 30), bad=failing)
+def test_windows_of_every_n_items_aggregate_each_window(
+    pairs: list[tuple[int, int]], every: int, bad: set[int]
+) -> None:
+    rows = _rows(pairs)
+    got, errors = _caught(stream(_failing(rows, bad)).count_by(_key, every=every))
+    # an error closes the open window (its counts sent first), as group does
+    windows: list[dict[int, int]] = []
+    window: Counter[int] = Counter()
+    filled = 0
+    for row in rows:
+        if row["i"] in bad:
+            if filled:
+                windows.append(dict(window))
+            window, filled = Counter(), 0
+            continue
+        window[row["k"]] += 1
+        filled += 1
+        if filled == every:
+            windows.append(dict(window))
+            window, filled = Counter(), 0
+    if filled:
+        windows.append(dict(window))
+    assert got == windows
+    assert errors == sorted(i for i in bad if i < len(rows))
+    agot, _ = _acaught(astream(_resumable(_failing(rows, bad))).count_by(_key, every=every))
+    assert agot == windows
+
+
+def test_windows_of_time_close_while_the_source_stalls() -> None:
+    import time
+
+    def arriving() -> Iterator[str]:
+        yield from "aab"
+        time.sleep(0.6)
+        yield from "bc"
+
+    got = stream(arriving()).count_by(str.upper, within=0.3).to_list()
+    assert got == [{"A": 2, "B": 1}, {"B": 1, "C": 1}]
+
+    async def run() -> list[Any]:
+        return await astream(arriving()).count_by(str.upper, within=0.3).to_list()
+
+    assert asyncio.run(run()) == got
+
+
+# --- unique within a window ------------------------------------------------------------------
+
+
+@given(keys=st.lists(st.integers(0, 5), max_size=80), last=st.integers(1, 6))
+def test_unique_last_n_drops_a_key_among_the_last_n_let_through(keys: list[int], last: int) -> None:
+    expected: list[int] = []
+    kept: list[int] = []
+    for k in keys:
+        if k in kept[-last:]:
+            continue
+        kept.append(k)
+        expected.append(k)
+    assert stream(keys).unique(last=last).to_list() == expected
+    assert asyncio.run(astream(keys).unique(last=last).to_list()) == expected
+
+
+def test_unique_within_remembers_a_key_for_that_long() -> None:
+    now = [0.0]
+    recent = Recent(10.0, None, clock=lambda: now[0])
+    seen = []
+    for t, k in [(0, "a"), (1, "b"), (5, "a"), (10, "a"), (10.5, "b"), (12, "b"), (19, "a")]:
+        now[0] = t
+        seen.append(recent.repeat(k))
+    assert seen == [False, False, True, False, True, False, True]
+    assert len(recent.times) == 2  # only the keys of the window are held
+
+
+# --- refused at the call ---------------------------------------------------------------------
+
+
+def test_bad_arguments_are_refused_at_the_call() -> None:
+    s = stream([1])
+    with pytest.raises(TypeError, match="memory"):
+        s.sort(memory="1GB")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="top's k"):
+        s.top(-1)
+    with pytest.raises(ValueError, match="how must be 'inner' or 'left'"):
+        s.join([], "k", how="outer")  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="memory= is for the hash join"):
+        s.join([], "k", sorted=True, memory=10)
+    with pytest.raises(ValueError, match="aggregate's total= must be 'count' or"):
+        s.aggregate(str, total=("median", "v"))
+    with pytest.raises(ValueError, match="at least one named reduction"):
+        s.aggregate(str)
+    with pytest.raises(ValueError, match=r"within= \(seconds\) or last= \(items\), not both"):
+        s.unique(within=1.0, last=2)
+    with pytest.raises(TypeError, match="a coroutine function"):
+
+        async def key(n: int) -> int:
+            return n
+
+        astream([1]).sort(key)
+    with pytest.raises(TypeError, match="give a plain iterable"):
+        astream([1]).join(astream([1]), "k")  # type: ignore[call-overload]
+    assert isinstance(s.top(0), Stream)
