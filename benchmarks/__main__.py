@@ -20,6 +20,7 @@ ALL = [
     "pmap",
     "stream",
     "io",
+    "verbs",
     "render",
     "variants",
 ]

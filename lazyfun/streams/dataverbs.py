@@ -108,8 +108,7 @@ class Verbs(Terminals[T]):
         if key is not None:
             check_callable(key, "sort's key")
         sorter: Sorter[T] = Sorter(key, reverse, _memory(memory, "sort"))
-        step: vsteps.ReadAll[T] = vsteps.ReadAll(self._take_items(), sorter)
-        return self._verb(step, step)
+        return self._verb(vsteps.read_all(self._take_items(), sorter), sorter)
 
     def top(
         self, k: int, key: Callable[[T], Any] | None = None, *, reverse: bool = False
@@ -123,8 +122,7 @@ class Verbs(Terminals[T]):
         check_count(k, "top's k", 0)
         if key is not None:
             check_callable(key, "top's key")
-        step: vsteps.ReadAll[T] = vsteps.ReadAll(self._take_items(), Top(k, key, reverse))
-        return self._verb(step, step)
+        return self._verb(vsteps.read_all(self._take_items(), Top(k, key, reverse)))
 
     @overload
     def join(
@@ -184,7 +182,7 @@ class Verbs(Terminals[T]):
             return self._verb(merge, *holding)
         table: HashTable[Any] = HashTable(other_key, limit)
         return self._verb(
-            vsteps.HashJoin(self._take_items(), key, rows, table, how == "left"), *holding
+            vsteps.hash_join(self._take_items(), key, rows, table, how == "left"), *holding
         )
 
     @overload

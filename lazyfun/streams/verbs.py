@@ -50,8 +50,9 @@ FRAME = 1024  # items pickled together in a spilled run, and read back together
 
 
 def size_of(item: object, depth: int = 2) -> int:
-    """About how many bytes ``item`` takes: its own size and its contents' (a dict's keys
-    and values, a sequence's or a set's items), ``depth`` levels down.
+    """About how many bytes ``item`` takes: its own size and its contents' (a dict's
+    values, a sequence's or a set's items), ``depth`` levels down.  A dict's string keys
+    are not counted: the records of a stream share them (a decoder makes each once).
 
     >>> size_of(1) == sys.getsizeof(1)
     True
@@ -63,7 +64,7 @@ def size_of(item: object, depth: int = 2) -> int:
         return size
     if isinstance(item, dict):
         for key, value in item.items():
-            size += size_of(key, depth - 1) + size_of(value, depth - 1)
+            size += size_of(value, depth - 1) + (0 if isinstance(key, str) else size_of(key))
     elif isinstance(item, list | tuple | set | frozenset):
         for inner in item:
             size += size_of(inner, depth - 1)
@@ -153,6 +154,9 @@ class Sorter(Generic[T]):
         key: Any = self.key  # heapq's stub wants a key of comparables; the items' own order
         return heapq.merge(*self.readers, self.items, key=key, reverse=self.reverse)
 
+    def __del__(self) -> None:
+        self.close()
+
     def close(self) -> None:
         """Let go of the items and remove the runs (also of a sort left early)."""
         self.items = []
@@ -225,9 +229,10 @@ def field(on: str | Callable[[T], R]) -> Callable[[T], Any]:
         raise TypeError(f"a key must be a field name or a function, got {type(on).__name__}")
 
     def get(item: Any) -> Any:
-        if isinstance(item, dict):
+        try:
             return item[on]
-        return getattr(item, on)
+        except TypeError:  # not a mapping: a dataclass, a Struct, a named tuple
+            return getattr(item, on)
 
     get.__name__ = f"field_{on}"
     return get

@@ -6,7 +6,7 @@ A failing item passes on as errors do in every step: an error from the source is
 raised at the next read and the step goes on with the item after it, keeping what
 it held; an item whose key (or value) raises is left out and its error passes on.
 
->>> list(ReadAll(iter([3, 1, 2]), Sorter(None, True, 2**20)))
+>>> list(read_all(iter([3, 1, 2]), Sorter(None, True, 2**20)))
 [3, 2, 1]
 """
 
@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterator
-from itertools import islice
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from itertools import chain, islice
 from typing import Any, TypeVar
 
-from lazyfun.parallel.window import Holding
 from lazyfun.streams.asteps import Step, aclose
-from lazyfun.streams.steps import Held
+from lazyfun.streams.steps import Failure, Held
 from lazyfun.streams.verbs import (
     CHUNK,
     Accumulators,
@@ -38,12 +37,12 @@ __all__ = [
     "AsyncReadAll",
     "AsyncUniqueWithin",
     "AsyncWindows",
-    "HashJoin",
     "MergeJoinStep",
-    "ReadAll",
     "UniqueWithin",
     "Windows",
+    "hash_join",
     "raise_first",
+    "read_all",
 ]
 
 T = TypeVar("T")
@@ -59,79 +58,85 @@ def raise_first(errors: deque[Exception]) -> None:
             del error  # the frame keeps no error alive once it is passed on
 
 
-class ReadAll(Holding[T]):
+def read_all(source: Iterator[Any], core: Sorter[Any] | Top[Any]) -> Iterator[Any]:
     """A verb that reads its whole source before it gives anything (``sort``, ``top``):
-    ``core.add`` takes each chunk, ``core.output()`` gives the items at the end."""
+    ``core.add`` takes each chunk, ``core.output()`` gives the items at the end, read in
+    C (a chain of segments: an error passes on as a segment whose read raises it).
+    Closing ``core`` lets go of what it holds."""
+    return chain.from_iterable(_segments(source, core))
 
-    def __init__(self, source: Iterator[Any], core: Sorter[Any] | Top[Any]) -> None:
-        self.source, self.core = source, core
-        self.out: Iterator[T] | None = None
 
-    def __next__(self) -> T:
-        core = self.core
-        while self.out is None:
-            raise_first(core.errors)
-            chunk: list[Any] = []
-            try:  # list.extend keeps the items it appended before an error
-                chunk.extend(islice(self.source, core.room()))
-            except Exception:
-                core.add(chunk)
-                raise
-            if not chunk:
-                self.out = iter(core.output())
-                break
+def _segments(source: Iterator[Any], core: Sorter[Any] | Top[Any]) -> Iterator[Iterable[Any]]:
+    while True:
+        chunk: list[Any] = []
+        try:  # list.extend keeps the items it appended before an error
+            chunk.extend(islice(source, core.room()))
+        except Exception as error:
             core.add(chunk)
-        raise_first(core.errors)
-        try:
-            return next(self.out)
-        except StopIteration:
-            self.close()
-            raise
+            yield Failure(error)
+            del error
+            continue
+        if not chunk:
+            break
+        core.add(chunk)
+        while core.errors:
+            yield Failure(core.errors.popleft())
+    out = core.output()
+    while core.errors:
+        yield Failure(core.errors.popleft())
+    yield out
+    close = getattr(core, "close", None)
+    if close is not None:
+        close()
 
-    def close(self) -> None:
-        """Let go of what is held (a sort's temporary files removed)."""
-        self.out = iter(())
-        close = getattr(self.core, "close", None)
-        if close is not None:
-            close()
 
-    def __del__(self) -> None:
-        self.close()
-
-
-class HashJoin(Iterator[tuple[Any, Any]]):
+def hash_join(
+    source: Iterator[Any],
+    key: Callable[[Any], Any],
+    other: Iterator[Any],
+    table: HashTable[Any],
+    left: bool,
+) -> Iterator[tuple[Any, Any]]:
     """Pairs of an item and each row of ``other`` with its key (``left``: and the items
-    with none, paired with None), ``other`` read into a table at the first read."""
+    with none, paired with None), ``other`` read into ``table`` at the first read; read
+    in C, an error passed on as a segment whose read raises it."""
+    return chain.from_iterable(_join_segments(source, key, other, table, left))
 
-    def __init__(
-        self,
-        source: Iterator[Any],
-        key: Callable[[Any], Any],
-        other: Iterator[Any],
-        table: HashTable[Any],
-        left: bool,
-    ) -> None:
-        self.source, self.key, self.other, self.table, self.left = source, key, other, table, left
-        self.built = False
-        self.ready: deque[tuple[Any, Any]] = deque()
 
-    def __next__(self) -> tuple[Any, Any]:
-        while not self.built:
-            chunk: list[Any] = []
-            try:
-                chunk.extend(islice(self.other, CHUNK))
-            except Exception:
-                self.table.add(chunk)
-                raise
-            if not chunk:
-                self.built = True
-            self.table.add(chunk)
-            raise_first(self.table.errors)
-        raise_first(self.table.errors)
-        while not self.ready:
-            item = next(self.source)
-            self.ready.extend(self.table.pairs(item, self.key(item), self.left))
-        return self.ready.popleft()
+def _join_segments(
+    source: Iterator[Any],
+    key: Callable[[Any], Any],
+    other: Iterator[Any],
+    table: HashTable[Any],
+    left: bool,
+) -> Iterator[Iterable[tuple[Any, Any]]]:
+    while True:
+        chunk: list[Any] = []
+        try:
+            chunk.extend(islice(other, CHUNK))
+        except Exception as error:
+            table.add(chunk)
+            yield Failure(error)
+            del error
+            continue
+        table.add(chunk)
+        while table.errors:
+            yield Failure(table.errors.popleft())
+        if not chunk:
+            break
+    rows_of = table.rows.get
+    while True:
+        try:
+            for item in source:  # the loop goes on after an error (the source resumes)
+                rows = rows_of(key(item))
+                if rows:
+                    yield [(item, row) for row in rows]
+                elif left:
+                    yield ((item, None),)
+            return
+        except Exception as error:
+            yield Failure(error)
+            del error
 
 
 class MergeJoinStep(Iterator[tuple[Any, Any]]):
@@ -271,7 +276,7 @@ class Windows(Iterator[dict[Any, Any]]):
 
 
 class AsyncReadAll(Step):
-    """:class:`ReadAll` over an async source."""
+    """:func:`read_all` over an async source."""
 
     def __init__(self, source: AsyncIterator[Any], core: Sorter[Any] | Top[Any]) -> None:
         self.source, self.core = source, core
@@ -321,7 +326,8 @@ async def _upto(source: AsyncIterator[Any], n: int) -> AsyncIterator[Any]:
 
 
 class AsyncHashJoin(Step):
-    """:class:`HashJoin` over an async source; the other side is a plain iterable."""
+    """:func:`hash_join` over an async source; the other side is a plain iterable, read
+    into the table at the first read."""
 
     def __init__(
         self,
@@ -331,18 +337,17 @@ class AsyncHashJoin(Step):
         table: HashTable[Any],
         left: bool,
     ) -> None:
-        self.source = source
-        self.sync = HashJoin(iter(()), key, other, table, left)
-        self.key = key
+        self.source, self.key, self.other, self.table, self.left = source, key, other, table, left
+        self.building = chain.from_iterable(_join_segments(iter(()), key, other, table, left))
+        self.ready: deque[tuple[Any, Any]] = deque()
 
     async def __anext__(self) -> Any:
-        sync = self.sync
-        if not sync.built:
-            next(sync, None)  # builds the table (its source is empty)
-        while not sync.ready:
+        for _ in self.building:  # the table built (its errors passed on); it gives no pair
+            pass
+        while not self.ready:
             item = await anext(self.source)
-            sync.ready.extend(sync.table.pairs(item, self.key(item), sync.left))
-        return sync.ready.popleft()
+            self.ready.extend(self.table.pairs(item, self.key(item), self.left))
+        return self.ready.popleft()
 
 
 class AsyncMergeJoin(Step):
