@@ -100,8 +100,9 @@ def test_count_with_limit_as_a_cap() -> None:
 def test_unique() -> None:
     code, out, err = run("sudoku", "solve", "--unique", TOP95[0], EMPTY_4X4, NO_SOLUTION)
     assert out.splitlines() == ["unique", "multiple", "none"]
-    assert "argument 2: not unique" in err
-    assert "argument 3: no solution" in err
+    assert "lazyfun: argument 2: more than one solution" in err.splitlines()
+    assert "lazyfun: argument 3: no solution" in err.splitlines()
+    assert "1 solved, 1 without solution, 1 with more than one solution in" in err
     assert code == 1
 
 
@@ -190,6 +191,20 @@ def test_canon_conflicting_givens_are_invalid() -> None:
     code, out, err = run("sudoku", "canon", "55" + "0" * 79)
     assert (code, out) == (2, "")
     assert "givens conflict: r1c1 and r1c2 are both 5" in err
+
+
+def test_rate_says_the_same_on_the_line_and_in_the_summary() -> None:
+    """A grid with several solutions is not "without solution" in the summary."""
+    code, _, err = run("sudoku", "rate", "0" * 81)
+    problem, summary = err.splitlines()
+    assert problem == "lazyfun: argument 1: more than one solution: no rating"
+    assert summary.startswith("lazyfun: 0 rated, 1 with more than one solution in ")
+    assert code == 1
+    code, _, err = run("sudoku", "rate", NO_SOLUTION)
+    problem, summary = err.splitlines()
+    assert problem == "lazyfun: argument 1: no solution: nothing to rate"
+    assert summary.startswith("lazyfun: 0 rated, 1 without solution in ")
+    assert code == 1
 
 
 # --- real processes: pipes, stdin, signals, memory ----------------------------------

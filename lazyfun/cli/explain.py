@@ -208,11 +208,18 @@ def rate_command(
             except PuzzleError as error:
                 line = number if error.line is None else number + error.line - 1
                 report.warn(f"lazyfun: {source.place(line, error.column)}: {error.message}")
-                report.tally("unsolved" if isinstance(error, UnsolvedError) else "invalid")
+                report.tally(_unrated(error))
                 continue
             report.emit(_rating_line(rating, output, number, text))
             report.tally("done")
     raise typer.Exit(report.finish())
+
+
+def _unrated(error: PuzzleError) -> str:
+    """The tally of a puzzle that has no rating: no solution, several, or not a puzzle."""
+    if not isinstance(error, UnsolvedError):
+        return "invalid"
+    return "multiple" if (error.solutions or 0) > 1 else "unsolved"
 
 
 def _scale() -> str:

@@ -39,7 +39,7 @@ from rich.progress import (
 from rich.text import Text
 
 from lazyfun.io import RecordError, read_lines
-from lazyfun.runs.batch import Answer
+from lazyfun.runs.batch import MORE_THAN_ONE, Answer
 from lazyfun.sudoku.board.formats import Target, split, write
 from lazyfun.trace import Meter
 
@@ -47,6 +47,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_INVALID",
     "EXIT_UNSOLVED",
+    "LABELS",
     "MAX_LINE",
     "Format",
     "Report",
@@ -65,6 +66,13 @@ EXIT_INVALID, EXIT_UNSOLVED, EXIT_INTERRUPTED = 2, 1, 130
 MAX_LINE = 65_536
 
 Format = Literal["line", "grid", "json"]
+# What a tally counts, as the summary names it and as each line's problem says it.
+LABELS = {
+    "unsolved": "without solution",
+    "multiple": "with more than one solution",
+    "refused": "refused",
+    "invalid": "invalid",
+}
 
 
 def fail(message: str) -> typer.Exit:
@@ -286,7 +294,7 @@ class Report:
             self.tally("done")
             return
         several = a.kind in ("solution", "unique") and (a.count or 0) > 1
-        problem = a.problem or ("not unique" if several else "no solution")
+        problem = a.problem or (MORE_THAN_ONE if several else "no solution")
         self.warn(f"lazyfun: {self.source.place(a.line)}: {problem}")
         self.tally("multiple" if several else "unsolved")
 
@@ -324,14 +332,7 @@ class Report:
         c = self.counts
         if not self.quiet:
             parts = [f"{c['done']} {self.verb}"] + [
-                f"{c[kind]} {label}"
-                for kind, label in (
-                    ("unsolved", "without solution"),
-                    ("multiple", "with more than one solution"),
-                    ("refused", "refused"),
-                    ("invalid", "invalid"),
-                )
-                if c[kind]
+                f"{c[kind]} {label}" for kind, label in LABELS.items() if c[kind]
             ]
             typer.echo(
                 f"lazyfun: {', '.join(parts)} in {time.perf_counter() - self.start:.2f} s"

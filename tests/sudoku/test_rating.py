@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
-from lazyfun.sudoku import PuzzleError, parse
+from lazyfun.sudoku import UnsolvedError, parse
 from lazyfun.sudoku.steps.deduction import SINGLES, steps
 from lazyfun.sudoku.steps.rating import Rating, rate
 from tests.datafiles import read_lines
@@ -62,10 +62,12 @@ def test_a_rating_is_the_hardest_step() -> None:
 
 
 def test_only_a_unique_puzzle_is_rated() -> None:
-    with pytest.raises(PuzzleError, match="not unique"):
+    with pytest.raises(UnsolvedError, match="more than one solution") as several:
         rate(parse("0" * 16))
-    with pytest.raises(PuzzleError, match="no solution"):
+    assert several.value.solutions == 2
+    with pytest.raises(UnsolvedError, match="no solution") as none:
         rate(parse(read_lines("royle17_plus_wrong_clue_first20.txt")[0]))
+    assert none.value.solutions == 0
 
 
 def test_limiting_the_ladder() -> None:
@@ -99,7 +101,8 @@ def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> Non
     assert "line 2: expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 2" in (
         result.stderr
     )
-    assert "line 4: not unique" in result.stderr
+    assert "lazyfun: line 4: more than one solution: no rating" in result.stderr
+    assert "2 rated, 1 with more than one solution, 1 invalid" in result.stderr
     assert result.exit_code == 2  # an invalid line outranks an unrated one
     records = CliRunner().invoke(app, ["sudoku", "rate", lines[0], "--format", "json"])
     assert records.exit_code == 0

@@ -74,7 +74,28 @@ class PuzzleError(ValueError):
 
 class UnsolvedError(PuzzleError):
     """A well-formed puzzle that lacks what the question needs: it has no solution, or
-    (for a rating) more than one.  A front end counts it as unsolved, not invalid."""
+    (for a rating) more than one.  A front end counts it as unsolved, not invalid, and
+    ``solutions`` says which where it is known: 0, or 2 for more than one (None: not
+    counted).
+
+    >>> UnsolvedError("more than one solution", solutions=2).at_line(4).solutions
+    2
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        solutions: int | None = None,
+    ):
+        self.solutions = solutions
+        super().__init__(message, line=line, column=column)
+
+    def at_line(self, line: int) -> UnsolvedError:
+        """The same error, placed on a line of a file."""
+        return UnsolvedError(self.message, line=line, column=self.column, solutions=self.solutions)
 
 
 @dataclass(frozen=True, slots=True)

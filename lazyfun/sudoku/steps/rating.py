@@ -116,7 +116,8 @@ def rate(grid: Grid | MarkedGrid | Variant) -> Rating:
     found = count_solutions(grid, limit=2)
     if found != 1:
         raise UnsolvedError(
-            "no solution: nothing to rate" if not found else "not unique: no rating"
+            "more than one solution: no rating" if found else "no solution: nothing to rate",
+            solutions=found,
         )
     return rating_of(steps(grid))
 
