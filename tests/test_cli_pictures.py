@@ -112,7 +112,9 @@ def test_solve_writes_a_booklet_of_the_puzzles_it_solved(tmp_path: Path) -> None
     book = tmp_path / "book.html"
     command = ("sudoku", "solve", "-f", str(puzzles), "-q", "--first", "--booklet", str(book))
     code, out, err = run(*command)
-    assert code == 2 and len(out.split()) == 2 and "line 2" in err
+    assert code == 2 and "line 2" in err
+    assert len(out.splitlines()) == 3  # line 2 marked in its place
+    assert out.splitlines()[1] == "# line 2: givens conflict: r1c1 and r1c2 are both 1"
     html = book.read_text()
     assert html.count('class="sheet"') == 2  # one sheet of puzzles, one of solutions
     assert html.count(" &middot; ") == 1  # the unique puzzle is rated, the other not

@@ -22,6 +22,7 @@ TOP95 = read_lines("top95_first20.txt")
 TOP95_SOLUTIONS = read_lines("top95_first20.solutions.txt")
 NO_SOLUTION = read_lines("royle17_plus_wrong_clue_first20.txt")[0]
 EMPTY_4X4 = "0" * 16
+ALL_SIZES = "expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25)"
 LAZYFUN = [sys.executable, "-m", "lazyfun"]
 
 
@@ -52,7 +53,13 @@ def test_solve_arguments_one_line_each() -> None:
 
 def test_a_bad_line_is_reported_and_the_good_ones_still_solved(mixed_file: Path) -> None:
     code, out, err = run("sudoku", "solve", "-f", str(mixed_file))
-    assert out.splitlines() == [TOP95_SOLUTIONS[0], TOP95_SOLUTIONS[1], TOP95_SOLUTIONS[2]]
+    assert out.splitlines() == [
+        TOP95_SOLUTIONS[0],
+        TOP95_SOLUTIONS[1],
+        "# line 5: expected 81 cells (9x9), got 80",
+        "# line 6: no solution",
+        TOP95_SOLUTIONS[2],
+    ]
     assert "lazyfun: line 5: expected 81 cells (9x9), got 80" in err
     assert "lazyfun: line 6: no solution" in err
     assert "3 solved, 1 without solution, 1 invalid" in err
@@ -98,12 +105,12 @@ def test_count_with_limit_as_a_cap() -> None:
 
 
 def test_unique() -> None:
-    code, out, err = run("sudoku", "solve", "--unique", TOP95[0], EMPTY_4X4, NO_SOLUTION)
-    assert out.splitlines() == ["unique", "multiple", "none"]
+    code, out, err = run("sudoku", "solve", "--unique", TOP95[0], EMPTY_4X4, NO_SOLUTION, "12")
+    assert out.splitlines() == ["unique", "multiple", "none", f"# argument 4: {ALL_SIZES}, got 2"]
     assert "lazyfun: argument 2: more than one solution" in err.splitlines()
     assert "lazyfun: argument 3: no solution" in err.splitlines()
-    assert "1 solved, 1 without solution, 1 with more than one solution in" in err
-    assert code == 1
+    assert "1 solved, 1 without solution, 1 with more than one solution, 1 invalid" in err
+    assert code == 2
 
 
 def test_grid_format_draws_boxes() -> None:
@@ -122,7 +129,7 @@ def test_every_method_gives_the_same_solutions(method: str) -> None:
 def test_birds_specification_refuses_big_inputs_unless_forced() -> None:
     code, out, err = run("sudoku", "solve", "--method", "naive", TOP95[0])
     assert code == 2
-    assert out == ""
+    assert out.startswith("# argument 1: naive would stream 9^64") and out.count("\n") == 1
     assert "naive would stream 9^64" in err
     assert "use --force" in err
     three_blanks = "0" * 3 + TOP95_SOLUTIONS[0][3:]
@@ -173,6 +180,7 @@ def test_stdin_with_dash() -> None:
 def test_canon_keeps_input_order_and_reports_bad_lines(mixed_file: Path) -> None:
     code, out, err = run("sudoku", "canon", "-f", str(mixed_file))
     expected = [str(minlex(parse(p))) for p in (TOP95[0], TOP95[1], NO_SOLUTION, TOP95[2])]
+    expected.insert(2, "# line 5: expected 81 cells (9x9), got 80")
     assert out.splitlines() == expected
     assert "line 5: expected 81 cells (9x9), got 80" in err
     assert code == 2
@@ -189,18 +197,87 @@ def test_canon_json_and_equivalent_inputs() -> None:
 
 def test_canon_conflicting_givens_are_invalid() -> None:
     code, out, err = run("sudoku", "canon", "55" + "0" * 79)
-    assert (code, out) == (2, "")
-    assert "givens conflict: r1c1 and r1c2 are both 5" in err
+    assert (code, out) == (2, "# argument 1: givens conflict: r1c1 and r1c2 are both 5\n")
+    assert "lazyfun: argument 1: givens conflict: r1c1 and r1c2 are both 5" in err
+
+
+# --- one line a puzzle: rate, canon, solve and convert keep a failed line's place -----
+
+MIXED = [  # each input line, and whether it gets a result
+    ("# a comment", None),
+    (TOP95[0], True),
+    ("", None),
+    ("hello world", False),
+    (TOP95[1], True),
+    ("?" + "0" * 80, False),
+    (TOP95[2], True),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [("solve", []), ("solve", ["--first"]), ("canon", []), ("rate", []), ("convert", [])],
+)
+def test_each_puzzle_gets_its_line_and_a_failed_one_is_marked_in_its_place(
+    tmp_path: Path, command: str, args: list[str]
+) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text("".join(line + "\n" for line, _ in MIXED))
+    code, out, err = run("sudoku", command, "-f", str(path), *args)
+    puzzles = [(n, done) for n, (_, done) in enumerate(MIXED, 1) if done is not None]
+    lines = out.splitlines()
+    assert len(lines) == len(puzzles)  # one output line a puzzle, none for blanks and comments
+    problems = [e.removeprefix("lazyfun: ") for e in err.splitlines()[:-1]]
+    assert [x for x in lines if x.startswith("#")] == [f"# {e}" for e in problems]
+    for line, (number, done) in zip(lines, puzzles, strict=True):
+        assert line.startswith((f"# line {number}: ", f"# line {number}, ")) != done, line
+    assert code == 2 and "3 " in err.splitlines()[-1] and "2 invalid" in err.splitlines()[-1]
+
+
+def test_the_marks_are_comments_that_a_second_command_skips_keeping_the_numbering(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text("".join(line + "\n" for line, _ in MIXED))
+    _, canonical, _ = run("sudoku", "canon", "-f", str(path), "-q")
+    code, out, err = run("sudoku", "solve", "-", "-q", stdin=canonical)
+    assert code == 0 and err == ""  # the marks are read as comments
+    assert [x.startswith("#") for x in out.splitlines()] == [False, False, False]
+
+
+def test_a_mark_waits_for_the_answers_before_it_on_workers(tmp_path: Path) -> None:
+    """Workers read a partition ahead: an unreadable line is met before the answers to the
+    lines above it, and its mark still comes after them."""
+    path = tmp_path / "mixed.bin"
+    path.write_bytes(f"{TOP95[0]}\n{TOP95[1]}\n".encode() + b"\xff\n" + f"{TOP95[2]}\n".encode())
+    expected = [*TOP95_SOLUTIONS[:2], "# line 3: not UTF-8 text", TOP95_SOLUTIONS[2]]
+    for args in ([], ["--scheduler", "sync"]):
+        code, out, _ = run("sudoku", "solve", "-f", str(path), "-q", *args)
+        assert (code, out.splitlines()) == (2, expected), args
+
+
+@pytest.mark.parametrize("fmt", ["json", "grid"])
+def test_only_the_line_format_is_marked(fmt: str) -> None:
+    code, out, err = run("sudoku", "solve", "--format", fmt, TOP95[0], "12")
+    assert code == 2 and "argument 2" in err
+    assert "#" not in out
+
+
+def test_sdk_and_ss_write_no_mark_for_they_take_lines_a_puzzle() -> None:
+    code, out, _ = run("sudoku", "solve", "--to", "sdk", TOP95[0], "12")
+    assert code == 2 and "#" not in out and parse(out) == parse(TOP95_SOLUTIONS[0])
 
 
 def test_rate_says_the_same_on_the_line_and_in_the_summary() -> None:
     """A grid with several solutions is not "without solution" in the summary."""
-    code, _, err = run("sudoku", "rate", "0" * 81)
+    code, out, err = run("sudoku", "rate", "0" * 81)
+    assert out == "# argument 1: more than one solution: no rating\n"
     problem, summary = err.splitlines()
     assert problem == "lazyfun: argument 1: more than one solution: no rating"
     assert summary.startswith("lazyfun: 0 rated, 1 with more than one solution in ")
     assert code == 1
-    code, _, err = run("sudoku", "rate", NO_SOLUTION)
+    code, out, err = run("sudoku", "rate", NO_SOLUTION)
+    assert out == "# argument 1: no solution: nothing to rate\n"
     problem, summary = err.splitlines()
     assert problem == "lazyfun: argument 1: no solution: nothing to rate"
     assert summary.startswith("lazyfun: 0 rated, 1 without solution in ")
@@ -304,7 +381,12 @@ def several_file(tmp_path: Path) -> Path:
 
 def test_solve_says_when_a_puzzle_has_more_than_one_solution(several_file: Path) -> None:
     code, out, err = run("sudoku", "solve", "-f", str(several_file))
-    assert out.split() == TOP95_SOLUTIONS[:2]  # none of the 288 is printed
+    # none of the 288 is printed: the line says why in its place
+    assert out.splitlines() == [
+        TOP95_SOLUTIONS[0],
+        "# line 2: more than one solution",
+        TOP95_SOLUTIONS[1],
+    ]
     assert "lazyfun: line 2: more than one solution" in err.splitlines()
     assert "2 solved, 1 with more than one solution" in err
     assert code == 1

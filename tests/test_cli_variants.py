@@ -43,7 +43,8 @@ def test_solve_reads_each_file_and_link_and_goes_on_past_a_bad_line(tmp_path: Pa
     code, out, err = _run("sudoku", "solve", "--variant", str(file), "--variant", link)
     assert code == 2
     answers = out.splitlines()
-    assert len(answers) == 3
+    assert len(answers) == 4 and answers[1].startswith("# argument 2, column")
+    del answers[1]
     for puzzle, answer in zip([lines[0], lines[1], lines[0]], answers, strict=True):
         assert is_solution(read_variant(puzzle), parse(answer))
     assert "argument 2, column" in err and "not JSON" in err
@@ -150,11 +151,13 @@ def test_rate_and_canon_refuse_a_variant_with_the_reason_and_go_on(tmp_path: Pat
     puzzles = tmp_path / "mixed.txt"
     puzzles.write_text(f"{line}\n{TOP95_FIRST}\n")
     code, out, err = _run("sudoku", "rate", "-f", str(puzzles))
-    assert code == 2 and len(out.splitlines()) == 1
-    assert "line 1: a variant (killer) has no rating: the Sudoku Explainer scale is defined" in err
+    refused = "line 1: a variant (killer) has no rating: the Sudoku Explainer scale is defined"
+    assert code == 2 and len(out.splitlines()) == 2 and out.startswith(f"# {refused}")
+    assert refused in err
     code, out, err = _run("sudoku", "canon", "-f", str(puzzles))
-    assert code == 2 and len(out.splitlines()) == 1
-    assert "line 1: a variant (killer) has no minlex form: minlex is defined for the classic" in err
+    refused = "line 1: a variant (killer) has no minlex form: minlex is defined for the classic"
+    assert code == 2 and len(out.splitlines()) == 2 and out.startswith(f"# {refused}")
+    assert refused in err
 
 
 def test_solve_takes_a_variant_document_among_classic_lines(tmp_path: Path) -> None:
@@ -237,5 +240,8 @@ def test_convert_writes_a_variant_as_a_link_and_refuses_to_drop_its_rules() -> N
     code, out, _ = _run("sudoku", "convert", text, "--to", "link")
     assert code == 0 and sudoku.read(out.strip()) == KILLER_4X4
     code, out, err = _run("sudoku", "convert", text, "--to", "81")
-    assert (code, out) == (2, "")
-    assert "argument 1: a variant (killer): --to 81 has no rules; --to link keeps them" in err
+    refused = "argument 1: a variant (killer): --to 81 has no rules; --to link keeps them"
+    assert (code, out) == (2, f"# {refused}\n")
+    assert refused in err
+    code, out, err = _run("sudoku", "convert", text, "--to", "sdk")  # no line a puzzle to keep
+    assert (code, out) == (2, "") and refused.replace("81", "sdk") in err

@@ -33,21 +33,21 @@ def convert_command(
     .sdk (its # metadata is kept for --to sdk), .ss, pencil marks, links, and
     variants (sudoku-puzzle JSON: --to link keeps their rules, the other formats
     have none).  A puzzle written on several lines is followed by a blank line.
-    Exit status: 0 all converted, 2 some puzzle could not be read or written (the
-    others still are).
+    To one line a puzzle (81, 729, link), a puzzle that cannot be written gets the
+    line '# line N: why' in its place, and the same on stderr.  Exit status: 0 all
+    converted, 2 some puzzle could not be read or written (the others still are).
     """
     source = Source(puzzles, file)
-    report = Report(source, "line", quiet, "converted")
+    report = Report(source, "line", quiet, "converted", to)
     with exit_protocol(interrupted=report.interrupted):
         for entry in split(source.lines(report.problem)):
             try:
                 text = _converted(entry, to)
             except PuzzleError as error:
                 line = entry.line if error.line is None else entry.line + error.line - 1
-                report.warn(f"lazyfun: {source.place(line, error.column)}: {error.message}")
-                report.tally("invalid")
+                report.failed(line, "invalid", error.message, error.column)
                 continue
-            report.emit(text + "\n" if "\n" in text else text)
+            report.result(entry.line, text + "\n" if "\n" in text else text)
             report.tally("done")
     raise typer.Exit(report.finish())
 

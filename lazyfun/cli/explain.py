@@ -194,6 +194,8 @@ def rate_command(
 ) -> None:
     """The difficulty of each puzzle, in input order: score, level, hardest technique.
 
+    One line per puzzle: one that has no rating (no solution, more than one, not
+    a puzzle) gets the line '# line N: why' in its place, and the same on stderr.
     A score with + is a floor: a guess was needed beyond the techniques lazyfun
     knows.  A variant is refused with the reason (the scale is the classic
     grid's).  Exit status: 0 all rated, 1 some puzzle had no or several
@@ -207,10 +209,9 @@ def rate_command(
                 rating = rate(read_puzzle(text))
             except PuzzleError as error:
                 line = number if error.line is None else number + error.line - 1
-                report.warn(f"lazyfun: {source.place(line, error.column)}: {error.message}")
-                report.tally(_unrated(error))
+                report.failed(line, _unrated(error), error.message, error.column)
                 continue
-            report.emit(_rating_line(rating, output, number, text))
+            report.result(number, _rating_line(rating, output, number, text))
             report.tally("done")
     raise typer.Exit(report.finish())
 

@@ -3,14 +3,17 @@ bar, one renderer for answers with the tally of a batch, and a live status line 
 long searches.
 
 Results go to stdout, one per line, flushed as they are found.  Problems,
-progress and summaries go to stderr.  The exit protocol (:func:`exit_protocol`)
-is the same for every command: a user error is one line and exit status 2,
-never a traceback; Ctrl-C flushes what was done and exits with 130; a closed
-pipe downstream ends the command quietly with 0.
+progress and summaries go to stderr; in line format a puzzle that got no result
+keeps its place on stdout too, with a line ``# line N: the problem`` (a comment
+to every reader of puzzles), so that each output line belongs to one input puzzle.
+The exit protocol (:func:`exit_protocol`) is the same for every command: a user
+error is one line and exit status 2, never a traceback; Ctrl-C flushes what was
+done and exits with 130; a closed pipe downstream ends the command quietly with 0.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import stat
@@ -49,6 +52,7 @@ __all__ = [
     "EXIT_UNSOLVED",
     "LABELS",
     "MAX_LINE",
+    "MULTI_LINE",
     "Format",
     "Report",
     "Source",
@@ -66,6 +70,8 @@ EXIT_INVALID, EXIT_UNSOLVED, EXIT_INTERRUPTED = 2, 1, 130
 MAX_LINE = 65_536
 
 Format = Literal["line", "grid", "json"]
+# The formats --to writes on several lines a puzzle: no one line per puzzle to keep.
+MULTI_LINE: tuple[Target, ...] = ("sdk", "ss")
 # What a tally counts, as the summary names it and as each line's problem says it.
 LABELS = {
     "unsolved": "without solution",
@@ -242,7 +248,13 @@ def bar(label: str, total: int | None, quiet: bool) -> Bar | None:
 
 
 class Report:
-    """The bookkeeping of one batch: results to stdout, problems and a summary to stderr."""
+    """The bookkeeping of one batch: results to stdout, problems and a summary to stderr.
+
+    In line format (one line a result) a puzzle that gets no result is marked in its
+    place: ``# line N: problem``, the stderr line without ``lazyfun:``.  A line that
+    cannot be read is met ahead of the answers before it (the reader looks a line ahead,
+    workers a partition), so marks wait, in line order, for the answers to reach them.
+    """
 
     def __init__(
         self, source: Source, fmt: Format, quiet: bool, verb: str, to: Target | None = None
@@ -250,13 +262,46 @@ class Report:
         self.source, self.fmt, self.quiet, self.verb = source, fmt, quiet, verb
         self.to: Target | None = to
         self.counts = {"done": 0, "unsolved": 0, "multiple": 0, "refused": 0, "invalid": 0}
+        self.marked = fmt == "line" and to not in MULTI_LINE
+        self.marks: list[tuple[int, str]] = []  # (line, mark) not yet written, in line order
         self.start = time.perf_counter()
         self.bar = bar("puzzles", source.total() if not quiet else None, quiet)
 
     def emit(self, text: str) -> None:
-        """Write one result and flush it, so a pipe downstream sees it at once."""
+        """Write one line of stdout and flush it, so a pipe downstream sees it at once."""
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+
+    def result(self, line: int, text: str) -> None:
+        """Write the result of the puzzle at ``line``, after the marks of the lines before."""
+        self._marks_to(line)
+        self.emit(text)
+
+    def failed(
+        self,
+        line: int,
+        kind: str,
+        problem: str,
+        column: int | None = None,
+        *,
+        shown: bool = False,
+        ahead: bool = False,
+    ) -> None:
+        """A puzzle that got no result (``kind``: its tally): one line on stderr, its mark
+        on stdout unless a result was ``shown`` for it (``none``, ``multiple``), and its
+        tally.  ``ahead``: met while reading, ahead of the answers before it."""
+        place = self.source.place(line, column)
+        self.warn(f"lazyfun: {place}: {problem}")
+        if self.marked and not shown:
+            bisect.insort(self.marks, (line, f"# {place}: {problem}"))
+            if not ahead:
+                self._marks_to(line + 1)
+        self.tally(kind)
+
+    def _marks_to(self, line: int) -> None:
+        """Write the marks of the lines before ``line``."""
+        while self.marks and self.marks[0][0] < line:
+            self.emit(self.marks.pop(0)[1])
 
     def warn(self, text: str) -> None:
         """One line on stderr, above the progress bar when there is one."""
@@ -272,22 +317,20 @@ class Report:
 
     def problem(self, line: int, message: str) -> None:
         """An input line that is not a puzzle at all (unreadable, too long)."""
-        self.warn(f"lazyfun: {self.source.place(line)}: {message}")
-        self.tally("invalid")
+        self.failed(line, "invalid", message, ahead=True)
 
     def answer(self, a: Answer) -> None:
-        """Render one answer: its result on stdout, what went wrong on stderr, its tally."""
+        """Render one answer: its result on stdout (or its mark), what went wrong on
+        stderr, its tally."""
         if a.kind == "invalid":
-            self.warn(f"lazyfun: {self.source.place(a.line, a.column)}: {a.problem}")
-            self.tally("invalid")
+            self.failed(a.line, "invalid", a.problem or "not a puzzle", a.column)
             return
         if a.kind == "refused":
-            self.warn(f"lazyfun: {self.source.place(a.line)}: {a.problem}; use --force to try")
-            self.tally("refused")
+            self.failed(a.line, "refused", f"{a.problem}; use --force to try")
             return
         shown = self._shown(a)
         if shown is not None:
-            self.emit(shown)
+            self.result(a.line, shown)
         if a.index is not None and a.index > 1:
             return  # a further solution of a puzzle already tallied
         if a.solved:
@@ -295,8 +338,7 @@ class Report:
             return
         several = a.kind in ("solution", "unique") and (a.count or 0) > 1
         problem = a.problem or (MORE_THAN_ONE if several else "no solution")
-        self.warn(f"lazyfun: {self.source.place(a.line)}: {problem}")
-        self.tally("multiple" if several else "unsolved")
+        self.failed(a.line, "multiple" if several else "unsolved", problem, shown=bool(shown))
 
     def _shown(self, a: Answer) -> str | None:
         """The stdout text of an answer in this report's format (None: nothing to write)."""
@@ -327,7 +369,10 @@ class Report:
         return str(a.grid) if self.to is None else write(a.grid, self.to)
 
     def finish(self, interrupted: bool = False) -> int:
-        """Stop the bar, print the summary line, and return the exit status."""
+        """Write the marks still waiting (not after Ctrl-C: the answers before them may
+        not have come), stop the bar, print the summary line, and return the exit status."""
+        if not interrupted:
+            self._marks_to(sys.maxsize)
         self.stop()
         c = self.counts
         if not self.quiet:

@@ -96,10 +96,13 @@ def solve_command(
 
     Each solution is checked to be the only one: a puzzle with more than one
     is reported on stderr (none of them printed), and --first prints the first
-    found without looking further.  A pencil-mark grid is solved keeping to its
-    candidates.  With --booklet FILE the solved puzzles are also laid out for
-    print, rated, with their solutions.  With --variant, each puzzle of each
-    file or link is solved under its rules (and printed with them in a booklet).
+    found without looking further.  In line format every puzzle gets its line
+    (with --all, one per solution), in input order: one without a result (no
+    solution, more than one, not a puzzle) gets '# line N: why' in its place.
+    A pencil-mark grid is solved keeping to its candidates.  With --booklet FILE
+    the solved puzzles are also laid out for print, rated, with their solutions.
+    With --variant, each puzzle of each file or link is solved under its rules
+    (and printed with them in a booklet).
 
     Exit status: 0 all solved, 1 some puzzle had no solution or more than one
     (unless --first; with --unique: was not unique), 2 some line was invalid,
@@ -195,7 +198,12 @@ def canon_command(
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
 ) -> None:
-    """The minlex canonical form of each puzzle, one per input line, in input order."""
+    """The minlex canonical form of each puzzle, one per input line, in input order.
+
+    In line format a puzzle without one (not a puzzle, a variant) gets the line
+    '# line N: why' in its place, and the same on stderr.  Exit status: 0 all
+    canonicalised, 2 some line was invalid.
+    """
     source = Source(puzzles, file)
     answers: Answers = partial(answer_lines, request=Request("minlex"))
     if jobs is not None or scheduler is not None:

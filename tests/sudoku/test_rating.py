@@ -94,13 +94,14 @@ def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> Non
     path = tmp_path / "puzzles.txt"
     path.write_text("\n".join(lines) + "\n")
     result = CliRunner().invoke(app, ["sudoku", "rate", "-f", str(path)])
+    bad = "line 2: expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 2"
     assert result.stdout.splitlines() == [
         "1.2 easy hidden single (box)",
+        f"# {bad}",
+        "# line 4: more than one solution: no rating",
         "11.4+ extreme bifurcation",
     ]
-    assert "line 2: expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 2" in (
-        result.stderr
-    )
+    assert f"lazyfun: {bad}" in result.stderr
     assert "lazyfun: line 4: more than one solution: no rating" in result.stderr
     assert "2 rated, 1 with more than one solution, 1 invalid" in result.stderr
     assert result.exit_code == 2  # an invalid line outranks an unrated one
