@@ -194,8 +194,8 @@ def rate_command(
 ) -> None:
     """The difficulty of each puzzle, in input order: score, level, hardest technique.
 
-    One line per puzzle: one that has no rating (no solution, more than one, not
-    a puzzle) gets the line '# line N: why' in its place, and the same on stderr.
+    In line format, one line per puzzle: one that has no rating (no solution, more
+    than one, not a puzzle) gets '# line N: why' in its place, and the same on stderr.
     A score with + is a floor: a guess was needed beyond the techniques lazyfun
     knows.  A variant is refused with the reason (the scale is the classic
     grid's).  Exit status: 0 all rated, 1 some puzzle had no or several
