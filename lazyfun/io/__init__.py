@@ -185,32 +185,46 @@ def read_parquet(path: PathLike, columns: Sequence[str] | None = None) -> Stream
 
 
 def to_lines(
-    items: Iterable[str], path: PathLike, *, encoding: str = "utf-8", atomic: bool = False
+    items: Iterable[str],
+    path: PathLike,
+    *,
+    encoding: str = "utf-8",
+    atomic: bool = False,
+    resume: bool = False,
 ) -> int:
     """:meth:`Stream.to_lines <lazyfun.streams.terminals.Terminals.to_lines>` of ``items``.
 
     >>> to_lines(["a", "b"], "ab.txt")
     2
     """
-    return _stream(items).to_lines(path, encoding=encoding, atomic=atomic)
+    return _stream(items).to_lines(path, encoding=encoding, atomic=atomic, resume=resume)
 
 
-def to_jsonl(items: Iterable[Any], path: PathLike, *, atomic: bool = False) -> int:
+def to_jsonl(
+    items: Iterable[Any], path: PathLike, *, atomic: bool = False, resume: bool = False
+) -> int:
     """:meth:`Stream.to_jsonl <lazyfun.streams.terminals.Terminals.to_jsonl>` of ``items``.
 
     >>> to_jsonl([[1, 2], {"a": None}], "values.jsonl")
     2
     """
-    return _stream(items).to_jsonl(path, atomic=atomic)
+    return _stream(items).to_jsonl(path, atomic=atomic, resume=resume)
 
 
-def to_csv(items: Iterable[Any], path: PathLike, *, atomic: bool = False, **dialect: Any) -> int:
+def to_csv(
+    items: Iterable[Any],
+    path: PathLike,
+    *,
+    atomic: bool = False,
+    resume: bool = False,
+    **dialect: Any,
+) -> int:
     """:meth:`Stream.to_csv <lazyfun.streams.terminals.Terminals.to_csv>` of ``items``.
 
     >>> to_csv([{"a": 1}, {"a": 2}], "a.csv")
     2
     """
-    return _stream(items).to_csv(path, atomic=atomic, **dialect)
+    return _stream(items).to_csv(path, atomic=atomic, resume=resume, **dialect)
 
 
 def to_parquet(
@@ -232,10 +246,11 @@ def to_sql(
     within: float | timedelta | None = None,
     *,
     atomic: bool = False,
+    resume: bool = False,
 ) -> int:
     """:meth:`Stream.to_sql <lazyfun.streams.terminals.Terminals.to_sql>` of ``items``.
 
     >>> to_sql([{"a": 1}], "a.db", "a")
     1
     """
-    return _stream(items).to_sql(db, table, batch, within, atomic=atomic)
+    return _stream(items).to_sql(db, table, batch, within, atomic=atomic, resume=resume)

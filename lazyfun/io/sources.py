@@ -53,6 +53,18 @@ class FileSource(Holding[T]):
         self.name = os.fspath(path)
         self.line = 0
         self.done = False
+        self.position = 0  # records given, a RecordError counted as one
+
+    def skip(self, n: int) -> None:
+        """Read past the first ``n`` records (a RecordError counts as one): where a job
+        resumed goes on from."""
+        while self.position < n:
+            try:
+                next(self)
+            except StopIteration:
+                return
+            except RecordError:
+                continue
 
     def _advance(self) -> IO[bytes] | None:
         """Close the file being read and open the next; None when there is none."""
@@ -167,6 +179,7 @@ class Lines(FileSource[str]):
                 raise StopIteration
         else:
             self.line += 1
+        self.position += 1
         if line is _LONG:
             reason = f"longer than {self.longest:,} characters"
             raise RecordError(self.name, self.line, reason)
@@ -206,15 +219,20 @@ class Jsonl(FileSource[Any]):
             if self.line == 1 and line.startswith(BOM):
                 line = line[3:]
             try:
-                return self.decode(line)
+                record = self.decode(line)
+                self.position += 1
+                return record
             except self.invalid as error:
+                self.position += 1
                 name = getattr(self.type, "__name__", repr(self.type))
                 reason = f"does not fit {name}: {error}"
                 raise RecordError(self.name, self.line, reason) from error
             except self.malformed as error:
                 if line.strip():
+                    self.position += 1
                     raise RecordError(self.name, self.line, f"bad JSON: {error}") from error
             except UnicodeDecodeError as error:  # a string holding a byte that is not UTF-8
+                self.position += 1
                 raise RecordError(self.name, self.line, f"not utf-8: {error}") from error
 
 
@@ -267,6 +285,15 @@ class Csv(FileSource[T]):
         return True
 
     def __next__(self) -> T:
+        try:
+            record = self._next_record()
+        except RecordError:
+            self.position += 1
+            raise
+        self.position += 1
+        return record
+
+    def _next_record(self) -> T:
         while True:
             if self.reader is None and not self._open_next():
                 raise StopIteration
@@ -327,6 +354,15 @@ class Parquet(FileSource[dict[str, Any]]):
         self.rows: Iterator[dict[str, Any]] = iter(())
 
     def __next__(self) -> dict[str, Any]:
+        try:
+            record = self._next_row()
+        except RecordError:
+            self.position += 1
+            raise
+        self.position += 1
+        return record
+
+    def _next_row(self) -> dict[str, Any]:
         while True:
             row = next(self.rows, None)
             if row is not None:
@@ -392,6 +428,12 @@ class Sql(Holding[dict[str, Any]]):
         self.rows: Iterator[Sequence[Any]] = iter(())
         self.size = self.FIRST
         self.done = False
+        self.position = 0  # rows given
+
+    def skip(self, n: int) -> None:
+        """Read past the first ``n`` rows: where a job resumed goes on from."""
+        while self.position < n and next(self, None) is not None:
+            pass
 
     def _start(self) -> None:
         import sqlite3
@@ -413,6 +455,7 @@ class Sql(Holding[dict[str, Any]]):
     def __next__(self) -> dict[str, Any]:
         row = next(self.rows, None)
         if row is not None:
+            self.position += 1
             return dict(zip(self.names, row, strict=True))
         if self.done:
             raise StopIteration

@@ -267,6 +267,9 @@ class Window(Holding[U]):
         self._bell = threading.Event()  # rung by a future's call back
         self._unsent = 0
         self._read = self._waiting = 0  # items read; items read whose tasks are pending
+        # what was read from the input (items and errors) and what was handed on (values
+        # and errors): for a map, their difference is what the window holds
+        self._pulled = self._given = 0
         self._exhausted = self._closed = False
         self._current: Iterator[U] = iter(())
         self._parts: deque[Iterator[U] | BaseException] = deque()
@@ -292,12 +295,16 @@ class Window(Holding[U]):
     def __next__(self) -> U:
         while True:
             try:
-                return next(self._current)
+                value = next(self._current)
             except StopIteration:
                 pass
+            else:
+                self._given += 1
+                return value
             if self._parts:
                 part: Iterator[U] | BaseException | None = self._parts.popleft()
                 if isinstance(part, BaseException):
+                    self._given += 1
                     try:
                         raise part
                     finally:
@@ -312,6 +319,15 @@ class Window(Holding[U]):
             except BaseException:
                 self.close()
                 raise
+
+    def held_back(self) -> int | None:
+        """How many inputs (items or errors) were read and are not yet handed on, for an
+        ordered map or do (one output an input, in order): what a sink resuming a job
+        subtracts from its source's position.  None for the others, whose outputs do
+        not say which inputs they came from."""
+        if self._kind not in ("map", "do") or not self._ordered:
+            return None
+        return self._pulled - self._given
 
     def _unfinished(self) -> list[Any]:
         return [t.future for t in self._flying.values()]
@@ -363,6 +379,7 @@ class Window(Holding[U]):
             if not chunk and failure is None:
                 self._exhausted = True
                 return
+            self._pulled += len(chunk) + (failure is not None)
             task = _Task(_Nothing(), self._read, chunk, failure, landed=not chunk)
             if chunk:
                 self._send(run, task)

@@ -206,7 +206,8 @@ def refuse_writing_what_is_read(path: PathLike, sources: Iterable[object], atomi
 
 class Target:
     """A file being written: ``-`` (standard output, flushed, never closed), a local path
-    or a URL, compressed by its suffix.  With ``atomic``, the bytes go to a temporary
+    or a URL, compressed by its suffix; ``keep`` bytes of a local file kept and written
+    after (a resumed job).  With ``atomic``, the bytes go to a temporary
     file beside the target, renamed over it by ``close(failed=False)`` and removed by
     ``close(failed=True)``; without, ``close`` keeps what was written either way.
 
@@ -222,7 +223,7 @@ class Target:
     b'hello\\n'
     """
 
-    def __init__(self, path: PathLike, *, atomic: bool = False) -> None:
+    def __init__(self, path: PathLike, *, atomic: bool = False, keep: int | None = None) -> None:
         self.name = os.fspath(path)
         self.atomic = atomic
         self.stack = ExitStack()
@@ -246,6 +247,10 @@ class Target:
                 opened = fsspec.open(where, "wb")
                 self.fs = opened.fs
                 raw = cast("IO[bytes]", self.stack.enter_context(opened))
+            elif keep is not None:  # a resumed job: the first ``keep`` bytes stay
+                raw = self.stack.enter_context(open(where, "r+b"))  # noqa: SIM115
+                raw.truncate(keep)
+                raw.seek(keep)
             else:
                 raw = self.stack.enter_context(open(where, "wb"))  # noqa: SIM115
             self.file = _compressed(raw, self.name, self.stack)

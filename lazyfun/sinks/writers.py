@@ -36,11 +36,13 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from lazyfun.sinks.columns import Columns, Misfit
 from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike, Target
+from lazyfun.sinks.resume import Progress
 
 if TYPE_CHECKING:
     import sqlite3
@@ -60,7 +62,17 @@ __all__ = [
 
 T = TypeVar("T")
 
-BATCH = 1000  # records encoded and written at once by a file sink
+BATCH = 1000
+
+
+@dataclass(frozen=True)
+class Resume:
+    """A file sink resuming a job: the bytes of the output to keep, the records they
+    hold, and where the progress goes."""
+
+    progress: Progress
+    keep: int | None = None
+    written: int = 0  # records encoded and written at once by a file sink
 
 
 class Writer:
@@ -124,13 +136,30 @@ class Writer:
 
 
 class _FileWriter(Writer):
-    def __init__(self, path: PathLike, atomic: bool) -> None:
+    def __init__(self, path: PathLike, atomic: bool, resume: Resume | None = None) -> None:
         super().__init__(os.fspath(path))
-        self.target = Target(path, atomic=atomic)
+        self.resume = resume
+        self.target = Target(path, atomic=atomic, keep=None if resume is None else resume.keep)
         self.file = self.target.file
 
     def put(self, encoded: bytes, count: int) -> None:
         self.file.write(encoded)
+
+    def begin(self) -> None:
+        self.before = self.written
+
+    def commit(self, position: int, done: bool) -> None:
+        """The batch made durable (flushed, fsynced), then the progress beside it."""
+        assert self.resume is not None
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        written = self.resume.written + self.written
+        self.resume.progress.save(
+            size=self.file.tell(), position=position, written=written, done=done
+        )
+
+    def abort(self) -> None:
+        self.written = self.before  # the next run cuts the file back and writes them again
 
     def close(self, failed: bool) -> None:
         self.target.close(failed)
@@ -141,9 +170,16 @@ class LinesWriter(_FileWriter):
 
     what = "not a line"
 
-    def __init__(self, path: PathLike, *, encoding: str = "utf-8", atomic: bool = False) -> None:
+    def __init__(
+        self,
+        path: PathLike,
+        *,
+        encoding: str = "utf-8",
+        atomic: bool = False,
+        resume: Resume | None = None,
+    ) -> None:
         "\n".encode(encoding)  # refuses an unknown encoding before opening
-        super().__init__(path, atomic)
+        super().__init__(path, atomic, resume)
         self.encoding = encoding
 
     def encode(self, records: list[Any]) -> bytes:
@@ -160,10 +196,12 @@ class JsonlWriter(_FileWriter):
 
     what = "not JSON"
 
-    def __init__(self, path: PathLike, *, atomic: bool = False) -> None:
+    def __init__(
+        self, path: PathLike, *, atomic: bool = False, resume: Resume | None = None
+    ) -> None:
         import msgspec
 
-        super().__init__(path, atomic)
+        super().__init__(path, atomic, resume)
         self.encoder = msgspec.json.Encoder()
 
     def encode(self, records: list[Any]) -> bytes:
@@ -176,12 +214,14 @@ class CsvWriter(_FileWriter):
 
     what = "not a CSV row"
 
-    def __init__(self, path: PathLike, *, atomic: bool = False, **dialect: Any) -> None:
+    def __init__(
+        self, path: PathLike, *, atomic: bool = False, resume: Resume | None = None, **dialect: Any
+    ) -> None:
         self.text = io.StringIO()
         self.csv = csv.writer(self.text, **dialect)  # refuses a wrong dialect before opening
-        super().__init__(path, atomic)
+        super().__init__(path, atomic, resume)
         self.columns: Columns | None = None
-        self.headed = False
+        self.headed = bool(resume and resume.keep)  # a resumed file has its header
 
     def place(self, index: int) -> int:
         return index + 2  # under the header
@@ -369,8 +409,46 @@ class SqlWriter(Writer):
         self.table, self.batch, self.within, self.atomic = table, batch, within, atomic
         self.columns: Columns | None = None
         self.insert = ""
+        self.before = 0
         if atomic:
             self.db.execute(f"SAVEPOINT {self._SAVEPOINT}")
+
+    _PROGRESS = "lazyfun_progress"
+
+    def progress(self) -> tuple[int, bool] | None:
+        """The position and whether the job ended, as the last committed batch of this
+        table said (None: no resumable job wrote it)."""
+        import sqlite3
+
+        try:
+            row = self.db.execute(
+                f"SELECT position, done FROM {self._PROGRESS} WHERE sink = ?", (self.table,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # no progress table
+            return None
+        return None if row is None else (int(row[0]), bool(row[1]))
+
+    def begin(self) -> None:
+        self.before = self.written
+        self.db.execute("SAVEPOINT lazyfun_resume")
+
+    def commit(self, position: int, done: bool) -> None:
+        """The batch's progress row, in the batch's transaction, which ends here."""
+        self.db.execute(
+            f"CREATE TABLE IF NOT EXISTS {self._PROGRESS} "
+            "(sink TEXT PRIMARY KEY, position INTEGER, done INTEGER)"
+        )
+        self.db.execute(
+            f"INSERT OR REPLACE INTO {self._PROGRESS} VALUES (?, ?, ?)",
+            (self.table, position, int(done)),
+        )
+        self.db.execute("RELEASE lazyfun_resume")
+
+    def abort(self) -> None:
+        """Undo the batch (its rows and progress): the next run writes it again."""
+        self.db.execute("ROLLBACK TO lazyfun_resume")
+        self.db.execute("RELEASE lazyfun_resume")
+        self.written = self.before
 
     def encode(self, records: list[Any]) -> list[tuple[Any, ...]]:
         columns = self.columns or Columns(records[0])

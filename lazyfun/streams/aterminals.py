@@ -380,7 +380,12 @@ class AsyncTerminals(Generic[T]):
         return adrain(open_writer, Group(self._take_items(), size, within, None))
 
     async def to_lines(
-        self: AsyncTerminals[str], path: PathLike, *, encoding: str = "utf-8", atomic: bool = False
+        self: AsyncTerminals[str],
+        path: PathLike,
+        *,
+        encoding: str = "utf-8",
+        atomic: bool = False,
+        resume: bool = False,
     ) -> int:
         """As :meth:`Stream.to_lines <lazyfun.streams.terminals.Terminals.to_lines>`.
 
@@ -389,10 +394,11 @@ class AsyncTerminals(Generic[T]):
         2
         """
         refuse_writing_what_is_read(path, self._sources, atomic)
+        _no_resume(resume, "to_lines")
         writer = functools.partial(LinesWriter, path, encoding=encoding, atomic=atomic)
         return await self._drained(writer, BATCH, None)
 
-    async def to_jsonl(self, path: PathLike, *, atomic: bool = False) -> int:
+    async def to_jsonl(self, path: PathLike, *, atomic: bool = False, resume: bool = False) -> int:
         """As :meth:`Stream.to_jsonl <lazyfun.streams.terminals.Terminals.to_jsonl>`.
 
         >>> import asyncio
@@ -400,9 +406,12 @@ class AsyncTerminals(Generic[T]):
         1
         """
         refuse_writing_what_is_read(path, self._sources, atomic)
+        _no_resume(resume, "to_jsonl")
         return await self._drained(functools.partial(JsonlWriter, path, atomic=atomic), BATCH, None)
 
-    async def to_csv(self, path: PathLike, *, atomic: bool = False, **dialect: Any) -> int:
+    async def to_csv(
+        self, path: PathLike, *, atomic: bool = False, resume: bool = False, **dialect: Any
+    ) -> int:
         """As :meth:`Stream.to_csv <lazyfun.streams.terminals.Terminals.to_csv>`.
 
         >>> import asyncio
@@ -410,6 +419,7 @@ class AsyncTerminals(Generic[T]):
         1
         """
         refuse_writing_what_is_read(path, self._sources, atomic)
+        _no_resume(resume, "to_csv")
         writer = functools.partial(CsvWriter, path, atomic=atomic, **dialect)
         return await self._drained(writer, BATCH, None)
 
@@ -435,6 +445,7 @@ class AsyncTerminals(Generic[T]):
         within: float | timedelta | None = None,
         *,
         atomic: bool = False,
+        resume: bool = False,
     ) -> int:
         """As :meth:`Stream.to_sql <lazyfun.streams.terminals.Terminals.to_sql>`; a batch
         whose time is up is written even while the next item is awaited.  A connection
@@ -444,7 +455,17 @@ class AsyncTerminals(Generic[T]):
         >>> asyncio.run(astream({"n": n} for n in range(3)).to_sql("n.db", "n"))
         3
         """
+        _no_resume(resume, "to_sql")
         check_count(batch, "to_sql's batch", 1)
         limit = None if within is None else seconds(within, "to_sql's within")
         writer = functools.partial(SqlWriter, db, table, batch=batch, within=limit, atomic=atomic)
         return await self._drained(writer, batch, limit)
+
+
+def _no_resume(resume: bool, what: str) -> None:
+    """An AsyncStream's sinks write as they go; a killed job resumes through a Stream's."""
+    if resume:
+        raise ValueError(
+            f"{what}(resume=True) resumes a Stream's job; an AsyncStream's cannot resume yet: "
+            "read the source with a Stream (the sink's concurrency= steps run on threads)"
+        )

@@ -12,6 +12,7 @@ Their work is in :mod:`lazyfun.streams.verbs`; their steps in
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterable, Callable, Coroutine, Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
@@ -87,10 +88,13 @@ class Verbs(Terminals[T]):
 
     __slots__ = ()
 
-    def _verb(self, items: Iterable[R], *holding: Any) -> Stream[R]:
+    def _verb(self, items: Iterable[R], *holding: Any, step: str | None = None) -> Stream[R]:
+        """The verb's Stream (a killed job cannot resume through a verb, which holds
+        items or state across them)."""
         from lazyfun.streams.stream import Stream
 
-        return Stream(items, (*self._holds, *holding))
+        blocker = self._blocker or step or sys._getframe(1).f_code.co_name
+        return Stream(items, (*self._holds, *holding), blocker)
 
     def sort(
         self, key: Callable[[T], Any] | None = None, *, reverse: bool = False, memory: int = MEMORY
@@ -323,10 +327,10 @@ class Verbs(Terminals[T]):
 
         items: Any = self._take_items()
         if limit is None:
-            return self._verb(vsteps.Windows(items, acc, every, None))
+            return self._verb(vsteps.Windows(items, acc, every, None), step=what)
         ahead = threaded.Buffer(items, threaded.GROUP_AHEAD, asked=True)
         windows = vsteps.Windows(ahead, acc, every, limit, wait=ahead.ready, ask=ahead.ask)
-        return self._verb(windows, ahead)
+        return self._verb(windows, ahead, step=what)
 
     def _unique_within(
         self,

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import sys
 from collections.abc import AsyncIterable, Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
@@ -139,9 +140,17 @@ class Stream(Verbs[T]):
 
     __slots__ = ()
 
-    def _then(self, items: Iterable[U], *holding: Closable) -> Stream[U]:
-        """The next step's Stream: closing it closes what this one holds, and ``holding``."""
-        return Stream(items, (*self._holds, *holding))
+    def _then(self, items: Iterable[U], *holding: Closable, step: str | None = None) -> Stream[U]:
+        """The next step's Stream: closing it closes what this one holds, and ``holding``.
+        A killed job with this step (named by the method that calls, unless ``step``
+        says) cannot resume exactly: its sink refuses ``resume=True``."""
+        blocker = self._blocker or step or sys._getframe(1).f_code.co_name
+        return Stream(items, (*self._holds, *holding), blocker)
+
+    def _kept(self, items: Iterable[U], *holding: Closable) -> Stream[U]:
+        """The next step's Stream, for a step a killed job resumes through: one output an
+        input at most, in order, and no state carried from item to item."""
+        return Stream(items, (*self._holds, *holding), self._blocker)
 
     def _concurrent(
         self,
@@ -167,7 +176,9 @@ class Stream(Verbs[T]):
             what=what,
             chunksize=chunksize,
         )
-        return self._then(window, window)
+        if kind in ("map", "do") and ordered:
+            return self._kept(window, window)
+        return self._then(window, window, step=f"{what}(concurrency=, ordered={ordered})")
 
     # --- steps: each returns a new Stream, lazily -----------------------------
 
@@ -214,7 +225,7 @@ class Stream(Verbs[T]):
         check_callable(f, "map")
         work: Callable[[T], U] = _with_retry(_rated(_timed(f, timeout), rate, via), retry)
         if _sequential(concurrency, via, chunksize, "map"):
-            return self._then(map(work, self._take_items()))
+            return self._kept(map(work, self._take_items()))
         return self._concurrent("map", work, concurrency, ordered, via, "map", chunksize)
 
     @overload
@@ -271,7 +282,7 @@ class Stream(Verbs[T]):
             keep = bool
         check_callable(keep, "filter")
         if _sequential(concurrency, via, chunksize, "filter"):
-            return self._then(filter(keep, self._take_items()))
+            return self._kept(filter(keep, self._take_items()))
         work = functools.partial(_truth, keep)
         return self._concurrent("filter", work, concurrency, ordered, via, "filter", chunksize)
 
@@ -318,7 +329,7 @@ class Stream(Verbs[T]):
         check_callable(f, "do")
         work: Callable[[T], object] = _with_retry(f, retry)
         if _sequential(concurrency, via, chunksize, "do"):
-            return self._then(map(functools.partial(_tapped, work), self._take_items()))
+            return self._kept(map(functools.partial(_tapped, work), self._take_items()))
         return self._concurrent(
             "do", functools.partial(_done, work), concurrency, ordered, via, "do", chunksize
         )
@@ -508,7 +519,7 @@ class Stream(Verbs[T]):
         """
         recovery = steps.Recovery(errors, where=where, replace=replace, do=do, stop=stop)
         caught: Iterator[T | U] = flow.catch(self._take_items(), recovery)
-        return self._then(caught)
+        return self._kept(caught)
 
     def throttle(self, count: int, *, per: float | timedelta) -> Stream[T]:
         """At most ``count`` items in any window of ``per`` seconds (a number or a
@@ -519,7 +530,7 @@ class Stream(Verbs[T]):
         [0, 1, 2]
         """
         check_count(count, "throttle's count", 1)
-        return self._then(flow.throttle(self._take_items(), count, seconds(per, "throttle's per")))
+        return self._kept(flow.throttle(self._take_items(), count, seconds(per, "throttle's per")))
 
     @overload
     def group(
@@ -593,7 +604,7 @@ class Stream(Verbs[T]):
         >>> stream("ab").observe("letters").to_list()
         ['a', 'b']
         """
-        return self._then(Observe(self._take_items(), name, logger))
+        return self._kept(Observe(self._take_items(), name, logger))
 
     def progress(self, description: str | None = None, total: int | None = None) -> Stream[T]:
         """The items unchanged, counted on a rich progress bar when standard error is a
@@ -605,7 +616,7 @@ class Stream(Verbs[T]):
         from lazyfun.streams.progress import Bar, progress
 
         counted = progress(self._take_items(), description, total)
-        return self._then(counted, *([counted] if isinstance(counted, Bar) else []))
+        return self._kept(counted, *([counted] if isinstance(counted, Bar) else []))
 
     def pipe(
         self, f: Callable[Concatenate[Stream[T], P], U], *args: P.args, **kwargs: P.kwargs

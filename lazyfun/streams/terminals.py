@@ -15,19 +15,22 @@ from __future__ import annotations
 import functools
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, cast, overload
 
 import more_itertools
 
 from lazyfun.lazylist import LazyList
 from lazyfun.sinks.paths import PathLike, refuse_writing_what_is_read
+from lazyfun.sinks.resume import Progress, drain_resumable, finished, plan, refuse_resume_to
 from lazyfun.sinks.writers import (
     CsvWriter,
     JsonlWriter,
     LinesWriter,
     ParquetWriter,
+    Resume,
     SqlWriter,
     Writer,
+    _FileWriter,
     drain,
 )
 from lazyfun.streams.steps import (
@@ -70,12 +73,15 @@ _NOTHING: Any = object()
 class Terminals(Generic[T]):
     """A one-shot source of items and the ways to read it (the base of ``Stream``)."""
 
-    __slots__ = ("_closed", "_holds", "_items", "_used")
+    __slots__ = ("_blocker", "_closed", "_holds", "_items", "_used")
 
-    def __init__(self, items: Iterable[T], holds: tuple[Closable, ...] = ()) -> None:
+    def __init__(
+        self, items: Iterable[T], holds: tuple[Closable, ...] = (), blocker: str | None = None
+    ) -> None:
         self._items: Iterator[T] = iter(items)
         self._used = self._closed = False
         self._holds = holds
+        self._blocker = blocker  # the first step after which a killed job cannot resume
 
     def _take_items(self) -> Iterator[T]:
         """The underlying iterator, once; a second call is a StreamConsumedError."""
@@ -347,42 +353,80 @@ class Terminals(Generic[T]):
     # --- sinks: each writes every item and returns how many it wrote --------------------
 
     def to_lines(
-        self: Terminals[str], path: PathLike, *, encoding: str = "utf-8", atomic: bool = False
+        self: Terminals[str],
+        path: PathLike,
+        *,
+        encoding: str = "utf-8",
+        atomic: bool = False,
+        resume: bool = False,
     ) -> int:
         """Each item (a str) on a line of its own in ``path``: a file, ``-`` (standard
-        output) or a URL, compressed by its suffix; see :mod:`lazyfun.io`.
+        output) or a URL, compressed by its suffix; see :mod:`lazyfun.io`.  With
+        ``resume=True`` a killed job run again goes on where it stopped
+        (:mod:`lazyfun.sinks.resume`).
 
         >>> stream(["a", "b"]).to_lines("letters.txt.gz")
         2
         """
         refuse_writing_what_is_read(path, self._holds, atomic)
+        if resume:
+            return self._resumed(
+                path, atomic, "to_lines", functools.partial(LinesWriter, path, encoding=encoding)
+            )
         items = self._take_items()
         with self:
             return _drained(LinesWriter(path, encoding=encoding, atomic=atomic), items)
 
-    def to_jsonl(self, path: PathLike, *, atomic: bool = False) -> int:
+    def to_jsonl(self, path: PathLike, *, atomic: bool = False, resume: bool = False) -> int:
         """Each item as JSON on a line of its own in ``path`` (msgspec encodes dicts,
-        lists, dataclasses, Structs, ...).
+        lists, dataclasses, Structs, ...); ``resume`` as for ``to_lines``.
 
         >>> stream([{"n": 1}, {"n": 2}]).to_jsonl("numbers.jsonl")
         2
         """
         refuse_writing_what_is_read(path, self._holds, atomic)
+        if resume:
+            return self._resumed(path, atomic, "to_jsonl", functools.partial(JsonlWriter, path))
         items = self._take_items()
         with self:
             return _drained(JsonlWriter(path, atomic=atomic), items)
 
-    def to_csv(self, path: PathLike, *, atomic: bool = False, **dialect: Any) -> int:
+    def to_csv(
+        self, path: PathLike, *, atomic: bool = False, resume: bool = False, **dialect: Any
+    ) -> int:
         """Each item (a dict, a dataclass or a Struct) a row of ``path``, under a header of
-        the first one's field names (not counted); ``dialect`` as for ``csv.writer``.
+        the first one's field names (not counted); ``dialect`` as for ``csv.writer``;
+        ``resume`` as for ``to_lines``.
 
         >>> stream([{"n": 1, "word": "one"}]).to_csv("numbers.csv")
         1
         """
         refuse_writing_what_is_read(path, self._holds, atomic)
+        if resume:
+            writer = functools.partial(CsvWriter, path, **dialect)
+            return self._resumed(path, atomic, "to_csv", writer)
         items = self._take_items()
         with self:
             return _drained(CsvWriter(path, atomic=atomic, **dialect), items)
+
+    def _resumed(self, path: PathLike, atomic: bool, what: str, make: Callable[..., Writer]) -> int:
+        """A file sink's job, resumed where a progress file beside ``path`` says it
+        stopped (or begun, writing one)."""
+        name = refuse_resume_to(path, atomic, what)
+        source, position = plan(self._holds, self._blocker, what)
+        progress = Progress(name)
+        state = progress.load()
+        if state is not None and state["done"]:
+            self.close()
+            return finished(name)
+        items = self._take_items()
+        with self:
+            if state is None:
+                writer = make(resume=Resume(progress))
+            else:
+                writer = make(resume=Resume(progress, state["size"], state["written"]))
+                source.skip(state["position"])
+            return drain_resumable(cast("_FileWriter", writer), items, position)
 
     def to_parquet(self, path: PathLike, *, row_group: int = 10_000, atomic: bool = False) -> int:
         """Each item (a dict, a dataclass or a Struct) a row of the Parquet file ``path``,
@@ -405,21 +449,43 @@ class Terminals(Generic[T]):
         within: float | timedelta | None = None,
         *,
         atomic: bool = False,
+        resume: bool = False,
     ) -> int:
         """Each item (a dict, a dataclass or a Struct) a row of ``table`` in the SQLite
         database ``db`` (a path or a connection), created from the first item's fields
         when it does not exist; each batch of ``batch`` rows (or what came ``within``
-        seconds) in one transaction, or with ``atomic`` all in one.
+        seconds) in one transaction, or with ``atomic`` all in one.  With ``resume``,
+        each batch's transaction holds the source's position too (in the table
+        ``lazyfun_progress``), and a killed job run again goes on where it stopped.
 
         >>> stream({"n": n} for n in range(5)).to_sql("numbers.db", "numbers", batch=2)
         5
         """
         check_count(batch, "to_sql's batch", 1)
         limit = None if within is None else seconds(within, "to_sql's within")
+        if resume:
+            if atomic or limit is not None:
+                raise ValueError(
+                    "to_sql(resume=True) writes batches of a size: no atomic=, within="
+                )
+            return self._resumed_sql(db, table, batch)
         items = self._take_items()
         with self:
-            writer = SqlWriter(db, table, batch=batch, within=limit, atomic=atomic)
-            return _drained(writer, items)
+            return _drained(SqlWriter(db, table, batch=batch, within=limit, atomic=atomic), items)
+
+    def _resumed_sql(self, db: PathLike | sqlite3.Connection, table: str, batch: int) -> int:
+        """``to_sql``'s job, resumed where its progress row says it stopped."""
+        source, position = plan(self._holds, self._blocker, "to_sql")
+        items = self._take_items()
+        with self:
+            writer = SqlWriter(db, table, batch=batch)
+            state = writer.progress()
+            if state is not None and state[1]:
+                writer.close(failed=False)
+                return finished(f"{writer.name}, table {writer.table}")
+            if state is not None:
+                source.skip(state[0])
+            return drain_resumable(writer, items, position)
 
 
 def _drained(writer: Writer, items: Iterator[Any]) -> int:

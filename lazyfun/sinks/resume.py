@@ -1,0 +1,209 @@
+"""A killed job that resumes: a sink given ``resume=True`` makes each batch durable and
+records with it how far the pipeline's source had been read for it; run again, it cuts
+its output back to the last durable batch, has the source skip what was done, and
+appends, so the output is as if the job had never stopped.
+
+- Files (``to_jsonl``, ``to_lines``, ``to_csv``): the batch is flushed and fsynced,
+  then ``PATH.progress`` (the output's size, the source's position, the records
+  written, whether the job ended) is replaced atomically.  A torn last line is cut
+  away with the rest of an unfinished batch.
+- SQLite (``to_sql``): the batch and its progress row (``lazyfun_progress``) are one
+  transaction.
+- The position is the source's count of records read (a bad record counts), less
+  what a concurrent ordered map still holds: the records caught or filtered out
+  count, since the output's length is not the source's position.
+- Only a pipeline whose output follows its source, one output for each record at
+  most, can resume exactly: one lazyfun source that can skip, then ``map``,
+  ``filter``, ``do`` (concurrent ones ordered, and ``map``/``do`` only), ``catch``,
+  ``throttle``, ``observe``, ``progress``.  Anything else is refused at the call with
+  the reason, never resumed wrongly.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol, runtime_checkable
+
+from lazyfun.sinks.paths import PathLike, is_url
+
+__all__ = [
+    "Progress",
+    "Resumable",
+    "drain_resumable",
+    "finished",
+    "plan",
+    "refuse_resume_to",
+]
+
+_log = logging.getLogger("lazyfun.resume")
+
+
+@runtime_checkable
+class Positioned(Protocol):
+    """A source that counts the records it gave and can skip them."""
+
+    position: int
+
+    def skip(self, n: int) -> None: ...
+
+
+@runtime_checkable
+class HoldsBack(Protocol):
+    """A step that reads ahead: how many inputs it holds (None: it cannot say)."""
+
+    def held_back(self) -> int | None: ...
+
+
+def plan(
+    sources: Iterable[object], blocker: str | None, what: str
+) -> tuple[Positioned, Callable[[], int]]:
+    """The pipeline's source and the function that gives its position for the records the
+    sink has received; refused with the reason where a resume could not be exact."""
+    if blocker is not None:
+        raise ValueError(
+            f"{what}(resume=True): the pipeline's {blocker} step cannot resume exactly (its "
+            "output would not follow the source, or would start over); resume runs a "
+            "pipeline of map, filter, do, catch, throttle, observe and progress"
+        )
+    held = list(sources)
+    positioned = [hold for hold in held if isinstance(hold, Positioned)]
+    if len(positioned) != 1:
+        raise ValueError(
+            f"{what}(resume=True) needs a pipeline read from one lazyfun source that can skip "
+            f"(read_jsonl, read_lines, read_csv, read_parquet, read_sql); this one has "
+            f"{len(positioned)}"
+        )
+    windows = [hold for hold in held if isinstance(hold, HoldsBack)]
+    for window in windows:
+        if window.held_back() is None:
+            raise ValueError(
+                f"{what}(resume=True): a concurrent step that is unordered, or a filter or "
+                "flatmap, cannot say which records its outputs came from; make it an "
+                "ordered map"
+            )
+    source = positioned[0]
+
+    def position() -> int:
+        return source.position - sum(window.held_back() or 0 for window in windows)
+
+    return source, position
+
+
+def refuse_resume_to(path: PathLike, atomic: bool, what: str) -> str:
+    """The local file a resumable sink writes, refused at the call where it cannot be cut
+    back and appended to."""
+    name = os.fspath(path)
+    if atomic:
+        raise ValueError(f"{what}: resume=True appends to what was written; atomic=True cannot")
+    if name == "-" or is_url(name) or name.endswith((".gz", ".bz2", ".xz", ".zst")):
+        raise ValueError(
+            f"{what}(resume=True) cuts its output back and appends: {name} is not a plain local "
+            "file"
+        )
+    return name
+
+
+class Progress:
+    """A file sink's progress, ``PATH.progress`` beside its output: a small JSON object
+    replaced atomically (written beside it, fsynced, renamed)."""
+
+    def __init__(self, output: str) -> None:
+        self.output = output
+        self.path = output + ".progress"
+
+    def load(self) -> dict[str, Any] | None:
+        """The progress of an earlier run, if there is one and its output is there."""
+        try:
+            with open(self.path, encoding="utf-8") as file:
+                state: dict[str, Any] = json.load(file)
+        except FileNotFoundError:
+            return None
+        if not os.path.exists(self.output):
+            return None  # the output is gone: start afresh
+        if os.path.getsize(self.output) < state["size"]:
+            raise ValueError(
+                f"{self.output} is shorter than its progress file says ({state['size']:,} "
+                f"bytes): it was changed outside the job; remove {self.path} to start afresh"
+            )
+        return state
+
+    def save(self, **state: Any) -> None:
+        fresh = self.path + ".tmp"
+        with open(fresh, "w", encoding="utf-8") as file:
+            json.dump(state, file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(fresh, self.path)
+        folder = os.open(os.path.dirname(os.path.abspath(self.path)), os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+
+class Resumable(Protocol):
+    """A writer that can make batches durable with the source's position."""
+
+    batch: int
+    written: int
+
+    def write(self, records: list[Any]) -> None: ...
+
+    def begin(self) -> None: ...
+
+    def commit(self, position: int, done: bool) -> None: ...
+
+    def abort(self) -> None: ...
+
+    def close(self, failed: bool) -> None: ...
+
+
+def drain_resumable(writer: Resumable, items: Iterator[Any], position: Callable[[], int]) -> int:
+    """Write ``items`` in batches, each made durable with the source's position after its
+    last record; at the end, the position of the whole source, marked done.  A batch
+    that fails or is interrupted is undone (the next run writes it again)."""
+    gathered: list[Any] = []
+    mark = position()
+    try:
+        while True:
+            try:
+                item = next(items)
+            except StopIteration:
+                mark = position()  # what was caught or filtered after the last record
+                break
+            except BaseException:
+                # an error or an interrupt from the pipeline: what reached the sink is made
+                # durable, with the position after it (the failing record is read again)
+                _durable(writer, gathered, mark, done=False)
+                raise
+            gathered.append(item)
+            mark = position()
+            if len(gathered) >= writer.batch:
+                _durable(writer, gathered, mark, done=False)
+                gathered = []
+        _durable(writer, gathered, mark, done=True)
+    except BaseException:
+        writer.close(failed=True)
+        raise
+    writer.close(failed=False)
+    return writer.written
+
+
+def _durable(writer: Resumable, records: list[Any], mark: int, done: bool) -> None:
+    writer.begin()
+    try:
+        if records:
+            writer.write(records)
+        writer.commit(mark, done)
+    except BaseException:
+        writer.abort()
+        raise
+
+
+def finished(where: str) -> int:
+    """What a resumed sink whose job had ended writes: nothing, said in the log."""
+    _log.warning("%s: the job had ended (resume=True): nothing new written", where)
+    return 0

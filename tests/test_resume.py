@@ -1,0 +1,208 @@
+"""A killed job resumes: a pipeline (JSON Lines in, a concurrent ordered map, a bad
+record caught; JSON Lines or SQLite out) is killed with SIGKILL at random moments and
+run again with ``resume=True`` until it ends; its output is then byte for byte (row
+for row) the output of a run never stopped.  And what cannot resume exactly is
+refused at the call with the reason."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lazyfun import RecordError, Stream, stream
+from lazyfun.io import read_csv, read_jsonl, read_lines, read_sql, to_jsonl
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = 8_000
+
+JOB = textwrap.dedent(
+    """
+    import sys, time
+    from lazyfun import RecordError
+    from lazyfun.io import read_jsonl
+
+    def enrich(record):
+        time.sleep(0.0005)  # half a second for the job on 8 threads: time for kills
+        return {"n": record["n"], "square": record["n"] ** 2, "tag": "x" * (record["n"] % 7)}
+
+    source, out, sink = sys.argv[1:4]
+    pipeline = read_jsonl(source).map(enrich, concurrency=8).catch(RecordError)
+    if sink == "jsonl":
+        pipeline.to_jsonl(out, resume=True)
+    else:
+        pipeline.to_sql(out, "enriched", 500, resume=True)
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("resume") / "in.jsonl"
+    lines = [json.dumps({"n": n}) for n in range(RECORDS)]
+    lines[4321] = '{"n": broken'  # a bad record, caught by the pipeline
+    lines[6789] = "not json at all"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _run(source: Path, out: Path, sink: str, kill_after: float | None) -> bool:
+    """One run of the job; killed after ``kill_after`` seconds unless it ends first.
+    Whether it ended by itself."""
+    with subprocess.Popen(
+        [sys.executable, "-c", JOB, str(source), str(out), sink], cwd=ROOT
+    ) as child:
+        if kill_after is None:
+            return child.wait(timeout=120) == 0
+        try:
+            return child.wait(timeout=kill_after) == 0
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGKILL)
+            child.wait(timeout=60)
+            return False
+
+
+def _rows(db: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT * FROM enriched ORDER BY rowid").fetchall()
+
+
+def _trials(source: Path, folder: Path, sink: str, trials: int) -> None:
+    reference = folder / f"reference.{sink}"
+    start = time.monotonic()
+    assert _run(source, reference, sink, None)
+    whole = time.monotonic() - start
+    chance = random.Random(sink)
+    killed = 0
+    for trial in range(trials):
+        out = folder / f"out{trial}.{sink}"
+        kills = 0
+        # killed at a random moment of a run (before it could end, at first), until a
+        # run ends by itself
+        while not _run(source, out, sink, chance.uniform(0.2, whole * (1 + kills / 4))):
+            kills += 1
+            assert kills < 30, "the job never ended between kills"
+        killed += kills
+        assert _run(source, out, sink, None)  # ended: run again, nothing new
+        if sink == "jsonl":
+            assert out.read_bytes() == reference.read_bytes(), f"trial {trial}, {kills} kills"
+        else:
+            assert _rows(out) == _rows(reference), f"trial {trial}, {kills} kills"
+    assert killed >= trials  # the kills did land in the runs
+
+
+@pytest.mark.parametrize("sink", ["jsonl", "sql"])
+def test_a_job_killed_at_random_moments_resumes_to_the_same_output(
+    source: Path, tmp_path: Path, sink: str
+) -> None:
+    _trials(source, tmp_path, sink, 5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sink", ["jsonl", "sql"])
+def test_twenty_five_kills_a_sink(source: Path, tmp_path: Path, sink: str) -> None:
+    _trials(source, tmp_path, sink, 25)
+
+
+def test_the_reference_output_is_the_whole_job(source: Path, tmp_path: Path) -> None:
+    out = tmp_path / "whole.jsonl"
+    assert _run(source, out, "jsonl", None)
+    assert read_jsonl(out).count() == RECORDS - 2
+    assert json.loads((tmp_path / "whole.jsonl.progress").read_text())["done"] is True
+
+
+def test_a_resumed_file_is_cut_back_to_its_last_durable_batch(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(2500)), source)
+    out = tmp_path / "out.jsonl"
+    assert read_jsonl(source).to_jsonl(out, resume=True) == 2500
+    whole = out.read_bytes()
+    # as a kill after the first batch leaves it: 1,000 durable lines, a torn line after
+    cut = sum(len(line) + 1 for line in whole.split(b"\n")[:1000])
+    Path(f"{out}.progress").write_text(
+        json.dumps({"size": cut, "position": 1000, "written": 1000, "done": False})
+    )
+    with out.open("r+b") as file:
+        file.truncate(cut)
+        file.seek(cut)
+        file.write(b'{"n":10')
+    assert read_jsonl(source).to_jsonl(out, resume=True) == 1500  # this run's records
+    assert out.read_bytes() == whole
+
+
+def test_a_finished_job_run_again_writes_nothing_and_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(10)), source)
+    out = tmp_path / "out.csv"
+    assert read_jsonl(source).to_csv(out, resume=True) == 10
+    with caplog.at_level("WARNING", logger="lazyfun.resume"):
+        assert read_jsonl(source).to_csv(out, resume=True) == 0
+    assert "the job had ended" in caplog.text
+    assert read_csv(out).count() == 10
+    db = tmp_path / "out.db"
+    assert read_csv(out).to_sql(db, "t", resume=True) == 10
+    assert read_csv(out).to_sql(db, "t", resume=True) == 0
+    assert read_sql(db, "SELECT * FROM t").count() == 10
+
+
+def test_an_interrupt_leaves_a_resumable_job(tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text("".join(f"{n}\n" for n in range(3000)))
+    out = tmp_path / "out.txt"
+
+    def stop_at(line: str) -> str:
+        if line == "1234":
+            raise KeyboardInterrupt
+        return line
+
+    with pytest.raises(KeyboardInterrupt):
+        read_lines(source).map(stop_at).to_lines(out, resume=True)
+    assert read_lines(out).count() == 1234  # what reached the sink, durable
+    assert read_lines(source).to_lines(out, resume=True) == 3000 - 1234
+    assert read_lines(out).to_list() == [str(n) for n in range(3000)]
+
+
+def test_what_cannot_resume_exactly_is_refused_at_the_call(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(10)), source)
+    out = tmp_path / "out.jsonl"
+    cases: dict[str, Callable[[], Stream[Any]]] = {
+        "enumerate": lambda: read_jsonl(source).enumerate(),
+        "sort": lambda: read_jsonl(source).sort(lambda r: r["n"]),
+        "take": lambda: read_jsonl(source).take(3),
+        "flatmap": lambda: read_jsonl(source).flatmap(lambda r: [r, r]),
+        "map(concurrency=, ordered=False)": lambda: read_jsonl(source).map(
+            lambda r: r, concurrency=2, ordered=False
+        ),
+        "filter(concurrency=, ordered=True)": lambda: read_jsonl(source).filter(
+            bool, concurrency=2
+        ),
+        "group": lambda: read_jsonl(source).group(3),
+    }
+    for step, pipeline in cases.items():
+        with pytest.raises(ValueError, match=f"the pipeline's {re.escape(step)} step"):
+            pipeline().to_jsonl(out, resume=True)
+    with pytest.raises(ValueError, match="one lazyfun source that can skip"):
+        stream([{"n": 1}]).to_jsonl(out, resume=True)
+    with pytest.raises(ValueError, match="atomic=True cannot"):
+        read_jsonl(source).to_jsonl(out, resume=True, atomic=True)
+    with pytest.raises(ValueError, match="not a plain local file"):
+        read_jsonl(source).to_jsonl(tmp_path / "out.jsonl.gz", resume=True)
+    with pytest.raises(ValueError, match="no atomic=, within="):
+        read_jsonl(source).to_sql(tmp_path / "o.db", "t", within=1.0, resume=True)
+    assert not out.exists()  # nothing was written by a refused call
+    ok = read_jsonl(source).map(lambda r: r).filter(bool).do(print).catch(RecordError)
+    assert ok.map(lambda r: r, concurrency=2).to_jsonl(out, resume=True) == 10
