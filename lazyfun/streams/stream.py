@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
 from typing_extensions import TypeIs
 
-from lazyfun.streams import flow, steps, threaded
+from lazyfun.streams import calls, flow, steps, threaded
 from lazyfun.streams.dataverbs import Verbs
 from lazyfun.streams.observing import Observe
 from lazyfun.streams.steps import check_callable, check_count, seconds
@@ -70,59 +70,6 @@ V = TypeVar("V")
 P = ParamSpec("P")
 
 __all__ = ["Rate", "Stream", "StreamConsumedError", "stream"]
-
-
-def _retried(retry: Retrying, f: Callable[[T], U], item: T) -> U:
-    """``f(item)`` under the tenacity policy ``retry`` (module level: it pickles)."""
-    result: U = retry(f, item)  # typed even where tenacity is not installed (a build)
-    return result
-
-
-def _with_retry(f: Callable[[T], U], retry: int | Retrying | None) -> Callable[[T], U]:
-    """``f`` under ``retry`` (a count of attempts or a tenacity policy), refused at the call
-    when ``retry`` is neither."""
-    policy = steps.retry_policy(retry)
-    return f if policy is None else functools.partial(_retried, policy, f)
-
-
-def _rated(f: Callable[[T], U], rate: threaded.Rate | None, via: Via) -> Callable[[T], U]:
-    """``f`` metered by ``rate`` (refused at the call where it cannot hold: a Rate counts
-    the calls of one process, and crosses to no other)."""
-    if rate is None:
-        return f
-    from concurrent.futures import ThreadPoolExecutor
-
-    if not isinstance(rate, threaded.Rate):
-        raise TypeError(f"map's rate must be a lazyfun Rate, got {type(rate).__name__}")
-    if via not in (None, "thread") and not isinstance(via, ThreadPoolExecutor):
-        raise ValueError("map's rate meters calls on this process's threads: leave via out")
-    return functools.partial(threaded.at_rate, rate, f)
-
-
-def _timed(f: Callable[[T], U], timeout: float | timedelta | None) -> Callable[[T], U]:
-    """``f`` ended at ``timeout`` seconds a call (inside a retry, so each attempt has its
-    own); refused at the call unless it is a positive number of seconds."""
-    if timeout is None:
-        return f
-    return functools.partial(threaded.within, seconds(timeout, "map's timeout"), f)
-
-
-def _listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
-    """The inner iterable of a concurrent flatmap, read in the worker."""
-    return list(f(item))
-
-
-def _truth(keep: Callable[[T], object], item: T) -> bool:
-    return bool(keep(item))
-
-
-def _done(f: Callable[[T], object], item: T) -> None:
-    f(item)
-
-
-def _tapped(f: Callable[[T], object], item: T) -> T:
-    f(item)
-    return item
 
 
 def _holds_of(items: Iterable[Any]) -> tuple[Closable, ...]:
@@ -223,7 +170,9 @@ class Stream(Verbs[T]):
         [None, 'over time']
         """
         check_callable(f, "map")
-        work: Callable[[T], U] = _with_retry(_rated(_timed(f, timeout), rate, via), retry)
+        work: Callable[[T], U] = calls.with_retry(
+            calls.rated(calls.timed(f, timeout), rate, via), retry
+        )
         if _sequential(concurrency, via, chunksize, "map"):
             return self._kept(map(work, self._take_items()))
         return self._concurrent("map", work, concurrency, ordered, via, "map", chunksize)
@@ -283,7 +232,7 @@ class Stream(Verbs[T]):
         check_callable(keep, "filter")
         if _sequential(concurrency, via, chunksize, "filter"):
             return self._kept(filter(keep, self._take_items()))
-        work = functools.partial(_truth, keep)
+        work = functools.partial(calls.truth, keep)
         return self._concurrent("filter", work, concurrency, ordered, via, "filter", chunksize)
 
     def flatmap(
@@ -304,10 +253,10 @@ class Stream(Verbs[T]):
         """
         check_callable(f, "flatmap")
         if _sequential(concurrency, via, chunksize, "flatmap"):
-            work: Callable[[T], Iterable[U]] = _with_retry(f, retry)
+            work: Callable[[T], Iterable[U]] = calls.with_retry(f, retry)
             return self._then(steps.flat_map(self._take_items(), work))
-        listed = functools.partial(_listed, f)
-        inner = _with_retry(listed, retry)
+        listed = functools.partial(calls.listed, f)
+        inner = calls.with_retry(listed, retry)
         return self._concurrent("flatmap", inner, concurrency, ordered, via, "flatmap", chunksize)
 
     def do(
@@ -327,11 +276,11 @@ class Stream(Verbs[T]):
         (['A', 'B'], ['a', 'b'])
         """
         check_callable(f, "do")
-        work: Callable[[T], object] = _with_retry(f, retry)
+        work: Callable[[T], object] = calls.with_retry(f, retry)
         if _sequential(concurrency, via, chunksize, "do"):
-            return self._kept(map(functools.partial(_tapped, work), self._take_items()))
+            return self._kept(map(functools.partial(calls.tapped, work), self._take_items()))
         return self._concurrent(
-            "do", functools.partial(_done, work), concurrency, ordered, via, "do", chunksize
+            "do", functools.partial(calls.done, work), concurrency, ordered, via, "do", chunksize
         )
 
     def take(self, n: int) -> Stream[T]:
