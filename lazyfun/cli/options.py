@@ -140,8 +140,7 @@ LineOrJson = Literal["line", "json"]
 PuzzlesArg = Annotated[
     list[str] | None,
     typer.Argument(
-        help="Puzzles, any number (one-line form, a pencil-mark line or a link);"
-        " '-' reads stdin.",
+        help="Puzzles, any number (one-line form, a pencil-mark line or a link); '-' reads stdin.",
         show_default=False,
         metavar="PUZZLE",
     ),
