@@ -418,3 +418,22 @@ def test_bad_arguments_are_refused_at_the_call() -> None:
     with pytest.raises(TypeError, match="give a plain iterable"):
         astream([1]).join(astream([1]), "k")  # type: ignore[call-overload]
     assert isinstance(s.top(0), Stream)
+
+
+def test_an_item_whose_key_fails_leaves_its_window_as_it_was() -> None:
+    words = ["apple", None, "avocado", "bean", "banana", None, "cherry"]
+
+    def first(word: str | None) -> str:
+        assert word is not None, "no word"
+        return word[0]
+
+    errors: list[BaseException] = []
+    got = stream(words).count_by(first, every=2).catch(AssertionError, do=errors.append)
+    assert got.to_list() == [{"a": 2}, {"b": 2}, {"c": 1}]
+    assert len(errors) == 2
+
+    async def run() -> list[Any]:
+        windows = astream(words).count_by(first, every=2)
+        return await windows.catch(AssertionError).to_list()
+
+    assert asyncio.run(run()) == [{"a": 2}, {"b": 2}, {"c": 1}]

@@ -385,7 +385,9 @@ class Throttle(Step):
 
 class Group(Step):
     """Lists closed on size or on time, the time also while waiting for the next item
-    (the read in progress is kept as a task and goes on after the list is sent)."""
+    (the read in progress is kept as a task and goes on after the list is sent).  A
+    list is what ``gather()`` makes: a list, or what folds the items as they come
+    (``aggregate``'s windows), with ``append`` and ``len``."""
 
     def __init__(
         self,
@@ -393,8 +395,10 @@ class Group(Step):
         size: int | None,
         within: float | None,
         by: Callable[[Any], Any] | None,
+        gather: Callable[[], Any] = list,
     ) -> None:
         self.source, self.size, self.within, self.by = source, size, within, by
+        self.gather = gather
         self.by_async = is_async(by)
         self.open: dict[Any, tuple[float, list[Any]]] = {}
         self.ready: deque[Any] = deque()
@@ -473,8 +477,11 @@ class Group(Step):
                 self._flush_before(error)
                 break
             key = None if self.by is None else await call(self.by, self.by_async, item)
-            gathered = self.open.setdefault(key, (time.monotonic(), []))[1]
-            gathered.append(item)
+            opened = self.open.get(key)
+            gathered = self.gather() if opened is None else opened[1]
+            gathered.append(item)  # a fold's error leaves the window as it was
+            if opened is None:
+                self.open[key] = (time.monotonic(), gathered)
             if self.size is not None and len(gathered) >= self.size:
                 del self.open[key]
                 self._out(key, gathered)

@@ -475,8 +475,8 @@ class AsyncVerbs(AsyncTerminals[T]):
         within: float | timedelta | None = None,
     ) -> Any:
         """As :meth:`Stream.count_by <lazyfun.streams.dataverbs.Verbs.count_by>`: the dict
-        awaited; with ``every=`` or ``within=`` an AsyncStream of a dict a window (the
-        window's items are held until it closes).
+        awaited; with ``every=`` or ``within=`` an AsyncStream of a dict a window (one
+        state a key, folded as the items come).
 
         >>> import asyncio
         >>> asyncio.run(astream("banana").count_by(str.upper))
@@ -595,7 +595,9 @@ class AsyncVerbs(AsyncTerminals[T]):
             from lazyfun.streams.threaded import GROUP_AHEAD
 
             items = ReadAhead(items.items, GROUP_AHEAD)
-        return self._verb(vsteps.AsyncWindows(Group(items, every, limit, None), acc))
+        fresh = acc.fresh
+        windows = Group(items, every, limit, None, lambda: vsteps.Folded(fresh()))
+        return self._verb(vsteps.AsyncWindows(windows))
 
     def _unique_within(
         self,

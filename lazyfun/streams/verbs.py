@@ -471,6 +471,10 @@ class Accumulators:
         self.by, self.named, self.fold = by, named, fold
         self.state: dict[Any, Any] = {}
 
+    def fresh(self) -> Accumulators:
+        """Accumulators of the same reductions, from nothing (a window's)."""
+        return Accumulators(self.by, self.named, self.fold)
+
     def add(self, item: Any) -> None:
         k = self.by(item)
         state = self.state

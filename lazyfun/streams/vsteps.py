@@ -37,6 +37,7 @@ __all__ = [
     "AsyncReadAll",
     "AsyncUniqueWithin",
     "AsyncWindows",
+    "Folded",
     "MergeJoinStep",
     "UniqueWithin",
     "Windows",
@@ -258,8 +259,11 @@ class Windows(Iterator[dict[Any, Any]]):
                 return self._send()
             now = time.monotonic()
             if self.count and self.within is not None and now - self.opened >= self.within:
-                sent = self._send()
-                self._take(item, now)
+                sent = self._send()  # the late item opens the next window
+                try:
+                    self._take(item, now)
+                except Exception as error:  # its error comes after the window sent
+                    self.held.hold(error)
                 return sent
             self._take(item, now)
             if self.every is not None and self.count >= self.every:
@@ -385,25 +389,31 @@ class AsyncUniqueWithin(Step):
                 return item
 
 
-class AsyncWindows(Step):
-    """:class:`Windows` over the lists of an async ``group`` (a window's items are held
-    until it closes, then folded): an item whose key or value raises passes its error
-    on before its window's aggregates."""
+class Folded:
+    """A window's aggregates, folded as its items come: what an async ``group`` gathers
+    for ``aggregate``'s windows in place of a list (so a window holds one state a key,
+    not its items)."""
 
-    def __init__(self, source: AsyncIterator[Any], acc: Accumulators) -> None:
-        self.source, self.acc = source, acc
-        self.errors: deque[Exception] = deque()
-        self.sent: deque[dict[Any, Any]] = deque()
+    __slots__ = ("acc", "count")
+
+    def __init__(self, acc: Accumulators) -> None:
+        self.acc, self.count = acc, 0
+
+    def append(self, item: Any) -> None:
+        self.acc.add(item)  # an item whose key or value raises is not counted
+        self.count += 1
+
+    def __len__(self) -> int:
+        return self.count
+
+
+class AsyncWindows(Step):
+    """:class:`Windows` over an async ``group`` of :class:`Folded` windows: an item whose
+    key or value raises passes its error on, and its window goes on."""
+
+    def __init__(self, source: AsyncIterator[Any]) -> None:
+        self.source = source
 
     async def __anext__(self) -> Any:
-        while True:
-            raise_first(self.errors)
-            if self.sent:
-                return self.sent.popleft()
-            window = await anext(self.source)
-            for item in window:
-                try:
-                    self.acc.add(item)
-                except Exception as error:
-                    self.errors.append(error)
-            self.sent.append(self.acc.output())
+        window: Folded = await anext(self.source)
+        return window.acc.output()
