@@ -13,7 +13,7 @@ from typing import TypeVar, assert_type
 import pytest
 
 from lazyfun import AsyncStream, Stream, StreamConsumedError, astream, stream
-from lazyfun.streams.aconcurrent import OnThread
+from lazyfun.streams.aconcurrent import ReadAhead
 from lazyfun.streams.asteps import Step
 from lazyfun.streams.progress import aprogress
 from lazyfun.trace import Probe
@@ -504,8 +504,8 @@ def test_closing_the_async_iterator_of_a_stream_closes_the_stream() -> None:
         await items.aclose()
         with pytest.raises(StopAsyncIteration):
             await anext(items)
-        assert isinstance(items, OnThread)
-        assert next(items.items, "ended") == "ended"  # the map's window was closed
+        assert isinstance(items, ReadAhead)
+        assert next(items.ahead.source, "ended") == "ended"  # the map's window was closed
         return got
 
     assert run(main()) == [0, 1]
@@ -549,3 +549,29 @@ def test_a_read_cancelled_by_a_timeout_ends_the_concurrent_map_and_says_so() -> 
 
     assert run(main()) == 1
     assert calls.cancelled == 3
+
+
+@pytest.mark.parametrize("k", [1, 5, 40])
+def test_async_for_over_a_stream_reads_about_as_far_ahead_as_it_took(k: int) -> None:
+    """Handed over in batches that double while the loop waits: a reader that stops
+    after k items has had at most about as many more read."""
+    read = 0
+
+    def counting() -> Iterator[int]:
+        nonlocal read
+        for n in range(10**6):
+            read += 1
+            yield n
+
+    async def main() -> list[int]:
+        got = []
+        items = aiter(stream(counting()))
+        async for n in items:
+            got.append(n)
+            if len(got) == k:
+                break
+        await items.aclose()  # type: ignore[attr-defined]
+        return got
+
+    assert run(main()) == list(range(k))
+    assert read <= 2 * k + 2

@@ -10,6 +10,7 @@ Each ends all it started when it is closed, or when the task reading it is cance
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Collection, Iterator
@@ -17,7 +18,6 @@ from typing import Any
 
 from lazyfun.streams import threaded
 from lazyfun.streams.asteps import (
-    FromSync,
     Step,
     Threads,
     aclose,
@@ -384,31 +384,23 @@ class Merge(Ending):
 
 
 class Buffer(Step):
-    """Up to ``n`` items read ahead by a task; an upstream error arrives in its place.
-    It holds at most ``n`` items: each is read once there is a place for it, and the
-    items read and not yet taken, the one being read included, hold the places.  A
-    plain iterable right upstream is read on a thread, so a blocking source does not
-    block the event loop."""
+    """Up to ``n`` items of an async source read ahead by a task; an upstream error
+    arrives in its place.  It holds at most ``n`` items: each is read once there is a
+    place for it, and the items read and not yet taken, the one being read included,
+    hold the places.  (A plain iterable is read ahead by :class:`ReadAhead`.)"""
 
     def __init__(self, source: AsyncIterator[Any], n: int) -> None:
         self.source, self.queue = source, asyncio.Queue[tuple[bool, Any]]()
         self.places = asyncio.Semaphore(n)
         self.task: asyncio.Task[None] | None = None
         self.done = False
-        self.thread = Threads(1)
 
     async def _read(self) -> None:
         source = self.source
         while True:
             await self.places.acquire()
             try:
-                if isinstance(source, FromSync):
-                    item = await self.thread.run(next, source.items, _NOTHING)
-                    if item is _NOTHING:
-                        raise StopAsyncIteration
-                else:
-                    item = await anext(source)
-                entry: tuple[bool, Any] = (True, item)
+                entry: tuple[bool, Any] = (True, await anext(source))
             except StopAsyncIteration:
                 self.queue.put_nowait((True, _NOTHING))
                 return
@@ -426,7 +418,6 @@ class Buffer(Step):
         value = passed_on(taken)  # an error is raised, and this frame keeps no reference to it
         if value is _NOTHING:
             self.done = True
-            self.thread.close()
             raise StopAsyncIteration
         return value
 
@@ -435,33 +426,77 @@ class Buffer(Step):
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
-        self.thread.close()
         await aclose(self.source)
 
 
 class ReadAhead(Step):
     """A plain iterable read ahead on a daemon thread (a sync :class:`~lazyfun.streams.
-    threaded.Buffer` of ``n``): the items already read are taken in the loop at once,
-    and only waiting for one is a call on a thread, so a blocking read never blocks
-    the loop and a cheap source stays cheap.  An error arrives at its place."""
+    threaded.Buffer` of ``n``, holding ``n`` items at most): the items already read are
+    taken into the loop all at once and handed on one by one, and only when none is
+    there does the loop wait, woken by the reader itself, so a blocking read never
+    blocks the loop and a cheap source stays cheap.  With ``most``, ``n`` starts small
+    and doubles each time the loop had to wait, up to ``most``: a reader that stops
+    early has had at most about as many items read ahead as it took.  An error arrives
+    at its place."""
 
-    def __init__(self, items: Iterator[Any], n: int) -> None:
+    def __init__(
+        self,
+        items: Iterator[Any],
+        n: int,
+        *,
+        most: int | None = None,
+        close: Callable[[], object] | None = None,
+    ) -> None:
         self.ahead = threaded.Buffer(items, n)
-        self.thread = Threads(1)
+        self.shelf = self.ahead.shelf
+        self.batch: deque[tuple[bool, Any]] = deque()
+        self.done = False
+        self.most = most or n  # ``n`` doubles, up to ``most``, each time the loop waits
+        self.close = close
 
     async def __anext__(self) -> Any:
-        if not self.ahead.ready(0.0):  # nothing shelved yet (by a time long past: no wait)
-            await self.thread.run(self.ahead.ready, None)
-        try:
-            return next(self.ahead)
-        except StopIteration:
-            self.thread.close()
-            raise StopAsyncIteration from None
+        batch = self.batch
+        if not batch:
+            if self.done:
+                raise StopAsyncIteration
+            if not self.ahead.ready(0.0):  # nothing shelved yet (by a time long past: no wait)
+                self.shelf.n = min(2 * self.shelf.n, self.most)
+                await self._shelved()
+            self.batch = batch = self.shelf.lend()
+        taken = [batch.popleft()]
+        self.shelf.used()
+        ok, value = taken[0]
+        if ok and value is not threaded.END:
+            return value
+        if ok:
+            self.done = True
+            raise StopAsyncIteration
+        del value  # an error is an item at its place (the reading goes on), raised with
+        return passed_on(taken)  # no reference to it kept by this frame
+
+    async def _shelved(self) -> None:
+        """Wait for the reader to shelve an entry: it wakes the loop itself."""
+        loop, shelf = asyncio.get_running_loop(), self.shelf
+        arrived = loop.create_future()
+        shelf.wake = functools.partial(loop.call_soon_threadsafe, _settle, arrived)
+        if shelf.entries or shelf.stopping:  # it came before the wake was left
+            shelf.wake = None
+            return
+        await arrived
 
     async def aclose(self) -> None:
-        """Stop the reading thread (after the read it is in); the iterable stays open."""
+        """Stop the reading thread (after the read it is in); the iterable stays open but
+        for ``close``, if given."""
+        self.done = True
+        self.batch = deque()  # what was taken and not handed on is dropped with the rest
         self.ahead.close()
-        self.thread.close()
+        if self.close is not None:
+            self.close()
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 async def _next_of(items: AsyncIterator[Any]) -> Any:

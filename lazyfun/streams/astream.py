@@ -546,7 +546,10 @@ class AsyncStream(AsyncVerbs[T]):
         [0, 1, 2, 3]
         """
         check_count(n, "buffer's n", 1)
-        return self._then(Buffer(self._take_items(), n))
+        items = self._take_items()
+        if isinstance(items, FromSync):  # read on a thread, taken in the loop as they come
+            return self._then(ReadAhead(items.items, n))
+        return self._then(Buffer(items, n))
 
     def observe(self, name: str, logger: logging.Logger | None = None) -> AsyncStream[T]:
         """The items unchanged; counts and time logged as :meth:`Stream.observe` does.

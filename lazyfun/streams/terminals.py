@@ -68,6 +68,7 @@ class _Comparable(Protocol):
 C = TypeVar("C", bound=_Comparable)
 
 _NOTHING: Any = object()
+_AHEAD = 64  # the most items ``async for`` over a Stream has read ahead on its thread
 
 
 class Terminals(Generic[T]):
@@ -138,9 +139,10 @@ class Terminals(Generic[T]):
         return self._take_items()
 
     def __aiter__(self) -> AsyncIterator[T]:
-        """``async for`` over the Stream, once: each item read on a daemon thread of its
-        own, so its blocking steps never block the event loop (closing the async iterator
-        closes the Stream).
+        """``async for`` over the Stream, once: its items read on a daemon thread of its
+        own, so its blocking steps never block the event loop, and handed over in
+        batches: one item ahead at first, twice as many each time the loop has to wait,
+        64 at most (closing the async iterator closes the Stream).
 
         >>> import asyncio
         >>> async def read():
@@ -148,9 +150,9 @@ class Terminals(Generic[T]):
         >>> asyncio.run(read())
         ['0', '1', '2']
         """
-        from lazyfun.streams.aconcurrent import OnThread
+        from lazyfun.streams.aconcurrent import ReadAhead
 
-        return OnThread(self._take_items(), self.close)
+        return ReadAhead(self._take_items(), 1, most=_AHEAD, close=self.close)
 
     def __repr__(self) -> str:
         return f"<Stream {'read' if self._used else 'unread'}>"

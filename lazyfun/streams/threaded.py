@@ -23,6 +23,7 @@ from lazyfun.parallel.window import Holding
 from lazyfun.streams.steps import Clock, Sleep, check_count, seconds
 
 __all__ = [
+    "END",
     "GROUP_AHEAD",
     "Buffer",
     "FromAsync",
@@ -121,7 +122,7 @@ def at_rate(rate: Rate, f: Callable[[T], U], item: T) -> U:
     return f(item)
 
 
-_END = object()
+END = _END = object()  # what a shelf holds after the last item
 
 
 def _read_ahead(
@@ -354,7 +355,18 @@ class _Shelf:
     has ``n``, until half are taken; the Buffer for an entry) or to wake the other side
     waiting."""
 
-    __slots__ = ("entries", "full", "limit", "n", "started", "stopping", "turn", "waiting")
+    __slots__ = (
+        "entries",
+        "full",
+        "lent",
+        "limit",
+        "n",
+        "started",
+        "stopping",
+        "turn",
+        "waiting",
+        "wake",
+    )
 
     def __init__(self, n: int, limit: float = math.inf) -> None:
         self.n = n
@@ -364,6 +376,11 @@ class _Shelf:
         # the reader starts a read only while ``started`` (its own count) is below
         # ``limit`` (the Buffer's): each written by one side only, so neither is lost
         self.started, self.limit = 0, limit
+        # entries taken off in a batch and not yet used (``lend``): still held, so they
+        # count against ``n`` (written by the consumer alone)
+        self.lent = 0
+        # what a consumer in the event loop waiting for an entry left to be called (once)
+        self.wake: Callable[[], object] | None = None
 
     def allow(self, limit: float) -> None:
         """Let the reader start reads while it has started fewer than ``limit``: a lower
@@ -378,10 +395,10 @@ class _Shelf:
     def room(self) -> bool:
         """Wait until there is room for one more entry, and leave to read it; False once
         stopped."""
-        if len(self.entries) >= self.n:
+        if len(self.entries) + self.lent >= self.n:
             with self.turn:
                 self.full = True
-                while len(self.entries) > self.n // 2 and not self.stopping:
+                while len(self.entries) + self.lent > self.n // 2 and not self.stopping:
                     self.turn.wait()
                 self.full = False
         if self.started >= self.limit:
@@ -392,11 +409,16 @@ class _Shelf:
         return not self.stopping
 
     def put(self, entry: tuple[bool, Any]) -> None:
-        """Shelve ``entry`` (there is room: the reader asked before reading it)."""
+        """Shelve ``entry`` (there is room: the reader asked before reading it), and wake
+        a consumer waiting for one."""
         self.entries.append(entry)
         if self.waiting:
             with self.turn:
                 self.turn.notify_all()
+        wake = self.wake
+        if wake is not None:
+            self.wake = None
+            wake()
 
     def ready(self, timeout: float | None) -> bool:
         """Whether an entry is here within ``timeout`` seconds (None: wait for one, or
@@ -421,10 +443,31 @@ class _Shelf:
                 self.turn.notify_all()
         return entry
 
+    def lend(self) -> deque[tuple[bool, Any]]:
+        """Every entry here, taken off at once (there is one at least): a consumer in
+        another world (the event loop) uses them one by one and says so by ``used``."""
+        entries, batch = self.entries, deque[tuple[bool, Any]]()
+        for _ in range(len(entries)):
+            batch.append(entries.popleft())
+        self.lent += len(batch)
+        return batch
+
+    def used(self) -> None:
+        """One lent entry used: room for the reader once half are."""
+        self.lent -= 1
+        if self.full and len(self.entries) + self.lent <= self.n // 2:
+            self.full = False  # woken once (the reader sets it again if it waits again)
+            with self.turn:
+                self.turn.notify_all()
+
     def stop(self) -> None:
         with self.turn:
             self.stopping = True
             self.turn.notify_all()
+        wake = self.wake
+        if wake is not None:
+            self.wake = None
+            wake()
 
 
 def _shelve(source: Iterator[Any], shelf: _Shelf) -> None:
