@@ -23,11 +23,11 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import ROOT, verdict
+from benchmarks.common import ROOT, best_of, verdict
 
 QUICK = os.environ.get("LAZYFUN_BENCH_QUICK") == "1" or "--quick" in sys.argv
 SPILLED = 10**6 if QUICK else 10**7
@@ -76,15 +76,6 @@ def _sorted_in_child(way: str, n: int) -> tuple[float, int]:
     return float(seconds), int(peak)
 
 
-def _best(repeats: int, f: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def _has_pyfunctional() -> bool:
     try:
         import functional  # noqa: F401
@@ -114,13 +105,13 @@ def _fits(verdicts: list[str]) -> None:
     from lazyfun import stream
 
     records = list(_records(FITS))
-    ours = _best(3, lambda: stream(records).sort(_v).count())
-    theirs = _best(3, lambda: sum(1 for _ in sorted(records, key=_v)))
+    ours = best_of(3, lambda: stream(records).sort(_v).count())
+    theirs = best_of(3, lambda: sum(1 for _ in sorted(records, key=_v)))
     print(f"sort of {FITS:,} records that fit: lazyfun {ours:.2f} s, sorted() {theirs:.2f} s")
     if _has_pyfunctional():
         from functional import seq
 
-        peer = _best(3, lambda: seq(records).sorted(_v).len())
+        peer = best_of(3, lambda: seq(records).sorted(_v).len())
         print(f"  PyFunctional seq.sorted {peer:.2f} s ({peer / ours:.1f}x lazyfun's time)")
     verdicts.append(
         verdict(
@@ -138,8 +129,8 @@ def _join_and_top() -> None:
 
     left = [{"id": i % 100_000, "n": i} for i in range(FITS)]
     right = [{"id": i, "name": f"row {i}"} for i in range(100_000)]
-    ours = _best(3, lambda: stream(left).join(right, "id").count())
-    theirs = _best(
+    ours = best_of(3, lambda: stream(left).join(right, "id").count())
+    theirs = best_of(
         3,
         lambda: sum(1 for _ in toolz.join(lambda r: r["id"], right, lambda r: r["id"], left)),
     )
@@ -149,12 +140,12 @@ def _join_and_top() -> None:
 
         pairs = [(r["id"], r) for r in left]
         table = [(r["id"], r) for r in right]
-        peer = _best(1, lambda: seq(pairs).join(seq(table)).len())
+        peer = best_of(1, lambda: seq(pairs).join(seq(table)).len())
         line += f", PyFunctional {peer:.2f} s"
     print(line)
     numbers = [random.Random(2).random() for _ in range(FITS)]
-    ours = _best(3, lambda: stream(numbers).top(10).to_list())
-    theirs = _best(3, lambda: heapq.nsmallest(10, numbers))
+    ours = best_of(3, lambda: stream(numbers).top(10).to_list())
+    theirs = best_of(3, lambda: heapq.nsmallest(10, numbers))
     print(f"top(10) of {FITS:,}: lazyfun {ours:.3f} s, heapq.nsmallest {theirs:.3f} s")
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import codecs
 import csv
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from typing import IO, Any, Protocol, TypeVar
 
@@ -54,6 +54,16 @@ class FileSource(Holding[T]):
         self.line = 0
         self.done = False
         self.position = 0  # records given, a RecordError counted as one
+
+    def _counted(self, read: Callable[[], T]) -> T:
+        """``read()``, the record it gives (or the RecordError it raises) counted."""
+        try:
+            record = read()
+        except RecordError:
+            self.position += 1
+            raise
+        self.position += 1
+        return record
 
     def skip(self, n: int) -> None:
         """Read past the first ``n`` records (a RecordError counts as one): where a job
@@ -285,13 +295,7 @@ class Csv(FileSource[T]):
         return True
 
     def __next__(self) -> T:
-        try:
-            record = self._next_record()
-        except RecordError:
-            self.position += 1
-            raise
-        self.position += 1
-        return record
+        return self._counted(self._next_record)
 
     def _next_record(self) -> T:
         while True:
@@ -354,13 +358,7 @@ class Parquet(FileSource[dict[str, Any]]):
         self.rows: Iterator[dict[str, Any]] = iter(())
 
     def __next__(self) -> dict[str, Any]:
-        try:
-            record = self._next_row()
-        except RecordError:
-            self.position += 1
-            raise
-        self.position += 1
-        return record
+        return self._counted(self._next_row)
 
     def _next_row(self) -> dict[str, Any]:
         while True:
