@@ -10,28 +10,66 @@ subpackages: ``lazyfun.sudoku``, ``lazyfun.queens``, ``lazyfun.csp``;
 ``lazyfun.trace`` makes laziness visible.
 """
 
+from typing import TYPE_CHECKING
+
 import lazyfun.compiled  # noqa: F401  (first: with LAZYFUN_PURE=1 it makes the source run)
-from lazyfun.compose import compose, compose_left, pipe
-from lazyfun.core import cp, fair_cp, flatmap, iterate, many, reiterable
-from lazyfun.io import RecordError
-from lazyfun.lazylist import LazyList, LazyListLoop
-from lazyfun.search import search
-from lazyfun.streams import AsyncStream, Rate, Stream, StreamConsumedError, astream, stream
-from lazyfun.vocab import (
-    chunked,
-    concat,
-    drop,
-    first,
-    identity,
-    ilen,
-    interleave,
-    last,
-    nth,
-    second,
-    sliding_window,
-    take,
-    unique_everseen,
-)
+
+# Each name is imported when first used (lazyfun.loading), so `import lazyfun` loads
+# no Stream, no asyncio, no I/O; the checkers read the same names from here.
+if TYPE_CHECKING:
+    from lazyfun.compose import compose, compose_left, pipe
+    from lazyfun.core import cp, fair_cp, flatmap, iterate, many, reiterable
+    from lazyfun.io import RecordError
+    from lazyfun.lazylist import LazyList, LazyListLoop
+    from lazyfun.search import search
+    from lazyfun.streams import AsyncStream, Rate, Stream, StreamConsumedError, astream, stream
+    from lazyfun.vocab import (
+        chunked,
+        concat,
+        drop,
+        first,
+        identity,
+        ilen,
+        interleave,
+        last,
+        nth,
+        second,
+        sliding_window,
+        take,
+        unique_everseen,
+    )
+else:
+    from lazyfun.loading import lazily
+
+    __getattr__, __dir__ = lazily(
+        __name__,
+        {
+            "lazyfun.compose": ("compose", "compose_left", "pipe"),
+            "lazyfun.core": ("cp", "fair_cp", "flatmap", "iterate", "many", "reiterable"),
+            "lazyfun.sinks.errors": ("RecordError",),
+            "lazyfun.lazylist": ("LazyList", "LazyListLoop"),
+            "lazyfun.search": ("search",),
+            "lazyfun.streams.astream": ("AsyncStream", "astream"),
+            "lazyfun.streams.stream": ("Stream", "stream"),
+            "lazyfun.streams.steps": ("StreamConsumedError",),
+            "lazyfun.streams.threaded": ("Rate",),
+            "lazyfun.vocab": (
+                "chunked",
+                "concat",
+                "drop",
+                "first",
+                "identity",
+                "ilen",
+                "interleave",
+                "last",
+                "nth",
+                "second",
+                "sliding_window",
+                "take",
+                "unique_everseen",
+            ),
+        },
+    )
 
 __version__ = "0.1.0"
 

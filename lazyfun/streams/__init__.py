@@ -13,9 +13,26 @@ Concurrent steps run through :mod:`lazyfun.parallel`, one layer down.
 [0, 1, 4, 9, 16]
 """
 
-from lazyfun.streams.astream import AsyncStream, astream
-from lazyfun.streams.stream import Stream, stream
-from lazyfun.streams.terminals import StreamConsumedError
-from lazyfun.streams.threaded import Rate
+from typing import TYPE_CHECKING
+
+# Each name is imported when first used (lazyfun.loading): the Stream loads without
+# the async Stream and its task machinery.
+if TYPE_CHECKING:
+    from lazyfun.streams.astream import AsyncStream, astream
+    from lazyfun.streams.stream import Stream, stream
+    from lazyfun.streams.terminals import StreamConsumedError
+    from lazyfun.streams.threaded import Rate
+else:
+    from lazyfun.loading import lazily
+
+    __getattr__, __dir__ = lazily(
+        __name__,
+        {
+            "lazyfun.streams.astream": ("AsyncStream", "astream"),
+            "lazyfun.streams.stream": ("Stream", "stream"),
+            "lazyfun.streams.terminals": ("StreamConsumedError",),
+            "lazyfun.streams.threaded": ("Rate",),
+        },
+    )
 
 __all__ = ["AsyncStream", "Rate", "Stream", "StreamConsumedError", "astream", "stream"]

@@ -31,15 +31,54 @@ True
 (48, 288)
 """
 
-from lazyfun.sudoku import svg  # noqa: F401  (registers the pictures a notebook shows)
-from lazyfun.sudoku.board.formats import parse, write
-from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, UnsolvedError, check_givens
-from lazyfun.sudoku.canon import equivalent, minlex
-from lazyfun.sudoku.making import generate
-from lazyfun.sudoku.solving.engine import count_solutions, is_solution, is_unique, solve
-from lazyfun.sudoku.steps.deduction import Step, hint, steps
-from lazyfun.sudoku.steps.rating import Rating, rate
-from lazyfun.sudoku.variants.exchange import read_puzzle as read
+from typing import TYPE_CHECKING
+
+# Each name is imported when first used (lazyfun.loading): the board and its text forms
+# load without the steps, the generator or the pictures.  The first name read also
+# imports lazyfun.sudoku.svg, which registers the pictures a notebook shows.
+if TYPE_CHECKING:
+    from lazyfun.sudoku.board.formats import parse, write
+    from lazyfun.sudoku.board.grid import (
+        Grid,
+        MarkedGrid,
+        PuzzleError,
+        UnsolvedError,
+        check_givens,
+    )
+    from lazyfun.sudoku.canon import equivalent, minlex
+    from lazyfun.sudoku.making import generate
+    from lazyfun.sudoku.solving.engine import count_solutions, is_solution, is_unique, solve
+    from lazyfun.sudoku.steps.deduction import Step, hint, steps
+    from lazyfun.sudoku.steps.rating import Rating, rate
+    from lazyfun.sudoku.variants.exchange import read_puzzle as read
+else:
+    from lazyfun.loading import lazily
+
+    __getattr__, __dir__ = lazily(
+        __name__,
+        {
+            "lazyfun.sudoku.board.formats": ("parse", "write"),
+            "lazyfun.sudoku.board.grid": (
+                "Grid",
+                "MarkedGrid",
+                "PuzzleError",
+                "UnsolvedError",
+                "check_givens",
+            ),
+            "lazyfun.sudoku.canon": ("equivalent", "minlex"),
+            "lazyfun.sudoku.making": ("generate",),
+            "lazyfun.sudoku.solving.engine": (
+                "count_solutions",
+                "is_solution",
+                "is_unique",
+                "solve",
+            ),
+            "lazyfun.sudoku.steps.deduction": ("Step", "hint", "steps"),
+            "lazyfun.sudoku.steps.rating": ("Rating", "rate"),
+            "lazyfun.sudoku.variants.exchange": ("read_puzzle as read",),
+        },
+        first=("lazyfun.sudoku.svg",),
+    )
 
 __all__ = [
     "Grid",

@@ -286,7 +286,7 @@ _PICTURES: dict[type, Callable[[Any], str]] = {}
 def draws(kind: type[T], draw: Callable[[T], str]) -> None:
     """Let ``draw`` make the picture a notebook shows of each ``kind`` (a grid, a step's
     position).  The pictures register theirs (:mod:`lazyfun.sudoku.svg`, imported with
-    :mod:`lazyfun.sudoku`), so the board knows no picture."""
+    the first name read from :mod:`lazyfun.sudoku`), so the board knows no picture."""
     _PICTURES[kind] = draw
 
 
