@@ -20,9 +20,39 @@ width="40" height="20.5" class="box"/></svg>
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
-
 __all__ = ["Fragment", "Svg", "attributes"]
+
+# xml.sax.saxutils's escape and quoteattr, written out: importing it loads urllib.request,
+# http.client and ssl, more than a command's start-up takes otherwise.
+_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_ATTRIBUTE = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+)
+
+
+def escape(text: str) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` escaped (as ``xml.sax.saxutils.escape``).
+
+    >>> escape("a < b & c")
+    'a &lt; b &amp; c'
+    """
+    return text.translate(_TEXT)
+
+
+def quoteattr(value: str) -> str:
+    """``value`` escaped and quoted as an attribute value, in single quotes if it holds
+    double quotes and no single quote (as ``xml.sax.saxutils.quoteattr``).
+
+    >>> both = "it's " + '"x"'
+    >>> print(quoteattr("1 < 2"), quoteattr('say "a"'), quoteattr(both))
+    "1 &lt; 2" 'say "a"' "it's &quot;x&quot;"
+    """
+    value = value.translate(_ATTRIBUTE)
+    if '"' not in value:
+        return f'"{value}"'
+    if "'" not in value:
+        return f"'{value}'"
+    return '"' + value.replace('"', "&quot;") + '"'
 
 
 def _value(value: str | float) -> str:

@@ -21,51 +21,56 @@ from typing import Annotated
 import typer
 
 import lazyfun
-from lazyfun.cli import convert, explain, generate, queens, study, sudoku
-from lazyfun.cli import demo as demo_module
-from lazyfun.cli.options import Command, Group, flag
+from lazyfun.cli.options import flag, group
 
 __all__ = ["app", "main"]
 
 SOLVING, MAKING, EXPLAINING = "Solving", "Making", "Explaining"
 
-
-def _group(help: str) -> typer.Typer:
-    return typer.Typer(help=help, no_args_is_help=True, cls=Group)
-
-
+# Each command: its module, its function, its panel in the help.  A command's module is
+# imported when the command runs (or a help lists it): `lazyfun --version` imports none.
 app = typer.Typer(
     help="Lazy functional search programs: Sudoku, N queens, constraint models.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    cls=Group,
+    cls=group(
+        {
+            "queens": ("lazyfun.cli.queens", "queens_command", None),
+            "demo": ("lazyfun.cli.demo", "demo_command", None),
+        }
+    ),
 )
-
-sudoku_app = _group(
-    "Sudoku: solve, canonicalise, generate, convert, explain, hint and rate puzzles."
+sudoku_app = typer.Typer(
+    help="Sudoku: solve, canonicalise, generate, convert, explain, hint and rate puzzles.",
+    no_args_is_help=True,
+    cls=group(
+        {
+            "solve": ("lazyfun.cli.sudoku", "solve_command", SOLVING),
+            "canon": ("lazyfun.cli.sudoku", "canon_command", SOLVING),
+            "convert": ("lazyfun.cli.convert", "convert_command", MAKING),
+            "generate": ("lazyfun.cli.generate", "generate_command", MAKING),
+            "explain": ("lazyfun.cli.explain", "explain_command", EXPLAINING),
+            "hint": ("lazyfun.cli.explain", "hint_command", EXPLAINING),
+            "rate": ("lazyfun.cli.explain", "rate_command", EXPLAINING),
+            "show": ("lazyfun.cli.explain", "show_command", EXPLAINING),
+        }
+    ),
 )
-for name, command, panel in (
-    ("solve", sudoku.solve_command, SOLVING),
-    ("canon", sudoku.canon_command, SOLVING),
-    ("convert", convert.convert_command, MAKING),
-    ("generate", generate.generate_command, MAKING),
-    ("explain", explain.explain_command, EXPLAINING),
-    ("hint", explain.hint_command, EXPLAINING),
-    ("rate", explain.rate_command, EXPLAINING),
-    ("show", explain.show_command, EXPLAINING),
-):
-    sudoku_app.command(name, cls=Command, rich_help_panel=panel)(command)
-
-study_app = _group("Eager against lazy, measured: time, memory, work.")
-study_app.command("queens", cls=Command)(study.queens_command)
-study_app.command("sudoku", cls=Command)(study.sudoku_command)
-study_app.command("evaluation", cls=Command)(study.evaluation_command)
-study_app.command("tree", cls=Command)(study.tree_command)
-
+study_app = typer.Typer(
+    help="Eager against lazy, measured: time, memory, work.",
+    no_args_is_help=True,
+    cls=group(
+        {
+            "queens": ("lazyfun.cli.study", "queens_command", None),
+            "sudoku": ("lazyfun.cli.study", "sudoku_command", None),
+            "evaluation": ("lazyfun.cli.study", "evaluation_command", None),
+            "tree": ("lazyfun.cli.study", "tree_command", None),
+        }
+    ),
+)
 app.add_typer(sudoku_app, name="sudoku")
 app.add_typer(study_app, name="study")
-app.command("queens", cls=Command)(queens.queens_command)
 
 
 def _version(shown: bool) -> None:
@@ -82,12 +87,6 @@ def root(
     ] = False,
 ) -> None:
     """Lazy functional search programs: Sudoku, N queens, constraint models."""
-
-
-@app.command(cls=Command)
-def demo() -> None:
-    """The main job on built-in data, explained as it runs (a few seconds)."""
-    demo_module.run(typer.echo)
 
 
 def main() -> None:

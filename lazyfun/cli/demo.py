@@ -9,6 +9,8 @@ from importlib.resources import files
 from pathlib import Path
 from time import perf_counter
 
+import typer
+
 from lazyfun import cp, first, many, search, take
 from lazyfun.pages import explanation_page
 from lazyfun.queens import count_queens, is_placement, queens
@@ -153,3 +155,8 @@ def run(say: Say, page: Path = PAGE) -> None:
     _cp_pipeline(say)
     say("")
     _page(say, page)
+
+
+def demo_command() -> None:
+    """The main job on built-in data, explained as it runs (a few seconds)."""
+    run(typer.echo)

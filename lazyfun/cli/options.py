@@ -9,13 +9,17 @@ write it: ``ROWS``, ``[COLS]``, ``[PUZZLE]...`` (any number), never by its type.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 import typer
+import typer.main
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
+from lazyfun.cli.values import quicken
+from lazyfun.loading import load
 from lazyfun.sudoku.board.formats import Target
 
 __all__ = [
@@ -31,6 +35,7 @@ __all__ = [
     "SchedulerOpt",
     "choice",
     "flag",
+    "group",
     "value",
 ]
 
@@ -38,6 +43,7 @@ __all__ = [
 def _bare_help(option: Any) -> Any:
     if option is not None:
         option.metavar = ""
+        quicken(option)
     return option
 
 
@@ -77,13 +83,15 @@ class _Argument(TyperArgument):
 
 class Command(TyperCommand):
     """A command whose ``--help`` rows show no type placeholder, whose arguments are named
-    as users write them, and whose usage errors are one line."""
+    as users write them, whose usage errors are one line, and whose plain values are
+    read without pydantic (:mod:`lazyfun.cli.values`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for param in self.params:
             if type(param) is TyperArgument:
                 param.__class__ = _Argument
+            quicken(param)
 
     def get_help_option(self, ctx: Any) -> Any:
         return _bare_help(super().get_help_option(ctx))
@@ -93,7 +101,24 @@ class Command(TyperCommand):
 
 
 class Group(TyperGroup):
-    """A group of commands, the same for its own options and the names of its commands."""
+    """A group of commands, the same for its own options and the names of its commands.
+
+    The commands of ``later`` (a name -> its module, the function, its help panel) are
+    made when first looked up: a command's module is imported when it runs or when a
+    help lists it, so ``lazyfun --version`` or one command loads only what it uses."""
+
+    later: ClassVar[Mapping[str, tuple[str, str, str | None]]] = {}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for param in self.params:
+            quicken(param)
+        if self.later:
+            made = {name: partial(_command, name, *where) for name, where in self.later.items()}
+            self.commands = _Later(made, self.commands)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)  # the names, without making the commands
 
     def get_help_option(self, ctx: Any) -> Any:
         return _bare_help(super().get_help_option(ctx))
@@ -103,6 +128,51 @@ class Group(TyperGroup):
 
     def resolve_command(self, *args: Any, **kwargs: Any) -> Any:
         return _parsed(lambda: super(Group, self).resolve_command(*args, **kwargs))
+
+
+def group(later: Mapping[str, tuple[str, str, str | None]]) -> type[Group]:
+    """A :class:`Group` whose commands ``later`` are made when first looked up."""
+    return type("Group", (Group,), {"later": dict(later), "__module__": __name__})
+
+
+def _command(name: str, module: str, function: str, panel: str | None) -> Any:
+    """The command ``name``: ``function`` of ``module``, imported now."""
+    single = typer.Typer(add_completion=False)
+    callback = getattr(load(module), function)
+    single.command(name, cls=Command, rich_help_panel=panel)(callback)
+    return typer.main.get_command(single)
+
+
+class _Later(MutableMapping[str, Any]):
+    """A group's commands, those of ``later`` first (in their order), each made when first
+    looked up; iterating or testing a name makes none."""
+
+    def __init__(self, later: Mapping[str, Callable[[], Any]], made: Mapping[str, Any]) -> None:
+        self.later, self.made = dict(later), dict(made)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.made and name in self.later:
+            self.made[name] = self.later[name]()
+        return self.made[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self.made[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self.made.pop(name, None)
+        self.later.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.made or name in self.later
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.later
+        yield from (name for name in self.made if name not in self.later)
+
+    def __len__(self) -> int:
+        return len(self.later.keys() | self.made.keys())
 
 
 def flag(*names: str, help: str, **more: Any) -> Any:

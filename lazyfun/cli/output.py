@@ -24,27 +24,17 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
 
-from lazyfun.io import RecordError, read_lines
+from lazyfun import RecordError
 from lazyfun.runs.batch import MORE_THAN_ONE, Answer
 from lazyfun.sudoku.board.formats import Target, split, write
 from lazyfun.trace import Meter
+
+if TYPE_CHECKING:
+    from lazyfun.cli.bar import Bar
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -158,6 +148,8 @@ class Source:
             return len(self.puzzles)
         if self.path is None or not self.path.is_file():
             return None  # a pipe, a FIFO, /dev/stdin: read once, as it comes
+        from lazyfun.io import read_lines  # the Stream, only when a file is read
+
         lines = read_lines(self.path, longest=MAX_LINE)
         return sum(1 for _ in split(lines.catch(RecordError, replace=lambda error: "?")))
 
@@ -170,6 +162,7 @@ class Source:
             yield from sys.stdin  # a text-only stdin (an embedding): nothing to decode
             return
         name = "-" if self.path is None else str(self.path)
+        from lazyfun.io import read_lines  # the Stream, only when a file or stdin is read
 
         def report(error: RecordError) -> None:
             text = isinstance(error.__cause__, UnicodeDecodeError)
@@ -203,48 +196,13 @@ def readable(file: str) -> Path:
 # --- a batch: tally, progress, one renderer ------------------------------------------------
 
 
-class _Rate(ProgressColumn):
-    """Puzzles per second, once there is a rate to show."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f}/s" if speed else "", style="progress.data.speed")
-
-
-class Bar:
-    """The one progress bar: on stderr when it is a terminal, never through stdout."""
-
-    def __init__(self, label: str, total: int | None) -> None:
-        self.progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            _Rate(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-            # results go to the real stdout (a file or a pipe), never through the bar
-            redirect_stdout=False,
-            redirect_stderr=False,
-        )
-        self.progress.start()
-        self.task: TaskID = self.progress.add_task(label, total=total)
-
-    def advance(self) -> None:
-        self.progress.advance(self.task)
-
-    def print(self, text: str) -> None:
-        """One line on stderr, above the bar."""
-        self.progress.console.print(text, markup=False, highlight=False)
-
-    def stop(self) -> None:
-        self.progress.stop()
-
-
 def bar(label: str, total: int | None, quiet: bool) -> Bar | None:
     """A progress bar, when stderr is a terminal and the user did not ask for quiet."""
-    return None if quiet or not sys.stderr.isatty() else Bar(label, total)
+    if quiet or not sys.stderr.isatty():
+        return None
+    from lazyfun.cli.bar import Bar  # rich, only when a bar is drawn
+
+    return Bar(label, total)
 
 
 class Report:

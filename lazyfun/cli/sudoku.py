@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -29,15 +29,16 @@ from lazyfun.cli.options import (
     value,
 )
 from lazyfun.cli.output import Format, Report, Source, fail, readable, write_document
-from lazyfun.pages import Printed, booklet
 from lazyfun.parallel import ParallelError
 from lazyfun.runs import canon_file, solve_file
 from lazyfun.runs.batch import Answer, Method, Mode, Request, answer_lines
-from lazyfun.sudoku import PuzzleError, rate
 from lazyfun.sudoku.board.formats import is_link
-from lazyfun.sudoku.board.grid import grid_of
+from lazyfun.sudoku.board.grid import PuzzleError, grid_of
 from lazyfun.sudoku.variants import Variant
 from lazyfun.sudoku.variants.exchange import read_puzzle
+
+if TYPE_CHECKING:
+    from lazyfun.pages import Printed
 
 Answers = Callable[[Iterable[str]], Iterable[Answer]]
 
@@ -166,6 +167,8 @@ def variant_texts(place: str) -> list[str]:
 
 def _keeping(answers: Answers, kept: list[Printed]) -> Answers:
     """The answers, each solved puzzle also kept (rated when it has one solution) for print."""
+    from lazyfun.pages import Printed  # the pages and the rating: for a booklet only
+    from lazyfun.sudoku.steps.rating import rate
 
     def passing(lines: Iterable[str]) -> Iterator[Answer]:
         for a in answers(lines):
@@ -186,6 +189,8 @@ def _print_booklet(kept: list[Printed], book: Path, per_page: int, paper: Paper)
     if not kept:
         typer.echo("lazyfun: no puzzle was solved: no booklet written", err=True)
         return
+    from lazyfun.pages import booklet
+
     page = booklet(kept, per_page=per_page, paper=paper, title=f"Sudoku ({len(kept)} puzzles)")
     write_document(page, book, "the booklet")
 
