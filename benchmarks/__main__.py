@@ -7,6 +7,7 @@ import sys
 import time
 
 ALL = [
+    "startup",
     "cp",
     "lazylist",
     "sudoku",
