@@ -365,7 +365,10 @@ class Merge(Ending):
             if kind == _ITEM:
                 return value
             if kind == _ERROR:
-                raise value
+                try:
+                    raise value
+                finally:  # the frame keeps no error alive (in a cycle) once it is passed on
+                    value = None
             self.active -= 1
             if self.ordered:
                 self.queues.popleft()

@@ -429,7 +429,10 @@ class Group(Step):
         """An error flushes every open list, oldest first, then passes on (raised now
         when nothing was open)."""
         if not self.open:
-            raise error
+            try:
+                raise error
+            finally:
+                del error  # the frame keeps no error alive (in a cycle) once it is passed on
         for key, (_, gathered) in self.open.items():
             self._out(key, gathered)
         self.open.clear()
@@ -474,6 +477,7 @@ class Group(Step):
                 self.exhausted = True
                 continue
             except Exception as error:
+                del reading, done  # the future holds the error, whose traceback holds this frame
                 self._flush_before(error)
                 break
             key = None if self.by is None else await call(self.by, self.by_async, item)
