@@ -9,7 +9,7 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 UV     := $(BIN)/uv pip install --quiet --python $(BIN)/python
 install = if [ -x $(BIN)/uv ] && $(UV) $(1); then :; else $(PIP) $(1); fi
 
-SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py conftest.py noxfile.py
+SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py
 # What the compiled build is made from: the package's Python (mypyc reads the compiled
 # modules and what they import) and the C engines.  A change rebuilds in place, and
 # setup.py build_ext compiles only what is out of date.
@@ -43,7 +43,7 @@ $(VENV)/.bench: pyproject.toml setup.py | $(BIN)/python
 # The compiled modules and the C engine, in place, rebuilt when their sources change
 # (mypyc's group and the C engine compiled side by side), after the dependencies, whose
 # types mypyc reads.
-$(VENV)/.built: $(PACKAGE) $(ENGINE) | $(VENV)/.base
+$(VENV)/.built: $(PACKAGE) $(ENGINE) mypyc_docs.py | $(VENV)/.base
 	$(BIN)/python setup.py --quiet build_ext --inplace --parallel 2
 	# mypyc rewrites a module's loader only when it changes: the build has just made every
 	# one current, so each is dated now (tests/test_compiled.py checks none is older)
@@ -92,7 +92,7 @@ lint: $(VENV)/.dev
 typecheck: mypy stubtest
 
 mypy: $(VENV)/.dev
-	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py conftest.py noxfile.py
+	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py
 	$(BIN)/pyright --pythonpath $(BIN)/python lazyfun
 
 C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams._flow lazyfun.sudoku.steps._forcing

@@ -11,6 +11,9 @@ installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
 Sudoku engine then searches depth-first at every size; without the flow engine the
 Stream's take, catch and throttle run their Python forms), and says so in one line.
+mypyc leaves the compiled modules' docstrings out of its C; ``mypyc_docs.py`` writes the
+source's in before the C is compiled (so ``help()`` shows them), and where it cannot the
+build goes on without them, saying so.
 """
 
 import importlib.util
@@ -32,13 +35,19 @@ FORCING_C = Path("lazyfun", "sudoku", "steps", "_forcing.c")
 C_FLAGS = ["-O3", "-flto", "-Wall", "-Wextra", "-Werror"]
 
 
-def _compiled() -> ModuleType:
-    """``lazyfun/compiled.py``, loaded from its file."""
-    spec = importlib.util.spec_from_file_location("_compiled", HERE / "lazyfun" / "compiled.py")
+def _from_file(name: str, path: Path) -> ModuleType:
+    """The module of the file ``path``, loaded as ``name`` (not from an installed lazyfun)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # for what looks its module up (dataclasses)
     spec.loader.exec_module(module)
     return module
+
+
+def _compiled() -> ModuleType:
+    """``lazyfun/compiled.py``, loaded from its file."""
+    return _from_file("_compiled", HERE / "lazyfun" / "compiled.py")
 
 
 def learning_extension(name: str) -> Extension:
@@ -72,6 +81,8 @@ def extensions() -> list[Any]:
     try:
         from mypyc.build import mypycify
 
+        docs = _from_file("_mypyc_docs", HERE / "mypyc_docs.py")
+        before = docs.snapshot(HERE / "build")
         # pip builds in an isolated environment without the optional extras (dask): what
         # the compiled modules import from them is typed Any there, not an error
         # one shared library for the compiled modules, inside the package (not a hashed
@@ -82,6 +93,19 @@ def extensions() -> list[Any]:
     except (Exception, SystemExit) as failure:  # mypyc exits on a type error
         print(f"lazyfun: not compiling ({failure!r}); the source will run", file=sys.stderr)
         return engines
+    # mypyc leaves the docstrings out: mypyc_docs writes the source's into its C
+    try:
+        written = docs.write_docstrings(
+            [source for extension in mypyc for source in extension.sources],
+            docs.source_docs(compiled.COMPILED, HERE),
+            before,
+        )
+    except Exception as failure:
+        written, reason = 0, f" ({failure!r})"
+    else:
+        reason = ""
+    if not written:
+        print(f"lazyfun: compiling without the docstrings{reason}", file=sys.stderr)
     for extension in mypyc:
         extension.optional = True
     return [*engines, *mypyc]

@@ -7,8 +7,10 @@ Installing lazyfun from source compiles them with mypyc (``setup.py``): the
 same typed source becomes a C extension with the same answers; the engine
 runs four to five times as fast, the solver two to three times (the
 benchmarks print both).  The source stays the reference: it is what the docs
-quote and what a reader steps through.  ``COMPILED`` below is the one list of
-them: ``setup.py`` reads it from here.
+quote and what a reader steps through, and its docstrings are the compiled
+objects' too (mypyc leaves them out; the build writes them into its C,
+``mypyc_docs.py``), so ``help()`` reads the same either way.  ``COMPILED``
+below is the one list of them: ``setup.py`` reads it from here.
 
 One module has no Python source: ``C_EXTENSION``, the clause-learning search
 that the Sudoku engine hands boards of 25x25 and up to (its reader's guide
