@@ -330,3 +330,115 @@ def test_the_file_being_read_is_rewritten_in_place_with_atomic(tmp_path: Path) -
     assert read_jsonl(path).map(lambda r: {"n": r["n"] * 10}).to_jsonl(path, atomic=True) == 3
     assert read_jsonl(path).to_list() == [{"n": 0}, {"n": 10}, {"n": 20}]
     assert stream([{"n": 1}]).to_jsonl(path) == 1  # a file not read is written as ever
+
+
+# --- found in review: each a way a record could be lost ---------------------------------------
+
+
+def test_an_interrupt_inside_a_write_keeps_the_batch_being_written(tmp_path: Path) -> None:
+    from lazyfun.sinks.writers import JsonlWriter, drain
+    from lazyfun.streams.steps import Chunked
+
+    class Interrupted(JsonlWriter):
+        calls = 0
+
+        def encode(self, records: list[Any]) -> bytes:
+            self.calls += 1
+            if self.calls == 2:  # Ctrl-C while the second batch is encoded
+                raise KeyboardInterrupt
+            return super().encode(records)
+
+    path = tmp_path / "w.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        drain(Interrupted(path), Chunked(iter(range(7)), 3))
+    assert read_jsonl(path).to_list() == [0, 1, 2, 3, 4, 5]  # the batch in hand too
+
+
+def test_an_interrupt_inside_executemany_keeps_its_rows_and_ends_the_transaction(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    class Ctrl:
+        def __init__(self, boom: bool) -> None:
+            self.boom = boom
+
+    def adapt(value: Ctrl) -> int:
+        if value.boom:
+            raise KeyboardInterrupt
+        return 1
+
+    sqlite3.register_adapter(Ctrl, adapt)
+    rows = [{"n": i, "c": Ctrl(i == 4)} for i in range(6)]
+    connection = sqlite3.connect(":memory:")
+    with pytest.raises(KeyboardInterrupt):
+        stream(rows).to_sql(connection, "t", batch=3)
+    assert not connection.in_transaction  # the caller's connection is not left locked
+    assert connection.execute("SELECT n FROM t").fetchall() == [(0,), (1,), (2,), (3,)]
+
+
+def test_a_sink_cancelled_while_it_opens_leaves_no_file(tmp_path: Path) -> None:
+    import time
+
+    from lazyfun.sinks.writers import JsonlWriter, adrain
+    from lazyfun.streams.asteps import Group
+
+    def slow_open() -> JsonlWriter:
+        writer = JsonlWriter(tmp_path / "o.jsonl", atomic=True)
+        time.sleep(0.2)
+        return writer
+
+    async def run() -> None:
+        items = astream([{"n": 1}])._take_items()
+        task = asyncio.ensure_future(adrain(slow_open, Group(items, 1000, None, None)))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(run())
+    assert list(tmp_path.iterdir()) == []  # the temporary file of the open, removed
+
+
+def test_a_stream_of_a_stream_still_refuses_to_empty_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    _seed(path)
+    with pytest.raises(ValueError, match="is read by this pipeline"):
+        stream(read_jsonl(path)).map(lambda r: r).to_jsonl(path)
+
+    async def run() -> None:
+        await astream(read_jsonl(path)).to_jsonl(path)
+
+    with pytest.raises(ValueError, match="is read by this pipeline"):
+        asyncio.run(run())
+    assert read_jsonl(path).count() == 3
+
+
+def test_a_wait_cancelled_on_a_stream_read_ahead_leaves_its_reader_alive() -> None:
+    import threading
+    import time
+
+    def slow() -> Iterator[int]:
+        for n in range(3):
+            time.sleep(0.2)
+            yield n
+
+    died: list[BaseException | None] = []
+    hook = threading.excepthook
+    threading.excepthook = lambda info: died.append(info.exc_value)
+    try:
+        kept: list[Any] = []
+
+        async def first() -> object:
+            items = aiter(stream(slow()))
+            kept.append(items)
+            try:
+                return await asyncio.wait_for(anext(items), 0.05)
+            except TimeoutError:
+                return "timed out"
+
+        assert asyncio.run(first()) == "timed out"
+        time.sleep(0.5)  # the reader shelves its next item after the loop has closed
+    finally:
+        threading.excepthook = hook
+    assert died == []

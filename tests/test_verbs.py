@@ -437,3 +437,28 @@ def test_an_item_whose_key_fails_leaves_its_window_as_it_was() -> None:
         return await windows.catch(AssertionError).to_list()
 
     assert asyncio.run(run()) == [{"a": 2}, {"b": 2}, {"c": 1}]
+
+
+def test_a_merge_join_keeps_the_rows_of_a_key_after_the_other_side_raised(
+    tmp_path: Path,
+) -> None:
+    from lazyfun import RecordError
+    from lazyfun.io import read_jsonl
+
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"k": 1, "v": "a"}\nbroken\n{"k": 1, "v": "b"}\n{"k": 2, "v": "c"}\n')
+    left = [{"k": 1, "w": "x"}, {"k": 2, "w": "y"}]
+    for merged in (False, True):
+        pairs = stream(left).join(read_jsonl(other), "k", sorted=merged).catch(RecordError)
+        assert [(a["w"], b["v"]) for a, b in pairs] == [("x", "a"), ("x", "b"), ("y", "c")]
+
+
+def test_reduce_by_folds_each_key_from_its_own_copy_of_the_start() -> None:
+    def gather(acc: list[int], n: int) -> list[int]:
+        acc.append(n)
+        return acc
+
+    start: list[int] = []
+    folded = stream(range(6)).reduce_by(lambda n: n % 2, gather, start)
+    assert folded == {0: [0, 2, 4], 1: [1, 3, 5]}
+    assert start == []

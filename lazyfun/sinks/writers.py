@@ -29,10 +29,13 @@ the records gathered for the next one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import functools
 import io
 import os
+import signal
+import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -272,6 +275,7 @@ class ParquetWriter(_FileWriter):
         self.schema: Any = None
         self.writer: Any = None
         self.widened: IO[bytes] | None = None  # the rewritten file, once a column widened
+        self.sealed = False
 
     def encode(self, records: list[Any]) -> Any:
         import pyarrow as pa
@@ -314,6 +318,13 @@ class ParquetWriter(_FileWriter):
         return schema
 
     def put(self, encoded: Any, count: int) -> None:
+        if self.sealed:
+            raise RecordError(
+                self.name,
+                self.place(self.written),
+                "the file was closed by a widening that failed: nothing more is written",
+                unit=self.unit,
+            )
         if self.writer is None:
             self.schema = encoded.schema
             self.writer = self.parquet.ParquetWriter(self.file, encoded.schema)
@@ -329,6 +340,7 @@ class ParquetWriter(_FileWriter):
         self.writer.close()
         self.writer = None
         (self.widened or self.file).flush()
+        self.sealed = True  # until the rewrite is done: no row group after a footer
         head, tail = os.path.split(path)
         fresh = os.path.join(head, f".{tail}.{uuid.uuid4().hex[:12]}.widen")
         written = self.parquet.ParquetFile(path)
@@ -341,6 +353,7 @@ class ParquetWriter(_FileWriter):
                 writer.write_table(rows, row_group_size=max(rows.num_rows, 1))
             os.replace(fresh, path)
         except BaseException as error:
+            written.close()
             if writer is not None:
                 writer.close()
             file.close()
@@ -351,9 +364,11 @@ class ParquetWriter(_FileWriter):
             raise RecordError(
                 self.name, self.place(self.written), reason, unit=self.unit
             ) from error
+        written.close()
         if self.widened is not None:
             self.widened.close()
         self.widened, self.writer, self.schema = file, writer, schema
+        self.sealed = False
 
     def close(self, failed: bool) -> None:
         import pyarrow as pa
@@ -480,6 +495,11 @@ class SqlWriter(Writer):
             raise RecordError(
                 self.name, where, f"table {self.table}: {error}", unit=self.unit
             ) from error
+        except BaseException:  # an interrupt: the rows in keep, the transaction ends
+            if not self.atomic:
+                db.execute(f"RELEASE {self._SAVEPOINT}")
+            self.written += db.total_changes - before
+            raise
         if not self.atomic:
             db.execute(f"RELEASE {self._SAVEPOINT}")
 
@@ -547,16 +567,44 @@ def drain(writer: Writer, batches: Batches) -> int:
     (``KeyboardInterrupt``, ``SystemExit``) first writes the records gathered for the
     next batch too: what reached the sink is written."""
     from_source = True
+    records: list[Any] = []
+    before = 0
     try:
         for records in batches:
-            from_source = False
-            writer.write(records)
+            from_source, before = False, writer.written
+            with _interrupts_after():
+                writer.write(records)
             from_source = True
     except BaseException as stop:
-        _close_failed(writer, _held(batches, stop, from_source), stop)
+        leftover = _held(batches, stop, from_source)
+        if not from_source and not isinstance(stop, Exception):  # interrupted in the write:
+            leftover = records[writer.written - before :] + leftover  # its rest too
+        _close_failed(writer, leftover, stop)
         raise
     writer.close(failed=False)
     return writer.written
+
+
+@contextlib.contextmanager
+def _interrupts_after() -> Iterator[None]:
+    """Ctrl-C (SIGINT) that comes while a batch is written is handled once it is written
+    and counted, so the batch is neither cut nor written twice (in the main thread, where
+    Python handles signals; elsewhere there is nothing to hold)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # ignored, or the default of a process that set it so
+        yield
+        return
+    came: list[tuple[int, Any]] = []
+    signal.signal(signal.SIGINT, lambda number, frame: came.append((number, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        for number, frame in came[:1]:
+            previous(number, frame)
 
 
 async def adrain(open_writer: Callable[[], Writer], batches: AsyncBatches) -> int:
@@ -568,7 +616,12 @@ async def adrain(open_writer: Callable[[], Writer], batches: AsyncBatches) -> in
     the end."""
     with ThreadPoolExecutor(1, thread_name_prefix="lazyfun-sink") as thread:
         try:
-            writer = await _on(thread, open_writer)
+            opening = thread.submit(open_writer)
+            try:
+                writer = await _waited(opening)
+            except BaseException:  # cancelled while it opens: what it opens is closed
+                opening.add_done_callback(_close_opened)
+                raise
             pending: Future[None] | None = None
             from_source = True
             try:
@@ -593,6 +646,12 @@ async def adrain(open_writer: Callable[[], Writer], batches: AsyncBatches) -> in
             close = getattr(batches, "aclose", None)
             if close is not None:
                 await close()
+
+
+def _close_opened(opening: Future[Writer]) -> None:
+    """Close, as failed, the writer an abandoned open made."""
+    if not opening.cancelled() and opening.exception() is None:
+        opening.result().close(failed=True)
 
 
 def _on(thread: ThreadPoolExecutor, call: Callable[[], T]) -> Awaitable[T]:

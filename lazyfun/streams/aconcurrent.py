@@ -485,7 +485,10 @@ class ReadAhead(Step):
         if shelf.entries or shelf.stopping:  # it came before the wake was left
             shelf.wake = None
             return
-        await arrived
+        try:
+            await arrived
+        finally:
+            shelf.wake = None  # a wait cancelled leaves no wake for a loop that may be gone
 
     async def aclose(self) -> None:
         """Stop the reading thread (after the read it is in); the iterable stays open but

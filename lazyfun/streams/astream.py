@@ -70,7 +70,7 @@ from lazyfun.streams.asteps import (
 from lazyfun.streams.aterminals import AsyncTerminals
 from lazyfun.streams.dataverbs import AsyncVerbs
 from lazyfun.streams.steps import check_count, seconds
-from lazyfun.streams.terminals import _Comparable
+from lazyfun.streams.terminals import Terminals, _Comparable
 from lazyfun.streams.threaded import GROUP_AHEAD, Rate
 
 if TYPE_CHECKING:
@@ -630,4 +630,8 @@ def astream(items: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
     >>> asyncio.run(astream([3, 1, 2]).map(lambda n: n * 2).to_list())
     [6, 2, 4]
     """
+    if isinstance(items, AsyncStream):
+        return items
+    if isinstance(items, Terminals):  # a Stream, read on a thread: its sources stay known
+        return AsyncStream(items, items._holds)
     return AsyncStream(items)

@@ -94,10 +94,11 @@ class Stream(Verbs[T]):
         blocker = self._blocker or step or sys._getframe(1).f_code.co_name
         return Stream(items, (*self._holds, *holding), blocker)
 
-    def _kept(self, items: Iterable[U], *holding: Closable) -> Stream[U]:
+    def _kept(self, items: Iterable[U], *holding: Closable, drops: str | None = None) -> Stream[U]:
         """The next step's Stream, for a step a killed job resumes through: one output an
-        input at most, in order, and no state carried from item to item."""
-        return Stream(items, (*self._holds, *holding), self._blocker)
+        input at most, in order, and no state carried from item to item (``drops``: the
+        step may drop items)."""
+        return Stream(items, (*self._holds, *holding), self._blocker, self._dropped or drops)
 
     def _concurrent(
         self,
@@ -123,8 +124,11 @@ class Stream(Verbs[T]):
             what=what,
             chunksize=chunksize,
         )
-        if kind in ("map", "do") and ordered:
+        if kind in ("map", "do") and ordered and self._dropped is None:
             return self._kept(window, window)
+        if kind in ("map", "do") and ordered:
+            step = f"{what}(concurrency=) after a {self._dropped}"
+            return self._then(window, window, step=step)
         return self._then(window, window, step=f"{what}(concurrency=, ordered={ordered})")
 
     # --- steps: each returns a new Stream, lazily -----------------------------
@@ -231,7 +235,7 @@ class Stream(Verbs[T]):
             keep = bool
         check_callable(keep, "filter")
         if _sequential(concurrency, via, chunksize, "filter"):
-            return self._kept(filter(keep, self._take_items()))
+            return self._kept(filter(keep, self._take_items()), drops="filter")
         work = functools.partial(calls.truth, keep)
         return self._concurrent("filter", work, concurrency, ordered, via, "filter", chunksize)
 
@@ -468,7 +472,7 @@ class Stream(Verbs[T]):
         """
         recovery = steps.Recovery(errors, where=where, replace=replace, do=do, stop=stop)
         caught: Iterator[T | U] = flow.catch(self._take_items(), recovery)
-        return self._kept(caught)
+        return self._kept(caught, drops="catch")
 
     def throttle(self, count: int, *, per: float | timedelta) -> Stream[T]:
         """At most ``count`` items in any window of ``per`` seconds (a number or a
@@ -668,6 +672,8 @@ def stream(items: Any, *, until: object = _NO_END) -> Stream[Any]:
         if not callable(items):
             raise TypeError(f"stream(..., until=) needs a function, got {type(items).__name__}")
         return Stream(iter(items, until))
+    if isinstance(items, Stream):
+        return items  # itself: what it reads and holds stays known to its sinks
     if isinstance(items, AsyncIterable) and not isinstance(items, Iterable):
         read = threaded.FromAsync(items)
         return Stream(read, (read,))

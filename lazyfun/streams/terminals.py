@@ -74,15 +74,22 @@ _AHEAD = 64  # the most items ``async for`` over a Stream has read ahead on its 
 class Terminals(Generic[T]):
     """A one-shot source of items and the ways to read it (the base of ``Stream``)."""
 
-    __slots__ = ("_blocker", "_closed", "_holds", "_items", "_used")
+    __slots__ = ("_blocker", "_closed", "_dropped", "_holds", "_items", "_used")
 
     def __init__(
-        self, items: Iterable[T], holds: tuple[Closable, ...] = (), blocker: str | None = None
+        self,
+        items: Iterable[T],
+        holds: tuple[Closable, ...] = (),
+        blocker: str | None = None,
+        dropped: str | None = None,
     ) -> None:
         self._items: Iterator[T] = iter(items)
         self._used = self._closed = False
         self._holds = holds
         self._blocker = blocker  # the first step after which a killed job cannot resume
+        # the first step that may drop items (filter, catch): a concurrent map after it
+        # cannot say which source records its outputs came from
+        self._dropped = dropped
 
     def _take_items(self) -> Iterator[T]:
         """The underlying iterator, once; a second call is a StreamConsumedError."""

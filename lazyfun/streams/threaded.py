@@ -10,6 +10,7 @@ at exit.  The other steps are in :mod:`lazyfun.streams.steps`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import queue
 import threading
@@ -418,7 +419,8 @@ class _Shelf:
         wake = self.wake
         if wake is not None:
             self.wake = None
-            wake()
+            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+                wake()
 
     def ready(self, timeout: float | None) -> bool:
         """Whether an entry is here within ``timeout`` seconds (None: wait for one, or
@@ -467,7 +469,8 @@ class _Shelf:
         wake = self.wake
         if wake is not None:
             self.wake = None
-            wake()
+            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+                wake()
 
 
 def _shelve(source: Iterator[Any], shelf: _Shelf) -> None:

@@ -14,6 +14,7 @@ what it gives, so an algorithm is written once.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import math
 import os
@@ -294,6 +295,7 @@ class MergeJoin:
         self.next_row: Any = _END
         self.next_key: Any = _END
         self.done = False
+        self.complete = False  # whether ``rows`` holds every row of ``key``
         self.last_left: Any = _END
         self.read = 0
 
@@ -322,14 +324,17 @@ class MergeJoin:
                 f"{self.last_left!r}"
             )
         self.last_left = k
-        if self.key is not _END and not self.key < k:  # the same key again
+        if self.key is not _END and not self.key < k and self.complete:  # the same key again
             return self.rows
-        self.key, self.rows = k, []
+        if self.key is _END or self.key < k:  # a new key (else: gathering it goes on)
+            self.key, self.rows = k, []
+        self.complete = False
         while True:
             if self.next_row is _END and not self.done:
                 self._pull()
             if self.next_row is _END or k < self.next_key:
-                return self.rows
+                self.complete = True  # every row of the key read (an error of the other
+                return self.rows  # side raised above leaves it to be gone on with)
             if self.next_key == k:
                 self.rows.append(self.next_row)
             self.next_row = _END
@@ -459,7 +464,8 @@ def _itself(item: T) -> T:
 
 class Accumulators:
     """Per key, the running state of each named reduction (``aggregate``), or of ``fn``
-    from ``initial`` (``reduce_by``): memory by the number of keys, not of items.  An
+    from a copy of ``initial`` (``reduce_by``; a list folded in place is each key's own):
+    memory by the number of keys, not of items.  An
     item whose key or value raises changes nothing and its error passes on."""
 
     def __init__(
@@ -480,7 +486,7 @@ class Accumulators:
         state = self.state
         if self.fold is not None:
             fn, initial = self.fold
-            state[k] = fn(state.get(k, initial) if k in state else initial, item)
+            state[k] = fn(state[k] if k in state else copy.copy(initial), item)
             return
         assert self.named is not None
         values = [get(item) for _, _, get in self.named]  # all read before any is changed
