@@ -14,9 +14,9 @@ appends, so the output is as if the job had never stopped.
   count, since the output's length is not the source's position.
 - Only a pipeline whose output follows its source, one output for each record at
   most, can resume exactly: one lazyfun source that can skip, then ``map``,
-  ``filter``, ``do`` (concurrent ones ordered, and ``map``/``do`` only), ``catch``,
-  ``throttle``, ``observe``, ``progress``.  Anything else is refused at the call with
-  the reason, never resumed wrongly.
+  ``filter``, ``do`` (concurrent ones ordered, ``map``/``do`` only, and before any
+  ``filter`` or ``catch``), ``catch``, ``throttle``, ``observe``, ``progress``.
+  Anything else is refused at the call with the reason, never resumed wrongly.
 """
 
 from __future__ import annotations
