@@ -1,0 +1,335 @@
+"""lazyfun.csp.flatzinc: FlatZinc read into a Model, solved, written in the FlatZinc protocol."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazyfun.csp.flatzinc import BUILTINS, FlatZincError, parse, run, solve
+
+
+def answers(text: str, *, all_solutions: bool = False, time_limit: float | None = None) -> str:
+    out = io.StringIO()
+    solve(parse(text), all_solutions=all_solutions, time_limit=time_limit, out=out)
+    return out.getvalue()
+
+
+def solutions(text: str) -> list[dict[str, str]]:
+    """Every solution printed with -a, as name -> the text of its value."""
+    found: list[dict[str, str]] = []
+    current: dict[str, str] = {}
+    for line in answers(text, all_solutions=True).splitlines():
+        if line == "----------":
+            found.append(current)
+            current = {}
+        elif " = " in line:
+            name, value = line.rstrip(";").split(" = ", 1)
+            current[name] = value
+    return found
+
+
+def queens(n: int) -> str:
+    lines = [f"var 1..{n}: X_INTRODUCED_{i}_;" for i in range(n)]
+    names = ",".join(f"X_INTRODUCED_{i}_" for i in range(n))
+    lines.append(f"array [1..{n}] of var int: q:: output_array([1..{n}]) = [{names}];")
+    lines.append("array [1..2] of int: X_INTRODUCED_100_ = [1,-1];")
+    lines.append("constraint all_different_int(q);")
+    for i in range(n):
+        for j in range(i + 1, n):
+            pair = f"[X_INTRODUCED_{i}_,X_INTRODUCED_{j}_]"
+            lines.append(f"constraint int_lin_ne(X_INTRODUCED_100_,{pair},{i - j});")
+            lines.append(f"constraint int_lin_ne(X_INTRODUCED_100_,{pair},{j - i});")
+    lines.append("solve :: int_search(q,input_order,indomain_min,complete) satisfy;")
+    return "\n".join(lines) + "\n"
+
+
+def test_queens_8_has_92_solutions_each_in_the_protocol() -> None:
+    text = answers(queens(8), all_solutions=True)
+    assert text.count("----------\n") == 92
+    assert text.endswith("----------\n==========\n")
+    first = text.split("----------")[0].strip()
+    assert first.startswith("q = array1d(1..8, [") and first.endswith("]);")
+    assert answers(queens(8)).count("----------") == 1  # without -a, one and no ==========
+    assert "==========" not in answers(queens(8))
+
+
+SEND_MORE = """\
+% SEND + MORE = MONEY, as minizinc -c writes it
+array [1..2] of int: X_INTRODUCED_9_ = [1,-1];
+array [1..8] of int: X_INTRODUCED_10_ = [1000,91,-90,-9000,-900,10,1,-1];
+var 1..9: S:: output_var;
+var 0..9: E:: output_var;
+var 0..9: N:: output_var;
+var 0..9: D:: output_var;
+var 1..9: M:: output_var;
+var 0..9: O:: output_var;
+var 0..9: R:: output_var;
+var 0..9: Y:: output_var;
+array [1..8] of var int: X_INTRODUCED_8_ ::var_is_introduced  = [S,E,N,D,M,O,R,Y];
+constraint all_different_int(X_INTRODUCED_8_);
+constraint int_lin_eq(X_INTRODUCED_10_,[S,E,N,M,O,R,D,Y],0);
+solve  satisfy;
+"""
+
+
+def test_send_more_money_has_its_unique_answer() -> None:
+    assert solutions(SEND_MORE) == [
+        {"S": "9", "E": "5", "N": "6", "D": "7", "M": "1", "O": "0", "R": "8", "Y": "2"}
+    ]
+
+
+WEIGHTS, VALUES, CAPACITY = [5, 4, 6, 3, 7], [10, 40, 30, 50, 35], 12
+
+
+def knapsack() -> str:
+    n = len(WEIGHTS)
+    lines = [f"array [1..{n}] of int: w = [{','.join(map(str, WEIGHTS))}];"]
+    lines.append(f"array [1..{n + 1}] of int: v = [{','.join(map(str, VALUES))},-1];")
+    lines += [f"var bool: take_{i}:: output_var;" for i in range(n)]
+    lines += [f"var 0..1: t_{i} ::var_is_introduced :: is_defined_var;" for i in range(n)]
+    lines.append("var int: value:: output_var :: is_defined_var;")
+    ts = ",".join(f"t_{i}" for i in range(n))
+    lines += [f"constraint bool2int(take_{i},t_{i}):: defines_var(t_{i});" for i in range(n)]
+    lines.append(f"constraint int_lin_le(w,[{ts}],{CAPACITY});")
+    lines.append(f"constraint int_lin_eq(v,[{ts},value],0):: defines_var(value);")
+    lines.append("solve  maximize value;")
+    return "\n".join(lines) + "\n"
+
+
+def best_knapsack() -> int:
+    return max(
+        sum(v for v, t in zip(VALUES, take, strict=True) if t)
+        for take in itertools.product([0, 1], repeat=len(WEIGHTS))
+        if sum(w for w, t in zip(WEIGHTS, take, strict=True) if t) <= CAPACITY
+    )
+
+
+def test_a_knapsack_reaches_its_optimum_and_says_it_is_proved() -> None:
+    text = answers(knapsack())
+    assert text.endswith("----------\n==========\n")
+    assert text.count("----------") == 1
+    assert f"value = {best_knapsack()};" in text
+    assert "take_3 = true;" in text
+    improving = answers(knapsack(), all_solutions=True)
+    values = [int(line[8:-1]) for line in improving.splitlines() if line.startswith("value = ")]
+    assert values == sorted(set(values)) and values[-1] == best_knapsack()
+    assert improving.endswith("==========\n")
+
+
+def test_an_unsatisfiable_model_says_so() -> None:
+    text = "\n".join(
+        [*(f"var 1..3: x{i};" for i in range(4)), "constraint all_different_int([x0,x1,x2,x3]);"]
+    )
+    assert answers(text + "\nsolve satisfy;\n") == "=====UNSATISFIABLE=====\n"
+    assert answers("var 1..3: x;\nconstraint int_lt(2, 1);\nsolve satisfy;\n") == (
+        "=====UNSATISFIABLE=====\n"
+    )
+
+
+REIFIED = """\
+array [1..3] of int: table = [10,20,30];
+var 0..3: x:: output_var;
+var 0..3: y:: output_var;
+var bool: le:: output_var;
+var bool: ne:: output_var;
+var bool: inset:: output_var;
+var bool: either:: output_var;
+var 10..30: z:: output_var;
+var 1..3: i:: output_var;
+var int: pick:: output_var :: is_defined_var;
+array [1..3] of var int: vs = [x,y,3];
+constraint int_le_reif(x,y,le);
+constraint int_lin_ne_reif([1,1],[x,y],3,ne);
+constraint set_in_reif(x,{0,2,3},inset);
+constraint bool_or(le,inset,either);
+constraint array_int_element(i,table,z);
+constraint array_var_int_element(i,vs,pick):: defines_var(pick);
+constraint bool_clause([le],[ne]);
+solve satisfy;
+"""
+
+
+def test_reified_constraints_and_element_agree_with_brute_force() -> None:
+    expected = []
+    for x, y, i in itertools.product(range(4), range(4), range(1, 4)):
+        le, ne, inset = x <= y, x + y != 3, x in (0, 2, 3)
+        if not (le or not ne):
+            continue
+        row = {"x": x, "y": y, "le": le, "ne": ne, "inset": inset, "either": le or inset}
+        row |= {"z": [10, 20, 30][i - 1], "i": i, "pick": [x, y, 3][i - 1]}
+        expected.append({k: str(v).lower() for k, v in row.items()})
+    key = lambda d: sorted(d.items())  # noqa: E731
+    assert sorted(solutions(REIFIED), key=key) == sorted(expected, key=key)
+
+
+def test_div_and_mod_round_toward_zero() -> None:
+    text = """\
+var -7..7: a:: output_var;
+var {-3,-2,2,3}: d:: output_var;
+var -10..10: q:: output_var;
+var -10..10: r:: output_var;
+constraint int_div(a,d,q);
+constraint int_mod(a,d,r);
+var -7..7: q3:: output_var;
+var -7..7: r3:: output_var;
+constraint int_div(a,-3,q3);
+constraint int_mod(a,-3,r3);
+solve satisfy;
+"""
+    found = sorted(
+        tuple(int(s[k]) for k in ("a", "d", "q", "r", "q3", "r3")) for s in solutions(text)
+    )
+    expected = []
+    for a in range(-7, 8):
+        for d in (-3, -2, 2, 3):
+            q = int(a / d)
+            q3 = int(a / -3)
+            expected.append((a, d, q, a - d * q, q3, a + 3 * q3))
+    assert found == sorted(expected)
+
+
+def test_times_max_min_abs_plus_and_booleans() -> None:
+    text = """\
+var -2..2: x:: output_var;
+var -2..2: y:: output_var;
+var int: p:: output_var :: is_defined_var;
+var int: big:: output_var :: is_defined_var;
+var int: small:: output_var :: is_defined_var;
+var int: size:: output_var :: is_defined_var;
+var int: s:: output_var :: is_defined_var;
+var bool: a:: output_var;
+var bool: b:: output_var;
+var bool: c:: output_var;
+constraint int_times(x,y,p):: defines_var(p);
+constraint int_max(x,y,big):: defines_var(big);
+constraint int_min(x,y,small):: defines_var(small);
+constraint int_abs(x,size):: defines_var(size);
+constraint int_plus(x,y,s):: defines_var(s);
+constraint bool_xor(a,b,c);
+constraint bool_not(a,b);
+constraint array_bool_or([a,b],true);
+solve satisfy;
+"""
+    found = solutions(text)
+    assert len(found) == 25 * 2
+    for s in found:
+        x, y = int(s["x"]), int(s["y"])
+        assert (int(s["p"]), int(s["big"]), int(s["small"])) == (x * y, max(x, y), min(x, y))
+        assert (int(s["size"]), int(s["s"])) == (abs(x), x + y)
+        assert s["a"] != s["b"] and s["c"] == "true"
+
+
+def test_a_bad_line_is_an_error_naming_it() -> None:
+    with pytest.raises(
+        FlatZincError, match=r"line 3: the builtin 'int_frobnicate' is not supported"
+    ):
+        parse("var 1..3: x;\nvar 1..3: y;\nconstraint int_frobnicate(x, y);\nsolve satisfy;\n")
+    with pytest.raises(FlatZincError, match=r"line 2: expected ';'"):
+        parse("var 1..3: x;\nconstraint int_le(x, 2)\nsolve satisfy;\n")
+    with pytest.raises(FlatZincError, match=r"line 1: unknown name 'y'"):
+        parse("constraint int_le(y, 2);\nsolve satisfy;\n")
+
+
+def test_floats_set_variables_and_unbounded_integers_are_refused_with_the_reason() -> None:
+    with pytest.raises(FlatZincError, match=r"line 2: floats are not supported"):
+        parse("var 1..3: x;\nvar float: f;\nsolve satisfy;\n")
+    with pytest.raises(FlatZincError, match=r"line 1: floats are not supported"):
+        parse("var 0.0..1.5: f;\nsolve satisfy;\n")
+    with pytest.raises(FlatZincError, match=r"line 1: set variables are not supported"):
+        parse("var set of 1..3: s;\nsolve satisfy;\n")
+    with pytest.raises(FlatZincError, match=r"line 1: var int free has no bounds"):
+        parse("var int: free;\nsolve satisfy;\n")
+    with pytest.raises(FlatZincError, match=r"line 1: wide spans 100,000,001 values"):
+        parse("var 0..100000000: wide;\nsolve satisfy;\n")
+
+
+def test_every_builtin_the_brief_names_is_read() -> None:
+    names = """int_eq int_ne int_le int_lt int_lin_eq int_lin_le int_lin_ne int_eq_reif int_ne_reif
+    int_le_reif int_lt_reif int_lin_eq_reif int_lin_le_reif int_lin_ne_reif int_le_imp bool2int
+    bool_eq bool_not bool_xor bool_and bool_or array_bool_and array_bool_or bool_clause
+    array_int_element array_var_int_element array_bool_element array_var_bool_element int_times
+    int_div int_mod int_max int_min int_abs int_plus set_in set_in_reif all_different_int"""
+    assert set(names.split()) <= set(BUILTINS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.integers(-3, 3), min_size=1, max_size=3),
+    st.integers(-6, 6),
+    st.sampled_from(["le", "eq", "ne"]),
+)
+def test_int_lin_reified_against_brute_force(ks: list[int], c: int, op: str) -> None:
+    n = len(ks)
+    lines = [f"var -1..2: x{i}:: output_var;" for i in range(n)]
+    lines.append("var bool: r:: output_var;")
+    xs = ",".join(f"x{i}" for i in range(n))
+    lines.append(f"constraint int_lin_{op}_reif([{','.join(map(str, ks))}],[{xs}],{c},r);")
+    lines.append("solve satisfy;")
+    found = sorted(tuple(s.values()) for s in solutions("\n".join(lines)))
+    tests: dict[str, Callable[[int], bool]] = {
+        "le": lambda t: t <= c,
+        "eq": lambda t: t == c,
+        "ne": lambda t: t != c,
+    }
+    test = tests[op]
+    expected = sorted(
+        (*map(str, v), str(test(sum(k * x for k, x in zip(ks, v, strict=True)))).lower())
+        for v in itertools.product(range(-1, 3), repeat=n)
+    )
+    assert found == expected
+
+
+def test_run_reads_a_file_and_the_module_runs_from_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "send.fzn"
+    path.write_text(SEND_MORE)
+    out = io.StringIO()
+    run(str(path), out=out)
+    assert out.getvalue().startswith("S = 9;\nE = 5;")
+    done = subprocess.run(
+        [sys.executable, "-m", "lazyfun.csp.flatzinc", str(path), "-a", "-t", "10000"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.endswith("Y = 2;\n----------\n==========\n")
+
+
+def test_a_time_limit_without_a_solution_is_unknown() -> None:
+    # 14 pigeons, 13 holes: no solution, and not proved in a millisecond
+    holes = "\n".join(f"var 1..13: p{i};" for i in range(14))
+    pigeons = ",".join(f"p{i}" for i in range(14))
+    text = holes + f"\nconstraint int_lin_le([{','.join(['1'] * 14)}],[{pigeons}],1000);"
+    text += "\n" + "\n".join(
+        f"constraint int_ne(p{i},p{j});" for i in range(14) for j in range(i + 1, 14)
+    )
+    text += "\nsolve satisfy;\n"
+    assert answers(text, time_limit=0.001) in ("=====UNKNOWN=====\n", "=====UNSATISFIABLE=====\n")
+
+
+@pytest.mark.skipif(shutil.which("minizinc") is None, reason="minizinc is not installed")
+def test_minizinc_compiles_models_we_read(tmp_path: Path) -> None:
+    model = tmp_path / "q.mzn"
+    model.write_text(
+        'include "globals.mzn";\nint: n = 6;\narray[1..n] of var 1..n: q;\n'
+        "constraint all_different(q);\n"
+        "constraint all_different([q[i] + i | i in 1..n]);\n"
+        "constraint all_different([q[i] - i | i in 1..n]);\nsolve satisfy;\n"
+    )
+    fzn = tmp_path / "q.fzn"
+    subprocess.run(
+        ["minizinc", "-c", "--solver", "org.minizinc.mzn-fzn", str(model), "--fzn", str(fzn)],
+        check=True,
+        capture_output=True,
+    )
+    out = io.StringIO()
+    run(str(fzn), all_solutions=True, out=out)
+    assert out.getvalue().count("----------") == 4
