@@ -112,8 +112,8 @@ def test_a_timeout_keeps_every_record_the_async_source_gave(sink: str, tmp_path:
             await asyncio.wait_for(_async_write(sink, source.items(), path), 0.5)
 
     asyncio.run(run())
-    assert source.yielded == 608
-    assert read(path) == _records(608)
+    assert source.yielded > 0  # 608 unless the machine is very slow: all it gave is kept
+    assert read(path) == _records(source.yielded)
 
 
 @pytest.mark.parametrize("sink", sorted(SINKS))

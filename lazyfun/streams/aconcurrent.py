@@ -466,14 +466,17 @@ class ReadAhead(Step):
                 self.shelf.n = min(2 * self.shelf.n, self.most)
                 await self._shelved()
             self.batch = batch = self.shelf.lend()
-        taken = [batch.popleft()]
-        self.shelf.used()
-        ok, value = taken[0]
+        ok, value = batch.popleft()
+        shelf = self.shelf
+        shelf.lent -= 1  # one lent entry used
+        if shelf.full:  # the reader waits for room
+            shelf.made_room()
         if ok and value is not threaded.END:
             return value
         if ok:
             self.done = True
             raise StopAsyncIteration
+        taken: list[tuple[bool, Any]] = [(ok, value)]
         del value  # an error is an item at its place (the reading goes on), raised with
         return passed_on(taken)  # no reference to it kept by this frame
 

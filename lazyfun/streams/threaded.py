@@ -447,16 +447,17 @@ class _Shelf:
 
     def lend(self) -> deque[tuple[bool, Any]]:
         """Every entry here, taken off at once (there is one at least): a consumer in
-        another world (the event loop) uses them one by one and says so by ``used``."""
+        another world (the event loop) uses them one by one, takes each off ``lent``,
+        and calls ``made_room`` while the reader waits (``full``)."""
         entries, batch = self.entries, deque[tuple[bool, Any]]()
         for _ in range(len(entries)):
             batch.append(entries.popleft())
         self.lent += len(batch)
         return batch
 
-    def used(self) -> None:
-        """One lent entry used: room for the reader once half are."""
-        self.lent -= 1
+    def made_room(self) -> None:
+        """Wake the reader waiting for room once half is free (the consumer of lent
+        entries, having used one, counted it off ``lent``)."""
         if self.full and len(self.entries) + self.lent <= self.n // 2:
             self.full = False  # woken once (the reader sets it again if it waits again)
             with self.turn:
