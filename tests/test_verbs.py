@@ -351,14 +351,14 @@ def test_windows_of_time_close_while_the_source_stalls() -> None:
 
     def arriving() -> Iterator[str]:
         yield from "aab"
-        time.sleep(0.6)
+        time.sleep(1.0)
         yield from "bc"
 
-    got = stream(arriving()).count_by(str.upper, within=0.3).to_list()
+    got = stream(arriving()).count_by(str.upper, within=0.4).to_list()
     assert got == [{"A": 2, "B": 1}, {"B": 1, "C": 1}]
 
     async def run() -> list[Any]:
-        return await astream(arriving()).count_by(str.upper, within=0.3).to_list()
+        return await astream(arriving()).count_by(str.upper, within=0.4).to_list()
 
     assert asyncio.run(run()) == got
 
