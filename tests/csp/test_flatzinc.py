@@ -315,7 +315,7 @@ def test_a_time_limit_without_a_solution_is_unknown() -> None:
     assert answers(text, time_limit=0.001) in ("=====UNKNOWN=====\n", "=====UNSATISFIABLE=====\n")
 
 
-MODELS = {
+MODELS = {  # compiled with the standard library: the globals arrive decomposed
     "queens": """include "globals.mzn";
 int: n = 6;
 array[1..n] of var 1..n: q;
@@ -339,6 +339,23 @@ var 0..200: value;
 constraint sum(i in 1..8)(w[i] * take[i]) <= 35;
 constraint value = sum(i in 1..8)(v[i] * take[i]);
 solve maximize value;
+""",
+    "globals": """include "globals.mzn";
+array[1..5] of var 1..5: x;
+array[1..5] of var 1..5: y;
+array[1..4] of var 0..10: s;
+var 0..3: c;
+constraint inverse(x, y);
+constraint circuit(x);
+constraint lex_less(x, y);
+constraint count(x, 3) = c;
+constraint table([x[1], x[2]], [|2,3|3,4|4,5|2,4|]);
+constraint cumulative(s, [2,3,2,1], [1,2,2,1], 3);
+constraint global_cardinality(y, [1,2], [1,1]);
+constraint regular([x[i] mod 2 + 1 | i in 1..5], 2, 2, [|1,2|2,1|], 1, {1,2});
+var 0..20: goal;
+constraint goal = max(i in 1..4)(s[i] + [2,3,2,1][i]);
+solve minimize goal;
 """,
     "jobshop": """array[1..3, 1..3] of int: mach = [|1,2,3|2,1,3|3,2,1|];
 array[1..3, 1..3] of int: dur = [|3,2,2|2,4,1|3,3,2|];
