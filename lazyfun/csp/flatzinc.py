@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO, TypeAlias, TypeVar
@@ -710,6 +711,42 @@ def _times(b: _Builder, args: Sequence[Value]) -> None:
     b.post(Function("*", z, [x] if x is y else [x, y]))
 
 
+@_builtin("int_pow")
+def _pow(b: _Builder, args: Sequence[Value]) -> None:
+    x, y, z = (b.var(a) for a in args)
+    if isinstance(y, int) and y >= 0:
+        power: Decision | int = 1 if y == 0 else x
+        for _ in range(y - 1):
+            power = _product(b, power, x)
+        b.post(_compare(power, "==", z))
+        return
+    scope = [v if isinstance(v, Decision) else b.fresh(v, v) for v in (x, y, z)]
+    b.count += 1
+    b.model.add_constraint(f"c{b.count} (line {b.line})", _power_holds, scope)
+
+
+def _power_holds(x: int, y: int, z: int) -> bool:
+    return y >= 0 and x**y == z
+
+
+def _product(b: _Builder, x: Decision | int, y: Decision | int) -> Decision | int:
+    if isinstance(x, int):
+        x, y = y, x
+    if isinstance(x, int):
+        assert isinstance(y, int)
+        return x * y
+    if isinstance(y, int):
+        (low, high), k = _bounds(x), y
+        result = b.fresh(min(low * k, high * k), max(low * k, high * k))
+        b.post(result == x * k)
+        return result
+    (a, c), (d, e) = _bounds(x), _bounds(y)
+    corners = (a * d, a * e, c * d, c * e)
+    result = b.fresh(min(corners), max(corners))
+    b.post(Function("*", result, [x, y]))
+    return result
+
+
 @_builtin("int_plus")
 def _plus(b: _Builder, args: Sequence[Value]) -> None:
     x, y, z = (b.var(a) for a in args)
@@ -982,8 +1019,9 @@ def _image(name: str, ranges: list[tuple[int, int]]) -> tuple[int, int] | None:
 # Items into the model
 
 
-def parse(text: str) -> FlatZinc:
-    """The model of a FlatZinc text (its ``.fzn`` form)."""
+def parse(text: str, *, free_search: bool = False) -> FlatZinc:
+    """The model of a FlatZinc text (its ``.fzn`` form); with ``free_search`` its search
+    annotations are left out."""
     items = _Parser(text).items()
     b = _Builder()
     bounds = _Bounds(items)
@@ -1004,7 +1042,8 @@ def parse(text: str) -> FlatZinc:
                 raise b.fail(f"{item.name}: {error}") from None
         elif item.kind == "solve":
             goal = item.goal
-            _search(b, item.annotations)
+            if not free_search:
+                _search(b, item.annotations)
             if item.value is not None:
                 objective = b.var(b.value(item.value))
                 if isinstance(objective, int):
@@ -1016,10 +1055,10 @@ def parse(text: str) -> FlatZinc:
     return FlatZinc(b.model, outputs, goal, b.unsatisfiable)
 
 
-def read(path: str) -> FlatZinc:
-    """The model of a ``.fzn`` file."""
+def read(path: str, *, free_search: bool = False) -> FlatZinc:
+    """The model of a ``.fzn`` file (see :func:`parse`)."""
     with open(path, encoding="utf-8") as f:
-        return parse(f.read())
+        return parse(f.read(), free_search=free_search)
 
 
 def _domain(b: _Builder, name: str, t: _Type, bounds: _Bounds) -> Domain:
@@ -1137,6 +1176,7 @@ def solve(
     all_solutions: bool = False,
     time_limit: float | None = None,
     out: TextIO | None = None,
+    statistics: bool = False,
 ) -> None:
     """Solve ``fz`` and write its solutions to ``out`` in the FlatZinc protocol.
 
@@ -1145,12 +1185,14 @@ def solve(
     (MiniZinc's ``-a`` and ``-i``) each better solution as it is found, otherwise
     the best; ``==========`` once it is proved optimal.  ``time_limit`` is in
     seconds; ``=====UNKNOWN=====`` when it ends the search before a solution.
+    ``statistics`` adds the search's nodes and time as ``%%%mzn-stat:`` lines.
     """
     target = out if out is not None else sys.stdout
     if fz.unsatisfiable is not None:
         target.write(UNSATISFIABLE + "\n")
         return
     satisfy = fz.goal == "satisfy"
+    started = time.perf_counter()
     stream = fz.model.solutions(time_limit=time_limit)
     shown: tuple[int, ...] | None = None
     last: Solution | None = None
@@ -1162,15 +1204,19 @@ def solve(
             break
     if last is None or last.values is None:
         target.write((UNKNOWN if stream.stopped_by else UNSATISFIABLE) + "\n")
-        return
-    if last.values != shown:
-        _show(fz, last.values, target)
-    if (
-        (all_solutions and stream.stopped_by is None)
-        if satisfy
-        else last.quality is Quality.OPTIMAL
-    ):
-        target.write(COMPLETE + "\n")
+    else:
+        if last.values != shown:
+            _show(fz, last.values, target)
+        if (
+            (all_solutions and stream.stopped_by is None)
+            if satisfy
+            else last.quality is Quality.OPTIMAL
+        ):
+            target.write(COMPLETE + "\n")
+    if statistics:
+        elapsed = time.perf_counter() - started
+        target.write(f"%%%mzn-stat: nodes={stream.nodes}\n%%%mzn-stat: solveTime={elapsed:.3f}\n")
+        target.write("%%%mzn-stat-end\n")
 
 
 def _show(fz: FlatZinc, values: tuple[int, ...], target: TextIO) -> tuple[int, ...]:
@@ -1184,14 +1230,19 @@ def run(
     all_solutions: bool = False,
     time_limit: float | None = None,
     out: TextIO | None = None,
+    *,
+    free_search: bool = False,
+    statistics: bool = False,
 ) -> None:
     """Read the ``.fzn`` file at ``path``, solve it and write the solutions to ``out``
-    (standard output by default) in the FlatZinc protocol (see :func:`solve`)."""
-    solve(read(path), all_solutions=all_solutions, time_limit=time_limit, out=out)
+    (standard output by default) in the FlatZinc protocol (see :func:`solve`;
+    ``time_limit`` in seconds)."""
+    fz = read(path, free_search=free_search)
+    solve(fz, all_solutions=all_solutions, time_limit=time_limit, out=out, statistics=statistics)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-t MS]``."""
+    """``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-i] [-t MS] [-f] [-s] [-p N]``."""
     parser = argparse.ArgumentParser(
         prog="python -m lazyfun.csp.flatzinc",
         description="Solve a FlatZinc model with lazyfun.csp.",
@@ -1207,14 +1258,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "-t", "--time-limit", type=int, metavar="MS", help="stop after MS milliseconds"
     )
     parser.add_argument(
-        "-f", "--free-search", action="store_true", help="accepted; the search is the solver's"
+        "-f", "--free-search", action="store_true", help="leave out the search annotations"
     )
+    parser.add_argument(
+        "-s", "--statistics", action="store_true", help="the search's nodes and time at the end"
+    )
+    parser.add_argument("-p", "--parallel", type=int, metavar="N", help="workers: one only")
     args = parser.parse_args(argv)
+    if args.parallel is not None and args.parallel > 1:
+        print(f"{parser.prog}: one worker only; -p {args.parallel} is ignored", file=sys.stderr)
     try:
         run(
             args.file,
             all_solutions=args.all_solutions or args.intermediate,
             time_limit=None if args.time_limit is None else args.time_limit / 1000,
+            free_search=args.free_search,
+            statistics=args.statistics,
         )
     except (FlatZincError, OSError) as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)

@@ -417,3 +417,25 @@ def test_models_minizinc_compiles_agree_with_gecode(tmp_path: Path, name: str) -
             [x for x in b.splitlines() if x.startswith(goal + "=")] for b in (ours[-2], theirs[-2])
         ]
         assert found[0] == found[1] != []
+
+
+def test_int_pow_statistics_and_free_search(tmp_path: Path) -> None:
+    text = """\
+var -3..3: x:: output_var;
+var 0..4: y:: output_var;
+var -30..30: z:: output_var;
+var -30..30: cube:: output_var;
+constraint int_pow(x,y,z);
+constraint int_pow(x,3,cube);
+solve :: int_search([y,x],input_order,indomain_min,complete) satisfy;
+"""
+    found = {(int(s["x"]), int(s["y"]), int(s["z"]), int(s["cube"])) for s in solutions(text)}
+    expected = {(x, y, x**y, x**3) for x in range(-3, 4) for y in range(5) if abs(x**y) <= 30}
+    assert found == expected
+    assert len(parse(text).model.branching) == 2
+    assert parse(text, free_search=True).model.branching == []
+    path = tmp_path / "pow.fzn"
+    path.write_text(text)
+    out = io.StringIO()
+    run(str(path), out=out, statistics=True)
+    assert "%%%mzn-stat: nodes=" in out.getvalue() and "%%%mzn-stat-end\n" in out.getvalue()
