@@ -10,7 +10,6 @@ Each ends all it started when it is closed, or when the task reading it is cance
 from __future__ import annotations
 
 import asyncio
-import functools
 import inspect
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Collection, Iterator
@@ -484,7 +483,7 @@ class ReadAhead(Step):
         """Wait for the reader to shelve an entry: it wakes the loop itself."""
         loop, shelf = asyncio.get_running_loop(), self.shelf
         arrived = loop.create_future()
-        shelf.wake = functools.partial(loop.call_soon_threadsafe, _settle, arrived)
+        shelf.wake = lambda: loop.call_soon_threadsafe(_settle, arrived)
         if shelf.entries or shelf.stopping:  # it came before the wake was left
             shelf.wake = None
             return
