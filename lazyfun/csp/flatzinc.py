@@ -175,6 +175,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.tokens = _tokens(text)
         self.at = 0
+        self.annotating = False  # a float in an annotation is kept as its text
 
     @property
     def token(self) -> _Token:
@@ -318,11 +319,17 @@ class _Parser:
         found = []
         while self.peek("::"):
             self.take()
-            found.append(self.expr())
+            self.annotating = True
+            try:
+                found.append(self.expr())
+            finally:
+                self.annotating = False
         return found
 
     def expr(self) -> _Ast:
         t = self.token
+        if t.kind == "float" and self.annotating:
+            return self.take().text
         if t.kind == "float":
             raise self.fail(
                 f"floats are not supported (lazyfun.csp solves over integers): {t.text}"
@@ -343,18 +350,21 @@ class _Parser:
         if self.peek("["):
             return self.listed("[", "]", self.expr)
         if t.kind == "ident":
-            self.take()
-            if t.text in ("true", "false"):
-                return t.text == "true"
-            if self.peek("("):
-                return _Call(t.text, self.arguments())
-            if self.peek("["):
-                self.take()
-                index = self.integer()
-                self.take("]")
-                return _Access(t.text, index)
-            return _Id(t.text)
+            return self.named(self.take().text)
         raise self.fail(f"an expression, found {t.text or 'the end'!r}")
+
+    def named(self, name: str) -> _Ast:
+        """What starts with a name: true, false, a call, an array's element, a name."""
+        if name in ("true", "false"):
+            return name == "true"
+        if self.peek("("):
+            return _Call(name, self.arguments())
+        if self.peek("["):
+            self.take()
+            index = self.integer()
+            self.take("]")
+            return _Access(name, index)
+        return _Id(name)
 
 
 def _int(text: str) -> int:

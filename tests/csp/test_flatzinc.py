@@ -244,6 +244,8 @@ def test_floats_set_variables_and_unbounded_integers_are_refused_with_the_reason
         parse("var 1..3: x;\nvar float: f;\nsolve satisfy;\n")
     with pytest.raises(FlatZincError, match=r"line 1: floats are not supported"):
         parse("var 0.0..1.5: f;\nsolve satisfy;\n")
+    annotated = "var 1..3: x:: output_var;\nsolve :: restart_geometric(1.5, 100) satisfy;\n"
+    assert answers(annotated) == "x = 1;\n----------\n"  # a float in an annotation is no float
     with pytest.raises(FlatZincError, match=r"line 1: set variables are not supported"):
         parse("var set of 1..3: s;\nsolve satisfy;\n")
     with pytest.raises(FlatZincError, match=r"line 1: var int free has no bounds"):
