@@ -451,6 +451,7 @@ class _Builder:
         self.line = 0
         self.count = 0
         self.unsatisfiable: str | None = None
+        self.half = False  # an _imp builtin: reify() only implies
 
     def fail(self, why: str) -> FlatZincError:
         return FlatZincError(f"line {self.line}: {why}")
@@ -510,8 +511,11 @@ class _Builder:
         self.model.add_constraint(f"c{self.count} (line {self.line})", c)
 
     def reify(self, r: Decision | int, c: Cond) -> None:
-        """``r`` (0/1) is 1 exactly when ``c`` holds."""
-        if isinstance(r, int):
+        """``r`` (0/1) is 1 exactly when ``c`` holds (when an ``_imp`` builtin
+        posts it: ``c`` holds when ``r`` is 1)."""
+        if self.half:
+            self.implied(r, c)
+        elif isinstance(r, int):
             self.post(c if r else _not(c))
         elif isinstance(c, bool):
             self.post(r == int(c))
@@ -879,7 +883,7 @@ def _in(x: Decision | int, s: IntSet) -> Cond:
     )
 
 
-@_builtin("set_in", "set_in_reif", "set_in_imp")
+@_builtin("set_in", "set_in_reif")
 def _set_in(b: _Builder, args: Sequence[Value]) -> None:
     c = _in(b.var(args[0]), b.set(args[1]))
     b.reify(b.var(args[2]), c) if len(args) > 2 else b.post(c)
@@ -894,6 +898,23 @@ def _all_different(b: _Builder, args: Sequence[Value]) -> None:
         return
     b.post(AllDifferent(decisions))
 
+
+def _half(reified: Builtin) -> Builtin:
+    """The ``_imp`` form of a builtin whose last argument ``r`` reifies it: ``r -> c``."""
+
+    def post(b: _Builder, args: Sequence[Value]) -> None:
+        b.half = True
+        try:
+            reified(b, args)
+        finally:
+            b.half = False
+
+    return post
+
+
+for _name in ("bool_and", "bool_or", "bool_xor", "array_bool_and", "array_bool_or", "bool_clause"):
+    BUILTINS[f"{_name}_imp"] = _half(BUILTINS[_name])
+BUILTINS["set_in_imp"] = _half(BUILTINS["set_in_reif"])
 
 # ---------------------------------------------------------------------------
 # Bounds of a ``var int`` declared without them, from the constraint that defines it

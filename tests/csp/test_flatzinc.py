@@ -441,3 +441,25 @@ solve :: int_search([y,x],input_order,indomain_min,complete) satisfy;
     out = io.StringIO()
     run(str(path), out=out, statistics=True)
     assert "%%%mzn-stat: nodes=" in out.getvalue() and "%%%mzn-stat-end\n" in out.getvalue()
+
+
+def test_half_reified_forms_only_imply() -> None:
+    text = """\
+var 0..3: x:: output_var;
+var bool: r:: output_var;
+var bool: p:: output_var;
+var bool: q:: output_var;
+constraint set_in_imp(x,{1,2},r);
+constraint bool_or_imp(p,q,r);
+solve satisfy;
+"""
+    found = {(s["x"], s["r"], s["p"], s["q"]) for s in solutions(text)}
+    expected = {
+        (str(x), str(r).lower(), str(p).lower(), str(q).lower())
+        for x in range(4)
+        for r in (False, True)
+        for p in (False, True)
+        for q in (False, True)
+        if not r or (x in (1, 2) and (p or q))
+    }
+    assert found == expected
