@@ -10,7 +10,9 @@ table, minimum, maximum; ``x * y``, ``//``, ``%``, ``abs``),
 :mod:`~lazyfun.csp.propagators` (with :mod:`~lazyfun.csp.nonlinear` and
 :mod:`~lazyfun.csp.disjunctive`) and :mod:`~lazyfun.csp.solver` (the search,
 shown by :mod:`~lazyfun.csp.progress`),
-and :mod:`~lazyfun.csp.model` (``Model``, which uses them all).
+and :mod:`~lazyfun.csp.model` (``Model``, which uses them all); above them,
+:mod:`~lazyfun.csp.flatzinc` reads MiniZinc's FlatZinc into a ``Model`` and
+writes its solutions in the FlatZinc protocol (imported only when used).
 
 >>> from lazyfun.csp import Model, Domain, all_different
 >>> m = Model()
