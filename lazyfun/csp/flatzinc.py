@@ -447,7 +447,6 @@ class _Builder:
     def __init__(self) -> None:
         self.model = Model()
         self.names: dict[str, Value] = {}
-        self.booleans: set[str] = set()
         self.line = 0
         self.count = 0
         self.unsatisfiable: str | None = None
@@ -630,7 +629,9 @@ def _any_of(parts: Sequence[Cond]) -> Cond:
 
 @_builtin("bool2int")
 def _bool2int(b: _Builder, args: Sequence[Value]) -> None:
-    b.post(_compare(b.var(args[0]), "==", b.var(args[1])))
+    x, y = b.var(args[0]), b.var(args[1])
+    if x is not y:  # the integer merged with its boolean when it was declared
+        b.post(_compare(x, "==", y))
 
 
 @_builtin("bool_not")
@@ -935,6 +936,12 @@ class _Bounds:
                     if isinstance(target, _Id):
                         self.defined[target.name] = item
         self.known: dict[str, tuple[int, int] | None] = {}
+        # bool2int(b, x) :: defines_var(x): x is b itself, as an integer
+        self.merged = {
+            name: item.args[0].name
+            for name, item in self.defined.items()
+            if item.name == "bool2int" and isinstance(item.args[0], _Id)
+        }
 
     def of_name(self, name: str) -> tuple[int, int] | None:
         if name in self.known:
@@ -1131,37 +1138,44 @@ def _declare(b: _Builder, item: _Item, bounds: _Bounds, outputs: list[Output]) -
     assert t is not None
     if name in b.names:
         raise b.fail(f"{name} is declared twice")
-    if t.base == "bool":
-        b.booleans.add(name)
     if not t.var:
         if item.value is None:
             raise b.fail(f"the parameter {name} has no value")
         b.names[name] = b.value(item.value)
         return
     if t.dims:
-        if not isinstance(item.value, list):
-            raise b.fail(f"the array of variables {name} needs its elements listed")
-        elements = b.array(b.value(item.value))
-        b.names[name] = list(elements)
-        for a in item.annotations:
-            if isinstance(a, _Call) and a.name == "output_array" and a.args:
-                dims = a.args[0]
-                ranges = (
-                    [(r.low, r.high) for r in dims if isinstance(r, _Range)]
-                    if isinstance(dims, list)
-                    else []
-                )
-                outputs.append(Output(name, elements, t.base == "bool", ranges))
+        _declare_array(b, item, t, outputs)
         return
-    if item.value is not None:
-        value = b.var(b.value(item.value))
-        if t.domain is not None:
-            b.post(_in(value, IntSet.of(t.domain)))
+    source = item.value
+    if source is None and isinstance(b.names.get(bounds.merged.get(name, "")), Decision):
+        source = _Id(bounds.merged[name])  # the 0/1 decision of bool2int, declared before
+    if source is not None:
+        value = b.var(b.value(source))
+        low, high = _bounds(value)
+        domain = IntSet.of(t.domain) if t.domain is not None else IntSet(((low, high),))
+        if not any(lo <= low and high <= hi for lo, hi in domain.ranges):
+            b.post(_in(value, domain))
         b.names[name] = value
     else:
         b.names[name] = b.model.decision(name, _domain(b, name, t, bounds))
     if any(a == _Id("output_var") for a in item.annotations):
         outputs.append(Output(name, [b.var(b.names[name])], t.base == "bool", []))
+
+
+def _declare_array(b: _Builder, item: _Item, t: _Type, outputs: list[Output]) -> None:
+    if not isinstance(item.value, list):
+        raise b.fail(f"the array of variables {item.name} needs its elements listed")
+    elements = b.array(b.value(item.value))
+    b.names[item.name] = list(elements)
+    for a in item.annotations:
+        if isinstance(a, _Call) and a.name == "output_array" and a.args:
+            dims = a.args[0]
+            ranges = (
+                [(r.low, r.high) for r in dims if isinstance(r, _Range)]
+                if isinstance(dims, list)
+                else []
+            )
+            outputs.append(Output(item.name, elements, t.base == "bool", ranges))
 
 
 def _search(b: _Builder, annotations: list[_Ast]) -> None:

@@ -114,6 +114,8 @@ def best_knapsack() -> int:
 
 
 def test_a_knapsack_reaches_its_optimum_and_says_it_is_proved() -> None:
+    model = parse(knapsack()).model  # each bool2int's integer is its boolean
+    assert (len(model.decisions), len(model.constraints)) == (len(WEIGHTS) + 1, 2)
     text = answers(knapsack())
     assert text.endswith("----------\n==========\n")
     assert text.count("----------") == 1
@@ -463,3 +465,9 @@ solve satisfy;
         if not r or (x in (1, 2) and (p or q))
     }
     assert found == expected
+
+
+def test_a_variable_given_another_is_that_one_within_its_own_domain() -> None:
+    text = "var 0..3: x:: output_var;\nvar 1..2: y:: output_var = x;\nsolve satisfy;\n"
+    assert [(s["x"], s["y"]) for s in solutions(text)] == [("1", "1"), ("2", "2")]
+    assert len(parse(text).model.decisions) == 1
