@@ -5,7 +5,8 @@ with what its ``output_var`` and ``output_array`` annotations ask to be shown.
 :func:`run` solves a file and writes its solutions in the FlatZinc protocol
 (``x = 3;`` lines, then ``----------``; ``==========`` once the search is
 complete, ``=====UNSATISFIABLE=====``, ``=====UNKNOWN=====``), as does
-``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-t MS]``.
+``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-i] [-t MS] [-f] [-s] [-p N]`` (see
+:func:`main`).
 
 Integers, sets of integers as domains and constants, booleans and arrays of
 them are read; floats and set variables are refused with the reason.  A ``var
@@ -61,6 +62,9 @@ __all__ = [
     "BUILTINS",
     "FlatZinc",
     "FlatZincError",
+    "IntSet",
+    "Output",
+    "main",
     "parse",
     "read",
     "run",
