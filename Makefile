@@ -108,11 +108,13 @@ stubtest: $(DEV)
 # Twice: as installed (compiled), then the tests marked `compiled` on the compiled
 # modules' own source; the coverage of both passes together must stay above the floor.
 COVERAGE_FLOOR := 94
-# The browser tests' headless Chromium, its driver and pdfinfo, from Debian's packages when
-# they are missing and we run as root (as CI does); elsewhere those tests skip and say why.
-BROWSER_PACKAGES := chromium chromium-driver poppler-utils
+# The browser tests' headless Chromium, its driver and pdfinfo, and minizinc (with Gecode) for
+# the FlatZinc tests, from Debian's packages when they are missing and we run as root (as CI
+# does); elsewhere those tests skip and say why.
+BROWSER_PACKAGES := chromium chromium-driver poppler-utils minizinc
 browser:
-	@if command -v chromedriver >/dev/null && command -v pdfinfo >/dev/null; then :; \
+	@if command -v chromedriver >/dev/null && command -v pdfinfo >/dev/null \
+		&& command -v minizinc >/dev/null; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "installing $(BROWSER_PACKAGES) for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
