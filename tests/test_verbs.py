@@ -462,3 +462,45 @@ def test_reduce_by_folds_each_key_from_its_own_copy_of_the_start() -> None:
     folded = stream(range(6)).reduce_by(lambda n: n % 2, gather, start)
     assert folded == {0: [0, 2, 4], 1: [1, 3, 5]}
     assert start == []
+
+
+def test_failing_keys_pass_their_errors_on_in_every_verb_sync_and_async() -> None:
+    from dataclasses import dataclass
+
+    from lazyfun.streams.verbs import size_of
+
+    rows = [{"k": 3}, {"j": 0}, {"k": 1}, {"k": 2}] * 3
+    for k in (2, None):  # top(2), then a sort spilled with the failures on the way
+        errors: list[BaseException] = []
+        s, a = stream(rows), astream(rows)
+        ours = s.top(k, _key) if k else s.sort(_key, memory=200)
+        theirs = a.top(k, _key) if k else a.sort(_key, memory=200)
+        got = ours.catch(KeyError, do=errors.append).to_list()
+        assert [row["k"] for row in got] == ([1, 1] if k else [1, 1, 1, 2, 2, 2, 3, 3, 3])
+        assert len(errors) == 3
+        assert asyncio.run(theirs.catch(KeyError).to_list()) == got
+    with pytest.raises(TypeError):
+        stream([1, "a"]).sort().to_list()  # items that do not compare: no item's fault
+    with pytest.raises(TypeError):
+        stream([1, "a", 2]).top(1).to_list()
+    table_errors: list[BaseException] = []
+    joined = stream([{"k": 1}]).join([{"k": 1}, {"x": 0}], "k").catch(do=table_errors.append)
+    assert joined.to_list() == [({"k": 1}, {"k": 1})] and len(table_errors) == 1
+
+    @dataclass
+    class Row:
+        k: int
+
+    assert stream([Row(1)]).join([Row(1), Row(2)], "k").to_list() == [(Row(1), Row(1))]
+    with pytest.raises(TypeError, match="a field name or a function"):
+        stream([1]).join([1], 3)  # type: ignore[call-overload]
+    assert size_of([1, (2, 3)]) > size_of([]) and size_of({"a": 1}, depth=0) > 0
+
+    async def merged() -> list[Any]:
+        return (
+            await astream([{"k": 1}, {"k": 5}])
+            .join([{"k": 1}], "k", sorted=True, how="left")
+            .to_list()
+        )
+
+    assert asyncio.run(merged()) == [({"k": 1}, {"k": 1}), ({"k": 5}, None)]

@@ -471,3 +471,77 @@ def test_a_variable_given_another_is_that_one_within_its_own_domain() -> None:
     text = "var 0..3: x:: output_var;\nvar 1..2: y:: output_var = x;\nsolve satisfy;\n"
     assert [(s["x"], s["y"]) for s in solutions(text)] == [("1", "1"), ("2", "2")]
     assert len(parse(text).model.decisions) == 1
+
+
+def test_the_command_line_in_process_takes_every_flag_and_says_a_bad_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lazyfun.csp.flatzinc import main
+
+    path = tmp_path / "send.fzn"
+    path.write_text(SEND_MORE)
+    assert main([str(path), "-i", "-t", "10000", "-f", "-s", "-p", "4"]) == 0
+    shown = capsys.readouterr()
+    assert "Y = 2;\n----------\n==========\n" in shown.out
+    assert "%%%mzn-stat" in shown.out
+    assert "one worker only; -p 4 is ignored" in shown.err
+    bad = tmp_path / "bad.fzn"
+    bad.write_text("var 1..3: x;\nconstraint no_such_builtin(x);\nsolve satisfy;\n")
+    assert main([str(bad)]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "no_such_builtin" in said[0] and "line 2" in said[0]
+    assert main([str(tmp_path / "missing.fzn")]) == 2
+    assert "missing.fzn" in capsys.readouterr().err
+
+
+BAD = {
+    "var 1..3: x;\nconstraint int_eq(x, 1) @;\nsolve satisfy;\n": "line 2: cannot read '@",
+    "var 1..3: x\nsolve satisfy;\n": "line 1: expected ';', found 'solve' on line 2",
+    "predicate foo(var int: x)": "line 1: a predicate item with no ';'",
+    "var 1..3: x;\nsolve maximise x;\n": "line 2: solve maximise\\?",
+    "array [int] of var 1..3: a;\nsolve satisfy;\n": "an array indexed by 'int'",
+    "var set of 1..3: s;\nsolve satisfy;\n": "set variables are not supported",
+    "var set of int: s;\nsolve satisfy;\n": "set variables are not supported",
+    "var 1..3: x;\nconstraint int_eq(x, );\nsolve satisfy;\n": "line 2: an expression, found '\\)'",
+    "array [1..2] of int: a = [1,2];\nvar 1..3: x;\nconstraint int_eq(x, a[3]);\n": (
+        "line 3: a\\[3\\] is not an element of an array"
+    ),
+    "var 1..3: x;\nconstraint int_lin_eq([1,2],[x],3);\nsolve satisfy;\n": "differ in length",
+    "var 1..3: x;\nvar 1..3: y;\nconstraint int_lin_eq([1,y],[x,x],3);\nsolve satisfy;\n": (
+        "line 3: a linear constraint's coefficients must be numbers"
+    ),
+    'var 1..3: x;\nconstraint int_eq(x, "s");\nsolve satisfy;\n': "line 2: cannot use 's' here",
+    "var 1.0..2.0: f;\nsolve satisfy;\n": "line 1: floats are not supported",
+    "var 1..3: x;\nconstraint array_bool_or(x, true);\nsolve satisfy;\n": "expected an array",
+    "var 1..3: x;\nconstraint set_in(x, 3);\nsolve satisfy;\n": "expected a set of integers",
+    "var 1..3: x;\nconstraint int_eq(x, y);\nsolve satisfy;\n": "line 2: unknown name 'y'",
+    "var {}: x;\nsolve satisfy;\n": "line 1: x has an empty domain",
+}
+
+
+@pytest.mark.parametrize("text", sorted(BAD))
+def test_each_mistake_is_a_flatzinc_error_at_its_line(text: str) -> None:
+    with pytest.raises(FlatZincError, match=BAD[text]):
+        solve(parse(text), out=io.StringIO())
+
+
+def test_literals_parameters_and_constant_reifications_are_read() -> None:
+    octal = "predicate p(var int: x);\nvar 0x1..0o7: x :: output_var;\n"
+    assert answers(octal + "constraint int_eq(x, 0x3);\nsolve satisfy;\n", all_solutions=True) == (
+        "x = 3;\n----------\n==========\n"
+    )
+    indexed = "array [1..2] of int: a = [1,2];\nvar 1..3: x :: output_var;\n"
+    assert answers(
+        indexed + "constraint int_eq(x, a[2]);\nsolve satisfy;\n", all_solutions=True
+    ) == ("x = 2;\n----------\n==========\n")
+    reified = (
+        "var bool: b :: output_var;\nvar 1..3: x :: output_var;\n"
+        "constraint int_le_reif(x, 2, b);\nconstraint bool_eq(b, true);\n"
+        "constraint int_eq_imp(x, 1, true);\nsolve satisfy;\n"
+    )
+    assert answers(reified, all_solutions=True) == "b = true;\nx = 1;\n----------\n==========\n"
+    false = "var 1..3: x :: output_var;\nconstraint int_le_reif(x, 2, false);\nsolve satisfy;\n"
+    assert answers(false, all_solutions=True) == "x = 3;\n----------\n==========\n"
+    constant = "var bool: b :: output_var;\nconstraint int_le_reif(1, 2, b);\nsolve satisfy;\n"
+    assert answers(constant, all_solutions=True) == "b = true;\n----------\n==========\n"
+    assert answers("constraint int_le(3, 2);\nsolve satisfy;\n") == "=====UNSATISFIABLE=====\n"
