@@ -212,3 +212,31 @@ def test_what_cannot_resume_exactly_is_refused_at_the_call(tmp_path: Path) -> No
     assert not out.exists()  # nothing was written by a refused call
     ok = read_jsonl(source).map(lambda r: r, concurrency=2).filter(bool).do(print)
     assert ok.catch(RecordError).map(lambda r: r).to_jsonl(out, resume=True) == 10
+
+
+def test_a_resumed_batch_that_fails_is_undone_and_the_progress_stays(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    rows = [{"n": n} for n in range(5)] + [{"n": 5, "extra": 1}] + [{"n": 6}]
+    to_jsonl(rows, source)
+    db = tmp_path / "out.db"
+    with pytest.raises(RecordError, match="fields"):
+        read_jsonl(source).to_sql(db, "t", 3, resume=True)
+    assert read_sql(db, "SELECT n FROM t").count() == 3  # the failed batch undone whole
+    assert read_sql(db, "SELECT position FROM lazyfun_progress").to_list() == [{"position": 3}]
+
+
+def test_a_progress_file_without_its_output_starts_afresh_and_a_shorter_one_is_refused(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(3)), source)
+    out = tmp_path / "out.jsonl"
+    Path(f"{out}.progress").write_text(
+        json.dumps({"size": 10**6, "position": 2, "written": 2, "done": False})
+    )
+    assert read_jsonl(source).to_jsonl(out, resume=True) == 3  # no output: from the start
+    Path(f"{out}.progress").write_text(
+        json.dumps({"size": 10**6, "position": 2, "written": 2, "done": False})
+    )
+    with pytest.raises(ValueError, match="shorter than its progress file says"):
+        read_jsonl(source).to_jsonl(out, resume=True)

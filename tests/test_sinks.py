@@ -442,3 +442,42 @@ def test_a_wait_cancelled_on_a_stream_read_ahead_leaves_its_reader_alive() -> No
     finally:
         threading.excepthook = hook
     assert died == []
+
+
+def test_ctrl_c_while_a_batch_is_written_comes_once_it_is_written(tmp_path: Path) -> None:
+    import threading
+
+    from lazyfun.sinks.writers import JsonlWriter, drain
+    from lazyfun.streams.steps import Chunked
+
+    class Signalled(JsonlWriter):
+        def encode(self, records: list[Any]) -> bytes:
+            if records[0] == 3:
+                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C in the middle of the batch
+            return super().encode(records)
+
+    path = tmp_path / "c.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        drain(Signalled(path), Chunked(iter(range(9)), 3))
+    assert read_jsonl(path).to_list() == [0, 1, 2, 3, 4, 5]  # the batch whole, then the stop
+    elsewhere: list[int] = []
+    worker = threading.Thread(  # off the main thread there is no signal to hold back
+        target=lambda: elsewhere.append(
+            drain(JsonlWriter(tmp_path / "t.jsonl"), Chunked(iter([1, 2]), 1))
+        )
+    )
+    worker.start()
+    worker.join()
+    assert elsewhere == [2]
+
+
+def test_a_row_the_table_refuses_is_a_record_error_after_the_rows_before(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "strict.db"
+    with sqlite3.connect(db) as connection:
+        connection.execute("CREATE TABLE t (n INTEGER NOT NULL)")
+    with pytest.raises(RecordError, match="row 3: table t: NOT NULL"):
+        stream([{"n": 1}, {"n": 2}, {"n": None}, {"n": 4}]).to_sql(db, "t")
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT n FROM t").fetchall() == [(1,), (2,)]
