@@ -131,3 +131,19 @@ def test_help_names_each_argument_as_users_write_it(path: tuple[str, ...]) -> No
     rows = result.stdout[result.stdout.find("Arguments") :].splitlines()
     for name in re.findall(r"[A-Z]+", USAGE.get(path, ""))[1:]:  # its own row, as in the usage
         assert any(row.lstrip("│ *").startswith(f"{name} ") for row in rows), name
+
+
+def test_the_demos_quick_parts_traced(tmp_path: Path) -> None:
+    """The demo's parts but its eager-against-lazy table (the whole demo runs untraced
+    above): what each says holds the facts it shows."""
+    from lazyfun.cli import demo
+
+    said: list[str] = []
+    for part in (demo._sudoku, demo._bird_stages, demo._canon, demo._queens_pipeline):
+        part(said.append)
+    demo._cp_pipeline(said.append)
+    demo._page(said.append, tmp_path / "steps.html")
+    text = "\n".join(said)
+    assert "(0, 4, 7, 5, 2, 6, 1, 3)" in text
+    assert "the scrambled copy has the same form: True" in text
+    assert (tmp_path / "steps.html").read_text().count('<section class="step"') > 10
