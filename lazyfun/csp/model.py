@@ -47,6 +47,7 @@ class Model:
         self.goals: list[tuple[Expr, int]] = []
         self.branching: list[Decision] = []
         self._names: dict[str, Decision] = {}
+        self._last_defined: dict[str, int] = {}
 
     def __repr__(self) -> str:
         goals = f", {len(self.goals)} goals" if self.goals else ""
@@ -127,10 +128,12 @@ class Model:
 
     def define(self, kind: str, domain: Domain, tie: Callable[[Decision], Constraint]) -> Decision:
         """A hidden decision standing for an expression (``minimum(xs)``, ...), tied to
-        its arguments by the constraint ``tie(decision)``; both are named ``kind#n``."""
-        n = 1
+        its arguments by the constraint ``tie(decision)``; both are named ``kind#n``, ``n``
+        one past the last of its kind (a name already taken is skipped): O(1) a call."""
+        n = self._last_defined.get(kind, 0) + 1
         while f"{kind}#{n}" in self._names or f"{kind}#{n}" in self.constraints:
             n += 1
+        self._last_defined[kind] = n
         d = self._decision(f"{kind}#{n}", domain, hidden=True)
         self.add_constraint(d.name, tie(d))
         return d

@@ -189,3 +189,13 @@ def test_models_compare_by_identity_without_building_constraints() -> None:
     assert a != b  # a dataclass would compare the decisions, and so build a constraint
     assert a == a
     assert repr(a) == "Model(1 decisions, 0 constraints)"
+
+
+def test_hidden_decisions_are_numbered_by_kind_past_a_taken_name() -> None:
+    m = Model()
+    x = m.decision("x", Domain.integer_range(0, 9))
+    m.decision("truth#2", Domain.boolean())
+    made = [m.truth(x > k).name for k in range(3)]
+    assert made == ["truth#1", "truth#3", "truth#4"]
+    assert m.truth(x < 5).name == "truth#5"
+    assert sorted(m.constraints) == ["truth#1", "truth#3", "truth#4", "truth#5"]
