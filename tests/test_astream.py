@@ -302,3 +302,9 @@ def test_an_async_buffer_of_n_never_holds_more_than_n_items(n: int, plain: bool)
     held = run(go())
     assert max(held) <= n
     assert held[-1] > n // 2  # and it reads ahead while the consumer is elsewhere
+
+
+def test_filter_without_a_predicate_keeps_the_true_items_as_the_sync_filter_does() -> None:
+    items = [0, 1, None, "", "a", 2]
+    assert asyncio.run(astream(items).filter().to_list()) == stream(items).filter().to_list()
+    assert asyncio.run(astream(items).filter().to_list()) == [1, "a", 2]

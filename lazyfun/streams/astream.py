@@ -88,6 +88,7 @@ U = TypeVar("U")
 D = TypeVar("D")
 K = TypeVar("K")
 V = TypeVar("V")
+E = TypeVar("E", bound=BaseException)
 C = TypeVar("C", bound=_Comparable)
 P = ParamSpec("P")
 
@@ -182,8 +183,17 @@ class AsyncStream(AsyncVerbs[T]):
 
     @overload
     def filter(
+        self: AsyncStream[V | None],
+        keep: None = None,
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+    ) -> AsyncStream[V]: ...
+
+    @overload
+    def filter(
         self,
-        keep: Callable[[T], object],
+        keep: Callable[[T], object] | None = None,
         *,
         concurrency: int | None = None,
         ordered: bool = True,
@@ -191,17 +201,22 @@ class AsyncStream(AsyncVerbs[T]):
 
     def filter(
         self,
-        keep: Callable[[T], object],
+        keep: Callable[[T], object] | None = None,
         *,
         concurrency: int | None = None,
         ordered: bool = True,
     ) -> AsyncStream[Any]:
-        """The items for which ``keep`` (plain or a coroutine function) is true.
+        """The items for which ``keep`` (plain or a coroutine function) is true; without
+        ``keep``, the true items (``None`` left out of the item type).
 
         >>> import asyncio
         >>> asyncio.run(astream(range(6)).filter(lambda n: n % 3 == 0).to_list())
         [0, 3]
+        >>> asyncio.run(astream([0, 1, None, 2]).filter().to_list())
+        [1, 2]
         """
+        if keep is None:
+            keep = bool
         checked(keep, "filter")
         return self._step("filter", keep, concurrency, ordered)
 
@@ -439,20 +454,44 @@ class AsyncStream(AsyncVerbs[T]):
     @overload
     def catch(
         self,
-        *errors: type[BaseException],
-        where: Callable[[Any], object] | None = None,
-        replace: Callable[[Any], Awaitable[U]],
-        do: Callable[[Any], object] | None = None,
+        *,
+        where: Callable[[Exception], object] | None = None,
+        replace: Callable[[Exception], Awaitable[U]],
+        do: Callable[[Exception], object] | None = None,
         stop: bool = False,
     ) -> AsyncStream[T | U]: ...
 
     @overload
     def catch(
         self,
-        *errors: type[BaseException],
-        where: Callable[[Any], object] | None = None,
-        replace: Callable[[Any], U] | None = None,
-        do: Callable[[Any], object] | None = None,
+        *,
+        where: Callable[[Exception], object] | None = None,
+        replace: Callable[[Exception], U] | None = None,
+        do: Callable[[Exception], object] | None = None,
+        stop: bool = False,
+    ) -> AsyncStream[T | U]: ...
+
+    @overload
+    def catch(
+        self,
+        error: type[E],
+        /,
+        *errors: type[E],
+        where: Callable[[E], object] | None = None,
+        replace: Callable[[E], Awaitable[U]],
+        do: Callable[[E], object] | None = None,
+        stop: bool = False,
+    ) -> AsyncStream[T | U]: ...
+
+    @overload
+    def catch(
+        self,
+        error: type[E],
+        /,
+        *errors: type[E],
+        where: Callable[[E], object] | None = None,
+        replace: Callable[[E], U] | None = None,
+        do: Callable[[E], object] | None = None,
         stop: bool = False,
     ) -> AsyncStream[T | U]: ...
 

@@ -16,14 +16,24 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, TypeVar
 
 from lazyfun.streams import steps, threaded
-from lazyfun.streams.steps import seconds
+from lazyfun.streams.steps import check_count, seconds
 
 if TYPE_CHECKING:
     from tenacity import Retrying
 
     from lazyfun.parallel.places import Via
 
-__all__ = ["done", "listed", "rated", "retried", "tapped", "timed", "truth", "with_retry"]
+__all__ = [
+    "done",
+    "listed",
+    "rated",
+    "retried",
+    "sequential",
+    "tapped",
+    "timed",
+    "truth",
+    "with_retry",
+]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -80,3 +90,15 @@ def done(f: Callable[[T], object], item: T) -> None:
 def tapped(f: Callable[[T], object], item: T) -> T:
     f(item)
     return item
+
+
+def sequential(concurrency: int | None, via: Via, chunksize: int | None, what: str) -> bool:
+    """Whether a step runs in the reading thread: neither ``concurrency`` nor ``via``
+    given; a ``chunksize`` then has nothing to size, and is refused."""
+    if chunksize is not None:
+        check_count(chunksize, f"{what}'s chunksize", 1)
+    if concurrency is not None or via is not None:
+        return False
+    if chunksize is not None:
+        raise ValueError(f"{what}: chunksize sizes the tasks of concurrency= or via=; give one")
+    return True

@@ -8,21 +8,17 @@ itertools and the small resumable iterators of :mod:`lazyfun.streams.steps`, so 
 Stream costs about what the hand-written generator pipeline costs (``make
 bench BENCH=stream``).
 
-``map``, ``filter``, ``flatmap`` and ``do`` take ``concurrency=n``: at most n
-calls in flight on threads (or ``via="process"``, ``"dask"``, an Executor),
-in input order or as they complete, reading a bounded distance ahead
-(:mod:`lazyfun.parallel.places`).  An exception raised upstream reaches the
-consumer at its item's place, and ``catch`` below can drop or replace it and
-go on: the steps keep their state across it.
+``map``, ``filter``, ``flatmap`` and ``do`` take ``concurrency=n``: at most n calls in flight on
+threads (or ``via="process"``, ``"dask"``, an Executor), in input order or as they complete,
+reading a bounded distance ahead (:mod:`lazyfun.parallel.places`).  An exception raised upstream
+reaches the consumer at its item's place, and ``catch`` can drop or replace it and go on.
 
 >>> stream(range(10)).filter(lambda n: n % 2).map(lambda n: n * n).to_list()
 [1, 9, 25, 49, 81]
 
-A Stream is one-shot, like the iterator it wraps, and says so: reading it a
-second time raises :class:`StreamConsumedError` instead of silently giving
-nothing.  To read the items more than once, turn the Stream into a
-call-by-need :class:`~lazyfun.lazylist.LazyList` with :meth:`Stream.lazylist`,
-or build the Stream again.
+A Stream is one-shot, like the iterator it wraps, and says so: reading it a second time raises
+:class:`StreamConsumedError` instead of silently giving nothing.  To read the items more than
+once, turn it into a call-by-need :class:`~lazyfun.lazylist.LazyList` with :meth:`Stream.lazylist`.
 
 >>> squares = stream(range(4)).map(lambda n: n * n)
 >>> squares.to_list()
@@ -67,6 +63,7 @@ U = TypeVar("U")
 D = TypeVar("D")
 K = TypeVar("K")
 V = TypeVar("V")
+E = TypeVar("E", bound=BaseException)
 P = ParamSpec("P")
 
 __all__ = ["Rate", "Stream", "StreamConsumedError", "stream"]
@@ -177,7 +174,7 @@ class Stream(Verbs[T]):
         work: Callable[[T], U] = calls.with_retry(
             calls.rated(calls.timed(f, timeout), rate, via), retry
         )
-        if _sequential(concurrency, via, chunksize, "map"):
+        if calls.sequential(concurrency, via, chunksize, "map"):
             return self._kept(map(work, self._take_items()))
         return self._concurrent("map", work, concurrency, ordered, via, "map", chunksize)
 
@@ -205,6 +202,17 @@ class Stream(Verbs[T]):
 
     @overload
     def filter(
+        self: Stream[V | None],
+        keep: None = None,
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        chunksize: int | None = None,
+    ) -> Stream[V]: ...
+
+    @overload
+    def filter(
         self,
         keep: Callable[[T], object] | None = None,
         *,
@@ -224,7 +232,8 @@ class Stream(Verbs[T]):
         chunksize: int | None = None,
     ) -> Stream[Any]:
         """``filter keep``: the items for which ``keep`` is true (a ``TypeGuard`` or
-        ``TypeIs`` predicate narrows the item type); without ``keep``, the true items.
+        ``TypeIs`` predicate narrows the item type); without ``keep``, the true items
+        (``None`` left out of the item type).
 
         >>> stream(range(6)).filter(lambda n: n % 3 == 0).to_list()
         [0, 3]
@@ -234,7 +243,7 @@ class Stream(Verbs[T]):
         if keep is None:
             keep = bool
         check_callable(keep, "filter")
-        if _sequential(concurrency, via, chunksize, "filter"):
+        if calls.sequential(concurrency, via, chunksize, "filter"):
             return self._kept(filter(keep, self._take_items()), drops="filter")
         work = functools.partial(calls.truth, keep)
         return self._concurrent("filter", work, concurrency, ordered, via, "filter", chunksize)
@@ -256,7 +265,7 @@ class Stream(Verbs[T]):
         [0, 0, 1, 0, 1, 2]
         """
         check_callable(f, "flatmap")
-        if _sequential(concurrency, via, chunksize, "flatmap"):
+        if calls.sequential(concurrency, via, chunksize, "flatmap"):
             work: Callable[[T], Iterable[U]] = calls.with_retry(f, retry)
             return self._then(steps.flat_map(self._take_items(), work))
         listed = functools.partial(calls.listed, f)
@@ -281,7 +290,7 @@ class Stream(Verbs[T]):
         """
         check_callable(f, "do")
         work: Callable[[T], object] = calls.with_retry(f, retry)
-        if _sequential(concurrency, via, chunksize, "do"):
+        if calls.sequential(concurrency, via, chunksize, "do"):
             return self._kept(map(functools.partial(calls.tapped, work), self._take_items()))
         return self._concurrent(
             "do", functools.partial(calls.done, work), concurrency, ordered, via, "do", chunksize
@@ -450,6 +459,28 @@ class Stream(Verbs[T]):
         if key is not None:
             check_callable(key, "unique's key")
         return self._then(steps.Unique(self._take_items(), key))
+
+    @overload
+    def catch(
+        self,
+        *,
+        where: Callable[[Exception], object] | None = None,
+        replace: Callable[[Exception], U] | None = None,
+        do: Callable[[Exception], object] | None = None,
+        stop: bool = False,
+    ) -> Stream[T | U]: ...
+
+    @overload
+    def catch(
+        self,
+        error: type[E],
+        /,
+        *errors: type[E],
+        where: Callable[[E], object] | None = None,
+        replace: Callable[[E], U] | None = None,
+        do: Callable[[E], object] | None = None,
+        stop: bool = False,
+    ) -> Stream[T | U]: ...
 
     def catch(
         self,
@@ -630,18 +661,6 @@ class Stream(Verbs[T]):
 
 
 _NO_END: Any = object()
-
-
-def _sequential(concurrency: int | None, via: Via, chunksize: int | None, what: str) -> bool:
-    """Whether a step runs in the reading thread: neither ``concurrency`` nor ``via``
-    given; a ``chunksize`` then has nothing to size, and is refused."""
-    if chunksize is not None:
-        check_count(chunksize, f"{what}'s chunksize", 1)
-    if concurrency is not None or via is not None:
-        return False
-    if chunksize is not None:
-        raise ValueError(f"{what}: chunksize sizes the tasks of concurrency= or via=; give one")
-    return True
 
 
 @overload
