@@ -1,10 +1,12 @@
 """Typed composition: ``compose``, ``compose_left`` and ``pipe``.
 
-toolz's versions are untyped, so a pipeline built with them is ``Any`` to
-mypy.  These are toolz's own functions behind overloads (up to eight stages
-for ``pipe``, six for ``compose``), so ``mypy --strict`` infers the type of
-each stage's output from the previous one, and a mismatch is reported where
-the stages meet.  Longer chains still run; their result is typed ``Any``.
+toolz's versions are untyped, so a pipeline built with them is ``Any`` to a type
+checker.  These are toolz's own functions behind overloads, one per length up to
+12 functions, each stage's input the previous stage's output: mypy and pyright
+infer the type of each stage from the one before it and report a mismatch where the
+stages meet.  There is no untyped fallback: a chain of more than 12 functions is
+refused by the checkers (it still runs); nest it, ``pipe(pipe(x, f1, ..., f12), g, ...)``.
+Functions handed over as ``*funcs`` are checked as a chain of that one type.
 
 A generic class as a stage needs its parameter spelled out for mypy to
 follow it: write ``list[int]``, not ``list``.
@@ -17,115 +19,174 @@ from typing import Any, TypeVar, overload
 
 import toolz
 
-A = TypeVar("A")
-B = TypeVar("B")
-C = TypeVar("C")
-D = TypeVar("D")
-E = TypeVar("E")
-F = TypeVar("F")
-G = TypeVar("G")
-H = TypeVar("H")
-I = TypeVar("I")  # noqa: E741
+T0 = TypeVar("T0")
+T1 = TypeVar("T1")
+T2 = TypeVar("T2")
+T3 = TypeVar("T3")
+T4 = TypeVar("T4")
+T5 = TypeVar("T5")
+T6 = TypeVar("T6")
+T7 = TypeVar("T7")
+T8 = TypeVar("T8")
+T9 = TypeVar("T9")
+T10 = TypeVar("T10")
+T11 = TypeVar("T11")
+T12 = TypeVar("T12")
 
 __all__ = ["compose", "compose_left", "pipe"]
 
 
 @overload
-def pipe(data: A, /) -> A: ...
+def pipe(data: T0, /) -> T0: ...
 
 
 @overload
-def pipe(data: A, f1: Callable[[A], B], /) -> B: ...
+def pipe(data: T0, f1: Callable[[T0], T1], /) -> T1: ...
 
 
 @overload
-def pipe(data: A, f1: Callable[[A], B], f2: Callable[[B], C], /) -> C: ...
-
-
-@overload
-def pipe(data: A, f1: Callable[[A], B], f2: Callable[[B], C], f3: Callable[[C], D], /) -> D: ...
+def pipe(data: T0, f1: Callable[[T0], T1], f2: Callable[[T1], T2], /) -> T2: ...
 
 
 @overload
 def pipe(
-    data: A,
-    f1: Callable[[A], B],
-    f2: Callable[[B], C],
-    f3: Callable[[C], D],
-    f4: Callable[[D], E],
-    /,
-) -> E: ...
+    data: T0, f1: Callable[[T0], T1], f2: Callable[[T1], T2], f3: Callable[[T2], T3], /
+) -> T3: ...
 
 
 @overload
 def pipe(
-    data: A,
-    f1: Callable[[A], B],
-    f2: Callable[[B], C],
-    f3: Callable[[C], D],
-    f4: Callable[[D], E],
-    f5: Callable[[E], F],
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
     /,
-) -> F: ...
+) -> T4: ...
 
 
 @overload
 def pipe(
-    data: A,
-    f1: Callable[[A], B],
-    f2: Callable[[B], C],
-    f3: Callable[[C], D],
-    f4: Callable[[D], E],
-    f5: Callable[[E], F],
-    f6: Callable[[F], G],
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
     /,
-) -> G: ...
+) -> T5: ...
 
 
 @overload
 def pipe(
-    data: A,
-    f1: Callable[[A], B],
-    f2: Callable[[B], C],
-    f3: Callable[[C], D],
-    f4: Callable[[D], E],
-    f5: Callable[[E], F],
-    f6: Callable[[F], G],
-    f7: Callable[[G], H],
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
     /,
-) -> H: ...
+) -> T6: ...
 
 
 @overload
 def pipe(
-    data: A,
-    f1: Callable[[A], B],
-    f2: Callable[[B], C],
-    f3: Callable[[C], D],
-    f4: Callable[[D], E],
-    f5: Callable[[E], F],
-    f6: Callable[[F], G],
-    f7: Callable[[G], H],
-    f8: Callable[[H], I],
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
     /,
-) -> I: ...
+) -> T7: ...
 
 
 @overload
 def pipe(
-    data: Any,
-    f1: Callable[[Any], Any],
-    f2: Callable[[Any], Any],
-    f3: Callable[[Any], Any],
-    f4: Callable[[Any], Any],
-    f5: Callable[[Any], Any],
-    f6: Callable[[Any], Any],
-    f7: Callable[[Any], Any],
-    f8: Callable[[Any], Any],
-    f9: Callable[[Any], Any],
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
     /,
-    *funcs: Callable[[Any], Any],
-) -> Any: ...
+) -> T8: ...
+
+
+@overload
+def pipe(
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    f9: Callable[[T8], T9],
+    /,
+) -> T9: ...
+
+
+@overload
+def pipe(
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    f9: Callable[[T8], T9],
+    f10: Callable[[T9], T10],
+    /,
+) -> T10: ...
+
+
+@overload
+def pipe(
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    f9: Callable[[T8], T9],
+    f10: Callable[[T9], T10],
+    f11: Callable[[T10], T11],
+    /,
+) -> T11: ...
+
+
+@overload
+def pipe(
+    data: T0,
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    f9: Callable[[T8], T9],
+    f10: Callable[[T9], T10],
+    f11: Callable[[T10], T11],
+    f12: Callable[[T11], T12],
+    /,
+) -> T12: ...
 
 
 def pipe(data: Any, /, *funcs: Callable[[Any], Any]) -> Any:
@@ -139,50 +200,143 @@ def pipe(data: Any, /, *funcs: Callable[[Any], Any]) -> Any:
 
 
 @overload
-def compose(f1: Callable[[A], B], /) -> Callable[[A], B]: ...
+def compose(f1: Callable[[T0], T1], /) -> Callable[[T0], T1]: ...
 
 
 @overload
-def compose(f2: Callable[[B], C], f1: Callable[[A], B], /) -> Callable[[A], C]: ...
-
-
-@overload
-def compose(
-    f3: Callable[[C], D], f2: Callable[[B], C], f1: Callable[[A], B], /
-) -> Callable[[A], D]: ...
+def compose(f2: Callable[[T1], T2], f1: Callable[[T0], T1], /) -> Callable[[T0], T2]: ...
 
 
 @overload
 def compose(
-    f4: Callable[[D], E], f3: Callable[[C], D], f2: Callable[[B], C], f1: Callable[[A], B], /
-) -> Callable[[A], E]: ...
+    f3: Callable[[T2], T3], f2: Callable[[T1], T2], f1: Callable[[T0], T1], /
+) -> Callable[[T0], T3]: ...
 
 
 @overload
 def compose(
-    f5: Callable[[E], F],
-    f4: Callable[[D], E],
-    f3: Callable[[C], D],
-    f2: Callable[[B], C],
-    f1: Callable[[A], B],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
     /,
-) -> Callable[[A], F]: ...
+) -> Callable[[T0], T4]: ...
 
 
 @overload
 def compose(
-    f6: Callable[[F], G],
-    f5: Callable[[E], F],
-    f4: Callable[[D], E],
-    f3: Callable[[C], D],
-    f2: Callable[[B], C],
-    f1: Callable[[A], B],
+    f5: Callable[[T4], T5],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
     /,
-) -> Callable[[A], G]: ...
+) -> Callable[[T0], T5]: ...
 
 
 @overload
-def compose(*funcs: Callable[[Any], Any]) -> Callable[[Any], Any]: ...
+def compose(
+    f6: Callable[[T5], T6],
+    f5: Callable[[T4], T5],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
+    /,
+) -> Callable[[T0], T6]: ...
+
+
+@overload
+def compose(
+    f7: Callable[[T6], T7],
+    f6: Callable[[T5], T6],
+    f5: Callable[[T4], T5],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
+    /,
+) -> Callable[[T0], T7]: ...
+
+
+@overload
+def compose(
+    f8: Callable[[T7], T8],
+    f7: Callable[[T6], T7],
+    f6: Callable[[T5], T6],
+    f5: Callable[[T4], T5],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
+    /,
+) -> Callable[[T0], T8]: ...
+
+
+@overload
+def compose(
+    f9: Callable[[T8], T9],
+    f8: Callable[[T7], T8],
+    f7: Callable[[T6], T7],
+    f6: Callable[[T5], T6],
+    f5: Callable[[T4], T5],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
+    /,
+) -> Callable[[T0], T9]: ...
+
+
+@overload
+def compose(
+    f10: Callable[[T9], T10],
+    f9: Callable[[T8], T9],
+    f8: Callable[[T7], T8],
+    f7: Callable[[T6], T7],
+    f6: Callable[[T5], T6],
+    f5: Callable[[T4], T5],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
+    /,
+) -> Callable[[T0], T10]: ...
+
+
+@overload
+def compose(
+    f11: Callable[[T10], T11],
+    f10: Callable[[T9], T10],
+    f9: Callable[[T8], T9],
+    f8: Callable[[T7], T8],
+    f7: Callable[[T6], T7],
+    f6: Callable[[T5], T6],
+    f5: Callable[[T4], T5],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
+    /,
+) -> Callable[[T0], T11]: ...
+
+
+@overload
+def compose(
+    f12: Callable[[T11], T12],
+    f11: Callable[[T10], T11],
+    f10: Callable[[T9], T10],
+    f9: Callable[[T8], T9],
+    f8: Callable[[T7], T8],
+    f7: Callable[[T6], T7],
+    f6: Callable[[T5], T6],
+    f5: Callable[[T4], T5],
+    f4: Callable[[T3], T4],
+    f3: Callable[[T2], T3],
+    f2: Callable[[T1], T2],
+    f1: Callable[[T0], T1],
+    /,
+) -> Callable[[T0], T12]: ...
 
 
 def compose(*funcs: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -199,50 +353,143 @@ def compose(*funcs: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 @overload
-def compose_left(f1: Callable[[A], B], /) -> Callable[[A], B]: ...
+def compose_left(f1: Callable[[T0], T1], /) -> Callable[[T0], T1]: ...
 
 
 @overload
-def compose_left(f1: Callable[[A], B], f2: Callable[[B], C], /) -> Callable[[A], C]: ...
-
-
-@overload
-def compose_left(
-    f1: Callable[[A], B], f2: Callable[[B], C], f3: Callable[[C], D], /
-) -> Callable[[A], D]: ...
+def compose_left(f1: Callable[[T0], T1], f2: Callable[[T1], T2], /) -> Callable[[T0], T2]: ...
 
 
 @overload
 def compose_left(
-    f1: Callable[[A], B], f2: Callable[[B], C], f3: Callable[[C], D], f4: Callable[[D], E], /
-) -> Callable[[A], E]: ...
+    f1: Callable[[T0], T1], f2: Callable[[T1], T2], f3: Callable[[T2], T3], /
+) -> Callable[[T0], T3]: ...
 
 
 @overload
 def compose_left(
-    f1: Callable[[A], B],
-    f2: Callable[[B], C],
-    f3: Callable[[C], D],
-    f4: Callable[[D], E],
-    f5: Callable[[E], F],
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
     /,
-) -> Callable[[A], F]: ...
+) -> Callable[[T0], T4]: ...
 
 
 @overload
 def compose_left(
-    f1: Callable[[A], B],
-    f2: Callable[[B], C],
-    f3: Callable[[C], D],
-    f4: Callable[[D], E],
-    f5: Callable[[E], F],
-    f6: Callable[[F], G],
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
     /,
-) -> Callable[[A], G]: ...
+) -> Callable[[T0], T5]: ...
 
 
 @overload
-def compose_left(*funcs: Callable[[Any], Any]) -> Callable[[Any], Any]: ...
+def compose_left(
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    /,
+) -> Callable[[T0], T6]: ...
+
+
+@overload
+def compose_left(
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    /,
+) -> Callable[[T0], T7]: ...
+
+
+@overload
+def compose_left(
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    /,
+) -> Callable[[T0], T8]: ...
+
+
+@overload
+def compose_left(
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    f9: Callable[[T8], T9],
+    /,
+) -> Callable[[T0], T9]: ...
+
+
+@overload
+def compose_left(
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    f9: Callable[[T8], T9],
+    f10: Callable[[T9], T10],
+    /,
+) -> Callable[[T0], T10]: ...
+
+
+@overload
+def compose_left(
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    f9: Callable[[T8], T9],
+    f10: Callable[[T9], T10],
+    f11: Callable[[T10], T11],
+    /,
+) -> Callable[[T0], T11]: ...
+
+
+@overload
+def compose_left(
+    f1: Callable[[T0], T1],
+    f2: Callable[[T1], T2],
+    f3: Callable[[T2], T3],
+    f4: Callable[[T3], T4],
+    f5: Callable[[T4], T5],
+    f6: Callable[[T5], T6],
+    f7: Callable[[T6], T7],
+    f8: Callable[[T7], T8],
+    f9: Callable[[T8], T9],
+    f10: Callable[[T9], T10],
+    f11: Callable[[T10], T11],
+    f12: Callable[[T11], T12],
+    /,
+) -> Callable[[T0], T12]: ...
 
 
 def compose_left(*funcs: Callable[[Any], Any]) -> Callable[[Any], Any]:
