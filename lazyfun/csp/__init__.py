@@ -1,18 +1,15 @@
 """A constraint model in the Solver Foundation style, solved lazily.
 
-The layers, imports pointing one way: :mod:`~lazyfun.csp.domain` (domains
-and ``ModelError``), :mod:`~lazyfun.csp.constraints` (decisions, expressions,
-constraints and their combinations with ``&``, ``|``, ``~``),
-:mod:`~lazyfun.csp.relations` and :mod:`~lazyfun.csp.arithmetic` (element,
-table, minimum, maximum; ``x * y``, ``//``, ``%``, ``abs``),
-:mod:`~lazyfun.csp.scheduling` (intervals, ``no_overlap``, ``cumulative``),
-:mod:`~lazyfun.csp.results` (``Solution``, ``Quality``),
-:mod:`~lazyfun.csp.propagators` (with :mod:`~lazyfun.csp.nonlinear` and
-:mod:`~lazyfun.csp.disjunctive`) and :mod:`~lazyfun.csp.solver` (the search,
-shown by :mod:`~lazyfun.csp.progress`),
-and :mod:`~lazyfun.csp.model` (``Model``, which uses them all); above them,
-:mod:`~lazyfun.csp.flatzinc` reads MiniZinc's FlatZinc into a ``Model`` and
-writes its solutions in the FlatZinc protocol (imported only when used).
+Its folders, by what their parts do, imports pointing one way:
+:mod:`~lazyfun.csp.modelling` (domains, decisions, expressions, constraints and
+their combinations with ``&``, ``|``, ``~``, relations, arithmetic, intervals,
+results, and ``Model``, which uses the rest), :mod:`~lazyfun.csp.propagation`
+(each constraint's filter, run to a fixpoint), :mod:`~lazyfun.csp.search` (the
+branch and bound over them, its branching strategies, the scheduling searches);
+above them, :mod:`~lazyfun.csp.flatzinc` reads MiniZinc's FlatZinc into a
+``Model`` and writes its solutions in the FlatZinc protocol (imported only when
+used).  :mod:`~lazyfun.csp.examples` and :mod:`~lazyfun.csp.jobshop` hold the
+classic models.
 
 >>> from lazyfun.csp import Model, Domain, all_different
 >>> m = Model()
@@ -31,13 +28,13 @@ writes its solutions in the FlatZinc protocol (imported only when used).
 <Quality.INFEASIBLE: 'infeasible'>
 """
 
-from lazyfun.csp.constraints import Constraint, Decision, Expr, all_different, total
-from lazyfun.csp.domain import Domain, ModelError
-from lazyfun.csp.model import Model
-from lazyfun.csp.relations import element, if_then, maximum, minimum, table
-from lazyfun.csp.results import Quality, Solution
-from lazyfun.csp.scheduling import Interval, cumulative, no_overlap
-from lazyfun.csp.solver import Solutions
+from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr, all_different, total
+from lazyfun.csp.modelling.domain import Domain, ModelError
+from lazyfun.csp.modelling.model import Model
+from lazyfun.csp.modelling.relations import element, if_then, maximum, minimum, table
+from lazyfun.csp.modelling.results import Quality, Solution
+from lazyfun.csp.modelling.scheduling import Interval, cumulative, no_overlap
+from lazyfun.csp.search.solver import Solutions
 
 __all__ = [
     "Constraint",

@@ -18,9 +18,9 @@ from itertools import combinations
 from random import Random
 from typing import Literal
 
-from lazyfun.csp.constraints import Decision, all_different, total
-from lazyfun.csp.domain import Domain, ModelError
-from lazyfun.csp.model import Model
+from lazyfun.csp.modelling.constraints import Decision, all_different, total
+from lazyfun.csp.modelling.domain import Domain, ModelError
+from lazyfun.csp.modelling.model import Model
 
 __all__ = [
     "HIKING",

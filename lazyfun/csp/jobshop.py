@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from lazyfun.csp.constraints import Decision
-from lazyfun.csp.domain import Domain
-from lazyfun.csp.model import Model
-from lazyfun.csp.scheduling import Interval, no_overlap
+from lazyfun.csp.modelling.constraints import Decision
+from lazyfun.csp.modelling.domain import Domain
+from lazyfun.csp.modelling.model import Model
+from lazyfun.csp.modelling.scheduling import Interval, no_overlap
 
 __all__ = ["FT06", "FT10", "JobShop", "jobshop_model"]
 

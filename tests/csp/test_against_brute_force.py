@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, all_different
-from lazyfun.csp.constraints import Constraint, Decision
+from lazyfun.csp.modelling.constraints import Constraint, Decision
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

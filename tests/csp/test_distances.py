@@ -9,18 +9,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, all_different
-from lazyfun.csp.constraints import Decision
-from lazyfun.csp.distances import (
+from lazyfun.csp.examples import golomb_model
+from lazyfun.csp.modelling.constraints import Decision
+from lazyfun.csp.modelling.relations import if_then
+from lazyfun.csp.propagation.distances import (
     Chain,
     chain_bounds,
     difference_filter,
     distinct_distances,
     smallest_sum,
 )
-from lazyfun.csp.examples import golomb_model
-from lazyfun.csp.filters import Propagator, unit_equality
-from lazyfun.csp.propagators import Propagators
-from lazyfun.csp.relations import if_then
+from lazyfun.csp.propagation.filters import Propagator, unit_equality
+from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, ModelError, element, maximum, minimum, total
-from lazyfun.csp.constraints import Constraint, Decision, Expr
+from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

@@ -7,7 +7,7 @@ import pytest
 from lazyfun import ilen
 from lazyfun.csp import Domain, Model, ModelError, Quality, all_different, total
 from lazyfun.csp.examples import MSF_PUZZLE, queens_model, send_more_money, sudoku_model
-from lazyfun.csp.propagators import Propagators
+from lazyfun.csp.propagation.propagators import Propagators
 from lazyfun.queens import queens
 from lazyfun.sudoku import is_solution, parse
 from tests.datafiles import read_lines

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from lazyfun.csp import Decision, Domain, Model, Quality, no_overlap
 from lazyfun.csp.jobshop import FT06, JobShop, jobshop_model
-from lazyfun.csp.propagators import Propagators
-from lazyfun.csp.ranking import Ranking
+from lazyfun.csp.propagation.propagators import Propagators
+from lazyfun.csp.search.ranking import Ranking
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

@@ -18,8 +18,8 @@ from lazyfun.csp import (
     minimum,
     table,
 )
-from lazyfun.csp.constraints import Decision
-from lazyfun.csp.propagators import Propagators
+from lazyfun.csp.modelling.constraints import Decision
+from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

@@ -20,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, Quality, total
-from lazyfun.csp.constraints import Expr
 from lazyfun.csp.examples import HIKING, correlated_items, golomb_model, knapsack_model
-from lazyfun.csp.propagators import Propagators
-from lazyfun.csp.relaxation import knapsacks
+from lazyfun.csp.modelling.constraints import Expr
+from lazyfun.csp.propagation.propagators import Propagators
+from lazyfun.csp.propagation.relaxation import knapsacks
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Interval, Model, ModelError, cumulative, no_overlap
-from lazyfun.csp.constraints import Decision
-from lazyfun.csp.propagators import Propagators
+from lazyfun.csp.modelling.constraints import Decision
+from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import product
 
-from lazyfun.csp.constraints import Constraint, Decision
-from lazyfun.csp.domain import Domain
+from lazyfun.csp.modelling.constraints import Constraint, Decision
+from lazyfun.csp.modelling.domain import Domain
 
 __all__ = ["ENUMERATED", "Function", "image"]
 

@@ -5,7 +5,7 @@ z``, ``abs(x - y) != 2``) and combined with ``&``, ``|`` and ``~``.
 Expressions are linear, ``sum(coefficient * decision) + constant``; what is
 not linear (``x * y``, ``x // 3``, ``x % 3``, ``abs(x - y)`` used in a sum) is
 a *hidden* decision the model defines and ties to its arguments (see
-:mod:`lazyfun.csp.arithmetic`), so every expression stays linear over
+:mod:`lazyfun.csp.modelling.arithmetic`), so every expression stays linear over
 decisions.  ``all_different`` and predicates cover the rest.  A decision
 belongs to one model (its ``model``, compared by identity): mixing the
 decisions of two models is a ``ModelError``.
@@ -17,7 +17,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal, Protocol, TypeAlias, runtime_checkable
 
-from lazyfun.csp.domain import Domain, ModelError, check_int
+from lazyfun.csp.modelling.domain import Domain, ModelError, check_int
 
 __all__ = [
     "COMPARISONS",

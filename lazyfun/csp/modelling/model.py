@@ -3,8 +3,8 @@
 Shaped after Microsoft Solver Foundation's ``Decision``, ``Domain.IntegerRange``,
 ``Model.AddConstraint(name, ...)`` and ``Model.AllDifferent``, in Python's
 terms: constraints are written with operators on decisions (see
-:mod:`lazyfun.csp.constraints`), and a model's solutions are a lazy iterator
-(see :mod:`lazyfun.csp.solver`).  Imports run one way: the model uses the
+:mod:`lazyfun.csp.modelling.constraints`), and a model's solutions are a lazy iterator
+(see :mod:`lazyfun.csp.search.solver`).  Imports run one way: the model uses the
 solver, the solver knows only decisions and constraints.
 """
 
@@ -14,13 +14,20 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from lazyfun.csp.arithmetic import Function, image
-from lazyfun.csp.constraints import Constraint, Decision, Expr, Predicate, Truth, decision_of
-from lazyfun.csp.domain import Domain, ModelError
-from lazyfun.csp.progress import SearchProgress
-from lazyfun.csp.results import Quality, Solution
-from lazyfun.csp.scheduling import Interval, make_interval
-from lazyfun.csp.solver import Solutions
+from lazyfun.csp.modelling.arithmetic import Function, image
+from lazyfun.csp.modelling.constraints import (
+    Constraint,
+    Decision,
+    Expr,
+    Predicate,
+    Truth,
+    decision_of,
+)
+from lazyfun.csp.modelling.domain import Domain, ModelError
+from lazyfun.csp.modelling.results import Quality, Solution
+from lazyfun.csp.modelling.scheduling import Interval, make_interval
+from lazyfun.csp.search.progress import SearchProgress
+from lazyfun.csp.search.solver import Solutions
 
 __all__ = ["Model"]
 
@@ -241,7 +248,7 @@ class Model:
         the last one is good enough: the search goes no further.
 
         ``progress=True`` shows the search on standard error as it goes (nodes,
-        the best goal value so far and the bound; see :mod:`lazyfun.csp.progress`);
+        the best goal value so far and the bound; see :mod:`lazyfun.csp.search.progress`);
         a text stream instead of True shows it there.
         """
         shown = None

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from lazyfun.csp.constraints import Constraint, Decision, Expression, decision_of
-from lazyfun.csp.domain import Domain, ModelError, check_int
+from lazyfun.csp.modelling.constraints import Constraint, Decision, Expression, decision_of
+from lazyfun.csp.modelling.domain import Domain, ModelError, check_int
 
 __all__ = [
     "Element",

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Protocol
 
-from lazyfun.csp.constraints import Decision
-from lazyfun.csp.domain import ModelError
+from lazyfun.csp.modelling.constraints import Decision
+from lazyfun.csp.modelling.domain import ModelError
 
 __all__ = ["Decisions", "Quality", "Solution"]
 

@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from typing import Protocol, runtime_checkable
 
-from lazyfun.csp.constraints import Constraint, Decision, Expr
-from lazyfun.csp.domain import Domain, ModelError, check_int
+from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
+from lazyfun.csp.modelling.domain import Domain, ModelError, check_int
 
 __all__ = ["Cumulative", "Interval", "NoOverlap", "cumulative", "make_interval", "no_overlap"]
 

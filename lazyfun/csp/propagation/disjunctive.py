@@ -40,7 +40,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import pairwise
 
-from lazyfun.csp.filters import Changes, Propagator, low
+from lazyfun.csp.propagation.filters import Changes, Propagator, low
 
 __all__ = ["SetTimes", "Task", "cumulative_filter", "no_overlap_filter"]
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lazyfun.csp.constraints import AllDifferent, Constraint, Linear
-from lazyfun.csp.filters import Changes, Propagator, low
+from lazyfun.csp.modelling.constraints import AllDifferent, Constraint, Linear
+from lazyfun.csp.propagation.filters import Changes, Propagator, low
 
 __all__ = [
     "Chain",
@@ -218,7 +218,7 @@ def difference_filter(g: int, x: int, y: int, offsets: Sequence[int]) -> Propaga
     until they hold still; once ``y`` or ``g`` is fixed, the other two are shifts of
     each other, narrowed value by value.  It reaches its own fixpoint in one call.
 
-    The fast form of :func:`lazyfun.csp.filters.unit_equality` on three decisions,
+    The fast form of :func:`lazyfun.csp.propagation.filters.unit_equality` on three decisions,
     with the same answers.
     """
     off_g, off_x, off_y = offsets[g], offsets[x], offsets[y]

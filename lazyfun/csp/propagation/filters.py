@@ -3,7 +3,7 @@
 A domain is a bit set over the decision's offset: bit ``i`` of decision ``d``
 stands for ``offsets[d] + i``.  A propagator takes the list of domains,
 narrows some of them in place, and returns the decisions it narrowed, or
-None when the constraint cannot hold.  :mod:`lazyfun.csp.propagators` picks
+None when the constraint cannot hold.  :mod:`lazyfun.csp.propagation.propagators` picks
 one for each constraint of a model and runs them to a fixpoint.
 
 Installed from source, this module is compiled with mypyc (see
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from lazyfun.csp.constraints import COMPARISONS, Constraint, Linear
+from lazyfun.csp.modelling.constraints import COMPARISONS, Constraint, Linear
 
 __all__ = [
     "Changes",

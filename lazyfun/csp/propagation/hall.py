@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lazyfun.csp.filters import Changes, Propagator, low
+from lazyfun.csp.propagation.filters import Changes, Propagator, low
 
 __all__ = ["bounds_distinct", "hall_bounds", "hall_bounds_naive"]
 

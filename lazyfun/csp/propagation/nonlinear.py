@@ -1,9 +1,9 @@
-"""Propagators for the function constraints of :mod:`lazyfun.csp.arithmetic` and for
+"""Propagators for the function constraints of :mod:`lazyfun.csp.modelling.arithmetic` and for
 constraints combined with ``&``, ``|``, ``~`` and ``model.truth``.
 
-Domains are bit sets over offsets, as in :mod:`lazyfun.csp.filters`.  A function
+Domains are bit sets over offsets, as in :mod:`lazyfun.csp.propagation.filters`.  A function
 ``result == f(arguments)`` keeps exactly the supported values while its arguments
-have few combinations (:data:`~lazyfun.csp.arithmetic.ENUMERATED`), and reasons on
+have few combinations (:data:`~lazyfun.csp.modelling.arithmetic.ENUMERATED`), and reasons on
 bounds beyond that.  A combination of constraints runs the propagators of its parts:
 a part that fails on a trial copy of the domains cannot hold there.
 
@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import isqrt
 
-from lazyfun.csp.arithmetic import ENUMERATED, span
-from lazyfun.csp.filters import Changes, Propagator, low, narrow, range_mask
+from lazyfun.csp.modelling.arithmetic import ENUMERATED, span
+from lazyfun.csp.propagation.filters import Changes, Propagator, low, narrow, range_mask
 
 __all__ = ["all_filter", "any_filter", "function_filter", "truth_filter"]
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from lazyfun.csp.arithmetic import Function
-from lazyfun.csp.constraints import (
+from lazyfun.csp.modelling.arithmetic import Function
+from lazyfun.csp.modelling.constraints import (
     COMPARISONS,
     AbsCompare,
     AllDifferent,
@@ -36,10 +36,12 @@ from lazyfun.csp.constraints import (
     Predicate,
     Truth,
 )
-from lazyfun.csp.disjunctive import Task, cumulative_filter, no_overlap_filter
-from lazyfun.csp.distances import chain_bounds, chains, difference_filter, difference_of
-from lazyfun.csp.domain import ModelError
-from lazyfun.csp.filters import (
+from lazyfun.csp.modelling.domain import ModelError
+from lazyfun.csp.modelling.relations import Element, Extreme, IfThen, Table
+from lazyfun.csp.modelling.scheduling import Cumulative, Interval, NoOverlap
+from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
+from lazyfun.csp.propagation.distances import chain_bounds, chains, difference_filter, difference_of
+from lazyfun.csp.propagation.filters import (
     Changes,
     GoalBound,
     Propagator,
@@ -53,11 +55,9 @@ from lazyfun.csp.filters import (
     table_filter,
     unit_equality,
 )
-from lazyfun.csp.hall import bounds_distinct
-from lazyfun.csp.nonlinear import all_filter, any_filter, function_filter, truth_filter
-from lazyfun.csp.relations import Element, Extreme, IfThen, Table
-from lazyfun.csp.relaxation import Relaxation, knapsacks
-from lazyfun.csp.scheduling import Cumulative, Interval, NoOverlap
+from lazyfun.csp.propagation.hall import bounds_distinct
+from lazyfun.csp.propagation.nonlinear import all_filter, any_filter, function_filter, truth_filter
+from lazyfun.csp.propagation.relaxation import Relaxation, knapsacks
 
 __all__ = ["Propagators"]
 
@@ -143,7 +143,7 @@ def _narrow(doms: list[int], scope: tuple[int, ...], fixed: int) -> Changes:  # 
 
 
 def _task(x: Interval, demand: Decision | int) -> Task:
-    """An interval and its demand, as :mod:`lazyfun.csp.disjunctive` reads them."""
+    """An interval and its demand, as :mod:`lazyfun.csp.propagation.disjunctive` reads them."""
     start, size_at, size, present = x.parts()
     if isinstance(demand, Decision):
         return (start, size_at, size, present, demand.index, 0)
@@ -195,7 +195,7 @@ class Propagators:
             scope = tuple(sorted({i for e in goals for i in e.terms}))
             self._watch(self.goal, scope, idempotent=False)
         # The first goal's linear relaxation against the linear constraints it
-        # competes in (see lazyfun.csp.relaxation); -1: none.
+        # competes in (see lazyfun.csp.propagation.relaxation); -1: none.
         self.relaxation: Relaxation | None = knapsacks(self.goal, constraints, self.offsets)
         self.relaxation_index = -1
         if self.relaxation is not None:
@@ -271,7 +271,8 @@ class Propagators:
         raise ModelError(f"unsupported constraint {c!r}")
 
     def _relation(self, c: Element | Table | IfThen | Extreme) -> Propagator:
-        """element, table, if_then, minimum and maximum: see :mod:`lazyfun.csp.filters`."""
+        """element, table, if_then, minimum and maximum: see
+        :mod:`lazyfun.csp.propagation.filters`."""
         if isinstance(c, Element):
             items = [(x.index, 0) if isinstance(x, Decision) else (-1, x) for x in c.items]
             return element_filter(c.result.index, c.index.index, items, self.offsets)
@@ -283,8 +284,8 @@ class Propagators:
         return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
 
     def _scheduling(self, c: NoOverlap | Cumulative) -> Propagator:
-        """no_overlap and cumulative (see :mod:`lazyfun.csp.disjunctive`); their tasks are
-        noted for the SetTimes branching."""
+        """no_overlap and cumulative (see :mod:`lazyfun.csp.propagation.disjunctive`); their
+        tasks are noted for the SetTimes branching."""
         self.tasks.extend(x.start.index for x in c.intervals)
         self.sizes.extend(x.parts()[2] for x in c.intervals)
         self.optional = self.optional or any(x.present is not None for x in c.intervals)
@@ -298,7 +299,7 @@ class Propagators:
 
     def _combined(self, c: Function | AllOf | AnyOf | Truth) -> Propagator:
         """A function of decisions (``x * y``, ``x // k``, ...), or constraints combined
-        (``&``, ``|``, ``model.truth``): see :mod:`lazyfun.csp.nonlinear`."""
+        (``&``, ``|``, ``model.truth``): see :mod:`lazyfun.csp.propagation.nonlinear`."""
         if isinstance(c, Function):
             arguments = tuple(a.index for a in c.arguments)
             return function_filter(c.result.index, arguments, c.name, c.k, c.f, self.offsets)

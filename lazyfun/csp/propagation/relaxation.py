@@ -41,8 +41,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from lazyfun.csp.constraints import Constraint, Linear
-from lazyfun.csp.filters import Changes, GoalBound, low
+from lazyfun.csp.modelling.constraints import Constraint, Linear
+from lazyfun.csp.propagation.filters import Changes, GoalBound, low
 
 __all__ = ["Knapsack", "Relaxation", "knapsacks"]
 

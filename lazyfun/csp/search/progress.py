@@ -1,6 +1,6 @@
 """Showing a long search as it goes: ``model.solutions(progress=True)``.
 
-What is shown is what the stream keeps (:class:`~lazyfun.csp.solver.Solutions`'s
+What is shown is what the stream keeps (:class:`~lazyfun.csp.search.solver.Solutions`'s
 ``nodes``, ``best`` and ``bound``) and the time so far, at most a few times a
 second.  On a terminal it is one status line redrawn in place
 (:class:`lazyfun.streams.progress.Status`, the one place the core draws); anywhere

@@ -2,7 +2,7 @@
 neighbourhood search for the bound.
 
 A job shop's proof of optimality is a proof that no schedule ends by ``best - 1``.
-SetTimes (:class:`~lazyfun.csp.disjunctive.SetTimes`) branches on start times,
+SetTimes (:class:`~lazyfun.csp.propagation.disjunctive.SetTimes`) branches on start times,
 which finds schedules well but proves badly: on Fisher and Thompson's 10x10 it
 needs millions of branchings to show that 929 cannot be met.  Three steps, each a
 classic of constraint-based scheduling (Baptiste, Le Pape and Nuijten), prove it
@@ -20,7 +20,7 @@ in a few dozen:
   the one ranked before it ends, the open ones after the last ranked, and the
   same backwards for the latest starts).  Once every machine is ranked, each
   task starts as early as it can: with precedences and deadlines only
-  (:func:`~lazyfun.csp.solver._regular`), that schedule is feasible whenever the
+  (:func:`~lazyfun.csp.search.solver._regular`), that schedule is feasible whenever the
   ranks are, and no other schedule of those ranks ends sooner.
 - **Shaving** (Carlier and Pinson's, Martin and Shmoys'): near the root, a start
   that, held to its first (last) values, makes propagation fail cannot take
@@ -40,7 +40,7 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
-from lazyfun.csp.filters import low
+from lazyfun.csp.propagation.filters import low
 
 __all__ = ["Ranking", "Ranks"]
 

@@ -6,19 +6,19 @@ The four parameters of :func:`lazyfun.search`:
 
 - ``prune``: run the propagators of the constraints on the decision just
   fixed, then of every decision whose domain shrinks, to a fixpoint (see
-  :mod:`lazyfun.csp.propagators`);
+  :mod:`lazyfun.csp.propagation.propagators`);
 - ``blocked``: some domain became empty;
 - ``complete``: every domain holds one value;
 - ``expand1``: the first open decision the model says to branch on first
   (``Model.branch_on``), else the decision the first goal's linear relaxation
-  takes a fraction of (see :mod:`lazyfun.csp.relaxation`: the best value per
+  takes a fraction of (see :mod:`lazyfun.csp.propagation.relaxation`: the best value per
   weight that does not fit), else the decision with the smallest domain; one
   child per value, smallest value first.  Ties go to the highest weighted degree: the number
   of constraints on the decision, plus one for each time one of them failed
   so far in this search (dom/wdeg's weights, used only to break ties).
 
 With goals, the same search is branch and bound: each solution found
-tightens the goals' cut (see :class:`lazyfun.csp.filters.GoalBound`), so the
+tightens the goals' cut (see :class:`lazyfun.csp.propagation.filters.GoalBound`), so the
 stream holds strictly improving solutions; when it runs out, the last one is
 proved optimal and is yielded again as such.  A decision of the first goal
 that lowers the goal as it grows is tried largest value first.
@@ -36,15 +36,15 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from lazyfun.csp.constraints import Constraint, Decision, Expr, Linear
-from lazyfun.csp.disjunctive import SetTimes
-from lazyfun.csp.filters import low
-from lazyfun.csp.progress import SearchProgress
-from lazyfun.csp.propagators import Propagators
-from lazyfun.csp.ranking import Ranking, Ranks
-from lazyfun.csp.results import Decisions, Quality, Solution
-from lazyfun.csp.scheduling import Cumulative, NoOverlap
-from lazyfun.csp.tabu import Arc, Shop
+from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr, Linear
+from lazyfun.csp.modelling.results import Decisions, Quality, Solution
+from lazyfun.csp.modelling.scheduling import Cumulative, NoOverlap
+from lazyfun.csp.propagation.disjunctive import SetTimes
+from lazyfun.csp.propagation.filters import low
+from lazyfun.csp.propagation.propagators import Propagators
+from lazyfun.csp.search.progress import SearchProgress
+from lazyfun.csp.search.ranking import Ranking, Ranks
+from lazyfun.csp.search.tabu import Arc, Shop
 from lazyfun.search import search
 
 __all__ = ["Node", "Solutions"]
@@ -66,7 +66,7 @@ class Node(NamedTuple):
     moved: tuple[int, ...] | None = None
 
 
-# The neighbourhood search for a schedule's bound (see lazyfun.csp.ranking): the
+# The neighbourhood search for a schedule's bound (see lazyfun.csp.search.ranking): the
 # branchings the first schedule may take, the machines left free to re-rank, the
 # branchings a try may take, and how many tries in a row may find nothing better.
 FIRST_NODES = 3_000
@@ -133,7 +133,7 @@ def _shop(
     constraints: Sequence[Constraint],
     goals: Sequence[tuple[Expr, int]],
 ) -> tuple[list[list[tuple[int, int]]], list[Arc]] | None:
-    """The machines and precedences for the tabu search (see :mod:`lazyfun.csp.tabu`),
+    """The machines and precedences for the tabu search (see :mod:`lazyfun.csp.search.tabu`),
     when the model is a shop it can judge: each task on one machine, and the first
     goal a makespan (one decision, minimised, that is no task's start); else None."""
     tasks = [[(i, p) for i, p in on if p > 0] for on in machines]
@@ -403,7 +403,7 @@ class Solutions(Iterator[Solution]):
 
     def _rank(self, node: Node, machine: int, task: int) -> Iterator[Node]:
         """Rank-first's two branches: ``task`` runs first of the machine's open tasks,
-        or it does not (see :class:`~lazyfun.csp.ranking.Ranking`)."""
+        or it does not (see :class:`~lazyfun.csp.search.ranking.Ranking`)."""
         assert self._ranking is not None
         doms = node.domains
         first = self._ranking.first(doms, machine, task, node.ranks)
@@ -422,7 +422,7 @@ class Solutions(Iterator[Solution]):
     def _set_time(self, node: Node, i: int) -> Iterator[Node]:
         """SetTimes' two branches on start ``i``: it starts as early as it can, or later
         (postponed: still free to start then, but not chosen until its earliest start
-        moves; see :class:`~lazyfun.csp.disjunctive.SetTimes`)."""
+        moves; see :class:`~lazyfun.csp.propagation.disjunctive.SetTimes`)."""
         assert self._set_times is not None
         doms = node.domains
         bits = doms[i]
@@ -586,7 +586,7 @@ class Solutions(Iterator[Solution]):
     def _tabu(
         self, root: Node, machines: list[list[tuple[int, int]]], arcs: list[Arc]
     ) -> Iterator[Solution]:
-        """Tabu searches (see :mod:`lazyfun.csp.tabu`) from the best schedule, until
+        """Tabu searches (see :mod:`lazyfun.csp.search.tabu`) from the best schedule, until
         :data:`RUNS` in a row find nothing better; each better order is checked against
         the whole model with its machines ranked so.  Before each search, while the
         best is new, one below it is aimed at briefly (:meth:`_aim`, without shaving):

@@ -26,7 +26,7 @@ the two tasks, from their neighbours' old ones), the best taken unless it undoes
 a recent one (the tabu list; a new best always goes), and after too many steps
 without a new best the search jumps back to the best with a random shake.
 
-A heuristic: it proposes orders; :class:`~lazyfun.csp.solver.Solutions` checks each
+A heuristic: it proposes orders; :class:`~lazyfun.csp.search.solver.Solutions` checks each
 against the whole model before it counts.  It runs when every task is on one
 machine and the goal is the makespan's kind (see ``Solutions``).
 

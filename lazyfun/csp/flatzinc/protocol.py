@@ -1,0 +1,149 @@
+"""Solving a FlatZinc model and writing its solutions in the FlatZinc protocol
+(``x = 3;`` lines, ``----------``, ``==========``, ``=====UNSATISFIABLE=====``,
+``=====UNKNOWN=====``), and the command line that does it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from typing import TextIO
+
+from lazyfun.csp.flatzinc.builder import FlatZinc
+from lazyfun.csp.flatzinc.reader import read
+from lazyfun.csp.flatzinc.text import FlatZincError
+from lazyfun.csp.modelling.results import Quality, Solution
+
+__all__ = ["COMPLETE", "SOLUTION", "UNKNOWN", "UNSATISFIABLE", "main", "run", "solve"]
+
+SOLUTION = "----------"
+COMPLETE = "=========="
+UNSATISFIABLE = "=====UNSATISFIABLE====="
+UNKNOWN = "=====UNKNOWN====="
+
+
+def _shown(v: int, boolean: bool) -> str:
+    return ("true" if v else "false") if boolean else str(v)
+
+
+def _lines(fz: FlatZinc, values: Sequence[int]) -> Iterator[str]:
+    for o in fz.outputs:
+        shown = [_shown(x if isinstance(x, int) else values[x.index], o.boolean) for x in o.values]
+        if not o.dims:
+            yield f"{o.name} = {shown[0]};"
+        else:
+            index = ", ".join(f"{lo}..{hi}" for lo, hi in o.dims)
+            yield f"{o.name} = array{len(o.dims)}d({index}, [{', '.join(shown)}]);"
+    yield SOLUTION
+
+
+def solve(
+    fz: FlatZinc,
+    *,
+    all_solutions: bool = False,
+    time_limit: float | None = None,
+    out: TextIO | None = None,
+    statistics: bool = False,
+) -> None:
+    """Solve ``fz`` and write its solutions to ``out`` in the FlatZinc protocol.
+
+    Satisfaction: the first solution, or with ``all_solutions`` every one and
+    ``==========`` when they are all found.  Optimisation: with ``all_solutions``
+    (MiniZinc's ``-a`` and ``-i``) each better solution as it is found, otherwise
+    the best; ``==========`` once it is proved optimal.  ``time_limit`` is in
+    seconds; ``=====UNKNOWN=====`` when it ends the search before a solution.
+    ``statistics`` adds the search's nodes and time as ``%%%mzn-stat:`` lines.
+    """
+    target = out if out is not None else sys.stdout
+    if fz.unsatisfiable is not None:
+        target.write(UNSATISFIABLE + "\n")
+        return
+    satisfy = fz.goal == "satisfy"
+    started = time.perf_counter()
+    stream = fz.model.solutions(time_limit=time_limit)
+    shown: tuple[int, ...] | None = None
+    last: Solution | None = None
+    for last in stream:
+        assert last.values is not None
+        if satisfy or (all_solutions and last.quality is not Quality.OPTIMAL):
+            shown = _show(fz, last.values, target)
+        if satisfy and not all_solutions:
+            break
+    if last is None or last.values is None:
+        target.write((UNKNOWN if stream.stopped_by else UNSATISFIABLE) + "\n")
+    else:
+        if last.values != shown:
+            _show(fz, last.values, target)
+        if (
+            (all_solutions and stream.stopped_by is None)
+            if satisfy
+            else last.quality is Quality.OPTIMAL
+        ):
+            target.write(COMPLETE + "\n")
+    if statistics:
+        elapsed = time.perf_counter() - started
+        target.write(f"%%%mzn-stat: nodes={stream.nodes}\n%%%mzn-stat: solveTime={elapsed:.3f}\n")
+        target.write("%%%mzn-stat-end\n")
+
+
+def _show(fz: FlatZinc, values: tuple[int, ...], target: TextIO) -> tuple[int, ...]:
+    target.write("".join(line + "\n" for line in _lines(fz, values)))
+    target.flush()
+    return values
+
+
+def run(
+    path: str,
+    all_solutions: bool = False,
+    time_limit: float | None = None,
+    out: TextIO | None = None,
+    *,
+    free_search: bool = False,
+    statistics: bool = False,
+) -> None:
+    """Read the ``.fzn`` file at ``path``, solve it and write the solutions to ``out``
+    (standard output by default) in the FlatZinc protocol (see :func:`solve`;
+    ``time_limit`` in seconds)."""
+    fz = read(path, free_search=free_search)
+    solve(fz, all_solutions=all_solutions, time_limit=time_limit, out=out, statistics=statistics)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-i] [-t MS] [-f] [-s] [-p N]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m lazyfun.csp.flatzinc",
+        description="Solve a FlatZinc model with lazyfun.csp.",
+    )
+    parser.add_argument("file", help="a .fzn file")
+    parser.add_argument(
+        "-a", "--all-solutions", action="store_true", help="every solution (or every better one)"
+    )
+    parser.add_argument(
+        "-i", "--intermediate", action="store_true", help="every better solution (as -a)"
+    )
+    parser.add_argument(
+        "-t", "--time-limit", type=int, metavar="MS", help="stop after MS milliseconds"
+    )
+    parser.add_argument(
+        "-f", "--free-search", action="store_true", help="leave out the search annotations"
+    )
+    parser.add_argument(
+        "-s", "--statistics", action="store_true", help="the search's nodes and time at the end"
+    )
+    parser.add_argument("-p", "--parallel", type=int, metavar="N", help="workers: one only")
+    args = parser.parse_args(argv)
+    if args.parallel is not None and args.parallel > 1:
+        print(f"{parser.prog}: one worker only; -p {args.parallel} is ignored", file=sys.stderr)
+    try:
+        run(
+            args.file,
+            all_solutions=args.all_solutions or args.intermediate,
+            time_limit=None if args.time_limit is None else args.time_limit / 1000,
+            free_search=args.free_search,
+            statistics=args.statistics,
+        )
+    except (FlatZincError, OSError) as error:
+        print(f"{parser.prog}: {error}", file=sys.stderr)
+        return 2
+    return 0

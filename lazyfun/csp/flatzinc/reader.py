@@ -1,0 +1,148 @@
+"""A FlatZinc text's items into a :class:`~lazyfun.csp.modelling.model.Model`: its
+declarations as decisions (or numbers, sets, arrays), its constraints through the
+builtins, its goal, its outputs and its search annotations."""
+
+from __future__ import annotations
+
+import lazyfun.csp.flatzinc.builtins  # noqa: F401  (registers the builtins)
+from lazyfun.csp.flatzinc.bounds import Bounds
+from lazyfun.csp.flatzinc.builder import BUILTINS, Builder, FlatZinc, IntSet, Output
+from lazyfun.csp.flatzinc.builtins import bounds_of, member
+from lazyfun.csp.flatzinc.text import Ast, Call, Id, Item, Parser, Range, Type
+from lazyfun.csp.modelling.constraints import Decision
+from lazyfun.csp.modelling.domain import MAX_SPAN, Domain, ModelError
+
+__all__ = ["parse", "read"]
+
+
+def parse(text: str, *, free_search: bool = False) -> FlatZinc:
+    """The model of a FlatZinc text (its ``.fzn`` form); with ``free_search`` its search
+    annotations are left out."""
+    items = Parser(text).items()
+    b = Builder()
+    bounds = Bounds(items)
+    outputs: list[Output] = []
+    goal = "satisfy"
+    for item in items:
+        b.line = item.line
+        if item.kind == "decl":
+            _declare(b, item, bounds, outputs)
+        elif item.kind == "constraint":
+            builtin = BUILTINS.get(item.name)
+            if builtin is None:
+                raise b.fail(f"the builtin {item.name!r} is not supported")
+            args = [b.value(a) for a in item.args]
+            try:
+                builtin(b, args)
+            except (ModelError, IndexError, TypeError) as error:
+                raise b.fail(f"{item.name}: {error}") from None
+        elif item.kind == "solve":
+            goal = item.goal
+            if not free_search:
+                _search(b, item.annotations)
+            if item.value is not None:
+                objective = b.var(b.value(item.value))
+                if isinstance(objective, int):
+                    goal = "satisfy"
+                elif goal == "minimize":
+                    b.model.minimize(objective)
+                else:
+                    b.model.maximize(objective)
+    return FlatZinc(b.model, outputs, goal, b.unsatisfiable)
+
+
+def read(path: str, *, free_search: bool = False) -> FlatZinc:
+    """The model of a ``.fzn`` file (see :func:`parse`)."""
+    with open(path, encoding="utf-8") as f:
+        return parse(f.read(), free_search=free_search)
+
+
+def _domain(b: Builder, name: str, t: Type, bounds: Bounds) -> Domain:
+    if t.base == "bool":
+        return Domain.boolean()
+    try:
+        if t.domain is not None:
+            s = IntSet.of(t.domain)
+            if not s.ranges:
+                raise b.fail(f"{name} has an empty domain")
+            low, high = s.ranges[0][0], s.ranges[-1][1]
+            if high - low >= MAX_SPAN:
+                raise b.fail(
+                    f"{name} spans {high - low + 1:,} values; "
+                    f"a domain may span at most {MAX_SPAN:,}"
+                )
+            if len(s.ranges) == 1:
+                return Domain.integer_range(low, high)
+            return Domain.union(Domain.integer_range(lo, hi) for lo, hi in s.ranges)
+        found = bounds.of_name(name)
+        if found is None:
+            raise b.fail(
+                f"var int {name} has no bounds (none declared, none from a constraint "
+                f"defining it): a domain may span at most {MAX_SPAN:,} values"
+            )
+        low, high = found
+        if high - low >= MAX_SPAN:
+            raise b.fail(
+                f"var int {name} has no bounds declared and its defining constraint gives "
+                f"{low}..{high}, wider than a domain may span ({MAX_SPAN:,} values)"
+            )
+        return Domain.integer_range(low, high)
+    except ModelError as error:
+        raise b.fail(f"{name}: {error}") from None
+
+
+def _declare(b: Builder, item: Item, bounds: Bounds, outputs: list[Output]) -> None:
+    t, name = item.type, item.name
+    assert t is not None
+    if name in b.names:
+        raise b.fail(f"{name} is declared twice")
+    if not t.var:
+        if item.value is None:
+            raise b.fail(f"the parameter {name} has no value")
+        b.names[name] = b.value(item.value)
+        return
+    if t.dims:
+        _declare_array(b, item, t, outputs)
+        return
+    source = item.value
+    if source is None and isinstance(b.names.get(bounds.merged.get(name, "")), Decision):
+        source = Id(bounds.merged[name])  # the 0/1 decision of bool2int, declared before
+    if source is not None:
+        value = b.var(b.value(source))
+        low, high = bounds_of(value)
+        domain = IntSet.of(t.domain) if t.domain is not None else IntSet(((low, high),))
+        if not any(lo <= low and high <= hi for lo, hi in domain.ranges):
+            b.post(member(value, domain))
+        b.names[name] = value
+    else:
+        b.names[name] = b.model.decision(name, _domain(b, name, t, bounds))
+    if any(a == Id("output_var") for a in item.annotations):
+        outputs.append(Output(name, [b.var(b.names[name])], t.base == "bool", []))
+
+
+def _declare_array(b: Builder, item: Item, t: Type, outputs: list[Output]) -> None:
+    if not isinstance(item.value, list):
+        raise b.fail(f"the array of variables {item.name} needs its elements listed")
+    elements = b.array(b.value(item.value))
+    b.names[item.name] = list(elements)
+    for a in item.annotations:
+        if isinstance(a, Call) and a.name == "output_array" and a.args:
+            dims = a.args[0]
+            ranges = (
+                [(r.low, r.high) for r in dims if isinstance(r, Range)]
+                if isinstance(dims, list)
+                else []
+            )
+            outputs.append(Output(item.name, elements, t.base == "bool", ranges))
+
+
+def _search(b: Builder, annotations: list[Ast]) -> None:
+    """Branch first on the variables of ``int_search``/``bool_search`` in input order."""
+    for a in annotations:
+        if not isinstance(a, Call):
+            continue
+        if a.name == "seq_search" and a.args and isinstance(a.args[0], list):
+            _search(b, a.args[0])
+        elif a.name in ("int_search", "bool_search") and a.args[1:2] == (Id("input_order"),):
+            chosen = [x for x in b.array(b.value(a.args[0])) if isinstance(x, Decision)]
+            b.model.branch_on([x for x in dict.fromkeys(chosen) if x not in b.model.branching])

@@ -1,0 +1,4 @@
+"""Search: the solver's branch and bound over propagated domains
+(:mod:`~lazyfun.csp.search.solver`), the scheduling searches (rank-first,
+:mod:`~lazyfun.csp.search.ranking`; tabu, :mod:`~lazyfun.csp.search.tabu`) and the
+progress shown as it goes (:mod:`~lazyfun.csp.search.progress`)."""
