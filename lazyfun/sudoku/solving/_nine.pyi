@@ -1,0 +1,33 @@
+"""Types of the C extension ``lazyfun.sudoku.solving._nine``.
+
+See lazyfun.sudoku.solving.nine.
+"""
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import final
+
+class Conflict(ValueError):
+    """Two givens share a unit and a value."""
+
+@final
+class Solutions(Iterator[tuple[int, ...]]):
+    """The solutions of a 9x9 puzzle (81 values, 0 blank; ruled_out: (cell, value) pairs
+    excluded), one at a time, each a tuple of 81 values; the search waits in C between
+    them.  Raises Conflict when two givens clash."""
+
+    def __new__(
+        cls, cells: Sequence[int], ruled_out: Iterable[tuple[int, int]] | None = None
+    ) -> Solutions: ...
+    def __next__(self) -> tuple[int, ...]: ...
+    def stats(self) -> dict[str, int]:
+        """The search's work so far: guesses, failures."""
+
+def count(
+    cells: Sequence[int], limit: int = -1, ruled_out: Iterable[tuple[int, int]] | None = None
+) -> int:
+    """How many solutions a 9x9 puzzle has, stopping at limit (-1: none).  Raises Conflict
+    when two givens clash."""
+
+def solve_lines(lines: Sequence[str], limit: int = 1) -> list[tuple[int, str | None]]:
+    """For each line (81 characters, or 729 pencil marks): (count up to limit, the first
+    solution's 81 digits or None); the count is -1 when two givens clash."""

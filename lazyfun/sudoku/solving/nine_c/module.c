@@ -1,0 +1,308 @@
+/* The Python face of the 9x9 engine: lazyfun.sudoku.solving._nine.  What comes from
+ * Python is checked here, so the engine can assume it. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "nine.h"
+
+static PyObject *Conflict; /* two givens clash: the caller names them */
+
+/* The 81 values of `arg` into `cells`, and its (cell, value) pairs into `ruled_out`
+ * (729 flags); -1 with an exception set. */
+static int read_puzzle(PyObject *arg, PyObject *pairs, uint8_t *cells, uint8_t *ruled_out)
+{
+    PyObject *seq = PySequence_Fast(arg, "cells: expected a sequence of 81 ints");
+    if (!seq)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 81) {
+        PyErr_Format(PyExc_ValueError, "cells: expected 81 values, got %zd",
+                     PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < 81; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > 9) {
+            PyErr_Format(PyExc_ValueError, "cells: item %zd is %ld, outside 0..9", i, v);
+            Py_DECREF(seq);
+            return -1;
+        }
+        cells[i] = (uint8_t)v;
+    }
+    Py_DECREF(seq);
+    memset(ruled_out, 0, 729);
+    if (!pairs)
+        return 0;
+    PyObject *iter = PyObject_GetIter(pairs), *pair;
+    if (!iter)
+        return -1;
+    while ((pair = PyIter_Next(iter))) {
+        int cell, value;
+        int ok = PyArg_ParseTuple(pair, "ii;ruled_out: expected (cell, value) pairs", &cell, &value);
+        Py_DECREF(pair);
+        if (!ok)
+            break;
+        if (cell < 0 || cell > 80 || value < 1 || value > 9) {
+            PyErr_Format(PyExc_ValueError, "ruled_out: (%d, %d) is no cell 0..80 and value 1..9",
+                         cell, value);
+            break;
+        }
+        ruled_out[cell * 9 + value - 1] = 1;
+    }
+    Py_DECREF(iter);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* A started board, or -1 with an exception set (Conflict when two givens clash). */
+static int start_from(PyObject *cells_arg, PyObject *pairs, Board *board)
+{
+    uint8_t cells[81], ruled_out[729];
+    if (read_puzzle(cells_arg, pairs, cells, ruled_out) < 0)
+        return -1;
+    if (nine_start(board, cells, pairs ? ruled_out : NULL) != NINE_OK) {
+        PyErr_SetString(Conflict, "two givens share a unit and a value");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *values_tuple(const Board *board)
+{
+    uint8_t values[81];
+    nine_values(board, values);
+    PyObject *out = PyTuple_New(81);
+    if (!out)
+        return NULL;
+    for (int c = 0; c < 81; c++)
+        PyTuple_SET_ITEM(out, c, PyLong_FromLong(values[c])); /* small ints: cached */
+    return out;
+}
+
+typedef struct {
+    PyObject_HEAD Search *search;
+} SolutionsObject;
+
+static PyObject *Solutions_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"cells", "ruled_out", NULL};
+    PyObject *cells, *pairs = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Solutions", keywords, &cells, &pairs))
+        return NULL;
+    Board root;
+    if (start_from(cells, pairs == Py_None ? NULL : pairs, &root) < 0)
+        return NULL;
+    SolutionsObject *self = (SolutionsObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->search = PyMem_Malloc(sizeof(Search));
+    if (!self->search) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    nine_search_init(self->search, &root, 0x1ff);
+    return (PyObject *)self;
+}
+
+static void Solutions_dealloc(SolutionsObject *self)
+{
+    PyMem_Free(self->search);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Solutions_next(SolutionsObject *self)
+{
+    if (!nine_next(self->search))
+        return NULL; /* StopIteration */
+    return values_tuple(nine_top(self->search));
+}
+
+static PyObject *Solutions_stats(SolutionsObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return Py_BuildValue("{sKsK}", "guesses", (unsigned long long)self->search->work.guesses,
+                         "failures", (unsigned long long)self->search->work.failures);
+}
+
+static PyMethodDef Solutions_methods[] = {
+    {"stats", (PyCFunction)Solutions_stats, METH_NOARGS,
+     "stats($self, /)\n--\n\nThe search's work so far: guesses, failures."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SolutionsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lazyfun.sudoku.solving._nine.Solutions",
+    .tp_doc = PyDoc_STR("Solutions(cells, ruled_out=None)\n--\n\n"
+                        "The solutions of a 9x9 puzzle (81 values, 0 blank; ruled_out: (cell, "
+                        "value) pairs excluded), one at a time, each a tuple of 81 values; the "
+                        "search waits in C between them.  Raises Conflict when two givens clash."),
+    .tp_basicsize = sizeof(SolutionsObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Solutions_new,
+    .tp_dealloc = (destructor)Solutions_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Solutions_next,
+    .tp_methods = Solutions_methods,
+};
+
+/* Up to `limit` solutions counted (limit < 0: all); the first's values into `first`
+ * when it is not NULL.  -1 with an exception set when interrupted. */
+static long long count_from(Search *search, long long limit, uint8_t *first, int check_signals)
+{
+    long long found = 0;
+    while ((limit < 0 || found < limit) && nine_next(search)) {
+        if (!found && first)
+            nine_values(nine_top(search), first);
+        found++;
+        if (check_signals && !(found & 0xfff) && PyErr_CheckSignals() < 0)
+            return -1;
+    }
+    return found;
+}
+
+static PyObject *count(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"cells", "limit", "ruled_out", NULL};
+    PyObject *cells, *pairs = NULL;
+    long long limit = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LO:count", keywords, &cells, &limit, &pairs))
+        return NULL;
+    Board root;
+    if (start_from(cells, pairs == Py_None ? NULL : pairs, &root) < 0)
+        return NULL;
+    Search *search = PyMem_Malloc(sizeof(Search));
+    if (!search)
+        return PyErr_NoMemory();
+    nine_search_init(search, &root, 0x1ff);
+    long long found = count_from(search, limit, NULL, 1);
+    PyMem_Free(search);
+    return found < 0 ? NULL : PyLong_FromLongLong(found);
+}
+
+/* One line of solve_lines: 81 characters (1-9 givens; '.' or '0' blank) or 729 (a
+ * pencil mark each cell and value: its digit, or '.' or '0' ruled out). */
+static int read_line(PyObject *line, Py_ssize_t index, uint8_t *cells, uint8_t *ruled_out)
+{
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(line, &size);
+    if (!text)
+        return -1;
+    if (size != 81 && size != 729) {
+        PyErr_Format(PyExc_ValueError, "line %zd: expected 81 or 729 characters, got %zd",
+                     index + 1, size);
+        return -1;
+    }
+    memset(cells, 0, 81);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        char ch = text[i], digit = size == 81 ? 0 : (char)('1' + i % 9);
+        if (ch == '.' || ch == '0')
+            ruled_out[i] = size == 729;
+        else if (size == 81 && ch >= '1' && ch <= '9')
+            cells[i] = (uint8_t)(ch - '0');
+        else if (ch == digit)
+            ruled_out[i] = 0;
+        else {
+            PyErr_Format(PyExc_ValueError, "line %zd, column %zd: unexpected %c", index + 1,
+                         i + 1, (int)(unsigned char)ch);
+            return -1;
+        }
+    }
+    return size == 729;
+}
+
+static PyObject *solution_text(const uint8_t *values)
+{
+    char text[81];
+    for (int c = 0; c < 81; c++)
+        text[c] = (char)('0' + values[c]);
+    return PyUnicode_FromStringAndSize(text, 81);
+}
+
+static PyObject *solve_lines(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"lines", "limit", NULL};
+    PyObject *lines;
+    long long limit = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|L:solve_lines", keywords, &lines, &limit))
+        return NULL;
+    if (limit < 1)
+        return PyErr_Format(PyExc_ValueError, "limit: expected 1 or more, got %lld", limit);
+    PyObject *seq = PySequence_Fast(lines, "lines: expected a sequence of str");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    Search *search = PyMem_Malloc(sizeof(Search));
+    if (!out || !search)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint8_t cells[81], ruled_out[729], first[81];
+        int marked = read_line(PySequence_Fast_GET_ITEM(seq, i), i, cells, ruled_out);
+        if (marked < 0)
+            goto fail;
+        Board root;
+        long long found = -1;
+        if (nine_start(&root, cells, marked ? ruled_out : NULL) == NINE_OK) {
+            nine_search_init(search, &root, 0x1ff);
+            Py_BEGIN_ALLOW_THREADS
+            found = count_from(search, limit, first, 0);
+            Py_END_ALLOW_THREADS
+        }
+        PyObject *solution = found > 0 ? solution_text(first) : Py_NewRef(Py_None);
+        PyObject *answer = solution ? Py_BuildValue("(LN)", found, solution) : NULL;
+        if (!answer)
+            goto fail;
+        PyList_SET_ITEM(out, i, answer);
+    }
+    PyMem_Free(search);
+    Py_DECREF(seq);
+    return out;
+fail:
+    if (!PyErr_Occurred())
+        PyErr_NoMemory();
+    PyMem_Free(search);
+    Py_DECREF(seq);
+    Py_XDECREF(out);
+    return NULL;
+}
+
+static PyMethodDef module_methods[] = {
+    {"count", (PyCFunction)(void (*)(void))count, METH_VARARGS | METH_KEYWORDS,
+     "count(cells, limit=-1, ruled_out=None)\n--\n\n"
+     "How many solutions a 9x9 puzzle has, stopping at limit (-1: none).  Raises Conflict "
+     "when two givens clash."},
+    {"solve_lines", (PyCFunction)(void (*)(void))solve_lines, METH_VARARGS | METH_KEYWORDS,
+     "solve_lines(lines, limit=1)\n--\n\n"
+     "For each line (81 characters, or 729 pencil marks): (count up to limit, the first "
+     "solution's 81 digits or None); the count is -1 when two givens clash."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef nine_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "lazyfun.sudoku.solving._nine",
+    .m_doc = "The 9x9 Sudoku engine in C: see lazyfun.sudoku.solving.nine.",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__nine(void)
+{
+    nine_init_tables();
+    if (PyType_Ready(&SolutionsType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&nine_module);
+    if (!module)
+        return NULL;
+    Conflict = PyErr_NewExceptionWithDoc("lazyfun.sudoku.solving._nine.Conflict",
+                                         "Two givens share a unit and a value.",
+                                         PyExc_ValueError, NULL);
+    if (!Conflict || PyModule_AddObjectRef(module, "Conflict", Conflict) < 0 ||
+        PyModule_AddObjectRef(module, "Solutions", (PyObject *)&SolutionsType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
