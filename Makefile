@@ -15,7 +15,7 @@ SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py mypyc_docs.py c
 # setup.py build_ext compiles only what is out of date.
 PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h) \
-	lazyfun/streams/_flow.c lazyfun/sudoku/steps/_forcing.c
+	lazyfun/streams/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize dist clean
@@ -176,7 +176,7 @@ sanitize: $(DEV)
 	$(SANITIZE_CC) lazyfun/sudoku/solving/learning_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_learning$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/streams/_flow.c -o $(SANITIZE_DIR)/lazyfun/streams/_flow$(EXT_SUFFIX)
-	$(SANITIZE_CC) lazyfun/sudoku/steps/_forcing.c \
+	$(SANITIZE_CC) lazyfun/sudoku/steps/forcing_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -5,9 +5,9 @@ The metadata lives in pyproject.toml.  The modules to compile are named once, in
 ``lazyfun.compiled`` (``COMPILED``, ``C_EXTENSION`` for the C engine, whose
 sources are ``lazyfun/sudoku/solving/learning_c``, ``C_FLOW`` for the Stream's
 hot steps, ``lazyfun/streams/_flow.c``, and ``C_FORCING`` for Sudoku Explainer's
-chains and wings, ``lazyfun/sudoku/steps/_forcing.c``); that file imports only the standard
-library, so it is read here as a file, before lazyfun or its dependencies are
-installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
+chains and wings, whose sources are ``lazyfun/sudoku/steps/forcing_c``); that file
+imports only the standard library, so it is read here as a file, before lazyfun or its
+dependencies are installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
 Sudoku engine then searches depth-first at every size; without the flow engine the
 Stream's take, catch and throttle run their Python forms), and says so in one line.
@@ -28,10 +28,10 @@ from setuptools import Extension, setup
 HERE = Path(__file__).resolve().parent
 LEARNING_C = Path("lazyfun", "sudoku", "solving", "learning_c")
 FLOW_C = Path("lazyfun", "streams", "_flow.c")
-FORCING_C = Path("lazyfun", "sudoku", "steps", "_forcing.c")
-# The C engine is held to these: a warning is an error (make sanitize adds the sanitizers).
-# Link-time optimisation inlines across its files (the heap and propagation calls of the
-# search): without it the split engine ran about 2% slower than the single file did.
+FORCING_C = Path("lazyfun", "sudoku", "steps", "forcing_c")
+# The C engines are held to these: a warning is an error (make sanitize adds the sanitizers).
+# Link-time optimisation inlines across an engine's files (the heap and propagation calls of
+# the learning search): without it the split engine ran about 2% slower than the single file did.
 C_FLAGS = ["-O3", "-flto", "-Wall", "-Wextra", "-Werror"]
 
 
@@ -50,12 +50,13 @@ def _compiled() -> ModuleType:
     return _from_file("_compiled", HERE / "lazyfun" / "compiled.py")
 
 
-def learning_extension(name: str) -> Extension:
-    """The C learning engine: every ``.c`` of ``lazyfun/sudoku/solving/learning_c``."""
+def folder_extension(name: str, folder: Path) -> Extension:
+    """A C engine of several files: every ``.c`` of ``folder``, one extension (the learning
+    engine, or the chains and wings)."""
     return Extension(
         name,
-        sources=sorted(str(path) for path in LEARNING_C.glob("*.c")),
-        depends=sorted(str(path) for path in LEARNING_C.glob("*.h")),
+        sources=sorted(str(path) for path in folder.glob("*.c")),
+        depends=sorted(str(path) for path in folder.glob("*.h")),
         extra_compile_args=C_FLAGS,
         extra_link_args=["-flto"],
         optional=True,
@@ -63,7 +64,7 @@ def learning_extension(name: str) -> Extension:
 
 
 def one_file_extension(name: str, source: Path) -> Extension:
-    """A C engine of one file: the Stream's flow, or the chains and wings."""
+    """A C engine of one file: the Stream's flow."""
     return Extension(name, sources=[str(source)], extra_compile_args=C_FLAGS, optional=True)
 
 
@@ -73,9 +74,9 @@ def extensions() -> list[Any]:
         return []
     compiled = _compiled()
     engines = [
-        learning_extension(compiled.C_EXTENSION),
+        folder_extension(compiled.C_EXTENSION, LEARNING_C),
         one_file_extension(compiled.C_FLOW, FLOW_C),
-        one_file_extension(compiled.C_FORCING, FORCING_C),
+        folder_extension(compiled.C_FORCING, FORCING_C),
     ]
     sources = [name.replace(".", "/") + ".py" for name in compiled.COMPILED]
     try:

@@ -23,7 +23,7 @@ As in Sudoku Explainer, which these follow:
 
 These are facts from reading SukakuExplainer's rules; the code is ours.  The search
 below is the readable form; on a classic grid the C engine runs it where it was built
-(``lazyfun/sudoku/steps/_forcing.c``, the same answers), since the rating walk asks
+(``lazyfun/sudoku/steps/forcing_c/``, the same answers), since the rating walk asks
 for the triples at every step past the chains of one line.
 
 >>> from lazyfun.sudoku import parse

@@ -44,7 +44,7 @@ double, cell, region, contradiction, then the first found: cell by cell, value
 by value).  These are facts from reading SukakuExplainer's rules; the code is ours.
 
 The search below is the readable form.  Where the C engine was built
-(``lazyfun/sudoku/steps/_forcing.c``, the same search with the same answers) it
+(``lazyfun/sudoku/steps/forcing_c/``, the same search with the same answers) it
 runs instead, on grids of up to nine values (``LAZYFUN_PURE=1`` turns it off);
 it rates a hard puzzle's chains some sixty times as fast.
 """
