@@ -16,7 +16,8 @@ from lazyfun.sudoku.board.arrangement import random_transform
 from lazyfun.sudoku.steps import aligned, chaining, forcing
 from lazyfun.sudoku.steps.chaining import Chain, houses_of
 from lazyfun.sudoku.steps.deduction import Step, steps
-from lazyfun.sudoku.steps.techniques import C_WINGS, Found, State, _wings_in_c, _wings_search
+from lazyfun.sudoku.steps.techniques import Found, State
+from lazyfun.sudoku.steps.wings import C_WINGS, _wings_in_c, _wings_search
 from tests.datafiles import read_lines
 
 engine = pytest.importorskip("lazyfun.sudoku.steps._forcing")
