@@ -15,7 +15,8 @@ SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py mypyc_docs.py c
 # setup.py build_ext compiles only what is out of date.
 PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h) \
-	lazyfun/streams/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h)
+	lazyfun/streams/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
+	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize dist clean
@@ -95,7 +96,8 @@ mypy: $(VENV)/.dev
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py
 	$(BIN)/pyright --pythonpath $(BIN)/python lazyfun
 
-C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams._flow lazyfun.sudoku.steps._forcing
+C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams._flow lazyfun.sudoku.steps._forcing \
+	lazyfun.sudoku.solving._nine
 stubtest: $(DEV)
 	@stubs=lazyfun.vocab; \
 	for engine in $(C_ENGINES); do \
@@ -178,6 +180,8 @@ sanitize: $(DEV)
 	$(SANITIZE_CC) lazyfun/streams/_flow.c -o $(SANITIZE_DIR)/lazyfun/streams/_flow$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/sudoku/steps/forcing_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
+	$(SANITIZE_CC) lazyfun/sudoku/solving/nine_c/*.c \
+		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_nine$(EXT_SUFFIX)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
@@ -185,6 +189,7 @@ sanitize: $(DEV)
 		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/solving/learning.py \
 		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
+		tests/sudoku/test_nine_engine.py lazyfun/sudoku/solving/nine.py \
 		--deselect tests/sudoku/test_forcing_c.py::test_the_c_search_gives_the_python_hint_with_chains_nested
 
 # An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then

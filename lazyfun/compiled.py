@@ -20,14 +20,17 @@ and API are :mod:`lazyfun.sudoku.solving.learning`; its C sources are
 forms are in :mod:`lazyfun.streams.steps`; :mod:`lazyfun.streams.flow` chooses),
 and ``C_FORCING``, the slowest rules of Sudoku Explainer's ladder (its forcing
 chains, its chains of one line, its wings) as C searches; the readable forms are in
-:mod:`lazyfun.sudoku.steps`, and :mod:`lazyfun.sudoku.steps.engine` says which runs.
+:mod:`lazyfun.sudoku.steps`, and :mod:`lazyfun.sudoku.steps.engine` says which runs;
+and ``C_NINE``, the 9x9 engine in C that the Sudoku engine hands 9x9 boards to (its
+reader's guide is :mod:`lazyfun.sudoku.solving.nine`; its C sources are
+``lazyfun/sudoku/solving/nine_c``).
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
 the environment before lazyfun is imported runs the Python source even when
 the compiled modules are installed, for a debugger, for coverage, or to
-measure what compiling buys; the Stream's steps then run their Python forms too, and
-only the C learning search stays as it is.
+measure what compiling buys; the Stream's steps then run their Python forms too, 9x9
+boards go to the depth-first engine, and only the C learning search stays as it is.
 
 >>> sorted(status()) == sorted(COMPILED)
 True
@@ -47,10 +50,12 @@ __all__ = [
     "C_EXTENSION",
     "C_FLOW",
     "C_FORCING",
+    "C_NINE",
     "PURE_ENV",
     "c_extension_built",
     "c_flow_built",
     "c_forcing_built",
+    "c_nine_built",
     "describe",
     "is_compiled",
     "status",
@@ -77,6 +82,7 @@ COMPILED = (
 C_EXTENSION = "lazyfun.sudoku.solving._learning"
 C_FLOW = "lazyfun.streams._flow"
 C_FORCING = "lazyfun.sudoku.steps._forcing"
+C_NINE = "lazyfun.sudoku.solving._nine"
 PURE_ENV = "LAZYFUN_PURE"
 
 
@@ -108,12 +114,19 @@ def c_forcing_built() -> bool:
     return importlib.util.find_spec(C_FORCING) is not None
 
 
+def c_nine_built() -> bool:
+    """Whether the 9x9 C engine (``C_NINE``) was built and imports."""
+    return importlib.util.find_spec(C_NINE) is not None
+
+
 def describe() -> str:
     """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION``,
-    ``C_FLOW`` and ``C_FORCING`` were built (``make`` prints it after installing)."""
+    ``C_FLOW``, ``C_FORCING`` and ``C_NINE`` were built (``make`` prints it after
+    installing)."""
     learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
     flow = "built (C)" if c_flow_built() else "not built: the steps run their Python forms"
     forcing = "built (C)" if c_forcing_built() else "not built: chains and wings run in Python"
+    nine = "built (C)" if c_nine_built() else "not built: 9x9 searches depth-first"
     return ", ".join(
         [
             *(
@@ -123,6 +136,7 @@ def describe() -> str:
             f"{C_EXTENSION} {learning}",
             f"{C_FLOW} {flow}",
             f"{C_FORCING} {forcing}",
+            f"{C_NINE} {nine}",
         ]
     )
 

@@ -30,7 +30,7 @@ from lazyfun.sudoku.making.generation import (
     random_solution,
 )
 from lazyfun.sudoku.solving import learning
-from lazyfun.sudoku.solving.engine import count_below, solve, start_ruling_out
+from lazyfun.sudoku.solving.engine import count_below, depth_first, solve, start_ruling_out
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -186,7 +186,7 @@ def test_the_c_minimiser_makes_the_puzzle_the_python_loop_makes(
 @given(seed=st.integers(0, 10**9), diagonal=st.booleans())
 def test_the_c_completion_is_the_engines_first_solution(seed: int, diagonal: bool) -> None:
     """Where the C search gives a grid (its path met no failure), it is the one the
-    engine's solve gives first: on diagonal-box starts, as random_solution makes
+    depth-first engine gives first: on diagonal-box starts, as random_solution makes
     them, and on scattered consistent givens."""
     rng = random.Random(seed)
     cells = [0] * 81
@@ -200,7 +200,7 @@ def test_the_c_completion_is_the_engines_first_solution(seed: int, diagonal: boo
             if not _consistent(cells):
                 cells[cell] = 0
     found = learning.completed_9x9(cells)
-    first = next(solve(Grid(tuple(cells), 3)), None)
+    first = next(depth_first(Grid(tuple(cells), 3)), None)
     assert found is None or (first is not None and found == first.cells)
 
 

@@ -143,14 +143,15 @@ def test_the_engines_public_functions_hand_9x9_to_c_when_fast(
 ) -> None:
     """9x9 grids and marked grids go to C when it is built and not turned off; 4x4 never."""
     asked: list[Grid] = []
+    real_solve, real_count = nine.solve, nine.count_solutions
 
     def spy_solve(grid: Grid, ruled_out: nine.RuledOut = ()) -> Iterator[Grid]:
         asked.append(grid)
-        return nine.solve(grid, ruled_out)
+        return real_solve(grid, ruled_out)
 
     def spy_count(grid: Grid, limit: int | None = None, ruled_out: nine.RuledOut = ()) -> int:
         asked.append(grid)
-        return nine.count_solutions(grid, limit, ruled_out)
+        return real_count(grid, limit, ruled_out)
 
     monkeypatch.setattr(nine, "FAST", fast)
     monkeypatch.setattr(nine, "solve", spy_solve)

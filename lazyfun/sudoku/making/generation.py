@@ -45,7 +45,7 @@ from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.arrangement import random_transform
 from lazyfun.sudoku.board.grid import Grid, PuzzleError
 from lazyfun.sudoku.solving import learning
-from lazyfun.sudoku.solving.engine import solutions, solve, start_ruling_out
+from lazyfun.sudoku.solving.engine import depth_first, solutions, start_ruling_out
 from lazyfun.sudoku.steps.rating import LEVEL_NAMES, Level, Rating, rate
 
 __all__ = [
@@ -92,14 +92,14 @@ def random_solution(box: int, rng: random.Random) -> Grid:
 
 
 def _completed(cells: list[int], box: int) -> Grid | None:
-    """The engine's first solution of the start ``cells`` (None: it has none).  At 9x9
-    the C search finds the same grid when the engine's search would meet no failure on
-    the way (nine starts in ten); else the engine searches."""
+    """The depth-first engine's first solution of the start ``cells`` (None: it has
+    none), the same grid built or not.  At 9x9 the C search finds it when the engine's
+    search would meet no failure on the way (nine starts in ten); else the engine searches."""
     if box == 3 and learning.FAST_9X9:
         found = learning.completed_9x9(cells)
         if found is not None:
             return Grid(found, 3)
-    return next(solve(Grid(tuple(cells), box)), None)
+    return next(depth_first(Grid(tuple(cells), box)), None)
 
 
 def _image(symmetry: Symmetry, n: int, row: int, col: int) -> tuple[int, int]:

@@ -23,6 +23,9 @@ fast.  Read it as the chapter's four functions over one data type:
   only to break ties), so the search keeps returning to the part of the
   grid that is hard.
 
+At 9x9 they hand a grid or marked grid to the engine in C of
+:mod:`lazyfun.sudoku.solving.nine` (when it was built, and ``LAZYFUN_PURE`` is not
+set): the same search laid out for the machine, with the same solutions and counts.
 From 25x25 up, :func:`solve` and :func:`count_solutions` hand the puzzle to
 the clause-learning search of :mod:`lazyfun.sudoku.solving.learning` (when it was
 built): at that size depth-first search can stall on a unique puzzle for
@@ -53,7 +56,7 @@ from typing import Final, Protocol, final
 from lazyfun.search import search
 from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, check_givens
-from lazyfun.sudoku.solving import learning
+from lazyfun.sudoku.solving import learning, nine
 from lazyfun.sudoku.solving.tables import CAGE, PAIR, SUM, Check, Tables, tables_of, variant_tables
 
 __all__ = [
@@ -70,6 +73,7 @@ __all__ = [
     "complete",
     "count_below",
     "count_solutions",
+    "depth_first",
     "expand1",
     "is_solution",
     "is_unique",
@@ -573,6 +577,11 @@ def _learns(grid: Grid) -> bool:
     return learning.AVAILABLE and grid.box >= learning.FROM_BOX
 
 
+def _in_c(grid: Grid) -> bool:
+    """Whether ``grid`` goes to the 9x9 engine in C (9x9, when built and not pure)."""
+    return nine.FAST and grid.box == 3
+
+
 def _grid(node: Node, like: Grid) -> Grid:
     """A complete node as a grid, in the alphabet of the puzzle."""
     n = like.size
@@ -595,8 +604,9 @@ def solve(puzzle: Puzzle, tables: Tables | None = None) -> Iterator[Grid]:
     ``tables``, those that keep its rules).
 
     Raises ``PuzzleError`` at once if two givens conflict; an impossible
-    puzzle simply yields nothing.  From 25x25 up the clause-learning search
-    finds them (:mod:`lazyfun.sudoku.solving.learning`), in its own order.
+    puzzle simply yields nothing.  At 9x9 the engine in C finds them
+    (:mod:`lazyfun.sudoku.solving.nine`), from 25x25 up the clause-learning
+    search (:mod:`lazyfun.sudoku.solving.learning`), each in its own order.
 
     >>> from lazyfun.sudoku import parse
     >>> found = solve(parse("1..." "..1." ".1.." "...1"))
@@ -610,7 +620,23 @@ def solve(puzzle: Puzzle, tables: Tables | None = None) -> Iterator[Grid]:
     if tables is None and _learns(grid):
         yield from learning.solve(grid, ruled_out=ruled_out)
         return
-    for node in solutions(start(board, tables), tables):
+    if tables is None and _in_c(grid):
+        yield from nine.solve(grid, ruled_out)
+        return
+    yield from depth_first(board, tables)
+
+
+def depth_first(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> Iterator[Grid]:
+    """Every solution in this engine's own depth-first order, at every size: what
+    :func:`solve` gives where no other engine takes the puzzle, and what a generator
+    that must make the same grids from a seed, built or not, completes a start with.
+
+    >>> from lazyfun.sudoku import parse
+    >>> print(next(depth_first(parse("." * 81))))
+    123456789456789123789123456231674895875912364694538217317265948542897631968341572
+    """
+    grid, _ = _unmarked(puzzle)
+    for node in solutions(start(puzzle, tables), tables):
         yield _grid(node, grid)
 
 
@@ -627,6 +653,8 @@ def count_solutions(puzzle: Puzzle, limit: int | None = None, tables: Tables | N
     grid, ruled_out = _unmarked(board)
     if tables is None and _learns(grid):
         return learning.count_solutions(grid, limit, ruled_out=ruled_out)
+    if tables is None and _in_c(grid):
+        return nine.count_solutions(grid, limit, ruled_out)
     return count_below(start(board, tables), limit, tables)
 
 

@@ -220,16 +220,16 @@ def minimised_9x9(
 
 
 def completed_9x9(cells: Sequence[int]) -> tuple[int, ...] | None:
-    """Eager, in C: the first solution :func:`lazyfun.sudoku.solving.engine.solve` gives
+    """Eager, in C: the first solution :func:`lazyfun.sudoku.solving.engine.depth_first` gives
     for the 9x9 puzzle ``cells``, when the engine's search meets no failure on the way to
     it; None when it does (or there is no solution): then ask the engine.  Without a
     failure the engine's failure weights stay zero, so its path depends only on the
     propagated states, which the C search computes too; after one, ties between
     branching cells go by weights that only the engine keeps.
 
-    >>> from lazyfun.sudoku.solving.engine import solve
+    >>> from lazyfun.sudoku.solving.engine import depth_first
     >>> from lazyfun.sudoku import parse
-    >>> completed_9x9((0,) * 81) == next(solve(parse("0" * 81))).cells
+    >>> completed_9x9((0,) * 81) == next(depth_first(parse("0" * 81))).cells
     True
     """
     _built()
