@@ -73,6 +73,7 @@ COMPILED = (
     "lazyfun.csp.propagation.propagators",
     "lazyfun.csp.propagation.relaxation",
     "lazyfun.csp.search.solver",
+    "lazyfun.csp.search.strategy",
     "lazyfun.csp.search.tabu",
     "lazyfun.lazylist.cells",
     "lazyfun.lazylist.blackholes",

@@ -98,6 +98,7 @@ class Builder:
         self.count = 0
         self.unsatisfiable: str | None = None
         self.half = False  # an _imp builtin: reify() only implies
+        self.introduced: set[int] = set()  # decisions FlatZinc introduced or defines
 
     def fail(self, why: str) -> FlatZincError:
         return FlatZincError(f"line {self.line}: {why}")
@@ -142,7 +143,9 @@ class Builder:
     def fresh(self, low: int, high: int) -> Decision:
         self.count += 1
         try:
-            return self.model.decision(f"_fzn#{self.count}", Domain.integer_range(low, high))
+            made = self.model.decision(f"_fzn#{self.count}", Domain.integer_range(low, high))
+            self.introduced.add(made.index)
+            return made
         except ModelError as error:
             raise self.fail(str(error)) from None
 

@@ -11,6 +11,7 @@ from lazyfun.csp.flatzinc.builtins import bounds_of, member
 from lazyfun.csp.flatzinc.text import Ast, Call, Id, Item, Parser, Range, Type
 from lazyfun.csp.modelling.constraints import Decision
 from lazyfun.csp.modelling.domain import MAX_SPAN, Domain, ModelError
+from lazyfun.csp.search.strategy import VARIABLE_CHOICES
 
 __all__ = ["parse", "read"]
 
@@ -91,6 +92,9 @@ def _domain(b: Builder, name: str, t: Type, bounds: Bounds) -> Domain:
         raise b.fail(f"{name}: {error}") from None
 
 
+INTRODUCED = (Id("var_is_introduced"), Id("is_defined_var"))
+
+
 def _declare(b: Builder, item: Item, bounds: Bounds, outputs: list[Output]) -> None:
     t, name = item.type, item.name
     assert t is not None
@@ -115,7 +119,9 @@ def _declare(b: Builder, item: Item, bounds: Bounds, outputs: list[Output]) -> N
             b.post(member(value, domain))
         b.names[name] = value
     else:
-        b.names[name] = b.model.decision(name, _domain(b, name, t, bounds))
+        b.names[name] = decision = b.model.decision(name, _domain(b, name, t, bounds))
+        if any(a in INTRODUCED for a in item.annotations):
+            b.introduced.add(decision.index)
     if any(a == Id("output_var") for a in item.annotations):
         outputs.append(Output(name, [b.var(b.names[name])], t.base == "bool", []))
 
@@ -136,13 +142,47 @@ def _declare_array(b: Builder, item: Item, t: Type, outputs: list[Output]) -> No
             outputs.append(Output(item.name, elements, t.base == "bool", ranges))
 
 
+# MiniZinc's value choices, as Model.branch_on's (one it does not know: the least first)
+VALUES = {
+    "indomain_min": "min",
+    "indomain": "min",
+    "indomain_max": "max",
+    "indomain_median": "median",
+    "indomain_middle": "median",
+    "indomain_split": "split",
+    "indomain_reverse_split": "reverse_split",
+}
+
+
 def _search(b: Builder, annotations: list[Ast]) -> None:
-    """Branch first on the variables of ``int_search``/``bool_search`` in input order."""
+    """Branch first on the variables of ``int_search``/``bool_search`` (in
+    ``seq_search``'s order), as their variable and value choices say (one lazyfun does
+    not know: input order, the least value first); then, when they named any, on the
+    model's own variables before those FlatZinc introduced."""
+    _annotated(b, annotations)
+    if b.model.branching:
+        named = {d.index for d in b.model.branching} | b.introduced
+        own = [d for d in b.model.decisions if not d.hidden and d.index not in named]
+        b.model.branch_on(own, variable="first_fail")
+
+
+def _annotated(b: Builder, annotations: list[Ast]) -> None:
+    """Each ``int_search``/``bool_search`` of ``annotations`` as a branching strategy."""
     for a in annotations:
         if not isinstance(a, Call):
             continue
         if a.name == "seq_search" and a.args and isinstance(a.args[0], list):
-            _search(b, a.args[0])
-        elif a.name in ("int_search", "bool_search") and a.args[1:2] == (Id("input_order"),):
-            chosen = [x for x in b.array(b.value(a.args[0])) if isinstance(x, Decision)]
-            b.model.branch_on([x for x in dict.fromkeys(chosen) if x not in b.model.branching])
+            _annotated(b, a.args[0])
+        elif a.name in ("int_search", "bool_search") and len(a.args) >= 3:
+            named = {d.index for d in b.model.branching}
+            chosen = {
+                x.index: x
+                for x in b.array(b.value(a.args[0]))
+                if isinstance(x, Decision) and x.index not in named
+            }
+            variable, value = (x.name if isinstance(x, Id) else "" for x in a.args[1:3])
+            b.model.branch_on(
+                list(chosen.values()),
+                variable=variable if variable in VARIABLE_CHOICES else "input_order",
+                value=VALUES.get(value, "min"),
+            )

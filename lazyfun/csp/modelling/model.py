@@ -28,6 +28,7 @@ from lazyfun.csp.modelling.results import Quality, Solution
 from lazyfun.csp.modelling.scheduling import Interval, make_interval
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.solver import Solutions
+from lazyfun.csp.search.strategy import VALUE_CHOICES, VARIABLE_CHOICES, Strategy
 
 __all__ = ["Model"]
 
@@ -53,6 +54,7 @@ class Model:
         self.constraints: dict[str, Constraint] = {}
         self.goals: list[tuple[Expr, int]] = []
         self.branching: list[Decision] = []
+        self.strategies: list[Strategy] = []
         self._names: dict[str, Decision] = {}
         self._last_defined: dict[str, int] = {}
 
@@ -171,15 +173,39 @@ class Model:
         """Seek the largest value of ``goal``; ranked with the others as in :meth:`minimize`."""
         self._goal(goal, -1, "maximize")
 
-    def branch_on(self, decisions: Sequence[Decision]) -> None:
-        """Branch on these decisions first, in this order (the first still open each
-        time), before the rest by smallest domain: a search strategy, as CP-SAT's
-        ``AddDecisionStrategy(..., CHOOSE_FIRST, ...)``.  The solutions are the same;
-        the order they come in, and the time, may not be."""
+    def branch_on(
+        self,
+        decisions: Sequence[Decision],
+        *,
+        variable: str = "input_order",
+        value: str = "default",
+    ) -> None:
+        """Branch on these decisions first, before the rest by smallest domain: a search
+        strategy, as CP-SAT's ``AddDecisionStrategy`` or MiniZinc's ``int_search``.
+        ``variable`` says which open one next (``input_order``: the first still open;
+        ``first_fail``, ``anti_first_fail``, ``smallest``, ``largest``, ``occurrence``,
+        ``dom_w_deg``), ``value`` how its domain is split (``default``: each value in
+        turn, smallest first; ``min``, ``max``, ``median``, ``split``,
+        ``reverse_split``: see :mod:`lazyfun.csp.search.strategy`).  A second call's
+        decisions come after the first's (MiniZinc's ``seq_search``).  The solutions
+        are the same; the order they come in, and the time, may not be.
+
+        >>> m = Model()
+        >>> x, y = (m.decision(name, Domain.integer_range(0, 3)) for name in "xy")
+        >>> m.add_constraint("apart", x - y >= 2)
+        >>> m.branch_on([y, x], value="max")
+        >>> m.solve().as_dict()
+        {'x': 3, 'y': 1}
+        """
+        if variable not in VARIABLE_CHOICES:
+            raise ModelError(f"branch_on: variable={variable!r} is not one of {VARIABLE_CHOICES}")
+        if value not in VALUE_CHOICES:
+            raise ModelError(f"branch_on: value={value!r} is not one of {VALUE_CHOICES}")
         for d in decisions:
             if not isinstance(d, Decision) or d.model is not self:
                 raise ModelError(f"branch_on: {d!r} is not a decision of this model")
         self.branching.extend(decisions)
+        self.strategies.append(Strategy([d.index for d in decisions], variable, value))
 
     def _goal(self, goal: Expr | Decision, sign: int, verb: str) -> None:
         if not isinstance(goal, Expr | Decision):
@@ -261,7 +287,7 @@ class Model:
             time_limit=time_limit,
             node_limit=node_limit,
             goals=self.goals,
-            branching=[d.index for d in self.branching],
+            strategies=self.strategies,
             progress=shown,
         )
 

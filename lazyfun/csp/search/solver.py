@@ -9,8 +9,9 @@ The four parameters of :func:`lazyfun.search`:
   :mod:`lazyfun.csp.propagation.propagators`);
 - ``blocked``: some domain became empty;
 - ``complete``: every domain holds one value;
-- ``expand1``: the first open decision the model says to branch on first
-  (``Model.branch_on``), else the decision the first goal's linear relaxation
+- ``expand1``: the decision the model's branching strategies choose
+  (``Model.branch_on``; see :mod:`lazyfun.csp.search.strategy`), split as they
+  say; once theirs are fixed, the decision the first goal's linear relaxation
   takes a fraction of (see :mod:`lazyfun.csp.propagation.relaxation`: the best value per
   weight that does not fit), else the decision with the smallest domain; one
   child per value, smallest value first.  Ties go to the highest weighted degree: the number
@@ -44,6 +45,7 @@ from lazyfun.csp.propagation.filters import low
 from lazyfun.csp.propagation.propagators import Propagators
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.ranking import Ranking, Ranks
+from lazyfun.csp.search.strategy import Strategy, branches, chosen
 from lazyfun.csp.search.tabu import Arc, Shop
 from lazyfun.search import search
 
@@ -184,7 +186,7 @@ class Solutions(Iterator[Solution]):
         time_limit: float | None,
         node_limit: int | None,
         goals: Sequence[tuple[Expr, int]] = (),
-        branching: Sequence[int] = (),
+        strategies: Sequence[Strategy] = (),
         progress: SearchProgress | None = None,
     ) -> None:
         self.model = model
@@ -202,7 +204,7 @@ class Solutions(Iterator[Solution]):
         self._descending = [False] * len(decisions)
         for i, a, _ in first:
             self._descending[i] = a < 0
-        self._branching = list(branching)
+        self._strategies = list(strategies)
         compiled = self._compiled
         self._set_times = (
             SetTimes(
@@ -211,7 +213,7 @@ class Solutions(Iterator[Solution]):
                 compiled.offsets,
                 postpone=not compiled.optional and _regular(constraints, goals),
             )
-            if compiled.tasks and not branching
+            if compiled.tasks and not strategies
             else None
         )
         machines = compiled.machines
@@ -316,14 +318,21 @@ class Solutions(Iterator[Solution]):
                 ok = ranking.shave(doms) and ranking.enforce(doms, node.ranks)
         return Node(tuple(doms), node.fixed, not ok, node.postponed, node.ranks)
 
-    def _choose(self, doms: Domains) -> int:
-        """The decision to branch on: the first open one of ``branching``, else the one
-        the first goal's relaxation takes a fraction of, else the smallest domain,
-        ties to the highest weighted degree."""
-        for i in self._branching:
-            bits = doms[i]
-            if bits & (bits - 1):
-                return i
+    def _choose(self, doms: Domains) -> tuple[int, str]:
+        """The decision to branch on and how to split its domain: the first strategy's
+        with an open decision, else the decision the first goal's relaxation takes a
+        fraction of, else the smallest domain, ties to the highest weighted degree (each
+        value in turn)."""
+        compiled = self._compiled
+        for strategy in self._strategies:
+            i = chosen(strategy, doms, compiled.offsets, compiled.weight)
+            if i >= 0:
+                return i, strategy.value
+        return self._default(doms), "default"
+
+    def _default(self, doms: Domains) -> int:
+        """The solver's own choice: the decision the relaxation takes a fraction of, else
+        the smallest domain, ties to the highest weighted degree."""
         relaxed = self._compiled.relaxation
         if relaxed is not None:
             critical = relaxed.critical(doms)
@@ -360,8 +369,11 @@ class Solutions(Iterator[Solution]):
         if children is not None:
             yield from children
             return
-        best = self._choose(doms)
+        best, value = self._choose(doms)
         bits = doms[best]
+        if value != "default":
+            yield from self._split(node, best, branches(bits, value), tracking)
+            return
         down = self._descending[best]
         while bits:
             bit = 1 << (bits.bit_length() - 1) if down else bits & -bits
@@ -369,6 +381,17 @@ class Solutions(Iterator[Solution]):
             if tracking:
                 self._open[-1] = (*doms[:best], bits, *doms[best + 1 :]) if bits else None
             yield Node((*doms[:best], bit, *doms[best + 1 :]), best, False, (), node.ranks)
+        if tracking:
+            self._open.pop()
+
+    def _split(self, node: Node, i: int, parts: list[int], tracking: bool) -> Iterator[Node]:
+        """One child per part of decision ``i``'s domain, in order."""
+        doms = node.domains
+        for k, part in enumerate(parts):
+            if tracking:
+                rest = sum(parts[k + 1 :])
+                self._open[-1] = (*doms[:i], rest, *doms[i + 1 :]) if rest else None
+            yield Node((*doms[:i], part, *doms[i + 1 :]), i, False, (), node.ranks)
         if tracking:
             self._open.pop()
 
