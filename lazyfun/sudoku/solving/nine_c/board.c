@@ -5,16 +5,20 @@
  * triads (a row's three cells in one box): the value fills exactly one triad per row
  * and one per box, a permutation.  Only the triads some permutation of the ones still
  * open uses can hold it (a table of the 512 matrices): that is locked candidates,
- * pointing and claiming both, in three ANDs a band.  The same holds down a stack
+ * pointing and claiming both, in three ANDs a band.  A matrix is gathered from the
+ * word by shifts and one multiply (no table, no loop over cells).  The same holds down a stack
  * (its bands and its columns).  A row or a column left with one place places the
  * value (hidden singles; a box with one place leaves its row with one once its
  * triads are kept); a cell left with one value places it (naked singles). */
 #include "nine.h"
 
-static uint16_t permuted[512];  /* a 3x3 matrix of triads: those some permutation in it uses */
-static uint8_t triads_of_row[512]; /* a row's 9 cells: which of its 3 triads are open */
-static uint32_t triads_kept[512]; /* a band's matrix of triads: the 27 cells they keep */
+/* For each 3x3 matrix of open triads (bit 3 * row + box) or of a stack's open columns
+ * (bit 3 * band + column): the cells the triads some permutation uses keep, and the
+ * columns it keeps (at 9 * band + column); all 0 when no permutation is left. */
+static uint32_t triads_kept[512];
+static uint32_t stack_kept[512];
 static uint32_t peers_in_band[27]; /* a cell's row, box and column within its band, less it */
+static uint16_t alone[512]; /* a row's 9 cells: themselves when just one is open, else 0 */
 static const uint32_t ROWS_OF_COLUMN = 1u | 1u << 9 | 1u << 18; /* a column's cells in a band */
 
 void nine_init_tables(void)
@@ -28,8 +32,9 @@ void nine_init_tables(void)
             if ((m & cells) == cells)
                 kept |= cells;
         }
-        permuted[m] = (uint16_t)kept;
-        triads_of_row[m] = (uint8_t)(((m & 7) != 0) | ((m & 070) != 0) << 1 | ((m & 0700) != 0) << 2);
+        stack_kept[m] = (uint32_t)(kept & 7) | (uint32_t)(kept >> 3 & 7) << 9 |
+                        (uint32_t)(kept >> 6) << 18;
+        alone[m] = (uint16_t)(m && !(m & (m - 1)) ? m : 0);
         uint32_t cells = 0;
         for (int t = 0; t < 9; t++)
             if (kept >> t & 1)
@@ -64,7 +69,9 @@ uint32_t nine_place(Board *board, int v, int band, uint32_t bit)
 
 static uint32_t triads(uint32_t w)
 {
-    return triads_of_row[w & 511] | triads_of_row[w >> 9 & 511] << 3 | triads_of_row[w >> 18] << 6;
+    uint32_t any = (w | w >> 1 | w >> 2) & 01111111111u; /* each triad's first bit: open */
+    uint32_t rows = any * 21u >> 4 & (7u * ROWS_OF_COLUMN); /* a row's three at 9*row */
+    return rows * 0x1041u >> 12 & 511;
 }
 
 static uint32_t columns(uint32_t w)
@@ -82,19 +89,19 @@ static int keep_triads(uint32_t *w)
             if (!w[b])
                 return 0;
         }
-        uint32_t f0 = columns(w[0]), f1 = columns(w[1]), f2 = columns(w[2]);
-        uint32_t keep[3] = {0, 0, 0};
+        uint32_t open_columns = columns(w[0]) | columns(w[1]) << 9 | columns(w[2]) << 18;
+        uint32_t keep = 0;
         for (int s = 0; s < 9; s += 3) {
-            uint32_t kept = permuted[(f0 >> s & 7) | (f1 >> s & 7) << 3 | (f2 >> s & 7) << 6];
+            /* the stack's three columns of each band, gathered into 9 bits by one multiply */
+            uint32_t matrix = (open_columns >> s & (7u * ROWS_OF_COLUMN)) * 0x1041u >> 12 & 511;
+            uint32_t kept = stack_kept[matrix];
             if (!kept)
                 return 0;
-            keep[0] |= (kept & 7) << s;
-            keep[1] |= (kept >> 3 & 7) << s;
-            keep[2] |= (kept >> 6) << s;
+            keep |= kept << s;
         }
         int changed = 0;
         for (int b = 0; b < 3; b++) {
-            uint32_t narrowed = w[b] & keep[b] * ROWS_OF_COLUMN;
+            uint32_t narrowed = w[b] & (keep >> 9 * b & 511) * ROWS_OF_COLUMN;
             changed |= narrowed != w[b];
             w[b] = narrowed;
         }
@@ -109,17 +116,10 @@ static void hidden_singles(const uint32_t *w, const uint32_t *open, uint32_t *fo
     uint32_t once[3], twice_all = 0, once_all = 0;
     for (int b = 0; b < 3; b++) {
         uint32_t r0 = w[b] & 511, r1 = w[b] >> 9 & 511, r2 = w[b] >> 18;
-        uint32_t solo = 0;
-        if (!(r0 & (r0 - 1)))
-            solo |= r0;
-        if (!(r1 & (r1 - 1)))
-            solo |= r1 << 9;
-        if (!(r2 & (r2 - 1)))
-            solo |= r2 << 18;
         once[b] = r0 | r1 | r2;
         twice_all |= (r0 & r1) | (r2 & (r0 | r1)) | (once_all & once[b]);
         once_all |= once[b];
-        found[b] = solo;
+        found[b] = alone[r0] | (uint32_t)alone[r1] << 9 | (uint32_t)alone[r2] << 18;
     }
     uint32_t lone = once_all & ~twice_all;
     for (int b = 0; b < 3; b++)
