@@ -17,11 +17,13 @@ from lazyfun.compiled import (
     C_EXTENSION,
     C_FLOW,
     C_FORCING,
+    C_NINE,
     COMPILED,
     PURE_ENV,
     c_extension_built,
     c_flow_built,
     c_forcing_built,
+    c_nine_built,
     describe,
     is_compiled,
     status,
@@ -58,7 +60,8 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
     sources = [path for path in asked[0] if not path.startswith("--")]
     assert sources == [name.replace(".", "/") + ".py" for name in COMPILED]
     assert all((ROOT / path).is_file() for path in sources)
-    assert [e.name for e in built] == [C_EXTENSION, C_FLOW, C_FORCING, "compiled_by_mypyc"]
+    engines = [C_EXTENSION, C_FLOW, C_FORCING, C_NINE]
+    assert [e.name for e in built] == [*engines, "compiled_by_mypyc"]
     assert all(e.optional for e in built)
 
 
@@ -96,7 +99,8 @@ def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_t
 
 
 @pytest.mark.parametrize(
-    ("engine", "is_built"), [(C_FLOW, c_flow_built), (C_FORCING, c_forcing_built)]
+    ("engine", "is_built"),
+    [(C_FLOW, c_flow_built), (C_FORCING, c_forcing_built), (C_NINE, c_nine_built)],
 )
 def test_a_one_file_c_engine_is_reported_built_exactly_when_its_extension_is_there(
     engine: str, is_built: Callable[[], bool]
