@@ -84,8 +84,8 @@ class _Source:
 
     async def items(self) -> AsyncIterator[dict[str, Any]]:
         for i in range(self.k):
+            self.yielded += 1  # counted as it is handed over (nothing awaits in between)
             yield {"id": i, "name": f"n{i}"}
-            self.yielded += 1
         self.stalled.set()
         await asyncio.Event().wait()
 
@@ -481,3 +481,35 @@ def test_a_row_the_table_refuses_is_a_record_error_after_the_rows_before(tmp_pat
         stream([{"n": 1}, {"n": 2}, {"n": None}, {"n": 4}]).to_sql(db, "t")
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT n FROM t").fetchall() == [(1,), (2,)]
+
+
+def test_a_cancellation_while_a_batch_is_written_keeps_the_batch_gathered_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The async sink gathers the next batch while the last is written: a cancellation
+    that lands while it waits for that write keeps the batch it gathered too."""
+    import threading
+
+    from lazyfun.sinks import writers
+
+    first_write = threading.Event()
+    write = writers.SqlWriter.write
+
+    def slow_first(self: writers.SqlWriter, records: list[Any]) -> None:
+        if not first_write.is_set():
+            first_write.set()
+            threading.Event().wait(0.5)  # the first batch takes long to write
+        write(self, records)
+
+    monkeypatch.setattr(writers.SqlWriter, "write", slow_first)
+    source = _Source(10)  # the second batch is gathered while the first is written
+    name, _, read = SINKS["sql"]
+    path = tmp_path / name
+
+    async def run() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(astream(source.items()).to_sql(path, "t", 4), 0.2)
+
+    asyncio.run(run())
+    assert source.yielded == 8
+    assert read(path) == _records(8)

@@ -624,18 +624,22 @@ async def adrain(open_writer: Callable[[], Writer], batches: AsyncBatches) -> in
                 raise
             pending: Future[None] | None = None
             from_source = True
+            taken: list[Any] = []  # a batch taken from the source while the last is written
             try:
                 async for records in batches:
+                    taken = records
                     if pending is not None:
                         from_source = False
                         await _waited(pending)
                         from_source = True
-                    pending = thread.submit(writer.write, records)
+                    pending, taken = thread.submit(writer.write, records), []
                 if pending is not None:
                     from_source = False
                     await _waited(pending)
             except BaseException as stop:
                 leftover = _held(batches, stop, from_source)
+                if not isinstance(stop, Exception):  # cancelled while the last was written
+                    leftover = taken + leftover
                 # on the writer's thread, after the batch in hand: the executor's exit
                 # waits for it even if this wait is cancelled again
                 await _waited(thread.submit(_close_failed, writer, leftover, stop, pending))
