@@ -320,6 +320,11 @@ class Window(Holding[U]):
                 self.close()
                 raise
 
+    def holding(self) -> int | None:
+        """How many inputs (items or errors) a map or do has read and not yet handed on
+        (what ``explain`` shows as held); None for the others."""
+        return self._pulled - self._given if self._kind in ("map", "do") else None
+
     def held_back(self) -> int | None:
         """How many inputs (items or errors) were read and are not yet handed on, for an
         ordered map or do (one output an input, in order): what a sink resuming a job

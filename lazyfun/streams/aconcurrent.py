@@ -107,6 +107,11 @@ class Concurrent(Ending):
         self.inbox: asyncio.Queue[tuple[Any, asyncio.Future[Any]]] = asyncio.Queue()
         self.workers: set[asyncio.Task[None]] = set()
 
+    def holding(self) -> int:
+        """How many items it holds now: read and not yet handed on (in order), or in
+        flight (as they complete)."""
+        return len(self.pending) if self.ordered else len(self.running)
+
     def _start(self, item: Any) -> asyncio.Future[Any]:
         started: asyncio.Future[Any]
         if self.is_async:
@@ -396,6 +401,10 @@ class Buffer(Step):
         self.places = asyncio.Semaphore(n)
         self.task: asyncio.Task[None] | None = None
         self.done = False
+
+    def holding(self) -> int:
+        """How many items it holds now: read and not yet taken."""
+        return self.queue.qsize()
 
     async def _read(self) -> None:
         source = self.source

@@ -69,6 +69,7 @@ from lazyfun.streams.asteps import (
 )
 from lazyfun.streams.aterminals import AsyncTerminals
 from lazyfun.streams.dataverbs import AsyncVerbs
+from lazyfun.streams.explain import Meter, analysing, called, recorded, root
 from lazyfun.streams.steps import check_count, seconds
 from lazyfun.streams.terminals import Terminals, _Comparable
 from lazyfun.streams.threaded import GROUP_AHEAD, Rate
@@ -95,6 +96,7 @@ P = ParamSpec("P")
 _NOTHING: Any = object()
 
 
+@recorded
 class AsyncStream(AsyncVerbs[T]):
     """A one-shot async pipeline, composed by method chaining; read it with
     ``async for`` or await a terminal.  Build one with :func:`astream`."""
@@ -111,7 +113,7 @@ class AsyncStream(AsyncVerbs[T]):
 
     def _then(self, items: AsyncIterable[U]) -> AsyncStream[U]:
         """The next step's AsyncStream, which knows what this one's sources read."""
-        return AsyncStream(items, self._sources)
+        return AsyncStream(items, self._sources, called(self, self._stage, (items,)))
 
     # --- steps ----------------------------------------------------------------
 
@@ -161,6 +163,7 @@ class AsyncStream(AsyncVerbs[T]):
         ['A', 'B']
         """
         checked(f, "map")
+        f = self._counted(f)
         return self._step("map", with_retry(metered(f, rate, timeout), retry), concurrency, ordered)
 
     @overload
@@ -218,6 +221,7 @@ class AsyncStream(AsyncVerbs[T]):
         if keep is None:
             keep = bool
         checked(keep, "filter")
+        keep = self._counted(keep)
         return self._step("filter", keep, concurrency, ordered)
 
     def flatmap(
@@ -242,6 +246,7 @@ class AsyncStream(AsyncVerbs[T]):
         [0, 0, 1]
         """
         checked(f, "flatmap")
+        f = self._counted(f)
         work = with_retry(f, retry)
         if concurrency is not None:
             check_count(concurrency, "flatmap's concurrency", 1)
@@ -265,6 +270,7 @@ class AsyncStream(AsyncVerbs[T]):
         (['a', 'b'], ['a', 'b'])
         """
         checked(f, "do")
+        f = self._counted(f)
         stepped: AsyncStream[T] = self._step("do", with_retry(f, retry), concurrency, ordered)
         return stepped
 
@@ -662,15 +668,19 @@ class AsyncStream(AsyncVerbs[T]):
         return f(self, *args, **kwargs)
 
 
-def astream(items: AsyncIterable[T] | Iterable[T]) -> AsyncStream[T]:
-    """An :class:`AsyncStream` over an async iterable, or a plain one read in the loop.
+def astream(
+    items: AsyncIterable[T] | Iterable[T], *, analyze: bool | None = None
+) -> AsyncStream[T]:
+    """An :class:`AsyncStream` over an async iterable, or a plain one read in the loop
+    (``analyze=True``: keeping counts, as :func:`~lazyfun.streams.stream.stream`).
 
     >>> import asyncio
     >>> asyncio.run(astream([3, 1, 2]).map(lambda n: n * 2).to_list())
     [6, 2, 4]
     """
     if isinstance(items, AsyncStream):
-        return items
+        return items.analyze() if analyze else items
+    stage = root(items, Meter() if analysing(analyze) else None)
     if isinstance(items, Terminals):  # a Stream, read on a thread: its sources stay known
-        return AsyncStream(items, items._holds)
-    return AsyncStream(items)
+        return AsyncStream(items, items._holds, stage)
+    return AsyncStream(items, (), stage)

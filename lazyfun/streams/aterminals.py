@@ -34,6 +34,7 @@ from lazyfun.streams.asteps import (
     is_async,
     source,
 )
+from lazyfun.streams.explain import Explaining, Meter, Stage, ametered, analysing, recorded, root
 from lazyfun.streams.steps import StreamConsumedError, check_count, seconds
 from lazyfun.streams.terminals import _Comparable
 
@@ -54,14 +55,22 @@ P = ParamSpec("P")
 _NOTHING: Any = object()
 
 
-class AsyncTerminals(Generic[T]):
+@recorded
+class AsyncTerminals(Explaining, Generic[T]):
     """A one-shot async source of items and the ways to read it (the base of ``AsyncStream``)."""
 
     __slots__ = ("_closed", "_items", "_sources", "_used")
 
     def __init__(
-        self, items: AsyncIterable[T] | Iterable[T], sources: tuple[object, ...] = ()
+        self,
+        items: AsyncIterable[T] | Iterable[T],
+        sources: tuple[object, ...] = (),
+        stage: Stage | None = None,
     ) -> None:
+        # the step as written and its counts (the source's, when this is the first)
+        self._stage = root(items, Meter() if analysing(None) else None) if stage is None else stage
+        self._calls: Meter | None = None
+        self._call: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
         self._items: AsyncIterator[Any] = source(items)
         self._used = self._closed = False
         # what the Stream this one came from held (its sources among them): the sinks
@@ -77,7 +86,7 @@ class AsyncTerminals(Generic[T]):
                 "to read the items again"
             )
         self._used = True
-        return self._items
+        return ametered(self._items, self._stage)
 
     def __aiter__(self) -> AsyncIterator[T]:
         """The items, once."""
@@ -113,9 +122,6 @@ class AsyncTerminals(Generic[T]):
         traceback: TracebackType | None,
     ) -> None:
         await self.aclose()
-
-    def __repr__(self) -> str:
-        return f"<AsyncStream {'read' if self._used else 'unread'}>"
 
     # --- terminals: awaitables ---------------------------------------------------
 

@@ -11,9 +11,9 @@ can pickle it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lazyfun.streams import steps, threaded
 from lazyfun.streams.steps import check_count, seconds
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from tenacity import Retrying
 
     from lazyfun.parallel.places import Via
+    from lazyfun.parallel.window import Kind, Window
 
 __all__ = [
     "done",
@@ -32,6 +33,7 @@ __all__ = [
     "tapped",
     "timed",
     "truth",
+    "window",
     "with_retry",
 ]
 
@@ -102,3 +104,30 @@ def sequential(concurrency: int | None, via: Via, chunksize: int | None, what: s
     if chunksize is not None:
         raise ValueError(f"{what}: chunksize sizes the tasks of concurrency= or via=; give one")
     return True
+
+
+def window(
+    kind: Kind,
+    work: Callable[[Any], Any],
+    items: Callable[[], Iterator[Any]],
+    concurrency: int | None,
+    ordered: bool,
+    via: Via,
+    what: str,
+    chunksize: int | None,
+) -> Window[Any]:
+    """The window of a concurrent step over the ``items`` a stream hands over (taken
+    once the arguments are checked)."""
+    from lazyfun.parallel.places import check_concurrency, concurrent
+
+    check_concurrency(concurrency, what)
+    return concurrent(
+        work,
+        items(),
+        kind=kind,
+        concurrency=concurrency,
+        ordered=ordered,
+        via=via,
+        what=what,
+        chunksize=chunksize,
+    )

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 from lazyfun.streams import vsteps
 from lazyfun.streams.asteps import FromSync, Group
 from lazyfun.streams.aterminals import AsyncTerminals
+from lazyfun.streams.explain import called, recorded
 from lazyfun.streams.steps import check_callable, check_count, seconds
 from lazyfun.streams.terminals import Terminals
 from lazyfun.streams.verbs import (
@@ -83,6 +84,7 @@ def _fold(by: Callable[[Any], Any], fn: Callable[[Any, Any], Any], initial: Any)
     return Accumulators(by, fold=(fn, initial))
 
 
+@recorded
 class Verbs(Terminals[T]):
     """The verbs of a Stream (its base below the steps)."""
 
@@ -94,7 +96,7 @@ class Verbs(Terminals[T]):
         from lazyfun.streams.stream import Stream
 
         blocker = self._blocker or step or sys._getframe(1).f_code.co_name
-        return Stream(items, (*self._holds, *holding), blocker)
+        return Stream(items, (*self._holds, *holding), blocker, None, called(self, self._stage))
 
     def sort(
         self, key: Callable[[T], Any] | None = None, *, reverse: bool = False, memory: int = MEMORY
@@ -360,6 +362,7 @@ def _plus_one(count: int, _item: object) -> int:
     return count + 1
 
 
+@recorded
 class AsyncVerbs(AsyncTerminals[T]):
     """The verbs of an AsyncStream: as :class:`Verbs`, the keys plain functions (a
     coroutine function is refused at the call), the dicts of the terminals awaited."""
@@ -369,7 +372,7 @@ class AsyncVerbs(AsyncTerminals[T]):
     def _verb(self, items: AsyncIterable[R]) -> AsyncStream[R]:
         from lazyfun.streams.astream import AsyncStream
 
-        return AsyncStream(items, self._sources)
+        return AsyncStream(items, self._sources, called(self, self._stage))
 
     def sort(
         self, key: Callable[[T], Any] | None = None, *, reverse: bool = False, memory: int = MEMORY

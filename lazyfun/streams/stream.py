@@ -42,6 +42,7 @@ from typing_extensions import TypeIs
 
 from lazyfun.streams import calls, flow, steps, threaded
 from lazyfun.streams.dataverbs import Verbs
+from lazyfun.streams.explain import Meter, Stage, analysing, called, recorded, root
 from lazyfun.streams.observing import Observe
 from lazyfun.streams.steps import check_callable, check_count, seconds
 from lazyfun.streams.terminals import Closable, StreamConsumedError, Terminals
@@ -74,12 +75,12 @@ def _holds_of(items: Iterable[Any]) -> tuple[Closable, ...]:
     return items._holds if isinstance(items, Terminals) else ()
 
 
+@recorded
 class Stream(Verbs[T]):
     """A one-shot pipeline over an iterator, composed by method chaining.
 
-    Build one with :func:`stream`.  Every step (``map``, ``filter``, ...)
-    uses this Stream up and returns a new one; every terminal reads it to
-    the end (or, for ``first``, to the first item).
+    Build one with :func:`stream`.  Every step (``map``, ``filter``, ...) uses this Stream up
+    and returns a new one; every terminal reads it to the end (or, for ``first``, its first).
     """
 
     __slots__ = ()
@@ -89,13 +90,15 @@ class Stream(Verbs[T]):
         A killed job with this step (named by the method that calls, unless ``step``
         says) cannot resume exactly: its sink refuses ``resume=True``."""
         blocker = self._blocker or step or sys._getframe(1).f_code.co_name
-        return Stream(items, (*self._holds, *holding), blocker)
+        stage = called(self, self._stage, holding)
+        return Stream(items, (*self._holds, *holding), blocker, None, stage)
 
     def _kept(self, items: Iterable[U], *holding: Closable, drops: str | None = None) -> Stream[U]:
         """The next step's Stream, for a step a killed job resumes through: one output an
         input at most, in order, and no state carried from item to item (``drops``: the
         step may drop items)."""
-        return Stream(items, (*self._holds, *holding), self._blocker, self._dropped or drops)
+        stage = called(self, self._stage, holding)
+        return Stream(items, (*self._holds, *holding), self._blocker, self._dropped or drops, stage)
 
     def _concurrent(
         self,
@@ -107,19 +110,8 @@ class Stream(Verbs[T]):
         what: str,
         chunksize: int | None,
     ) -> Stream[Any]:
-        from lazyfun.parallel.places import check_concurrency, concurrent
-
-        check_concurrency(concurrency, what)
-        items = self._take_items()
-        window = concurrent(
-            work,
-            items,
-            kind=kind,
-            concurrency=concurrency,
-            ordered=ordered,
-            via=via,
-            what=what,
-            chunksize=chunksize,
+        window = calls.window(
+            kind, work, self._take_items, concurrency, ordered, via, what, chunksize
         )
         if kind in ("map", "do") and ordered and self._dropped is None:
             return self._kept(window, window)
@@ -171,6 +163,7 @@ class Stream(Verbs[T]):
         [None, 'over time']
         """
         check_callable(f, "map")
+        f = self._counted(f, via)
         work: Callable[[T], U] = calls.with_retry(
             calls.rated(calls.timed(f, timeout), rate, via), retry
         )
@@ -243,6 +236,7 @@ class Stream(Verbs[T]):
         if keep is None:
             keep = bool
         check_callable(keep, "filter")
+        keep = self._counted(keep, via)
         if calls.sequential(concurrency, via, chunksize, "filter"):
             return self._kept(filter(keep, self._take_items()), drops="filter")
         work = functools.partial(calls.truth, keep)
@@ -265,6 +259,7 @@ class Stream(Verbs[T]):
         [0, 0, 1, 0, 1, 2]
         """
         check_callable(f, "flatmap")
+        f = self._counted(f, via)
         if calls.sequential(concurrency, via, chunksize, "flatmap"):
             work: Callable[[T], Iterable[U]] = calls.with_retry(f, retry)
             return self._then(steps.flat_map(self._take_items(), work))
@@ -289,6 +284,7 @@ class Stream(Verbs[T]):
         (['A', 'B'], ['a', 'b'])
         """
         check_callable(f, "do")
+        f = self._counted(f, via)
         work: Callable[[T], object] = calls.with_retry(f, retry)
         if calls.sequential(concurrency, via, chunksize, "do"):
             return self._kept(map(functools.partial(calls.tapped, work), self._take_items()))
@@ -657,21 +653,21 @@ class Stream(Verbs[T]):
         """
         from lazyfun.streams.astream import AsyncStream
 
-        return AsyncStream(self._take_items(), self._holds)
+        return AsyncStream(self._take_items(), self._holds, called(self, self._stage))
 
 
 _NO_END: Any = object()
 
 
 @overload
-def stream(items: Iterable[T] | AsyncIterable[T]) -> Stream[T]: ...
+def stream(items: Iterable[T] | AsyncIterable[T], *, analyze: bool | None = None) -> Stream[T]: ...
 
 
 @overload
-def stream(items: Callable[[], T], *, until: object) -> Stream[T]: ...
+def stream(items: Callable[[], T], *, until: object, analyze: bool | None = None) -> Stream[T]: ...
 
 
-def stream(items: Any, *, until: object = _NO_END) -> Stream[Any]:
+def stream(items: Any, *, until: object = _NO_END, analyze: bool | None = None) -> Stream[Any]:
     """A fluent :class:`Stream` over ``items`` (nothing is read until a terminal asks).
 
     >>> stream([3, 1, 2]).map(lambda n: n * 2).to_list()
@@ -686,14 +682,19 @@ def stream(items: Any, *, until: object = _NO_END) -> Stream[Any]:
     >>> chunks = io.BytesIO(b"abcdefg")
     >>> stream(lambda: chunks.read(3), until=b"").to_list()
     [b'abc', b'def', b'g']
+
+    With ``analyze=True`` the stream and every step after it keep counts that
+    :meth:`~lazyfun.streams.explain.Explaining.explain` shows (``LAZYFUN_ANALYZE=1``
+    turns it on for every stream).
     """
+    if isinstance(items, Stream):  # itself: what it reads and holds stays known to its sinks
+        return items.analyze() if analyze else items
+    meter = Meter() if analysing(analyze) else None
     if until is not _NO_END:
         if not callable(items):
             raise TypeError(f"stream(..., until=) needs a function, got {type(items).__name__}")
-        return Stream(iter(items, until))
-    if isinstance(items, Stream):
-        return items  # itself: what it reads and holds stays known to its sinks
+        return Stream(iter(items, until), stage=Stage("stream", (items,), None, meter))
     if isinstance(items, AsyncIterable) and not isinstance(items, Iterable):
         read = threaded.FromAsync(items)
-        return Stream(read, (read,))
-    return Stream(items)
+        return Stream(read, (read,), stage=root(items, meter))
+    return Stream(items, stage=root(items, meter))

@@ -33,6 +33,7 @@ from lazyfun.sinks.writers import (
     _FileWriter,
     drain,
 )
+from lazyfun.streams.explain import Explaining, Meter, Stage, analysing, metered, recorded, root
 from lazyfun.streams.steps import (
     Chunked,
     Group,
@@ -71,7 +72,8 @@ _NOTHING: Any = object()
 _AHEAD = 64  # the most items ``async for`` over a Stream has read ahead on its thread
 
 
-class Terminals(Generic[T]):
+@recorded
+class Terminals(Explaining, Generic[T]):
     """A one-shot source of items and the ways to read it (the base of ``Stream``)."""
 
     __slots__ = ("_blocker", "_closed", "_dropped", "_holds", "_items", "_used")
@@ -82,7 +84,12 @@ class Terminals(Generic[T]):
         holds: tuple[Closable, ...] = (),
         blocker: str | None = None,
         dropped: str | None = None,
+        stage: Stage | None = None,
     ) -> None:
+        # the step as written and its counts (the source's, when this is the first)
+        self._stage = root(items, Meter() if analysing(None) else None) if stage is None else stage
+        self._calls: Meter | None = None
+        self._call: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
         self._items: Iterator[T] = iter(items)
         self._used = self._closed = False
         self._holds = holds
@@ -102,7 +109,7 @@ class Terminals(Generic[T]):
                 "times, or build the Stream again"
             )
         self._used = True
-        return self._items
+        return metered(self._items, self._stage)
 
     def close(self) -> None:
         """End the pipeline now: every concurrent step's queued calls are cancelled and the
@@ -160,9 +167,6 @@ class Terminals(Generic[T]):
         from lazyfun.streams.aconcurrent import ReadAhead
 
         return ReadAhead(self._take_items(), 1, most=_AHEAD, close=self.close)
-
-    def __repr__(self) -> str:
-        return f"<Stream {'read' if self._used else 'unread'}>"
 
     @overload
     def first(self) -> T: ...

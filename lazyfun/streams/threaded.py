@@ -522,6 +522,10 @@ class Buffer(Holding[T]):
             )
             self.thread.start()
 
+    def holding(self) -> int:
+        """How many items it holds now: read (or being read) and not yet taken."""
+        return max(0, self.shelf.started - self.taken)
+
     def ready(self, by: float | None) -> bool:
         """Whether the next item (or error, or the end) is here by ``by``, a reading of
         ``time.monotonic()``, waiting until then at most (None: until it is, or the

@@ -1,0 +1,463 @@
+"""What a pipeline is and what it did: the plan of a Stream (or AsyncStream), one step a
+line, and, for a stream built to be analysed, exact counts for each step.
+
+Every step records, as it is written, a :class:`Stage`: the method's name and the
+arguments given (those left at their defaults are not shown), linked to the stage it
+reads.  Nothing is read to show the plan.  A stream built with ``analyze=True`` (or
+turned so by ``.analyze()`` before it is read) also keeps a :class:`Meter` a stage:
+each item or error that leaves the stage is counted, and the time spent getting it;
+the calls of a step's function (every attempt of a retry) are counted; a concurrent
+step or a buffer says how many items it held.  The counts cost a little for each
+item and step (``make bench BENCH=stream`` prints how much), so they are kept only
+when asked.  ``LAZYFUN_ANALYZE=1`` in the environment analyses every stream.
+
+>>> from lazyfun import stream
+>>> squares = stream(range(10), analyze=True).map(lambda n: n * n).take(3)
+>>> squares.to_list()
+[0, 1, 4]
+>>> print(squares.explain(analyze=True, times=False))
+step                          in  out  errors  calls  held
+stream(range(0, 10))           -    3       -      -     -
+.map(<lambda>)                 3    3       -      3     -
+.take(3)                       3    3       -      -     -
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import reprlib
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, Literal, Self, TypeVar, cast, overload
+
+from lazyfun.parallel.window import Holding
+
+__all__ = [
+    "ANALYZE_ENV",
+    "Explaining",
+    "Meter",
+    "Stage",
+    "ametered",
+    "analysing",
+    "called",
+    "counted",
+    "explained",
+    "metered",
+    "recorded",
+    "root",
+]
+
+T = TypeVar("T")
+
+ANALYZE_ENV = "LAZYFUN_ANALYZE"
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 4
+_SHORT.maxstring = _SHORT.maxother = 40
+
+_LISTS = frozenset({"group", "chunked", "batched", "window", "sliding"})  # steps giving lists
+
+
+_ANALYSE_ALL = bool(os.environ.get(ANALYZE_ENV))
+
+
+def analysing(asked: bool | None) -> bool:
+    """Whether a new stream keeps counts: as asked, else as ``LAZYFUN_ANALYZE`` said when
+    lazyfun was imported."""
+    return _ANALYSE_ALL if asked is None else asked
+
+
+class Meter:
+    """The counts of one stage: items and errors that left it, the seconds spent getting
+    them (the stages it reads included), calls of its function, the most items held."""
+
+    __slots__ = ("_calls", "_lock", "errors", "held", "items", "seconds")
+
+    def __init__(self) -> None:
+        self.items = self.errors = self.held = 0
+        self.seconds = 0.0
+        self._calls: int | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def calls(self) -> int | None:
+        """How many times the step's function ran (None: the step has none, or it ran
+        where it is not counted, in worker processes)."""
+        return self._calls
+
+    def called(self) -> None:
+        """One more call (from any thread)."""
+        with self._lock:
+            self._calls = (self._calls or 0) + 1
+
+    def counting_calls(self) -> None:
+        """This stage's calls are counted (zero so far)."""
+        self._calls = self._calls or 0
+
+
+class Stage:
+    """One step of a plan: its name, its arguments as written, the stage it reads, and
+    its counts when the stream is analysed."""
+
+    __slots__ = ("args", "hold", "keywords", "meter", "name", "source")
+
+    def __init__(
+        self,
+        name: str,
+        args: tuple[object, ...],
+        source: Stage | None,
+        meter: Meter | None,
+        hold: Callable[[], int | None] | None = None,
+        keywords: dict[str, object] | None = None,
+    ) -> None:
+        self.name, self.args, self.keywords, self.source = name, args, keywords, source
+        self.meter, self.hold = meter, hold
+
+    def label(self) -> str:
+        """The step as written: ``.map(str, concurrency=4)``; a source without the dot."""
+        named = (f"{name}={_short(value)}" for name, value in (self.keywords or {}).items())
+        shown = ", ".join([*map(_short, self.args), *named])
+        return f"{'' if self.source is None else '.'}{self.name}({shown})"
+
+    def chain(self) -> list[Stage]:
+        """The stages from the source to this one."""
+        stages: list[Stage] = []
+        stage: Stage | None = self
+        while stage is not None:
+            stages.append(stage)
+            stage = stage.source
+        return stages[::-1]
+
+
+def _short(value: object) -> str:
+    """A value as a plan shows it: a function by its name, anything else shortened."""
+    value = inspect.unwrap(value) if callable(value) else value
+    if inspect.isroutine(value) or inspect.isclass(value):
+        name = getattr(value, "__qualname__", getattr(value, "__name__", repr(value)))
+        return str(name).rsplit("<locals>.", 1)[-1]  # a nested function by its own name
+    if inspect.isgenerator(value):
+        return f"<generator {value.__name__}>"
+    if isinstance(value, Iterator) and not isinstance(value, (str, bytes)):
+        return f"<{type(value).__name__}>"
+    return _SHORT.repr(value)
+
+
+def root(items: object, meter: Meter | None) -> Stage:
+    """The source stage of a stream over ``items``: a reader of :mod:`lazyfun.io` names
+    itself (``read_jsonl('s.jsonl')``); anything else is ``stream(items)``."""
+    plan = getattr(items, "plan", None)
+    if isinstance(plan, str):
+        return Stage(plan, (), None, meter)
+    return Stage("stream", (items,), None, meter)
+
+
+def called(owner: Explaining, source: Stage, holding: tuple[object, ...] = ()) -> Stage:
+    """The stage that the step of ``owner`` (a stream) now returning a new stream wrote,
+    as the step recorded its call (:func:`recorded`)."""
+    meter = None if source.meter is None else owner._calls or Meter()
+    hold = None
+    if holding:
+        holds = [getattr(h, "holding", None) for h in holding]
+        hold = cast("Callable[[], int | None] | None", next(filter(callable, holds), None))
+    if owner._call is None:  # a stream made outside a step: named by its type
+        return Stage(type(owner).__name__, (), source, meter, hold)
+    name, args, keywords = owner._call
+    return Stage(name, args, source, meter, hold, keywords)
+
+
+S = TypeVar("S", bound=type)
+
+
+def recorded(kind: S) -> S:
+    """``kind`` with each of its steps (a public method returning a stream) recording
+    its call as written on the stream it is called on, for the stage it makes: the
+    outermost step only (a step written with other steps is one step)."""
+    for name, method in list(vars(kind).items()):
+        returns = str(getattr(method, "__annotations__", {}).get("return", ""))
+        if name[0] != "_" and inspect.isfunction(method) and "Stream[" in returns:
+            setattr(kind, name, _recording(method, name))
+    return kind
+
+
+def _recording(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def step(self: Explaining, *args: Any, **keywords: Any) -> Any:
+        if self._call is not None:  # inside another step of this stream
+            return method(self, *args, **keywords)
+        self._call = (name, args, keywords)
+        try:
+            return method(self, *args, **keywords)
+        finally:
+            self._call = None
+
+    return step
+
+
+def metered(items: Iterator[T], stage: Stage) -> Iterator[T]:
+    """``items`` with each item and error counted into the stage's meter (what a stream
+    built to be analysed hands on); a step that holds threads stays closable."""
+    if stage.meter is None:
+        return items
+    kind = _MeteredHolding if isinstance(items, Holding) else _Metered
+    return kind(items, stage)
+
+
+class _Metered(Iterator[T]):
+    __slots__ = ("hold", "items", "lists", "meter")
+
+    def __init__(self, items: Iterator[T], stage: Stage) -> None:
+        assert stage.meter is not None
+        self.items, self.meter, self.hold = items, stage.meter, stage.hold
+        self.lists = stage.name in _LISTS
+
+    def __next__(self) -> T:
+        meter = self.meter
+        start = time.perf_counter()
+        try:
+            item = next(self.items)
+        except StopIteration:
+            meter.seconds += time.perf_counter() - start
+            raise
+        except BaseException:
+            meter.seconds += time.perf_counter() - start
+            meter.errors += 1
+            self._held()
+            raise
+        meter.seconds += time.perf_counter() - start
+        meter.items += 1
+        if self.lists:
+            meter.held = max(meter.held, len(item))  # type: ignore[arg-type]
+        self._held()
+        return item
+
+    def _held(self) -> None:
+        if self.hold is not None:
+            meter, now = self.meter, self.hold()
+            if now is not None and now > meter.held:
+                meter.held = now
+
+
+class _MeteredHolding(_Metered[T], Holding[T]):
+    __slots__ = ()
+
+    def close(self) -> None:
+        close = getattr(self.items, "close", None)
+        if close is not None:
+            close()
+
+
+def ametered(items: AsyncIterator[T], stage: Stage) -> AsyncIterator[T]:
+    """:func:`metered` for an async stream: each item and error that leaves the stage
+    counted, and the time awaiting it."""
+    if stage.meter is None:
+        return items
+    return _AsyncMetered(items, stage)
+
+
+class _AsyncMetered(AsyncIterator[T]):
+    __slots__ = ("hold", "items", "lists", "meter")
+
+    def __init__(self, items: AsyncIterator[T], stage: Stage) -> None:
+        assert stage.meter is not None
+        self.items, self.meter, self.hold = items, stage.meter, stage.hold
+        self.lists = stage.name in _LISTS
+
+    async def __anext__(self) -> T:
+        meter = self.meter
+        start = time.perf_counter()
+        try:
+            item = await self.items.__anext__()
+        except StopAsyncIteration:
+            meter.seconds += time.perf_counter() - start
+            raise
+        except BaseException:
+            meter.seconds += time.perf_counter() - start
+            meter.errors += 1
+            raise
+        meter.seconds += time.perf_counter() - start
+        meter.items += 1
+        if self.lists:
+            meter.held = max(meter.held, len(item))  # type: ignore[arg-type]
+        if self.hold is not None:
+            now = self.hold()
+            if now is not None and now > meter.held:
+                meter.held = now
+        return item
+
+    async def aclose(self) -> None:
+        close = getattr(self.items, "aclose", None)
+        if close is not None:
+            await close()
+
+
+def counted(f: Callable[..., Any], meter: Meter | None) -> Callable[..., Any]:
+    """``f``, each call counted into ``meter`` (a coroutine function stays one)."""
+    if meter is None:
+        return f
+    meter.counting_calls()
+    if inspect.iscoroutinefunction(f):
+
+        @functools.wraps(f)
+        async def calling_async(*args: Any) -> Any:
+            meter.called()
+            return await f(*args)
+
+        return calling_async
+
+    @functools.wraps(f)
+    def calling(*args: Any) -> Any:
+        meter.called()
+        return f(*args)
+
+    return calling
+
+
+def explained(
+    stage: Stage, analyze: bool, format: Literal["text", "dict"], times: bool
+) -> str | list[dict[str, object]]:
+    """The plan ending at ``stage``, with the counts when ``analyze``."""
+    stages = stage.chain()
+    if analyze and all(s.meter is None for s in stages):
+        raise ValueError(
+            "explain(analyze=True): this stream kept no counts; build it with "
+            "stream(..., analyze=True) or call .analyze() on it before it is read "
+            f"(or set {ANALYZE_ENV}=1)"
+        )
+    rows = [_row(s, analyze) for s in stages]
+    if format == "dict":
+        return rows
+    if not analyze:
+        return "\n".join(str(row["step"]) for row in rows)
+    return _table(rows, times)
+
+
+def _row(stage: Stage, analyze: bool) -> dict[str, object]:
+    """One stage as a dict: its step, and with ``analyze`` its counts (None: not kept)."""
+    row: dict[str, object] = {"step": stage.label()}
+    if not analyze:
+        return row
+    meter, before = stage.meter, None if stage.source is None else stage.source.meter
+    row["in"] = None if before is None or meter is None else before.items
+    row["out"] = None if meter is None else meter.items
+    row["errors in"] = None if before is None or meter is None else before.errors
+    row["errors out"] = None if meter is None else meter.errors
+    row["calls"] = None if meter is None else meter.calls
+    holds = stage.hold is not None or stage.name in _LISTS
+    row["held"] = meter.held if meter is not None and holds else None
+    row["seconds"] = None if meter is None else meter.seconds
+    waiting = None if before is None or meter is None else before.seconds
+    row["waiting"] = waiting
+    row["inside"] = None if meter is None else max(0.0, meter.seconds - (waiting or 0.0))
+    return row
+
+
+def _table(rows: list[dict[str, object]], times: bool) -> str:
+    """The rows as a text table: the counts, and the times in milliseconds."""
+    columns = ["in", "out", "errors", "calls", "held"]
+    columns += ["inside ms", "waiting ms"] if times else []
+    cells = [[str(row["step"]), *(_cell(row, c) for c in columns)] for row in rows]
+    head = ["step", *columns]
+    widths = [max(len(line[i]) for line in [head, *cells]) for i in range(len(head))]
+    widths[0] = max(widths[0], 28)
+
+    def line(values: list[str]) -> str:
+        first = values[0].ljust(widths[0])
+        rest = (v.rjust(widths[i + 1] + 2) for i, v in enumerate(values[1:]))
+        return (first + "".join(rest)).rstrip()
+
+    return "\n".join([line(head), *(line(c) for c in cells)])
+
+
+def _cell(row: dict[str, object], column: str) -> str:
+    """One count as the table shows it: ``-`` where none was kept, errors as in/out."""
+    if column == "errors":
+        into, out = row["errors in"], row["errors out"]
+        if not into and not out:
+            return "-"
+        return f"{into or 0}/{out or 0}"
+    key = {"inside ms": "inside", "waiting ms": "waiting"}.get(column, column)
+    value = row[key]
+    if value is None or (column == "held" and value == 0):
+        return "-"
+    if isinstance(value, float):
+        return f"{value * 1000:.1f}"
+    return str(value)
+
+
+class Explaining:
+    """``explain``, ``analyze`` and the plan as ``repr``, for both kinds of stream (each
+    keeps its ``_stage``, and ``_calls``: the meter its next step's calls count into)."""
+
+    __slots__ = ("_call", "_calls", "_stage")
+
+    _stage: Stage
+    _calls: Meter | None
+    _call: tuple[str, tuple[Any, ...], dict[str, Any]] | None  # the step being written
+    _used: bool
+
+    @overload
+    def explain(
+        self, analyze: bool = False, *, format: Literal["text"] = "text", times: bool = True
+    ) -> str: ...
+
+    @overload
+    def explain(
+        self, analyze: bool = False, *, format: Literal["dict"], times: bool = True
+    ) -> list[dict[str, object]]: ...
+
+    def explain(
+        self, analyze: bool = False, *, format: Literal["text", "dict"] = "text", times: bool = True
+    ) -> str | list[dict[str, object]]:
+        """The pipeline as written, one step a line, with the arguments given (nothing
+        is read to show it); with ``analyze``, what each step did so far (the stream
+        must have been built with ``analyze=True`` or turned so by :meth:`analyze`):
+        items in and out, errors in and out (a ``catch`` takes them in, hands fewer
+        out), calls of its function (every attempt of a retry; not counted in worker
+        processes), the most items it held (a concurrent step's or a buffer's window, a
+        group's list), the milliseconds spent inside the step and waiting on the steps
+        before it.  ``format="dict"`` gives one dict a step (None: not counted).
+        Works while a stream is read, after, and on one left early or ended by an error.
+
+        >>> from lazyfun import stream
+        >>> print(stream([3, 1, 2]).map(str, concurrency=4).filter(str.isdigit).explain())
+        stream([3, 1, 2])
+        .map(str, concurrency=4)
+        .filter(str.isdigit)
+        """
+        if format not in ("text", "dict"):
+            raise ValueError(f"explain's format is 'text' or 'dict', got {format!r}")
+        return explained(self._stage, analyze, format, times)
+
+    def analyze(self) -> Self:
+        """This stream, keeping counts for :meth:`explain` from here on: in its source
+        (if it is one) and in every step written after it.  Call it before reading.
+
+        >>> from lazyfun import stream
+        >>> evens = stream(range(100)).analyze().filter(lambda n: n % 2 == 0)
+        >>> evens.take(2).to_list()
+        [0, 2]
+        >>> evens.explain(analyze=True, format="dict")[0]["out"]
+        3
+        """
+        if self._used:
+            raise ValueError("analyze(): this stream was already read; call it before reading")
+        stage = self._stage
+        if stage.meter is None:
+            self._stage = Stage(
+                stage.name, stage.args, stage.source, Meter(), stage.hold, stage.keywords
+            )
+        return self
+
+    def _counted(self, f: Callable[..., Any], via: object = None) -> Callable[..., Any]:
+        """``f`` with its calls counted for the next step, when this stream is analysed
+        and the calls run here (in this process: not ``via`` a pool or cluster)."""
+        if self._stage.meter is None or via is not None:
+            return f
+        self._calls = Meter()
+        return counted(f, self._calls)
+
+    def __repr__(self) -> str:
+        return explained(self._stage, False, "text", True)  # type: ignore[return-value]

@@ -1,0 +1,337 @@
+"""``explain``: the plan as written, shown before anything is read, and for an analysed
+stream the exact counts of each step, equal to what a chain tapped by hand sees."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazyfun import AsyncStream, Stream, astream, stream
+from tests.budget import examples
+
+
+@dataclass
+class Tap(Iterator[Any]):
+    """An iterator that counts what passes through it: items, and errors raised."""
+
+    items: Iterator[Any]
+    passed: int = 0
+    errors: int = 0
+
+    def __next__(self) -> Any:
+        try:
+            item = next(self.items)
+        except StopIteration:
+            raise
+        except Exception:
+            self.errors += 1
+            raise
+        self.passed += 1
+        return item
+
+
+@dataclass
+class Calls:
+    """A step's function that counts its calls and fails on the items it is told."""
+
+    failing: frozenset[int] = frozenset()
+    made: int = 0
+    seen: list[int] = field(default_factory=list)
+
+    def __call__(self, n: int) -> int:
+        self.made += 1
+        if n in self.failing:
+            raise ValueError(n)
+        return n * 2
+
+
+def read_all(items: Iterator[Any]) -> list[Any]:
+    """Every item, errors that reach the end skipped (the iterator goes on after them)."""
+    got: list[Any] = []
+    while True:
+        try:
+            got.append(next(items))
+        except StopIteration:
+            return got
+        except ValueError:
+            continue
+
+
+def test_the_plan_shows_each_step_as_written_and_reads_nothing() -> None:
+    read: list[int] = []
+
+    def source() -> Iterator[int]:
+        for n in range(10):
+            read.append(n)
+            yield n
+
+    pipeline = (
+        stream(source())
+        .map(str, concurrency=4, ordered=False)
+        .filter(str.isdigit)
+        .catch(ValueError, KeyError, replace=repr)
+        .group(3)
+        .take(2)
+    )
+    assert repr(pipeline) == pipeline.explain()
+    assert pipeline.explain().splitlines() == [
+        "stream(<generator source>)",
+        ".map(str, concurrency=4, ordered=False)",
+        ".filter(str.isdigit)",
+        ".catch(ValueError, KeyError, replace=repr)",
+        ".group(3)",
+        ".take(2)",
+    ]
+    assert read == []
+    assert stream([1, 2, 3]).explain() == "stream([1, 2, 3])"
+
+
+def test_after_a_take_the_map_ran_as_often_as_the_source_was_read() -> None:
+    square = Calls()
+    pipeline = stream(range(100), analyze=True).map(square).take(5)
+    assert pipeline.to_list() == [0, 2, 4, 6, 8]
+    source, mapped, taken = pipeline.explain(analyze=True, format="dict")
+    assert source["out"] == 5 and source["in"] is None
+    assert (mapped["in"], mapped["out"], mapped["calls"]) == (5, 5, 5) == (5, 5, square.made)
+    assert (taken["in"], taken["out"], taken["calls"]) == (5, 5, None)
+
+
+def test_errors_are_counted_where_they_pass_and_where_they_are_caught() -> None:
+    fails = Calls(frozenset({1, 4}))
+    pipeline = stream(range(6), analyze=True).map(fails, retry=3).catch(ValueError)
+    assert pipeline.to_list() == [0, 4, 6, 10]
+    _, mapped, caught = pipeline.explain(analyze=True, format="dict")
+    assert (mapped["out"], mapped["errors out"], mapped["calls"]) == (4, 2, 6 + 2 * 2)
+    assert (caught["errors in"], caught["errors out"], caught["out"]) == (2, 0, 4)
+    text = pipeline.explain(analyze=True, times=False)
+    assert text.splitlines()[2].split()[-5:] == ["6", "4", "0/2", "10", "-"]
+    assert text.splitlines()[3].split()[-5:] == ["4", "4", "2/0", "-", "-"]
+
+
+def test_counts_hold_on_a_stream_left_early_closed_or_ended_by_an_error() -> None:
+    left = stream(range(100), analyze=True).map(str)
+    items = iter(left)
+    assert [next(items), next(items)] == ["0", "1"]
+    left.close()
+    assert [row["out"] for row in left.explain(analyze=True, format="dict")] == [2, 2]
+
+    broken = stream([1, 0, 2], analyze=True).map(lambda n: 1 // n)
+    with pytest.raises(ZeroDivisionError):
+        broken.to_list()
+    rows = broken.explain(analyze=True, format="dict")
+    assert (rows[1]["out"], rows[1]["errors out"], rows[1]["calls"]) == (1, 1, 2)
+
+
+def test_a_concurrent_step_shows_its_calls_and_the_most_it_held() -> None:
+    pipeline = stream(range(50), analyze=True).map(abs, concurrency=3, chunksize=1)
+    assert pipeline.to_list() == list(range(50))
+    source, mapped = pipeline.explain(analyze=True, format="dict")
+    assert source["out"] == 50 and mapped["calls"] == 50 and mapped["out"] == 50
+    assert isinstance(mapped["held"], int) and 1 <= mapped["held"] <= 50
+    buffered = stream(range(20), analyze=True).buffer(4)
+    assert buffered.to_list() == list(range(20))
+    held = buffered.explain(analyze=True, format="dict")[1]["held"]
+    assert isinstance(held, int) and 1 <= held <= 4
+
+
+def test_a_group_holds_its_lists_and_times_are_kept() -> None:
+    pipeline = stream(range(10), analyze=True).group(4)
+    assert pipeline.to_list() == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    row = pipeline.explain(analyze=True, format="dict")[1]
+    assert row["held"] == 4 and row["out"] == 3
+    assert isinstance(row["seconds"], float) and row["seconds"] >= 0.0
+    header = pipeline.explain(analyze=True).splitlines()[0].split()
+    assert header == [
+        "step",
+        "in",
+        "out",
+        "errors",
+        "calls",
+        "held",
+        "inside",
+        "ms",
+        "waiting",
+        "ms",
+    ]
+
+
+def test_counts_need_an_analysed_stream_and_analyze_comes_before_reading() -> None:
+    plain = stream(range(3)).map(str)
+    plain.to_list()
+    with pytest.raises(ValueError, match="analyze=True"):
+        plain.explain(analyze=True)
+    with pytest.raises(ValueError, match="before reading"):
+        plain.analyze()
+    later = stream(range(3)).analyze().map(str)
+    assert later.to_list() == ["0", "1", "2"]
+    assert later.explain(analyze=True, format="dict")[0]["out"] == 3
+    with pytest.raises(ValueError, match="'text' or 'dict'"):
+        later.explain(format="json")  # type: ignore[call-overload]
+
+
+def test_the_environment_analyses_every_stream() -> None:
+    code = (
+        "from lazyfun import stream\n"
+        "s = stream(range(4)).map(str)\n"
+        "s.to_list()\n"
+        "print(s.explain(analyze=True, format='dict')[1]['calls'])\n"
+    )
+    env = {**os.environ, "LAZYFUN_ANALYZE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip() == "4", done.stderr
+
+
+def test_an_async_stream_explains_itself_with_coroutines_counted() -> None:
+    async def double(n: int) -> int:
+        await asyncio.sleep(0)
+        if n == 3:
+            raise ValueError(n)
+        return n * 2
+
+    async def run() -> tuple[list[int], AsyncStream[int]]:
+        pipeline = astream(range(8), analyze=True).map(double, concurrency=3).catch(ValueError)
+        return await pipeline.to_list(), pipeline
+
+    got, pipeline = asyncio.run(run())
+    assert got == [0, 2, 4, 8, 10, 12, 14]
+    assert pipeline.explain().splitlines() == [
+        "stream(range(0, 8))",
+        ".map(double, concurrency=3)",
+        ".catch(ValueError)",
+    ]
+    _, mapped, caught = pipeline.explain(analyze=True, format="dict")
+    assert (mapped["calls"], mapped["out"], mapped["errors out"]) == (8, 7, 1)
+    assert (caught["errors in"], caught["out"]) == (1, 7)
+    assert repr(stream(range(2)).to_async().map(str)).splitlines()[1:] == [
+        ".to_async()",
+        ".map(str)",
+    ]
+
+
+# --- the law: explain's counts are what a chain tapped by hand sees ------------------------
+
+STEPS = ("map", "filter", "catch", "take", "do", "threaded map", "group")
+ASYNC_STEPS = ("map", "filter", "catch", "threaded map")
+
+
+def build(kind: str, s: Any, f: Calls, k: int) -> Any:
+    """One step of the chain (``f`` the step's function, ``k`` the take's count)."""
+    steps: dict[str, Callable[[], Any]] = {
+        "map": lambda: s.map(f),
+        "filter": lambda: s.filter(lambda n: f(n) % 3 != 0),
+        "catch": lambda: s.catch(ValueError),
+        "take": lambda: s.take(k),
+        "do": lambda: s.do(f),
+        "threaded map": lambda: s.map(f, concurrency=2),
+        "group": lambda: s.group(2).map(sum),
+    }
+    return steps[kind]()
+
+
+chains = st.lists(st.sampled_from(STEPS), min_size=1, max_size=5).filter(
+    # a take after a concurrent step reads ahead by as much as the threads ran: the two
+    # runs compared would differ by timing, not by counting
+    lambda kinds: (
+        "take" not in kinds[kinds.index("threaded map") :] if "threaded map" in kinds else True
+    )
+)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    kinds=chains,
+    items=st.lists(st.integers(0, 20), max_size=30),
+    failing=st.frozensets(st.integers(0, 40), max_size=6),
+    k=st.integers(0, 10),
+)
+def test_explains_counts_equal_a_chain_tapped_by_hand(
+    kinds: list[str], items: list[int], failing: frozenset[int], k: int
+) -> None:
+    # the analysed chain
+    mine = [Calls(failing) for _ in kinds]
+    analysed: Any = stream(items, analyze=True)
+    for kind, f in zip(kinds, mine, strict=True):
+        analysed = build(kind, analysed, f, k)
+    got = read_all(iter(analysed))
+    rows = analysed.explain(analyze=True, format="dict")
+
+    # the same chain, each step a stream of its own over a tap of the one before
+    theirs = [Calls(failing) for _ in kinds]
+    taps = [Tap(iter(items))]
+    for kind, f in zip(kinds, theirs, strict=True):
+        taps.append(Tap(iter(build(kind, stream(taps[-1]), f, k))))
+    assert read_all(taps[-1]) == got
+
+    firsts, ends = [], [0]  # each step's first row, and the row whose output its tap saw
+    for kind in kinds:
+        firsts.append(ends[-1] + 1)
+        ends.append(ends[-1] + (2 if kind == "group" else 1))
+    assert len(rows) == ends[-1] + 1
+    for tap, end in zip(taps, ends, strict=True):
+        assert (rows[end]["out"], rows[end]["errors out"]) == (tap.passed, tap.errors), rows
+    for kind, f, g, first in zip(kinds, mine, theirs, firsts, strict=True):
+        assert f.made == g.made
+        calls = f.made if kind in ("map", "filter", "do", "threaded map") else None
+        assert rows[first]["calls"] == calls, (kind, rows)
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(
+    kinds=st.lists(
+        st.sampled_from(("map", "filter", "catch", "threaded map")), min_size=1, max_size=4
+    ),
+    items=st.lists(st.integers(0, 20), max_size=30),
+    failing=st.frozensets(st.integers(0, 40), max_size=6),
+)
+def test_an_async_chain_counts_what_the_sync_chain_counts(
+    kinds: list[str], items: list[int], failing: frozenset[int]
+) -> None:
+    sync: Any = stream(items, analyze=True)
+    for kind in kinds:
+        sync = build(kind, sync, Calls(failing), 0)
+    read_all(iter(sync))
+
+    async def run() -> list[dict[str, object]]:
+        chain: Any = astream(items, analyze=True)
+        for kind in kinds:
+            chain = build(kind, chain, Calls(failing), 0)
+        async for _ in _skipping(chain):
+            pass
+        rows: list[dict[str, object]] = chain.explain(analyze=True, format="dict")
+        return rows
+
+    counted = ("in", "out", "errors in", "errors out", "calls")
+    mine = [{c: row[c] for c in counted} for row in asyncio.run(run())]
+    assert mine == [
+        {c: row[c] for c in counted} for row in sync.explain(analyze=True, format="dict")
+    ]
+
+
+async def _skipping(chain: AsyncStream[Any]) -> AsyncIterator[Any]:
+    """The items of an async chain, errors that reach the end skipped."""
+    items = aiter(chain)
+    while True:
+        try:
+            yield await anext(items)
+        except StopAsyncIteration:
+            return
+        except ValueError:
+            continue
+
+
+def test_a_stream_of_a_stream_is_itself_and_analyze_turns_it_on() -> None:
+    inner: Stream[int] = stream(range(3))
+    assert stream(inner, analyze=True) is inner
+    assert inner.to_list() == [0, 1, 2]
+    assert inner.explain(analyze=True, format="dict")[0]["out"] == 3
