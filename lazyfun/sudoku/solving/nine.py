@@ -97,7 +97,7 @@ def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
     >>> from lazyfun.sudoku import parse
     >>> found = solve(parse("." * 81))
     >>> print(next(found))
-    123456789456789123789123456231674895865912374947538261374265918518397642692841537
+    123456789456789123789123456231674895597218364864935217378561942642897531915342678
     """
     _nine_only(grid)
     try:
