@@ -335,3 +335,16 @@ def test_a_stream_of_a_stream_is_itself_and_analyze_turns_it_on() -> None:
     assert stream(inner, analyze=True) is inner
     assert inner.to_list() == [0, 1, 2]
     assert inner.explain(analyze=True, format="dict")[0]["out"] == 3
+
+
+def test_a_reader_names_itself_as_the_source(tmp_path: Any) -> None:
+    from lazyfun.io import read_jsonl, read_sql
+
+    path, db = tmp_path / "n.jsonl", tmp_path / "n.db"
+    stream([{"n": 1}, {"n": 2}]).to_jsonl(path)
+    stream([{"n": 1}]).to_sql(db, "t")
+    pipeline = read_jsonl(path).analyze().map(str)
+    assert pipeline.to_list() == ["{'n': 1}", "{'n': 2}"]
+    rows = pipeline.explain(analyze=True, format="dict")
+    assert rows[0]["step"] == f"read_jsonl({str(path)!r})" and rows[0]["out"] == 2
+    assert read_sql(db, "select n from t").explain() == f"read_sql({str(db)!r}, 'select n from t')"

@@ -55,6 +55,13 @@ class FileSource(Holding[T]):
         self.done = False
         self.position = 0  # records given, a RecordError counted as one
 
+    reader = "read"  # the function of lazyfun.io that makes it
+
+    @property
+    def plan(self) -> str:
+        """How a Stream's ``explain`` names this source: ``read_jsonl('s.jsonl')``."""
+        return f"{self.reader}({self.name!r})"
+
     def _counted(self, read: Callable[[], T]) -> T:
         """``read()``, the record it gives (or the RecordError it raises) counted."""
         try:
@@ -173,6 +180,8 @@ class Lines(FileSource[str]):
     skipped; a line not in ``encoding``, or (with ``longest``) over ``longest`` bytes, is
     a RecordError, and the next line follows."""
 
+    reader = "read_lines"
+
     def __init__(self, path: PathLike, encoding: str, longest: int | None = None) -> None:
         super().__init__(path)
         self.encoding = _ascii_compatible(encoding)
@@ -205,6 +214,8 @@ class Jsonl(FileSource[Any]):
     """One JSON value a line, decoded (and, with a type, validated) by msgspec; blank
     lines are skipped; a line that does not decode (bad JSON, a string that is not
     UTF-8, a value that does not fit the type) is a RecordError."""
+
+    reader = "read_jsonl"
 
     def __init__(self, path: PathLike, type: Any = None) -> None:
         import msgspec
@@ -272,6 +283,8 @@ class Csv(FileSource[T]):
     msgspec's ``convert`` with ``strict=False`` does); a row with another number of
     fields, or one that does not convert, is a RecordError at the line it starts on.
     A file whose header cannot be read is a RecordError, and the rest of it is skipped."""
+
+    reader = "read_csv"
 
     def __init__(self, path: PathLike, type: Any, encoding: str, dialect: dict[str, Any]) -> None:
         super().__init__(path)
@@ -346,6 +359,8 @@ class Parquet(FileSource[dict[str, Any]]):
     made into dicts 1,024 at a time (pyarrow's ``iter_batches`` holds more and more
     memory as it goes; reading by row group stays flat).  A file that cannot be read
     is a RecordError at the row it stopped at, and the rest of that file is skipped."""
+
+    reader = "read_parquet"
 
     ROWS = 1024
 
@@ -428,6 +443,12 @@ class Sql(Holding[dict[str, Any]]):
         self.done = False
         self.position = 0  # rows given
 
+
+    @property
+    def plan(self) -> str:
+        """How a Stream's ``explain`` names this source: ``read_sql('n.db', 'select ...')``."""
+        db = self.db if isinstance(self.db, (str, os.PathLike)) else "<connection>"
+        return f"read_sql({str(db)!r}, {self.query!r})"
     def skip(self, n: int) -> None:
         """Read past the first ``n`` rows: where a job resumed goes on from."""
         while self.position < n and next(self, None) is not None:

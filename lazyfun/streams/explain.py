@@ -117,7 +117,10 @@ class Stage:
         self.meter, self.hold = meter, hold
 
     def label(self) -> str:
-        """The step as written: ``.map(str, concurrency=4)``; a source without the dot."""
+        """The step as written: ``.map(str, concurrency=4)``; a source without the dot (a
+        reader of :mod:`lazyfun.io` is named whole: ``read_jsonl('s.jsonl')``)."""
+        if "(" in self.name:
+            return self.name
         named = (f"{name}={_short(value)}" for name, value in (self.keywords or {}).items())
         shown = ", ".join([*map(_short, self.args), *named])
         return f"{'' if self.source is None else '.'}{self.name}({shown})"
