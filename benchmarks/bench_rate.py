@@ -4,19 +4,21 @@
   (his propagation finishes the same 40): those rate easy, and so do four more
   that Sudoku Explainer's direct techniques finish (serate agrees on all 50).
 - serate's ER (SukakuExplainer's command-line rater) on the 100 puzzles of
-  tests/data/serate_draw100.txt (drawn across top1465, royle17 and sudoku10k,
-  about 11 of each ER band from 1 to 9.3) and the 180 of
-  tests/data/serate_sample180.txt (a plain random draw: mostly easy or very hard),
-  stored with the puzzles, and the 200 of tests/data/serate_check200.txt (a draw
-  made after the ladder matched the first two, none of theirs: a check that the
-  match is no fit to them): how many ratings are exact, within 0.1 and within 0.3,
-  and every rating by serate's ER band.  Ours is timed in one process and on
-  every core (a Stream's map on worker processes); when ``$SERATE`` names a build
-  of serate (benchmarks.common.serate) it is timed on the same puzzles (it runs
-  threads on every core itself), and skipped with one line otherwise.
+  serate_draw100.txt (drawn across top1465, royle17 and sudoku10k, about 11 of each
+  ER band from 1 to 9.3) and the 180 of serate_sample180.txt (a plain random draw:
+  mostly easy or very hard), stored with the puzzles, and the 200 of
+  serate_check200.txt (a draw made after the ladder matched the first two, none of
+  theirs: a check that the match is no fit to them): how many ratings are exact,
+  within 0.1 and within 0.3, and every rating by serate's ER band.  Ours is timed in
+  one process and on every core (a Stream's map on worker processes); when
+  ``$SERATE`` names a build of serate (benchmarks.common.serate) it is timed on the
+  same puzzles (it runs threads on every core itself), and skipped with one line
+  otherwise.
 - The forum's hardest through SE's chains nested in dynamic ones
-  (tests/data/serate_nested.txt): serate's ER on every one within the ladder, a
-  floor below it on the one past it; ours timed on the first few against serate's.
+  (serate_nested.txt): serate's ER on every one within the ladder, a floor below it
+  on the one past it; ours timed on the first few against serate's.  These samples of
+  public sets lie in ../shared/data/sudoku/tests-data (tests/data/PROVENANCE.md); each
+  part is skipped with one line where its file is absent.
 - None of the 48,766 puzzles of the forum-hardest 11+ set is finished by
   singles (checked on all of them), and each rates at the top level or needs a
   guess (checked on a sample, rated with ``pmap`` on this machine's cores).
@@ -29,7 +31,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from benchmarks.common import ROOT, data_file, lines, run_serate, serate, verdict
+from benchmarks.common import data_file, lines, run_serate, serate, verdict
 from lazyfun import Stream
 from lazyfun.parallel import pmap
 from lazyfun.sudoku import parse
@@ -37,10 +39,10 @@ from lazyfun.sudoku.steps.deduction import SINGLES, steps
 from lazyfun.sudoku.steps.rating import Rating, rate
 
 SAMPLE = 200  # forum-hardest puzzles rated: some three seconds each through the nested chains
-SERATE_SAMPLE = ROOT / "tests" / "data" / "serate_sample180.txt"
-SERATE_DRAW = ROOT / "tests" / "data" / "serate_draw100.txt"
-SERATE_CHECK = ROOT / "tests" / "data" / "serate_check200.txt"
-SERATE_NESTED = ROOT / "tests" / "data" / "serate_nested.txt"
+SERATE_SAMPLE = Path("tests-data", "serate_sample180.txt")  # under benchmarks.common.SUDOKU
+SERATE_DRAW = Path("tests-data", "serate_draw100.txt")
+SERATE_CHECK = Path("tests-data", "serate_check200.txt")
+SERATE_NESTED = Path("tests-data", "serate_nested.txt")
 NESTED_TIMED = 4  # of SERATE_NESTED timed against serate: some two minutes each for it
 
 
@@ -96,7 +98,10 @@ def against_serate(sample: Path, least: float, command: list[str] | None) -> lis
     """Our rating against serate's stored ER on ``sample``: agreement (at least ``least``
     of the puzzles exact), our time in one process and on every core, and serate's time
     where ``command`` runs it."""
-    rows = [(line.split()[0], float(line.split()[1])) for line in lines(sample)]
+    found = data_file(str(sample))
+    if found is None:
+        return []
+    rows = [(line.split()[0], float(line.split()[1])) for line in lines(found)]
     puzzles = [p for p, _ in rows]
     start = time.perf_counter()
     scores = [score(p) for p in puzzles]
@@ -141,7 +146,10 @@ def nested_against_serate(command: list[str] | None) -> list[str]:
     """The forum's hardest whose walks take SE's chains nested in dynamic ones: serate's
     ER on every one within the ladder (levels 2 and 3), a floor no higher on the one
     past it; and the time, on the first ``NESTED_TIMED``, against serate's."""
-    rows = [line.split(" ", 2) for line in lines(SERATE_NESTED)]
+    found = data_file(str(SERATE_NESTED))
+    if found is None:
+        return []
+    rows = [line.split(" ", 2) for line in lines(found)]
     puzzles = [row[0] for row in rows]
     workers = os.cpu_count() or 1
     start = time.perf_counter()

@@ -8,16 +8,13 @@ from itertools import islice
 import pytest
 
 from lazyfun.runs.batch import METHODS, MORE_THAN_ONE, Answer, Request, answer_lines, answers
-from tests.datafiles import read_lines
+from tests.puzzles import NO_SOLUTION, PUZZLES, SOLUTIONS
 
-TOP95 = read_lines("top95_first20.txt")
-TOP95_SOLUTIONS = read_lines("top95_first20.solutions.txt")
-NO_SOLUTION = read_lines("royle17_plus_wrong_clue_first20.txt")[0]
 EMPTY_4X4 = "0" * 16
 
 
 def test_answers_keep_input_order_and_line_numbers_past_bad_lines() -> None:
-    lines = ["# header", TOP95[0], "", "12x", NO_SOLUTION, TOP95[1]]
+    lines = ["# header", PUZZLES[0], "", "12x", NO_SOLUTION, PUZZLES[1]]
     got = [(a.line, a.kind, a.solved) for a in answer_lines(lines, Request())]
     assert got == [
         (2, "solution", True),
@@ -28,7 +25,7 @@ def test_answers_keep_input_order_and_line_numbers_past_bad_lines() -> None:
 
 
 def test_an_invalid_answer_says_where() -> None:
-    bad = TOP95[0][:10] + "x" + TOP95[0][11:]
+    bad = PUZZLES[0][:10] + "x" + PUZZLES[0][11:]
     (a,) = answers(3, bad, Request())
     assert (a.kind, a.column) == ("invalid", 11)
     assert a.problem is not None and "'x'" in a.problem
@@ -50,7 +47,7 @@ def test_counting_modes(mode: str, limit: int | None, expected: int) -> None:
 
 
 def test_unique_puzzle_is_solved_in_unique_mode() -> None:
-    (a,) = answers(1, TOP95[0], Request(mode="unique"))
+    (a,) = answers(1, PUZZLES[0], Request(mode="unique"))
     assert a.count == 1 and a.solved
 
 
@@ -58,8 +55,8 @@ def test_the_solution_is_checked_to_be_the_only_one() -> None:
     (several,) = answers(4, EMPTY_4X4, Request())
     assert (several.kind, several.grid, several.count) == ("solution", None, 2)
     assert several.problem == MORE_THAN_ONE and not several.solved
-    (one,) = answers(1, TOP95[0], Request())
-    assert (str(one.grid), one.count, one.problem) == (TOP95_SOLUTIONS[0], 1, None)
+    (one,) = answers(1, PUZZLES[0], Request())
+    assert (str(one.grid), one.count, one.problem) == (SOLUTIONS[0], 1, None)
     (none,) = answers(1, NO_SOLUTION, Request())
     assert (none.grid, none.count, none.problem) == (None, 0, None)
 
@@ -87,30 +84,30 @@ def test_all_mode_numbers_solutions_lazily() -> None:
 
 
 def test_naive_method_is_refused_with_the_reason_unless_forced() -> None:
-    (a,) = answers(1, TOP95[0], Request(method="naive"))
+    (a,) = answers(1, PUZZLES[0], Request(method="naive"))
     assert a.kind == "refused" and a.problem is not None
     assert a.problem.startswith("naive would stream 9^")
-    almost = TOP95_SOLUTIONS[0][:-2] + "00"
+    almost = SOLUTIONS[0][:-2] + "00"
     (forced,) = answers(1, almost, Request(method="naive", force=True))
-    assert str(forced.grid) == TOP95_SOLUTIONS[0]
+    assert str(forced.grid) == SOLUTIONS[0]
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_every_method_answers_alike(method: str) -> None:
-    puzzle = TOP95_SOLUTIONS[0][:-3] + "000"
+    puzzle = SOLUTIONS[0][:-3] + "000"
     (a,) = answers(1, puzzle, Request(method=method))  # type: ignore[arg-type]
-    assert str(a.grid) == TOP95_SOLUTIONS[0]
+    assert str(a.grid) == SOLUTIONS[0]
 
 
 def test_minlex_mode_gives_the_same_form_for_a_relabelled_puzzle() -> None:
     relabel = str.maketrans("123456789", "234567891")
-    (a,) = answers(1, TOP95[0], Request(mode="minlex"))
-    (b,) = answers(1, TOP95[0].translate(relabel), Request(mode="minlex"))
+    (a,) = answers(1, PUZZLES[0], Request(mode="minlex"))
+    (b,) = answers(1, PUZZLES[0].translate(relabel), Request(mode="minlex"))
     assert a.kind == "minlex" and str(a.grid) == str(b.grid)
 
 
 def test_answers_travel_to_workers_and_back() -> None:
-    (a,) = answers(1, TOP95[0], Request())
+    (a,) = answers(1, PUZZLES[0], Request())
     assert pickle.loads(pickle.dumps(a)) == a
 
 

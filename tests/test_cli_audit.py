@@ -16,10 +16,8 @@ import lazyfun.cli.queens as cli_queens
 from lazyfun.cli import app
 from lazyfun.cli.output import MAX_LINE, Source, Status
 from lazyfun.trace import Meter
-from tests.datafiles import read_lines
-
-PUZZLE = read_lines("top95_first20.txt")[0]
-SOLUTION = read_lines("top95_first20.solutions.txt")[0]
+from tests.puzzles import NORVIG_GRID2 as PUZZLE
+from tests.puzzles import NORVIG_GRID2_SOLUTION as SOLUTION
 
 
 def run(*args: str, stdin: str | bytes | None = None) -> tuple[int, str, str]:

@@ -11,10 +11,8 @@ from typer.testing import CliRunner
 from lazyfun.cli import app
 from lazyfun.sudoku import MarkedGrid, hint, parse, read, solve, write
 from lazyfun.sudoku.board.links import FPUZZLES
-from tests.datafiles import DATA, read_lines
-
-TOP95 = read_lines("top95_first20.txt")
-SOLUTIONS = read_lines("top95_first20.solutions.txt")
+from tests.datafiles import DATA, data_path, read_lines
+from tests.puzzles import PUZZLES, SOLUTIONS
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -24,19 +22,19 @@ def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 
 def _mixed(tmp_path: Path) -> Path:
     """Puzzles in five formats, and a grid with a bad cell on its line 13."""
-    rows = parse(TOP95[3]).pretty().splitlines()
+    rows = parse(PUZZLES[3]).pretty().splitlines()
     rows[2] = rows[2].replace(".", "?", 1)
     path = tmp_path / "mixed.txt"
     path.write_text(
         "\n".join(
             [
                 "#A someone",
-                *write(parse(TOP95[0]), "sdk").splitlines(),
+                *write(parse(PUZZLES[0]), "sdk").splitlines(),
                 "",
-                write(parse(TOP95[1]), "link"),
-                *write(parse(TOP95[2]), "ss").splitlines(),
+                write(parse(PUZZLES[1]), "link"),
+                *write(parse(PUZZLES[2]), "ss").splitlines(),
                 *rows,
-                TOP95[4],
+                PUZZLES[4],
             ]
         )
         + "\n"
@@ -57,14 +55,14 @@ def test_convert_writes_each_puzzle_and_keeps_sdk_metadata(tmp_path: Path) -> No
     assert code == 2 and "4 converted, 1 invalid" in err
     blocks = out.strip().split("\n\n")
     assert blocks[0].splitlines()[0] == "#A someone"
-    assert [parse(b) for b in blocks] == [parse(TOP95[k]) for k in (0, 1, 2, 4)]
+    assert [parse(b) for b in blocks] == [parse(PUZZLES[k]) for k in (0, 1, 2, 4)]
 
 
 def test_convert_to_a_link_and_back() -> None:
-    code, link, _ = run("sudoku", "convert", TOP95[0], "--to", "link")
+    code, link, _ = run("sudoku", "convert", PUZZLES[0], "--to", "link")
     assert code == 0 and link.startswith(FPUZZLES)
     code, line, _ = run("sudoku", "convert", link.strip())
-    assert code == 0 and parse(line.strip()) == parse(TOP95[0])
+    assert code == 0 and parse(line.strip()) == parse(PUZZLES[0])
 
 
 def test_a_link_with_killer_cages_is_solved_as_a_variant_and_not_converted() -> None:
@@ -81,7 +79,7 @@ def test_a_link_with_killer_cages_is_solved_as_a_variant_and_not_converted() -> 
 
 def test_convert_to_729_and_back_gives_the_same_puzzles() -> None:
     """top95's puzzles whose givens leave a blank one candidate: that blank stays blank."""
-    path = DATA / "top95_single_candidate.txt"
+    path = data_path("top95_single_candidate.txt")
     puzzles = read_lines("top95_single_candidate.txt")
     code, marks, err = run("sudoku", "convert", "-f", str(path), "--to", "729")
     assert code == 0 and len(marks.split()) == 10, err
@@ -95,7 +93,7 @@ def test_convert_to_729_and_back_gives_the_same_puzzles() -> None:
 
 
 def test_convert_keeps_the_marks_of_a_pencil_mark_line() -> None:
-    usual = MarkedGrid.of(parse(TOP95[0]))
+    usual = MarkedGrid.of(parse(PUZZLES[0]))
     marked = MarkedGrid.of(usual.grid, {1: usual.candidates[1][:2]})
     code, out, _ = run("sudoku", "convert", write(marked, "729"), "--to", "729")
     assert (code, out.strip()) == (0, write(marked, "729"))
@@ -104,7 +102,7 @@ def test_convert_keeps_the_marks_of_a_pencil_mark_line() -> None:
 
 
 def test_a_pencil_mark_line_is_solved_keeping_to_its_marks() -> None:
-    puzzle = parse(TOP95[0])
+    puzzle = parse(PUZZLES[0])
     solution = parse(SOLUTIONS[0])
     cell = puzzle.cells.index(0)
     marks = MarkedGrid.of(puzzle)
@@ -117,7 +115,7 @@ def test_a_pencil_mark_line_is_solved_keeping_to_its_marks() -> None:
 
 
 def test_pencil_marks_are_refused_where_they_cannot_be_honoured() -> None:
-    line = write(MarkedGrid.of(parse(TOP95[0])), "729")
+    line = write(MarkedGrid.of(parse(PUZZLES[0])), "729")
     code, _, err = run("sudoku", "canon", line)
     assert code == 2 and "a pencil-mark grid has no minlex form here" in err
     code, _, err = run("sudoku", "solve", line, "--method", "search")
@@ -125,7 +123,7 @@ def test_pencil_marks_are_refused_where_they_cannot_be_honoured() -> None:
 
 
 def test_hint_explain_and_rate_start_from_the_marks() -> None:
-    puzzle = parse(TOP95[0])
+    puzzle = parse(PUZZLES[0])
     solution = parse(SOLUTIONS[0])
     box1 = [c for c in (0, 1, 2, 9, 10, 11, 18, 19, 20) if not puzzle.cells[c]]
     cell, value = box1[0], solution.cells[box1[0]]
@@ -139,12 +137,12 @@ def test_hint_explain_and_rate_start_from_the_marks() -> None:
     assert (
         code == 0 and out.splitlines()[0] == f"hidden single (box) in box 1: r1c{cell + 1}={value}"
     )
-    code, out, _ = run("sudoku", "rate", line, TOP95[0])
+    code, out, _ = run("sudoku", "rate", line, PUZZLES[0])
     assert code == 0 and len(out.splitlines()) == 2
 
 
 def test_show_draws_a_pencil_mark_grid_with_its_marks() -> None:
-    marked = MarkedGrid.of(parse(TOP95[0]))
+    marked = MarkedGrid.of(parse(PUZZLES[0]))
     code, svg, _ = run("sudoku", "show", write(marked, "729"))
     marks = sum(len(m) for m in marked.marks().values())
     assert code == 0 and svg.count('class="mark') == marks
@@ -159,7 +157,7 @@ def test_generate_and_solve_write_the_format_asked_for() -> None:
     code, out, _ = run("sudoku", "solve", *map(str, puzzles), "--to", "link")
     assert code == 0
     assert [read(u) for u in out.split()] == [next(solve(p)) for p in puzzles]
-    code, _, err = run("sudoku", "solve", TOP95[0], "--to", "ss", "--format", "grid")
+    code, _, err = run("sudoku", "solve", PUZZLES[0], "--to", "ss", "--format", "grid")
     assert code == 2 and "--to chooses the format" in err
 
 

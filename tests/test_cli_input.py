@@ -19,10 +19,9 @@ from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.cli.output import Source
-from tests.datafiles import DATA, read_lines
+from tests.datafiles import DATA
+from tests.puzzles import PUZZLES, SOLUTIONS
 
-TOP95 = read_lines("top95_first20.txt")
-SOLUTIONS = read_lines("top95_first20.solutions.txt")
 LAZYFUN = [sys.executable, "-m", "lazyfun"]
 
 
@@ -70,7 +69,7 @@ def _writer(path: Path, text: str) -> threading.Thread:
 def test_a_fifo_is_read_as_a_stream(tmp_path: Path) -> None:
     fifo = tmp_path / "puzzles"
     os.mkfifo(fifo)
-    writer = _writer(fifo, "".join(line + "\n" for line in TOP95[:3]))
+    writer = _writer(fifo, "".join(line + "\n" for line in PUZZLES[:3]))
     code, out, err = run("sudoku", "solve", "-f", str(fifo))  # not quiet: no count of its lines
     writer.join(timeout=10)
     assert (code, out.splitlines()) == (0, SOLUTIONS[:3]), err
@@ -81,10 +80,10 @@ def test_a_fifo_is_read_as_a_stream(tmp_path: Path) -> None:
 def test_convert_reads_a_fifo_too(tmp_path: Path) -> None:
     fifo = tmp_path / "puzzles"
     os.mkfifo(fifo)
-    writer = _writer(fifo, TOP95[0] + "\n")
+    writer = _writer(fifo, PUZZLES[0] + "\n")
     code, out, err = run("sudoku", "convert", "-q", "-f", str(fifo), "--to", "81")
     writer.join(timeout=10)
-    assert (code, out.strip()) == (0, TOP95[0].replace(".", "0")), err
+    assert (code, out.strip()) == (0, PUZZLES[0].replace(".", "0")), err
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -98,10 +97,10 @@ def test_a_fifo_is_answered_line_by_line_before_it_ends(tmp_path: Path) -> None:
         assert p.stdout is not None
         try:
             with open(_open_for_writing(fifo), "w") as f:
-                f.write(TOP95[0] + "\n")
+                f.write(PUZZLES[0] + "\n")
                 f.flush()
                 first = p.stdout.readline().strip()
-                f.write(TOP95[1] + "\n")
+                f.write(PUZZLES[1] + "\n")
             rest, err = p.communicate(timeout=60)
         finally:
             p.kill()
@@ -110,7 +109,7 @@ def test_a_fifo_is_answered_line_by_line_before_it_ends(tmp_path: Path) -> None:
 
 
 def test_dev_stdin_is_read_as_a_stream() -> None:
-    text = "".join(line + "\n" for line in TOP95[:2])
+    text = "".join(line + "\n" for line in PUZZLES[:2])
     for name in ("/dev/stdin", "-"):
         done = subprocess.run(
             [*LAZYFUN, "sudoku", "solve", "-f", name],
@@ -124,8 +123,9 @@ def test_dev_stdin_is_read_as_a_stream() -> None:
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash for <(...)")
-def test_process_substitution_is_read() -> None:
-    data = DATA / "top95_first20.txt"
+def test_process_substitution_is_read(tmp_path: Path) -> None:
+    data = tmp_path / "puzzles.txt"
+    data.write_text("".join(line + "\n" for line in PUZZLES))
     script = 'exec "$@" -f <(head -3 "$DATA")'
     done = subprocess.run(
         ["bash", "-c", script, "bash", *LAZYFUN, "sudoku", "solve", "-q"],
@@ -164,14 +164,14 @@ BOM = "\ufeff".encode()
 
 def test_a_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     path = tmp_path / "windows.txt"
-    path.write_bytes(BOM + "".join(line + "\r\n" for line in TOP95[:2]).encode())
+    path.write_bytes(BOM + "".join(line + "\r\n" for line in PUZZLES[:2]).encode())
     code, out, err = run("sudoku", "solve", "-f", str(path))
     assert (code, out.split()) == (0, SOLUTIONS[:2]), err
     assert "line 1" not in err
     code, out, err = run("sudoku", "solve", "-", stdin=(BOM + path.read_bytes()[3:]).decode())
     assert (code, out.split()) == (0, SOLUTIONS[:2]), err
     code, out, err = run("sudoku", "convert", "-f", str(path))
-    assert (code, out.split()) == (0, [p.replace(".", "0") for p in TOP95[:2]]), err
+    assert (code, out.split()) == (0, [p.replace(".", "0") for p in PUZZLES[:2]]), err
 
 
 def test_a_grid_file_with_a_byte_order_mark_keeps_its_metadata(tmp_path: Path) -> None:
@@ -219,7 +219,7 @@ def test_a_compressed_file_is_read_as_it_is_decompressed(tmp_path: Path, suffix:
     }
     packed = packers[suffix]
     puzzles = tmp_path / f"top95{suffix}"
-    puzzles.write_bytes(packed(("\n".join(TOP95[:3]) + "\n").encode()))
+    puzzles.write_bytes(packed(("\n".join(PUZZLES[:3]) + "\n").encode()))
     code, out, err = run("sudoku", "solve", "-q", "-f", str(puzzles))
     assert code == 0, err
     assert out.split() == SOLUTIONS[:3]

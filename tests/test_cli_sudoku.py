@@ -16,11 +16,8 @@ from typer.testing import CliRunner
 from lazyfun.cli import app
 from lazyfun.sudoku import parse, solve
 from lazyfun.sudoku.canon import minlex, random_transform
-from tests.datafiles import read_lines
+from tests.puzzles import HARD, NO_SOLUTION, PUZZLES, SOLUTIONS
 
-TOP95 = read_lines("top95_first20.txt")
-TOP95_SOLUTIONS = read_lines("top95_first20.solutions.txt")
-NO_SOLUTION = read_lines("royle17_plus_wrong_clue_first20.txt")[0]
 EMPTY_4X4 = "0" * 16
 ALL_SIZES = "expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25)"
 LAZYFUN = [sys.executable, "-m", "lazyfun"]
@@ -36,7 +33,8 @@ def mixed_file(tmp_path: Path) -> Path:
     """Two good puzzles, a comment, a blank line, a short line and an impossible puzzle."""
     path = tmp_path / "mixed.txt"
     path.write_text(
-        f"# a comment\n{TOP95[0]}\n\n{TOP95[1]}\n{TOP95[2][:80]}\n{NO_SOLUTION}\n{TOP95[2]}\n"
+        f"# a comment\n{PUZZLES[0]}\n\n{PUZZLES[1]}\n{PUZZLES[2][:80]}\n"
+        f"{NO_SOLUTION}\n{PUZZLES[2]}\n"
     )
     return path
 
@@ -45,20 +43,20 @@ def mixed_file(tmp_path: Path) -> Path:
 
 
 def test_solve_arguments_one_line_each() -> None:
-    code, out, err = run("sudoku", "solve", TOP95[0], TOP95[1])
+    code, out, err = run("sudoku", "solve", PUZZLES[0], PUZZLES[1])
     assert code == 0
-    assert out.splitlines() == TOP95_SOLUTIONS[:2]
+    assert out.splitlines() == SOLUTIONS[:2]
     assert err.startswith("lazyfun: 2 solved in ")
 
 
 def test_a_bad_line_is_reported_and_the_good_ones_still_solved(mixed_file: Path) -> None:
     code, out, err = run("sudoku", "solve", "-f", str(mixed_file))
     assert out.splitlines() == [
-        TOP95_SOLUTIONS[0],
-        TOP95_SOLUTIONS[1],
+        SOLUTIONS[0],
+        SOLUTIONS[1],
         "# line 5: expected 81 cells (9x9), got 80",
         "# line 6: no solution",
-        TOP95_SOLUTIONS[2],
+        SOLUTIONS[2],
     ]
     assert "lazyfun: line 5: expected 81 cells (9x9), got 80" in err
     assert "lazyfun: line 6: no solution" in err
@@ -69,7 +67,7 @@ def test_a_bad_line_is_reported_and_the_good_ones_still_solved(mixed_file: Path)
 
 def test_a_line_of_no_size_is_told_the_sizes_9x9_first() -> None:
     """Not "expected 16 cells" (the nearest count) for what a reader of 9x9 typed."""
-    code, _, err = run("sudoku", "solve", "-", stdin="hello world\n" + TOP95[0][:79] + "\n")
+    code, _, err = run("sudoku", "solve", "-", stdin="hello world\n" + PUZZLES[0][:79] + "\n")
     assert err.splitlines()[:2] == [
         "lazyfun: line 1: expected 81 cells (9x9), or 16 (4x4), 256 (16x16) or 625 (25x25), got 11",
         "lazyfun: line 2: expected 81 cells (9x9), got 79",
@@ -78,11 +76,11 @@ def test_a_line_of_no_size_is_told_the_sizes_9x9_first() -> None:
 
 
 def test_no_solution_exits_1_and_json_says_null() -> None:
-    code, out, err = run("sudoku", "solve", "--format", "json", TOP95[0], NO_SOLUTION)
+    code, out, err = run("sudoku", "solve", "--format", "json", PUZZLES[0], NO_SOLUTION)
     records = [json.loads(line) for line in out.splitlines()]
     assert [r["line"] for r in records] == [1, 2]
-    assert records[0]["solution"] == TOP95_SOLUTIONS[0]
-    assert records[0]["puzzle"] == TOP95[0]
+    assert records[0]["solution"] == SOLUTIONS[0]
+    assert records[0]["puzzle"] == PUZZLES[0]
     assert records[1]["solution"] is None
     assert all(r["ms"] >= 0 for r in records)
     assert code == 1
@@ -105,7 +103,7 @@ def test_count_with_limit_as_a_cap() -> None:
 
 
 def test_unique() -> None:
-    code, out, err = run("sudoku", "solve", "--unique", TOP95[0], EMPTY_4X4, NO_SOLUTION, "12")
+    code, out, err = run("sudoku", "solve", "--unique", PUZZLES[0], EMPTY_4X4, NO_SOLUTION, "12")
     assert out.splitlines() == ["unique", "multiple", "none", f"# argument 4: {ALL_SIZES}, got 2"]
     assert "lazyfun: argument 2: more than one solution" in err.splitlines()
     assert "lazyfun: argument 3: no solution" in err.splitlines()
@@ -127,22 +125,22 @@ def test_every_method_gives_the_same_solutions(method: str) -> None:
 
 
 def test_birds_specification_refuses_big_inputs_unless_forced() -> None:
-    code, out, err = run("sudoku", "solve", "--method", "naive", TOP95[0])
+    code, out, err = run("sudoku", "solve", "--method", "naive", PUZZLES[0])
     assert code == 2
     assert out.startswith("# argument 1: naive would stream 9^64") and out.count("\n") == 1
     assert "naive would stream 9^64" in err
     assert "use --force" in err
-    three_blanks = "0" * 3 + TOP95_SOLUTIONS[0][3:]
+    three_blanks = "0" * 3 + SOLUTIONS[0][3:]
     code, out, _ = run("sudoku", "solve", "--method", "naive", three_blanks)
-    assert (code, out.strip()) == (0, TOP95_SOLUTIONS[0])
+    assert (code, out.strip()) == (0, SOLUTIONS[0])
 
 
 def test_force_runs_what_would_be_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("lazyfun.runs.batch.CANDIDATE_LIMIT", 10)
-    puzzle = "0" * 3 + TOP95_SOLUTIONS[0][3:]
+    puzzle = "0" * 3 + SOLUTIONS[0][3:]
     assert run("sudoku", "solve", "--method", "naive", puzzle)[0] == 2
     code, out, _ = run("sudoku", "solve", "--method", "naive", "--force", puzzle)
-    assert (code, out.strip()) == (0, TOP95_SOLUTIONS[0])
+    assert (code, out.strip()) == (0, SOLUTIONS[0])
 
 
 @pytest.mark.parametrize(
@@ -164,14 +162,14 @@ def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
 
 
 def test_quiet_prints_no_summary() -> None:
-    code, _, err = run("sudoku", "solve", "-q", TOP95[0])
+    code, _, err = run("sudoku", "solve", "-q", PUZZLES[0])
     assert (code, err) == (0, "")
 
 
 def test_stdin_with_dash() -> None:
-    code, out, _ = run("sudoku", "solve", "-", stdin=f"{TOP95[0]}\n{TOP95[1]}\n")
+    code, out, _ = run("sudoku", "solve", "-", stdin=f"{PUZZLES[0]}\n{PUZZLES[1]}\n")
     assert code == 0
-    assert out.splitlines() == TOP95_SOLUTIONS[:2]
+    assert out.splitlines() == SOLUTIONS[:2]
 
 
 # --- canon -------------------------------------------------------------------------
@@ -179,7 +177,7 @@ def test_stdin_with_dash() -> None:
 
 def test_canon_keeps_input_order_and_reports_bad_lines(mixed_file: Path) -> None:
     code, out, err = run("sudoku", "canon", "-f", str(mixed_file))
-    expected = [str(minlex(parse(p))) for p in (TOP95[0], TOP95[1], NO_SOLUTION, TOP95[2])]
+    expected = [str(minlex(parse(p))) for p in (PUZZLES[0], PUZZLES[1], NO_SOLUTION, PUZZLES[2])]
     expected.insert(2, "# line 5: expected 81 cells (9x9), got 80")
     assert out.splitlines() == expected
     assert "line 5: expected 81 cells (9x9), got 80" in err
@@ -187,11 +185,11 @@ def test_canon_keeps_input_order_and_reports_bad_lines(mixed_file: Path) -> None
 
 
 def test_canon_json_and_equivalent_inputs() -> None:
-    moved = str(random_transform(parse(TOP95[0]), random.Random(2)))
-    assert moved != TOP95[0]
-    code, out, _ = run("sudoku", "canon", "--format", "json", TOP95[0], moved)
+    moved = str(random_transform(parse(PUZZLES[0]), random.Random(2)))
+    assert moved != PUZZLES[0]
+    code, out, _ = run("sudoku", "canon", "--format", "json", PUZZLES[0], moved)
     a, b = (json.loads(line) for line in out.splitlines())
-    assert a["minlex"] == b["minlex"] == str(minlex(parse(TOP95[0])))
+    assert a["minlex"] == b["minlex"] == str(minlex(parse(PUZZLES[0])))
     assert code == 0
 
 
@@ -205,12 +203,12 @@ def test_canon_conflicting_givens_are_invalid() -> None:
 
 MIXED = [  # each input line, and whether it gets a result
     ("# a comment", None),
-    (TOP95[0], True),
+    (PUZZLES[0], True),
     ("", None),
     ("hello world", False),
-    (TOP95[1], True),
+    (PUZZLES[1], True),
     ("?" + "0" * 80, False),
-    (TOP95[2], True),
+    (PUZZLES[2], True),
 ]
 
 
@@ -249,8 +247,9 @@ def test_a_mark_waits_for_the_answers_before_it_on_workers(tmp_path: Path) -> No
     """Workers read a partition ahead: an unreadable line is met before the answers to the
     lines above it, and its mark still comes after them."""
     path = tmp_path / "mixed.bin"
-    path.write_bytes(f"{TOP95[0]}\n{TOP95[1]}\n".encode() + b"\xff\n" + f"{TOP95[2]}\n".encode())
-    expected = [*TOP95_SOLUTIONS[:2], "# line 3: not UTF-8 text", TOP95_SOLUTIONS[2]]
+    text = f"{PUZZLES[0]}\n{PUZZLES[1]}\n".encode() + b"\xff\n" + f"{PUZZLES[2]}\n".encode()
+    path.write_bytes(text)
+    expected = [*SOLUTIONS[:2], "# line 3: not UTF-8 text", SOLUTIONS[2]]
     for args in ([], ["--scheduler", "sync"]):
         code, out, _ = run("sudoku", "solve", "-f", str(path), "-q", *args)
         assert (code, out.splitlines()) == (2, expected), args
@@ -258,14 +257,14 @@ def test_a_mark_waits_for_the_answers_before_it_on_workers(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("fmt", ["json", "grid"])
 def test_only_the_line_format_is_marked(fmt: str) -> None:
-    code, out, err = run("sudoku", "solve", "--format", fmt, TOP95[0], "12")
+    code, out, err = run("sudoku", "solve", "--format", fmt, PUZZLES[0], "12")
     assert code == 2 and "argument 2" in err
     assert "#" not in out
 
 
 def test_sdk_and_ss_write_no_mark_for_they_take_lines_a_puzzle() -> None:
-    code, out, _ = run("sudoku", "solve", "--to", "sdk", TOP95[0], "12")
-    assert code == 2 and "#" not in out and parse(out) == parse(TOP95_SOLUTIONS[0])
+    code, out, _ = run("sudoku", "solve", "--to", "sdk", PUZZLES[0], "12")
+    assert code == 2 and "#" not in out and parse(out) == parse(SOLUTIONS[0])
 
 
 def test_rate_says_the_same_on_the_line_and_in_the_summary() -> None:
@@ -295,27 +294,27 @@ def test_results_reach_a_pipe_before_the_input_ends() -> None:
         text=True,
     ) as proc:
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(TOP95[0] + "\n")
+        proc.stdin.write(PUZZLES[0] + "\n")
         proc.stdin.flush()
-        assert proc.stdout.readline().strip() == TOP95_SOLUTIONS[0]  # stdin still open
-        proc.stdin.write(TOP95[1] + "\n")
+        assert proc.stdout.readline().strip() == SOLUTIONS[0]  # stdin still open
+        proc.stdin.write(PUZZLES[1] + "\n")
         proc.stdin.close()
-        assert proc.stdout.read().strip() == TOP95_SOLUTIONS[1]
+        assert proc.stdout.read().strip() == SOLUTIONS[1]
         assert proc.wait(timeout=30) == 0
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     path = tmp_path / "many.txt"
-    path.write_text((TOP95[0] + "\n") * 2000)
+    path.write_text((PUZZLES[0] + "\n") * 2000)
     shell = f"{sys.executable} -m lazyfun sudoku solve -q -f {path} | head -1"
     proc = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=60)
-    assert proc.stdout.strip() == TOP95_SOLUTIONS[0]
+    assert proc.stdout.strip() == SOLUTIONS[0]
     assert proc.stderr == ""
 
 
 def test_ctrl_c_flushes_what_was_done_and_exits_130(tmp_path: Path) -> None:
     path = tmp_path / "hard.txt"
-    path.write_text("\n".join(read_lines("forum_hardest_first20.txt") * 200) + "\n")
+    path.write_text("\n".join(HARD * 1400) + "\n")
     with subprocess.Popen(
         [*LAZYFUN, "sudoku", "solve", "-f", str(path)],
         stdout=subprocess.PIPE,
@@ -363,9 +362,9 @@ def test_a_40000_line_file_streams_in_constant_memory(tmp_path: Path) -> None:
 
 
 def test_python_dash_m_runs_the_same_command() -> None:
-    proc = subprocess.run([*LAZYFUN, "sudoku", "canon", TOP95[0]], capture_output=True, text=True)
+    proc = subprocess.run([*LAZYFUN, "sudoku", "canon", PUZZLES[0]], capture_output=True, text=True)
     assert proc.returncode == 0
-    assert proc.stdout.strip() == str(minlex(parse(TOP95[0])))
+    assert proc.stdout.strip() == str(minlex(parse(PUZZLES[0])))
 
 
 # --- one solution, checked ----------------------------------------------------------
@@ -375,7 +374,7 @@ def test_python_dash_m_runs_the_same_command() -> None:
 def several_file(tmp_path: Path) -> Path:
     """A good puzzle, one with 288 solutions, and another good one."""
     path = tmp_path / "several.txt"
-    path.write_text(f"{TOP95[0]}\n{EMPTY_4X4}\n{TOP95[1]}\n")
+    path.write_text(f"{PUZZLES[0]}\n{EMPTY_4X4}\n{PUZZLES[1]}\n")
     return path
 
 
@@ -383,9 +382,9 @@ def test_solve_says_when_a_puzzle_has_more_than_one_solution(several_file: Path)
     code, out, err = run("sudoku", "solve", "-f", str(several_file))
     # none of the 288 is printed: the line says why in its place
     assert out.splitlines() == [
-        TOP95_SOLUTIONS[0],
+        SOLUTIONS[0],
         "# line 2: more than one solution",
-        TOP95_SOLUTIONS[1],
+        SOLUTIONS[1],
     ]
     assert "lazyfun: line 2: more than one solution" in err.splitlines()
     assert "2 solved, 1 with more than one solution" in err
@@ -395,7 +394,7 @@ def test_solve_says_when_a_puzzle_has_more_than_one_solution(several_file: Path)
 def test_json_says_why_a_puzzle_has_no_solution_printed(several_file: Path) -> None:
     code, out, _ = run("sudoku", "solve", "-f", str(several_file), "--format", "json")
     records = [json.loads(line) for line in out.splitlines()]
-    assert [r["solution"] for r in records] == [TOP95_SOLUTIONS[0], None, TOP95_SOLUTIONS[1]]
+    assert [r["solution"] for r in records] == [SOLUTIONS[0], None, SOLUTIONS[1]]
     assert [r.get("problem") for r in records] == [None, "more than one solution", None]
     assert code == 1
 
@@ -403,7 +402,7 @@ def test_json_says_why_a_puzzle_has_no_solution_printed(several_file: Path) -> N
 def test_first_prints_the_first_solution_without_the_check(several_file: Path) -> None:
     code, out, err = run("sudoku", "solve", "-f", str(several_file), "--first")
     first = str(next(solve(parse(EMPTY_4X4))))
-    assert (code, out.split()) == (0, [TOP95_SOLUTIONS[0], first, TOP95_SOLUTIONS[1]])
+    assert (code, out.split()) == (0, [SOLUTIONS[0], first, SOLUTIONS[1]])
     assert "more than one" not in err and "3 solved" in err
 
 
@@ -459,8 +458,8 @@ def test_sync_scheduler_matches_one_process(mixed_file: Path, args: list[str]) -
 
 
 def test_parallel_canon_and_queens_count() -> None:
-    code, out, _ = run("sudoku", "canon", TOP95[0], TOP95[1], "--scheduler", "sync")
-    assert out.split() == [str(minlex(parse(p))) for p in TOP95[:2]]
+    code, out, _ = run("sudoku", "canon", PUZZLES[0], PUZZLES[1], "--scheduler", "sync")
+    assert out.split() == [str(minlex(parse(p))) for p in PUZZLES[:2]]
     assert code == 0
     assert run("queens", "10", "--count", "--scheduler", "sync")[1] == "724\n"
 
@@ -478,7 +477,7 @@ def test_with_a_terminal_on_stderr_results_still_go_to_stdout(tmp_path: Path) ->
     import pty
 
     path = tmp_path / "twenty.txt"
-    path.write_text("\n".join(TOP95) + "\n")
+    path.write_text("\n".join(PUZZLES) + "\n")
     master, slave = pty.openpty()
     proc = subprocess.Popen(
         [*LAZYFUN, "sudoku", "solve", "-f", str(path)],
@@ -499,6 +498,6 @@ def test_with_a_terminal_on_stderr_results_still_go_to_stdout(tmp_path: Path) ->
         terminal += chunk
     os.close(master)
     assert proc.returncode == 0
-    assert out.splitlines() == TOP95_SOLUTIONS
+    assert out.splitlines() == SOLUTIONS
     assert b"20 solved" in terminal
-    assert TOP95_SOLUTIONS[0].encode() not in terminal
+    assert SOLUTIONS[0].encode() not in terminal

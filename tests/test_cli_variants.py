@@ -14,9 +14,8 @@ from lazyfun.cli import app
 from lazyfun.sudoku import Grid, MarkedGrid, parse, write
 from lazyfun.sudoku.variants import Cage, Variant, count_solutions, is_solution, solve
 from lazyfun.sudoku.variants.exchange import dumps, from_json, read_variant, to_json, write_link
-from tests.datafiles import DATA, read_lines
-
-TOP95_FIRST = read_lines("top95_first20.txt")[0]
+from tests.datafiles import DATA
+from tests.puzzles import NORVIG_GRID2
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -149,7 +148,7 @@ def test_an_explanation_page_and_a_picture_draw_the_rules(tmp_path: Path) -> Non
 def test_rate_and_canon_refuse_a_variant_with_the_reason_and_go_on(tmp_path: Path) -> None:
     line, _ = _one("killer", tmp_path)
     puzzles = tmp_path / "mixed.txt"
-    puzzles.write_text(f"{line}\n{TOP95_FIRST}\n")
+    puzzles.write_text(f"{line}\n{NORVIG_GRID2}\n")
     code, out, err = _run("sudoku", "rate", "-f", str(puzzles))
     refused = "line 1: a variant (killer) has no rating: the Sudoku Explainer scale is defined"
     assert code == 2 and len(out.splitlines()) == 2 and out.startswith(f"# {refused}")
@@ -163,7 +162,7 @@ def test_rate_and_canon_refuse_a_variant_with_the_reason_and_go_on(tmp_path: Pat
 def test_solve_takes_a_variant_document_among_classic_lines(tmp_path: Path) -> None:
     line, _ = _one("anti-king", tmp_path)
     puzzles = tmp_path / "mixed.txt"
-    puzzles.write_text(f"{TOP95_FIRST}\n{line}\n")
+    puzzles.write_text(f"{NORVIG_GRID2}\n{line}\n")
     code, out, _ = _run("sudoku", "solve", "-f", str(puzzles))
     assert code == 0
     classic, variant = out.splitlines()
@@ -193,18 +192,18 @@ KILLER_4X4 = Variant(parse("." * 16), (Cage(cells=(0, 1), total=3),))
 def _texts() -> dict[str, str]:
     """One text of each form a puzzle comes in, a variant's among them."""
     line = (DATA / "variants" / "thermo.jsonl").read_text().splitlines()[0]
-    marked = MarkedGrid.of(parse(TOP95_FIRST), {1: [1, 2, 7]})
+    marked = MarkedGrid.of(parse(NORVIG_GRID2), {1: [1, 2, 7]})
     return {
-        "a line": TOP95_FIRST,
-        "a line after a byte-order mark": "\ufeff" + TOP95_FIRST,
+        "a line": NORVIG_GRID2,
+        "a line after a byte-order mark": "\ufeff" + NORVIG_GRID2,
         "pencil marks": write(marked, "729"),
-        "a grid without marks, in 729": write(parse(TOP95_FIRST), "729"),
-        "a classic link": write(parse(TOP95_FIRST), "link"),
+        "a grid without marks, in 729": write(parse(NORVIG_GRID2), "729"),
+        "a classic link": write(parse(NORVIG_GRID2), "link"),
         "a killer link": write_link(KILLER_4X4),
         "a variant, one line": line,
         "a variant, pretty-printed": json.dumps(json.loads(line), indent=2),
         "a 4x4 killer, pretty-printed": json.dumps(to_json(KILLER_4X4), indent=2),
-        "a document of the classic grid alone": dumps(to_json(Variant(parse(TOP95_FIRST)))),
+        "a document of the classic grid alone": dumps(to_json(Variant(parse(NORVIG_GRID2)))),
     }
 
 

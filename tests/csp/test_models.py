@@ -10,7 +10,7 @@ from lazyfun.csp.examples import MSF_PUZZLE, queens_model, send_more_money, sudo
 from lazyfun.csp.propagation.propagators import Propagators
 from lazyfun.queens import queens
 from lazyfun.sudoku import is_solution, parse
-from tests.datafiles import read_lines
+from tests.puzzles import PUZZLES
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -47,7 +47,7 @@ def test_the_empty_4x4_sudoku_has_288_solutions(style: str) -> None:
 
 
 def test_sample_puzzles_solve_to_valid_grids() -> None:
-    for puzzle in read_lines("top95_first20.txt")[:5]:
+    for puzzle in PUZZLES[:5]:
         model, grid = sudoku_model(puzzle, "all_different")
         answer = _digits(model.solve(), grid)  # type: ignore[arg-type]
         assert is_solution(parse(puzzle), parse(answer))

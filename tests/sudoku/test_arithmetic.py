@@ -26,7 +26,7 @@ from lazyfun.sudoku.variants import (
     solve,
 )
 from tests.budget import examples
-from tests.datafiles import read_lines
+from tests.puzzles import PUZZLES
 from tests.sudoku.test_variants import LATIN, _boxes
 
 pytestmark = pytest.mark.compiled
@@ -148,7 +148,7 @@ def test_the_4x4_counts_that_make_the_rules_worth_testing() -> None:
 
 
 def _solved9() -> list[Grid]:
-    return [next(classic.solve(parse(line))) for line in read_lines("top95_first20.txt")[:5]]
+    return [next(classic.solve(parse(line))) for line in PUZZLES[:5]]
 
 
 SOLVED9 = _solved9()

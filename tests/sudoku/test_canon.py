@@ -29,7 +29,8 @@ from lazyfun.sudoku.canon import (
 )
 from lazyfun.sudoku.canon.rows import extend
 from tests.budget import examples
-from tests.datafiles import read_lines
+from tests.datafiles import params, read_lines
+from tests.puzzles import PUZZLES, SOLUTIONS
 from tests.sudoku.strategies import consistent_4x4, full_grids
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
@@ -71,7 +72,7 @@ def test_the_worked_example() -> None:
     assert str(minlex(parse(WORKED))) == WORKED_MINLEX
 
 
-@pytest.mark.parametrize("line", read_lines("minlex_exhaustive.txt"))
+@pytest.mark.parametrize("line", params("minlex_exhaustive.txt"))
 def test_agrees_with_exhaustive_enumeration_on_9x9(line: str) -> None:
     puzzle, expected = line.split()
     assert str(minlex(parse(puzzle))) == expected
@@ -113,11 +114,8 @@ def test_automorphisms_of_full_4x4_grids() -> None:
 
 # --- invariance, idempotence, witnesses on 9x9 -----------------------------------
 
-SAMPLES = (
-    read_lines("puzzles17_first50.txt")[:20]
-    + read_lines("forum_hardest_first20.txt")
-    + read_lines("top95_first20.solutions.txt")[:10]
-)
+# famous and generated puzzles, and ten solved grids (tests.puzzles)
+SAMPLES = [*PUZZLES, *SOLUTIONS[:10]]
 
 
 @given(st.sampled_from(SAMPLES), st.randoms(use_true_random=False))

@@ -18,7 +18,7 @@ from lazyfun.sudoku.steps.deduction import steps
 from lazyfun.sudoku.steps.forcing import BASES as FORCING_BASES
 from lazyfun.sudoku.steps.rating import rate
 
-# Puzzles of tests/data/serate_sample180.txt with serate's ER, each rated by its hardest
+# Puzzles of serate_sample180.txt with serate's ER, each rated by its hardest
 # step (as serate's own walk says: Forcing Chain, Cell and Region Forcing Chains, the
 # dynamic ones at 8.5 and up, with their bonus for length).
 KNOWN = [

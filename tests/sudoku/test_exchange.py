@@ -40,7 +40,8 @@ from lazyfun.sudoku.variants.exchange import (
     to_json,
     write_link,
 )
-from tests.datafiles import DATA, read_lines
+from tests.datafiles import DATA
+from tests.puzzles import NORVIG_GRID2
 from tests.sudoku.test_arithmetic import SOLVED4, rules_from
 from tests.sudoku.test_variants import JIGSAW9
 
@@ -261,7 +262,7 @@ def test_an_fpuzzles_link_with_rules_reads_as_a_variant() -> None:
 
 def _unique_killer() -> Variant:
     """A classic puzzle (unique), a few givens traded for cages made from its solution."""
-    puzzle = parse(read_lines("top95_first20.txt")[0])
+    puzzle = parse(NORVIG_GRID2)
     answer = next(classic.solve(puzzle)).cells
     cages = tuple(
         Cage(cells=(c, c + 1), total=answer[c] + answer[c + 1])

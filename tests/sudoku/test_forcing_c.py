@@ -32,10 +32,10 @@ SEARCHES = [
 PLUS = (9.0, True, True, DYNAMIC, 1)
 NESTED = (9.5, True, True, DYNAMIC, 2)  # forcing chains nested (level 2)
 NESTED_MULTIPLE = (10.0, True, True, DYNAMIC, 3)  # and multiple forcing chains (level 3)
-# serate's ER 9.0 and 8.4 (tests/data/serate_sample180.txt): dynamic and static chains.
+# serate's ER 9.0 and 8.4 (serate_sample180.txt): dynamic and static chains.
 HARD = ".92.6.5..8....54.6....98.....5..16...786....36..........9.4.....6..13..2.......3."
 MIDDLE = "15.3......7..4.2....4.72.....8.........9..1.8.1..8.79......38...........6....7423"
-# serate's ER 9.8 (tests/data/serate_techniques.txt): dynamic forcing chains (+).
+# serate's ER 9.8 (serate_techniques.txt): dynamic forcing chains (+).
 PLUSSED = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
 
 
@@ -67,7 +67,7 @@ def _wings_agree(s: State) -> int:
     return found
 
 
-# serate's WXYZ (5.5, 5.6), VWXYZ (6.4) and UVWXYZ (6.6) wings (tests/data/serate_techniques.txt).
+# serate's WXYZ (5.5, 5.6), VWXYZ (6.4) and UVWXYZ (6.6) wings (serate_techniques.txt).
 WINGED = [
     "008060070030000400000001000000400300100090000600000000200000010000300800040500000",
     "4..1......9....2..1..2.93.....9.......6.4.12.......754.7.81....3.25..8..6....4..5",
@@ -178,7 +178,7 @@ def test_the_c_search_gives_the_python_hint_with_the_inner_rules() -> None:
 @pytest.mark.untraced  # some seven seconds of readable search, thrice that traced
 def test_the_c_search_gives_the_python_hint_with_chains_nested() -> None:
     """Level 2 on the first state of a forum puzzle's walk that needs it (serate's ER
-    10.3, tests/data/serate_nested.txt); `make sanitize` leaves it out, for the C
+    10.3, serate_nested.txt); `make sanitize` leaves it out, for the C
     engine's nested levels alone below."""
     s, step = _first_state(read_lines("serate_nested.txt")[1].split()[0], "(+ forcing chains)")
     found = forcing._in_c(s, *NESTED)

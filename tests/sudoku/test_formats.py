@@ -28,6 +28,7 @@ from lazyfun.sudoku.board.formats import TARGETS, Target, read_marks, split
 from lazyfun.sudoku.board.links import FPUZZLES, read_link
 from lazyfun.sudoku.steps.deduction import SINGLES
 from tests.datafiles import DATA, read_lines
+from tests.puzzles import NORVIG_GRID2, PUZZLES
 from tests.sudoku.strategies import marked_grids, puzzles
 
 pytestmark = pytest.mark.compiled  # solve keeps to the marks in the engine: run again from source
@@ -55,7 +56,7 @@ def test_an_sdk_file_reads_with_its_metadata() -> None:
     assert [e.line for e in entries] == [3, 14]
     assert entries[0].meta == ("#A lazyfun", "#D Bird's example, from the 1990s MSF puzzle")
     assert read(entries[0].text) == parse(MSF)
-    assert str(read(entries[1].text)) == read_lines("top95_first20.txt")[0].replace(".", "0")
+    assert str(read(entries[1].text)) == NORVIG_GRID2.replace(".", "0")
 
 
 def test_an_ss_file_of_two_puzzles_reads_both() -> None:
@@ -67,7 +68,7 @@ def test_an_ss_file_of_two_puzzles_reads_both() -> None:
 
 
 def test_an_sdm_file_is_one_puzzle_a_line() -> None:
-    lines = read_lines("top95_first20.txt")[:5]
+    lines = PUZZLES[:5]
     assert [read(e.text) for e in split(lines)] == [parse(p) for p in lines]
 
 
@@ -257,7 +258,7 @@ def test_a_byte_order_mark_is_skipped_by_parse_and_read_marks() -> None:
 
 
 def test_a_byte_order_mark_is_skipped_by_split() -> None:
-    top = read_lines("top95_first20.txt")
+    top = PUZZLES
     sdk = write(parse(MSF), "sdk", ["#A someone"]).splitlines()
     joined = [BOM + sdk[0], *sdk[1:], "", BOM + top[0], top[1]]  # two files, each with a mark
     entries = list(split(joined))

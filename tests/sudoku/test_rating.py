@@ -15,12 +15,10 @@ from lazyfun.sudoku import UnsolvedError, parse
 from lazyfun.sudoku.steps.deduction import SINGLES, steps
 from lazyfun.sudoku.steps.rating import Rating, rate
 from tests.datafiles import read_lines
+from tests.puzzles import EULER_GRID1, NO_SOLUTION, NORVIG_GRID2
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
-EASY50 = read_lines("norvig_easy50.txt")
-# serate's 11.8 at SE's level 4 (tests/data/serate_nested.txt): past the ladder
-PAST_LADDER = read_lines("serate_nested.txt")[34].split()[0]
 # serate's ER of each of norvig_easy50 (SukakuExplainer @362854ee, `serate --format=%r`)
 EASY50_SERATE = (
     "1.2 1.2 2.0 1.5 1.2 2.6 3.2 1.2 2.0 2.0 1.2 1.2 1.5 1.5 1.5 1.2 1.2 1.2 1.2 1.2 2.0 1.5 1.5 "
@@ -29,11 +27,18 @@ EASY50_SERATE = (
 )
 
 
+def _past_ladder() -> str:
+    """serate's 11.8 at SE's level 4 (serate_nested.txt, a public set's sample): past
+    the ladder."""
+    return read_lines("serate_nested.txt")[34].split()[0]
+
+
 def test_the_puzzles_singles_finish_rate_easy_and_each_as_serate_does() -> None:
+    easy50 = read_lines("norvig_easy50.txt")
     by_singles = [
-        all(s.technique in SINGLES for s in steps(parse(p), techniques=SINGLES)) for p in EASY50
+        all(s.technique in SINGLES for s in steps(parse(p), techniques=SINGLES)) for p in easy50
     ]
-    ratings = [rate(parse(p)) for p in EASY50]
+    ratings = [rate(parse(p)) for p in easy50]
     assert sum(by_singles) == 40
     assert all(r.level == "easy" for r, easy in zip(ratings, by_singles, strict=True) if easy)
     # four more are easy by SE's direct techniques (a hidden single seen through a pair)
@@ -54,7 +59,7 @@ def test_forum_hardest_puzzles_are_not_finished_by_singles_and_rate_extreme() ->
 
 
 def test_a_rating_is_the_hardest_step() -> None:
-    puzzle = read_lines("top95_first20.txt")[0]
+    puzzle = NORVIG_GRID2
     walk = list(steps(parse(puzzle)))
     rating = rate(parse(puzzle))
     assert rating == Rating(2.6, "pointing", "medium", len(walk), 0, False)
@@ -66,12 +71,12 @@ def test_only_a_unique_puzzle_is_rated() -> None:
         rate(parse("0" * 16))
     assert several.value.solutions == 2
     with pytest.raises(UnsolvedError, match="no solution") as none:
-        rate(parse(read_lines("royle17_plus_wrong_clue_first20.txt")[0]))
+        rate(parse(NO_SOLUTION))
     assert none.value.solutions == 0
 
 
 def test_limiting_the_ladder() -> None:
-    easy = EASY50[0]
+    easy = EULER_GRID1
     only = list(
         takewhile(
             lambda s: s.technique != "bifurcation", steps(parse(easy), techniques=["naked single"])
@@ -89,7 +94,7 @@ def test_cli_rate_streams_in_order_with_errors_and_status(tmp_path: Path) -> Non
         "12",
         "# a comment",
         "0" * 16,
-        PAST_LADDER,
+        _past_ladder(),
     ]
     path = tmp_path / "puzzles.txt"
     path.write_text("\n".join(lines) + "\n")

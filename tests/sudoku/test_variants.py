@@ -24,7 +24,7 @@ from lazyfun.sudoku.variants import (
     is_unique,
     solve,
 )
-from tests.datafiles import read_lines
+from tests.puzzles import PUZZLES
 
 pytestmark = pytest.mark.compiled  # the engine; run again from source by `make unit`
 
@@ -210,7 +210,7 @@ def test_9x9_variants_solve_to_grids_the_plain_checker_accepts(rules: tuple[Rule
 
 
 def test_sample_puzzles_with_diagonals_keep_to_the_classic_answers() -> None:
-    for line in read_lines("top95_first20.txt")[:10]:
+    for line in PUZZLES[:10]:
         puzzle = parse(line)
         variant = Variant(puzzle, ())
         assert is_unique(variant)

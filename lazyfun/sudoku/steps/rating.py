@@ -38,10 +38,10 @@ Beyond the implemented ladder there is no made-up number: the rating says
 :data:`TOP`, the base of SE's first rule past the ladder (dynamic forcing
 chains nested in dynamic ones, 10.5), whichever is higher: a lower bound.  (The steps after a
 guess are taken on a grid Sudoku Explainer never sees, so they do not count.)
-Against serate the score is serate's ER on all 100 puzzles of
-tests/data/serate_draw100.txt (spread over ER 1 to 9.3), all 180 of
-tests/data/serate_sample180.txt, and the 40 of tests/data/serate_nested.txt that
-stay within the nested levels (10.1 to 11.5; ``make bench BENCH=rate``).
+Against serate the score is serate's ER on all 100 puzzles of serate_draw100.txt
+(spread over ER 1 to 9.3), all 180 of serate_sample180.txt, and the 40 of
+serate_nested.txt that stay within the nested levels (10.1 to 11.5; ``make bench
+BENCH=rate``): samples of public sets, in ../shared/data/sudoku/tests-data.
 """
 
 from __future__ import annotations
