@@ -3,10 +3,15 @@ depth-first engine it replaced at 9x9.
 
 tdoku is a reference to measure against, never a dependency, and not built here: build
 its public source by hand outside the repository and set ``$TDOKU`` to a small program
-around it that takes ``FILE N`` (the first N puzzles of a file, one a line) and prints
-``first <puzzles/s>/s unique <puzzles/s>/s`` (its best of three at ``limit=1`` and
-``limit=2``), and with a third argument ``1`` solves each once and prints nothing
-needed (what callgrind counts).  Without it the tdoku rows are skipped, in one line.
+around it that takes ``FILE N`` (the first N puzzles of a file, one a line; -1: all)
+and prints ``first <puzzles/s>/s unique <puzzles/s>/s`` (its best of three at
+``limit=1`` and ``limit=2``, in CPU time), and with a third argument ``1`` solves each
+once (what callgrind counts).  Without it the tdoku rows are skipped, in one line.
+valgrind stops at AVX-512 instructions: ``$TDOKU_CALLGRIND`` may name a build of the
+same program for AVX2 (it defaults to ``$TDOKU``).
+
+Everything is timed in CPU time (the best of three), so that the other work of a
+shared machine counts as little as it can.
 
 Ours are timed two ways, because the Python call counts: a loop from Python over the
 public functions (``next(solve(grid))``, ``is_unique(grid)``), and one batch call over
@@ -24,14 +29,16 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.common import best_of, data_file, lines, verdict
+from benchmarks.common import data_file, lines, verdict
 from lazyfun.sudoku import Grid, is_unique, parse, solve
 from lazyfun.sudoku.solving import engine, nine
 
 TDOKU_ENV = "TDOKU"
+TDOKU_CALLGRIND_ENV = "TDOKU_CALLGRIND"
 SETS = [
     ("tdoku_puzzles6_forum_hardest_1106.txt", None),
     ("tdoku_puzzles3_magictour_top1465.txt", None),
@@ -60,8 +67,18 @@ def tdoku_rates(program: str, path: Path, limit: int | None) -> tuple[float, flo
     return float(found[1]), float(found[2])
 
 
+def cpu_best_of(repeats: int, work: Callable[[], object]) -> float:
+    """The least CPU time of ``repeats`` calls of ``work``."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        work()
+        best = min(best, time.process_time() - start)
+    return best
+
+
 def _rate(count: int, work: Callable[[], object]) -> float:
-    return count / best_of(3, work)
+    return count / cpu_best_of(3, work)
 
 
 def _depth_first_first(grid: Grid) -> engine.Node:
@@ -100,8 +117,8 @@ def _one_set(name: str, limit: int | None, program: str | None, verdicts: list[s
     _row("lazyfun C, solve/is_unique loop", *loop, theirs)
     sample = grids[: min(n, 1000)]
     depth_first = (
-        len(sample) / best_of(1, lambda: [_depth_first_first(g) for g in sample]),
-        len(sample) / best_of(1, lambda: [_depth_first_unique(g) for g in sample]),
+        len(sample) / cpu_best_of(1, lambda: [_depth_first_first(g) for g in sample]),
+        len(sample) / cpu_best_of(1, lambda: [_depth_first_unique(g) for g in sample]),
     )
     _row(f"depth-first engine (first {len(sample)})", *depth_first, theirs)
     if theirs:
@@ -147,11 +164,13 @@ def _instructions(program: str | None, verdicts: list[str]) -> None:
         "import sys; from lazyfun.sudoku.solving import _nine; _nine.solve_lines(sys.argv[1:], 1)"
     )
     ours = _per_puzzle(lambda k: [sys.executable, "-c", script, *texts[:k]])
+    if program:
+        program = os.environ.get(TDOKU_CALLGRIND_ENV, "").strip() or program
     theirs = _per_puzzle(lambda k: [program, str(path), str(k), "1"]) if program else None
     print(f"instructions a puzzle, first solution, first {CALLGRIND_PUZZLES} of {path.name}:")
     print(f"  lazyfun C (batch): {ours:,.0f}" if ours else "  lazyfun C: callgrind failed")
     if program and theirs is None:
-        print("  tdoku: callgrind could not run it (a build for AVX-512 stops valgrind)")
+        print(f"  tdoku: callgrind could not run it (set {TDOKU_CALLGRIND_ENV}: see above)")
     if ours and theirs:
         print(f"  tdoku: {theirs:,.0f}")
         verdicts.append(

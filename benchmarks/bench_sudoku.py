@@ -1,4 +1,5 @@
-"""Sudoku: the engine against OR-Tools CP-SAT and python-constraint2 on the public sets."""
+"""Sudoku: the engine against OR-Tools CP-SAT and python-constraint2 on the public sets,
+then the 9x9 engine in C beside tdoku (:mod:`benchmarks.bench_nine`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from benchmarks.bench_nine import against_tdoku
 from benchmarks.common import (
     ROOT,
     Timing,
@@ -124,6 +126,7 @@ def main() -> list[str]:
     _solving(verdicts)
     _counting(verdicts)
     _large(verdicts)
+    against_tdoku(verdicts)
     return verdicts
 
 
