@@ -66,6 +66,7 @@ COMPILED = (
     "lazyfun.sudoku.solving.engine",
     "lazyfun.sudoku.solving.tables",
     "lazyfun.csp.propagation.filters",
+    "lazyfun.csp.propagation.circuit",
     "lazyfun.csp.propagation.nonlinear",
     "lazyfun.csp.propagation.disjunctive",
     "lazyfun.csp.propagation.distances",

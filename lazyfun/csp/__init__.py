@@ -31,7 +31,7 @@ classic models.
 from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr, all_different, total
 from lazyfun.csp.modelling.domain import Domain, ModelError
 from lazyfun.csp.modelling.model import Model
-from lazyfun.csp.modelling.relations import element, if_then, maximum, minimum, table
+from lazyfun.csp.modelling.relations import circuit, element, if_then, maximum, minimum, table
 from lazyfun.csp.modelling.results import Quality, Solution
 from lazyfun.csp.modelling.scheduling import Interval, cumulative, no_overlap
 from lazyfun.csp.search.solver import Solutions
@@ -48,6 +48,7 @@ __all__ = [
     "Solution",
     "Solutions",
     "all_different",
+    "circuit",
     "cumulative",
     "element",
     "if_then",

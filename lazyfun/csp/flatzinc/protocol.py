@@ -49,11 +49,14 @@ def solve(
     """Solve ``fz`` and write its solutions to ``out`` in the FlatZinc protocol.
 
     Satisfaction: the first solution, or with ``all_solutions`` every one and
-    ``==========`` when they are all found.  Optimisation: with ``all_solutions``
-    (MiniZinc's ``-a`` and ``-i``) each better solution as it is found, otherwise
-    the best; ``==========`` once it is proved optimal.  ``time_limit`` is in
+    ``==========`` when they are all found (solutions are told apart by what they
+    show: one that differs only in variables not shown is not shown again).
+    Optimisation: with ``all_solutions`` (MiniZinc's ``-a`` and ``-i``) each better
+    solution as it is found, otherwise the best; ``==========`` once it is proved
+    optimal.  ``time_limit`` is in
     seconds; ``=====UNKNOWN=====`` when it ends the search before a solution.
-    ``statistics`` adds the search's nodes and time as ``%%%mzn-stat:`` lines.
+    ``statistics`` adds the search's nodes, failures, propagations and time as
+    ``%%%mzn-stat:`` lines.
     """
     target = out if out is not None else sys.stdout
     if fz.unsatisfiable is not None:
@@ -63,17 +66,20 @@ def solve(
     started = time.perf_counter()
     stream = fz.model.solutions(time_limit=time_limit)
     shown: tuple[int, ...] | None = None
+    seen: set[str] = set()
     last: Solution | None = None
     for last in stream:
         assert last.values is not None
-        if satisfy or (all_solutions and last.quality is not Quality.OPTIMAL):
+        if satisfy:
+            _show_new(fz, last.values, target, seen)
+            if not all_solutions:
+                break
+        elif all_solutions and last.quality is not Quality.OPTIMAL:
             shown = _show(fz, last.values, target)
-        if satisfy and not all_solutions:
-            break
     if last is None or last.values is None:
         target.write((UNKNOWN if stream.stopped_by else UNSATISFIABLE) + "\n")
     else:
-        if last.values != shown:
+        if not satisfy and last.values != shown:
             _show(fz, last.values, target)
         if (
             (all_solutions and stream.stopped_by is None)
@@ -83,8 +89,21 @@ def solve(
             target.write(COMPLETE + "\n")
     if statistics:
         elapsed = time.perf_counter() - started
-        target.write(f"%%%mzn-stat: nodes={stream.nodes}\n%%%mzn-stat: solveTime={elapsed:.3f}\n")
+        target.write(
+            f"%%%mzn-stat: nodes={stream.nodes}\n%%%mzn-stat: failures={stream.failures}\n"
+            f"%%%mzn-stat: propagations={stream.propagations}\n"
+            f"%%%mzn-stat: solveTime={elapsed:.3f}\n"
+        )
         target.write("%%%mzn-stat-end\n")
+
+
+def _show_new(fz: FlatZinc, values: tuple[int, ...], target: TextIO, seen: set[str]) -> None:
+    """Show a solution unless one showing the same was shown."""
+    text = "".join(line + "\n" for line in _lines(fz, values))
+    if text not in seen:
+        seen.add(text)
+        target.write(text)
+        target.flush()
 
 
 def _show(fz: FlatZinc, values: tuple[int, ...], target: TextIO) -> tuple[int, ...]:

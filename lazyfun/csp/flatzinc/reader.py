@@ -4,7 +4,8 @@ builtins, its goal, its outputs and its search annotations."""
 
 from __future__ import annotations
 
-import lazyfun.csp.flatzinc.builtins  # noqa: F401  (registers the builtins)
+import lazyfun.csp.flatzinc.builtins
+import lazyfun.csp.flatzinc.globals  # noqa: F401  (both register their builtins)
 from lazyfun.csp.flatzinc.bounds import Bounds
 from lazyfun.csp.flatzinc.builder import BUILTINS, Builder, FlatZinc, IntSet, Output
 from lazyfun.csp.flatzinc.builtins import bounds_of, member

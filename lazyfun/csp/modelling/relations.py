@@ -1,9 +1,10 @@
-"""Constraints that linear expressions cannot say: element, table, if_then, minimum, maximum.
+"""Constraints that linear expressions cannot say: element, table, if_then, minimum, maximum,
+circuit.
 
 ``element``, ``minimum`` and ``maximum`` are expressions: each defines a
 *hidden* decision in the model (left out of ``Solution.as_dict``), tied to
 its arguments by a constraint, and returns it, so it can be compared, added
-or set as a goal like any decision.  ``table`` and ``if_then`` are
+or set as a goal like any decision.  ``table``, ``if_then`` and ``circuit`` are
 constraints, added with ``model.add_constraint`` as usual.
 
 >>> from lazyfun.csp import Model, Domain
@@ -24,10 +25,12 @@ from lazyfun.csp.modelling.constraints import Constraint, Decision, Expression, 
 from lazyfun.csp.modelling.domain import Domain, ModelError, check_int
 
 __all__ = [
+    "Circuit",
     "Element",
     "Extreme",
     "IfThen",
     "Table",
+    "circuit",
     "element",
     "if_then",
     "maximum",
@@ -204,3 +207,45 @@ def minimum(items: Iterable[Expression]) -> Decision:
 def maximum(items: Iterable[Expression]) -> Decision:
     """The largest of ``items`` (decisions, expressions and numbers), as a hidden decision."""
     return _extreme(items, largest=True)
+
+
+class Circuit(Constraint):
+    """Each decision is the next stop after its own (numbered from ``first``), and following
+    them from any stop visits every stop once before coming back: one tour."""
+
+    def __init__(self, decisions: Sequence[Decision], first: int) -> None:
+        self.model = decisions[0].model
+        self.scope = tuple(d.index for d in decisions)
+        self.first = first
+
+    def holds(self, values: Sequence[int]) -> bool:
+        n = len(self.scope)
+        nexts = [values[i] - self.first for i in self.scope]
+        if sorted(nexts) != list(range(n)):
+            return False
+        stop, visited = 0, 0
+        while True:
+            stop, visited = nexts[stop], visited + 1
+            if stop == 0:
+                return visited == n
+
+
+def circuit(decisions: Sequence[Decision], first: int = 0) -> Circuit:
+    """A tour through every stop: ``decisions[k]`` is the stop after stop ``k``, stops
+    numbered from ``first`` (MiniZinc's ``circuit``, whose stops count from 1: ``first=1``).
+
+    >>> from lazyfun.csp import Model, Domain
+    >>> m = Model()
+    >>> after = [m.decision(f"after{k}", Domain.integer_range(0, 3)) for k in range(4)]
+    >>> m.add_constraint("tour", circuit(after))
+    >>> m.count()
+    6
+    """
+    scope = list(decisions)
+    for d in scope:
+        if not isinstance(d, Decision):
+            raise ModelError(f"circuit takes decisions, got {d!r}")
+    _model_of("circuit", scope)
+    if len({d.index for d in scope}) != len(scope):
+        raise ModelError("circuit lists the same decision twice")
+    return Circuit(scope, check_int(first, "circuit's first stop"))

@@ -37,8 +37,9 @@ from lazyfun.csp.modelling.constraints import (
     Truth,
 )
 from lazyfun.csp.modelling.domain import ModelError
-from lazyfun.csp.modelling.relations import Element, Extreme, IfThen, Table
+from lazyfun.csp.modelling.relations import Circuit, Element, Extreme, IfThen, Table
 from lazyfun.csp.modelling.scheduling import Cumulative, Interval, NoOverlap
+from lazyfun.csp.propagation.circuit import circuit_filter
 from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
 from lazyfun.csp.propagation.distances import chain_bounds, chains, difference_filter, difference_of
 from lazyfun.csp.propagation.filters import (
@@ -182,6 +183,9 @@ class Propagators:
         # Per no_overlap, its intervals as (start, size) while their sizes are numbers
         # (an interval of variable size leaves the list empty), for ranking.
         self.machines: list[list[tuple[int, int]]] = []
+        # How many times a propagator has run, and how many times one failed.
+        self.propagations = 0
+        self.failures = 0
         for constraint in constraints:
             self._add(constraint)
         for chain in chains(self.groups, self.ties, self.offsets):
@@ -268,6 +272,8 @@ class Propagators:
             return self._relation(c)
         if isinstance(c, NoOverlap | Cumulative):
             return self._scheduling(c)
+        if isinstance(c, Circuit):
+            return circuit_filter(c.scope, c.first, self.offsets)
         raise ModelError(f"unsupported constraint {c!r}")
 
     def _relation(self, c: Element | Table | IfThen | Extreme) -> Propagator:
@@ -494,13 +500,17 @@ class Propagators:
                 if not queued[k]:
                     queued[k] = True
                     (later if slow[k] else queue).append(k)
+        runs = 0
         while queue or later:
             k = queue.popleft() if queue else later.popleft()
             queued[k] = False
+            runs += 1
             changes = props[k](doms)
             if changes is None:
                 for i in self.scopes[k]:
                     self.weight[i] += 1
+                self.propagations += runs
+                self.failures += 1
                 return False
             again = not idempotent[k]
             for i in changes:
@@ -508,4 +518,5 @@ class Propagators:
                     if not queued[k2] and (k2 != k or again):
                         queued[k2] = True
                         (later if slow[k2] else queue).append(k2)
+        self.propagations += runs
         return True

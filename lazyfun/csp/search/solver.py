@@ -170,7 +170,8 @@ class Solutions(Iterator[Solution]):
 
     ``stopped_by`` is None while the stream runs and after it ends by
     exhaustion; ``"time_limit"`` or ``"node_limit"`` when a limit ended it.
-    ``nodes`` counts the branchings so far.  With goals (``(expression,
+    ``nodes`` counts the branchings so far, ``failures`` the dead ends and
+    ``propagations`` the propagators run.  With goals (``(expression,
     sign)`` pairs, sign 1 to minimise and -1 to maximise), the stream holds
     strictly improving solutions, then the last once more as OPTIMAL;
     ``best`` is the best so far and ``bound`` what the first goal could still
@@ -239,6 +240,16 @@ class Solutions(Iterator[Solution]):
         self._started = time.perf_counter()
         self._progress = progress
         self._stream = self._run()
+
+    @property
+    def failures(self) -> int:
+        """The dead ends so far: a propagator found its constraint could not hold."""
+        return self._compiled.failures
+
+    @property
+    def propagations(self) -> int:
+        """The propagators run so far."""
+        return self._compiled.propagations
 
     @property
     def bound(self) -> int | None:
