@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from html import escape
-from typing import Any, Final, Generic, TypeVar, overload
+from typing import Any, Final, Generic, Never, TypeVar, overload
 
 from lazyfun.lazylist.blackholes import (
     BLACKHOLE,
@@ -37,6 +37,7 @@ from lazyfun.lazylist.blackholes import (
 __all__ = ["MAX_NESTING", "LazyList", "LazyListLoop"]
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)  # a cell never changes once computed: read-only
 U = TypeVar("U")
 V = TypeVar("V")
 
@@ -75,7 +76,7 @@ def _claim(cell: LazyList[Any], me: Nesting) -> Callable[[], Evaluated[Any]] | N
         LOCK.release()
 
 
-class LazyList(Generic[T]):
+class LazyList(Generic[T_co]):
     """A call-by-need list: cells computed at most once, on first demand, and shared.
 
     Build one with :meth:`of`, :meth:`empty`, :meth:`cons` or :meth:`fix`;
@@ -87,16 +88,16 @@ class LazyList(Generic[T]):
     # An unevaluated cell has ``_code``, a thunk giving its Evaluated.  Once
     # computed, ``_code`` is None and ``_tail`` is None for the empty list,
     # else the rest of the list (``_head`` is the first element).
-    _code: Callable[[], Evaluated[T]] | None
-    _head: T
-    _tail: LazyList[T] | None
+    _code: Callable[[], Evaluated[T_co]] | None
+    _head: T_co
+    _tail: LazyList[T_co] | None
     _owner: Nesting | None  # the thread computing the cell, while its code is BLACKHOLE
 
     def __init__(
         self,
-        code: Callable[[], Evaluated[T]] | None,
-        head: T = _NO_HEAD,
-        tail: LazyList[T] | None = None,
+        code: Callable[[], Evaluated[T_co]] | None,
+        head: T_co = _NO_HEAD,
+        tail: LazyList[T_co] | None = None,
     ) -> None:
         self._code = code
         self._head = head
@@ -116,8 +117,9 @@ class LazyList(Generic[T]):
         return of_iterator(iter(items))
 
     @staticmethod
-    def empty() -> LazyList[T]:
-        """The empty list, ``[]``.
+    def empty() -> LazyList[Never]:
+        """The empty list, ``[]``: a ``LazyList[Never]``, which is a list of every type,
+        since a LazyList is covariant (a ``LazyList[bool]`` is a ``LazyList[int]``).
 
         >>> bool(LazyList.empty()), list(LazyList.empty())
         (False, [])
@@ -210,7 +212,9 @@ class LazyList(Generic[T]):
         self._code = None
         release()
 
-    def _become(self, other: LazyList[T], code: Callable[[], Evaluated[T]], me: Nesting) -> None:
+    def _become(
+        self, other: LazyList[T_co], code: Callable[[], Evaluated[T_co]], me: Nesting
+    ) -> None:
         """Make this cell the cell of ``other``, computing the cells between if need be."""
         # the cells that all become the cell at the end of the chain
         cells: list[tuple[LazyList[Any], Callable[[], Evaluated[Any]]]] = [(self, code)]
@@ -250,7 +254,7 @@ class LazyList(Generic[T]):
         return self._tail is not None
 
     @property
-    def head(self) -> T:
+    def head(self) -> T_co:
         """The first element (forces the first cell).
 
         >>> LazyList.of("abc").head
@@ -262,7 +266,7 @@ class LazyList(Generic[T]):
         return self._head
 
     @property
-    def tail(self) -> LazyList[T]:
+    def tail(self) -> LazyList[T_co]:
         """Everything after the first element (forces the first cell only).
 
         >>> LazyList.of("abc").tail.head
@@ -274,7 +278,7 @@ class LazyList(Generic[T]):
             raise IndexError("tail of an empty LazyList")
         return tail
 
-    def __iter__(self) -> Iterator[T]:
+    def __iter__(self) -> Iterator[T_co]:
         """The elements, forcing cells as the iterator reaches them.
 
         The iterator keeps only the cell it is at, not the ones it has passed.
@@ -282,12 +286,12 @@ class LazyList(Generic[T]):
         return _walk(self)
 
     @overload
-    def __getitem__(self, index: int) -> T: ...
+    def __getitem__(self, index: int) -> T_co: ...
 
     @overload
-    def __getitem__(self, index: slice) -> LazyList[T]: ...
+    def __getitem__(self, index: slice) -> LazyList[T_co]: ...
 
-    def __getitem__(self, index: int | slice) -> T | LazyList[T]:
+    def __getitem__(self, index: int | slice) -> T_co | LazyList[T_co]:
         """``xs[i]`` forces the first i+1 cells; ``xs[i:j:k]`` is a lazy LazyList.
 
         >>> xs = LazyList.of(range(10))
@@ -319,7 +323,7 @@ class LazyList(Generic[T]):
             raise IndexError(f"LazyList index {index} out of range: the list has {index} elements")
         return node._head
 
-    def _slice(self, index: slice) -> LazyList[T]:
+    def _slice(self, index: slice) -> LazyList[T_co]:
         start, stop, step = index.start, index.stop, index.step
         for name, value in (("start", start), ("stop", stop), ("step", step)):
             if value is not None and value < 0:
@@ -353,7 +357,7 @@ class LazyList(Generic[T]):
 
     def __repr__(self) -> str:
         shown: list[str] = []
-        node: LazyList[T] | None = self
+        node: LazyList[T_co] | None = self
         while node is not None and node._code is None and len(shown) < SHOWN:
             tail = node._tail
             if tail is None:
@@ -388,7 +392,7 @@ class LazyList(Generic[T]):
 
     # --- lazy transformations -------------------------------------------------
 
-    def map(self, f: Callable[[T], U]) -> LazyList[U]:
+    def map(self, f: Callable[[T_co], U]) -> LazyList[U]:
         """``map f xs``; ``f`` runs once per cell, when the cell is forced.
 
         >>> list(LazyList.of([1, 2, 3]).map(str))
@@ -396,7 +400,7 @@ class LazyList(Generic[T]):
         """
         return mapped(f, self)
 
-    def filter(self, keep: Callable[[T], object]) -> LazyList[T]:
+    def filter(self, keep: Callable[[T_co], object]) -> LazyList[T_co]:
         """``filter keep xs``: forcing a cell reads as far as the next element kept.
 
         >>> list(LazyList.of(range(10)).filter(lambda n: n % 3 == 0))
@@ -404,7 +408,7 @@ class LazyList(Generic[T]):
         """
         return filtered(keep, self)
 
-    def flatmap(self, f: Callable[[T], Iterable[U]]) -> LazyList[U]:
+    def flatmap(self, f: Callable[[T_co], Iterable[U]]) -> LazyList[U]:
         """``concatMap f xs``: the items of ``f(x)`` for each ``x``, read as needed.
 
         >>> list(LazyList.of([1, 2, 3]).flatmap(range))
@@ -412,7 +416,7 @@ class LazyList(Generic[T]):
         """
         return flatmapped(f, self, None)
 
-    def zip_with(self, f: Callable[[T, U], V], other: LazyList[U]) -> LazyList[V]:
+    def zip_with(self, f: Callable[[T_co, U], V], other: LazyList[U]) -> LazyList[V]:
         """``zipWith f xs ys``: ``f`` applied pairwise, as long as the shorter list.
 
         >>> list(LazyList.of([1, 2, 3]).zip_with(lambda a, b: a * b, LazyList.of([4, 5])))
@@ -420,7 +424,7 @@ class LazyList(Generic[T]):
         """
         return zipped_with(f, self, other)
 
-    def take(self, n: int) -> LazyList[T]:
+    def take(self, n: int) -> LazyList[T_co]:
         """The first ``n`` elements (all of them if there are fewer).
 
         >>> list(LazyList.of(range(100)).take(3))
@@ -430,7 +434,7 @@ class LazyList(Generic[T]):
             raise ValueError(f"LazyList.take's n must be at least 0, got {n}")
         return taken(n, self)
 
-    def drop(self, n: int) -> LazyList[T]:
+    def drop(self, n: int) -> LazyList[T_co]:
         """Everything after the first ``n`` elements.
 
         >>> list(LazyList.of(range(5)).drop(3))
@@ -440,7 +444,7 @@ class LazyList(Generic[T]):
             raise ValueError(f"LazyList.drop's n must be at least 0, got {n}")
         return self if n == 0 else dropped(n, self)
 
-    def takewhile(self, keep: Callable[[T], object]) -> LazyList[T]:
+    def takewhile(self, keep: Callable[[T_co], object]) -> LazyList[T_co]:
         """The longest prefix whose elements all satisfy ``keep``.
 
         >>> list(LazyList.of([1, 4, 9, 16, 1]).takewhile(lambda n: n < 10))
@@ -448,7 +452,7 @@ class LazyList(Generic[T]):
         """
         return taken_while(keep, self)
 
-    def dropwhile(self, drop: Callable[[T], object]) -> LazyList[T]:
+    def dropwhile(self, drop: Callable[[T_co], object]) -> LazyList[T_co]:
         """What is left after the longest prefix satisfying ``drop``.
 
         >>> list(LazyList.of([1, 4, 9, 16, 1]).dropwhile(lambda n: n < 10))
@@ -456,7 +460,7 @@ class LazyList(Generic[T]):
         """
         return dropped_while(drop, self)
 
-    def __add__(self, other: Iterable[T]) -> LazyList[T]:
+    def __add__(self, other: Iterable[U]) -> LazyList[T_co | U]:
         """``xs ++ ys``, lazily: ``other`` is not touched until ``xs`` runs out.
 
         >>> list(LazyList.of([1, 2]) + LazyList.of([3]))
