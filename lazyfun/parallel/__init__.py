@@ -4,7 +4,8 @@
   ``"sync"``, a local dask cluster, an existing one, or a process pool
   without dask), and :func:`cluster`, one place shared by a ``with`` block;
 - :mod:`lazyfun.parallel.pmap`: your own function mapped lazily, in order,
-  through one bounded window of tasks;
+  through one bounded window of tasks (a :class:`Holding`: an iterator that
+  ``close()`` stops);
 - :mod:`lazyfun.parallel.tree`: the top of a search tree cut into
   independent subtrees;
 - :mod:`lazyfun.parallel.psearch`: your own search, its subtrees on workers.
@@ -20,5 +21,15 @@ front-end code in :mod:`lazyfun.runs`.  dask is an optional extra
 from lazyfun.parallel.pmap import pmap
 from lazyfun.parallel.psearch import psearch
 from lazyfun.parallel.runners import ENVIRONMENT, ParallelError, Runner, cluster, runner
+from lazyfun.parallel.window import Holding
 
-__all__ = ["ENVIRONMENT", "ParallelError", "Runner", "cluster", "pmap", "psearch", "runner"]
+__all__ = [
+    "ENVIRONMENT",
+    "Holding",
+    "ParallelError",
+    "Runner",
+    "cluster",
+    "pmap",
+    "psearch",
+    "runner",
+]

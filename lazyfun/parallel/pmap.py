@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from lazyfun.parallel.runners import ParallelError, check_jobs, check_sendable, runner
-from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, Window
+from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, Holding, Window
 
 __all__ = ["MAX_CHUNK", "TASK_SECONDS", "pmap"]
 
@@ -45,7 +45,7 @@ def pmap(
     scheduler: str | None = None,
     buffer: int | None = None,
     chunksize: int | None = None,
-) -> Window[U]:
+) -> Holding[U]:
     """``map(f, xs)`` on parallel workers: lazy, in input order, reading at most
     ``buffer`` items ahead of the consumer.
 
@@ -54,7 +54,9 @@ def pmap(
     ``$LAZYFUN_DASK_SCHEDULER``, ``"sync"``, the block of a ``with cluster():``,
     or a process pool without dask).  ``buffer`` defaults to eight chunks per
     worker (two running), the window's defaults; ``chunksize`` fixes the items
-    per task (default: adaptive).
+    per task (default: adaptive).  The results come as an iterator that ``close()``
+    stops (:class:`~lazyfun.parallel.window.Holding`): the tasks in flight are
+    cancelled, and a cluster the call started is shut down.
 
     The arguments and ``f`` are checked at the call: ``f`` must be picklable
     for worker processes (dask's cloudpickle takes lambdas and closures; the
