@@ -147,3 +147,22 @@ def test_the_demos_quick_parts_traced(tmp_path: Path) -> None:
     assert "(0, 4, 7, 5, 2, 6, 1, 3)" in text
     assert "the scrambled copy has the same form: True" in text
     assert (tmp_path / "steps.html").read_text().count('<section class="step"') > 10
+
+
+def test_the_demo_opens_with_a_pipeline_that_explains_what_it_did(tmp_path: Path) -> None:
+    """The orders read, line 42 skipped, each of the 119 priced once, 5 batches written,
+    and the explain table that says so, step by step."""
+    from lazyfun.cli import demo
+    from lazyfun.io import read_jsonl
+
+    said: list[str] = []
+    demo._data_pipeline(said.append, tmp_path / "batches.jsonl")
+    text = "\n".join(said)
+    assert "line 42: bad JSON" in text
+    batches = read_jsonl(tmp_path / "batches.jsonl").to_list()
+    assert [b["orders"] for b in batches] == [25, 25, 25, 25, 19]
+    assert batches[0]["from"] == 1 and batches[-1]["from"] == 102
+    rows = {line.split()[0]: line.split()[1:] for line in said[-1].splitlines()[1:]}
+    assert rows[".catch(RecordError,"][1:4] == ["119", "119", "1/0"]
+    assert rows[".map(_priced,"][1:4] == ["119", "119", "-"] and rows[".map(_priced,"][4] == "119"
+    assert rows[".group(25)"][:2] == ["119", "5"] and rows[".group(25)"][4] == "25"
