@@ -115,6 +115,7 @@ USAGE = {
     ("sudoku", "hint"): "[OPTIONS] [PUZZLE]",
     ("sudoku", "show"): "[OPTIONS] [PUZZLE]",
     ("queens",): "[OPTIONS] ROWS [COLS]",
+    ("csp", "solve"): "[OPTIONS] MODEL [DATA]...",
 }
 
 

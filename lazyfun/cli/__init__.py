@@ -7,6 +7,7 @@ bar, the one renderer of answers).
 - ``lazyfun sudoku convert`` (:mod:`lazyfun.cli.convert`);
 - ``lazyfun sudoku explain|hint|rate|show`` (:mod:`lazyfun.cli.explain`);
 - ``lazyfun queens`` (:mod:`lazyfun.cli.queens`);
+- ``lazyfun csp solve|install-solver`` (:mod:`lazyfun.cli.csp`);
 - ``lazyfun study queens|sudoku|evaluation|tree`` (:mod:`lazyfun.cli.study`);
 - ``lazyfun demo`` (:mod:`lazyfun.cli.demo`).
 
@@ -69,7 +70,18 @@ study_app = typer.Typer(
         }
     ),
 )
+csp_app = typer.Typer(
+    help="Constraint models in MiniZinc's languages: solve a .fzn or .mzn, install the solver.",
+    no_args_is_help=True,
+    cls=group(
+        {
+            "solve": ("lazyfun.cli.csp", "solve_command", None),
+            "install-solver": ("lazyfun.cli.csp", "install_solver_command", None),
+        }
+    ),
+)
 app.add_typer(sudoku_app, name="sudoku")
+app.add_typer(csp_app, name="csp")
 app.add_typer(study_app, name="study")
 
 
