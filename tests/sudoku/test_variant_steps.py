@@ -3,6 +3,7 @@ peers and rules, and ``rate``/``canon`` refusing a variant with the reason."""
 
 from __future__ import annotations
 
+import functools
 from itertools import islice
 
 import pytest
@@ -52,45 +53,52 @@ def _set(kind: str, count: int) -> list[Variant]:
     return [read_variant(line) for line in lines[:count]]
 
 
-def _follow(variant: Variant) -> tuple[Grid, list[str]]:
-    """Walk every step, checking each against the one solution; the grid it ends on."""
+def _follow(variant: Variant) -> tuple[Grid, list[str], set[str]]:
+    """Walk every step, checking each against the one solution; the grid it ends on, the
+    techniques and the units of the steps."""
     (solution,) = islice(solve(variant), 2)
     values = list(variant.grid.cells)
-    seen = []
+    seen, units = [], set()
     for step in steps(variant):
         seen.append(step.technique)
+        units |= set(step.units)
         for cell, value in step.placements:
             assert solution.cells[cell] == value, step
             values[cell] = value
         for cell, value in step.eliminations:
             assert solution.cells[cell] != value, step
-    return Grid(tuple(values), variant.grid.box), seen
+    return Grid(tuple(values), variant.grid.box), seen, units
+
+
+@functools.cache
+def _walked(kind: str, index: int) -> tuple[Variant, Grid, list[str], set[str]]:
+    """The ``index``-th puzzle of the repo's set of ``kind``, walked once a run."""
+    variant = _set(kind, index + 1)[index]
+    return (variant, *_follow(variant))
+
+
+# the first puzzles of each kind in make test; the slower ones (seconds each) in make slow
+WALKED = [("x", 0), ("windoku", 0), ("windoku", 1), ("windoku", 2), ("jigsaw", 0)]
+WALKED += [("jigsaw", 1), ("anti-knight", 0), ("anti-king", 0), ("killer", 0), ("killer", 1)]
+WALKED += [("thermo", 0), ("thermo", 1), ("thermo", 2)]
+WALKED_SLOW = [("x", 1), ("x", 2), ("jigsaw", 2), ("anti-knight", 1), ("anti-king", 1)]
+WALKED_SLOW += [("anti-king", 2), ("non-consecutive", 0)]
 
 
 @pytest.mark.parametrize(
-    ("kind", "count"),
-    [
-        ("x", 3),
-        ("windoku", 3),
-        ("jigsaw", 3),
-        ("anti-knight", 2),
-        ("anti-king", 3),
-        ("killer", 2),
-        ("thermo", 3),
-        ("non-consecutive", 1),
-    ],
+    ("kind", "index"),
+    [*WALKED, *(pytest.param(*each, marks=pytest.mark.slow) for each in WALKED_SLOW)],
 )
-def test_steps_solve_the_repo_set_never_striking_the_solution(kind: str, count: int) -> None:
-    for variant in _set(kind, count):
-        end, _ = _follow(variant)
-        assert is_solution(variant, end)
+def test_steps_solve_the_repo_set_never_striking_the_solution(kind: str, index: int) -> None:
+    variant, end, _, _ = _walked(kind, index)
+    assert is_solution(variant, end)
 
 
 def test_the_rules_own_techniques_and_units_show_up_in_the_steps() -> None:
-    killer = [t for v in _set("killer", 2) for t in _follow(v)[1]]
-    thermo = [t for v in _set("thermo", 2) for t in _follow(v)[1]]
+    killer = [t for i in range(2) for t in _walked("killer", i)[2]]
+    thermo = [t for i in range(2) for t in _walked("thermo", i)[2]]
     assert "cage combination" in killer and "thermometer" in thermo
-    units = {u for v in _set("jigsaw", 2) + _set("x", 3) for s in steps(v) for u in s.units}
+    units = {u for kind in ("jigsaw", "x") for u in _walked(kind, 0)[3]}
     assert any(u.startswith("region ") for u in units)
     assert any(u.startswith("diagonal ") for u in units)
     assert not any(u.startswith("box ") for u in units if u.startswith("region"))
@@ -225,5 +233,5 @@ def test_other_generators_puzzles_walk_to_their_one_solution_without_a_guess(kin
     assert len(lines) == (4 if kind == "jigsaw" else 12)
     for line in lines:
         variant = read_variant(line)
-        end, seen = _follow(variant)
+        end, seen, _ = _follow(variant)
         assert is_solution(variant, end) and GUESS not in seen

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import islice
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,26 +143,36 @@ def test_a_cage_pointing_value_leaves_the_row_and_the_box() -> None:
     assert {v for _, v in step.eliminations} == {8}
 
 
-def test_stored_puzzles_that_needed_a_guess_now_walk_without_one() -> None:
+# (kind, index, the guesses it needed): the first ones in make test, the slower in make slow
+NEEDED_A_GUESS = [("thermo", 0, 2), ("windoku", 0, 1), ("jigsaw", 3, 3)]
+NEEDED_A_GUESS_SLOW = [("killer", 1, 6), ("killer", 3, 3), ("x", 1, 4)]
+
+
+@pytest.mark.parametrize(
+    ("kind", "index", "guesses"),
+    [
+        *NEEDED_A_GUESS,
+        *(pytest.param(*each, marks=pytest.mark.slow) for each in NEEDED_A_GUESS_SLOW),
+    ],
+)
+def test_stored_puzzles_that_needed_a_guess_now_walk_without_one(
+    kind: str, index: int, guesses: int
+) -> None:
     """Each of these needed a guess (``bifurcation``) with the singles, the rules' own
     techniques and the classic ladder short of its chains (as many as given here); now
-    none, and
-    every forcing chain on the way names itself and keeps the solution."""
-    needed = {("killer", 1): 6, ("killer", 3): 3, ("thermo", 0): 2, ("x", 1): 4}
-    needed |= {("jigsaw", 3): 3, ("windoku", 0): 1}
+    none, and every forcing chain on the way names itself and keeps the solution."""
     before = [
         t.name
         for t in variant_ladder()
         if t not in VARIANT_TECHNIQUES + VARIANT_CHAINS and t.name != "chains and cycles"
     ]
     chains = {t.name for t in VARIANT_CHAINS}
-    for (kind, index), guesses in needed.items():
-        variant = _stored(kind, index)
-        assert sum(s.technique == GUESS for s in steps(variant, techniques=before)) == guesses
-        walk = list(steps(variant))
-        assert all(s.technique != GUESS for s in walk), (kind, index)
-        (solution,) = islice(solve(variant), 2)
-        for step in walk:
-            if step.technique in chains:
-                assert step.cells and str(step).startswith(step.technique)
-                _check(step.placements, step.eliminations, solution)
+    variant = _stored(kind, index)
+    assert sum(s.technique == GUESS for s in steps(variant, techniques=before)) == guesses
+    walk = list(steps(variant))
+    assert all(s.technique != GUESS for s in walk), (kind, index)
+    (solution,) = islice(solve(variant), 2)
+    for step in walk:
+        if step.technique in chains:
+            assert step.cells and str(step).startswith(step.technique)
+            _check(step.placements, step.eliminations, solution)
