@@ -105,7 +105,7 @@ def _trials(source: Path, folder: Path, sink: str, trials: int) -> None:
 def test_a_job_killed_at_random_moments_resumes_to_the_same_output(
     source: Path, tmp_path: Path, sink: str
 ) -> None:
-    _trials(source, tmp_path, sink, 5)
+    _trials(source, tmp_path, sink, 3)
 
 
 @pytest.mark.slow
