@@ -89,12 +89,15 @@ lint: $(VENV)/.dev
 	$(BIN)/lint-imports --no-cache
 
 # mypy --strict and pyright on the source (they need nothing compiled), then stubtest on the stubs of the
-# modules built otherwise: the vocabulary and, once compiled, the C engines.
+# modules built otherwise: the vocabulary and, once compiled, the C engines.  tests/typing is the typing
+# suite (assert_type, and calls that must be refused), checked by mypy --strict with the tests and by
+# pyright --strict with its own pyrightconfig.json.
 typecheck: mypy stubtest
 
 mypy: $(VENV)/.dev
 	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py
 	$(BIN)/pyright --pythonpath $(BIN)/python lazyfun
+	$(BIN)/pyright --pythonpath $(BIN)/python -p tests/typing
 
 C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams._flow lazyfun.sudoku.steps._forcing \
 	lazyfun.sudoku.solving._nine

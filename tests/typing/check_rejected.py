@@ -1,0 +1,55 @@
+"""Calls both checkers must refuse.  Each carries the ignore comment of the error it
+must raise, mypy's and pyright's: an ignore that silences nothing is itself an error
+(mypy's ``warn_unused_ignores``, pyright's ``reportUnnecessaryTypeIgnoreComment``), so a
+call that stops failing fails the suite.  Each was let through before (issue 58)."""
+
+from __future__ import annotations
+
+from lazyfun import LazyList, compose, compose_left, pipe, stream
+from lazyfun.parallel import pmap
+
+
+def double(n: int) -> int:
+    return 2 * n
+
+
+def to_text(n: int) -> str:
+    return str(n)
+
+
+def message(error: ValueError) -> str:
+    return str(error.args)
+
+
+d, t = double, to_text
+words = LazyList.of(["a"])
+
+
+# compose and compose_left of functions that do not meet were (Any) -> Any
+compose(double, to_text)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+compose_left(to_text, double)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+compose(to_text, double, to_text, double)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+
+# pipe of nine stages and more was Any
+pipe(1, d, d, d, d, d, d, d, t, d)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+pipe(1, d, d, d, d, d, d, d, d, d, d, t, d)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+# longer than the overloads: refused, not Any
+pipe(1, d, d, d, d, d, d, d, d, d, d, d, d, d)  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue]
+
+# the LazyList's constructors were LazyList[Unknown] under pyright
+words.map(double)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+LazyList.cons(1, words).map(double)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+LazyList.fix(lambda xs: LazyList.cons("a", lambda: xs)).map(double)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+# catch's where, do and replace took Callable[[Any], ...]
+stream(range(3)).catch(KeyError, replace=message)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+stream(range(3)).catch(KeyError, do=message)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+stream(range(3)).catch(KeyError, where=message)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+stream(range(3)).catch(replace=message)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+# filter() kept None in the item type
+stream([1, None]).filter(lambda n: n is not None).map(double)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+# pmap gave the window that runs it, its own methods and all
+pmap(double, range(3)).held_back()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+pmap(double, ["a"])  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]

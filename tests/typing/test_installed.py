@@ -1,0 +1,75 @@
+"""The installed package as a user's checkers see it: mypy and pyright run on a file in a
+folder outside the repository find lazyfun (an editable install is a plain path entry,
+``package-dir`` in pyproject.toml, not an import hook they cannot follow), read its types
+and report the user's mistake at its line, and nothing else.
+
+mypy keeps its cache in ``build/typing-outside`` so that a second run takes a second; the
+first reads the package's modules once (some seconds).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / "build" / "typing-outside"
+PYRIGHT = shutil.which("pyright", path=str(Path(sys.executable).parent)) or shutil.which("pyright")
+
+pytestmark = pytest.mark.skipif(
+    PYRIGHT is None or importlib.util.find_spec("mypy") is None,
+    reason="mypy or pyright is not installed here",
+)
+
+# Line 7 is the one mistake: a Stream[int] is no Stream[str].
+USER_FILE = """\
+import lazyfun
+from lazyfun import LazyList, Stream, stream
+
+doubled: Stream[int] = stream([1, 2]).map(lambda n: 2 * n)
+words: LazyList[str] = LazyList.of(["a"]).map(str.upper)
+shown = lazyfun.compose(str, len)("abc")
+wrong: Stream[str] = stream([1, 2])
+"""
+
+
+def _check(command: list[str], folder: Path) -> str:
+    """The checker's report on ``user.py`` in ``folder``, run with no path of the repo's."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
+    done = subprocess.run(
+        command, cwd=folder, env=env, capture_output=True, text=True, check=False, timeout=300
+    )
+    return done.stdout + done.stderr
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A folder outside the repository holding the user's file."""
+    assert not tmp_path.resolve().is_relative_to(ROOT)
+    (tmp_path / "user.py").write_text(USER_FILE)
+    return tmp_path
+
+
+def test_mypy_finds_the_installed_package_and_its_types(outside: Path) -> None:
+    cache = CACHE / "mypy"
+    report = _check(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), "user.py"], outside
+    )
+    errors = [line for line in report.splitlines() if ": error:" in line]
+    assert errors, report
+    assert all(line.startswith("user.py:7: error:") for line in errors), report
+
+
+def test_pyright_finds_the_installed_package_and_its_types(outside: Path) -> None:
+    assert PYRIGHT is not None
+    report = _check([PYRIGHT, "--outputjson", "--pythonpath", sys.executable, "user.py"], outside)
+    found = json.loads(report)["generalDiagnostics"]
+    errors = [(d["range"]["start"]["line"] + 1, d.get("rule")) for d in found]
+    assert errors == [(7, "reportAssignmentType")], report
