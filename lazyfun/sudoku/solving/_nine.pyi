@@ -6,19 +6,21 @@ See lazyfun.sudoku.solving.nine.
 from collections.abc import Iterable, Iterator, Sequence
 from typing import final
 
+from lazyfun.sudoku.board.grid import Grid
+
 class Conflict(ValueError):
     """Two givens share a unit and a value."""
 
 @final
-class Solutions(Iterator[tuple[int, ...]]):
-    """The solutions of a 9x9 puzzle (81 values, 0 blank; ruled_out: (cell, value) pairs
-    excluded), one at a time, each a tuple of 81 values; the search waits in C between
-    them.  Raises Conflict when two givens clash."""
+class Solutions(Iterator[Grid]):
+    """The solutions of a 9x9 Grid (ruled_out: (cell, value) pairs excluded), one at a
+    time, each a Grid of its type and symbols; the search waits in C between them.  Raises
+    Conflict when two givens clash."""
 
     def __new__(
-        cls, cells: Sequence[int], ruled_out: Iterable[tuple[int, int]] | None = None
+        cls, grid: Grid, ruled_out: Iterable[tuple[int, int]] | None = None
     ) -> Solutions: ...
-    def __next__(self) -> tuple[int, ...]: ...
+    def __next__(self) -> Grid: ...
     def stats(self) -> dict[str, int]:
         """The search's work so far: guesses, failures."""
 

@@ -74,16 +74,6 @@ def _nine_only(grid: Grid) -> None:
         raise ValueError(f"the C engine solves 9x9 grids, not {grid.size}x{grid.size}")
 
 
-def _solved(values: tuple[int, ...], like: Grid) -> Grid:
-    """A solution as a grid in the puzzle's alphabet, without checking its values again
-    (the engine placed each once per unit)."""
-    grid = object.__new__(Grid)
-    object.__setattr__(grid, "cells", values)
-    object.__setattr__(grid, "box", 3)
-    object.__setattr__(grid, "symbols", like.symbols)
-    return grid
-
-
 def _clash(grid: Grid) -> NoReturn:
     """Name the givens that clash, as the depth-first engine does (``PuzzleError``)."""
     check_givens(grid)
@@ -92,7 +82,8 @@ def _clash(grid: Grid) -> NoReturn:
 
 def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
     """Every solution of the 9x9 ``grid`` that puts no value where ``ruled_out`` (cell,
-    value pairs) excludes it, lazily: the search waits in C between solutions.
+    value pairs) excludes it, lazily: the search waits in C between solutions.  Clashing
+    givens are a ``PuzzleError`` at once.
 
     >>> from lazyfun.sudoku import parse
     >>> found = solve(parse("." * 81))
@@ -101,13 +92,11 @@ def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
     """
     _nine_only(grid)
     try:
-        found = _nine.Solutions(  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised)
-            grid.cells, ruled_out or None
+        return _nine.Solutions(  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised)
+            grid, ruled_out or None
         )
     except _nine.Conflict:  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised)
         _clash(grid)
-    for values in found:
-        yield _solved(values, grid)
 
 
 def count_solutions(grid: Grid, limit: int | None = None, ruled_out: RuledOut = ()) -> int:

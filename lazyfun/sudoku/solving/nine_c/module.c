@@ -84,16 +84,39 @@ static PyObject *values_tuple(const Board *board)
 
 typedef struct {
     PyObject_HEAD Search *search;
+    PyObject *like; /* the puzzle's Grid: each solution is one of its type and symbols */
 } SolutionsObject;
+
+static PyObject *CELLS, *BOX, *SYMBOLS, *THREE; /* interned names, and the int 3 */
+
+/* A solution as a grid like `like` (a lazyfun Grid), made as unpickling makes one: its
+ * three fields set without running the checks of its constructor again. */
+static PyObject *grid_like(PyObject *like, PyObject *values)
+{
+    PyObject *symbols = PyObject_GetAttr(like, SYMBOLS);
+    PyObject *grid = symbols ? Py_TYPE(like)->tp_alloc(Py_TYPE(like), 0) : NULL;
+    if (!grid || PyObject_GenericSetAttr(grid, CELLS, values) < 0 ||
+        PyObject_GenericSetAttr(grid, BOX, THREE) < 0 ||
+        PyObject_GenericSetAttr(grid, SYMBOLS, symbols) < 0)
+        Py_CLEAR(grid);
+    Py_XDECREF(symbols);
+    Py_DECREF(values);
+    return grid;
+}
 
 static PyObject *Solutions_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"cells", "ruled_out", NULL};
-    PyObject *cells, *pairs = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Solutions", keywords, &cells, &pairs))
+    static char *keywords[] = {"grid", "ruled_out", NULL};
+    PyObject *grid, *pairs = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Solutions", keywords, &grid, &pairs))
+        return NULL;
+    PyObject *cells = PyObject_GetAttr(grid, CELLS);
+    if (!cells)
         return NULL;
     Board root;
-    if (start_from(cells, pairs == Py_None ? NULL : pairs, &root) < 0)
+    int started = start_from(cells, pairs == Py_None ? NULL : pairs, &root);
+    Py_DECREF(cells);
+    if (started < 0)
         return NULL;
     SolutionsObject *self = (SolutionsObject *)type->tp_alloc(type, 0);
     if (!self)
@@ -103,6 +126,7 @@ static PyObject *Solutions_new(PyTypeObject *type, PyObject *args, PyObject *kwa
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
+    self->like = Py_NewRef(grid);
     nine_search_init(self->search, &root, 0x1ff);
     return (PyObject *)self;
 }
@@ -110,6 +134,7 @@ static PyObject *Solutions_new(PyTypeObject *type, PyObject *args, PyObject *kwa
 static void Solutions_dealloc(SolutionsObject *self)
 {
     PyMem_Free(self->search);
+    Py_DECREF(self->like);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -117,7 +142,8 @@ static PyObject *Solutions_next(SolutionsObject *self)
 {
     if (!nine_next(self->search))
         return NULL; /* StopIteration */
-    return values_tuple(nine_top(self->search));
+    PyObject *values = values_tuple(nine_top(self->search));
+    return values ? grid_like(self->like, values) : NULL;
 }
 
 static PyObject *Solutions_stats(SolutionsObject *self, PyObject *Py_UNUSED(ignored))
@@ -134,10 +160,10 @@ static PyMethodDef Solutions_methods[] = {
 
 static PyTypeObject SolutionsType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lazyfun.sudoku.solving._nine.Solutions",
-    .tp_doc = PyDoc_STR("Solutions(cells, ruled_out=None)\n--\n\n"
-                        "The solutions of a 9x9 puzzle (81 values, 0 blank; ruled_out: (cell, "
-                        "value) pairs excluded), one at a time, each a tuple of 81 values; the "
-                        "search waits in C between them.  Raises Conflict when two givens clash."),
+    .tp_doc = PyDoc_STR("Solutions(grid, ruled_out=None)\n--\n\n"
+                        "The solutions of a 9x9 Grid (ruled_out: (cell, value) pairs excluded), "
+                        "one at a time, each a Grid of its type and symbols; the search waits in "
+                        "C between them.  Raises Conflict when two givens clash."),
     .tp_basicsize = sizeof(SolutionsObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = Solutions_new,
@@ -296,6 +322,14 @@ PyMODINIT_FUNC PyInit__nine(void)
     PyObject *module = PyModule_Create(&nine_module);
     if (!module)
         return NULL;
+    CELLS = PyUnicode_InternFromString("cells");
+    BOX = PyUnicode_InternFromString("box");
+    SYMBOLS = PyUnicode_InternFromString("symbols");
+    THREE = PyLong_FromLong(3);
+    if (!CELLS || !BOX || !SYMBOLS || !THREE) {
+        Py_DECREF(module);
+        return NULL;
+    }
     Conflict = PyErr_NewExceptionWithDoc("lazyfun.sudoku.solving._nine.Conflict",
                                          "Two givens share a unit and a value.",
                                          PyExc_ValueError, NULL);
