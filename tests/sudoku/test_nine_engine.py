@@ -17,6 +17,7 @@ from lazyfun.sudoku.bird import solve_search
 from lazyfun.sudoku.solving import engine, nine
 from tests.budget import examples, sample
 from tests.datafiles import read_lines
+from tests.puzzles import HARD, NO_SOLUTION, NORVIG_GRID2, NORVIG_GRID2_SOLUTION, PUZZLES, SOLUTIONS
 from tests.sudoku.strategies import marked_grids, puzzles
 
 pytestmark = [
@@ -94,7 +95,7 @@ def transformed(grid: Grid, rng: random.Random) -> Grid:
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(st.sampled_from(read_lines("forum_hardest_first20.txt")), st.randoms(), st.integers(0, 6))
+@given(st.sampled_from(HARD), st.randoms(), st.integers(0, 6))
 def test_a_transformed_hard_puzzle_less_some_givens_counts_the_same_in_both(
     line: str, rng: random.Random, dropped: int
 ) -> None:
@@ -105,11 +106,15 @@ def test_a_transformed_hard_puzzle_less_some_givens_counts_the_same_in_both(
     assert_agree(transformed(Grid(tuple(cells), 3), rng))
 
 
+def test_the_c_solutions_of_famous_puzzles_are_theirs() -> None:
+    for puzzle, solution in zip(PUZZLES, SOLUTIONS, strict=True):
+        assert [str(g) for g in nine.solve(parse(puzzle))] == [solution]
+
+
 @pytest.mark.parametrize("name", ["top95_first20", "forum_hardest_first20"])
 def test_the_c_solutions_match_the_published_ones(name: str) -> None:
-    for puzzle, solution in zip(
-        read_lines(f"{name}.txt"), read_lines(f"{name}.solutions.txt"), strict=True
-    ):
+    published = read_lines(f"{name}.solutions.txt")
+    for puzzle, solution in zip(read_lines(f"{name}.txt"), published, strict=True):
         assert [str(g) for g in nine.solve(parse(puzzle))] == [solution]
 
 
@@ -124,6 +129,8 @@ def test_the_c_counts_match_tdokus_test_puzzles_and_the_serg_benchmark() -> None
 
 
 def test_impossible_puzzles_have_no_c_solution() -> None:
+    assert list(nine.solve(parse(NO_SOLUTION))) == []
+    assert nine.solve_lines([NO_SOLUTION], limit=2) == [(0, None)]
     lines = read_lines("royle17_plus_wrong_clue_first20.txt")
     assert [list(nine.solve(parse(line))) for line in lines] == [[]] * len(lines)
     assert [count for count, _ in nine.solve_lines(lines, limit=2)] == [0] * len(lines)
@@ -156,8 +163,8 @@ def test_the_engines_public_functions_hand_9x9_to_c_when_fast(
     monkeypatch.setattr(nine, "FAST", fast)
     monkeypatch.setattr(nine, "solve", spy_solve)
     monkeypatch.setattr(nine, "count_solutions", spy_count)
-    top = parse(read_lines("top95_first20.txt")[0])
-    assert [str(g) for g in engine.solve(top)] == read_lines("top95_first20.solutions.txt")[:1]
+    top = parse(NORVIG_GRID2)
+    assert [str(g) for g in engine.solve(top)] == [NORVIG_GRID2_SOLUTION]
     assert engine.is_unique(MarkedGrid.of(top))
     assert engine.count_solutions(parse("." * 16)) == 288
     assert asked == ([top, top] if fast else [])
@@ -173,10 +180,10 @@ def test_clashing_givens_are_a_puzzle_error_naming_them() -> None:
 
 
 def test_a_batch_answers_lines_and_pencil_marks_as_the_engine_does() -> None:
-    lines = read_lines("forum_hardest_first20.txt")[:5]
+    lines = PUZZLES[:5]
     marked = MarkedGrid.of(parse(lines[0]))
     answers = nine.solve_lines([*lines, str(marked), "." * 81], limit=2)
-    expected = [(1, line) for line in read_lines("forum_hardest_first20.solutions.txt")[:5]]
+    expected = [(1, line) for line in SOLUTIONS[:5]]
     assert answers[:5] == expected
     assert answers[5] == expected[0]
     assert answers[6][0] == 2
