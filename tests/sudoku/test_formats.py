@@ -143,6 +143,12 @@ def test_an_f_puzzles_link_and_its_sudokupad_forms_read_as_the_grid() -> None:
     assert parse(link) == parse(MSF)  # parse reads links too
 
 
+def test_a_link_whose_host_does_not_read_is_a_puzzle_error() -> None:
+    """Found by make fuzz: urlsplit's own ValueError escaped the reader."""
+    with pytest.raises(PuzzleError, match="a link that does not read: Invalid IPv6 URL"):
+        read("https://www.@5.....p\xf6uz[")
+
+
 def test_a_link_with_centre_marks_gives_a_marked_grid() -> None:
     data = _classic(4)
     data["grid"][0][1] = {"centerPencilMarks": ["2", 4]}  # f-puzzles writes either

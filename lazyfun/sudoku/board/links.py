@@ -122,7 +122,10 @@ def link_data(url: str) -> dict[str, Any]:
 
 def _payload(url: str) -> str:
     """The compressed puzzle in an f-puzzles or SudokuPad link."""
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError as error:  # a host urlsplit refuses (a [ without its ])
+        raise PuzzleError(f"a link that does not read: {error}") from None
     host = parts.netloc.lower()
     query = parse_qs(parts.query, keep_blank_values=True)
     if "f-puzzles.com" in host:
