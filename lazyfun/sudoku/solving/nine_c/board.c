@@ -179,16 +179,16 @@ static int naked_singles(Board *board, uint32_t *dirty)
 int nine_propagate(Board *board, uint32_t dirty)
 {
     for (;;) {
+        if (naked_singles(board, &dirty) < 0)
+            return -1;
+        if (!dirty)
+            return 0;
         while (dirty) {
             int v = __builtin_ctz(dirty);
             dirty &= dirty - 1;
             if (value_pass(board, v, &dirty) < 0)
                 return -1;
         }
-        if (naked_singles(board, &dirty) < 0)
-            return -1;
-        if (!dirty)
-            return 0;
     }
 }
 
