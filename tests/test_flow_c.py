@@ -17,7 +17,7 @@ from lazyfun.streams.steps import DROPPED, Recovery
 from tests.test_flow import FakeClock
 
 try:
-    from lazyfun.streams._flow import Counted, Guarded
+    from lazyfun.streams._flow import Calls, Counted, Guarded, Tally
 except ImportError:
     pytest.skip("the C flow engine is not built here", allow_module_level=True)
 
@@ -178,3 +178,54 @@ def test_a_c_iterator_read_again_from_inside_its_own_read_refuses() -> None:
     assert next(items[0]) == 0
     with pytest.raises(ValueError, match="already executing"):
         next(items[0])
+
+
+@given(n=st.integers(0, 30), failing=failures)
+def test_law_a_tally_passes_every_item_and_error_and_counts_them(
+    n: int, failing: dict[int, Kind]
+) -> None:
+    """``Tally`` changes nothing that passes (items, and errors at their places, the
+    reading going on after them) and counts each, as a hand count does."""
+    tally: Tally[int] = Tally(Flaky(n, failing))
+    got = _read_through(tally)
+    assert got == _read_through(Flaky(n, failing))
+    errors = sum(1 for at in failing if at < n)
+    assert (tally.items, tally.errors, tally.held) == (n - errors, errors, 0)
+    assert tally.seconds >= 0.0
+    assert next(tally, "ended") == "ended"
+
+
+def test_a_tally_holds_the_longest_list_and_the_most_hold_said() -> None:
+    lists = Tally(iter([[1, 2], [3], [4, 5, 6], 7]), lists=True)
+    assert list(lists) == [[1, 2], [3], [4, 5, 6], 7]
+    assert lists.held == 3
+    said = iter([2, None, 5, 1])
+    sampled = Tally(iter("abcd"), hold=lambda: next(said))
+    assert "".join(sampled) == "abcd" and sampled.held == 5
+    broken = Tally(iter("ab"), hold=lambda: 1 // 0)
+    with pytest.raises(ZeroDivisionError):
+        next(broken)
+
+
+def test_calls_counts_each_call_from_every_thread() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    double = Calls(lambda n, *, by=2: n * by)
+    assert double(3) == 6 and double(3, by=3) == 9 and double.made == 2
+    with ThreadPoolExecutor(4) as pool:
+        assert sum(pool.map(lambda n: int(str(double(n))), range(1000))) == 999 * 1000
+    assert double.made == 1002
+    with pytest.raises(TypeError, match="needs a function"):
+        Calls(3)  # type: ignore[arg-type]
+
+
+def _read_through(items: Iterator[int]) -> list[object]:
+    """The items and the errors' types, in order, reading on after each error."""
+    seen: list[object] = []
+    while True:
+        try:
+            seen.append(next(items))
+        except StopIteration:
+            return seen
+        except (ValueError, KeyError) as error:
+            seen.append(type(error))

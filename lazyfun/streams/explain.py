@@ -33,7 +33,17 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Literal, Self, TypeVar, cast, overload
 
+from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
+
+try:
+    from lazyfun.streams import _flow  # the C flow engine, which import-linter cannot read
+except ImportError:  # built without a C compiler
+    _TALLY: Any = None
+    _CALLS: Any = None
+else:
+    _TALLY = None if os.environ.get(PURE_ENV) else _flow.Tally
+    _CALLS = None if os.environ.get(PURE_ENV) else _flow.Calls
 
 __all__ = [
     "ANALYZE_ENV",
@@ -72,21 +82,29 @@ def analysing(asked: bool | None) -> bool:
 
 class Meter:
     """The counts of one stage: items and errors that left it, the seconds spent getting
-    them (the stages it reads included), calls of its function, the most items held."""
+    them (the stages it reads included), calls of its function, the most items held.
+    Kept by the C flow engine's ``Tally`` where it was built (``tally``), else here."""
 
-    __slots__ = ("_calls", "_lock", "errors", "held", "items", "seconds")
+    __slots__ = ("_calls", "_lock", "counter", "errors", "held", "items", "seconds", "tally")
 
     def __init__(self) -> None:
         self.items = self.errors = self.held = 0
         self.seconds = 0.0
         self._calls: int | None = None
         self._lock = threading.Lock()
+        self.tally: Any = None
+        self.counter: Any = None  # the C engine's Calls, where it counts them
+
+    def counts(self) -> tuple[int, int, float, int]:
+        """Items, errors, seconds and the most held, so far."""
+        kept = self if self.tally is None else self.tally
+        return kept.items, kept.errors, kept.seconds, kept.held
 
     @property
     def calls(self) -> int | None:
         """How many times the step's function ran (None: the step has none, or it ran
         where it is not counted, in worker processes)."""
-        return self._calls
+        return self._calls if self.counter is None else self.counter.made
 
     def called(self) -> None:
         """One more call (from any thread)."""
@@ -204,8 +222,12 @@ def metered(items: Iterator[T], stage: Stage) -> Iterator[T]:
     built to be analysed hands on); a step that holds threads stays closable."""
     if stage.meter is None:
         return items
-    kind = _MeteredHolding if isinstance(items, Holding) else _Metered
-    return kind(items, stage)
+    if isinstance(items, Holding):
+        return _MeteredHolding(items, stage)
+    if _TALLY is None:
+        return _Metered(items, stage)
+    stage.meter.tally = _TALLY(items, stage.name in _LISTS, stage.hold)
+    return cast(Iterator[T], stage.meter.tally)
 
 
 class _Metered(Iterator[T]):
@@ -301,6 +323,9 @@ def counted(f: Callable[..., Any], meter: Meter | None) -> Callable[..., Any]:
     if meter is None:
         return f
     meter.counting_calls()
+    if _CALLS is not None and not inspect.iscoroutinefunction(f):
+        meter.counter = _CALLS(f)
+        return cast(Callable[..., Any], meter.counter)
     if inspect.iscoroutinefunction(f):
 
         @functools.wraps(f)
@@ -343,18 +368,23 @@ def _row(stage: Stage, analyze: bool) -> dict[str, object]:
     if not analyze:
         return row
     meter, before = stage.meter, None if stage.source is None else stage.source.meter
-    row["in"] = None if before is None or meter is None else before.items
-    row["out"] = None if meter is None else meter.items
-    row["errors in"] = None if before is None or meter is None else before.errors
-    row["errors out"] = None if meter is None else meter.errors
-    row["calls"] = None if meter is None else meter.calls
-    holds = stage.hold is not None or stage.name in _LISTS
-    row["held"] = meter.held if meter is not None and holds else None
-    row["seconds"] = None if meter is None else meter.seconds
-    waiting = None if before is None or meter is None else before.seconds
-    row["waiting"] = waiting
-    row["inside"] = None if meter is None else max(0.0, meter.seconds - (waiting or 0.0))
+    if meter is None:
+        return row | dict.fromkeys(_COUNTS)
+    items, errors, seconds, held = meter.counts()
+    came = None if before is None else before.counts()
+    row["in"] = None if came is None else came[0]
+    row["out"] = items
+    row["errors in"] = None if came is None else came[1]
+    row["errors out"] = errors
+    row["calls"] = meter.calls
+    row["held"] = held if stage.hold is not None or stage.name in _LISTS else None
+    row["seconds"] = seconds
+    row["waiting"] = None if came is None else came[2]
+    row["inside"] = max(0.0, seconds - (0.0 if came is None else came[2]))
     return row
+
+
+_COUNTS = ("in", "out", "errors in", "errors out", "calls", "held", "seconds", "waiting", "inside")
 
 
 def _table(rows: list[dict[str, object]], times: bool) -> str:
