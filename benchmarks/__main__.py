@@ -13,6 +13,7 @@ ALL = [
     "sudoku",
     "queens",
     "csp",
+    "minizinc",
     "canon",
     "generate",
     "steps",

@@ -230,3 +230,20 @@ def test_minizinc_runs_lazyfun_with_its_flags(tmp_path: Path, msc: Path) -> None
     assert "%%%mzn-stat: failures=" in intermediate.stdout
     assert "one worker only; -p 2 is ignored" in intermediate.stderr
     assert run("-f").stdout == "value = 70\n----------\n==========\n"
+
+
+def test_set_variables_become_booleans_and_agree_with_gecode(tmp_path: Path, msc: Path) -> None:
+    model = tmp_path / "sets.mzn"
+    model.write_text(
+        "var set of 1..5: s;\nvar set of 1..5: t;\n"
+        "constraint card(s) = 2 /\\ 1 in s /\\ s intersect t = {} /\\ card(t) >= 2;\n"
+        "solve satisfy;\n"
+    )
+
+    def every(*solver: str) -> list[str]:
+        command = ["minizinc", *solver, "-a", str(model)]
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        return sorted(out.split("----------\n"))
+
+    ours = every("--solver", str(msc))
+    assert ours == every("--solver", "gecode") and len(ours) == 17  # 4 * 4 solutions, then =====

@@ -9,9 +9,11 @@ import lazyfun.csp.flatzinc.globals  # noqa: F401  (both register their builtins
 from lazyfun.csp.flatzinc.bounds import Bounds
 from lazyfun.csp.flatzinc.builder import BUILTINS, Builder, FlatZinc, IntSet, Output
 from lazyfun.csp.flatzinc.builtins import bounds_of, member
+from lazyfun.csp.flatzinc.patterns import Machines, machines
 from lazyfun.csp.flatzinc.text import Ast, Call, Id, Item, Parser, Range, Type
 from lazyfun.csp.modelling.constraints import Decision
 from lazyfun.csp.modelling.domain import MAX_SPAN, Domain, ModelError
+from lazyfun.csp.modelling.scheduling import no_overlap
 from lazyfun.csp.search.strategy import VARIABLE_CHOICES
 
 __all__ = ["parse", "read"]
@@ -23,10 +25,13 @@ def parse(text: str, *, free_search: bool = False) -> FlatZinc:
     items = Parser(text).items()
     b = Builder()
     bounds = Bounds(items)
+    shop = machines(items)
     outputs: list[Output] = []
     goal = "satisfy"
-    for item in items:
+    for k, item in enumerate(items):
         b.line = item.line
+        if k in shop.replaced or (item.kind == "decl" and item.name in shop.dropped):
+            continue
         if item.kind == "decl":
             _declare(b, item, bounds, outputs)
         elif item.kind == "constraint":
@@ -39,6 +44,7 @@ def parse(text: str, *, free_search: bool = False) -> FlatZinc:
             except (ModelError, IndexError, TypeError) as error:
                 raise b.fail(f"{item.name}: {error}") from None
         elif item.kind == "solve":
+            _post_machines(b, shop)
             goal = item.goal
             if not free_search:
                 _search(b, item.annotations)
@@ -51,6 +57,18 @@ def parse(text: str, *, free_search: bool = False) -> FlatZinc:
                 else:
                     b.model.maximize(objective)
     return FlatZinc(b.model, outputs, goal, b.unsatisfiable)
+
+
+def _post_machines(b: Builder, shop: Machines) -> None:
+    """Each machine recognised in the reified disjunctions as one ``no_overlap``."""
+    for tasks in shop.machines:
+        intervals = []
+        for name, duration in tasks:
+            start = b.var(b.names[name])
+            b.count += 1
+            begin = start if isinstance(start, Decision) else b.fresh(start, start)
+            intervals.append(b.model.interval(f"_task#{b.count}", begin, duration))
+        b.post(no_overlap(intervals))
 
 
 def read(path: str, *, free_search: bool = False) -> FlatZinc:

@@ -1,0 +1,276 @@
+"""lazyfun against Gecode (and CP-SAT when given) on MiniZinc Challenge instances.
+
+The instances are models and data of the public MiniZinc benchmarks repository
+(github.com/MiniZinc/minizinc-benchmarks), chosen one per problem across kinds;
+none is kept here.  ``$MZN_BENCHMARKS`` names a folder with that repository's
+layout (a clone, or the files of :data:`INSTANCES` copied); without it, or without
+``minizinc``, the benchmark says so in one line and skips.  Each solver runs through
+``minizinc`` with ``--time-limit`` (``$MZN_TIME_LIMIT`` seconds, 60 by default)
+and ``--output-objective``, one core each, compiling included in the time:
+
+- lazyfun: its solver configuration (written for the run), so its mznlib's globals
+  arrive whole;
+- Gecode, as minizinc ships it, with its own library; Debian's Gecode 6.2 cannot
+  compile some of the standard globals under minizinc 2.6 (an ``inverse`` type
+  error), and those instances are run on the standard library instead (``-G
+  std``), marked ``std`` in the table;
+- CP-SAT when ``$MZN_CPSAT`` names its solver configuration (``.msc``) or id
+  (OR-Tools' FlatZinc front end, built by hand: the ``ortools`` wheel has none).
+
+Per instance: each solver's outcome (``solved``: satisfied, or the optimum or
+unsatisfiability proved; ``found``: a solution, not proved best; ``none``;
+``error``), its objective and its time.  Then the MiniZinc Challenge's scoring
+(Borda, "complete" form): each pair of solvers on each instance shares one point,
+to the better objective (or to the one that found a solution at all); at equal
+quality to the faster where both proved it, half each otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+from benchmarks.common import verdict
+from lazyfun.csp.flatzinc.solver_config import install
+
+# (model, data) in the benchmarks repository's layout; data None: the model alone.
+INSTANCES: list[tuple[str, str | None]] = [
+    ("amaze/amaze.mzn", "amaze/2012-07-19.dzn"),
+    ("bibd/bibd.mzn", "bibd/07_03_02.dzn"),
+    ("black-hole/black-hole.mzn", "black-hole/0.dzn"),
+    ("cars/cars.mzn", "cars/cars1.dzn"),
+    ("celar/celar.mzn", "celar/CELAR6-SUB2.dzn"),
+    ("costas-array/CostasArray.mzn", "costas-array/14.dzn"),
+    ("cutstock/cutstock.mzn", "cutstock/type07_TEST8.dzn"),
+    ("cvrp/cvrp.mzn", "cvrp/P-n16-k8.vrp.dzn"),
+    ("debruijn_binary/debruijn_binary.mzn", "debruijn_binary/02_09.dzn"),
+    ("fillomino/fillomino.mzn", "fillomino/08.dzn"),
+    ("ghoulomb/ghoulomb.mzn", "ghoulomb/3-3-3.dzn"),
+    ("golfers/golfers1.mzn", "golfers/golfers_5_3_6.dzn"),
+    ("golomb/golomb.mzn", "golomb/08.dzn"),
+    ("grid-colouring/GridColoring.mzn", "grid-colouring/4_8.dzn"),
+    ("jobshop/jobshop.mzn", "jobshop/jobshop_ft06.dzn"),
+    ("kakuro/kakuro.mzn", "kakuro/kakuro_6_6_easy.dzn"),
+    ("knights/knights.mzn", "knights/08_14.dzn"),
+    ("langford/langford.mzn", "langford/l_2_08.dzn"),
+    ("latin-squares/latin-squares-fd.mzn", "latin-squares/07.dzn"),
+    ("magicseq/magicseq.mzn", "magicseq/030.dzn"),
+    ("mario/mario.mzn", "mario/mario_easy_4.dzn"),
+    ("mqueens/mqueens2.mzn", "mqueens/n11.dzn"),
+    ("multi-knapsack/mknapsack.mzn", "multi-knapsack/mknap2-20.dzn"),
+    ("nonogram/non.mzn", "nonogram/dom_06.dzn"),
+    ("open_stacks/open_stacks_01.mzn", "open_stacks/wbop_10_10_1.dzn"),
+    ("openshop/openshop.mzn", "openshop/j8per0-2.dzn"),
+    ("opd/opd.mzn", "opd/flener_et_al_10_350_100.dzn"),
+    ("p1f/p1f.mzn", "p1f/8.dzn"),
+    ("photo/photo.mzn", "photo/photo2.dzn"),
+    ("project-planning/ProjectPlannertest_12_6.mzn", None),
+    ("quasigroup7/quasigroup7.mzn", "quasigroup7/09.dzn"),
+    ("queens/queens.mzn", "queens/008.dzn"),
+    ("rcpsp/rcpsp.mzn", "rcpsp/data_pack_d/pack007.dzn"),
+    ("schur_numbers/schur.mzn", "schur_numbers/7-3.dzn"),
+    ("solbat/sb.mzn", "solbat/sb_12_12_5_1.dzn"),
+    ("steiner-triples/steiner-triples.mzn", "steiner-triples/07.dzn"),
+    ("still_life/still_life.mzn", "still_life/2x4.dzn"),
+    ("talent_scheduling/talent_scheduling.mzn", "talent_scheduling/easy/tiny.dzn"),
+    ("tc-graph-color/tcgc2.mzn", "tc-graph-color/k1_02.dzn"),
+]
+SOLVED, FOUND, NONE, ERROR = "solved", "found", "none", "error"
+OBJECTIVE = re.compile(r"^_objective = (-?\d+);$", re.MULTILINE)
+
+
+@dataclass
+class Outcome:
+    """One solver's run on one instance."""
+
+    status: str
+    objective: int | None
+    seconds: float
+    note: str = ""
+
+    def shown(self) -> str:
+        value = "" if self.objective is None else f" {self.objective}"
+        note = f" ({self.note})" if self.note else ""
+        return f"{self.status}{value} {self.seconds:.1f}s{note}"
+
+
+def _method(model: Path, data: Path | None) -> str:
+    """``sat``, ``min`` or ``max``: what the model asks, as minizinc reads it (with the
+    standard library: Debian's Gecode library fails on some)."""
+    command = ["minizinc", "--solver", "org.minizinc.mzn-fzn", "--model-interface-only"]
+    command += [str(model), *([str(data)] if data else [])]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    try:
+        return str(json.loads(done.stdout)["method"])
+    except (ValueError, KeyError):
+        return "sat"
+
+
+def _outcome(out: str, err: str, code: int, seconds: float, method: str) -> Outcome:
+    """What a minizinc run's output says."""
+    if "=====UNSATISFIABLE=====" in out:
+        return Outcome(SOLVED, None, seconds, "unsatisfiable")
+    found = "----------" in out
+    if code != 0 and not found:
+        lines = [x.strip() for x in err.splitlines() if x.strip() and "Warning" not in x]
+        said = [x for x in lines if "rror" in x] or lines or [f"exit {code}"]
+        return Outcome(ERROR, None, seconds, said[0][:60])
+    values = [int(v) for v in OBJECTIVE.findall(out)]
+    objective = values[-1] if values else None
+    proved = "==========" in out or (method == "sat" and found)
+    return Outcome(SOLVED if proved else FOUND if found else NONE, objective, seconds)
+
+
+def _run(solver: list[str], model: Path, data: Path | None, limit: float, method: str) -> Outcome:
+    """One solver on one instance, through minizinc, wall time included compiling."""
+    command = [
+        "minizinc",
+        *solver,
+        "--time-limit",
+        str(int(limit * 1000)),
+        "--output-mode",
+        "dzn",
+        "--output-objective",
+        str(model),
+        *([str(data)] if data else []),
+    ]
+    started = time.perf_counter()
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    ) as running:
+        try:
+            out, err = running.communicate(timeout=limit + 30)
+        except subprocess.TimeoutExpired:  # building the model outlasted the limit
+            os.killpg(running.pid, signal.SIGKILL)
+            out, err = running.communicate()
+            err = err or "killed: over the time limit"
+    seconds = time.perf_counter() - started
+    return _outcome(out, err, running.returncode, seconds, method)
+
+
+def _gecode(model: Path, data: Path | None, limit: float, method: str) -> Outcome:
+    """Gecode with its own library, or the standard one where its own fails to compile."""
+    first = _run(["--solver", "gecode"], model, data, limit, method)
+    if first.status != ERROR or "rror" not in first.note:
+        return first
+    again = _run(["--solver", "gecode", "-G", "std"], model, data, limit, method)
+    again.note = again.note or "std"
+    return again
+
+
+def _better(a: Outcome, b: Outcome, method: str) -> float:
+    """The Borda point ``a`` takes from ``b`` (the challenge's complete scoring)."""
+    rank = {SOLVED: 2, FOUND: 1, NONE: 0, ERROR: 0}
+    if rank[a.status] == 0 or rank[b.status] == 0:
+        return float(rank[a.status] > rank[b.status])
+    differ = a.objective is not None and b.objective is not None and a.objective != b.objective
+    if method != "sat" and differ:
+        lower = (a.objective or 0) < (b.objective or 0)
+        return float(lower if method == "min" else not lower)
+    if a.status == SOLVED and b.status == SOLVED:
+        total = a.seconds + b.seconds
+        return b.seconds / total if total else 0.5
+    if a.status != b.status:
+        return float(a.status == SOLVED)
+    return 0.5
+
+
+def _solvers(config: Path) -> dict[str, list[str] | None]:
+    solvers: dict[str, list[str] | None] = {"lazyfun": ["--solver", str(config)], "Gecode": None}
+    cpsat = os.environ.get("MZN_CPSAT")
+    if cpsat:
+        solvers["CP-SAT"] = ["--solver", cpsat, "-p", "1"]
+    return solvers
+
+
+def _table(
+    folder: Path, limit: float, solvers: dict[str, list[str] | None]
+) -> list[tuple[str, str, dict[str, Outcome]]]:
+    rows = []
+    names = list(solvers)
+    print(f"  {'instance':38} {'kind':4} " + " ".join(f"{n:24}" for n in names))
+    for model_name, data_name in INSTANCES:
+        model = folder / model_name
+        data = folder / data_name if data_name else None
+        if not model.exists() or (data is not None and not data.exists()):
+            print(f"  {model_name}: not in $MZN_BENCHMARKS, left out")
+            continue
+        method = _method(model, data)
+        outcomes = {
+            name: _gecode(model, data, limit, method)
+            if flags is None
+            else _run(flags, model, data, limit, method)
+            for name, flags in solvers.items()
+        }
+        label = Path(data_name or model_name).stem
+        shown = " ".join(f"{outcomes[n].shown():24}" for n in names)
+        print(f"  {model.parent.name + '/' + label:38} {method:4} {shown}", flush=True)
+        rows.append((model_name, method, outcomes))
+    return rows
+
+
+def _borda(rows: list[tuple[str, str, dict[str, Outcome]]], names: list[str]) -> dict[str, float]:
+    score = dict.fromkeys(names, 0.0)
+    for _, method, outcomes in rows:
+        for a, b in combinations(names, 2):
+            score[a] += _better(outcomes[a], outcomes[b], method)
+            score[b] += _better(outcomes[b], outcomes[a], method)
+    return score
+
+
+def main() -> list[str]:
+    folder = os.environ.get("MZN_BENCHMARKS")
+    if not folder or shutil.which("minizinc") is None:
+        print("  skipped: set MZN_BENCHMARKS to the MiniZinc benchmarks (and install minizinc)")
+        return []
+    limit = float(os.environ.get("MZN_TIME_LIMIT", "60"))
+    with tempfile.TemporaryDirectory(prefix="lazyfun-mznc-") as configs:
+        solvers = _solvers(install(Path(configs)))
+        print(f"  {len(INSTANCES)} instances, {limit:g} s each, compiling included")
+        rows = _table(Path(folder), limit, solvers)
+    names = list(solvers)
+    found = {n: sum(o[n].status in (SOLVED, FOUND) for _, _, o in rows) for n in names}
+    solved = {n: sum(o[n].status == SOLVED for _, _, o in rows) for n in names}
+    scores = _borda(rows, names)
+    for n in names:
+        print(f"  {n:8} a solution on {found[n]}, solved {solved[n]}, Borda {scores[n]:.1f}")
+    lines = [
+        verdict(
+            "a solution on at least as many instances as Gecode",
+            found["lazyfun"] >= found["Gecode"],
+            f"{found['lazyfun']} against {found['Gecode']} of {len(rows)}",
+        ),
+        verdict(
+            "solved on at least as many instances as Gecode",
+            solved["lazyfun"] >= solved["Gecode"],
+            f"{solved['lazyfun']} against {solved['Gecode']} of {len(rows)}",
+        ),
+    ]
+    refused = [m for m, _, o in rows if o["lazyfun"].status == ERROR]
+    lines.append(
+        verdict(
+            "no instance refused",
+            not refused,
+            ", ".join(refused) or "none",
+        )
+    )
+    if "CP-SAT" in names:
+        both = [o for _, _, o in rows if o["lazyfun"].status == o["CP-SAT"].status == SOLVED]
+        worst = max((o["lazyfun"].seconds / o["CP-SAT"].seconds for o in both), default=0.0)
+        lines.append(
+            verdict("within 10x of CP-SAT where both prove", worst <= 10, f"worst {worst:.1f}x")
+        )
+    return lines
+
+
+if __name__ == "__main__":
+    main()
