@@ -11,12 +11,16 @@ complete, ``=====UNSATISFIABLE=====``, ``=====UNKNOWN=====``), as does
 The package's modules: :mod:`~lazyfun.csp.flatzinc.text` (tokens and items),
 :mod:`~lazyfun.csp.flatzinc.builder` (the values and the posting of constraints),
 :mod:`~lazyfun.csp.flatzinc.builtins` (the standard builtins),
+:mod:`~lazyfun.csp.flatzinc.globals` (the globals lazyfun's mznlib hands over whole),
 :mod:`~lazyfun.csp.flatzinc.bounds` (bounds of unbounded variables),
+:mod:`~lazyfun.csp.flatzinc.patterns` (machines in reified disjunctions),
 :mod:`~lazyfun.csp.flatzinc.reader` (items into the model, ``parse`` and ``read``),
-:mod:`~lazyfun.csp.flatzinc.protocol` (``solve``, ``run``, ``main``).
+:mod:`~lazyfun.csp.flatzinc.protocol` (``solve``, ``run``, ``main``) and
+:mod:`~lazyfun.csp.flatzinc.solver_config` (lazyfun as a MiniZinc solver).
 
 Integers, sets of integers as domains and constants, booleans and arrays of
-them are read; floats and set variables are refused with the reason.  A ``var
+them are read; floats and set variables are refused with the reason (through
+MiniZinc with lazyfun's mznlib, set variables arrive as booleans).  A ``var
 int`` without bounds takes the bounds its defining constraint gives (``::
 defines_var``); a variable with none, or wider than a domain may span
 (:data:`~lazyfun.csp.modelling.domain.MAX_SPAN`), is refused by name.  Every mistake is a
