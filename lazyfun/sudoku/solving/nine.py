@@ -88,7 +88,7 @@ def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
     >>> from lazyfun.sudoku import parse
     >>> found = solve(parse("." * 81))
     >>> print(next(found))
-    123456789456789123789123456231674895597218364864935217378561942642897531915342678
+    123456789456789123789123456231674895597218364864935217372561948648392571915847632
     """
     _nine_only(grid)
     try:

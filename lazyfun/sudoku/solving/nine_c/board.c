@@ -115,11 +115,12 @@ static void hidden_singles(const uint32_t *w, const uint32_t *open, uint32_t *fo
 {
     uint32_t once[3], twice_all = 0, once_all = 0;
     for (int b = 0; b < 3; b++) {
-        uint32_t r0 = w[b] & 511, r1 = w[b] >> 9 & 511, r2 = w[b] >> 18;
-        once[b] = r0 | r1 | r2;
-        twice_all |= (r0 & r1) | (r2 & (r0 | r1)) | (once_all & once[b]);
+        uint32_t x = w[b];
+        once[b] = (x | x >> 9 | x >> 18) & 511;
+        twice_all |= ((x & x >> 9) | ((x | x >> 9) & x >> 18) | (once_all & once[b])) & 511;
         once_all |= once[b];
-        found[b] = alone[r0] | (uint32_t)alone[r1] << 9 | (uint32_t)alone[r2] << 18;
+        found[b] =
+            alone[x & 511] | (uint32_t)alone[x >> 9 & 511] << 9 | (uint32_t)alone[x >> 18] << 18;
     }
     uint32_t lone = once_all & ~twice_all;
     for (int b = 0; b < 3; b++)

@@ -42,7 +42,8 @@ static int read_puzzle(PyObject *arg, PyObject *pairs, uint8_t *cells, uint8_t *
         return -1;
     while ((pair = PyIter_Next(iter))) {
         int cell, value;
-        int ok = PyArg_ParseTuple(pair, "ii;ruled_out: expected (cell, value) pairs", &cell, &value);
+        int ok =
+            PyArg_ParseTuple(pair, "ii;ruled_out: expected (cell, value) pairs", &cell, &value);
         Py_DECREF(pair);
         if (!ok)
             break;
