@@ -230,39 +230,54 @@ def metered(items: Iterator[T], stage: Stage) -> Iterator[T]:
     return cast(Iterator[T], stage.meter.tally)
 
 
-class _Metered(Iterator[T]):
-    __slots__ = ("hold", "items", "lists", "meter")
+class _Counting:
+    """What the Python meters share: the stage's meter, and the accounting after a read."""
+
+    __slots__ = ("hold", "lists", "meter")
+
+    def __init__(self, stage: Stage) -> None:
+        assert stage.meter is not None
+        self.meter, self.hold, self.lists = stage.meter, stage.hold, stage.name in _LISTS
+
+    def _came(self, start: float, item: object = None, error: bool = False) -> None:
+        """A read that began at ``start`` gave ``item`` (or an error, or, with neither,
+        the end): counted, timed, and what the step holds now looked at."""
+        meter = self.meter
+        meter.seconds += time.perf_counter() - start
+        if error:
+            meter.errors += 1
+        elif item is not _END:
+            meter.items += 1
+            if self.lists:
+                meter.held = max(meter.held, len(item))  # type: ignore[arg-type]
+        if self.hold is not None and item is not _END:
+            now = self.hold()
+            if now is not None and now > meter.held:
+                meter.held = now
+
+
+_END: Any = object()
+
+
+class _Metered(_Counting, Iterator[T]):
+    __slots__ = ("items",)
 
     def __init__(self, items: Iterator[T], stage: Stage) -> None:
-        assert stage.meter is not None
-        self.items, self.meter, self.hold = items, stage.meter, stage.hold
-        self.lists = stage.name in _LISTS
+        super().__init__(stage)
+        self.items = items
 
     def __next__(self) -> T:
-        meter = self.meter
         start = time.perf_counter()
         try:
             item = next(self.items)
         except StopIteration:
-            meter.seconds += time.perf_counter() - start
+            self._came(start, _END)
             raise
         except BaseException:
-            meter.seconds += time.perf_counter() - start
-            meter.errors += 1
-            self._held()
+            self._came(start, error=True)
             raise
-        meter.seconds += time.perf_counter() - start
-        meter.items += 1
-        if self.lists:
-            meter.held = max(meter.held, len(item))  # type: ignore[arg-type]
-        self._held()
+        self._came(start, item)
         return item
-
-    def _held(self) -> None:
-        if self.hold is not None:
-            meter, now = self.meter, self.hold()
-            if now is not None and now > meter.held:
-                meter.held = now
 
 
 class _MeteredHolding(_Metered[T], Holding[T]):
@@ -282,34 +297,24 @@ def ametered(items: AsyncIterator[T], stage: Stage) -> AsyncIterator[T]:
     return _AsyncMetered(items, stage)
 
 
-class _AsyncMetered(AsyncIterator[T]):
-    __slots__ = ("hold", "items", "lists", "meter")
+class _AsyncMetered(_Counting, AsyncIterator[T]):
+    __slots__ = ("items",)
 
     def __init__(self, items: AsyncIterator[T], stage: Stage) -> None:
-        assert stage.meter is not None
-        self.items, self.meter, self.hold = items, stage.meter, stage.hold
-        self.lists = stage.name in _LISTS
+        super().__init__(stage)
+        self.items = items
 
     async def __anext__(self) -> T:
-        meter = self.meter
         start = time.perf_counter()
         try:
             item = await self.items.__anext__()
         except StopAsyncIteration:
-            meter.seconds += time.perf_counter() - start
+            self._came(start, _END)
             raise
         except BaseException:
-            meter.seconds += time.perf_counter() - start
-            meter.errors += 1
+            self._came(start, error=True)
             raise
-        meter.seconds += time.perf_counter() - start
-        meter.items += 1
-        if self.lists:
-            meter.held = max(meter.held, len(item))  # type: ignore[arg-type]
-        if self.hold is not None:
-            now = self.hold()
-            if now is not None and now > meter.held:
-                meter.held = now
+        self._came(start, item)
         return item
 
     async def aclose(self) -> None:
