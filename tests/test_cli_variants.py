@@ -33,6 +33,14 @@ def test_generate_writes_unique_variants_as_json_lines(tmp_path: Path) -> None:
         assert "killer" in variant.names and count_solutions(variant, 2) == 1
 
 
+def test_a_file_of_json_nested_too_deep_is_one_line_refused(tmp_path: Path) -> None:
+    """JSON nested past Python's recursion limit is read as a line, refused in one."""
+    file = tmp_path / "deep.json"
+    file.write_text('{"rules": ' + "[" * 5000 + "\n")
+    code, out, err = _run("sudoku", "solve", "--variant", str(file))
+    assert code == 2 and "nested too deeply" in out and "Traceback" not in err
+
+
 def test_solve_reads_each_file_and_link_and_goes_on_past_a_bad_line(tmp_path: Path) -> None:
     _, made, _ = _run("sudoku", "generate", "--variant", "x", "-n", "2", "--seed", "1", "-q")
     lines = made.splitlines()

@@ -161,7 +161,7 @@ def variant_texts(place: str) -> list[str]:
         text = f.read()
     try:
         return [json.dumps(json.loads(text))]
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # nested too deeply: read as lines
         return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 

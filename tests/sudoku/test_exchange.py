@@ -115,6 +115,7 @@ BOX = {"type": "box_grid", "origin": "r1c1", "box": [2, 2]}
     ("text", "message"),
     [
         ('{"format": "sudoku-puzzle", ', "not JSON: Expecting property name"),
+        ('{"rules": ' + "[" * 5000, "not JSON that reads: nested too deeply"),
         (_doc(format="other"), 'not a sudoku-puzzle: "format" must be "sudoku-puzzle"'),
         (_doc(format_version=2), "format_version 2 is newer than lazyfun reads"),
         (_doc(colour="red"), "unknown key 'colour'"),

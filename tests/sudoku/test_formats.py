@@ -149,6 +149,21 @@ def test_a_link_whose_host_does_not_read_is_a_puzzle_error() -> None:
         read("https://www.@5.....p\xf6uz[")
 
 
+def test_a_payload_that_trips_the_decompressor_or_nests_too_deep_is_a_puzzle_error() -> None:
+    """Found by make fuzz: lzstring's UnboundLocalError escaped read_link; JSON nested past
+    Python's recursion limit would have raised RecursionError."""
+    tripping = (
+        "fpuzzles4gNIzglgXgpiBcBOANCA9gJwgEwQ\x01\x181ADcBDAGwFc54AW"
+        + "\ufffd" * 8
+        + "VNCImAOwQBcMqBfZYHv3vyG8QpStQAc9Ri3acYfpuwz"
+    )
+    refused = "the link's puzzle data does not read as an f-puzzles puzzle"
+    with pytest.raises(PuzzleError, match=refused):
+        read_link("https://sudokupad.app/" + tripping)
+    with pytest.raises(PuzzleError, match=refused):
+        read_link(FPUZZLES + LZString.compressToBase64("[" * 5000))
+
+
 def test_a_link_with_centre_marks_gives_a_marked_grid() -> None:
     data = _classic(4)
     data["grid"][0][1] = {"centerPencilMarks": ["2", 4]}  # f-puzzles writes either

@@ -113,7 +113,9 @@ def link_data(url: str) -> dict[str, Any]:
     try:
         text = LZString.decompressFromBase64(payload.replace(" ", "+"))
         data = json.loads(text) if text else None
-    except (ValueError, TypeError, KeyError, IndexError):  # lzstring raises what it meets
+    # lzstring raises what it meets (an UnboundLocalError among them); JSON nested past
+    # Python's recursion limit is a RecursionError
+    except (ValueError, TypeError, KeyError, IndexError, NameError, RecursionError):
         data = None
     if not isinstance(data, dict):
         raise PuzzleError("the link's puzzle data does not read as an f-puzzles puzzle")

@@ -88,6 +88,8 @@ def read_variant(text: str) -> Variant:
             raise PuzzleError(
                 f"not JSON: {error.msg}", line=error.lineno, column=error.colno
             ) from None
+        except RecursionError:
+            raise PuzzleError("not JSON that reads: nested too deeply") from None
         return from_json(doc)
     if is_link(stripped):
         return _from_fpuzzles(links.link_data(stripped))
