@@ -192,7 +192,7 @@ sanitize: $(DEV)
 		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/solving/learning.py \
 		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
-		tests/sudoku/test_nine_engine.py lazyfun/sudoku/solving/nine.py \
+		tests/sudoku/test_nine_engine.py tests/sudoku/test_nine_fuzz.py lazyfun/sudoku/solving/nine.py \
 		--deselect tests/sudoku/test_forcing_c.py::test_the_c_search_gives_the_python_hint_with_chains_nested
 
 # An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then
