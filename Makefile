@@ -9,7 +9,7 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 UV     := $(BIN)/uv pip install --quiet --python $(BIN)/python
 install = if [ -x $(BIN)/uv ] && $(UV) $(1); then :; else $(PIP) $(1); fi
 
-SOURCES := lazyfun tests benchmarks examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py
+SOURCES := lazyfun tests fuzz benchmarks examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py
 # What the compiled build is made from: the package's Python (mypyc reads the compiled
 # modules and what they import) and the C engines.  A change rebuilds in place, and
 # setup.py build_ext compiles only what is out of date.
@@ -19,7 +19,7 @@ ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solvi
 	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
-.PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize dist clean
+.PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -194,6 +194,55 @@ sanitize: $(DEV)
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
 		tests/sudoku/test_nine_engine.py tests/sudoku/test_nine_fuzz.py lazyfun/sudoku/solving/nine.py \
 		--deselect tests/sudoku/test_forcing_c.py::test_the_c_search_gives_the_python_hint_with_chains_nested
+
+# Coverage-guided fuzzing (atheris, pip's `lazyfun[fuzz]`; clang for the C engines):
+# each reader's target (fuzz/readers.py, the source run: LAZYFUN_PURE=1), then each C
+# engine's entry points (fuzz/engines.py) with the engines built by clang with libFuzzer's
+# coverage, AddressSanitizer and UndefinedBehaviorSanitizer in a copy of the tree, each
+# target FUZZ_SECONDS from its seed corpus in fuzz/corpus.  New inputs go to
+# build/fuzz/corpus, a failing one to build/fuzz/findings (to become a regression test),
+# each run's log to build/fuzz/logs; the executions of each target are printed at the end,
+# and any finding fails.  `make test` only replays the seed corpus (tests/test_fuzz_corpus.py).
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := build/fuzz
+FUZZ_READERS := puzzle_line puzzle sdk ss marks fpuzzles sudokupad variant_json variant_link jsonl csv
+FUZZ_ENGINES := forcing learning unique9 flow
+FUZZ_CC = clang -shared -fPIC -O1 -g -Wall -Wextra -Werror \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-I"$(PY_INCLUDE)"
+FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096 -print_final_stats=1
+fuzz: $(DEV)
+	@$(BIN)/python -c 'import atheris' 2>/dev/null || $(call install,"atheris>=2.3")
+	rm -rf $(FUZZ_DIR)
+	mkdir -p $(FUZZ_DIR)/findings $(FUZZ_DIR)/logs
+	cp -r lazyfun fuzz $(FUZZ_DIR)/
+	find $(FUZZ_DIR) -name '*.so' -delete
+	$(FUZZ_CC) lazyfun/sudoku/solving/learning_c/*.c \
+		-o $(FUZZ_DIR)/lazyfun/sudoku/solving/_learning$(EXT_SUFFIX)
+	$(FUZZ_CC) lazyfun/streams/_flow.c -o $(FUZZ_DIR)/lazyfun/streams/_flow$(EXT_SUFFIX)
+	$(FUZZ_CC) lazyfun/sudoku/steps/forcing_c/*.c \
+		-o $(FUZZ_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
+	@status=0; : > $(FUZZ_DIR)/executions.txt; \
+	for target in $(FUZZ_READERS); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$target; \
+		LAZYFUN_PURE=1 $(BIN)/python -m fuzz.readers $$target $(FUZZ_DIR)/corpus/$$target \
+			fuzz/corpus/$$target $(FUZZ_RUN) -artifact_prefix=$(FUZZ_DIR)/findings/$$target- \
+			> $(FUZZ_DIR)/logs/$$target.txt 2>&1 || status=1; \
+		echo "$$target: $$(grep -ho 'Done [0-9]* runs in [0-9]* second' $(FUZZ_DIR)/logs/$$target.txt)" \
+			| tee -a $(FUZZ_DIR)/executions.txt; \
+	done; \
+	preload="$$($(BIN)/python -c 'import atheris; print(atheris.path())')/asan_with_fuzzer.so"; \
+	for target in $(FUZZ_ENGINES); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$target; \
+		(cd $(FUZZ_DIR) && ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+			UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 LD_PRELOAD="$$preload" \
+			$(CURDIR)/$(BIN)/python -m fuzz.engines $$target corpus/$$target \
+			$(CURDIR)/fuzz/corpus/$$target $(FUZZ_RUN) -artifact_prefix=findings/$$target- \
+			> logs/$$target.txt 2>&1) || status=1; \
+		echo "$$target (C): $$(grep -ho 'Done [0-9]* runs in [0-9]* second' $(FUZZ_DIR)/logs/$$target.txt)" \
+			| tee -a $(FUZZ_DIR)/executions.txt; \
+	done; \
+	ls $(FUZZ_DIR)/findings | sed 's/^/finding: /'; exit $$status
 
 # An sdist and a wheel in dist/, built as a user's pip would (an isolated build); then
 # each installed into a fresh environment (tests/test_dist.py): the wheel runs the demo,
