@@ -206,7 +206,7 @@ sanitize: $(DEV)
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := build/fuzz
 FUZZ_READERS := puzzle_line puzzle sdk ss marks fpuzzles sudokupad variant_json variant_link jsonl csv
-FUZZ_ENGINES := forcing learning unique9 flow
+FUZZ_ENGINES := forcing learning unique9 flow nine
 FUZZ_CC = clang -shared -fPIC -O1 -g -Wall -Wextra -Werror \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	-I"$(PY_INCLUDE)"
@@ -222,6 +222,8 @@ fuzz: $(DEV)
 	$(FUZZ_CC) lazyfun/streams/_flow.c -o $(FUZZ_DIR)/lazyfun/streams/_flow$(EXT_SUFFIX)
 	$(FUZZ_CC) lazyfun/sudoku/steps/forcing_c/*.c \
 		-o $(FUZZ_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
+	$(FUZZ_CC) lazyfun/sudoku/solving/nine_c/*.c \
+		-o $(FUZZ_DIR)/lazyfun/sudoku/solving/_nine$(EXT_SUFFIX)
 	@status=0; : > $(FUZZ_DIR)/executions.txt; \
 	for target in $(FUZZ_READERS); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$target; \

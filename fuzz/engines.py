@@ -5,7 +5,9 @@ and wings engine (``search`` at levels 1 to 3, ``chains``, ``wings``, ``aligned`
 ``learning`` a puzzle of box 2 or 3 (given cells, cells ruled out) into the learning
 search with a small budget; ``unique9`` a 9x9 grid and its orbits into the generator's
 C completion and minimiser; ``flow`` a flow of items, some of them errors, through the
-Stream's C take and catch.  Each engine may refuse its arguments with ``ValueError``;
+Stream's C take and catch; ``nine`` a 9x9 puzzle (givens, values ruled out) into the 9x9
+engine, counted and solved a solution at a time, and the rest of the bytes as lines of
+its batch.  Each engine may refuse its arguments with ``ValueError``;
 an error a flow's source raises comes through as it is.  ``make fuzz`` builds the
 engines with libFuzzer's coverage, AddressSanitizer and UndefinedBehaviorSanitizer
 (build/fuzz) and runs these there: a sanitizer's report is a finding.
@@ -18,10 +20,12 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Iterator
+from itertools import islice
 
 from lazyfun import stream
 from lazyfun.sudoku.board import geometry
-from lazyfun.sudoku.solving import _learning
+from lazyfun.sudoku.board.grid import Grid
+from lazyfun.sudoku.solving import _learning, _nine
 from lazyfun.sudoku.steps import _forcing
 
 
@@ -127,6 +131,20 @@ def unique9(data: bytes) -> None:
     _refused(lambda: _learning.minimise_9x9(solution, orbits, bool(r.byte() % 2)))
 
 
+def nine(data: bytes) -> None:
+    """The 9x9 engine on a puzzle from the bytes (pairs ruled out off the grid among them):
+    counted to a small limit, its first solutions taken one at a time; then the bytes left
+    as up to four lines of a batch."""
+    r = Reader(data)
+    cells = [r.byte() % 10 for _ in range(81)]
+    ruled_out = [(r.number(82), r.byte() % 11) for _ in range(r.byte() % 8)]
+    limit = r.byte() % 5
+    _refused(lambda: _nine.count(cells, limit, ruled_out))
+    _refused(lambda: list(islice(_nine.Solutions(Grid(tuple(cells), 3), ruled_out), limit)))
+    lines = data[r.at :].decode("latin-1").split("\n")[:4]
+    _refused(lambda: _nine.solve_lines(lines, 1 + limit))
+
+
 class Planted(Exception):
     """An error a flow's source raises: it comes through the steps as it is."""
 
@@ -160,6 +178,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "learning": learning,
     "unique9": unique9,
     "flow": flow,
+    "nine": nine,
 }
 
 
