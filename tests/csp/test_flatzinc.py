@@ -546,3 +546,8 @@ def test_literals_parameters_and_constant_reifications_are_read() -> None:
     constant = "var bool: b :: output_var;\nconstraint int_le_reif(1, 2, b);\nsolve satisfy;\n"
     assert answers(constant, all_solutions=True) == "b = true;\n----------\n==========\n"
     assert answers("constraint int_le(3, 2);\nsolve satisfy;\n") == "=====UNSATISFIABLE=====\n"
+
+
+def test_a_goal_minizinc_has_made_a_number_is_proved_at_its_first_solution() -> None:
+    text = "var 1..3: x :: output_var;\nconstraint int_le(2, x);\nsolve minimize 7;\n"
+    assert answers(text) == "x = 2;\n----------\n==========\n"

@@ -50,9 +50,9 @@ def parse(text: str, *, free_search: bool = False) -> FlatZinc:
                 _search(b, item.annotations)
             if item.value is not None:
                 objective = b.var(b.value(item.value))
-                if isinstance(objective, int):
-                    goal = "satisfy"
-                elif goal == "minimize":
+                if isinstance(objective, int):  # its first solution is the best
+                    objective = b.fresh(objective, objective)
+                if goal == "minimize":
                     b.model.minimize(objective)
                 else:
                     b.model.maximize(objective)
