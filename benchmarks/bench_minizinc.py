@@ -6,7 +6,9 @@ none is kept here.  ``$MZN_BENCHMARKS`` names a folder with that repository's
 layout (a clone, or the files of :data:`INSTANCES` copied); without it, or without
 ``minizinc``, the benchmark says so in one line and skips.  Each solver runs through
 ``minizinc`` with ``--time-limit`` (``$MZN_TIME_LIMIT`` seconds, 60 by default)
-and ``--output-objective``, one core each, compiling included in the time:
+and ``--output-objective``, one core each, compiling included in the time (with
+``$MZN_FREE_SEARCH`` set, ``-f`` too: each solver searches its own way, as in the
+challenge's free search category):
 
 - lazyfun: its solver configuration (written for the run), so its mznlib's globals
   arrive whole;
@@ -132,9 +134,11 @@ def _outcome(out: str, err: str, code: int, seconds: float, method: str) -> Outc
 
 def _run(solver: list[str], model: Path, data: Path | None, limit: float, method: str) -> Outcome:
     """One solver on one instance, through minizinc, wall time included compiling."""
+    free = ["-f"] if os.environ.get("MZN_FREE_SEARCH") else []
     command = [
         "minizinc",
         *solver,
+        *free,
         "--time-limit",
         str(int(limit * 1000)),
         "--output-mode",
@@ -235,7 +239,8 @@ def main() -> list[str]:
     limit = float(os.environ.get("MZN_TIME_LIMIT", "60"))
     with tempfile.TemporaryDirectory(prefix="lazyfun-mznc-") as configs:
         solvers = _solvers(install(Path(configs)))
-        print(f"  {len(INSTANCES)} instances, {limit:g} s each, compiling included")
+        free = ", free search (-f)" if os.environ.get("MZN_FREE_SEARCH") else ""
+        print(f"  {len(INSTANCES)} instances, {limit:g} s each, compiling included{free}")
         rows = _table(Path(folder), limit, solvers)
     names = list(solvers)
     found = {n: sum(o[n].status in (SOLVED, FOUND) for _, _, o in rows) for n in names}
