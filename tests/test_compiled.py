@@ -65,9 +65,18 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
     assert all(e.optional for e in built)
 
 
-def test_setup_builds_the_c_engine_from_every_file_of_its_folder() -> None:
-    engine = _setup().learning_extension(C_EXTENSION)
-    folder = ROOT / "lazyfun" / "sudoku" / "solving" / "learning_c"
+# the engines of several files, and their folders
+FOLDERS = {
+    C_EXTENSION: ROOT / "lazyfun" / "sudoku" / "solving" / "learning_c",
+    C_FORCING: ROOT / "lazyfun" / "sudoku" / "steps" / "forcing_c",
+    C_NINE: ROOT / "lazyfun" / "sudoku" / "solving" / "nine_c",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOLDERS))
+def test_setup_builds_a_c_engine_from_every_file_of_its_folder(name: str) -> None:
+    folder = FOLDERS[name]
+    engine = _setup().folder_extension(name, folder.relative_to(ROOT))
     assert sorted(ROOT / path for path in engine.sources) == sorted(folder.glob("*.c"))
     assert {Path(path).name for path in engine.depends} == {p.name for p in folder.glob("*.h")}
     assert "-Werror" in engine.extra_compile_args
@@ -102,7 +111,7 @@ def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_t
     ("engine", "is_built"),
     [(C_FLOW, c_flow_built), (C_FORCING, c_forcing_built), (C_NINE, c_nine_built)],
 )
-def test_a_one_file_c_engine_is_reported_built_exactly_when_its_extension_is_there(
+def test_each_c_engine_is_reported_built_exactly_when_its_extension_is_there(
     engine: str, is_built: Callable[[], bool]
 ) -> None:
     source = ROOT / (engine.replace(".", "/") + ".c")
@@ -112,15 +121,14 @@ def test_a_one_file_c_engine_is_reported_built_exactly_when_its_extension_is_the
 
 
 def test_no_compiled_module_is_older_than_its_source() -> None:
-    engine = ROOT / "lazyfun" / "sudoku" / "solving" / "learning_c"
     built = [
         (ROOT / (name.replace(".", "/") + ".py"), [ROOT / (name.replace(".", "/") + ".py")])
         for name in COMPILED
     ]
-    built.append((ROOT / (C_EXTENSION.replace(".", "/") + ".c"), sorted(engine.glob("*.[ch]"))))
-    for one_file in (C_FLOW, C_FORCING):
-        source = ROOT / (one_file.replace(".", "/") + ".c")
-        built.append((source, [source]))
+    for name, folder in FOLDERS.items():
+        built.append((ROOT / (name.replace(".", "/") + ".c"), sorted(folder.glob("*.[ch]"))))
+    source = ROOT / (C_FLOW.replace(".", "/") + ".c")
+    built.append((source, [source]))
     for stem, sources in built:
         for extension in stem.parent.glob(stem.stem + ".*.so"):
             for source in sources:

@@ -98,7 +98,7 @@ def _trials(source: Path, folder: Path, sink: str, trials: int) -> None:
             assert out.read_bytes() == reference.read_bytes(), f"trial {trial}, {kills} kills"
         else:
             assert _rows(out) == _rows(reference), f"trial {trial}, {kills} kills"
-    assert killed >= trials  # the kills did land in the runs
+    assert killed > 0  # the kills did land in the runs (some, at random, after one ended)
 
 
 @pytest.mark.parametrize("sink", ["jsonl", "sql"])
