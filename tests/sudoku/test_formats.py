@@ -149,6 +149,15 @@ def test_a_link_whose_host_does_not_read_is_a_puzzle_error() -> None:
         read("https://www.@5.....p\xf6uz[")
 
 
+def test_a_load_key_written_with_an_escape_still_finds_the_payload() -> None:
+    """Found by make fuzz: ?lo%61d= is ?load= to parse_qs, not to the raw split."""
+    link = write(parse(MSF), "link")
+    assert read(link.replace("?load=", "?lo%61d=")) == parse(MSF)
+    for empty in ("https://f-puzzles.com/?lo%61d=", "https://www.f-puzzles.com/?load&:"):
+        with pytest.raises(PuzzleError, match="does not read as an f-puzzles puzzle"):
+            read(empty)
+
+
 def test_a_payload_that_trips_the_decompressor_or_nests_too_deep_is_a_puzzle_error() -> None:
     """Found by make fuzz: lzstring's UnboundLocalError escaped read_link; JSON nested past
     Python's recursion limit would have raised RecursionError."""

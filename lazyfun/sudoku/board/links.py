@@ -133,7 +133,9 @@ def _payload(url: str) -> str:
     if "f-puzzles.com" in host:
         if "load" not in query:
             raise PuzzleError("an f-puzzles link without ?load=: no puzzle in it")
-        return unquote(parts.query.split("load=", 1)[1].split("&", 1)[0])
+        raw = parts.query.split("load=", 1)
+        # load= written with a %-escape (lo%61d=) is found by parse_qs alone
+        return unquote(raw[1].split("&", 1)[0]) if len(raw) == 2 else query["load"][0]
     if "sudokupad" in host or "crackingthecryptic" in host:
         path = parts.path.lstrip("/").removeprefix("sudoku/")
         ident = query["puzzleid"][0] if "puzzleid" in query else unquote(path)
