@@ -75,13 +75,36 @@ def _units(r: Reader, box: int) -> tuple[list[list[int]], list[list[int]]]:
     return units, houses
 
 
+# A solution of each size the engine reads: a state's candidates are built around it.
+SOLVED = {
+    2: "1234341221434321",
+    3: "483921657967345821251876493548132976729564138136798245372689514814253769695417382",
+}
+
+
+def _state(r: Reader, box: int) -> tuple[list[int], list[int], bool]:
+    """Candidates and placed values from the bytes, and whether they may be anything: one
+    time in four each cell's candidates are any set (the searches' worst case, so they
+    run only at level 1); otherwise a cell is placed or keeps its solution's value and a
+    few others, as a walk's states do."""
+    n = box * box
+    if r.byte() % 4 == 0:
+        return [r.number(1 << n) for _ in range(n * n)], [0] * (n * n), True
+    cands, values = [], []
+    for value in map(int, SOLVED[box]):
+        placed = r.byte() % 3 == 0
+        values.append(value if placed else 0)
+        cands.append(0 if placed else 1 << (value - 1) | (r.byte() & r.byte() & (1 << n) - 1))
+    return cands, values, False
+
+
 def forcing(data: bytes) -> None:
-    """One of the chains and wings engine's four searches on candidates from the bytes."""
+    """One of the chains and wings engine's four searches on a state from the bytes."""
     r = Reader(data)
     box = 2 if r.byte() % 4 == 0 else 3
     n = box * box
     units, houses = _units(r, box)
-    cands = [r.number(1 << n) for _ in range(n * n)]
+    cands, placed, anything = _state(r, box)
     which = r.byte() % 6
     if which == 0:
         _refused(lambda: _forcing.chains(cands, n, units, houses))
@@ -90,8 +113,11 @@ def forcing(data: bytes) -> None:
     elif which == 2:
         _refused(lambda: _forcing.aligned(cands, n, units, 2 + r.byte() % 2))
     else:
-        values = [r.byte() % (n + 1) for _ in range(n * n)] if r.byte() % 2 else None
-        level, flags = 1 + r.byte() % 3, r.byte()
+        values = placed if r.byte() % 2 else None
+        # the nested levels search chains within chains: on a state of many candidates
+        # one search takes seconds (tens under the sanitizers), so they get the sparser
+        few = not anything and sum(c.bit_count() for c in cands) < 160
+        level, flags = 1 + r.byte() % 3 if few else 1, r.byte()
         dynamic, y, kinds = bool(flags & 1), bool(flags & 2), flags >> 2 & 31
         _refused(
             lambda: _forcing.search(cands, n, units, houses, 7.0, dynamic, y, kinds, values, level)
