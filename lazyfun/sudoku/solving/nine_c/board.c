@@ -12,13 +12,14 @@
  * triads are kept); a cell left with one value places it (naked singles). */
 #include "nine.h"
 
+typedef uint32_t Lanes __attribute__((vector_size(16)));
+
 /* For each 3x3 matrix of open triads (bit 3 * row + box) or of a stack's open columns
  * (bit 3 * band + column): the cells the triads some permutation uses keep, and the
  * columns it keeps (at 9 * band + column); all 0 when no permutation is left. */
 static uint32_t triads_kept[512];
 static uint32_t stack_kept[512];
 static uint32_t peers_in_band[27]; /* a cell's row, box and column within its band, less it */
-static uint16_t alone[512]; /* a row's 9 cells: themselves when just one is open, else 0 */
 static const uint32_t ROWS_OF_COLUMN = 1u | 1u << 9 | 1u << 18; /* a column's cells in a band */
 
 void nine_init_tables(void)
@@ -34,7 +35,6 @@ void nine_init_tables(void)
         }
         stack_kept[m] = (uint32_t)(kept & 7) | (uint32_t)(kept >> 3 & 7) << 9 |
                         (uint32_t)(kept >> 6) << 18;
-        alone[m] = (uint16_t)(m && !(m & (m - 1)) ? m : 0);
         uint32_t cells = 0;
         for (int t = 0; t < 9; t++)
             if (kept >> t & 1)
@@ -56,15 +56,18 @@ uint32_t nine_place(Board *board, int v, int band, uint32_t bit)
     int p = __builtin_ctz(bit);
     uint32_t column = ROWS_OF_COLUMN << (p % 9);
     for (int b = 0; b < 3; b++)
-        board->cand[v][b] &= b == band ? ~peers_in_band[p] : ~column;
+        board->cand[b][v] &= b == band ? ~peers_in_band[p] : ~column;
     board->open[band] &= ~bit;
     uint32_t dirty = 1u << v;
-    for (int u = 0; u < 9; u++)
-        if (u != v && board->cand[u][band] & bit) {
-            board->cand[u][band] &= ~bit;
-            dirty |= 1u << u;
-        }
-    return dirty;
+    /* the band's 12 words as three vectors: which values had the cell, and all cleared */
+    Lanes *cand = (Lanes *)board->cand[band];
+    Lanes at = {bit, bit, bit, bit}, had = {0, 0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        had |= (Lanes)((cand[k] & at) == at) & (Lanes){1u << 4 * k, 2u << 4 * k, 4u << 4 * k, 8u << 4 * k};
+        cand[k] &= ~at;
+    }
+    board->cand[band][v] |= bit;
+    return dirty | had[0] | had[1] | had[2] | had[3];
 }
 
 static uint32_t triads(uint32_t w)
@@ -79,9 +82,9 @@ static uint32_t columns(uint32_t w)
     return (w | w >> 9 | w >> 18) & 511;
 }
 
-/* Triads both ways for one value, to their fixpoint: 0 when a band or a stack has no
- * permutation left. */
-static int keep_triads(uint32_t *w)
+/* Triads both ways for one value, to their fixpoint: its open columns at the end (9
+ * bits a band, at 9 * band), or 0 when a band or a stack has no permutation left. */
+static uint32_t keep_triads(uint32_t *w)
 {
     for (;;) {
         for (int b = 0; b < 3; b++) {
@@ -106,21 +109,32 @@ static int keep_triads(uint32_t *w)
             w[b] = narrowed;
         }
         if (!changed)
-            return 1;
+            return open_columns;
     }
 }
 
+/* The cells of band word `x` alone in their row, when each row has one at least (as
+ * keep_triads leaves it): taking each row's lowest cell off borrows from no other row,
+ * and a row left empty had one. */
+static uint32_t rows_of_one(uint32_t x)
+{
+    static const uint32_t LOW8 = 0xffu * ROWS_OF_COLUMN, HIGH = 0x100u * ROWS_OF_COLUMN;
+    uint32_t rest = x & (x - ROWS_OF_COLUMN);
+    uint32_t some = (((rest & LOW8) + LOW8) | rest) & HIGH; /* a row's top bit: some left */
+    return x & ((~some & HIGH) >> 8) * 511;
+}
+
 /* The open cells of band words `w` that are the value's one place in their row or column. */
-static void hidden_singles(const uint32_t *w, const uint32_t *open, uint32_t *found)
+static void hidden_singles(const uint32_t *w, const uint32_t *open, uint32_t open_columns,
+                           uint32_t *found)
 {
     uint32_t once[3], twice_all = 0, once_all = 0;
     for (int b = 0; b < 3; b++) {
         uint32_t x = w[b];
-        once[b] = (x | x >> 9 | x >> 18) & 511;
+        once[b] = open_columns >> 9 * b & 511;
         twice_all |= ((x & x >> 9) | ((x | x >> 9) & x >> 18) | (once_all & once[b])) & 511;
         once_all |= once[b];
-        found[b] =
-            alone[x & 511] | (uint32_t)alone[x >> 9 & 511] << 9 | (uint32_t)alone[x >> 18] << 18;
+        found[b] = rows_of_one(x);
     }
     uint32_t lone = once_all & ~twice_all;
     for (int b = 0; b < 3; b++)
@@ -130,20 +144,23 @@ static void hidden_singles(const uint32_t *w, const uint32_t *open, uint32_t *fo
 /* One value's rules: its triads kept, its hidden singles placed.  -1: blocked. */
 static int value_pass(Board *board, int v, uint32_t *dirty)
 {
-    uint32_t *w = board->cand[v];
+    uint32_t w[3] = {board->cand[0][v], board->cand[1][v], board->cand[2][v]};
     if (!(w[0] & board->open[0]) && !(w[1] & board->open[1]) && !(w[2] & board->open[2]))
         return 0; /* no open place left: its placements have cleared their peers already
                    * (were a row still without it, the row's open cells would run out of
                    * values soon: measured, skipping it is 3% fewer instructions) */
-    if (!keep_triads(w))
+    uint32_t open_columns = keep_triads(w);
+    if (!open_columns)
         return -1;
     uint32_t found[3];
-    hidden_singles(w, board->open, found);
+    hidden_singles(w, board->open, open_columns, found);
+    for (int b = 0; b < 3; b++)
+        board->cand[b][v] = w[b];
     for (int b = 0; b < 3; b++)
         while (found[b]) {
             uint32_t bit = found[b] & -found[b];
             found[b] ^= bit;
-            if (!(w[b] & bit))
+            if (!(board->cand[b][v] & bit))
                 return -1; /* two places forced for the value see each other */
             *dirty |= nine_place(board, v, b, bit);
         }
@@ -156,8 +173,8 @@ static int naked_singles(Board *board, uint32_t *dirty)
     for (int b = 0; b < 3; b++) {
         uint32_t once = 0, twice = 0;
         for (int v = 0; v < 9; v++) {
-            twice |= once & board->cand[v][b];
-            once |= board->cand[v][b];
+            twice |= once & board->cand[b][v];
+            once |= board->cand[b][v];
         }
         uint32_t open = board->open[b];
         if (open & ~once)
@@ -167,7 +184,7 @@ static int naked_singles(Board *board, uint32_t *dirty)
             uint32_t bit = single & -single;
             single ^= bit;
             int v = 0;
-            while (v < 9 && !(board->cand[v][b] & bit))
+            while (v < 9 && !(board->cand[b][v] & bit))
                 v++;
             if (v == 9)
                 return -1; /* its value went to a peer placed just now */
@@ -197,19 +214,22 @@ int nine_start(Board *board, const uint8_t *cells, const uint8_t *ruled_out)
 {
     for (int v = 0; v < 9; v++)
         for (int b = 0; b < 3; b++)
-            board->cand[v][b] = (1u << 27) - 1;
+            board->cand[b][v] = (1u << 27) - 1;
     for (int b = 0; b < 3; b++)
         board->open[b] = (1u << 27) - 1;
+    for (int b = 0; b < 3; b++)
+        for (int v = 9; v < 12; v++)
+            board->cand[b][v] = 0;
     for (int c = 0; c < 81 && ruled_out; c++)
         for (int v = 0; v < 9; v++)
             if (ruled_out[c * 9 + v])
-                board->cand[v][c / 27] &= ~(1u << c % 27);
+                board->cand[c / 27][v] &= ~(1u << c % 27);
     for (int c = 0; c < 81; c++) {
         if (!cells[c])
             continue;
         int v = cells[c] - 1, b = c / 27;
         uint32_t bit = 1u << c % 27;
-        if (!(board->cand[v][b] & bit) || !(board->open[b] & bit))
+        if (!(board->cand[b][v] & bit) || !(board->open[b] & bit))
             return NINE_CONFLICT;
         nine_place(board, v, b, bit);
     }
@@ -220,6 +240,6 @@ void nine_values(const Board *board, uint8_t *out)
 {
     for (int v = 0; v < 9; v++)
         for (int b = 0; b < 3; b++)
-            for (uint32_t left = board->cand[v][b]; left; left &= left - 1)
+            for (uint32_t left = board->cand[b][v]; left; left &= left - 1)
                 out[27 * b + __builtin_ctz(left)] = (uint8_t)(v + 1);
 }

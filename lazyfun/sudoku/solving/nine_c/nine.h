@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 typedef struct {
-    uint32_t cand[9][3]; /* value (0..8), band (0..2): where the value may go */
+    uint32_t cand[3][12] __attribute__((aligned(16))); /* band (0..2), value (0..8; 9..11
+                                                       * stay 0): where the value may go */
     uint32_t open[3];    /* per band: the cells not yet placed */
 } Board;
 

@@ -10,18 +10,16 @@
 
 static const uint32_t COLUMN = 1u | 1u << 9 | 1u << 18; /* a column's cells in a band */
 
-/* The bits set in `x`, without a library call where the machine has no instruction. */
-static int count_bits(uint32_t x)
+/* The bits set in `x`: one instruction in the clone of `choose` built for it (POPCNT), a
+ * library call in the other. */
+static inline __attribute__((always_inline)) int count_bits(uint32_t x)
 {
-    x = x - (x >> 1 & 0x55555555u);
-    x = (x & 0x33333333u) + (x >> 2 & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0fu;
-    return (int)(x * 0x01010101u >> 24);
+    return __builtin_popcount(x);
 }
 
 /* How the cell at bit `p` of band `b` scores as a guess: the open cells it sees (in its
  * row, column and box) times 16, plus those of its band with two values (`pairs`). */
-static int seen_score(const Board *board, int b, int p, uint32_t pairs)
+static inline __attribute__((always_inline)) int seen_score(const Board *board, int b, int p, uint32_t pairs)
 {
     uint32_t col = COLUMN << (p % 9);
     uint32_t row = 511u << (9 * (p / 9));
@@ -36,14 +34,15 @@ static int seen_score(const Board *board, int b, int p, uint32_t pairs)
  * cells, then the most with two values (measured: a fifth fewer instructions than the
  * first in reading order, 18% fewer than the one that sees the most cells with two);
  * with none, one with the fewest values.  And its lowest value. */
-static void choose(const Board *board, int *value, int *band, uint32_t *bit)
+static inline __attribute__((always_inline)) void choose(const Board *board, int *value,
+                                                        int *band, uint32_t *bit)
 {
     int most = -1, best_band = 0;
     uint32_t best_cell = 0;
     for (int b = 0; b < 3; b++) {
         uint32_t once = 0, twice = 0, thrice = 0;
         for (int v = 0; v < 9; v++) {
-            uint32_t x = board->cand[v][b];
+            uint32_t x = board->cand[b][v];
             thrice |= twice & x;
             twice |= once & x;
             once |= x;
@@ -64,7 +63,7 @@ static void choose(const Board *board, int *value, int *band, uint32_t *bit)
             uint32_t cell = open & -open;
             int count = 0;
             for (int v = 0; v < 9; v++)
-                count += (board->cand[v][b] & cell) != 0;
+                count += (board->cand[b][v] & cell) != 0;
             if (count < fewest) {
                 fewest = count;
                 best_band = b;
@@ -72,12 +71,36 @@ static void choose(const Board *board, int *value, int *band, uint32_t *bit)
             }
         }
     int v = 0;
-    while (!(board->cand[v][best_band] & best_cell))
+    while (!(board->cand[best_band][v] & best_cell))
         v++;
     *value = v;
     *band = best_band;
     *bit = best_cell;
 }
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+/* `choose` compiled for the POPCNT instruction, taken where the processor has it. */
+__attribute__((target("popcnt"))) static void choose_popcnt(const Board *board, int *value,
+                                                             int *band, uint32_t *bit)
+{
+    choose(board, value, band, bit);
+}
+
+static void choose_plain(const Board *board, int *value, int *band, uint32_t *bit)
+{
+    choose(board, value, band, bit);
+}
+
+static void choose_here(const Board *board, int *value, int *band, uint32_t *bit)
+{
+    if (__builtin_cpu_supports("popcnt"))
+        choose_popcnt(board, value, band, bit);
+    else
+        choose_plain(board, value, band, bit);
+}
+#else
+#define choose_here choose
+#endif
 
 void nine_search_init(Search *search, const Board *root, uint32_t dirty)
 {
@@ -95,10 +118,10 @@ static void guess(Search *search)
     int v, band;
     uint32_t bit;
     Board *below = &search->stack[search->depth];
-    choose(below, &v, &band, &bit);
+    choose_here(below, &v, &band, &bit);
     Board *above = below + 1;
     *above = *below;
-    below->cand[v][band] &= ~bit;
+    below->cand[band][v] &= ~bit;
     search->pending[search->depth] = 1u << v;
     search->depth++;
     search->pending[search->depth] = nine_place(above, v, band, bit);
