@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 from itertools import islice
 
 import pytest
@@ -127,3 +128,21 @@ def test_a_bad_request_is_refused_when_made(fields: dict[str, object], message: 
 def test_solved_reads_the_kind() -> None:
     assert not Answer(1, "", "refused", problem="x").solved
     assert Answer(1, "", "minlex").solved
+
+
+@pytest.mark.parametrize(
+    ("mode", "limit"), [("solution", None), ("first", None), ("unique", None), ("count", 5)]
+)
+def test_plain_lines_answered_in_one_call_into_c_answer_as_the_long_way(
+    mode: str, limit: int | None
+) -> None:
+    clash = "11" + "." * 79
+    several = SOLUTIONS[0][:27] + "." * 54
+    bad = PUZZLES[0][:10] + "x" + PUZZLES[0][11:]
+    lines = [PUZZLES[0], NO_SOLUTION, clash, several, bad, PUZZLES[1].replace(".", "0")]
+    request = Request(mode, limit=limit)  # type: ignore[arg-type]
+    quick = [replace(a, ms=0.0) for a in answer_lines(lines, request)]
+    long_way = [replace(a, ms=0.0) for n, t in enumerate(lines, 1) for a in answers(n, t, request)]
+    assert quick == long_way
+    assert [str(a.grid) for a in quick] == [str(a.grid) for a in long_way]
+    assert str(quick[0].grid) == (SOLUTIONS[0] if mode in ("solution", "first") else "None")

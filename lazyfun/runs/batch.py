@@ -43,6 +43,7 @@ from lazyfun.sudoku.bird import (
 from lazyfun.sudoku.board.formats import split
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, check_givens, grid_of
 from lazyfun.sudoku.canon import minlex
+from lazyfun.sudoku.solving import nine
 from lazyfun.sudoku.solving.engine import solve
 from lazyfun.sudoku.variants.exchange import read_puzzle, read_variant
 from lazyfun.vocab import ilen
@@ -308,7 +309,50 @@ def _answered(
         yield Answer(number, text, "solution", grid=next(solutions, None), ms=elapsed())
 
 
+def _limit_in_c(request: Request) -> int | None:
+    """The solutions the 9x9 engine in C looks for when it answers a plain line itself
+    (the request's mode needs no more), or None when the request goes the long way."""
+    if not nine.FAST or request.variant or request.method != "engine":
+        return None
+    limits: dict[Mode, int | None] = {
+        "solution": 2,
+        "first": 1,
+        "unique": 2,
+        "count": request.limit,
+    }
+    return limits.get(request.mode)
+
+
+def _answered_in_c(number: int, text: str, request: Request, limit: int) -> Answer | None:
+    """The answer to a plain 9x9 line (81 characters: 1-9 given, ``.`` or ``0`` blank) in
+    one call into C, with no grid parsed on the way; None for any other line, and for
+    givens that clash (:func:`answers` names them)."""
+    if len(text) != 81:
+        return None
+    start = time.perf_counter()
+    try:
+        ((count, digits),) = nine.solve_lines([text], limit)
+    except ValueError:  # another alphabet or a comment: the readers know it
+        return None
+    if count < 0:
+        return None
+    ms = (time.perf_counter() - start) * 1000
+    if request.mode in ("count", "unique"):
+        return Answer(number, text, request.mode, count=count, ms=ms)
+    if request.mode == "solution" and count > 1:
+        return Answer(number, text, "solution", count=2, problem=MORE_THAN_ONE, ms=ms)
+    grid = None if digits is None else Grid(tuple(map(int, digits)), 3)
+    seen = count if request.mode == "solution" else None
+    return Answer(number, text, "solution", grid=grid, count=seen, ms=ms)
+
+
 def answer_lines(lines: Iterable[str], request: Request) -> Iterator[Answer]:
-    """The answers to every puzzle line, in input order, one line read at a time."""
+    """The answers to every puzzle line, in input order, one line read at a time (a plain
+    9x9 line straight to the engine in C, when the request allows)."""
+    limit = _limit_in_c(request)
     for number, text in numbered(lines):
-        yield from answers(number, text, request)
+        answer = None if limit is None else _answered_in_c(number, text, request, limit)
+        if answer is None:
+            yield from answers(number, text, request)
+        else:
+            yield answer

@@ -615,6 +615,14 @@ def solve(puzzle: Puzzle, tables: Tables | None = None) -> Iterator[Grid]:
     >>> sum(1 for _ in found)  # the other 17, computed only now
     17
     """
+    if tables is None and isinstance(puzzle, Grid) and _in_c(puzzle):
+        return nine.solve(puzzle)  # the C search itself: no generator around it
+    return _searched(puzzle, tables)
+
+
+def _searched(puzzle: Puzzle, tables: Tables | None) -> Iterator[Grid]:
+    """The solutions of what :func:`solve` does not hand to C directly: a marked grid, a
+    variant, another size."""
     board, tables = _board(puzzle, tables)
     grid, ruled_out = _unmarked(board)
     if tables is None and _learns(grid):
@@ -649,6 +657,8 @@ def count_solutions(puzzle: Puzzle, limit: int | None = None, tables: Tables | N
     >>> count_solutions(parse("0" * 16), limit=10)
     10
     """
+    if tables is None and isinstance(puzzle, Grid) and _in_c(puzzle):
+        return nine.count_solutions(puzzle, limit)
     board, tables = _board(puzzle, tables)
     grid, ruled_out = _unmarked(board)
     if tables is None and _learns(grid):

@@ -80,10 +80,17 @@ def _clash(grid: Grid) -> NoReturn:
     raise AssertionError("the C engine saw givens clash that check_givens did not")
 
 
+def _clashing(grid: Grid) -> Iterator[Grid]:
+    """The solutions of a grid whose givens clash: the ``PuzzleError`` naming them, when
+    the first is asked for (as every engine's ``solve`` raises it)."""
+    yield from ()
+    _clash(grid)
+
+
 def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
     """Every solution of the 9x9 ``grid`` that puts no value where ``ruled_out`` (cell,
     value pairs) excludes it, lazily: the search waits in C between solutions.  Clashing
-    givens are a ``PuzzleError`` at once.
+    givens are a ``PuzzleError`` when the first solution is asked for.
 
     >>> from lazyfun.sudoku import parse
     >>> found = solve(parse("." * 81))
@@ -96,7 +103,7 @@ def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
             grid, ruled_out or None
         )
     except _nine.Conflict:  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised)
-        _clash(grid)
+        return _clashing(grid)
 
 
 def count_solutions(grid: Grid, limit: int | None = None, ruled_out: RuledOut = ()) -> int:

@@ -6,6 +6,7 @@
 #include "nine.h"
 
 static PyObject *Conflict; /* two givens clash: the caller names them */
+static PyObject *DIGITS[10]; /* the ints 0..9 */
 
 /* The 81 values of `arg` into `cells`, and its (cell, value) pairs into `ruled_out`
  * (729 flags); -1 with an exception set. */
@@ -21,7 +22,12 @@ static int read_puzzle(PyObject *arg, PyObject *pairs, uint8_t *cells, uint8_t *
         return -1;
     }
     for (Py_ssize_t i = 0; i < 81; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (item == DIGITS[0]) { /* a blank, most cells: no conversion */
+            cells[i] = 0;
+            continue;
+        }
+        long v = PyLong_AsLong(item);
         if (v == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
@@ -79,7 +85,7 @@ static PyObject *values_tuple(const Board *board)
     if (!out)
         return NULL;
     for (int c = 0; c < 81; c++)
-        PyTuple_SET_ITEM(out, c, PyLong_FromLong(values[c])); /* small ints: cached */
+        PyTuple_SET_ITEM(out, c, Py_NewRef(DIGITS[values[c]]));
     return out;
 }
 
@@ -327,7 +333,12 @@ PyMODINIT_FUNC PyInit__nine(void)
     BOX = PyUnicode_InternFromString("box");
     SYMBOLS = PyUnicode_InternFromString("symbols");
     THREE = PyLong_FromLong(3);
-    if (!CELLS || !BOX || !SYMBOLS || !THREE) {
+    int digits_made = 1;
+    for (int d = 0; d < 10; d++) {
+        DIGITS[d] = PyLong_FromLong(d);
+        digits_made &= DIGITS[d] != NULL;
+    }
+    if (!CELLS || !BOX || !SYMBOLS || !THREE || !digits_made) {
         Py_DECREF(module);
         return NULL;
     }
