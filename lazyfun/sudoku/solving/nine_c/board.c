@@ -20,6 +20,8 @@ typedef uint32_t Lanes __attribute__((vector_size(16)));
 static uint32_t triads_kept[512];
 static uint32_t stack_kept[512];
 static uint32_t peers_in_band[27]; /* a cell's row, box and column within its band, less it */
+uint32_t nine_column_in_band[27];
+uint32_t nine_seen_in_band[27];
 static const uint32_t ROWS_OF_COLUMN = 1u | 1u << 9 | 1u << 18; /* a column's cells in a band */
 
 void nine_init_tables(void)
@@ -48,13 +50,15 @@ void nine_init_tables(void)
             if (q / 9 == row || q % 9 == col || (q % 9) / 3 == box)
                 peers |= 1u << q;
         peers_in_band[p] = peers & ~(1u << p);
+        nine_column_in_band[p] = ROWS_OF_COLUMN << col;
+        nine_seen_in_band[p] = peers;
     }
 }
 
 uint32_t nine_place(Board *board, int v, int band, uint32_t bit)
 {
     int p = __builtin_ctz(bit);
-    uint32_t column = ROWS_OF_COLUMN << (p % 9);
+    uint32_t column = nine_column_in_band[p];
     for (int b = 0; b < 3; b++)
         board->cand[b][v] &= b == band ? ~peers_in_band[p] : ~column;
     board->open[band] &= ~bit;

@@ -34,8 +34,11 @@ typedef struct {
 
 enum { NINE_OK = 0, NINE_CONFLICT = -1, NINE_BAD = -2 };
 
-/* The tables, built once (nine_tables.c). */
+/* The tables, built once: and for each cell of a band (bit 0..26), the cells of its
+ * column, and those of its row, column and box (itself among them), within the band. */
 void nine_init_tables(void);
+extern uint32_t nine_column_in_band[27];
+extern uint32_t nine_seen_in_band[27];
 
 /* A board from 81 values (0 blank, 1..9), less the (cell, value) bits of `ruled_out`
  * (729 flags, cell * 9 + value - 1, nonzero: ruled out; NULL: none).  NINE_CONFLICT:

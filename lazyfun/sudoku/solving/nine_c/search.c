@@ -8,8 +8,6 @@
 
 #include "nine.h"
 
-static const uint32_t COLUMN = 1u | 1u << 9 | 1u << 18; /* a column's cells in a band */
-
 /* The bits set in `x`: one instruction in the clone of `choose` built for it (POPCNT), a
  * library call in the other. */
 static inline __attribute__((always_inline)) int count_bits(uint32_t x)
@@ -21,13 +19,11 @@ static inline __attribute__((always_inline)) int count_bits(uint32_t x)
  * row, column and box) times 16, plus those of its band with two values (`pairs`). */
 static inline __attribute__((always_inline)) int seen_score(const Board *board, int b, int p, uint32_t pairs)
 {
-    uint32_t col = COLUMN << (p % 9);
-    uint32_t row = 511u << (9 * (p / 9));
-    uint32_t box = 7u * COLUMN << (3 * (p % 9 / 3));
+    uint32_t col = nine_column_in_band[p], seen = nine_seen_in_band[p];
     /* the column's cells in the other two bands, side by side in one word */
     uint32_t beyond = (board->open[(b + 1) % 3] & col) | (board->open[(b + 2) % 3] & col) << 1;
-    return 16 * (count_bits(board->open[b] & (row | col | box)) + count_bits(beyond)) +
-           count_bits(pairs & (row | col | box));
+    return 16 * (count_bits(board->open[b] & seen) + count_bits(beyond)) +
+           count_bits(pairs & seen);
 }
 
 /* The open cell to guess at: of those with two values, the one that sees the most open
