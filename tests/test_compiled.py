@@ -65,6 +65,21 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
     assert all(e.optional for e in built)
 
 
+def test_the_compiled_modules_are_grouped_into_libraries_each_module_once() -> None:
+    setup = _setup()
+    sources = [name.replace(".", "/") + ".py" for name in COMPILED]
+    grouped = setup.groups(sources)
+    assert sorted(source for files, _ in grouped for source in files) == sorted(sources)
+    names = [name for _, name in grouped]
+    assert len(names) == len(set(names)) == 3 and all(
+        n.startswith("lazyfun._native") for n in names
+    )
+    for files, name in grouped:
+        assert all(f.startswith("lazyfun/csp/propagation/") for f in files) == (
+            name == "lazyfun._native_propagation"
+        )
+
+
 # the engines of several files, and their folders
 FOLDERS = {
     C_EXTENSION: ROOT / "lazyfun" / "sudoku" / "solving" / "learning_c",
