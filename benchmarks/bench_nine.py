@@ -15,7 +15,8 @@ best of three), so that the other work of a shared machine counts as little as i
 
 Ours are timed two ways, because the Python call counts: a loop from Python over the
 public functions (``next(solve(grid))``, ``is_unique(grid)``), and one batch call over
-the lines (``nine.solve_lines``, the path of ``solve_file`` and the command line).
+the lines (``nine.solve_lines``, which the command line calls on each plain 81-character
+line).
 With valgrind installed, callgrind counts the instructions a puzzle of each on the
 first 100 of forum_hardest_1106 (ours through the batch call, less the interpreter's
 start, measured on one puzzle).

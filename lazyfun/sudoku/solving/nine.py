@@ -9,9 +9,10 @@ with several may differ: each searches in its own order).
 The engine (``lazyfun/sudoku/solving/nine_c/``) is Bird's ``search . prune .
 choices`` again, with the board laid out for the machine:
 
-* the board is a fixed value of 120 bytes: for each value and each band of three
-  rows, a 27-bit word of the cells where the value may still go, and each band's
-  open cells.  A guess copies it; nothing is ever undone;
+* the board is a fixed value of 160 bytes: for each band of three rows and each
+  value, a 27-bit word of the cells where the value may still go, and each band's
+  open cells.  A guess copies it; nothing is ever undone.  A placement clears its
+  cell from the band's values by vector ANDs, with no branch a value;
 * ``prune`` works on one value at a time, as ANDs on its three words.  In a band the
   value fills one triad (a row's three cells in a box) per row and per box, a
   permutation of a 3x3 matrix: a table of the 512 matrices keeps only the triads some

@@ -12,6 +12,7 @@
  * triads are kept); a cell left with one value places it (naked singles). */
 #include "nine.h"
 
+/* Four words at once (GCC's and Clang's vector extensions: SSE2 on x86-64, NEON on ARM). */
 typedef uint32_t Lanes __attribute__((vector_size(16)));
 
 /* For each 3x3 matrix of open triads (bit 3 * row + box) or of a stack's open columns
@@ -67,7 +68,8 @@ uint32_t nine_place(Board *board, int v, int band, uint32_t bit)
     Lanes *cand = (Lanes *)board->cand[band];
     Lanes at = {bit, bit, bit, bit}, had = {0, 0, 0, 0};
     for (int k = 0; k < 3; k++) {
-        had |= (Lanes)((cand[k] & at) == at) & (Lanes){1u << 4 * k, 2u << 4 * k, 4u << 4 * k, 8u << 4 * k};
+        Lanes values = {1u << 4 * k, 2u << 4 * k, 4u << 4 * k, 8u << 4 * k};
+        had |= (Lanes)((cand[k] & at) == at) & values;
         cand[k] &= ~at;
     }
     board->cand[band][v] |= bit;

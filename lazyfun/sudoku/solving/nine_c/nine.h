@@ -1,19 +1,21 @@
 /* The 9x9 engine's board and its operations (see lazyfun/sudoku/solving/nine.py).
  *
  * A board is one fixed-size value, copied whole when the search guesses (no undo):
- * for each value and each band of three rows, a 27-bit word of where the value may
+ * for each band of three rows and each value, a 27-bit word of where the value may
  * still go (bit 9*row + column, row within the band), and for each band the cells
- * not yet placed.  A placed value keeps its one bit, so every row, column and box
- * holds each value exactly once in a consistent board. */
+ * not yet placed.  A band's nine words lie side by side, padded to twelve: three
+ * 16-byte vectors, so a placement clears its cell from every value at once.  A
+ * placed value keeps its one bit, so every row, column and box holds each value
+ * exactly once in a consistent board. */
 #ifndef LAZYFUN_NINE_H
 #define LAZYFUN_NINE_H
 
 #include <stdint.h>
 
 typedef struct {
-    uint32_t cand[3][12] __attribute__((aligned(16))); /* band (0..2), value (0..8; 9..11
-                                                       * stay 0): where the value may go */
-    uint32_t open[3];    /* per band: the cells not yet placed */
+    /* band (0..2), value (0..8; 9..11 stay 0): where the value may go */
+    uint32_t cand[3][12] __attribute__((aligned(16)));
+    uint32_t open[3]; /* per band: the cells not yet placed */
 } Board;
 
 /* What a board's search counts, for the benchmarks and the curious. */

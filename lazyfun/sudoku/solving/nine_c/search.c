@@ -17,7 +17,8 @@ static inline __attribute__((always_inline)) int count_bits(uint32_t x)
 
 /* How the cell at bit `p` of band `b` scores as a guess: the open cells it sees (in its
  * row, column and box) times 16, plus those of its band with two values (`pairs`). */
-static inline __attribute__((always_inline)) int seen_score(const Board *board, int b, int p, uint32_t pairs)
+static inline __attribute__((always_inline)) int seen_score(const Board *board, int b, int p,
+                                                            uint32_t pairs)
 {
     uint32_t col = nine_column_in_band[p], seen = nine_seen_in_band[p];
     /* the column's cells in the other two bands, side by side in one word */
