@@ -443,12 +443,12 @@ class Sql(Holding[dict[str, Any]]):
         self.done = False
         self.position = 0  # rows given
 
-
     @property
     def plan(self) -> str:
         """How a Stream's ``explain`` names this source: ``read_sql('n.db', 'select ...')``."""
         db = self.db if isinstance(self.db, (str, os.PathLike)) else "<connection>"
         return f"read_sql({str(db)!r}, {self.query!r})"
+
     def skip(self, n: int) -> None:
         """Read past the first ``n`` rows: where a job resumed goes on from."""
         while self.position < n and next(self, None) is not None:
