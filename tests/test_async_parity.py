@@ -103,12 +103,15 @@ def test_a_coroutine_function_is_not_refused_as_if_the_stream_were_sync() -> Non
     async def key(n: int) -> int:
         return n
 
+    async def noted(error: Exception) -> None:
+        pass
+
     for make in (
         lambda: astream([1]).takewhile(is_small),
         lambda: astream([1]).dropwhile(is_small),
         lambda: astream([1]).unique(key=key),
         lambda: astream([1]).group(by=key),
-        lambda: astream([1]).catch(do=key),
+        lambda: astream([1]).catch(do=noted),
     ):
         make()
     with pytest.raises(TypeError, match="needs a function"):

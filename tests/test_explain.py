@@ -342,7 +342,7 @@ def test_a_stream_of_a_stream_is_itself_and_analyze_turns_it_on() -> None:
 
 
 def test_a_reader_names_itself_as_the_source(tmp_path: Any) -> None:
-    from lazyfun.io import read_jsonl, read_sql
+    from lazyfun.io import read_csv, read_jsonl, read_sql
 
     path, db = tmp_path / "n.jsonl", tmp_path / "n.db"
     stream([{"n": 1}, {"n": 2}]).to_jsonl(path)
@@ -352,3 +352,7 @@ def test_a_reader_names_itself_as_the_source(tmp_path: Any) -> None:
     rows = pipeline.explain(analyze=True, format="dict")
     assert rows[0]["step"] == f"read_jsonl({str(path)!r})" and rows[0]["out"] == 2
     assert read_sql(db, "select n from t").explain() == f"read_sql({str(db)!r}, 'select n from t')"
+    stream([{"n": 1}]).to_csv(tmp_path / "n.csv")
+    table = read_csv(tmp_path / "n.csv").analyze()
+    assert table.to_list() == [{"n": "1"}]
+    assert table.explain() == f"read_csv({str(tmp_path / 'n.csv')!r})"

@@ -382,7 +382,7 @@ def test_every_step_refuses_a_bad_argument_at_the_call() -> None:
         with pytest.raises(ValueError, match=message):
             make()
     with pytest.raises(TypeError, match="exception types"):
-        stream([1]).catch(ValueError("x"))  # type: ignore[arg-type]
+        stream([1]).catch(ValueError("x"))  # type: ignore[call-overload]
     with pytest.raises(TypeError, match="take's n must be an int"):
         stream([1]).take(1.5)  # type: ignore[arg-type]
 

@@ -55,12 +55,12 @@ class FileSource(Holding[T]):
         self.done = False
         self.position = 0  # records given, a RecordError counted as one
 
-    reader = "read"  # the function of lazyfun.io that makes it
+    made_by = "read"  # the function of lazyfun.io that makes it
 
     @property
     def plan(self) -> str:
         """How a Stream's ``explain`` names this source: ``read_jsonl('s.jsonl')``."""
-        return f"{self.reader}({self.name!r})"
+        return f"{self.made_by}({self.name!r})"
 
     def _counted(self, read: Callable[[], T]) -> T:
         """``read()``, the record it gives (or the RecordError it raises) counted."""
@@ -180,7 +180,7 @@ class Lines(FileSource[str]):
     skipped; a line not in ``encoding``, or (with ``longest``) over ``longest`` bytes, is
     a RecordError, and the next line follows."""
 
-    reader = "read_lines"
+    made_by = "read_lines"
 
     def __init__(self, path: PathLike, encoding: str, longest: int | None = None) -> None:
         super().__init__(path)
@@ -215,7 +215,7 @@ class Jsonl(FileSource[Any]):
     lines are skipped; a line that does not decode (bad JSON, a string that is not
     UTF-8, a value that does not fit the type) is a RecordError."""
 
-    reader = "read_jsonl"
+    made_by = "read_jsonl"
 
     def __init__(self, path: PathLike, type: Any = None) -> None:
         import msgspec
@@ -284,7 +284,7 @@ class Csv(FileSource[T]):
     fields, or one that does not convert, is a RecordError at the line it starts on.
     A file whose header cannot be read is a RecordError, and the rest of it is skipped."""
 
-    reader = "read_csv"
+    made_by = "read_csv"
 
     def __init__(self, path: PathLike, type: Any, encoding: str, dialect: dict[str, Any]) -> None:
         super().__init__(path)
@@ -360,7 +360,7 @@ class Parquet(FileSource[dict[str, Any]]):
     memory as it goes; reading by row group stays flat).  A file that cannot be read
     is a RecordError at the row it stopped at, and the rest of that file is skipped."""
 
-    reader = "read_parquet"
+    made_by = "read_parquet"
 
     ROWS = 1024
 
