@@ -130,21 +130,23 @@ static uint32_t rows_of_one(uint32_t x)
     return x & ((~some & HIGH) >> 8) * 511;
 }
 
+/* The columns (9 bits) where two or more of a word's three rows of nine have a bit. */
+static uint32_t more_than_once(uint32_t x)
+{
+    return ((x & x >> 9) | ((x | x >> 9) & x >> 18)) & 511;
+}
+
 /* The open cells of band words `w` that are the value's one place in their row or column. */
 static void hidden_singles(const uint32_t *w, const uint32_t *open, uint32_t open_columns,
                            uint32_t *found)
 {
-    uint32_t once[3], twice_all = 0, once_all = 0;
-    for (int b = 0; b < 3; b++) {
-        uint32_t x = w[b];
-        once[b] = open_columns >> 9 * b & 511;
-        twice_all |= ((x & x >> 9) | ((x | x >> 9) & x >> 18) | (once_all & once[b])) & 511;
-        once_all |= once[b];
-        found[b] = rows_of_one(x);
-    }
-    uint32_t lone = once_all & ~twice_all;
+    uint32_t twice = more_than_once(open_columns); /* in two bands */
     for (int b = 0; b < 3; b++)
-        found[b] = (found[b] | (w[b] & (lone & once[b]) * ROWS_OF_COLUMN)) & open[b];
+        twice |= more_than_once(w[b]); /* twice in one band */
+    uint32_t lone = ((open_columns | open_columns >> 9 | open_columns >> 18) & 511 & ~twice) *
+                    ROWS_OF_COLUMN;
+    for (int b = 0; b < 3; b++)
+        found[b] = (rows_of_one(w[b]) | (w[b] & lone)) & open[b];
 }
 
 /* One value's rules: its triads kept, its hidden singles placed.  -1: blocked. */
