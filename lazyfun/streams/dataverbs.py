@@ -98,6 +98,39 @@ class Verbs(Terminals[T]):
         blocker = self._blocker or step or sys._getframe(1).f_code.co_name
         return Stream(items, (*self._holds, *holding), blocker, None, called(self, self._stage))
 
+    def pmap(
+        self,
+        f: Callable[[T], R],
+        *,
+        jobs: int | None = None,
+        scheduler: str | None = None,
+        buffer: int | None = None,
+        chunksize: int | None = None,
+    ) -> Stream[R]:
+        """``f`` on each item on parallel workers, in order, a bounded number read ahead
+        (:func:`lazyfun.parallel.pmap`; needs ``f`` picklable for worker processes); a
+        killed job cannot resume through it.
+
+        >>> stream(range(5)).pmap(abs, scheduler="sync").map(str).to_list()
+        ['0', '1', '2', '3', '4']
+        """
+        from lazyfun.parallel.pmap import pmap
+
+        items = self._take_items()
+        window = pmap(f, items, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
+        return self._verb(window, window)
+
+    def to_async(self) -> AsyncStream[T]:
+        """This Stream as an :class:`~lazyfun.streams.astream.AsyncStream` (read in the event loop).
+
+        >>> import asyncio
+        >>> asyncio.run(stream(range(3)).to_async().map(str).to_list())
+        ['0', '1', '2']
+        """
+        from lazyfun.streams.astream import AsyncStream
+
+        return AsyncStream(self._take_items(), self._holds, called(self, self._stage))
+
     def sort(
         self, key: Callable[[T], Any] | None = None, *, reverse: bool = False, memory: int = MEMORY
     ) -> Stream[T]:

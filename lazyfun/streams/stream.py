@@ -34,11 +34,11 @@ from __future__ import annotations
 import functools
 import itertools
 import sys
-from collections.abc import AsyncIterable, Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, Callable, Coroutine, Iterable, Iterator
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, Never, ParamSpec, TypeVar, overload
 
-from typing_extensions import TypeIs
+from typing_extensions import TypeIs, deprecated
 
 from lazyfun.streams import calls, flow, steps, threaded
 from lazyfun.streams.dataverbs import Verbs
@@ -56,7 +56,6 @@ if TYPE_CHECKING:
 
     from lazyfun.parallel.places import Via
     from lazyfun.parallel.window import Kind
-    from lazyfun.streams.astream import AsyncStream
     from lazyfun.trace import Probe
 
 T = TypeVar("T")
@@ -122,6 +121,22 @@ class Stream(Verbs[T]):
 
     # --- steps: each returns a new Stream, lazily -----------------------------
 
+    @overload
+    @deprecated("a Stream is synchronous: a coroutine function is refused; use astream(...)")
+    def map(
+        self,
+        f: Callable[[T], Coroutine[Any, Any, Any]],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        chunksize: int | None = None,
+        retry: int | Retrying | None = None,
+        rate: Rate | None = None,
+        timeout: float | timedelta | None = None,
+    ) -> Stream[Never]: ...
+
+    @overload
     def map(
         self,
         f: Callable[[T], U],
@@ -133,7 +148,20 @@ class Stream(Verbs[T]):
         retry: int | Retrying | None = None,
         rate: Rate | None = None,
         timeout: float | timedelta | None = None,
-    ) -> Stream[U]:
+    ) -> Stream[U]: ...
+
+    def map(
+        self,
+        f: Callable[[T], Any],
+        *,
+        concurrency: int | None = None,
+        ordered: bool = True,
+        via: Via = None,
+        chunksize: int | None = None,
+        retry: int | Retrying | None = None,
+        rate: Rate | None = None,
+        timeout: float | timedelta | None = None,
+    ) -> Stream[Any]:
         """``map f``: ``f`` applied to each item as it is pulled.
 
         With ``concurrency=n`` (or a ``via``), at most n calls of ``f`` run at once
@@ -164,7 +192,7 @@ class Stream(Verbs[T]):
         """
         check_callable(f, "map")
         f = self._counted(f, via)
-        work: Callable[[T], U] = calls.with_retry(
+        work: Callable[[T], Any] = calls.with_retry(
             calls.rated(calls.timed(f, timeout), rate, via), retry
         )
         if calls.sequential(concurrency, via, chunksize, "map"):
@@ -622,38 +650,6 @@ class Stream(Verbs[T]):
         {'read': 6}
         """
         return self._then(probe.stage(name, self._take_items()))
-
-    def pmap(
-        self,
-        f: Callable[[T], U],
-        *,
-        jobs: int | None = None,
-        scheduler: str | None = None,
-        buffer: int | None = None,
-        chunksize: int | None = None,
-    ) -> Stream[U]:
-        """``f`` on each item on parallel workers, in order, a bounded number read ahead
-        (:func:`lazyfun.parallel.pmap`; needs ``f`` picklable for worker processes).
-
-        >>> stream(range(5)).pmap(abs, scheduler="sync").map(str).to_list()
-        ['0', '1', '2', '3', '4']
-        """
-        from lazyfun.parallel.pmap import pmap
-
-        items = self._take_items()
-        window = pmap(f, items, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
-        return self._then(window, window)
-
-    def to_async(self) -> AsyncStream[T]:
-        """This Stream as an :class:`~lazyfun.streams.astream.AsyncStream` (read in the event loop).
-
-        >>> import asyncio
-        >>> asyncio.run(stream(range(3)).to_async().map(str).to_list())
-        ['0', '1', '2']
-        """
-        from lazyfun.streams.astream import AsyncStream
-
-        return AsyncStream(self._take_items(), self._holds, called(self, self._stage))
 
 
 _NO_END: Any = object()
