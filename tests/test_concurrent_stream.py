@@ -265,7 +265,7 @@ def test_bad_arguments_are_refused_at_the_call() -> None:
     with pytest.raises(ValueError, match="concurrency must be at least 1"):
         stream([1]).map(square, concurrency=0)
     with pytest.raises(TypeError, match="needs a function"):
-        stream([1]).map(3)  # type: ignore[arg-type]
+        stream([1]).map(3)  # type: ignore[call-overload]
     with pytest.raises(ParallelError, match="via must be"):
         stream([1]).map(square, via="threads")
 

@@ -83,7 +83,7 @@ def test_the_rate_holds_across_threads() -> None:
 
 def test_a_rate_is_refused_where_it_cannot_hold() -> None:
     with pytest.raises(TypeError, match="must be a lazyfun Rate"):
-        stream([1]).map(abs, rate=(5, 1))  # type: ignore[arg-type]
+        stream([1]).map(abs, rate=(5, 1))  # type: ignore[call-overload]
     with pytest.raises(ValueError, match="this process's threads"):
         stream([1]).map(abs, rate=Rate(5, per=1), via="process", concurrency=2)
     with pytest.raises(ValueError, match="at least 1"):
