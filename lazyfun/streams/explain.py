@@ -68,7 +68,7 @@ _SHORT = reprlib.Repr()
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 4
 _SHORT.maxstring = _SHORT.maxother = 40
 
-_LISTS = frozenset({"group", "chunked", "batched", "window", "sliding"})  # steps giving lists
+_LISTS = frozenset({"group", "chunked", "window"})  # the steps that give lists
 
 
 _ANALYSE_ALL = bool(os.environ.get(ANALYZE_ENV))
@@ -155,7 +155,6 @@ class Stage:
 
 def _short(value: object) -> str:
     """A value as a plan shows it: a function by its name, anything else shortened."""
-    value = inspect.unwrap(value) if callable(value) else value
     if inspect.isroutine(value) or inspect.isclass(value):
         name = getattr(value, "__qualname__", getattr(value, "__name__", repr(value)))
         return str(name).rsplit("<locals>.", 1)[-1]  # a nested function by its own name
