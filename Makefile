@@ -16,7 +16,8 @@ SOURCES := lazyfun tests fuzz benchmarks examples docs/hooks setup.py mypyc_docs
 PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h) \
 	lazyfun/streams/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
-	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h)
+	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h) \
+	$(wildcard lazyfun/sudoku/canon/minlex_c/*.c lazyfun/sudoku/canon/minlex_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
@@ -100,7 +101,7 @@ mypy: $(VENV)/.dev
 	$(BIN)/pyright --pythonpath $(BIN)/python -p tests/typing
 
 C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams._flow lazyfun.sudoku.steps._forcing \
-	lazyfun.sudoku.solving._nine
+	lazyfun.sudoku.solving._nine lazyfun.sudoku.canon._minlex
 stubtest: $(DEV)
 	@stubs=lazyfun.vocab; \
 	for engine in $(C_ENGINES); do \
@@ -185,6 +186,8 @@ sanitize: $(DEV)
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/sudoku/solving/nine_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_nine$(EXT_SUFFIX)
+	$(SANITIZE_CC) lazyfun/sudoku/canon/minlex_c/*.c \
+		-o $(SANITIZE_DIR)/lazyfun/sudoku/canon/_minlex$(EXT_SUFFIX)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
@@ -193,6 +196,7 @@ sanitize: $(DEV)
 		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
 		tests/sudoku/test_nine_engine.py tests/sudoku/test_nine_fuzz.py lazyfun/sudoku/solving/nine.py \
+		tests/sudoku/test_minlex_c.py \
 		--deselect tests/sudoku/test_forcing_c.py::test_the_c_search_gives_the_python_hint_with_chains_nested
 
 # Coverage-guided fuzzing (atheris, pip's `lazyfun[fuzz]`; clang for the C engines):
@@ -206,7 +210,7 @@ sanitize: $(DEV)
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := build/fuzz
 FUZZ_READERS := puzzle_line puzzle sdk ss marks fpuzzles sudokupad variant_json variant_link jsonl csv
-FUZZ_ENGINES := forcing learning unique9 flow nine
+FUZZ_ENGINES := forcing learning unique9 flow nine minlex
 FUZZ_CC = clang -shared -fPIC -O1 -g -Wall -Wextra -Werror \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	-I"$(PY_INCLUDE)"
@@ -224,6 +228,8 @@ fuzz: $(DEV)
 		-o $(FUZZ_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
 	$(FUZZ_CC) lazyfun/sudoku/solving/nine_c/*.c \
 		-o $(FUZZ_DIR)/lazyfun/sudoku/solving/_nine$(EXT_SUFFIX)
+	$(FUZZ_CC) lazyfun/sudoku/canon/minlex_c/*.c \
+		-o $(FUZZ_DIR)/lazyfun/sudoku/canon/_minlex$(EXT_SUFFIX)
 	@status=0; : > $(FUZZ_DIR)/executions.txt; \
 	for target in $(FUZZ_READERS); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$target; \

@@ -6,7 +6,8 @@ The metadata lives in pyproject.toml.  The modules to compile are named once, in
 sources are ``lazyfun/sudoku/solving/learning_c``, ``C_FLOW`` for the Stream's
 hot steps, ``lazyfun/streams/_flow.c``, and ``C_FORCING`` for Sudoku Explainer's
 chains and wings, whose sources are ``lazyfun/sudoku/steps/forcing_c``, and ``C_NINE``
-for the 9x9 engine, ``lazyfun/sudoku/solving/nine_c``); that file
+for the 9x9 engine, ``lazyfun/sudoku/solving/nine_c``, and ``C_MINLEX`` for minlex's
+search, ``lazyfun/sudoku/canon/minlex_c``); that file
 imports only the standard library, so it is read here as a file, before lazyfun or its
 dependencies are installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
@@ -31,6 +32,7 @@ LEARNING_C = Path("lazyfun", "sudoku", "solving", "learning_c")
 FLOW_C = Path("lazyfun", "streams", "_flow.c")
 FORCING_C = Path("lazyfun", "sudoku", "steps", "forcing_c")
 NINE_C = Path("lazyfun", "sudoku", "solving", "nine_c")
+MINLEX_C = Path("lazyfun", "sudoku", "canon", "minlex_c")
 # The C engines are held to these: a warning is an error (make sanitize adds the sanitizers).
 # Link-time optimisation inlines across an engine's files (the heap and propagation calls of
 # the learning search): without it the split engine ran about 2% slower than the single file did.
@@ -100,6 +102,7 @@ def extensions() -> list[Any]:
         one_file_extension(compiled.C_FLOW, FLOW_C),
         folder_extension(compiled.C_FORCING, FORCING_C),
         folder_extension(compiled.C_NINE, NINE_C),
+        folder_extension(compiled.C_MINLEX, MINLEX_C),
     ]
     sources = [name.replace(".", "/") + ".py" for name in compiled.COMPILED]
     try:

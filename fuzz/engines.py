@@ -7,7 +7,9 @@ search with a small budget; ``unique9`` a 9x9 grid and its orbits into the gener
 C completion and minimiser; ``flow`` a flow of items, some of them errors, through the
 Stream's C take and catch; ``nine`` a 9x9 puzzle (givens, values ruled out) into the 9x9
 engine, counted and solved a solution at a time, and the rest of the bytes as lines of
-its batch.  Each engine may refuse its arguments with ``ValueError``;
+its batch; ``minlex`` a 9x9 grid (givens, often conflicting) into minlex's C search
+with a bound from the bytes, its form canonicalised again (the same), and the rest of the
+bytes as lines of its batch.  Each engine may refuse its arguments with ``ValueError``;
 an error a flow's source raises comes through as it is.  ``make fuzz`` builds the
 engines with libFuzzer's coverage, AddressSanitizer and UndefinedBehaviorSanitizer
 (build/fuzz) and runs these there: a sanitizer's report is a finding.
@@ -25,6 +27,7 @@ from itertools import islice
 from lazyfun import stream
 from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.grid import Grid
+from lazyfun.sudoku.canon import _minlex
 from lazyfun.sudoku.solving import _learning, _nine
 from lazyfun.sudoku.steps import _forcing
 
@@ -171,6 +174,20 @@ def nine(data: bytes) -> None:
     _refused(lambda: _nine.solve_lines(lines, 1 + limit))
 
 
+def minlex(data: bytes) -> None:
+    """minlex's C search on a grid from the bytes, under a bound from them: a form it
+    gives is its own form; then the bytes left as up to four lines of its batch."""
+    r = Reader(data)
+    density = 1 + r.byte() % 8
+    cells = [r.byte() % 10 if r.byte() % density == 0 else 0 for _ in range(81)]
+    bound = 1 + r.number(5000)
+    with contextlib.suppress(ValueError):
+        form = _minlex.minlex(cells, bound)
+        assert form is None or _minlex.minlex(form) == form, (cells, form)
+    lines = data[r.at :].decode("latin-1").split("\n")[:4]
+    _refused(lambda: _minlex.minlex_lines(lines))
+
+
 class Planted(Exception):
     """An error a flow's source raises: it comes through the steps as it is."""
 
@@ -205,6 +222,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "unique9": unique9,
     "flow": flow,
     "nine": nine,
+    "minlex": minlex,
 }
 
 

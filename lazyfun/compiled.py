@@ -23,7 +23,9 @@ chains, its chains of one line, its wings) as C searches; the readable forms are
 :mod:`lazyfun.sudoku.steps`, and :mod:`lazyfun.sudoku.steps.engine` says which runs;
 and ``C_NINE``, the 9x9 engine in C that the Sudoku engine hands 9x9 boards to (its
 reader's guide is :mod:`lazyfun.sudoku.solving.nine`; its C sources are
-``lazyfun/sudoku/solving/nine_c``).
+``lazyfun/sudoku/solving/nine_c``); and ``C_MINLEX``, minlex's row-by-row search in C
+(:mod:`lazyfun.sudoku.canon` says when it runs; its C sources are
+``lazyfun/sudoku/canon/minlex_c``).
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
@@ -50,11 +52,13 @@ __all__ = [
     "C_EXTENSION",
     "C_FLOW",
     "C_FORCING",
+    "C_MINLEX",
     "C_NINE",
     "PURE_ENV",
     "c_extension_built",
     "c_flow_built",
     "c_forcing_built",
+    "c_minlex_built",
     "c_nine_built",
     "describe",
     "is_compiled",
@@ -85,6 +89,7 @@ C_EXTENSION = "lazyfun.sudoku.solving._learning"
 C_FLOW = "lazyfun.streams._flow"
 C_FORCING = "lazyfun.sudoku.steps._forcing"
 C_NINE = "lazyfun.sudoku.solving._nine"
+C_MINLEX = "lazyfun.sudoku.canon._minlex"
 PURE_ENV = "LAZYFUN_PURE"
 
 
@@ -121,14 +126,20 @@ def c_nine_built() -> bool:
     return importlib.util.find_spec(C_NINE) is not None
 
 
+def c_minlex_built() -> bool:
+    """Whether minlex's C search (``C_MINLEX``) was built and imports."""
+    return importlib.util.find_spec(C_MINLEX) is not None
+
+
 def describe() -> str:
     """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION``,
-    ``C_FLOW``, ``C_FORCING`` and ``C_NINE`` were built (``make`` prints it after
+    ``C_FLOW``, ``C_FORCING``, ``C_NINE`` and ``C_MINLEX`` were built (``make`` prints it after
     installing)."""
     learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
     flow = "built (C)" if c_flow_built() else "not built: the steps run their Python forms"
     forcing = "built (C)" if c_forcing_built() else "not built: chains and wings run in Python"
     nine = "built (C)" if c_nine_built() else "not built: 9x9 searches depth-first"
+    minlex = "built (C)" if c_minlex_built() else "not built: minlex searches in Python"
     return ", ".join(
         [
             *(
@@ -139,6 +150,7 @@ def describe() -> str:
             f"{C_FLOW} {flow}",
             f"{C_FORCING} {forcing}",
             f"{C_NINE} {nine}",
+            f"{C_MINLEX} {minlex}",
         ]
     )
 

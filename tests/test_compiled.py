@@ -17,12 +17,14 @@ from lazyfun.compiled import (
     C_EXTENSION,
     C_FLOW,
     C_FORCING,
+    C_MINLEX,
     C_NINE,
     COMPILED,
     PURE_ENV,
     c_extension_built,
     c_flow_built,
     c_forcing_built,
+    c_minlex_built,
     c_nine_built,
     describe,
     is_compiled,
@@ -60,7 +62,7 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
     sources = [path for path in asked[0] if not path.startswith("--")]
     assert sources == [name.replace(".", "/") + ".py" for name in COMPILED]
     assert all((ROOT / path).is_file() for path in sources)
-    engines = [C_EXTENSION, C_FLOW, C_FORCING, C_NINE]
+    engines = [C_EXTENSION, C_FLOW, C_FORCING, C_NINE, C_MINLEX]
     assert [e.name for e in built] == [*engines, "compiled_by_mypyc"]
     assert all(e.optional for e in built)
 
@@ -85,6 +87,7 @@ FOLDERS = {
     C_EXTENSION: ROOT / "lazyfun" / "sudoku" / "solving" / "learning_c",
     C_FORCING: ROOT / "lazyfun" / "sudoku" / "steps" / "forcing_c",
     C_NINE: ROOT / "lazyfun" / "sudoku" / "solving" / "nine_c",
+    C_MINLEX: ROOT / "lazyfun" / "sudoku" / "canon" / "minlex_c",
 }
 
 
@@ -124,7 +127,12 @@ def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_t
 
 @pytest.mark.parametrize(
     ("engine", "is_built"),
-    [(C_FLOW, c_flow_built), (C_FORCING, c_forcing_built), (C_NINE, c_nine_built)],
+    [
+        (C_FLOW, c_flow_built),
+        (C_FORCING, c_forcing_built),
+        (C_NINE, c_nine_built),
+        (C_MINLEX, c_minlex_built),
+    ],
 )
 def test_each_c_engine_is_reported_built_exactly_when_its_extension_is_there(
     engine: str, is_built: Callable[[], bool]

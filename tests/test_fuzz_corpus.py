@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import fuzz.readers
-from lazyfun.compiled import c_extension_built, c_forcing_built, c_nine_built
+from lazyfun.compiled import c_extension_built, c_forcing_built, c_minlex_built, c_nine_built
 
 CORPUS = Path(__file__).resolve().parent.parent / "fuzz" / "corpus"
 
@@ -28,7 +28,7 @@ def test_each_reader_reads_its_seeds_or_refuses_them_as_promised(target: str, se
 
 
 @pytest.mark.skipif(
-    not (c_extension_built() and c_forcing_built() and c_nine_built()),
+    not (c_extension_built() and c_forcing_built() and c_nine_built() and c_minlex_built()),
     reason="the C engines are not built here",
 )
 def test_each_engine_takes_its_seeds_or_refuses_them_as_promised() -> None:
