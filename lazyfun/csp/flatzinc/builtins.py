@@ -369,12 +369,23 @@ def _set_in(b: Builder, args: Sequence[Value]) -> None:
 
 @builtin("all_different_int", "lazyfun_all_different", "fzn_all_different_int")
 def _all_different(b: Builder, args: Sequence[Value]) -> None:
+    _distinct(b, args, domain=False)
+
+
+@builtin("lazyfun_all_different_domain")
+def _all_different_domain(b: Builder, args: Sequence[Value]) -> None:
+    """``all_different`` propagated to domain consistency (the mznlib's ``inverse``)."""
+    _distinct(b, args, domain=True)
+
+
+def _distinct(b: Builder, args: Sequence[Value], *, domain: bool) -> None:
+    """The decisions of ``args[0]`` all differ; a decision listed twice fails."""
     xs = b.array(args[0])
     decisions = [x if isinstance(x, Decision) else b.fresh(x, x) for x in xs]
     if len({d.index for d in decisions}) != len(decisions):
         b.post(False)
         return
-    b.post(AllDifferent(decisions))
+    b.post(AllDifferent(decisions, domain=domain))
 
 
 def _half(reified: Builtin) -> Builtin:

@@ -42,12 +42,13 @@ _TOKEN = re.compile(
   | (?P<string>"(?:[^"\\\n]|\\.)*")
   | (?P<ident>_*[A-Za-z][A-Za-z0-9_]*)
   | (?P<punct>\.\.|::|[:;,\[\](){}=])
+  | (?P<error>.)
     """,
     re.VERBOSE,
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Token:
     kind: str
     text: str
@@ -55,19 +56,19 @@ class _Token:
 
 
 def _tokens(text: str) -> list[_Token]:
+    """The tokens of ``text``, each with its line, spaces and comments left out."""
     found: list[_Token] = []
-    line, at = 1, 0
-    while at < len(text):
-        match = _TOKEN.match(text, at)
-        if match is None:
-            raise FlatZincError(f"line {line}: cannot read {text[at : at + 20]!r}")
+    line = 1
+    for match in _TOKEN.finditer(text):
         kind = match.lastgroup
-        assert kind is not None
         if kind == "newline":
             line += 1
+        elif kind == "error":
+            at = match.start()
+            raise FlatZincError(f"line {line}: cannot read {text[at : at + 20]!r}")
         elif kind != "space":
+            assert kind is not None
             found.append(_Token(kind, match.group(), line))
-        at = match.end()
     found.append(_Token("end", "", line))
     return found
 

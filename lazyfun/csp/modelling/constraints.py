@@ -472,9 +472,12 @@ class Truth(Constraint):
 
 
 class AllDifferent(Constraint):
-    """``Model.AllDifferent``: no two of the decisions take the same value."""
+    """``Model.AllDifferent``: no two of the decisions take the same value.  With
+    ``domain``, propagated to domain consistency too (Régin's matching rule, see
+    :mod:`lazyfun.csp.propagation.matching`), as MiniZinc's ``:: domain`` asks."""
 
-    def __init__(self, decisions: Sequence[Decision]) -> None:
+    def __init__(self, decisions: Sequence[Decision], *, domain: bool = False) -> None:
+        self.domain = domain
         models = {id(d.model) for d in decisions}
         if len(models) > 1:
             raise ModelError("all_different over decisions of two models")

@@ -24,6 +24,7 @@ __all__ = [
     "bounds",
     "element_filter",
     "extreme_filter",
+    "fails_on_trial",
     "if_then_filter",
     "keep_where",
     "low",
@@ -224,24 +225,49 @@ def narrow(doms: list[int], i: int, bits: int, changed: list[int]) -> bool:
 def table_filter(
     scope: tuple[int, ...], rows: Sequence[tuple[int, ...]], offsets: list[int]
 ) -> Propagator:
-    """The decisions keep the values some row still allowed by every domain uses."""
-    positions = [
-        tuple(v - offsets[i] for v, i in zip(row, scope, strict=True))
-        for row in rows
-        if all(v >= offsets[i] for v, i in zip(row, scope, strict=True))
-    ]
+    """The decisions keep the values some row still allowed by every domain uses.
+
+    The rows are bits of one number: per position and value, the rows with that
+    value there.  The rows still allowed are those whose value at each position is
+    in its domain (an and of ors); a value stays where some allowed row has it.
+    """
     width = len(scope)
+    at: list[dict[int, int]] = [{} for _ in scope]
+    count = 0
+    for row in rows:
+        if all(v >= offsets[i] for v, i in zip(row, scope, strict=True)):
+            for k, i in enumerate(scope):
+                bit = 1 << (row[k] - offsets[i])
+                at[k][bit] = at[k].get(bit, 0) | 1 << count
+            count += 1
+    every = (1 << count) - 1
 
     def prop(doms: list[int]) -> Changes:
-        supports = [0] * width
-        for row in positions:
-            if all(doms[i] >> row[k] & 1 for k, i in enumerate(scope)):
-                for k in range(width):
-                    supports[k] |= 1 << row[k]
-        changed: list[int] = []
-        for k, i in enumerate(scope):
-            if not narrow(doms, i, doms[i] & supports[k], changed):
+        allowed = every
+        for k in range(width):
+            rows_at = at[k]
+            rest = doms[scope[k]]
+            some = 0
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                some |= rows_at.get(bit, 0)
+            allowed &= some
+            if not allowed:
                 return None
+        changed: list[int] = []
+        for k in range(width):
+            rows_at = at[k]
+            i = scope[k]
+            rest = kept = doms[i]
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if not rows_at.get(bit, 0) & allowed:
+                    kept ^= bit
+            if kept != doms[i]:
+                doms[i] = kept
+                changed.append(i)
         return changed
 
     return prop
@@ -302,11 +328,24 @@ def _entailed(condition: Constraint, offsets: list[int]) -> Callable[[list[int],
     return when_fixed
 
 
-def if_then_filter(condition: Constraint, then: Propagator, offsets: list[int]) -> Propagator:
-    """``condition`` implies the constraint that ``then`` propagates.
+def fails_on_trial(prop: Propagator, scope: Sequence[int], doms: list[int]) -> bool:
+    """Whether ``prop`` finds its constraint impossible on ``doms``; the domains of its
+    ``scope`` (all it may narrow) are put back as they were."""
+    saved = [doms[i] for i in scope]
+    failed = prop(doms) is None
+    for i, bits in zip(scope, saved, strict=True):
+        doms[i] = bits
+    return failed
+
+
+def if_then_filter(
+    condition: Constraint, then: Propagator, then_scope: Sequence[int], offsets: list[int]
+) -> Propagator:
+    """``condition`` implies the constraint that ``then`` propagates (over the decisions
+    ``then_scope``).
 
     Once the condition is sure to hold, ``then`` runs; while ``then`` is
-    found impossible (on a trial copy of the domains), the condition must
+    found impossible (on a trial, see :func:`fails_on_trial`), the condition must
     fail: with one of its decisions open, that decision keeps the values
     that break it.
     """
@@ -317,7 +356,7 @@ def if_then_filter(condition: Constraint, then: Propagator, offsets: list[int]) 
     def prop(doms: list[int]) -> Changes:
         if entailed(doms, values):
             return then(doms)
-        if then(list(doms)) is not None:
+        if not fails_on_trial(then, then_scope, doms):
             return ()
         open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
         if len(open_) != 1:

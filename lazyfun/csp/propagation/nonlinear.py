@@ -5,7 +5,8 @@ Domains are bit sets over offsets, as in :mod:`lazyfun.csp.propagation.filters`.
 ``result == f(arguments)`` keeps exactly the supported values while its arguments
 have few combinations (:data:`~lazyfun.csp.modelling.arithmetic.ENUMERATED`), and reasons on
 bounds beyond that.  A combination of constraints runs the propagators of its parts:
-a part that fails on a trial copy of the domains cannot hold there.
+a part that fails on a trial of the domains cannot hold there; a disjunction of
+0/1 decisions' values (a clause) is unit propagation.
 
 Installed from source, this module is compiled with mypyc (see
 :mod:`lazyfun.compiled`); the code here is what runs either way.
@@ -18,9 +19,25 @@ from fractions import Fraction
 from math import isqrt
 
 from lazyfun.csp.modelling.arithmetic import ENUMERATED, span
-from lazyfun.csp.propagation.filters import Changes, Propagator, low, narrow, range_mask
+from lazyfun.csp.propagation.filters import (
+    Changes,
+    Propagator,
+    fails_on_trial,
+    low,
+    narrow,
+    range_mask,
+)
 
-__all__ = ["all_filter", "any_filter", "function_filter", "truth_filter"]
+__all__ = [
+    "abs_filter",
+    "all_filter",
+    "any_filter",
+    "clause_filter",
+    "function_filter",
+    "reified_clause_filter",
+    "reified_unary_filter",
+    "truth_filter",
+]
 
 
 def _values(bits: int, offset: int) -> list[int]:
@@ -126,6 +143,56 @@ def _by_bounds(
     return changed
 
 
+def _reversed(bits: int, width: int) -> int:
+    """The lowest ``width`` bits of ``bits`` in the opposite order."""
+    return int(format(bits & ((1 << width) - 1), f"0{width}b")[::-1], 2) if width > 0 else 0
+
+
+def _magnitudes(bits: int, offset: int) -> int:
+    """``abs`` of the values of a bit set over ``offset``, as a bit set over 0."""
+    if offset >= 0:
+        return bits << offset
+    width = -offset  # positions below it hold the negative values, -1 at width - 1
+    return bits >> width | _reversed(bits, width) << 1
+
+
+def _with_magnitudes(allowed: int, offset: int) -> int:
+    """The positions of a bit set over ``offset`` whose value's ``abs`` is in ``allowed``
+    (a bit set over 0)."""
+    if offset >= 0:
+        return allowed >> offset
+    width = -offset
+    return allowed << width | _reversed(allowed >> 1, width)
+
+
+def abs_filter(result: int, x: int, offsets: list[int]) -> Propagator:
+    """``result == abs(x)`` to domain consistency, by bit sets: the result keeps the
+    magnitudes of x's values, x the values whose magnitude the result keeps (the
+    negative ones mirrored, a bit reversal)."""
+    off_z, off_x = offsets[result], offsets[x]
+
+    def prop(doms: list[int]) -> Changes:
+        z_bits, x_bits = doms[result], doms[x]
+        reach = _magnitudes(x_bits, off_x)
+        z = z_bits & (reach >> off_z if off_z >= 0 else reach << -off_z)
+        if not z:
+            return None
+        allowed = z << off_z if off_z >= 0 else z >> -off_z
+        kept = x_bits & _with_magnitudes(allowed, off_x)
+        if not kept:
+            return None
+        changed = []
+        if z != z_bits:
+            doms[result] = z
+            changed.append(result)
+        if kept != x_bits:
+            doms[x] = kept
+            changed.append(x)
+        return changed
+
+    return prop
+
+
 def function_filter(
     result: int,
     arguments: tuple[int, ...],
@@ -155,11 +222,6 @@ def _combinations(options: list[list[int]]) -> list[tuple[int, ...]]:
     return combos
 
 
-def _fails(prop: Propagator, doms: list[int]) -> bool:
-    """Whether ``prop`` finds its constraint impossible on a trial copy of ``doms``."""
-    return prop(list(doms)) is None
-
-
 def all_filter(parts: Sequence[Propagator]) -> Propagator:
     """``c1 & c2 & ...``: each part's propagator in turn."""
 
@@ -175,12 +237,12 @@ def all_filter(parts: Sequence[Propagator]) -> Propagator:
     return prop
 
 
-def any_filter(parts: Sequence[Propagator]) -> Propagator:
-    """``c1 | c2 | ...``: fails when every part fails; when all but one fail, that one
-    must hold and its propagator runs."""
+def any_filter(parts: Sequence[tuple[Propagator, tuple[int, ...]]]) -> Propagator:
+    """``c1 | c2 | ...`` (each part's propagator and scope): fails when every part
+    fails; when all but one fail, that one must hold and its propagator runs."""
 
     def prop(doms: list[int]) -> Changes:
-        alive = [part for part in parts if not _fails(part, doms)]
+        alive = [part for part, scope in parts if not fails_on_trial(part, scope, doms)]
         if not alive:
             return None
         if len(alive) == 1:
@@ -190,10 +252,13 @@ def any_filter(parts: Sequence[Propagator]) -> Propagator:
     return prop
 
 
-def truth_filter(truth: int, holds: Propagator, fails: Propagator) -> Propagator:
-    """``truth == 1`` exactly when the condition holds: with ``truth`` fixed, the
-    condition (1) or its negation (0) is propagated; open, it is fixed to 0 when the
-    condition cannot hold and to 1 when its negation cannot."""
+def truth_filter(
+    truth: int, holds: Propagator, fails: Propagator, scope: tuple[int, ...]
+) -> Propagator:
+    """``truth == 1`` exactly when the condition holds (over the decisions ``scope``):
+    with ``truth`` fixed, the condition (1) or its negation (0) is propagated; open,
+    it is fixed to 0 when the condition cannot hold and to 1 when its negation
+    cannot."""
 
     def prop(doms: list[int]) -> Changes:
         bits = doms[truth]  # over offset 0: bit 0 is false, bit 1 true
@@ -201,12 +266,99 @@ def truth_filter(truth: int, holds: Propagator, fails: Propagator) -> Propagator
             return holds(doms)
         if bits == 0b01:
             return fails(doms)
-        if _fails(holds, doms):
+        if fails_on_trial(holds, scope, doms):
             doms[truth] = 0b01
             return (truth,)
-        if _fails(fails, doms):
+        if fails_on_trial(fails, scope, doms):
             doms[truth] = 0b10
             return (truth,)
         return ()
+
+    return prop
+
+
+def reified_unary_filter(truth: int, x: int, meets: int) -> Propagator:
+    """The 0/1 decision ``truth`` is 1 exactly when decision ``x`` takes one of the
+    values of the bit set ``meets`` (a condition on ``x`` alone: ``x == 3``, ``x <=
+    5``, ``x in s``), by bit masks."""
+
+    def prop(doms: list[int]) -> Changes:
+        bits = doms[truth]
+        held = doms[x]
+        if bits == 0b10 or bits == 0b01:
+            kept = held & meets if bits == 0b10 else held & ~meets
+            if not kept:
+                return None
+            if kept == held:
+                return ()
+            doms[x] = kept
+            return (x,)
+        if not held & meets:
+            doms[truth] = 0b01
+            return (truth,)
+        if not held & ~meets:
+            doms[truth] = 0b10
+            return (truth,)
+        return ()
+
+    return prop
+
+
+def clause_filter(literals: Sequence[tuple[int, int]]) -> Propagator:
+    """At least one literal holds: a literal ``(i, bit)`` is a 0/1 decision (over offset
+    0) taking the value of ``bit`` (``0b01``: 0, ``0b10``: 1).  Unit propagation: with
+    every literal but one false, that one is set; with all false, a failure."""
+
+    def prop(doms: list[int]) -> Changes:
+        last = -1
+        want = 0
+        for i, bit in literals:
+            bits = doms[i]
+            if bits == bit:
+                return ()
+            if bits & bit:
+                if last >= 0:
+                    return ()
+                last, want = i, bit
+        if last < 0:
+            return None
+        doms[last] = want
+        return (last,)
+
+    return prop
+
+
+def reified_clause_filter(truth: int, when: int, literals: Sequence[tuple[int, int]]) -> Propagator:
+    """The 0/1 decision ``truth`` is ``when`` (a bit, as a literal's) exactly when some
+    literal holds (see :func:`clause_filter`): ``array_bool_or`` reified, and
+    ``array_bool_and`` reified as the clause of the negated literals."""
+    unit = clause_filter(literals)
+    other = when ^ 0b11
+
+    def prop(doms: list[int]) -> Changes:
+        bits = doms[truth]
+        if bits == when:
+            return unit(doms)
+        if bits == other:
+            changed = []
+            for i, bit in literals:
+                held = doms[i]
+                if held == bit:
+                    return None
+                if held & bit:
+                    doms[i] = held ^ bit
+                    changed.append(i)
+            return changed
+        open_ = False
+        for i, bit in literals:
+            held = doms[i]
+            if held == bit:
+                doms[truth] = when
+                return (truth,)
+            open_ = open_ or bool(held & bit)
+        if open_:
+            return ()
+        doms[truth] = other
+        return (truth,)
 
     return prop

@@ -57,10 +57,24 @@ from lazyfun.csp.propagation.filters import (
     unit_equality,
 )
 from lazyfun.csp.propagation.hall import bounds_distinct
-from lazyfun.csp.propagation.nonlinear import all_filter, any_filter, function_filter, truth_filter
+from lazyfun.csp.propagation.matching import matching_distinct
+from lazyfun.csp.propagation.nonlinear import (
+    abs_filter,
+    all_filter,
+    any_filter,
+    clause_filter,
+    function_filter,
+    reified_clause_filter,
+    reified_unary_filter,
+    truth_filter,
+)
 from lazyfun.csp.propagation.relaxation import Relaxation, knapsacks
 
-__all__ = ["Propagators"]
+__all__ = ["UNARY_VALUES", "Propagators"]
+
+# A condition on one decision reified (``r <-> x == 3``) is propagated by bit masks
+# when the decision has at most this many values.
+UNARY_VALUES = 4096
 
 
 def _is_shift_equal(c: Constraint) -> bool:
@@ -163,6 +177,7 @@ class Propagators:
         self.size = len(decisions)
         self.offsets = [d.domain.offset for d in decisions]
         self.start = tuple(d.domain.bits for d in decisions)
+        self._probe = [0] * self.size  # values to test a condition with (see _unary)
         self.propagators: list[Propagator] = []
         self.watchers: list[list[int]] = [[] for _ in decisions]
         self.constant: list[Propagator] = []
@@ -231,7 +246,9 @@ class Propagators:
         self.slow[-1] = isinstance(c, NoOverlap | Cumulative)
         if isinstance(c, AllDifferent):
             self.groups.append(c.scope)
-            if self._many_values(c.scope):
+            if c.domain:
+                self.costly.append((matching_distinct(c.scope, self.offsets), c.scope))
+            elif self._many_values(c.scope):
                 self.costly.append((bounds_distinct(c.scope, self.offsets), c.scope))
 
     def _many_values(self, scope: tuple[int, ...]) -> bool:
@@ -285,7 +302,7 @@ class Propagators:
         if isinstance(c, Table):
             return table_filter(c.scope, c.rows, self.offsets)
         if isinstance(c, IfThen):
-            return if_then_filter(c.condition, self.compile(c.then), self.offsets)
+            return if_then_filter(c.condition, self.compile(c.then), c.then.scope, self.offsets)
         scope = [d.index for d in c.decisions]
         return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
 
@@ -308,13 +325,66 @@ class Propagators:
         (``&``, ``|``, ``model.truth``): see :mod:`lazyfun.csp.propagation.nonlinear`."""
         if isinstance(c, Function):
             arguments = tuple(a.index for a in c.arguments)
+            if c.name == "abs" and len(arguments) == 1 and arguments[0] != c.result.index:
+                return abs_filter(c.result.index, arguments[0], self.offsets)
             return function_filter(c.result.index, arguments, c.name, c.k, c.f, self.offsets)
         if isinstance(c, AllOf):
             return all_filter([self.compile(p) for p in c.parts])
         if isinstance(c, AnyOf):
-            return any_filter([self.compile(p) for p in c.parts])
-        holds, fails = self.compile(c.condition), self.compile(c.condition.negated())
-        return truth_filter(c.truth.index, holds, fails)
+            literals = self._literals(c.parts)
+            if literals is not None:
+                return clause_filter(literals)
+            return any_filter([(self.compile(p), p.scope) for p in c.parts])
+        condition = c.condition
+        if isinstance(condition, AnyOf | AllOf):
+            literals = self._literals(condition.parts)
+            if literals is not None and isinstance(condition, AnyOf):
+                return reified_clause_filter(c.truth.index, 0b10, literals)
+            if literals is not None:  # the truth is 0 exactly when some literal fails
+                negated = [(i, bit ^ 0b11) for i, bit in literals]
+                return reified_clause_filter(c.truth.index, 0b01, negated)
+        meets = self._unary(condition)
+        if meets is not None and condition.scope[0] != c.truth.index:
+            return reified_unary_filter(c.truth.index, condition.scope[0], meets)
+        holds, fails = self.compile(condition), self.compile(condition.negated())
+        return truth_filter(c.truth.index, holds, fails, c.scope)
+
+    def _unary(self, c: Constraint) -> int | None:
+        """The values (a bit set over its offset) that the one decision of ``c`` meets
+        ``c`` with, found by trying each; None when ``c`` has more decisions or its
+        decision more than :data:`UNARY_VALUES` values."""
+        if len(c.scope) != 1:
+            return None
+        (i,) = c.scope
+        bits = self.start[i]
+        if bits.bit_count() > UNARY_VALUES:
+            return None
+        probe = self._probe
+        meets = 0
+        while bits:
+            bit = bits & -bits
+            bits ^= bit
+            probe[i] = self.offsets[i] + bit.bit_length() - 1
+            if c.holds(probe):
+                meets |= bit
+        return meets
+
+    def _literals(self, parts: Sequence[Constraint]) -> list[tuple[int, int]] | None:
+        """``parts`` as literals ``(decision, bit)`` when each is a comparison of one 0/1
+        decision that one of its two values meets (the bit of that value); else None."""
+        literals = []
+        for p in parts:
+            if not isinstance(p, Linear) or len(p.expr.terms) != 1:
+                return None
+            ((i, a),) = p.expr.terms.items()
+            if self.offsets[i] != 0 or self.start[i] & ~0b11:
+                return None
+            test, k = COMPARISONS[p.op], p.expr.constant
+            meets = [v for v in (0, 1) if test(a * v + k, 0)]
+            if len(meets) != 1:
+                return None
+            literals.append((i, 1 << meets[0]))
+        return literals
 
     def value(self, i: int, bits: int) -> int:
         return self.offsets[i] + low(bits)
