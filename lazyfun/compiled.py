@@ -75,6 +75,7 @@ COMPILED = (
     "lazyfun.csp.propagation.disjunctive",
     "lazyfun.csp.propagation.distances",
     "lazyfun.csp.propagation.hall",
+    "lazyfun.csp.propagation.matching",
     "lazyfun.csp.propagation.propagators",
     "lazyfun.csp.propagation.relaxation",
     "lazyfun.csp.search.solver",
