@@ -38,8 +38,10 @@ $(VENV)/.dev: pyproject.toml setup.py | $(BIN)/python
 	$(call INSTALL,'.[dev]')
 	touch $@ $(VENV)/.base
 
+# a variable: make splits a call's arguments at its commas before expanding them
+BENCH_EXTRAS := '.[dev,bench,plot]'
 $(VENV)/.bench: pyproject.toml setup.py | $(BIN)/python
-	$(call INSTALL,'.[dev,bench,plot]')
+	$(call INSTALL,$(BENCH_EXTRAS))
 	touch $@ $(VENV)/.dev $(VENV)/.base
 
 # The compiled modules and the C engine, in place, rebuilt when their sources change
