@@ -175,7 +175,7 @@ def test_the_c_search_gives_the_python_hint_with_the_inner_rules() -> None:
     assert found.technique == step.technique and found.rating == step.difficulty
 
 
-@pytest.mark.untraced  # some seven seconds of readable search, thrice that traced
+@pytest.mark.slow  # some seven seconds of readable search; the C levels alone are below
 def test_the_c_search_gives_the_python_hint_with_chains_nested() -> None:
     """Level 2 on the first state of a forum puzzle's walk that needs it (serate's ER
     10.3, serate_nested.txt); `make sanitize` leaves it out, for the C

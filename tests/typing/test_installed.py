@@ -4,7 +4,7 @@ folder outside the repository find lazyfun (an editable install is a plain path 
 and report the user's mistake at its line, and nothing else.
 
 mypy keeps its cache in ``build/typing-outside`` so that a second run takes a second; the
-first reads the package's modules once (some seconds).
+first reads the package's modules once (some ten seconds), so that check is ``make slow``'s.
 """
 
 from __future__ import annotations
@@ -57,6 +57,9 @@ def outside(tmp_path: Path) -> Path:
     return tmp_path
 
 
+# Some ten seconds cold (it reads every module the package imports): `make slow` runs it; the
+# pyright check below holds the same install shape in `make test`.
+@pytest.mark.slow
 def test_mypy_finds_the_installed_package_and_its_types(outside: Path) -> None:
     cache = CACHE / "mypy"
     report = _check(
