@@ -189,6 +189,7 @@ def test_serate_rates_the_puzzle_as_we_do_with_the_chains_plus(
     assert any(step.technique.endswith("(+)") for step in steps(parse(puzzle)))
 
 
+@pytest.mark.untraced  # three walks up to the chains (+): the tests above reach their lines
 @settings(max_examples=3, deadline=None)
 @given(st.data())
 def test_under_equivalence_the_rating_with_the_chains_plus_holds(data: st.DataObject) -> None:
