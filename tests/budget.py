@@ -22,9 +22,9 @@ def cheap(items: Sequence[T], slow: set[T]) -> Sequence[T]:
     return [item for item in items if item not in slow] if _pure() else items
 
 
-def examples(n: int) -> int:
-    """``n`` on the compiled build; ``n // 5`` (at least 20) from source."""
-    return max(20, n // 5) if _pure() else n
+def examples(n: int, least: int = 20) -> int:
+    """``n`` on the compiled build; ``n // 5`` (at least ``least``) from source."""
+    return max(least, n // 5) if _pure() else n
 
 
 def sample(items: Sequence[T], every: int = 3) -> Sequence[T]:

@@ -99,6 +99,7 @@ def test_each_schedule_found_is_better_and_real(jobs: JobShop, seed: int) -> Non
         last = makespan
 
 
+@pytest.mark.long_from_source  # the walk to 55 takes seconds from source; the law above walks
 def test_ft06_tabu_search_reaches_55() -> None:
     """Fisher and Thompson's 6x6 from jobs in order (a makespan well above 55): one
     search reaches the optimum, 55."""

@@ -242,9 +242,13 @@ def test_solve_and_count_keep_to_the_marks() -> None:
     assert all(s.cells[0] == 2 and s.cells[15] == 3 for s in solve(marked))
 
 
-def test_the_steps_start_from_the_marks() -> None:
+@pytest.mark.long_from_source  # every rung fails on the empty grid: seconds from source
+def test_the_empty_grid_has_no_step_but_a_guess() -> None:
     first = hint(EMPTY4)
     assert first is not None and first.technique == "bifurcation"
+
+
+def test_the_steps_start_from_the_marks() -> None:
     assert str(hint(MarkedGrid.of(EMPTY4, {0: [1]}))) == "naked single: r1c1=1"
     solution = next(solve(EMPTY4))
     marked = MarkedGrid.of(EMPTY4, {c: [v] for c, v in enumerate(solution.cells)})
