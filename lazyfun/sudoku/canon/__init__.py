@@ -44,6 +44,9 @@ as early as its stack allows.
 >>> print(minlex(g))
 000000012000034005006007300001300007053080000080000100010005090200100000700400030
 
+For 9x9 grids ``minlex`` runs the same search in C where it was built
+(``lazyfun/sudoku/canon/minlex_c``, see :mod:`~lazyfun.sudoku.canon.canonical`).
+
 The modules: :mod:`~lazyfun.sudoku.board.arrangement` (arrangements and
 relabelling), :mod:`~lazyfun.sudoku.canon.spec` (the specification),
 :mod:`~lazyfun.sudoku.canon.rows` (the row-by-row search),
