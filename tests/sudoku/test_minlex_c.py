@@ -12,7 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.sudoku import Grid, PuzzleError, parse
-from lazyfun.sudoku.canon import canonical, canonical_rows, minlex, random_transform
+from lazyfun.sudoku.canon import (
+    canonical,
+    canonical_rows,
+    equivalent,
+    minlex,
+    random_transform,
+)
 from tests.budget import examples
 from tests.datafiles import read_lines
 from tests.puzzles import PUZZLES, SOLUTIONS
@@ -103,6 +109,18 @@ def test_the_17_clue_list_is_in_minlex_form() -> None:
 def test_the_batch_gives_each_lines_form() -> None:
     lines = [*PUZZLES[:4], *SOLUTIONS[:2]]
     assert _minlex.minlex_lines(lines) == ["".join(map(str, in_c(parse(x)))) for x in lines]
+
+
+@given(puzzles(), st.randoms(use_true_random=False))
+@settings(max_examples=examples(40), deadline=None)
+def test_equivalence_by_whole_forms_agrees_with_the_python_rows(
+    grid: Grid, rng: random.Random
+) -> None:
+    other = random_transform(grid, rng)
+    blank = rng.randrange(81)  # one cell of the copy blanked: equivalent only by chance
+    changed = Grid(tuple(0 if i == blank else v for i, v in enumerate(other.cells)), 3)
+    for b in (other, changed):
+        assert equivalent(grid, b) == (in_python(grid) == in_python(b))
 
 
 def test_a_search_past_its_bound_comes_back_and_python_answers(

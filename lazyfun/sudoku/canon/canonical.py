@@ -173,10 +173,15 @@ def automorphisms(grid: Grid) -> int:
 def equivalent(a: Grid, b: Grid) -> bool:
     """Whether some arrangement takes ``a`` to ``b``; stops at the first canonical row that differs.
 
+    Two 9x9 grids are compared by their whole forms where the C search runs
+    (:data:`FAST`): it writes all nine rows in less time than Python writes one.
+
     >>> a = parse("1200" "0000" "0000" "0001")
     >>> equivalent(a, random_transform(a, random.Random(7)))
     True
     """
     if a.box != b.box:
         return False
+    if FAST and a.box == 3:
+        return minlex(a) == minlex(b)
     return all(x == y for x, y in zip(canonical_rows(a), canonical_rows(b), strict=True))
