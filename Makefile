@@ -198,8 +198,7 @@ sanitize: $(DEV)
 		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
 		tests/sudoku/test_nine_engine.py tests/sudoku/test_nine_fuzz.py lazyfun/sudoku/solving/nine.py \
-		tests/sudoku/test_minlex_c.py \
-		--deselect tests/sudoku/test_forcing_c.py::test_the_c_search_gives_the_python_hint_with_chains_nested
+		tests/sudoku/test_minlex_c.py -n 2 --dist loadfile
 
 # Coverage-guided fuzzing (atheris, pip's `lazyfun[fuzz]`; clang for the C engines):
 # each reader's target (fuzz/readers.py, the source run: LAZYFUN_PURE=1), then each C
