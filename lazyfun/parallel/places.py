@@ -15,7 +15,10 @@ comes here:
 
 For threads and processes ``n`` is the number of calls in flight; for dask it
 is the number of workers.  The window reads at most ``held x items per task``
-items ahead of the consumer (:func:`read_ahead` says how many for a place).
+items ahead of the consumer: in order ``held`` is 8 tasks a worker (so a slow
+call holds no other one back), as completed ``n + 1`` (``n`` in flight or done,
+one more ready to start); a task is one item while the calls are slow, or what
+``chunksize`` fixes.
 """
 
 from __future__ import annotations
@@ -129,6 +132,7 @@ def concurrent(
         kind=kind,
         ordered=ordered,
         running=running,
+        held=None if ordered else n + 1,
         task_seconds=TASK_SECONDS if remote else THREAD_TASK_SECONDS,
         max_chunk=MAX_CHUNK if remote else THREAD_CHUNK,
         remote=remote,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Collection, Iterator
 from typing import Any
@@ -24,7 +25,7 @@ from lazyfun.streams.asteps import (
     is_async,
 )
 from lazyfun.streams.steps import StreamConsumedError
-from lazyfun.streams.threaded import TeeBook, passed_on
+from lazyfun.streams.threaded import END, Mark, TeeBook, passed_on
 
 __all__ = [
     "Buffer",
@@ -78,7 +79,8 @@ class Concurrent(Ending):
 
     In order, a slow call at the head does not hold the others back: each call that
     ends frees its place for the next item while the head is awaited, its result held
-    in order, at most ``HELD * n`` items read ahead of the reader.
+    in order, at most ``HELD * n`` items read ahead of the reader.  As they complete, at
+    most ``n + 1``: ``n`` in flight or done, and one more read, ready to start.
 
     Coroutines are awaited by at most ``n`` worker tasks, started as the calls need
     them, each taking the next item from an inbox: a call costs a future, not a task
@@ -102,6 +104,7 @@ class Concurrent(Ending):
         self.running: set[asyncio.Future[Any]] = set()  # the calls not ended yet
         self.ended = asyncio.Event()  # set by each call that ends: what the reader waits on
         self.read = 0
+        self.held = HELD * n if ordered else n + 1  # the most items read and not handed on
         self.exhausted = False
         self.threads = Threads(n)
         self.inbox: asyncio.Queue[tuple[Any, asyncio.Future[Any]]] = asyncio.Queue()
@@ -155,7 +158,7 @@ class Concurrent(Ending):
         while (
             not self.exhausted
             and len(self.running) < QUEUED * self.n
-            and len(self.pending) < HELD * self.n
+            and len(self.pending) < self.held
         ):
             try:
                 item = await anext(self.source)
@@ -442,13 +445,13 @@ class Buffer(Step):
 
 class ReadAhead(Step):
     """A plain iterable read ahead on a daemon thread (a sync :class:`~lazyfun.streams.
-    threaded.Buffer` of ``n``, holding ``n`` items at most): the items already read are
-    taken into the loop all at once and handed on one by one, and only when none is
-    there does the loop wait, woken by the reader itself, so a blocking read never
-    blocks the loop and a cheap source stays cheap.  With ``most``, ``n`` starts small
-    and doubles each time the loop had to wait, up to ``most``: a reader that stops
-    early has had at most about as many items read ahead as it took.  An error arrives
-    at its place."""
+    threaded.Buffer` of ``n``, holding ``n`` items at most): every item already read is
+    taken in the loop without a wait, and only when none is there does the loop wait,
+    woken by the reader itself, so a blocking read never blocks the loop and a cheap
+    source stays cheap (the items cross in batches, one wake a batch).  With ``most``,
+    ``n`` starts small and grows to the number of items taken each time the loop had to
+    wait, up to ``most``: a reader that stops early has had at most as many items read
+    ahead as it took (and one).  An error arrives at its place."""
 
     def __init__(
         self,
@@ -457,56 +460,59 @@ class ReadAhead(Step):
         *,
         most: int | None = None,
         close: Callable[[], object] | None = None,
+        asked: bool = False,
     ) -> None:
-        self.ahead = threaded.Buffer(items, n)
+        self.ahead = threaded.Buffer(items, n, asked=asked)
         self.shelf = self.ahead.shelf
-        self.batch: deque[tuple[bool, Any]] = deque()
-        self.done = False
-        self.most = most or n  # ``n`` doubles, up to ``most``, each time the loop waits
+        self.entries = self.shelf.entries
+        self.most = most or n  # ``n`` grows, up to ``most``, each time the loop waits
         self.close = close
 
-    async def __anext__(self) -> Any:
-        batch = self.batch
-        if not batch:
-            if self.done:
-                raise StopAsyncIteration
-            if not self.ahead.ready(0.0):  # nothing shelved yet (by a time long past: no wait)
-                self.shelf.n = min(2 * self.shelf.n, self.most)
-                await self._shelved()
-            self.batch = batch = self.shelf.lend()
-        ok, value = batch.popleft()
-        shelf = self.shelf
-        shelf.lent -= 1  # one lent entry used
-        if shelf.full:  # the reader waits for room
-            shelf.made_room()
-        if ok and value is not threaded.END:
-            return value
-        if ok:
-            self.done = True
-            raise StopAsyncIteration
-        taken: list[tuple[bool, Any]] = [(ok, value)]
-        del value  # an error is an item at its place (the reading goes on), raised with
-        return passed_on(taken)  # no reference to it kept by this frame
+    def ask(self, more: int | None) -> None:
+        """Let the thread read ``more`` items past those taken (None: as many as ``n``
+        allows), as :meth:`~lazyfun.streams.threaded.Buffer.ask`: made with ``asked``,
+        it reads only what it is asked for (``group(within=)``)."""
+        held = len(self.entries)  # first: a read meanwhile can only make ``taken`` larger
+        taken = self.shelf.started - held
+        self.shelf.allow(math.inf if more is None else taken + more)
 
-    async def _shelved(self) -> None:
-        """Wait for the reader to shelve an entry: it wakes the loop itself."""
-        loop, shelf = asyncio.get_running_loop(), self.shelf
-        arrived = loop.create_future()
-        shelf.wake = lambda: loop.call_soon_threadsafe(_settle, arrived)
-        if shelf.entries or shelf.stopping:  # it came before the wake was left
-            shelf.wake = None
-            return
+    async def __anext__(self) -> Any:
         try:
-            await arrived
-        finally:
-            shelf.wake = None  # a wait cancelled leaves no wake for a loop that may be gone
+            value = self.entries.popleft()
+        except IndexError:
+            value = await self._shelved()
+        if self.shelf.full:  # the reader waits for room
+            self.shelf.made_room()
+        if type(value) is Mark:
+            if value is END:
+                self.entries.appendleft(END)  # the end stays: a read after it ends at once
+                raise StopAsyncIteration
+            self.shelf.raise_error(value)  # an item at its place: the reading goes on
+        return value
+
+    async def _shelved(self) -> Any:
+        """The next value, once the reader has shelved it (started the first time, it
+        wakes the loop itself; :data:`END` once closed).  Each wait lets it read as far
+        ahead as the items taken so far, up to ``most``."""
+        loop, shelf = asyncio.get_running_loop(), self.shelf
+        self.ahead.begin()
+        shelf.n = min(max(shelf.n, shelf.started), self.most)  # started: all taken, here
+        while not shelf.entries and not shelf.stopping:
+            arrived = loop.create_future()
+            shelf.wake = _waker(loop, arrived)
+            if shelf.entries or shelf.stopping:  # it came before the wake was left
+                break
+            try:
+                await arrived
+            finally:
+                shelf.wake = None  # a wait cancelled leaves no wake for a loop that may be gone
+        return self.entries.popleft() if shelf.entries else END
 
     async def aclose(self) -> None:
         """Stop the reading thread (after the read it is in); the iterable stays open but
         for ``close``, if given."""
-        self.done = True
-        self.batch = deque()  # what was taken and not handed on is dropped with the rest
-        self.ahead.close()
+        self.ahead.close()  # what was read and not handed on is dropped with the rest
+        self.entries.appendleft(END)
         if self.close is not None:
             self.close()
 
@@ -514,6 +520,11 @@ class ReadAhead(Step):
 def _settle(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)
+
+
+def _waker(loop: asyncio.AbstractEventLoop, arrived: asyncio.Future[None]) -> Callable[[], object]:
+    """What a reading thread calls to settle ``arrived`` in ``loop``."""
+    return lambda: loop.call_soon_threadsafe(_settle, arrived)
 
 
 async def _next_of(items: AsyncIterator[Any]) -> Any:

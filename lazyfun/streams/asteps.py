@@ -387,7 +387,8 @@ class Group(Step):
     """Lists closed on size or on time, the time also while waiting for the next item
     (the read in progress is kept as a task and goes on after the list is sent).  A
     list is what ``gather()`` makes: a list, or what folds the items as they come
-    (``aggregate``'s windows), with ``append`` and ``len``."""
+    (``aggregate``'s windows), with ``append`` and ``len``.  With ``ask`` (``ReadAhead.ask``)
+    the source is read only while a list is filled, no further than it has room for."""
 
     def __init__(
         self,
@@ -396,9 +397,10 @@ class Group(Step):
         within: float | None,
         by: Callable[[Any], Any] | None,
         gather: Callable[[], Any] = list,
+        ask: Callable[[int | None], None] | None = None,
     ) -> None:
         self.source, self.size, self.within, self.by = source, size, within, by
-        self.gather = gather
+        self.gather, self.ask = gather, ask
         self.by_async = is_async(by)
         self.open: dict[Any, tuple[float, list[Any]]] = {}
         self.ready: deque[Any] = deque()
@@ -453,6 +455,22 @@ class Group(Step):
         return None
 
     async def __anext__(self) -> Any:
+        if self.ask is None:
+            return await self._next()
+        self.ask(self._wanted())
+        try:
+            return await self._next()
+        finally:
+            self.ask(0)
+
+    def _wanted(self) -> int | None:
+        """How many items the list being filled takes yet (None: as many as come)."""
+        if self.size is None or self.by is not None:
+            return None
+        filling = self.open.get(None)
+        return self.size - (len(filling[1]) if filling else 0)
+
+    async def _next(self) -> Any:
         if not self.ready:
             self.held.raise_held()
         while not self.ready:

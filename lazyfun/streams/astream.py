@@ -156,7 +156,9 @@ class AsyncStream(AsyncVerbs[T]):
         ``f``).  ``retry``: a count of attempts or a tenacity ``AsyncRetrying`` (or
         ``Retrying`` for a plain ``f``).  ``rate`` meters every call, each attempt of a
         retry included; ``timeout`` makes a call over time a TimeoutError at its item (a
-        coroutine is cancelled; a plain call is left to finish on its thread).
+        coroutine is cancelled; a plain call is left to finish on its thread).  It reads
+        at most ``8 * n`` items ahead of you in order (a slow call holds no other one
+        back), ``n + 1`` with ``ordered=False``; ``filter`` and ``do`` likewise.
 
         >>> import asyncio
         >>> asyncio.run(astream("ab").map(str.upper).to_list())
@@ -577,10 +579,11 @@ class AsyncStream(AsyncVerbs[T]):
             checked(by, "group's by")
         if size is not None and limit is None and by is None:
             return self._then(Chunked(self._take_items(), size))
-        items = self._take_items()
+        items, ask = self._take_items(), None
         if limit is not None and isinstance(items, FromSync):
-            items = ReadAhead(items.items, GROUP_AHEAD)
-        return self._then(Group(items, size, limit, by))
+            items = ReadAhead(items.items, GROUP_AHEAD, asked=True)
+            ask = items.ask
+        return self._then(Group(items, size, limit, by, ask=ask))
 
     def buffer(self, n: int) -> AsyncStream[T]:
         """Read up to ``n`` items ahead in a task, to overlap producer and consumer (a plain

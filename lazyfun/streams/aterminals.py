@@ -195,7 +195,14 @@ class AsyncTerminals(Explaining, Generic[T]):
         >>> asyncio.run(astream(range(10)).filter(lambda n: n % 2).count())
         5
         """
-        return await self.reduce(lambda n, _: n + 1, 0)
+        items = self._take_items()
+        n = 0
+        try:
+            async for _ in items:
+                n += 1
+        finally:
+            await aclose(items)
+        return n
 
     @overload
     async def reduce(self, f: Callable[[U, T], Awaitable[U]], initial: U) -> U: ...

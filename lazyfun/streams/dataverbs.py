@@ -626,13 +626,15 @@ class AsyncVerbs(AsyncTerminals[T]):
         if every is None and limit is None:
             return self._folded(acc)
         items: Any = self._take_items()
+        ask = None
         if limit is not None and isinstance(items, FromSync):
             from lazyfun.streams.aconcurrent import ReadAhead
             from lazyfun.streams.threaded import GROUP_AHEAD
 
-            items = ReadAhead(items.items, GROUP_AHEAD)
+            items = ReadAhead(items.items, GROUP_AHEAD, asked=True)
+            ask = items.ask
         fresh = acc.fresh
-        windows = Group(items, every, limit, None, lambda: vsteps.Folded(fresh()))
+        windows = Group(items, every, limit, None, lambda: vsteps.Folded(fresh()), ask)
         return self._verb(vsteps.AsyncWindows(windows))
 
     def _unique_within(

@@ -175,7 +175,8 @@ class Stream(Verbs[T]):
         (in a worker process or on dask, on a thread of the worker's).  The items go out
         in tasks whose size adapts (cheap items in batches, slow ones one a task);
         ``chunksize=k`` fixes it at k items a task (as ``filter``, ``flatmap`` and
-        ``do`` take it too).
+        ``do`` take it too).  It reads at most ``concurrency + 1`` tasks ahead of you with
+        ``ordered=False``, ``8 * concurrency`` in order (a slow call holds no other back).
 
         >>> stream("ab").map(str.upper).to_list()
         ['A', 'B']

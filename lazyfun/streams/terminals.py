@@ -69,7 +69,7 @@ class _Comparable(Protocol):
 C = TypeVar("C", bound=_Comparable)
 
 _NOTHING: Any = object()
-_AHEAD = 64  # the most items ``async for`` over a Stream has read ahead on its thread
+_AHEAD = 256  # the most items ``async for`` over a Stream has read ahead on its thread
 
 
 @recorded
@@ -155,8 +155,8 @@ class Terminals(Explaining, Generic[T]):
     def __aiter__(self) -> AsyncIterator[T]:
         """``async for`` over the Stream, once: its items read on a daemon thread of its
         own, so its blocking steps never block the event loop, and handed over in
-        batches: one item ahead at first, twice as many each time the loop has to wait,
-        64 at most (closing the async iterator closes the Stream).
+        batches: one item ahead at first, as many as it has handed over each time the
+        loop has to wait, 256 at most (closing the async iterator closes the Stream).
 
         >>> import asyncio
         >>> async def read():

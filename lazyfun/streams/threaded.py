@@ -18,7 +18,8 @@ import time
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator
 from datetime import timedelta
-from typing import Any, Generic, TypeVar
+from itertools import islice
+from typing import Any, Generic, Never, TypeVar
 
 from lazyfun.parallel.window import Holding
 from lazyfun.streams.steps import Clock, Sleep, check_count, seconds
@@ -28,8 +29,10 @@ __all__ = [
     "GROUP_AHEAD",
     "Buffer",
     "FromAsync",
+    "Mark",
     "Merge",
     "Rate",
+    "Shelf",
     "Tee",
     "TeeBook",
     "TeeBranch",
@@ -123,7 +126,17 @@ def at_rate(rate: Rate, f: Callable[[T], U], item: T) -> U:
     return f(item)
 
 
-END = _END = object()  # what a shelf holds after the last item
+class Mark:
+    """What a shelf holds that is not an item: an error in its place (let go of when it
+    is raised, :meth:`Shelf.raise_error`), or, with none, :data:`END`."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException | None) -> None:
+        self.error = error
+
+
+END = _END = Mark(None)  # what a shelf holds after the last item
 
 
 def _read_ahead(
@@ -347,45 +360,36 @@ class FromAsync(Holding[T]):
             loop.close()
 
 
-class _Shelf:
-    """What a Buffer's thread and the Buffer share (the thread holds no reference to the
-    Buffer): up to ``n`` entries read, each (True, item) or (False, error).  The reader
-    waits for room before it reads, so the items read and not yet taken, the one being
-    read included, are never more than ``n``.  An entry passes without a lock while both
-    sides keep going; a side takes the lock only to wait (the reader for room, once it
-    has ``n``, until half are taken; the Buffer for an entry) or to wake the other side
-    waiting."""
+class Shelf:
+    """What a reading thread and its consumer share (the thread holds no reference to the
+    consumer): up to ``n`` values read, items as they are, an error as a :class:`Mark`,
+    :data:`END` after the last.  The reader waits for room before it reads, so the values
+    read and not yet taken, the one being read included, are never more than ``n``.
 
-    __slots__ = (
-        "entries",
-        "full",
-        "lent",
-        "limit",
-        "n",
-        "started",
-        "stopping",
-        "turn",
-        "waiting",
-        "wake",
-    )
+    Values pass one by one through a deque, without a lock, each as soon as it is read;
+    a side takes the lock only to wait (the reader for room, once it has ``n``, until
+    half are taken; the consumer for a value) or to wake the other side waiting.  The
+    consumer, in this thread or in an event loop, takes every value it finds without
+    waiting, so while both sides keep up they cross in batches, not one wake a value."""
+
+    __slots__ = ("entries", "full", "limit", "n", "started", "stopping", "turn", "wake")
 
     def __init__(self, n: int, limit: float = math.inf) -> None:
         self.n = n
-        self.entries: deque[tuple[bool, Any]] = deque()
+        self.entries: deque[Any] = deque()
         self.turn = threading.Condition()
-        self.stopping = self.waiting = self.full = False
+        self.stopping = self.full = False
         # the reader starts a read only while ``started`` (its own count) is below
-        # ``limit`` (the Buffer's): each written by one side only, so neither is lost
+        # ``limit`` (the consumer's): each written by one side only, so neither is lost
         self.started, self.limit = 0, limit
-        # entries taken off in a batch and not yet used (``lend``): still held, so they
-        # count against ``n`` (written by the consumer alone)
-        self.lent = 0
-        # what a consumer in the event loop waiting for an entry left to be called (once)
+        # what the consumer waiting for a value left to be called (once) by the reader
         self.wake: Callable[[], object] | None = None
 
     def allow(self, limit: float) -> None:
         """Let the reader start reads while it has started fewer than ``limit``: a lower
-        limit stops it after the read it is in, a higher one wakes it."""
+        limit stops it after the read it is in, a higher one wakes it (once stopped, none)."""
+        if self.stopping:
+            return
         if limit <= self.limit:
             self.limit = limit
             return
@@ -393,100 +397,103 @@ class _Shelf:
             self.limit = limit
             self.turn.notify_all()
 
-    def room(self) -> bool:
-        """Wait until there is room for one more entry, and leave to read it; False once
-        stopped."""
-        if len(self.entries) + self.lent >= self.n:
-            with self.turn:
+    def wait_room(self) -> bool:
+        """Wait (the reader) until there is room to read one more, and the consumer lets
+        it; False once stopped."""
+        entries = self.entries
+        if len(entries) < self.n and self.started < self.limit:
+            return not self.stopping
+        with self.turn:
+            if len(entries) >= self.n:
                 self.full = True
-                while len(self.entries) + self.lent > self.n // 2 and not self.stopping:
+                while len(entries) > self.n // 2 and not self.stopping:
                     self.turn.wait()
                 self.full = False
-        if self.started >= self.limit:
-            with self.turn:
-                while self.started >= self.limit and not self.stopping:
-                    self.turn.wait()
-        self.started += 1
+            while self.started >= self.limit and not self.stopping:
+                self.turn.wait()
         return not self.stopping
 
-    def put(self, entry: tuple[bool, Any]) -> None:
-        """Shelve ``entry`` (there is room: the reader asked before reading it), and wake
-        a consumer waiting for one."""
-        self.entries.append(entry)
-        if self.waiting:
-            with self.turn:
-                self.turn.notify_all()
-        wake = self.wake
+    def ring(self) -> None:
+        """Wake the consumer waiting for a value (the reader, having shelved one)."""
+        wake, self.wake = self.wake, None
         if wake is not None:
-            self.wake = None
             with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
                 wake()
 
+    def _notify(self) -> None:
+        with self.turn:
+            self.turn.notify_all()
+
     def ready(self, timeout: float | None) -> bool:
-        """Whether an entry is here within ``timeout`` seconds (None: wait for one, or
-        for the shelf to be stopped)."""
+        """Whether a value is here within ``timeout`` seconds (None: wait for one, or for
+        the shelf to be stopped), waiting in this thread."""
         if self.entries:
             return True
         with self.turn:
-            self.waiting = True
+            self.wake = self._notify
             try:
                 self.turn.wait_for(lambda: self.entries or self.stopping, timeout)
             finally:
-                self.waiting = False
+                self.wake = None
         return bool(self.entries)
 
-    def take(self) -> tuple[bool, Any]:
-        """The next entry, once there is one (the end, once stopped)."""
-        if not self.entries and not self.ready(None):
-            return (True, _END)
-        entry = self.entries.popleft()
-        if self.full and len(self.entries) <= self.n // 2:
-            with self.turn:
-                self.turn.notify_all()
-        return entry
-
-    def lend(self) -> deque[tuple[bool, Any]]:
-        """Every entry here, taken off at once (there is one at least): a consumer in
-        another world (the event loop) uses them one by one, takes each off ``lent``,
-        and calls ``made_room`` while the reader waits (``full``)."""
-        entries, batch = self.entries, deque[tuple[bool, Any]]()
-        for _ in range(len(entries)):
-            batch.append(entries.popleft())
-        self.lent += len(batch)
-        return batch
-
     def made_room(self) -> None:
-        """Wake the reader waiting for room once half is free (the consumer of lent
-        entries, having used one, counted it off ``lent``)."""
-        if self.full and len(self.entries) + self.lent <= self.n // 2:
+        """Wake the reader waiting for room once half is free (the consumer, having taken
+        a value while ``full``)."""
+        if len(self.entries) <= self.n // 2:
             self.full = False  # woken once (the reader sets it again if it waits again)
-            with self.turn:
-                self.turn.notify_all()
+            self._notify()
 
     def stop(self) -> None:
+        """Stop the reader after the read it is in, and wake a consumer waiting."""
         with self.turn:
             self.stopping = True
+            self.limit = -1
             self.turn.notify_all()
-        wake = self.wake
-        if wake is not None:
-            self.wake = None
-            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
-                wake()
+        self.ring()
 
-
-def _shelve(source: Iterator[Any], shelf: _Shelf) -> None:
-    """A Buffer's thread: the items of ``source`` (or their exceptions) onto ``shelf``,
-    each read once there is room for it, until the end or until it is stopped."""
-    while shelf.room():
+    @staticmethod
+    def raise_error(mark: Mark) -> Never:
+        """Raise the error ``mark`` carries: neither it nor this frame keeps the error
+        alive once it is passed on (no reference cycle through the traceback)."""
+        error, mark.error = mark.error, None
+        assert error is not None
         try:
-            entry: tuple[bool, Any] = (True, next(source))
-        except StopIteration:
-            entry = (True, _END)
+            raise error
+        finally:
+            error = None
+
+
+def shelve(source: Iterator[Any], shelf: Shelf) -> None:
+    """A reading thread: the items of ``source`` (or their exceptions) onto ``shelf``,
+    each as soon as it is read, as many at a stretch as there is room for (and as the
+    consumer lets it read), until the end or until it is stopped."""
+    entries = shelf.entries
+    append = entries.append
+    started = 0
+    while shelf.wait_room():
+        room = max(0, int(min(shelf.n - len(entries), shelf.limit - started)))  # limit: lowered
+        stretch = started
+        try:
+            for item in islice(source, room):
+                started += 1
+                shelf.started = started
+                append(item)
+                if shelf.wake is not None:
+                    shelf.ring()
+                if started >= shelf.limit:  # lowered meanwhile, or stopped
+                    break
+            else:
+                if started - stretch < room:  # the source has ended
+                    append(END)
+                    shelf.ring()
+                    return
         except BaseException as error:
-            entry = (False, error)
-        shelf.put(entry)
-        if entry[1] is _END:
-            return
+            started += 1
+            shelf.started = started
+            append(Mark(error))
+            if shelf.wake is not None:
+                shelf.ring()
 
 
 class Buffer(Holding[T]):
@@ -503,7 +510,7 @@ class Buffer(Holding[T]):
     """
 
     def __init__(self, source: Iterator[T], n: int, *, asked: bool = False) -> None:
-        self.source, self.shelf = source, _Shelf(n, 0 if asked else math.inf)
+        self.source, self.shelf = source, Shelf(n, 0 if asked else math.inf)
         self.thread: threading.Thread | None = None
         self.done = False
         self.taken = 0
@@ -515,15 +522,16 @@ class Buffer(Holding[T]):
         further ahead than the list it is filling."""
         self.shelf.allow(math.inf if more is None else self.taken + more)
 
-    def _begin(self) -> None:
+    def begin(self) -> None:
+        """Start the reading thread, unless it is started."""
         if self.thread is None:
             self.thread = threading.Thread(
-                target=_shelve, args=(self.source, self.shelf), name="lazyfun-buffer", daemon=True
+                target=shelve, args=(self.source, self.shelf), name="lazyfun-buffer", daemon=True
             )
             self.thread.start()
 
     def holding(self) -> int:
-        """How many items it holds now: read (or being read) and not yet taken."""
+        """How many items it holds now: read and not yet taken."""
         return max(0, self.shelf.started - self.taken)
 
     def ready(self, by: float | None) -> bool:
@@ -537,27 +545,36 @@ class Buffer(Holding[T]):
         """
         if self.done or self.shelf.entries:
             return True
-        self._begin()
+        self.begin()
         return self.shelf.ready(None if by is None else max(0.0, by - time.monotonic()))
 
     def __next__(self) -> T:
-        if self.done:
-            raise StopIteration
-        if self.thread is None:
-            self._begin()
-        taken = [self.shelf.take()]
+        shelf = self.shelf
+        try:
+            if self.done:
+                raise StopIteration
+            value = shelf.entries.popleft()
+        except IndexError:
+            self.begin()
+            if not shelf.ready(None):
+                raise StopIteration from None  # closed meanwhile
+            value = shelf.entries.popleft()
         self.taken += 1
-        if taken[0][0] and taken[0][1] is not _END:
-            item: T = taken.pop()[1]
-            return item
-        passed_on(taken)  # an error is raised, and this frame keeps no reference to it
-        self.done = True
-        raise StopIteration
+        if shelf.full:
+            shelf.made_room()
+        if type(value) is Mark:
+            if value is END:
+                self.done = True
+                raise StopIteration
+            shelf.raise_error(value)
+        item: T = value
+        return item
 
     def close(self) -> None:
-        """Stop the reading thread after the read it is in."""
+        """Stop the reading thread after the read it is in, and let go of what it read."""
         self.done = True
         self.shelf.stop()
+        self.shelf.entries.clear()
 
     def __del__(self) -> None:
         self.close()

@@ -1,0 +1,183 @@
+"""The bounds a user sets hold exactly, sync and async: a concurrent step reads at most
+``concurrency + 1`` items ahead of its reader as they complete (in order ``8 *
+concurrency``, so that a slow call holds no other back), ``group(within=)`` and the
+windows of ``count_by(within=)`` read no further ahead than the list they fill, and
+items cross from a reading thread into the event loop a batch a wake-up, not a thread
+call an item.  (``buffer(n)``'s own bound is held in test_flow and test_astream.)
+
+Each source counts, as it reads an item, how many it has read and its reader has not
+yet taken, the item being read included: the most of that is what the step held."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import AsyncIterable, Callable, Iterable, Iterator
+from typing import Any
+
+import pytest
+
+from lazyfun import AsyncStream, Stream, astream, stream
+
+C = 3  # the concurrency asked for
+ITEMS = 24  # items read by a reader slower than the calls
+
+
+class Counting:
+    """An endless source of 0, 1, 2, ... that keeps the most items it had read and its
+    reader had not yet taken (``taken`` is counted by the reader)."""
+
+    def __init__(self) -> None:
+        self.read = self.taken = self.most = 0
+
+    def __iter__(self) -> Iterator[int]:
+        for k in itertools.count():
+            self.read += 1
+            self.most = max(self.most, self.read - self.taken)
+            yield k
+
+
+def _read_slowly(items: Iterable[Any], source: Counting) -> list[Any]:
+    got = []
+    with items if isinstance(items, Stream) else stream(items) as s:
+        for item in s:
+            got.append(item)
+            source.taken += 1
+            if len(got) == ITEMS:
+                break
+            time.sleep(0.002)  # the calls are done long before the reader comes back
+    return got
+
+
+async def _aread_slowly(items: AsyncIterable[Any], source: Counting) -> list[Any]:
+    got = []
+    assert isinstance(items, AsyncStream)
+    async with items:
+        async for item in items:
+            got.append(item)
+            source.taken += 1
+            if len(got) == ITEMS:
+                break
+            await asyncio.sleep(0.002)
+    return got
+
+
+def _same(n: int) -> int:
+    return n
+
+
+def _slowly(n: int) -> int:
+    time.sleep(0.003)  # a task of one item each: the sizes adapt to the time of a call
+    return n
+
+
+def _kept(n: int) -> bool:
+    return n >= 0
+
+
+async def _asame(n: int) -> int:
+    await asyncio.sleep(0)
+    return n
+
+
+SYNC: dict[str, Callable[[Iterable[int], bool], Stream[Any]]] = {
+    "map": lambda s, o: stream(s).map(_same, concurrency=C, ordered=o, chunksize=1),
+    "filter": lambda s, o: stream(s).filter(_kept, concurrency=C, ordered=o, chunksize=1),
+    "do": lambda s, o: stream(s).do(_same, concurrency=C, ordered=o, chunksize=1),
+    "map, slow calls in adaptive tasks": lambda s, o: stream(s).map(
+        _slowly, concurrency=C, ordered=o
+    ),
+}
+
+ASYNC: dict[str, Callable[[Iterable[int], bool], AsyncStream[Any]]] = {
+    "map, threads": lambda s, o: astream(s).map(_same, concurrency=C, ordered=o),
+    "map, coroutines": lambda s, o: astream(s).map(_asame, concurrency=C, ordered=o),
+    "filter": lambda s, o: astream(s).filter(_kept, concurrency=C, ordered=o),
+    "do": lambda s, o: astream(s).do(_asame, concurrency=C, ordered=o),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SYNC))
+def test_a_concurrent_step_as_completed_reads_at_most_concurrency_plus_one_ahead(
+    name: str,
+) -> None:
+    source = Counting()
+    got = _read_slowly(SYNC[name](source, False), source)
+    assert len(got) == ITEMS
+    assert 2 <= source.most <= C + 1  # C calls in flight or done, and one more read
+
+
+@pytest.mark.parametrize("name", sorted(ASYNC))
+def test_an_async_concurrent_step_as_completed_reads_at_most_concurrency_plus_one_ahead(
+    name: str,
+) -> None:
+    source = Counting()
+    got = asyncio.run(_aread_slowly(ASYNC[name](source, False), source))
+    assert len(got) == ITEMS
+    assert 2 <= source.most <= C + 1
+
+
+def test_a_concurrent_step_in_order_reads_at_most_eight_places_a_call_ahead() -> None:
+    source = Counting()
+    assert _read_slowly(SYNC["map"](source, True), source) == list(range(ITEMS))
+    assert C + 1 < source.most <= 8 * C  # behind the head, the others go on
+    source = Counting()
+    got = asyncio.run(_aread_slowly(ASYNC["map, coroutines"](source, True), source))
+    assert got == list(range(ITEMS))
+    assert C + 1 < source.most <= 8 * C
+
+
+@pytest.mark.parametrize(
+    "grouped",
+    [
+        lambda s: astream(s).group(10, within=5.0),
+        lambda s: astream(s).count_by(lambda n: n % 2, every=10, within=5.0),
+    ],
+    ids=["group", "count_by"],
+)
+def test_an_async_group_within_reads_no_further_ahead_than_the_list_it_fills(
+    grouped: Callable[[Iterable[int]], AsyncStream[Any]],
+) -> None:
+    source = Counting()
+
+    async def main() -> list[Any]:
+        got = []
+        async with grouped(source) as lists:
+            async for made in lists:
+                got.append(made)
+                await asyncio.sleep(0.1)  # the consumer holds its list: nothing is read
+                assert source.read <= 10 * len(got) + 1  # and at most the one in progress
+                if len(got) == 2:
+                    break
+        return got
+
+    first, second = asyncio.run(main())
+    assert first in (list(range(10)), {0: 5, 1: 5})
+    assert second in (list(range(10, 20)), {0: 5, 1: 5})
+
+
+CROSS = 5_000
+
+
+async def _count(items: AsyncIterable[Any]) -> int:
+    return sum([1 async for _ in items])
+
+
+@pytest.mark.parametrize(
+    "crossing",
+    [
+        lambda: astream(range(CROSS)).buffer(256),
+        lambda: stream(range(CROSS)),
+        lambda: stream(range(CROSS)).to_async().buffer(64),
+    ],
+    ids=["astream buffer", "async for over a Stream", "to_async buffer"],
+)
+def test_items_cross_into_the_event_loop_in_batches(
+    crossing: Callable[[], AsyncIterable[Any]],
+) -> None:
+    """A few microseconds an item at most (a thread call an item costs about 100 us):
+    the bench holds them within 3x of a hand-written async for."""
+    start = time.perf_counter()
+    assert asyncio.run(_count(crossing())) == CROSS
+    assert time.perf_counter() - start < 0.25  # 50 us an item, against 5 ms of a call each
