@@ -587,7 +587,8 @@ class AsyncStream(AsyncVerbs[T]):
 
     def buffer(self, n: int) -> AsyncStream[T]:
         """Read up to ``n`` items ahead in a task, to overlap producer and consumer (a plain
-        source right above is read on a thread).
+        source right above is read on a thread), holding at most ``n``, the one being
+        read included.
 
         >>> import asyncio
         >>> asyncio.run(astream(range(4)).buffer(2).to_list())

@@ -595,8 +595,9 @@ class Stream(Verbs[T]):
 
     def buffer(self, n: int) -> Stream[T]:
         """Read up to ``n`` items ahead on a background thread, so a slow producer and
-        a slow consumer overlap (the thread stops after its current read when the
-        Stream is closed or dropped; a read that blocks for ever keeps it).
+        a slow consumer overlap: it holds at most ``n``, the one being read included
+        (the thread stops after its current read when the Stream is closed or dropped;
+        a read that blocks for ever keeps it).
 
         >>> stream(range(4)).buffer(2).to_list()
         [0, 1, 2, 3]
