@@ -8,7 +8,17 @@ from itertools import islice
 
 import pytest
 
-from lazyfun.runs.batch import METHODS, MORE_THAN_ONE, Answer, Request, answer_lines, answers
+from lazyfun.runs.batch import (
+    METHODS,
+    MORE_THAN_ONE,
+    Answer,
+    Request,
+    answer_line,
+    answer_lines,
+    answers,
+)
+from lazyfun.runs.jobs import solve_file
+from lazyfun.sudoku.solving import nine
 from tests.puzzles import NO_SOLUTION, PUZZLES, SOLUTIONS
 
 EMPTY_4X4 = "0" * 16
@@ -146,3 +156,26 @@ def test_plain_lines_answered_in_one_call_into_c_answer_as_the_long_way(
     assert quick == long_way
     assert [str(a.grid) for a in quick] == [str(a.grid) for a in long_way]
     assert str(quick[0].grid) == (SOLUTIONS[0] if mode in ("solution", "first") else "None")
+    one_by_one = [a for n, t in enumerate(lines, 1) for a in answer_line(n, t, request)]
+    assert [replace(a, ms=0.0) for a in one_by_one] == quick
+    in_workers = solve_file(lines, mode=mode, limit=limit, scheduler="sync")  # type: ignore[arg-type]
+    assert [replace(a, ms=0.0) for a in in_workers] == quick
+
+
+def test_a_worker_answers_a_plain_line_in_one_call_into_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """solve_file's workers take the C path too: the plain 9x9 lines in one call each,
+    the 4x4 line the long way."""
+    if not nine.FAST:
+        pytest.skip("the 9x9 engine in C is not built here")
+    calls: list[list[str]] = []
+    solve_lines = nine.solve_lines
+
+    def spy(lines: list[str], limit: int = 1) -> list[tuple[int, str | None]]:
+        calls.append(list(lines))
+        return solve_lines(lines, limit)
+
+    monkeypatch.setattr(nine, "solve_lines", spy)
+    four = "1.....1..1.....1"
+    found = list(solve_file([PUZZLES[0], four, PUZZLES[1]], scheduler="sync"))
+    assert [a.solved for a in found] == [True, False, True]
+    assert calls == [[PUZZLES[0]], [PUZZLES[1]]]

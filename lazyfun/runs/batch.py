@@ -58,6 +58,7 @@ __all__ = [
     "Method",
     "Mode",
     "Request",
+    "answer_line",
     "answer_lines",
     "answers",
     "numbered",
@@ -346,13 +347,30 @@ def _answered_in_c(number: int, text: str, request: Request, limit: int) -> Answ
     return Answer(number, text, "solution", grid=grid, count=seen, ms=ms)
 
 
+def answer_line(number: int, text: str, request: Request) -> list[Answer]:
+    """Every answer to one numbered line, as :func:`answer_lines` gives it (a plain 9x9
+    line straight to the engine in C, when the request allows): what a worker of
+    :func:`lazyfun.runs.jobs.solve_file` sends back.  Eager: one line's answers, a list.
+
+    >>> [(a.kind, a.count) for a in answer_line(3, "0" * 81, Request("count", limit=5))]
+    [('count', 5)]
+    """
+    return list(_answers_to(number, text, request, _limit_in_c(request)))
+
+
 def answer_lines(lines: Iterable[str], request: Request) -> Iterator[Answer]:
     """The answers to every puzzle line, in input order, one line read at a time (a plain
     9x9 line straight to the engine in C, when the request allows)."""
     limit = _limit_in_c(request)
     for number, text in numbered(lines):
-        answer = None if limit is None else _answered_in_c(number, text, request, limit)
-        if answer is None:
-            yield from answers(number, text, request)
-        else:
-            yield answer
+        yield from _answers_to(number, text, request, limit)
+
+
+def _answers_to(number: int, text: str, request: Request, limit: int | None) -> Iterator[Answer]:
+    """The answers to one line: from the engine in C when ``limit`` is not None and the
+    line is a plain 9x9 one, else :func:`answers`'s."""
+    answer = None if limit is None else _answered_in_c(number, text, request, limit)
+    if answer is None:
+        yield from answers(number, text, request)
+    else:
+        yield answer

@@ -6,7 +6,8 @@ answered in partitions; all on the generic machinery of :mod:`lazyfun.parallel`.
 - :func:`count_solutions_parallel`: the Sudoku engine's search cut
   ``depth`` branchings down by the one tree cut, :func:`lazyfun.parallel.tree.cut`;
 - :func:`solve_file` and :func:`canon_file`: each puzzle line answered by
-  :func:`lazyfun.runs.batch.answers`, exactly as in one process, the lines read
+  :func:`lazyfun.runs.batch.answer_line`, exactly as in one process (a plain 9x9
+  line in one call into the engine in C), the lines read
   lazily through :func:`lazyfun.parallel.pmap`'s bounded window, answers in
   input order.
 
@@ -30,7 +31,7 @@ from lazyfun.parallel import ParallelError, pmap, runner
 from lazyfun.parallel.tree import Cut, Tree, cut
 from lazyfun.queens.board import board_size
 from lazyfun.queens.count import Subtree, count_queens, count_subtree, subtrees
-from lazyfun.runs.batch import Answer, Method, Mode, Request, answers, numbered
+from lazyfun.runs.batch import Answer, Method, Mode, Request, answer_line, numbered
 from lazyfun.sudoku.board.grid import Grid, check_givens
 from lazyfun.sudoku.solving import engine
 
@@ -118,8 +119,9 @@ def count_solutions_parallel(
 
 
 def _answer_line(request: Request, line: tuple[int, str]) -> list[Answer]:
-    """Every answer to one numbered line, in a worker."""
-    return list(answers(*line, request))
+    """Every answer to one numbered line, in a worker (a plain 9x9 line in one call into
+    the engine in C)."""
+    return answer_line(*line, request)
 
 
 def _batch(
