@@ -17,7 +17,8 @@ from lazyfun.runs.batch import (
     answer_lines,
     answers,
 )
-from lazyfun.runs.jobs import solve_file
+from lazyfun.runs.jobs import canon_file, solve_file
+from lazyfun.sudoku.canon import canonical
 from lazyfun.sudoku.solving import nine
 from tests.puzzles import NO_SOLUTION, PUZZLES, SOLUTIONS
 
@@ -179,3 +180,35 @@ def test_a_worker_answers_a_plain_line_in_one_call_into_c(monkeypatch: pytest.Mo
     found = list(solve_file([PUZZLES[0], four, PUZZLES[1]], scheduler="sync"))
     assert [a.solved for a in found] == [True, False, True]
     assert calls == [[PUZZLES[0]], [PUZZLES[1]]]
+
+
+def test_minlex_of_plain_lines_in_one_call_into_c_is_the_long_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """canon's plain 9x9 lines go to the minlex engine in C, one call each, with the
+    answers the long way gives; a line the C refuses (clashing givens, a stray character)
+    and a 4x4 go the long way, which names the fault."""
+    clash = "11" + "." * 79
+    other = PUZZLES[0].replace(".", "_")
+    four = "1.....1..1.....1"
+    lines = [PUZZLES[0], clash, PUZZLES[1].replace(".", "0"), other, four, SOLUTIONS[0]]
+    request = Request("minlex")
+    long_way = [replace(a, ms=0.0) for n, t in enumerate(lines, 1) for a in answers(n, t, request)]
+    kinds = ["minlex", "invalid", "minlex", "invalid", "minlex", "minlex"]
+    assert [a.kind for a in long_way] == kinds
+    calls: list[str] = []
+    if canonical.FAST:
+        from lazyfun.sudoku.canon import _minlex
+
+        minlex_lines = _minlex.minlex_lines
+
+        def spy(texts: list[str]) -> list[str | None]:
+            calls.extend(texts)
+            return minlex_lines(texts)
+
+        monkeypatch.setattr(_minlex, "minlex_lines", spy)
+    quick = [replace(a, ms=0.0) for a in answer_lines(lines, request)]
+    assert quick == long_way
+    assert [replace(a, ms=0.0) for a in canon_file(lines, scheduler="sync")] == long_way
+    if canonical.FAST:  # twice each (answer_lines, canon_file): the 81-character lines
+        assert calls == [lines[i] for i in (0, 1, 2, 3, 5)] * 2

@@ -43,6 +43,7 @@ from lazyfun.sudoku.bird import (
 from lazyfun.sudoku.board.formats import split
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, PuzzleError, check_givens, grid_of
 from lazyfun.sudoku.canon import minlex
+from lazyfun.sudoku.canon.canonical import minlex_line
 from lazyfun.sudoku.solving import nine
 from lazyfun.sudoku.solving.engine import solve
 from lazyfun.sudoku.variants.exchange import read_puzzle, read_variant
@@ -366,10 +367,24 @@ def answer_lines(lines: Iterable[str], request: Request) -> Iterator[Answer]:
         yield from _answers_to(number, text, request, limit)
 
 
+def _minlex_in_c(number: int, text: str) -> Answer | None:
+    """The minlex form of a plain 9x9 line in one call into C, or None (the long way)."""
+    start = time.perf_counter()
+    form = minlex_line(text)
+    if form is None:
+        return None
+    grid = Grid(tuple(map(int, form)), 3)
+    return Answer(number, text, "minlex", grid=grid, ms=(time.perf_counter() - start) * 1000)
+
+
 def _answers_to(number: int, text: str, request: Request, limit: int | None) -> Iterator[Answer]:
-    """The answers to one line: from the engine in C when ``limit`` is not None and the
-    line is a plain 9x9 one, else :func:`answers`'s."""
-    answer = None if limit is None else _answered_in_c(number, text, request, limit)
+    """The answers to one line: from the engines in C when the line is a plain 9x9 one
+    and the request allows (a solve's ``limit`` is not None, or a minlex), else
+    :func:`answers`'s."""
+    if request.mode == "minlex" and not request.variant:
+        answer = _minlex_in_c(number, text)
+    else:
+        answer = None if limit is None else _answered_in_c(number, text, request, limit)
     if answer is None:
         yield from answers(number, text, request)
     else:

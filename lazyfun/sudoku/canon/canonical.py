@@ -47,6 +47,7 @@ __all__ = [
     "equivalent",
     "minlex",
     "minlex_arrangement",
+    "minlex_line",
 ]
 
 
@@ -118,6 +119,25 @@ def minlex(grid: Grid | Variant) -> Grid:
             return Grid(form, 3)
     cells, _ = _last_level(grid)
     return Grid(cells, grid.box)
+
+
+def minlex_line(text: str) -> str | None:
+    """The minlex form of a plain 9x9 line (81 characters: 1-9 given, ``0`` or ``.``
+    blank) as 81 digits, in one call into C with no grid built: what the CLI's ``canon``
+    and ``canon_file`` give such a line.  None where the C does not answer (not built,
+    or ``LAZYFUN_PURE``; any other line; givens that clash; a search past its bound):
+    :func:`minlex` answers those, or names the fault.
+
+    >>> minlex_line("a line of another kind") is None
+    True
+    """
+    if not FAST or len(text) != 81:
+        return None
+    try:
+        (form,) = _minlex.minlex_lines([text])  # pyright: ignore[reportPossiblyUnboundVariable] (FAST)
+    except ValueError:  # another alphabet, or givens that clash (Conflict)
+        return None
+    return form
 
 
 def _columns(layout: Layout, box: int) -> tuple[int, ...]:
