@@ -14,7 +14,7 @@ from lazyfun.csp import Quality
 from lazyfun.csp.jobshop import FT06, JobShop, jobshop_model
 from lazyfun.csp.propagation.filters import low
 from lazyfun.csp.propagation.propagators import Propagators
-from lazyfun.csp.search.solver import _shop
+from lazyfun.csp.search.shop import shop as _shop
 from lazyfun.csp.search.tabu import Arc, Shop
 from tests.budget import examples
 from tests.csp.test_ranking import _schedules, shop_model, shops

@@ -123,8 +123,12 @@ def run(
 ) -> None:
     """Read the ``.fzn`` file at ``path``, solve it and write the solutions to ``out``
     (standard output by default) in the FlatZinc protocol (see :func:`solve`;
-    ``time_limit`` in seconds)."""
+    ``time_limit`` in seconds, reading the file included: MiniZinc's limit is the
+    whole run's)."""
+    started = time.perf_counter()
     fz = read(path, free_search=free_search)
+    if time_limit is not None:
+        time_limit = max(0.0, time_limit - (time.perf_counter() - started))
     solve(fz, all_solutions=all_solutions, time_limit=time_limit, out=out, statistics=statistics)
 
 

@@ -20,7 +20,7 @@ in a few dozen:
   the one ranked before it ends, the open ones after the last ranked, and the
   same backwards for the latest starts).  Once every machine is ranked, each
   task starts as early as it can: with precedences and deadlines only
-  (:func:`~lazyfun.csp.search.solver._regular`), that schedule is feasible whenever the
+  (:func:`~lazyfun.csp.search.shop.regular`), that schedule is feasible whenever the
   ranks are, and no other schedule of those ranks ends sooner.
 - **Shaving** (Carlier and Pinson's, Martin and Shmoys'): near the root, a start
   that, held to its first (last) values, makes propagation fail cannot take

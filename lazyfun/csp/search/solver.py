@@ -21,7 +21,9 @@ The four parameters of :func:`lazyfun.search`:
 With goals, the same search is branch and bound: each solution found
 tightens the goals' cut (see :class:`lazyfun.csp.propagation.filters.GoalBound`), so the
 stream holds strictly improving solutions; when it runs out, the last one is
-proved optimal and is yielded again as such.  A decision of the first goal
+proved optimal and is yielded again as such.  Outside scheduling it runs in restarts
+of growing budgets, the best solution's values tried first, the model's branching
+and dom/wdeg in turn (see :mod:`lazyfun.csp.search.restarts`).  A decision of the first goal
 that lowers the goal as it grows is tried largest value first.
 
 The solver knows decisions and constraints, not the model that holds them.
@@ -37,14 +39,16 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr, Linear
+from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
 from lazyfun.csp.modelling.results import Decisions, Quality, Solution
-from lazyfun.csp.modelling.scheduling import Cumulative, NoOverlap
+from lazyfun.csp.modelling.scheduling import Cumulative
 from lazyfun.csp.propagation.disjunctive import SetTimes
 from lazyfun.csp.propagation.filters import low
 from lazyfun.csp.propagation.propagators import Propagators
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.ranking import Ranking, Ranks
+from lazyfun.csp.search.restarts import IDLE_RUNS, RESTART_NODES, luby
+from lazyfun.csp.search.shop import regular, shop
 from lazyfun.csp.search.strategy import Strategy, branches, chosen
 from lazyfun.csp.search.tabu import Arc, Shop
 from lazyfun.search import search
@@ -83,78 +87,16 @@ RUNS = 3
 TARGET_NODES = 2_000
 
 
-def _regular(constraints: Sequence[Constraint], goals: Sequence[tuple[Expr, int]]) -> bool:
-    """Whether a task that could start earlier can be moved there without harm: the first
-    goal minimises a sum that grows with its decisions (a makespan, the ends), the
-    resources' tasks have fixed sizes, and each other constraint is an inequality that
-    moving a start earlier keeps (see :func:`_earlier_keeps`)."""
-    if not goals or any(a * goals[0][1] < 0 for a in goals[0][0].terms.values()):
-        return False
-    resources = [c for c in constraints if isinstance(c, NoOverlap | Cumulative)]
-    if any(x.parts()[1] >= 0 for c in resources for x in c.intervals):
-        return False
-    starts = {x.start.index for c in resources for x in c.intervals}
-    return all(
-        isinstance(c, NoOverlap | Cumulative)
-        or (isinstance(c, Linear) and _earlier_keeps(c, starts))
-        for c in constraints
-    )
-
-
-def _earlier_keeps(c: Linear, starts: set[int]) -> bool:
-    """Whether ``c``, read as ``sum a_i x_i + k <= 0`` (or ``< 0``), holds still when a
-    start moves earlier: each start's coefficient is positive (a deadline, ``end <=
-    makespan``), or ``c`` is a precedence of two starts with a lag of at least 0 (the
-    later one's earliest start then already waits for the earlier; see
-    :func:`_precedence`)."""
-    if c.op in ("==", "!="):
-        return False
-    sign = -1 if c.op in (">=", ">") else 1
-    if all(sign * a > 0 for i, a in c.expr.terms.items() if i in starts):
-        return True
-    arc = _precedence(c, starts)
-    return arc is not None and arc[2] >= 0
-
-
-def _precedence(c: Linear, starts: set[int]) -> Arc | None:
-    """``c`` as a precedence ``x_b >= x_a + lag`` of two starts, ``(a, b, lag)``; None
-    when it is not one."""
-    if c.op in ("==", "!="):
-        return None
-    sign = -1 if c.op in (">=", ">") else 1
-    terms = {i: sign * a for i, a in c.expr.terms.items()}
-    if sorted(terms.values()) != [-1, 1] or not set(terms) <= starts:
-        return None
-    (a,) = [i for i, x in terms.items() if x == 1]
-    (b,) = [i for i, x in terms.items() if x == -1]
-    return a, b, sign * c.expr.constant + (1 if c.op in ("<", ">") else 0)
-
-
-def _shop(
-    machines: Sequence[Sequence[tuple[int, int]]],
-    constraints: Sequence[Constraint],
-    goals: Sequence[tuple[Expr, int]],
-) -> tuple[list[list[tuple[int, int]]], list[Arc]] | None:
-    """The machines and precedences for the tabu search (see :mod:`lazyfun.csp.search.tabu`),
-    when the model is a shop it can judge: each task on one machine, and the first
-    goal a makespan (one decision, minimised, that is no task's start); else None."""
-    tasks = [[(i, p) for i, p in on if p > 0] for on in machines]
-    starts = [i for on in tasks for i, _ in on]
-    if len(starts) != len(set(starts)) or len(goals) != 1:
-        return None
-    expr, sign = goals[0]
-    terms = list(expr.terms.items())
-    if len(terms) != 1 or terms[0][1] * sign <= 0 or terms[0][0] in starts:
-        return None
-    on_machines = set(starts)
-    arcs = [
-        arc
-        for c in constraints
-        if isinstance(c, Linear)
-        for arc in [_precedence(c, on_machines)]
-        if arc is not None
-    ]
-    return tasks, arcs
+def _by_weighted_degree(doms: Domains, weight: Sequence[int]) -> int:
+    """The open decision of the smallest domain per weighted degree (dom/wdeg)."""
+    best = -1
+    best_key = 0.0
+    for i, bits in enumerate(doms):
+        if bits & (bits - 1):
+            key = bits.bit_count() / max(1, weight[i])
+            if best < 0 or key < best_key:
+                best, best_key = i, key
+    return best
 
 
 class _Stop(Exception):
@@ -175,7 +117,9 @@ class Solutions(Iterator[Solution]):
     sign)`` pairs, sign 1 to minimise and -1 to maximise), the stream holds
     strictly improving solutions, then the last once more as OPTIMAL;
     ``best`` is the best so far and ``bound`` what the first goal could still
-    reach.
+    reach.  Outside scheduling, an optimisation is searched in runs that restart
+    (``restart_nodes`` branchings times the Luby sequence; 0 before the first
+    ``next``: one run, no restarts; see :mod:`lazyfun.csp.search.restarts`).
     """
 
     def __init__(
@@ -190,6 +134,7 @@ class Solutions(Iterator[Solution]):
         strategies: Sequence[Strategy] = (),
         progress: SearchProgress | None = None,
     ) -> None:
+        self._started = time.perf_counter()  # the limit counts compiling the constraints
         self.model = model
         self.time_limit = time_limit
         self.node_limit = node_limit
@@ -212,7 +157,7 @@ class Solutions(Iterator[Solution]):
                 compiled.tasks,
                 compiled.sizes,
                 compiled.offsets,
-                postpone=not compiled.optional and _regular(constraints, goals),
+                postpone=not compiled.optional and regular(constraints, goals),
             )
             if compiled.tasks and not strategies
             else None
@@ -227,17 +172,24 @@ class Solutions(Iterator[Solution]):
             and not any(isinstance(c, Cumulative) for c in constraints)
             else None
         )
-        shop = _shop(machines, constraints, goals) if self._ranking is not None and goals else None
-        self._shop = shop
+        self._shop = (
+            shop(machines, constraints, goals) if self._ranking is not None and goals else None
+        )
         # While the neighbourhood search runs: no shaving, no bound from its nodes,
         # and the branching at which its try ends.
         self._trying = False
         self._shaving = True
+        # Restarts (see lazyfun.csp.search.restarts): for a goal outside scheduling's
+        # searches; whether this run takes the solver's own branching, and the best
+        # solution's domains (one bit each), whose values are tried first.
+        self.restart_nodes = RESTART_NODES
+        self._restarting = bool(goals) and self._set_times is None
+        self._free = False
+        self._guide: Domains | None = None
         self._try_ends = 0
         # Set when the search before the proof has settled it: nothing (better) exists.
         self._empty = False
         self._aimed = ""
-        self._started = time.perf_counter()
         self._progress = progress
         self._stream = self._run()
 
@@ -335,7 +287,7 @@ class Solutions(Iterator[Solution]):
         fraction of, else the smallest domain, ties to the highest weighted degree (each
         value in turn)."""
         compiled = self._compiled
-        for strategy in self._strategies:
+        for strategy in () if self._free else self._strategies:
             i = chosen(strategy, doms, compiled.offsets, compiled.weight)
             if i >= 0:
                 return i, strategy.value
@@ -350,6 +302,8 @@ class Solutions(Iterator[Solution]):
             if critical >= 0:
                 return critical
         weight = self._compiled.weight
+        if self._free:
+            return _by_weighted_degree(doms, weight)
         best = -1
         best_key = (0, 0)
         for i, bits in enumerate(doms):
@@ -382,6 +336,10 @@ class Solutions(Iterator[Solution]):
             return
         best, value = self._choose(doms)
         bits = doms[best]
+        guide = self._guide[best] & bits if self._guide is not None else 0
+        if guide:  # the best solution's value first (see restarts)
+            yield from self._split(node, best, [guide, bits ^ guide], tracking)
+            return
         if value != "default":
             yield from self._split(node, best, branches(bits, value), tracking)
             return
@@ -493,6 +451,8 @@ class Solutions(Iterator[Solution]):
             goal.improve_on(scores)
             objective = tuple(sign * v for sign, v in zip(self._signs, scores, strict=True))
             self.best = Solution(self.model, values, Quality.FEASIBLE, objective=objective)
+            if self._restarting and self._trying:
+                self._guide = node.domains
             self.best.bound = self.bound
             self._show()
             yield self.best
@@ -651,10 +611,45 @@ class Solutions(Iterator[Solution]):
                         yield better
             self._limits()
 
+    def _restarts(self) -> Iterator[Solution]:
+        """Branch and bound in runs of growing budgets, each from the root, the model's
+        branching and the solver's in turn (see :mod:`lazyfun.csp.search.restarts`).
+        A run that ends within its budget has settled it; after :data:`IDLE_RUNS` runs
+        in a row that find nothing better, the search goes on without restarts, by the
+        branching that found the best (``_free`` left as it was then)."""
+        root = self._prune(Node(self._compiled.start, -1))
+        if root.failed:
+            return
+        self._trying = True
+        self._open = [root.domains]  # the bound stays the whole model's meanwhile
+        found_by = False
+        run = idle = 0
+        while self.restart_nodes > 0 and idle < IDLE_RUNS:
+            run += 1
+            self._free = run % 2 == 0
+            self._try_ends = self.nodes + self.restart_nodes * luby(run)
+            before = self.best
+            try:
+                yield from self._found(root)
+            except _Enough:
+                idle += 1
+                if self.best is not before:
+                    found_by, idle = self._free, 0
+                continue
+            self._empty = True  # this run searched everything better than the best
+            break
+        # Stopped by a limit, the bound stays the whole model's; else the proof's
+        # search tracks its own.
+        self._trying = False
+        self._free = found_by
+        self._open = []
+
     def _run(self) -> Iterator[Solution]:
         compiled = self._compiled
         if self._ranking is not None and self._signs:
             yield from self._improve()
+        elif self._restarting:
+            yield from self._restarts()
         if not self._empty:
             yield from self._found(self._prune(Node(compiled.start, -1)))
         self._ended("optimal" if self.best is not None else "searched to the end")

@@ -1,0 +1,88 @@
+"""What the solver reads off a scheduling model before it searches: whether moving a
+task earlier never harms (a *regular* model, where SetTimes may postpone tasks and
+ranking applies; see :mod:`lazyfun.csp.search.ranking`), and whether it is a shop the
+tabu search can judge (see :mod:`lazyfun.csp.search.tabu`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lazyfun.csp.modelling.constraints import Constraint, Expr, Linear
+from lazyfun.csp.modelling.scheduling import Cumulative, NoOverlap
+from lazyfun.csp.search.tabu import Arc
+
+__all__ = ["earlier_keeps", "precedence", "regular", "shop"]
+
+
+def regular(constraints: Sequence[Constraint], goals: Sequence[tuple[Expr, int]]) -> bool:
+    """Whether a task that could start earlier can be moved there without harm: the first
+    goal minimises a sum that grows with its decisions (a makespan, the ends), the
+    resources' tasks have fixed sizes, and each other constraint is an inequality that
+    moving a start earlier keeps (see :func:`earlier_keeps`)."""
+    if not goals or any(a * goals[0][1] < 0 for a in goals[0][0].terms.values()):
+        return False
+    resources = [c for c in constraints if isinstance(c, NoOverlap | Cumulative)]
+    if any(x.parts()[1] >= 0 for c in resources for x in c.intervals):
+        return False
+    starts = {x.start.index for c in resources for x in c.intervals}
+    return all(
+        isinstance(c, NoOverlap | Cumulative)
+        or (isinstance(c, Linear) and earlier_keeps(c, starts))
+        for c in constraints
+    )
+
+
+def earlier_keeps(c: Linear, starts: set[int]) -> bool:
+    """Whether ``c``, read as ``sum a_i x_i + k <= 0`` (or ``< 0``), holds still when a
+    start moves earlier: each start's coefficient is positive (a deadline, ``end <=
+    makespan``), or ``c`` is a precedence of two starts with a lag of at least 0 (the
+    later one's earliest start then already waits for the earlier; see
+    :func:`precedence`)."""
+    if c.op in ("==", "!="):
+        return False
+    sign = -1 if c.op in (">=", ">") else 1
+    if all(sign * a > 0 for i, a in c.expr.terms.items() if i in starts):
+        return True
+    arc = precedence(c, starts)
+    return arc is not None and arc[2] >= 0
+
+
+def precedence(c: Linear, starts: set[int]) -> Arc | None:
+    """``c`` as a precedence ``x_b >= x_a + lag`` of two starts, ``(a, b, lag)``; None
+    when it is not one."""
+    if c.op in ("==", "!="):
+        return None
+    sign = -1 if c.op in (">=", ">") else 1
+    terms = {i: sign * a for i, a in c.expr.terms.items()}
+    if sorted(terms.values()) != [-1, 1] or not set(terms) <= starts:
+        return None
+    (a,) = [i for i, x in terms.items() if x == 1]
+    (b,) = [i for i, x in terms.items() if x == -1]
+    return a, b, sign * c.expr.constant + (1 if c.op in ("<", ">") else 0)
+
+
+def shop(
+    machines: Sequence[Sequence[tuple[int, int]]],
+    constraints: Sequence[Constraint],
+    goals: Sequence[tuple[Expr, int]],
+) -> tuple[list[list[tuple[int, int]]], list[Arc]] | None:
+    """The machines and precedences for the tabu search (see :mod:`lazyfun.csp.search.tabu`),
+    when the model is a shop it can judge: each task on one machine, and the first
+    goal a makespan (one decision, minimised, that is no task's start); else None."""
+    tasks = [[(i, p) for i, p in on if p > 0] for on in machines]
+    starts = [i for on in tasks for i, _ in on]
+    if len(starts) != len(set(starts)) or len(goals) != 1:
+        return None
+    expr, sign = goals[0]
+    terms = list(expr.terms.items())
+    if len(terms) != 1 or terms[0][1] * sign <= 0 or terms[0][0] in starts:
+        return None
+    on_machines = set(starts)
+    arcs = [
+        arc
+        for c in constraints
+        if isinstance(c, Linear)
+        for arc in [precedence(c, on_machines)]
+        if arc is not None
+    ]
+    return tasks, arcs
