@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.csp import Domain, Model
+from lazyfun.csp import Domain, Model, total
 from lazyfun.csp.modelling.constraints import AllDifferent, Constraint
 from lazyfun.csp.propagation.filters import table_filter
 from lazyfun.csp.propagation.matching import (
@@ -201,3 +201,34 @@ def test_abs_keeps_exactly_the_supported_values(
         return
     assert doms[0] == sum({1 << (x - off_x) for x, _ in pairs})
     assert doms[1] == sum({1 << (z - off_z) for _, z in pairs})
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.lists(st.integers(-3, 3), min_size=1, max_size=3),
+    st.integers(-5, 5),
+    st.sampled_from(["==", "!=", "<=", "<", ">=", ">"]),
+    st.lists(st.lists(st.integers(-2, 3), min_size=1, max_size=4), min_size=3, max_size=3),
+)
+def test_a_reified_linear_condition_has_brute_forces_solutions(
+    coefficients: list[int], k: int, op: str, values: list[list[int]]
+) -> None:
+    """r <-> (sum a_i x_i op k), decided from the expression's range while r is open."""
+    m = Model()
+    xs = [m.decision(f"x{i}", Domain.of(v)) for i, v in enumerate(values)]
+    expr = total(a * x for a, x in zip(coefficients, xs, strict=False))
+    condition = {
+        "==": expr == k,
+        "!=": expr != k,
+        "<=": expr <= k,
+        "<": expr < k,
+        ">=": expr >= k,
+        ">": expr > k,
+    }[op]
+    if isinstance(condition, bool):
+        return
+    r = m.truth(condition)
+    m.add_constraint("some", r + xs[0] >= 1)
+    ours = sorted(s.values for s in m.solutions() if s.values is not None)
+    everything = product(*(d.domain.values for d in m.decisions))
+    assert ours == [v for v in everything if all(c.holds(v) for c in m.constraints.values())]

@@ -30,6 +30,7 @@ __all__ = [
     "low",
     "narrow",
     "range_mask",
+    "reified_linear_filter",
     "table_filter",
     "unit_equality",
 ]
@@ -89,37 +90,52 @@ def bounds(terms: Terms, constant: int, equal: bool) -> Propagator:
         widest = 0
         for i, a, off in terms:
             bits = doms[i]
-            span = (bits.bit_length() - 1 - low(bits)) * (a if a > 0 else -a)
-            total_low += a * (off + (low(bits) if a > 0 else bits.bit_length() - 1))
-            total_high += a * (off + (bits.bit_length() - 1 if a > 0 else low(bits)))
-            widest = max(widest, span)
+            lo = off + (bits & -bits).bit_length() - 1
+            hi = off + bits.bit_length() - 1
+            if a > 0:
+                total_low += a * lo
+                total_high += a * hi
+                span = (hi - lo) * a
+            else:
+                total_low += a * hi
+                total_high += a * lo
+                span = (lo - hi) * a
+            if span > widest:
+                widest = span
         if total_low > 0 or (equal and total_high < 0):
             return None
         # No term spans more than the slack on either side: nothing to cut (most calls).
         if widest <= -total_low and (not equal or widest <= total_high):
             return ()
-        changed = []
-        for i, a, _off in terms:
-            bits = doms[i]
-            lo, hi = low(bits), bits.bit_length() - 1
-            if a > 0:
-                new_lo = hi - total_high // a if equal else lo
-                new_hi = lo + -total_low // a
-            else:
-                new_lo = hi - -total_low // -a
-                new_hi = lo + total_high // -a if equal else hi
-            if new_lo > lo:
-                bits = bits >> new_lo << new_lo
-            if new_hi < hi:
-                bits &= (1 << (new_hi + 1)) - 1
-            if bits != doms[i]:
-                if not bits:
-                    return None
-                doms[i] = bits
-                changed.append(i)
-        return changed
+        return _cut_terms(doms, terms, total_low, total_high, equal)
 
     return prop
+
+
+def _cut_terms(
+    doms: list[int], terms: Terms, total_low: int, total_high: int, equal: bool
+) -> Changes:
+    """:func:`bounds`' cuts: each term's range to what the sums' slack leaves it."""
+    changed = []
+    for i, a, _off in terms:
+        bits = doms[i]
+        lo, hi = low(bits), bits.bit_length() - 1
+        if a > 0:
+            new_lo = hi - total_high // a if equal else lo
+            new_hi = lo + -total_low // a
+        else:
+            new_lo = hi - -total_low // -a
+            new_hi = lo + total_high // -a if equal else hi
+        if new_lo > lo:
+            bits = bits >> new_lo << new_lo
+        if new_hi < hi:
+            bits &= (1 << (new_hi + 1)) - 1
+        if bits != doms[i]:
+            if not bits:
+                return None
+            doms[i] = bits
+            changed.append(i)
+    return changed
 
 
 def unit_equality(terms: Terms, constant: int) -> Propagator:
@@ -326,6 +342,39 @@ def _entailed(condition: Constraint, offsets: list[int]) -> Callable[[list[int],
         return condition.holds(values)
 
     return when_fixed
+
+
+def reified_linear_filter(
+    truth: int, condition: Linear, holds: Propagator, fails: Propagator, offsets: list[int]
+) -> Propagator:
+    """The 0/1 decision ``truth`` is 1 exactly when the linear ``condition`` holds: with
+    ``truth`` fixed, ``holds`` (1) or ``fails`` (0) propagates; open, the expression's
+    range decides it once the range is all on one side (one pass over the terms)."""
+    terms = [(i, a, offsets[i]) for i, a in condition.expr.terms.items()]
+    constant, op = condition.expr.constant, condition.op
+    test = COMPARISONS[op]
+
+    def prop(doms: list[int]) -> Changes:
+        bits = doms[truth]
+        if bits == 0b10:
+            return holds(doms)
+        if bits == 0b01:
+            return fails(doms)
+        smallest, largest = _span(terms, doms)
+        smallest += constant
+        largest += constant
+        apart = smallest > 0 or largest < 0  # never 0
+        if op == "!=":
+            sure, never = apart, smallest == largest == 0
+        else:
+            sure = test(smallest, 0) and test(largest, 0)
+            never = apart if op == "==" else not test(smallest, 0) and not test(largest, 0)
+        if sure or never:
+            doms[truth] = 0b10 if sure else 0b01
+            return (truth,)
+        return ()
+
+    return prop
 
 
 def fails_on_trial(prop: Propagator, scope: Sequence[int], doms: list[int]) -> bool:

@@ -53,6 +53,7 @@ from lazyfun.csp.propagation.filters import (
     if_then_filter,
     keep_where,
     low,
+    reified_linear_filter,
     table_filter,
     unit_equality,
 )
@@ -347,6 +348,12 @@ class Propagators:
         if meets is not None and condition.scope[0] != c.truth.index:
             return reified_unary_filter(c.truth.index, condition.scope[0], meets)
         holds, fails = self.compile(condition), self.compile(condition.negated())
+        if (
+            isinstance(condition, Linear)
+            and c.truth.index not in condition.scope
+            and not (condition.op == "==" and len(condition.scope) == 2)  # holes matter
+        ):
+            return reified_linear_filter(c.truth.index, condition, holds, fails, self.offsets)
         return truth_filter(c.truth.index, holds, fails, c.scope)
 
     def _unary(self, c: Constraint) -> int | None:
