@@ -60,6 +60,7 @@ def test_the_worked_example() -> None:
     assert str(minlex(parse(WORKED))) == WORKED_MINLEX
 
 
+@pytest.mark.untraced  # traced, the Python search takes 4x as long (test_canon traces it)
 @given(puzzles(), st.randoms(use_true_random=False))
 @settings(max_examples=examples(100), deadline=None)
 def test_c_and_python_agree_on_a_puzzle_and_its_arrangements(
@@ -73,6 +74,7 @@ def test_c_and_python_agree_on_a_puzzle_and_its_arrangements(
 
 # the strategy's grids are built by shifting rows (many automorphisms, many states); the
 # solutions of tests.puzzles are typical ones
+@pytest.mark.untraced  # traced, the Python search takes 4x as long (test_canon traces it)
 @given(
     st.one_of(full_grids(3), st.sampled_from(SOLUTIONS).map(parse)),
     st.randoms(use_true_random=False),
@@ -111,6 +113,7 @@ def test_the_batch_gives_each_lines_form() -> None:
     assert _minlex.minlex_lines(lines) == ["".join(map(str, in_c(parse(x)))) for x in lines]
 
 
+@pytest.mark.untraced  # traced, the Python search takes 4x as long (test_canon traces it)
 @given(puzzles(), st.randoms(use_true_random=False))
 @settings(max_examples=examples(40), deadline=None)
 def test_equivalence_by_whole_forms_agrees_with_the_python_rows(
