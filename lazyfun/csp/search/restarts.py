@@ -19,8 +19,8 @@ A run that ends before its budget has searched everything better than the best, 
 the best is optimal (or, with none found, the model has no solution).  Restarts are
 for finding better solutions; a proof is cheaper without them (each run would
 search again what the last one did): after :data:`IDLE_RUNS` runs in a row find
-nothing better, the search goes on as plain branch and bound, by the branching
-(the model's or the solver's) that found the best, its values still tried first.
+nothing better, the search goes on as plain branch and bound by the model's branching
+(the one its author chose for the proof), the best's values still tried first.
 
 >>> [luby(k) for k in range(1, 16)]
 [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

@@ -616,13 +616,12 @@ class Solutions(Iterator[Solution]):
         branching and the solver's in turn (see :mod:`lazyfun.csp.search.restarts`).
         A run that ends within its budget has settled it; after :data:`IDLE_RUNS` runs
         in a row that find nothing better, the search goes on without restarts, by the
-        branching that found the best (``_free`` left as it was then)."""
+        model's branching."""
         root = self._prune(Node(self._compiled.start, -1))
         if root.failed:
             return
         self._trying = True
         self._open = [root.domains]  # the bound stays the whole model's meanwhile
-        found_by = False
         run = idle = 0
         while self.restart_nodes > 0 and idle < IDLE_RUNS:
             run += 1
@@ -632,16 +631,14 @@ class Solutions(Iterator[Solution]):
             try:
                 yield from self._found(root)
             except _Enough:
-                idle += 1
-                if self.best is not before:
-                    found_by, idle = self._free, 0
+                idle = 0 if self.best is not before else idle + 1
                 continue
             self._empty = True  # this run searched everything better than the best
             break
         # Stopped by a limit, the bound stays the whole model's; else the proof's
         # search tracks its own.
         self._trying = False
-        self._free = found_by
+        self._free = False
         self._open = []
 
     def _run(self) -> Iterator[Solution]:
