@@ -185,13 +185,14 @@ def test_the_globals_arrive_whole(tmp_path: Path, msc: Path) -> None:
             for line in _compiled(tmp_path, name, str(msc)).splitlines()
             if line.startswith("constraint ")
         }
-        for name in ("queens", "jobshop", "cumulative", "table", "circuit")
+        for name in ("queens", "jobshop", "cumulative", "table", "circuit", "inverse")
     }
     assert "fzn_all_different_int" in found["queens"]
     assert "lazyfun_disjunctive" in found["jobshop"]
     assert "lazyfun_cumulative" in found["cumulative"]
     assert "lazyfun_table_int" in found["table"]
     assert found["circuit"] >= {"lazyfun_circuit"}
+    assert "lazyfun_all_different_domain" in found["inverse"]
 
 
 def test_the_whole_standard_library_compiles_against_our_mznlib(tmp_path: Path, msc: Path) -> None:
