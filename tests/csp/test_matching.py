@@ -28,6 +28,8 @@ from lazyfun.csp.propagation.nonlinear import (
 )
 from tests.budget import examples
 
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
 domains = st.lists(st.integers(1, 255), min_size=1, max_size=6)
 
 
