@@ -1,8 +1,9 @@
 """The globals lazyfun's ``mznlib`` hands over whole (see
 :mod:`~lazyfun.csp.flatzinc.solver_config`): MiniZinc's ``circuit``, ``table``,
-``cumulative`` and ``disjunctive`` arrive as ``lazyfun_circuit``,
-``lazyfun_table_int``, ``lazyfun_cumulative`` and ``lazyfun_disjunctive`` and are
-posted as lazyfun's own constraints (``all_different`` arrives as
+``cumulative``, ``disjunctive``, ``lex_less`` and ``lex_lesseq`` arrive as
+``lazyfun_circuit``, ``lazyfun_table_int``, ``lazyfun_cumulative``,
+``lazyfun_disjunctive`` and ``lazyfun_lex_less_int`` (and the like) and are posted as
+lazyfun's own constraints (``all_different`` arrives as
 ``fzn_all_different_int``, read by :mod:`~lazyfun.csp.flatzinc.builtins`)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 
 from lazyfun.csp.flatzinc.builder import Builder, Value, builtin
 from lazyfun.csp.modelling.constraints import AllDifferent, Decision
-from lazyfun.csp.modelling.relations import circuit, table
+from lazyfun.csp.modelling.relations import circuit, lex_less, lex_less_equal, table
 from lazyfun.csp.modelling.scheduling import Interval, cumulative, no_overlap
 
 __all__ = ["decisions_of"]
@@ -93,3 +94,20 @@ def _cumulative(b: Builder, args: Sequence[Value]) -> None:
         raise b.fail(f"lazyfun_cumulative: {len(demands)} demands for {len(tasks)} tasks")
     if tasks:
         b.post(cumulative(tasks, [_nonnegative(b, r) for r in demands], capacity))
+
+
+@builtin("lazyfun_lex_less_int", "lazyfun_lex_less_bool")
+def _lex_less(b: Builder, args: Sequence[Value]) -> None:
+    """``lazyfun_lex_less_int(x, y)``: ``x`` comes strictly before ``y`` in lexicographic
+    order."""
+    xs, ys = decisions_of(b, b.array(args[0])), decisions_of(b, b.array(args[1]))
+    b.post(lex_less(xs, ys) if xs or ys else False)
+
+
+@builtin("lazyfun_lex_lesseq_int", "lazyfun_lex_lesseq_bool")
+def _lex_less_equal(b: Builder, args: Sequence[Value]) -> None:
+    """``lazyfun_lex_lesseq_int(x, y)``: ``x`` comes before ``y`` in lexicographic order,
+    or equals it."""
+    xs, ys = decisions_of(b, b.array(args[0])), decisions_of(b, b.array(args[1]))
+    if xs or ys:
+        b.post(lex_less_equal(xs, ys))

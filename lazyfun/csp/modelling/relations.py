@@ -1,5 +1,5 @@
 """Constraints that linear expressions cannot say: element, table, if_then, minimum, maximum,
-circuit.
+circuit, lexicographic order.
 
 ``element``, ``minimum`` and ``maximum`` are expressions: each defines a
 *hidden* decision in the model (left out of ``Solution.as_dict``), tied to
@@ -29,10 +29,13 @@ __all__ = [
     "Element",
     "Extreme",
     "IfThen",
+    "LexLess",
     "Table",
     "circuit",
     "element",
     "if_then",
+    "lex_less",
+    "lex_less_equal",
     "maximum",
     "minimum",
     "table",
@@ -249,3 +252,50 @@ def circuit(decisions: Sequence[Decision], first: int = 0) -> Circuit:
     if len({d.index for d in scope}) != len(scope):
         raise ModelError("circuit lists the same decision twice")
     return Circuit(scope, check_int(first, "circuit's first stop"))
+
+
+class LexLess(Constraint):
+    """``xs`` comes before ``ys`` in lexicographic order (or equals it, with ``or_equal``),
+    compared from the first position; a list that is a beginning of the other comes
+    first, as Python compares tuples."""
+
+    def __init__(self, xs: Sequence[Decision], ys: Sequence[Decision], or_equal: bool) -> None:
+        self.model = (xs or ys)[0].model
+        self.xs, self.ys = tuple(xs), tuple(ys)
+        self.or_equal = or_equal
+        self.scope = tuple(dict.fromkeys(d.index for d in (*xs, *ys)))
+
+    def holds(self, values: Sequence[int]) -> bool:
+        left = tuple(values[d.index] for d in self.xs)
+        right = tuple(values[d.index] for d in self.ys)
+        return left <= right if self.or_equal else left < right
+
+
+def _lex(xs: Sequence[Decision], ys: Sequence[Decision], or_equal: bool) -> LexLess:
+    """:class:`LexLess` over two lists of decisions of one model."""
+    scope = [*xs, *ys]
+    for d in scope:
+        if not isinstance(d, Decision):
+            raise ModelError(f"lex_less takes decisions, got {d!r}")
+    _model_of("lex_less", scope)
+    return LexLess(xs, ys, or_equal)
+
+
+def lex_less(xs: Sequence[Decision], ys: Sequence[Decision]) -> LexLess:
+    """``xs`` comes strictly before ``ys`` in lexicographic order (MiniZinc's
+    ``lex_less``), a symmetry breaker: propagated by Frisch et al.'s rule.
+
+    >>> from lazyfun.csp import Model, Domain
+    >>> m = Model()
+    >>> a, b, c, d = (m.decision(n, Domain.integer_range(0, 1)) for n in "abcd")
+    >>> m.add_constraint("order", lex_less([a, b], [c, d]))
+    >>> m.count()
+    6
+    """
+    return _lex(xs, ys, or_equal=False)
+
+
+def lex_less_equal(xs: Sequence[Decision], ys: Sequence[Decision]) -> LexLess:
+    """``xs`` comes before ``ys`` in lexicographic order, or equals it (MiniZinc's
+    ``lex_lesseq``)."""
+    return _lex(xs, ys, or_equal=True)

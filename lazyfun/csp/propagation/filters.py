@@ -27,6 +27,7 @@ __all__ = [
     "fails_on_trial",
     "if_then_filter",
     "keep_where",
+    "lex_filter",
     "low",
     "narrow",
     "range_mask",
@@ -443,6 +444,67 @@ def _at_most(doms: list[int], i: int, value: int, offsets: list[int], changed: l
         doms[i] = kept
         changed.append(i)
     return True
+
+
+def _tail_may_hold(
+    xs: Sequence[int],
+    ys: Sequence[int],
+    start: int,
+    equal_ok: bool,
+    doms: list[int],
+    offsets: list[int],
+) -> bool:
+    """Whether ``xs[start:]`` can still come before (or, when ``equal_ok``, equal)
+    ``ys[start:]`` lexicographically, by bounds: the first pair where ``x`` can be
+    below ``y`` says yes, the first where it must be above says no, pairs that can
+    only be equal say nothing."""
+    for k in range(start, len(xs)):
+        i, j = xs[k], ys[k]
+        if i == j:
+            continue
+        least_x = offsets[i] + low(doms[i])
+        most_y = offsets[j] + doms[j].bit_length() - 1
+        if least_x != most_y:
+            return least_x < most_y
+    return equal_ok
+
+
+def lex_filter(
+    xs: Sequence[int], ys: Sequence[int], equal_ok: bool, offsets: list[int]
+) -> Propagator:
+    """``xs`` comes lexicographically before ``ys`` (equal allowed when ``equal_ok``;
+    the lists are as long as the shorter of the two, the length decided ``equal_ok``).
+
+    Frisch et al.'s rule: at the first pair not fixed to one value (alpha),
+    ``x <= y``, and ``x < y`` when the rest cannot hold with the pair equal
+    (:func:`_tail_may_hold`); a pair thereby fixed equal moves alpha on.  The
+    pairs after alpha keep every value: ``x < y`` at alpha leaves them free.
+    """
+
+    def prop(doms: list[int]) -> Changes:
+        changed: list[int] = []
+        for k in range(len(xs)):
+            i, j = xs[k], ys[k]
+            if i == j:
+                continue
+            bx, by = doms[i], doms[j]
+            least_x, most_x = offsets[i] + low(bx), offsets[i] + bx.bit_length() - 1
+            least_y, most_y = offsets[j] + low(by), offsets[j] + by.bit_length() - 1
+            if least_x == most_x == least_y == most_y:
+                continue
+            if most_x < least_y:
+                return changed  # before at alpha, whatever follows
+            gap = 0 if _tail_may_hold(xs, ys, k + 1, equal_ok, doms, offsets) else 1
+            if not _at_most(doms, i, most_y - gap, offsets, changed):
+                return None
+            if not _at_least(doms, j, least_x + gap, offsets, changed):
+                return None
+            bx, by = doms[i], doms[j]
+            if bx & (bx - 1) or by & (by - 1) or offsets[i] + low(bx) != offsets[j] + low(by):
+                return changed
+        return changed if equal_ok else None
+
+    return prop
 
 
 class _Side:

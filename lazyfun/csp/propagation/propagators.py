@@ -37,7 +37,7 @@ from lazyfun.csp.modelling.constraints import (
     Truth,
 )
 from lazyfun.csp.modelling.domain import ModelError
-from lazyfun.csp.modelling.relations import Circuit, Element, Extreme, IfThen, Table
+from lazyfun.csp.modelling.relations import Circuit, Element, Extreme, IfThen, LexLess, Table
 from lazyfun.csp.modelling.scheduling import Cumulative, Interval, NoOverlap
 from lazyfun.csp.propagation.circuit import circuit_filter
 from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
@@ -52,6 +52,7 @@ from lazyfun.csp.propagation.filters import (
     extreme_filter,
     if_then_filter,
     keep_where,
+    lex_filter,
     low,
     reified_linear_filter,
     table_filter,
@@ -292,6 +293,8 @@ class Propagators:
             return self._scheduling(c)
         if isinstance(c, Circuit):
             return circuit_filter(c.scope, c.first, self.offsets)
+        if isinstance(c, LexLess):
+            return self._lex(c)
         raise ModelError(f"unsupported constraint {c!r}")
 
     def _relation(self, c: Element | Table | IfThen | Extreme) -> Propagator:
@@ -306,6 +309,14 @@ class Propagators:
             return if_then_filter(c.condition, self.compile(c.then), c.then.scope, self.offsets)
         scope = [d.index for d in c.decisions]
         return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
+
+    def _lex(self, c: LexLess) -> Propagator:
+        """Lexicographic order over the pairs the shorter list has; the lengths decide
+        whether the lists may end equal there."""
+        n = min(len(c.xs), len(c.ys))
+        xs, ys = [d.index for d in c.xs[:n]], [d.index for d in c.ys[:n]]
+        shorter = len(c.xs) <= len(c.ys) if c.or_equal else len(c.xs) < len(c.ys)
+        return lex_filter(xs, ys, shorter, self.offsets)
 
     def _scheduling(self, c: NoOverlap | Cumulative) -> Propagator:
         """no_overlap and cumulative (see :mod:`lazyfun.csp.propagation.disjunctive`); their
