@@ -70,7 +70,7 @@ from lazyfun.csp.propagation.nonlinear import (
     reified_unary_filter,
     truth_filter,
 )
-from lazyfun.csp.propagation.relaxation import Relaxation, knapsacks
+from lazyfun.csp.propagation.relaxation import Relaxation, knapsacks, row_bounds
 
 __all__ = ["UNARY_VALUES", "Propagators"]
 
@@ -225,6 +225,7 @@ class Propagators:
         # Weighted degree, for branching ties: the number of constraints on a
         # decision, plus one each time one of them failed during the search.
         self.weight = [len(w) for w in self.watchers]
+        self.costly.extend((row, row.scope) for row in row_bounds(constraints, self.offsets))
         for prop, scope in self.costly:
             self._watch(prop, scope, idempotent=False)
             self.slow[-1] = True

@@ -1,4 +1,5 @@
-"""The first goal's linear relaxation against each linear constraint: a bound and fixings.
+"""The first goal's linear relaxation against each linear constraint: a bound and fixings
+(and, the same way, each linear row's against each other's: :func:`row_bounds`).
 
 Written as a maximisation, the first goal is ``sum(p * x) + k``; a linear
 constraint, made ``sum(a * x) + b <= 0`` (``>=`` negated, ``==`` both ways),
@@ -44,7 +45,11 @@ from fractions import Fraction
 from lazyfun.csp.modelling.constraints import Constraint, Linear
 from lazyfun.csp.propagation.filters import Changes, GoalBound, low
 
-__all__ = ["Knapsack", "Relaxation", "knapsacks"]
+__all__ = ["ROW_LIMIT", "Knapsack", "Relaxation", "RowBound", "knapsacks", "row_bounds"]
+
+ROW_LIMIT = 16
+"""The most linear rows (of three decisions or more) whose pairs :func:`row_bounds`
+relaxes: the pairs grow as the square of the rows."""
 
 # One decision in a knapsack: (decision, offset, side, profit, weight), measured
 # from its low end when side is 1 (x = lo + y), from its high end when -1 (x = hi - y).
@@ -211,6 +216,22 @@ def _ratio(item: Item) -> tuple[int, Fraction]:
     return (1, Fraction(-profit, weight))
 
 
+def _sack(
+    profits: dict[int, int], constant: int, weights: dict[int, int], b: int, offsets: list[int]
+) -> Knapsack | None:
+    """``sum(profits * x) + constant`` maximised against ``sum(weights * x) + b <= 0``;
+    None unless two or more decisions compete for the room."""
+    items: list[Item] = []
+    for i in sorted(profits.keys() | weights.keys()):
+        a, p = weights.get(i, 0), profits.get(i, 0)
+        side = (1 if a > 0 else -1) if a else (1 if p >= 0 else -1)
+        items.append((i, offsets[i], side, side * p, abs(a)))
+    if sum(1 for item in items if item[3] > 0 and item[4] > 0) < 2:
+        return None
+    items.sort(key=_ratio)
+    return Knapsack(items, -b, constant)
+
+
 def knapsacks(
     goal: GoalBound,
     constraints: Sequence[Constraint],
@@ -222,16 +243,47 @@ def knapsacks(
         return None
     terms, constant = goal.goals[0]
     profits = {i: -a for i, a, _ in terms}
-    sacks: list[Knapsack] = []
-    for c in constraints:
-        for weights, b in _normalised(c):
-            items: list[Item] = []
-            for i in sorted(profits.keys() | weights.keys()):
-                a, p = weights.get(i, 0), profits.get(i, 0)
-                side = (1 if a > 0 else -1) if a else (1 if p >= 0 else -1)
-                items.append((i, offsets[i], side, side * p, abs(a)))
-            competing = [item for item in items if item[3] > 0 and item[4] > 0]
-            if len(competing) >= 2:
-                items.sort(key=_ratio)
-                sacks.append(Knapsack(items, -b, -constant))
+    sacks = [
+        sack
+        for c in constraints
+        for weights, b in _normalised(c)
+        if (sack := _sack(profits, -constant, weights, b, offsets)) is not None
+    ]
     return Relaxation(goal, sacks) if sacks else None
+
+
+class RowBound:
+    """A linear row that must reach 0 (``sum(p * x) + k >= 0``) relaxed against another
+    row's room: fail when even the relaxation's best is below 0, else fix by reduced
+    costs (see :meth:`Knapsack.propagate`)."""
+
+    def __init__(self, sack: Knapsack) -> None:
+        self.sack = sack
+        self.scope = tuple(sorted({item[0] for item in sack.items}))
+
+    def __call__(self, doms: list[int]) -> Changes:
+        return self.sack.propagate(doms, 0)
+
+
+def row_bounds(constraints: Sequence[Constraint], offsets: list[int]) -> list[RowBound]:
+    """Each linear row (of three decisions or more; ``==`` counts as ``<=`` and ``>=``)
+    relaxed against each other row whose room two or more of its decisions compete
+    for: a multidimensional knapsack's profit target against each capacity, which
+    bounds reasoning, one row at a time, cannot see.  None when there are more than
+    :data:`ROW_LIMIT` such rows."""
+    rows = [
+        (k, form)
+        for k, c in enumerate(constraints)
+        if isinstance(c, Linear) and len(c.expr.terms) >= 3
+        for form in _normalised(c)
+    ]
+    if len(rows) > ROW_LIMIT:
+        return []
+    found = []
+    for k, (terms, b) in rows:
+        profits = {i: -a for i, a in terms.items()}
+        for other, (weights, room) in rows:
+            sack = _sack(profits, -b, weights, room, offsets) if other != k else None
+            if sack is not None:
+                found.append(RowBound(sack))
+    return found
