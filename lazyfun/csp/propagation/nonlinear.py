@@ -309,17 +309,22 @@ def clause_filter(literals: Sequence[tuple[int, int]]) -> Propagator:
     0) taking the value of ``bit`` (``0b01``: 0, ``0b10``: 1).  Unit propagation: with
     every literal but one false, that one is set; with all false, a failure."""
 
+    decisions = [i for i, _ in literals]
+    wanted = [bit for _, bit in literals]
+    size = len(literals)
+
     def prop(doms: list[int]) -> Changes:
         last = -1
         want = 0
-        for i, bit in literals:
-            bits = doms[i]
+        for k in range(size):
+            bits = doms[decisions[k]]
+            bit = wanted[k]
             if bits == bit:
                 return ()
             if bits & bit:
                 if last >= 0:
                     return ()
-                last, want = i, bit
+                last, want = decisions[k], bit
         if last < 0:
             return None
         doms[last] = want
@@ -334,6 +339,9 @@ def reified_clause_filter(truth: int, when: int, literals: Sequence[tuple[int, i
     ``array_bool_and`` reified as the clause of the negated literals."""
     unit = clause_filter(literals)
     other = when ^ 0b11
+    decisions = [i for i, _ in literals]
+    wanted = [bit for _, bit in literals]
+    size = len(literals)
 
     def prop(doms: list[int]) -> Changes:
         bits = doms[truth]
@@ -341,8 +349,9 @@ def reified_clause_filter(truth: int, when: int, literals: Sequence[tuple[int, i
             return unit(doms)
         if bits == other:
             changed = []
-            for i, bit in literals:
-                held = doms[i]
+            for k in range(size):
+                i = decisions[k]
+                held, bit = doms[i], wanted[k]
                 if held == bit:
                     return None
                 if held & bit:
@@ -350,12 +359,13 @@ def reified_clause_filter(truth: int, when: int, literals: Sequence[tuple[int, i
                     changed.append(i)
             return changed
         open_ = False
-        for i, bit in literals:
-            held = doms[i]
+        for k in range(size):
+            held, bit = doms[decisions[k]], wanted[k]
             if held == bit:
                 doms[truth] = when
                 return (truth,)
-            open_ = open_ or bool(held & bit)
+            if held & bit:
+                open_ = True
         if open_:
             return ()
         doms[truth] = other
