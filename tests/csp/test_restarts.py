@@ -53,8 +53,8 @@ def test_the_correlated_knapsack_is_proved_16022_in_short_runs() -> None:
 def test_a_limit_inside_the_restarts_keeps_a_true_bound() -> None:
     """Stopped while restarting, the bound is the whole model's: never below the optimum."""
     model = knapsack_model(*correlated_items())[0]
-    stream = model.solutions(node_limit=60)
-    found = _run(stream, 5)
+    stream = model.solutions(node_limit=100)
+    found = _run(stream, 20)  # four runs: 20, 20, 40 and 20 branchings
     best = found[-1]
     assert best.quality is Quality.FEASIBLE and stream.stopped_by == "node_limit"
     assert stream.bound is not None and best.objective[0] <= 16022 <= stream.bound

@@ -32,7 +32,7 @@ __all__ = ["IDLE_RUNS", "RESTART_NODES", "luby"]
 
 RESTART_NODES = 250
 """The branchings of a run of budget 1 (run ``k`` takes ``luby(k)`` times as many)."""
-IDLE_RUNS = 3
+IDLE_RUNS = 10
 """The runs in a row that may find nothing better before the restarts end."""
 
 
