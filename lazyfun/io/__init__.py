@@ -192,7 +192,7 @@ def to_lines(
     atomic: bool = False,
     resume: bool = False,
 ) -> int:
-    """:meth:`Stream.to_lines <lazyfun.streams.terminals.Terminals.to_lines>` of ``items``.
+    """:meth:`Stream.to_lines <lazyfun.streams.stream.Stream.to_lines>` of ``items``.
 
     >>> to_lines(["a", "b"], "ab.txt")
     2
@@ -203,7 +203,7 @@ def to_lines(
 def to_jsonl(
     items: Iterable[Any], path: PathLike, *, atomic: bool = False, resume: bool = False
 ) -> int:
-    """:meth:`Stream.to_jsonl <lazyfun.streams.terminals.Terminals.to_jsonl>` of ``items``.
+    """:meth:`Stream.to_jsonl <lazyfun.streams.stream.Stream.to_jsonl>` of ``items``.
 
     >>> to_jsonl([[1, 2], {"a": None}], "values.jsonl")
     2
@@ -219,7 +219,7 @@ def to_csv(
     resume: bool = False,
     **dialect: Any,
 ) -> int:
-    """:meth:`Stream.to_csv <lazyfun.streams.terminals.Terminals.to_csv>` of ``items``.
+    """:meth:`Stream.to_csv <lazyfun.streams.stream.Stream.to_csv>` of ``items``.
 
     >>> to_csv([{"a": 1}, {"a": 2}], "a.csv")
     2
@@ -230,7 +230,7 @@ def to_csv(
 def to_parquet(
     items: Iterable[Any], path: PathLike, *, row_group: int = 10_000, atomic: bool = False
 ) -> int:
-    """:meth:`Stream.to_parquet <lazyfun.streams.terminals.Terminals.to_parquet>` of ``items``.
+    """:meth:`Stream.to_parquet <lazyfun.streams.stream.Stream.to_parquet>` of ``items``.
 
     >>> to_parquet([{"a": 1}], "a.parquet")
     1
@@ -248,7 +248,7 @@ def to_sql(
     atomic: bool = False,
     resume: bool = False,
 ) -> int:
-    """:meth:`Stream.to_sql <lazyfun.streams.terminals.Terminals.to_sql>` of ``items``.
+    """:meth:`Stream.to_sql <lazyfun.streams.stream.Stream.to_sql>` of ``items``.
 
     >>> to_sql([{"a": 1}], "a.db", "a")
     1
