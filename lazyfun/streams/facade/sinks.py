@@ -77,12 +77,12 @@ class Sinks(Terminals[T, M]):
 
     @overload
     def to_jsonl(
-        self: Sinks[T, Sync], path: PathLike, *, atomic: bool = False, resume: bool = False
+        self: Sinks[Any, Sync], path: PathLike, *, atomic: bool = False, resume: bool = False
     ) -> int: ...
 
     @overload
     def to_jsonl(
-        self: Sinks[T, Async], path: PathLike, *, atomic: bool = False, resume: bool = False
+        self: Sinks[Any, Async], path: PathLike, *, atomic: bool = False, resume: bool = False
     ) -> Await[int]: ...
 
     def to_jsonl(self, path: PathLike, *, atomic: bool = False, resume: bool = False) -> Any:
@@ -97,7 +97,7 @@ class Sinks(Terminals[T, M]):
 
     @overload
     def to_csv(
-        self: Sinks[T, Sync],
+        self: Sinks[Any, Sync],
         path: PathLike,
         *,
         atomic: bool = False,
@@ -107,7 +107,7 @@ class Sinks(Terminals[T, M]):
 
     @overload
     def to_csv(
-        self: Sinks[T, Async],
+        self: Sinks[Any, Async],
         path: PathLike,
         *,
         atomic: bool = False,
@@ -130,12 +130,12 @@ class Sinks(Terminals[T, M]):
 
     @overload
     def to_parquet(
-        self: Sinks[T, Sync], path: PathLike, *, row_group: int = 10_000, atomic: bool = False
+        self: Sinks[Any, Sync], path: PathLike, *, row_group: int = 10_000, atomic: bool = False
     ) -> int: ...
 
     @overload
     def to_parquet(
-        self: Sinks[T, Async], path: PathLike, *, row_group: int = 10_000, atomic: bool = False
+        self: Sinks[Any, Async], path: PathLike, *, row_group: int = 10_000, atomic: bool = False
     ) -> Await[int]: ...
 
     def to_parquet(self, path: PathLike, *, row_group: int = 10_000, atomic: bool = False) -> Any:
@@ -151,7 +151,7 @@ class Sinks(Terminals[T, M]):
 
     @overload
     def to_sql(
-        self: Sinks[T, Sync],
+        self: Sinks[Any, Sync],
         db: PathLike | sqlite3.Connection,
         table: str,
         batch: int = 1000,
@@ -163,7 +163,7 @@ class Sinks(Terminals[T, M]):
 
     @overload
     def to_sql(
-        self: Sinks[T, Async],
+        self: Sinks[Any, Async],
         db: PathLike | sqlite3.Connection,
         table: str,
         batch: int = 1000,
