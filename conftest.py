@@ -6,8 +6,8 @@
 - Tests of the compiled modules carry the ``compiled`` marker (``pytestmark`` in
   their files; here, the doctests of ``COMPILED``), so that ``make unit`` can run
   exactly them again from source: ``LAZYFUN_PURE=1 pytest -m compiled``.
-- The examples of ``lazyfun.streams.terminals`` (the reading half of a Stream) use
-  ``stream`` from its other half, given to every doctest here.
+- The examples of the Stream's façade (``lazyfun.streams.facade``) use ``stream`` and
+  ``astream``, given to every doctest here.
 - The examples that write files (those of ``lazyfun.io``, ``lazyfun.sinks``, the
   Stream's terminals and ``docs/pipelines.md``) run in a fresh temporary folder, so
   they read and write files by plain names.
@@ -37,8 +37,7 @@ import pytest
 from hypothesis import settings
 
 from lazyfun.compiled import COMPILED, is_compiled
-from lazyfun.streams.astream import astream
-from lazyfun.streams.stream import stream
+from lazyfun.streams.stream import astream, stream
 
 HERE = Path(__file__).resolve().parent
 COMPILED_SOURCES = {HERE / (name.replace(".", "/") + ".py") for name in COMPILED}

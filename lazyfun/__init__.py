@@ -49,8 +49,7 @@ else:
             "lazyfun.sinks.errors": ("RecordError",),
             "lazyfun.lazylist": ("LazyList", "LazyListLoop"),
             "lazyfun.search": ("search",),
-            "lazyfun.streams.astream": ("AsyncStream", "astream"),
-            "lazyfun.streams.stream": ("Stream", "stream"),
+            "lazyfun.streams.stream": ("AsyncStream", "Stream", "astream", "stream"),
             "lazyfun.streams.steps": ("StreamConsumedError",),
             "lazyfun.streams.threaded": ("Rate",),
             "lazyfun.vocab": (

@@ -4,7 +4,6 @@ coroutine function, and the async defects of issue #42 (cancellation, closing, s
 from __future__ import annotations
 
 import asyncio
-import inspect
 import io
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -356,32 +355,50 @@ def test_a_concurrent_flatmap_keeps_errors_at_their_place() -> None:
     assert chain(2) == chain(None)
 
 
-# --- one API: every public step and terminal of Stream on AsyncStream ------------------
+# --- one API, by construction: one class, each mode's refusals declared once ------------
 
-ONLY_SYNC = {"to_async", "lazylist", "close"}  # close's async twin is aclose
-ONLY_ASYNC = {"aclose"}
-# where a Stream's calls run, and how many items a task there carries; an AsyncStream's
-# calls are tasks, one an item
-ONLY_SYNC_PARAMETERS = {"via", "chunksize"}
+ONLY_SYNC = ("close", "lazylist", "to_async")  # close's async twin is aclose
 
 
 def _public(kind: type) -> set[str]:
     return {name for name in dir(kind) if not name.startswith("_")}
 
 
-def test_async_stream_has_every_public_name_of_stream() -> None:
-    assert _public(Stream) - ONLY_SYNC == _public(AsyncStream) - ONLY_ASYNC
+def test_a_stream_of_either_mode_is_the_one_class() -> None:
+    assert type(astream([1])) is Stream
+    assert type(stream([1])) is Stream
+    assert type(stream([1]).to_async()) is Stream
 
 
-@pytest.mark.parametrize("name", sorted(_public(Stream) - ONLY_SYNC))
-def test_each_method_takes_the_same_parameters_on_both(name: str) -> None:
-    def parameters(kind: type) -> list[str]:
-        found = inspect.signature(getattr(kind, name)).parameters
-        return [p for p in found if p not in ONLY_SYNC_PARAMETERS]
+@pytest.mark.parametrize("name", ONLY_SYNC)
+def test_a_sync_only_method_of_an_async_stream_is_refused_with_its_reason(name: str) -> None:
+    numbers = astream([1])
+    with pytest.raises(TypeError, match="async stream"):
+        getattr(numbers, name)()
 
-    assert parameters(AsyncStream) == parameters(Stream)
-    assert getattr(AsyncStream, name).__doc__
-    assert ">>>" in getattr(AsyncStream, name).__doc__
+
+def test_aclose_of_a_sync_stream_is_refused_with_its_reason() -> None:
+    numbers: Stream[int] = stream([1])
+    with pytest.raises(TypeError, match=r"s\.close"):
+        run(numbers.aclose())  # type: ignore[misc]
+
+
+def test_for_over_an_async_stream_is_refused_at_once() -> None:
+    numbers = astream([1])
+    with pytest.raises(TypeError, match="async for"):
+        iter(numbers)
+
+
+@pytest.mark.parametrize("step", ["map", "filter", "flatmap", "do"])
+def test_where_calls_run_is_refused_in_an_async_stream_with_the_reason(step: str) -> None:
+    for placing in ({"via": "thread"}, {"chunksize": 2}):
+        with pytest.raises(ValueError, match="an async stream's calls are tasks"):
+            getattr(astream([1]), step)(abs, **placing)
+
+
+@pytest.mark.parametrize("name", sorted(_public(Stream)))
+def test_each_public_method_has_an_example(name: str) -> None:
+    assert ">>>" in (getattr(Stream, name).__doc__ or "")
 
 
 def test_the_new_steps_mean_what_the_sync_ones_mean() -> None:

@@ -53,7 +53,7 @@ def _read_slowly(items: Iterable[Any], source: Counting) -> list[Any]:
 
 async def _aread_slowly(items: AsyncIterable[Any], source: Counting) -> list[Any]:
     got = []
-    assert isinstance(items, AsyncStream)
+    assert isinstance(items, Stream)
     async with items:
         async for item in items:
             got.append(item)

@@ -60,6 +60,37 @@ def test_the_probe_really_sees_what_a_source_imports_when_read() -> None:
     assert _loaded_after(reading) == ["msgspec"]
 
 
+# the async chain's rooms: a sync stream's run never needs one
+ASYNC_ROOMS = ("asteps", "aconcurrent", "avsteps", "run.aio_steps", "run.aio_reads")
+
+
+def _streams_loaded_after(statement: str) -> set[str]:
+    probe = f"import sys, json; {statement}; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], check=True, capture_output=True, text=True
+    ).stdout
+    prefix = "lazyfun.streams."
+    return {m.removeprefix(prefix) for m in json.loads(out) if m.startswith(prefix)}
+
+
+def test_a_sync_stream_loads_none_of_the_async_chains_rooms() -> None:
+    every_kind = (
+        "from lazyfun import stream; "
+        "stream(range(9)).map(str, concurrency=2).catch().group(2).sort().buffer(2)"
+        ".count_by(len, every=2).to_list()"
+    )
+    loaded = _streams_loaded_after(every_kind)
+    assert {"run.sync_steps", "run.sync_reads", "vsteps", "threaded"} <= loaded
+    assert loaded.isdisjoint(ASYNC_ROOMS)
+
+
+def test_the_probe_sees_the_async_rooms_an_async_stream_loads() -> None:
+    reading = (
+        "import asyncio; from lazyfun import astream; asyncio.run(astream([2, 1]).sort().to_list())"
+    )
+    assert set(ASYNC_ROOMS) <= _streams_loaded_after(reading)
+
+
 def test_every_module_is_placed_on_the_architecture_page() -> None:
     page = (ROOT.parent / "docs" / "architecture.md").read_text()
     modules = {

@@ -161,7 +161,7 @@ def test_a_branch_ahead_waits_for_the_other_threads_branch_in_bounded_memory() -
     reader.start()
     try:
         assert started.wait(30)  # the slow branch is now the other thread's
-        tee = fast._items.tee  # type: ignore[attr-defined]
+        tee = fast._items.tee
         total = 0
         for n in fast:
             total += n

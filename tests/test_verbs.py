@@ -416,7 +416,7 @@ def test_bad_arguments_are_refused_at_the_call() -> None:
 
         astream([1]).sort(key)
     with pytest.raises(TypeError, match="give a plain iterable"):
-        astream([1]).join(astream([1]), "k")  # type: ignore[call-overload]
+        astream([1]).join(astream([1]), "k")
     assert isinstance(s.top(0), Stream)
 
 

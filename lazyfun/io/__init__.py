@@ -9,9 +9,10 @@ Sources, each a Stream that opens nothing until it is read:
   compressed by the suffix (``.gz``, ``.bz2``, ``.xz``, ``.zst``);
 - :func:`read_sql`: the rows of a query, fetched a few at a time as they are read.
 
-Sinks, terminals of ``Stream`` and ``AsyncStream`` (and functions here), each
-returning how many records it wrote (a CSV header is not counted):
-``to_lines``, ``to_jsonl``, ``to_csv``, ``to_parquet``, ``to_sql``.
+Sinks, terminals of every Stream (awaited in an async one) and functions here of any
+iterable, with the same signatures, each returning how many records it wrote (a CSV
+header is not counted): ``to_lines``, ``to_jsonl``, ``to_csv``, ``to_parquet``,
+``to_sql``.
 
 A record that cannot be read or written is a :class:`RecordError` at its place
 (the file, the line where it starts, why): the stream goes on after it, so
@@ -23,23 +24,23 @@ with ``atomic=True`` it writes nothing at all.
 2
 >>> read_jsonl("people.jsonl").map(lambda person: person["name"]).to_list()
 ['ada', 'alan']
+>>> to_lines(["a", "b"], "ab.txt"), to_csv([{"a": 1}], "a.csv"), to_sql([{"a": 1}], "a.db", "a")
+(2, 1, 1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+import inspect
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Concatenate, ParamSpec, TypeVar, overload
 
 from lazyfun.io.sources import Connection, Csv, Jsonl, Lines, Parquet, Sql
 from lazyfun.parallel.window import Holding
 from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike
+from lazyfun.streams.modes import Sync
 from lazyfun.streams.steps import check_count
 from lazyfun.streams.stream import Stream
-
-if TYPE_CHECKING:
-    import sqlite3
-    from datetime import timedelta
 
 __all__ = [
     "Connection",
@@ -58,6 +59,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 
 def _held(source: Holding[T]) -> Stream[T]:
@@ -184,73 +187,36 @@ def read_parquet(path: PathLike, columns: Sequence[str] | None = None) -> Stream
     return _held(Parquet(path, columns))
 
 
-def to_lines(
-    items: Iterable[str],
-    path: PathLike,
-    *,
-    encoding: str = "utf-8",
-    atomic: bool = False,
-    resume: bool = False,
-) -> int:
-    """:meth:`Stream.to_lines <lazyfun.streams.terminals.Terminals.to_lines>` of ``items``.
+def _sink(
+    method: Callable[Concatenate[Stream[T, Sync], P], R],
+) -> Callable[Concatenate[Iterable[T], P], R]:
+    """The Stream's sink ``method`` as a function of ``items`` (a Stream, whose sources
+    the sink then knows, or any iterable), with the Stream's signature: written once."""
+    name = method.__name__
 
-    >>> to_lines(["a", "b"], "ab.txt")
-    2
-    """
-    return _stream(items).to_lines(path, encoding=encoding, atomic=atomic, resume=resume)
+    def sink(items: Iterable[T], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return method(_stream(items), *args, **kwargs)
 
+    sink.__name__ = sink.__qualname__ = name
+    sink.__module__ = __name__
+    sink.__doc__ = f""":meth:`Stream.{name} <lazyfun.streams.stream.Stream.{name}>` of ``items``.
 
-def to_jsonl(
-    items: Iterable[Any], path: PathLike, *, atomic: bool = False, resume: bool = False
-) -> int:
-    """:meth:`Stream.to_jsonl <lazyfun.streams.terminals.Terminals.to_jsonl>` of ``items``.
-
-    >>> to_jsonl([[1, 2], {"a": None}], "values.jsonl")
-    2
-    """
-    return _stream(items).to_jsonl(path, atomic=atomic, resume=resume)
+    {(method.__doc__ or "").strip()}"""
+    shown = inspect.signature(method)
+    items = inspect.Parameter("items", inspect.Parameter.POSITIONAL_ONLY, annotation="Iterable")
+    sink.__signature__ = shown.replace(  # type: ignore[attr-defined]
+        parameters=[items, *list(shown.parameters.values())[1:]]
+    )
+    return sink
 
 
-def to_csv(
-    items: Iterable[Any],
-    path: PathLike,
-    *,
-    atomic: bool = False,
-    resume: bool = False,
-    **dialect: Any,
-) -> int:
-    """:meth:`Stream.to_csv <lazyfun.streams.terminals.Terminals.to_csv>` of ``items``.
-
-    >>> to_csv([{"a": 1}, {"a": 2}], "a.csv")
-    2
-    """
-    return _stream(items).to_csv(path, atomic=atomic, resume=resume, **dialect)
-
-
-def to_parquet(
-    items: Iterable[Any], path: PathLike, *, row_group: int = 10_000, atomic: bool = False
-) -> int:
-    """:meth:`Stream.to_parquet <lazyfun.streams.terminals.Terminals.to_parquet>` of ``items``.
-
-    >>> to_parquet([{"a": 1}], "a.parquet")
-    1
-    """
-    return _stream(items).to_parquet(path, row_group=row_group, atomic=atomic)
-
-
-def to_sql(
-    items: Iterable[Any],
-    db: PathLike | sqlite3.Connection,
-    table: str,
-    batch: int = 1000,
-    within: float | timedelta | None = None,
-    *,
-    atomic: bool = False,
-    resume: bool = False,
-) -> int:
-    """:meth:`Stream.to_sql <lazyfun.streams.terminals.Terminals.to_sql>` of ``items``.
-
-    >>> to_sql([{"a": 1}], "a.db", "a")
-    1
-    """
-    return _stream(items).to_sql(db, table, batch, within, atomic=atomic, resume=resume)
+to_lines = _sink(Stream.to_lines)
+""":meth:`Stream.to_lines <lazyfun.streams.stream.Stream.to_lines>` of any iterable."""
+to_jsonl = _sink(Stream.to_jsonl)
+""":meth:`Stream.to_jsonl <lazyfun.streams.stream.Stream.to_jsonl>` of any iterable."""
+to_csv = _sink(Stream.to_csv)  # type: ignore[arg-type]  # mypy: an overload with **dialect
+""":meth:`Stream.to_csv <lazyfun.streams.stream.Stream.to_csv>` of any iterable."""
+to_parquet = _sink(Stream.to_parquet)
+""":meth:`Stream.to_parquet <lazyfun.streams.stream.Stream.to_parquet>` of any iterable."""
+to_sql = _sink(Stream.to_sql)
+""":meth:`Stream.to_sql <lazyfun.streams.stream.Stream.to_sql>` of any iterable."""

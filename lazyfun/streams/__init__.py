@@ -1,11 +1,17 @@
-"""The Stream: fluent, typed, one-shot pipelines, sync and async.
+"""The Stream: one fluent, typed, one-shot pipeline, read with ``for`` or ``async for``.
 
-- :mod:`lazyfun.streams.steps` and :mod:`lazyfun.streams.asteps`: each step a small
-  resumable iterator (sync) or async iterator class;
-- :mod:`lazyfun.streams.terminals`: the terminals shared by both façades;
-- :mod:`lazyfun.streams.progress`: the progress bar a Stream can show;
-- :mod:`lazyfun.streams.stream` and :mod:`lazyfun.streams.astream`: the thin façades
-  :class:`Stream` and :class:`AsyncStream` over them.
+- :mod:`lazyfun.streams.stream`: :class:`Stream`, :func:`stream` and :func:`astream`;
+- :mod:`lazyfun.streams.modes`: ``Sync`` and ``Async``, a stream's mode as a type;
+- :mod:`lazyfun.streams.facade`: each step, terminal and sink declared once, its
+  arguments checked at the call;
+- :mod:`lazyfun.streams.run`: the two runners that build the chain of each mode;
+- the step nodes: :mod:`~lazyfun.streams.steps`, :mod:`~lazyfun.streams.flow` (in C),
+  :mod:`~lazyfun.streams.threaded` and :mod:`~lazyfun.streams.calls` for the sync
+  chain; :mod:`~lazyfun.streams.asteps` and :mod:`~lazyfun.streams.aconcurrent` for
+  the async one; :mod:`~lazyfun.streams.verbs` and :mod:`~lazyfun.streams.vsteps` for
+  the data verbs (sort, join, aggregate) of both;
+- around them: :mod:`~lazyfun.streams.explain` (the plan and its counts),
+  :mod:`~lazyfun.streams.observing` and :mod:`~lazyfun.streams.progress`.
 
 Concurrent steps run through :mod:`lazyfun.parallel`, one layer down.
 
@@ -15,12 +21,11 @@ Concurrent steps run through :mod:`lazyfun.parallel`, one layer down.
 
 from typing import TYPE_CHECKING
 
-# Each name is imported when first used (lazyfun.loading): the Stream loads without
-# the async Stream and its task machinery.
+# Each name is imported when first used (lazyfun.loading): importing the package loads
+# no stream.
 if TYPE_CHECKING:
-    from lazyfun.streams.astream import AsyncStream, astream
-    from lazyfun.streams.stream import Stream, stream
-    from lazyfun.streams.terminals import StreamConsumedError
+    from lazyfun.streams.steps import StreamConsumedError
+    from lazyfun.streams.stream import AsyncStream, Stream, astream, stream
     from lazyfun.streams.threaded import Rate
 else:
     from lazyfun.loading import lazily
@@ -28,9 +33,8 @@ else:
     __getattr__, __dir__ = lazily(
         __name__,
         {
-            "lazyfun.streams.astream": ("AsyncStream", "astream"),
-            "lazyfun.streams.stream": ("Stream", "stream"),
-            "lazyfun.streams.terminals": ("StreamConsumedError",),
+            "lazyfun.streams.stream": ("AsyncStream", "Stream", "astream", "stream"),
+            "lazyfun.streams.steps": ("StreamConsumedError",),
             "lazyfun.streams.threaded": ("Rate",),
         },
     )

@@ -24,7 +24,7 @@ from lazyfun.streams.asteps import (
     close_made,
     is_async,
 )
-from lazyfun.streams.steps import StreamConsumedError
+from lazyfun.streams.steps import NOTHING, StreamConsumedError
 from lazyfun.streams.threaded import END, Mark, TeeBook, passed_on
 
 __all__ = [
@@ -40,7 +40,6 @@ __all__ = [
     "TeeBranch",
 ]
 
-_NOTHING: Any = object()
 _ITEM, _ERROR, _END = range(3)  # what a concurrent flatmap's inner readers hand on
 
 
@@ -290,7 +289,7 @@ class Merge(Ending):
                     await self._put(out, (_ITEM, value))
             else:  # an iterator's reads may block: each on a thread
                 made = iter(made)
-                while (value := await self.threads.run(next, made, _NOTHING)) is not _NOTHING:
+                while (value := await self.threads.run(next, made, NOTHING)) is not NOTHING:
                     await self._put(out, (_ITEM, value))
         except Exception as error:
             error.add_note(
@@ -416,7 +415,7 @@ class Buffer(Step):
             try:
                 entry: tuple[bool, Any] = (True, await anext(source))
             except StopAsyncIteration:
-                self.queue.put_nowait((True, _NOTHING))
+                self.queue.put_nowait((True, NOTHING))
                 return
             except Exception as error:
                 entry = (False, error)
@@ -430,7 +429,7 @@ class Buffer(Step):
         taken = [await self.queue.get()]
         self.places.release()
         value = passed_on(taken)  # an error is raised, and this frame keeps no reference to it
-        if value is _NOTHING:
+        if value is NOTHING:
             self.done = True
             raise StopAsyncIteration
         return value
@@ -570,7 +569,7 @@ class OnThread(Step):
         if self.feed is not None and self.feed.loop is None:
             self.feed.loop = asyncio.get_running_loop()
         if self.reading is None:
-            self.reading = self.thread.run(next, self.items, _NOTHING)
+            self.reading = self.thread.run(next, self.items, NOTHING)
         reading = self.reading
         try:
             item = await asyncio.shield(reading)
@@ -583,7 +582,7 @@ class OnThread(Step):
             self.reading = None  # an error is an item at its place: the next read goes on
             raise
         self.reading = None
-        if item is _NOTHING:
+        if item is NOTHING:
             self.done = True
             self.thread.close()
             raise StopAsyncIteration

@@ -1,6 +1,6 @@
 """The steps of an AsyncStream, each a small resumable async iterator.
 
-:class:`lazyfun.streams.astream.AsyncStream` is made of these, as
+:func:`lazyfun.streams.stream.astream`'s chains are made of these, as
 :class:`~lazyfun.streams.stream.Stream` is made of :mod:`lazyfun.streams.steps`'s: each
 ``__anext__`` lets an upstream exception through with its state intact, so a
 ``Catch`` further down can drop it and go on; closing a step (``aclose``)
@@ -34,7 +34,7 @@ from typing import Any
 
 from lazyfun.parallel.daemons import DaemonPool
 from lazyfun.streams.observing import Tally
-from lazyfun.streams.steps import DROPPED, Held, Recovery, retry_policy, seconds
+from lazyfun.streams.steps import DROPPED, NOTHING, Held, Recovery, retry_policy, seconds
 from lazyfun.streams.threaded import Rate, at_rate, within
 
 __all__ = [
@@ -61,15 +61,12 @@ __all__ = [
     "Zip",
     "aclose",
     "call",
-    "checked",
     "close_made",
     "is_async",
     "metered",
     "source",
     "with_retry",
 ]
-
-_NOTHING: Any = object()
 
 
 class Threads:
@@ -103,13 +100,6 @@ def is_async(f: object) -> bool:
     return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(
         getattr(f, "__call__", None)  # noqa: B004
     )
-
-
-def checked(f: object, what: str) -> None:
-    """Refuse at the call a function that is not one (a plain function or a coroutine
-    function are both welcome in an async step)."""
-    if not callable(f):
-        raise TypeError(f"{what} needs a function, got {type(f).__name__}")
 
 
 async def call(f: Callable[..., Any], is_async: bool, *args: Any) -> Any:
@@ -321,20 +311,6 @@ class Recovering(Recovery):
     and ``replace`` may be plain or coroutine functions (awaited)."""
 
     __slots__ = ()
-
-    def __init__(
-        self,
-        errors: tuple[type[BaseException], ...],
-        where: Callable[[Any], object] | None = None,
-        replace: Callable[[Any], Any] | None = None,
-        do: Callable[[Any], object] | None = None,
-        stop: bool = False,
-    ) -> None:
-        super().__init__(errors, stop=stop)  # checks the exception types
-        for name, f in (("where", where), ("replace", replace), ("do", do)):
-            if f is not None:
-                checked(f, f"catch's {name}")
-        self.where, self.replace, self.do = where, replace, do
 
     async def arecover(self, error: BaseException) -> Any:
         """As ``recover``, awaiting what the functions give."""
@@ -560,28 +536,28 @@ class Zip(Step):
         self, source: AsyncIterator[Any], other: AsyncIterator[Any], longest: bool, fill: Any
     ):
         self.source, self.other, self.longest, self.fill = source, other, longest, fill
-        self.left: Any = _NOTHING
+        self.left: Any = NOTHING
         self.ended = [False, False]
 
     async def _side(self, side: int, items: AsyncIterator[Any]) -> Any:
         if self.ended[side]:
-            return _NOTHING
+            return NOTHING
         try:
             return await anext(items)
         except StopAsyncIteration:
             if not self.longest:
                 raise
             self.ended[side] = True
-            return _NOTHING
+            return NOTHING
 
     async def __anext__(self) -> Any:
-        if self.left is _NOTHING:
+        if self.left is NOTHING:
             self.left = await self._side(0, self.source)
         right = await self._side(1, self.other)
-        left, self.left = self.left, _NOTHING
-        if left is _NOTHING and right is _NOTHING:
+        left, self.left = self.left, NOTHING
+        if left is NOTHING and right is NOTHING:
             raise StopAsyncIteration
-        return (self.fill if left is _NOTHING else left, self.fill if right is _NOTHING else right)
+        return (self.fill if left is NOTHING else left, self.fill if right is NOTHING else right)
 
     async def aclose(self) -> None:
         try:

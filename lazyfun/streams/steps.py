@@ -26,7 +26,6 @@ fake clock).  The steps that run threads of their own are in
 
 from __future__ import annotations
 
-import inspect
 import sys
 import time
 from collections import deque
@@ -40,6 +39,7 @@ from lazyfun.parallel.window import Holding
 
 __all__ = [
     "DROPPED",
+    "NOTHING",
     "Chunked",
     "Drop",
     "Failure",
@@ -52,7 +52,6 @@ __all__ = [
     "StreamConsumedError",
     "Unique",
     "catch",
-    "check_callable",
     "check_count",
     "flat_map",
     "retry_policy",
@@ -69,20 +68,11 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], object]
 
 
+NOTHING: Any = object()  # no value (a default not given, an end): the streams' one sentinel
+
+
 class StreamConsumedError(RuntimeError):
     """A Stream was read twice; a Stream is one-shot, as the iterator it wraps."""
-
-
-def check_callable(f: object, what: str) -> None:
-    """Refuse at the call a function that is not one, or a coroutine function given to
-    a sync step (it would give coroutines, never awaited)."""
-    if not callable(f):
-        raise TypeError(f"{what} needs a function, got {type(f).__name__}")
-    if inspect.iscoroutinefunction(f):
-        raise TypeError(
-            f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): "
-            "a Stream is synchronous; use lazyfun.astream(...) (or .to_async()) to await it"
-        )
 
 
 def check_count(n: object, what: str, least: int) -> None:
@@ -366,7 +356,7 @@ class Recovery:
     """What ``catch`` does with an exception raised upstream: for the ``errors`` types
     (default ``Exception``) where ``where`` holds, ``do`` first, then ``replace``, or
     end with ``stop``, or drop it.  Shared by the sync and the async ``catch``; the
-    arguments are checked when it is made."""
+    stream's façade has checked the arguments."""
 
     __slots__ = ("do", "errors", "replace", "stop", "stopped", "where")
 
@@ -378,12 +368,6 @@ class Recovery:
         do: Callable[[Any], object] | None = None,
         stop: bool = False,
     ) -> None:
-        for error in errors:
-            if not (isinstance(error, type) and issubclass(error, BaseException)):
-                raise TypeError(f"catch takes exception types, got {error!r}")
-        for name, f in (("where", where), ("replace", replace), ("do", do)):
-            if f is not None:
-                check_callable(f, f"catch's {name}")
         self.errors = errors or (Exception,)
         self.where, self.replace, self.do, self.stop = where, replace, do, stop
         self.stopped = False

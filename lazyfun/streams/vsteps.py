@@ -1,6 +1,7 @@
 """The verbs' steps: each reads its source a chunk at a time into the verb's core
-(:mod:`lazyfun.streams.verbs`) and gives what the core gives; the sync step is an
-iterator, the async one its twin over an async source.
+(:mod:`lazyfun.streams.verbs`) and gives what the core gives, as an iterator of a sync
+stream's chain (:mod:`lazyfun.streams.avsteps` has the async chain's, over the same
+cores).
 
 A failing item passes on as errors do in every step: an error from the source is
 raised at the next read and the step goes on with the item after it, keeping what
@@ -14,11 +15,10 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 from typing import Any, TypeVar
 
-from lazyfun.streams.asteps import Step, aclose
 from lazyfun.streams.steps import Failure, Held
 from lazyfun.streams.verbs import (
     CHUNK,
@@ -32,12 +32,6 @@ from lazyfun.streams.verbs import (
 )
 
 __all__ = [
-    "AsyncHashJoin",
-    "AsyncMergeJoin",
-    "AsyncReadAll",
-    "AsyncUniqueWithin",
-    "AsyncWindows",
-    "Folded",
     "MergeJoinStep",
     "UniqueWithin",
     "Windows",
@@ -274,146 +268,3 @@ class Windows(Iterator[dict[Any, Any]]):
         if not self.count:
             self.opened = now
         self.count += 1
-
-
-# --- async -------------------------------------------------------------------------------
-
-
-class AsyncReadAll(Step):
-    """:func:`read_all` over an async source."""
-
-    def __init__(self, source: AsyncIterator[Any], core: Sorter[Any] | Top[Any]) -> None:
-        self.source, self.core = source, core
-        self.out: Iterator[Any] | None = None
-
-    async def __anext__(self) -> Any:
-        core = self.core
-        while self.out is None:
-            raise_first(core.errors)
-            chunk: list[Any] = []
-            try:
-                async for item in _upto(self.source, core.room()):
-                    chunk.append(item)
-            except Exception:
-                core.add(chunk)
-                raise
-            if not chunk:
-                self.out = iter(core.output())
-                break
-            core.add(chunk)
-        raise_first(core.errors)
-        item = next(self.out, _END)
-        if item is _END:
-            await self.aclose()
-            raise StopAsyncIteration
-        return item
-
-    async def aclose(self) -> None:
-        self.out = iter(())
-        close = getattr(self.core, "close", None)
-        if close is not None:
-            close()
-        await aclose(self.source)
-
-
-_END: Any = object()
-
-
-async def _upto(source: AsyncIterator[Any], n: int) -> AsyncIterator[Any]:
-    """Up to ``n`` items of ``source`` (fewer at its end)."""
-    for _ in range(n):
-        try:
-            item = await anext(source)
-        except StopAsyncIteration:
-            return
-        yield item
-
-
-class AsyncHashJoin(Step):
-    """:func:`hash_join` over an async source; the other side is a plain iterable, read
-    into the table at the first read."""
-
-    def __init__(
-        self,
-        source: AsyncIterator[Any],
-        key: Callable[[Any], Any],
-        other: Iterator[Any],
-        table: HashTable[Any],
-        left: bool,
-    ) -> None:
-        self.source, self.key, self.other, self.table, self.left = source, key, other, table, left
-        self.building = chain.from_iterable(_join_segments(iter(()), key, other, table, left))
-        self.ready: deque[tuple[Any, Any]] = deque()
-
-    async def __anext__(self) -> Any:
-        for _ in self.building:  # the table built (its errors passed on); it gives no pair
-            pass
-        while not self.ready:
-            item = await anext(self.source)
-            self.ready.extend(self.table.pairs(item, self.key(item), self.left))
-        return self.ready.popleft()
-
-
-class AsyncMergeJoin(Step):
-    """:class:`MergeJoinStep` over an async source; the other side is a plain iterable."""
-
-    def __init__(
-        self, source: AsyncIterator[Any], key: Callable[[Any], Any], join: MergeJoin, left: bool
-    ) -> None:
-        self.source = source
-        self.sync = MergeJoinStep(iter(()), key, join, left)
-
-    async def __anext__(self) -> Any:
-        sync = self.sync
-        while not sync.ready:
-            if sync.ended:
-                raise StopAsyncIteration
-            if not sync.waiting:
-                sync.take(await anext(self.source))
-            sync.match()
-        return sync.ready.popleft()
-
-
-class AsyncUniqueWithin(Step):
-    """:class:`UniqueWithin` over an async source."""
-
-    def __init__(
-        self, source: AsyncIterator[Any], key: Callable[[Any], Any] | None, recent: Recent
-    ) -> None:
-        self.source, self.key, self.recent = source, key, recent
-
-    async def __anext__(self) -> Any:
-        while True:
-            item = await anext(self.source)
-            if not self.recent.repeat(item if self.key is None else self.key(item)):
-                return item
-
-
-class Folded:
-    """A window's aggregates, folded as its items come: what an async ``group`` gathers
-    for ``aggregate``'s windows in place of a list (so a window holds one state a key,
-    not its items)."""
-
-    __slots__ = ("acc", "count")
-
-    def __init__(self, acc: Accumulators) -> None:
-        self.acc, self.count = acc, 0
-
-    def append(self, item: Any) -> None:
-        self.acc.add(item)  # an item whose key or value raises is not counted
-        self.count += 1
-
-    def __len__(self) -> int:
-        return self.count
-
-
-class AsyncWindows(Step):
-    """:class:`Windows` over an async ``group`` of :class:`Folded` windows: an item whose
-    key or value raises passes its error on, and its window goes on."""
-
-    def __init__(self, source: AsyncIterator[Any]) -> None:
-        self.source = source
-
-    async def __anext__(self) -> Any:
-        window: Folded = await anext(self.source)
-        return window.acc.output()

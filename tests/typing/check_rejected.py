@@ -5,7 +5,7 @@ call that stops failing fails the suite.  Each was let through before (issue 58)
 
 from __future__ import annotations
 
-from lazyfun import LazyList, Stream, compose, compose_left, pipe, stream
+from lazyfun import AsyncStream, LazyList, Stream, astream, compose, compose_left, pipe, stream
 from lazyfun.parallel import pmap
 
 
@@ -61,3 +61,11 @@ pmap(double, ["a"])  # type: ignore[arg-type]  # pyright: ignore[reportArgumentT
 # map of a coroutine function gave a Stream of coroutines, never awaited (refused at the call
 # since, and by both checkers: a Stream is synchronous, astream awaits)
 stream(range(3)).map(fetch)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+
+# one Stream class for both modes (issue 55): what belongs to one mode is refused in the other
+astream(range(3)).close()  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+astream(range(3)).to_async()  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+astream(range(3)).lazylist()  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+stream(range(3)).aclose()  # type: ignore[misc, unused-coroutine]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+sync_list: list[int] = astream(range(3)).to_list()  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+async_only: AsyncStream[int] = stream(range(3))  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]

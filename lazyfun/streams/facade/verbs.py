@@ -1,0 +1,323 @@
+"""The verbs of data pipelines on the façade: ``sort``, ``top``, ``join``, ``count_by``,
+``reduce_by``, ``aggregate``, each saying what it holds in memory.  Their keys are plain
+functions in both modes (a coroutine function is refused at the call); the dicts of the
+terminal forms are awaited in an async stream.  The work is in
+:mod:`lazyfun.streams.verbs`, the steps in :mod:`lazyfun.streams.vsteps`.
+
+>>> stream([3, 1, 2]).sort().to_list()
+[1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine, Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+
+from lazyfun.streams.facade.base import async_only
+from lazyfun.streams.facade.shapes import Shapes
+from lazyfun.streams.modes import Async, M, Sync
+from lazyfun.streams.steps import check_count, seconds
+from lazyfun.streams.verbs import MEMORY, Accumulators, field, reductions
+
+if TYPE_CHECKING:
+    from lazyfun.streams.stream import Stream
+
+__all__ = ["Verbs"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+K = TypeVar("K")
+A = TypeVar("A")
+
+How = Literal["inner", "left"]
+
+
+def _memory(memory: object, what: str) -> int:
+    check_count(memory, f"{what}'s memory (bytes)", 1)
+    assert isinstance(memory, int)
+    return memory
+
+
+def _key(f: object, what: str) -> None:
+    """A verb's key: a plain function, in either mode."""
+    if not callable(f):
+        raise TypeError(f"{what} needs a function, got {type(f).__name__}")
+    if inspect.iscoroutinefunction(f):
+        raise TypeError(
+            f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): "
+            "a verb's key is a plain function (it is called where the items are held)"
+        )
+
+
+def _window(every: int | None, within: float | timedelta | None, what: str) -> float | None:
+    """``within`` in seconds, both checked at the call; None for ``every`` alone."""
+    if every is not None:
+        check_count(every, f"{what}'s every", 1)
+    return None if within is None else seconds(within, f"{what}'s within")
+
+
+def _plus_one(count: int, _item: object) -> int:
+    return count + 1
+
+
+class Verbs(Shapes[T, M]):
+    """The verbs of the façade."""
+
+    __slots__ = ()
+
+    def sort(
+        self, key: Callable[[T], Any] | None = None, *, reverse: bool = False, memory: int = MEMORY
+    ) -> Stream[T, M]:
+        """The items sorted by ``key`` (stable; ``reverse`` as ``sorted`` takes it),
+        holding about ``memory`` bytes (256 MiB unless you say): beyond it, sorted runs
+        are written to temporary files and merged lazily as the stream is read.  The
+        files are removed at the end, on ``close()``, on an error and on Ctrl-C.  An
+        error from upstream passes on before the sorted items, and the sort goes on.
+
+        >>> rows = [{"n": 2}, {"n": 1}, {"n": 2, "late": True}]
+        >>> stream(rows).sort(key=lambda r: r["n"]).to_list()
+        [{'n': 1}, {'n': 2}, {'n': 2, 'late': True}]
+        """
+        if key is not None:
+            _key(key, "sort's key")
+        made: Stream[T, M] = self._run.sort(self, key, reverse, _memory(memory, "sort"))
+        return made
+
+    def top(
+        self, k: int, key: Callable[[T], Any] | None = None, *, reverse: bool = False
+    ) -> Stream[T, M]:
+        """The ``k`` least items by ``key`` (with ``reverse``, the greatest), in order, as
+        ``heapq.nsmallest`` (``nlargest``) gives them; holds ``k`` items and a chunk.
+
+        >>> stream([5, 1, 4, 2, 3]).top(2).to_list(), stream("hello").top(1, reverse=True).to_list()
+        ([1, 2], ['o'])
+        """
+        check_count(k, "top's k", 0)
+        if key is not None:
+            _key(key, "top's key")
+        made: Stream[T, M] = self._run.top(self, k, key, reverse)
+        return made
+
+    @overload
+    def join(
+        self,
+        other: Iterable[R],
+        on: str | Callable[[T], Any],
+        *,
+        how: Literal["inner"] = "inner",
+        other_on: str | Callable[[R], Any] | None = None,
+        sorted: bool = False,
+        memory: int | None = None,
+    ) -> Stream[tuple[T, R], M]: ...
+
+    @overload
+    def join(
+        self,
+        other: Iterable[R],
+        on: str | Callable[[T], Any],
+        *,
+        how: Literal["left"],
+        other_on: str | Callable[[R], Any] | None = None,
+        sorted: bool = False,
+        memory: int | None = None,
+    ) -> Stream[tuple[T, R | None], M]: ...
+
+    def join(
+        self,
+        other: Iterable[Any],
+        on: str | Callable[[Any], Any],
+        *,
+        how: How = "inner",
+        other_on: str | Callable[[Any], Any] | None = None,
+        sorted: bool = False,
+        memory: int | None = None,
+    ) -> Stream[Any, M]:
+        """Pairs ``(item, row)`` of each item and each row of ``other`` with the same key
+        (``on``: a field name or a function; ``other_on`` for the other side, else
+        ``on``), in this stream's order, then ``other``'s; with ``how="left"`` an item
+        with no row comes once, paired with None.  ``other`` (a plain iterable, read in
+        the event loop by an async stream) is read into a hash table at the first read
+        (refused with the reason once it passes ``memory=`` bytes); with ``sorted=True``
+        both sides must be sorted on their keys and are merged in constant memory (the
+        rows of one key), a key out of order a ValueError.
+
+        >>> people = [{"id": 1, "name": "ada"}, {"id": 2, "name": "alan"}]
+        >>> orders = [{"who": 1, "item": "tea"}, {"who": 1, "item": "cake"}]
+        >>> pairs = stream(people).join(orders, "id", other_on="who", how="left")
+        >>> [(person["name"], order and order["item"]) for person, order in pairs]
+        [('ada', 'tea'), ('ada', 'cake'), ('alan', None)]
+        """
+        if how not in ("inner", "left"):
+            raise ValueError(f"join's how must be 'inner' or 'left', got {how!r}")
+        if sorted and memory is not None:
+            raise ValueError(
+                "join(sorted=True) holds the rows of one key: memory= is for the hash join"
+            )
+        if async_only(other):
+            raise TypeError("join reads the other side as it goes: give a plain iterable")
+        limit = None if memory is None else _memory(memory, "join")
+        key, other_key = field(on), field(on if other_on is None else other_on)
+        made: Stream[Any, M] = self._run.join(
+            self, other, key, other_key, how == "left", sorted, limit
+        )
+        return made
+
+    @overload
+    def count_by(self: Verbs[T, Sync], key: Callable[[T], K]) -> dict[K, int]: ...
+
+    @overload
+    def count_by(
+        self: Verbs[T, Async], key: Callable[[T], K]
+    ) -> Coroutine[Any, Any, dict[K, int]]: ...
+
+    @overload
+    def count_by(
+        self, key: Callable[[T], K], *, every: int | None = None, within: float | timedelta
+    ) -> Stream[dict[K, int], M]: ...
+
+    @overload
+    def count_by(
+        self, key: Callable[[T], K], *, every: int, within: float | timedelta | None = None
+    ) -> Stream[dict[K, int], M]: ...
+
+    def count_by(
+        self,
+        key: Callable[[T], Any],
+        *,
+        every: int | None = None,
+        within: float | timedelta | None = None,
+    ) -> Any:
+        """How many items each key has, in a dict (a terminal, like ``collections.Counter``
+        of the keys; awaited in an async stream); with ``every=n`` or ``within=seconds``,
+        a stream of such a dict for each window instead.  Holds one count a key.
+
+        >>> stream("banana").count_by(str.upper)
+        {'B': 1, 'A': 3, 'N': 2}
+        >>> stream("banana").count_by(str.upper, every=3).to_list()
+        [{'B': 1, 'A': 1, 'N': 1}, {'A': 2, 'N': 1}]
+        """
+        _key(key, "count_by's key")
+        acc = Accumulators(key, fold=(_plus_one, 0))
+        return self._run.aggregated(
+            self, acc, every, _window(every, within, "count_by"), "count_by"
+        )
+
+    @overload
+    def reduce_by(
+        self: Verbs[T, Sync], key: Callable[[T], K], fn: Callable[[A, T], A], initial: A
+    ) -> dict[K, A]: ...
+
+    @overload
+    def reduce_by(
+        self: Verbs[T, Async], key: Callable[[T], K], fn: Callable[[A, T], A], initial: A
+    ) -> Coroutine[Any, Any, dict[K, A]]: ...
+
+    @overload
+    def reduce_by(
+        self,
+        key: Callable[[T], K],
+        fn: Callable[[A, T], A],
+        initial: A,
+        *,
+        every: int | None = None,
+        within: float | timedelta,
+    ) -> Stream[dict[K, A], M]: ...
+
+    @overload
+    def reduce_by(
+        self,
+        key: Callable[[T], K],
+        fn: Callable[[A, T], A],
+        initial: A,
+        *,
+        every: int,
+        within: float | timedelta | None = None,
+    ) -> Stream[dict[K, A], M]: ...
+
+    def reduce_by(
+        self,
+        key: Callable[[T], Any],
+        fn: Callable[[Any, T], Any],
+        initial: Any,
+        *,
+        every: int | None = None,
+        within: float | timedelta | None = None,
+    ) -> Any:
+        """Each key's items folded by ``fn`` from ``initial``, in a dict (a terminal); with
+        ``every=`` or ``within=``, a stream of a dict a window.  Holds one value a key.
+
+        >>> stream(["ab", "c", "de"]).reduce_by(len, lambda total, s: total + s, "")
+        {2: 'abde', 1: 'c'}
+        """
+        _key(key, "reduce_by's key")
+        _key(fn, "reduce_by's fn")
+        acc = Accumulators(key, fold=(fn, initial))
+        return self._run.aggregated(
+            self, acc, every, _window(every, within, "reduce_by"), "reduce_by"
+        )
+
+    @overload
+    def aggregate(
+        self: Verbs[T, Sync],
+        by: Callable[[T], K],
+        *,
+        every: None = None,
+        within: None = None,
+        **named: Any,
+    ) -> dict[K, dict[str, Any]]: ...
+
+    @overload
+    def aggregate(
+        self: Verbs[T, Async],
+        by: Callable[[T], K],
+        *,
+        every: None = None,
+        within: None = None,
+        **named: Any,
+    ) -> Coroutine[Any, Any, dict[K, dict[str, Any]]]: ...
+
+    @overload
+    def aggregate(
+        self,
+        by: Callable[[T], K],
+        *,
+        every: int,
+        within: float | timedelta | None = None,
+        **named: Any,
+    ) -> Stream[dict[K, dict[str, Any]], M]: ...
+
+    @overload
+    def aggregate(
+        self,
+        by: Callable[[T], K],
+        *,
+        every: int | None = None,
+        within: float | timedelta,
+        **named: Any,
+    ) -> Stream[dict[K, dict[str, Any]], M]: ...
+
+    def aggregate(
+        self,
+        by: Callable[[T], Any],
+        *,
+        every: int | None = None,
+        within: float | timedelta | None = None,
+        **named: Any,
+    ) -> Any:
+        """Named reductions of each key's items, in a dict of dicts (a terminal); with
+        ``every=`` or ``within=``, a stream of one a window.  Each name is ``"count"``
+        or a pair of a reduction (``sum``, ``min``, ``max``, ``mean``, ``var``, ``std``:
+        Welford's running moments, numerically stable; ``first``, ``last``) and what it
+        reduces: a field name or a function of the item.  Holds one state a key.
+
+        >>> sales = [{"at": "Oslo", "eur": 10}, {"at": "Rome", "eur": 4}, {"at": "Oslo", "eur": 6}]
+        >>> stream(sales).aggregate(lambda s: s["at"], n="count", total=("sum", "eur"))
+        {'Oslo': {'n': 2, 'total': 16}, 'Rome': {'n': 1, 'total': 4}}
+        """
+        _key(by, "aggregate's by")
+        acc = Accumulators(by, reductions(named))
+        return self._run.aggregated(
+            self, acc, every, _window(every, within, "aggregate"), "aggregate"
+        )

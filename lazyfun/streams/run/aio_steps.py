@@ -1,0 +1,291 @@
+"""The async runner's steps: each builds its part of a chain read with ``async for``,
+from the async iterators of :mod:`lazyfun.streams.asteps` and the tasks of
+:mod:`lazyfun.streams.aconcurrent` (a plain function's calls on threads).  The façade
+has checked the arguments.  A plain source is read in the event loop, or on a thread
+where a step reads ahead of it (``buffer``, ``group(within=)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from lazyfun.streams import avsteps
+from lazyfun.streams.aconcurrent import (
+    Buffer,
+    Concurrent,
+    FromLoop,
+    Interleave,
+    Merge,
+    OnThread,
+    ReadAhead,
+    Tee,
+    TeeBranch,
+)
+from lazyfun.streams.asteps import (
+    Catch,
+    Chain,
+    Chunked,
+    Drop,
+    Enumerate,
+    FlatMap,
+    FromSync,
+    Group,
+    Map,
+    Observed,
+    Probed,
+    Recovering,
+    Scan,
+    Sliding,
+    Take,
+    Throttle,
+    Unique,
+    While,
+    Zip,
+    source,
+    with_retry,
+)
+from lazyfun.streams.asteps import metered as _rated
+from lazyfun.streams.explain import ametered, called
+from lazyfun.streams.facade.base import Base
+from lazyfun.streams.steps import check_count
+from lazyfun.streams.threaded import GROUP_AHEAD
+from lazyfun.streams.verbs import HashTable, MergeJoin, Recent, Sorter, Top
+
+if TYPE_CHECKING:
+    import logging
+
+    from lazyfun.streams.threaded import Rate
+    from lazyfun.trace import Probe
+
+Stream = Base[Any, Any]
+metered = ametered  # what an async stream hands on: its items, counted
+
+
+def then(s: Stream, items: AsyncIterable[Any]) -> Any:
+    """The next step's stream, which knows what this one's sources hold."""
+    return type(s)(items, s._holds, None, None, called(s, s._stage, (items,)), s._run)
+
+
+def _read(other: Any) -> AsyncIterator[Any]:
+    """Another input of a step: an async stream's items, or any iterable's, async."""
+    if isinstance(other, Base) and other._run.is_async:
+        items: AsyncIterator[Any] = other._take_items()
+        return items
+    return source(other)
+
+
+def _step(s: Stream, kind: str, f: Any, concurrency: int | None, ordered: bool) -> Any:
+    if concurrency is not None:
+        check_count(concurrency, f"{kind}'s concurrency", 1)
+        return then(s, Concurrent(s._take_items(), f, kind, concurrency, ordered, kind))
+    if kind == "flatmap":
+        return then(s, FlatMap(s._take_items(), f))
+    return then(s, Map(s._take_items(), f, kind))
+
+
+def map(
+    s: Stream,
+    f: Callable[[Any], Any],
+    concurrency: int | None,
+    ordered: bool,
+    via: object,
+    chunksize: int | None,
+    retry: Any,
+    rate: Rate | None,
+    timeout: Any,
+) -> Any:
+    """``f`` on each item, awaited if it is a coroutine function; with ``concurrency``
+    as tasks (a plain ``f`` on threads)."""
+    f = s._counted(f)
+    return _step(s, "map", with_retry(_rated(f, rate, timeout), retry), concurrency, ordered)
+
+
+def filter(
+    s: Stream,
+    keep: Callable[[Any], object],
+    concurrency: int | None,
+    ordered: bool,
+    via: object,
+    chunksize: int | None,
+) -> Any:
+    return _step(s, "filter", s._counted(keep), concurrency, ordered)
+
+
+def flatmap(
+    s: Stream,
+    f: Callable[[Any], Any],
+    concurrency: int | None,
+    ordered: bool,
+    via: object,
+    chunksize: int | None,
+    retry: Any,
+) -> Any:
+    work = with_retry(s._counted(f), retry)
+    if concurrency is None:
+        return _step(s, "flatmap", work, None, ordered)
+    check_count(concurrency, "flatmap's concurrency", 1)
+    return then(s, Merge(s._take_items(), work, concurrency, ordered, "flatmap"))
+
+
+def do(
+    s: Stream,
+    f: Callable[[Any], object],
+    concurrency: int | None,
+    ordered: bool,
+    via: object,
+    chunksize: int | None,
+    retry: Any,
+) -> Any:
+    return _step(s, "do", with_retry(s._counted(f), retry), concurrency, ordered)
+
+
+def scan(s: Stream, f: Callable[[Any, Any], Any], initial: Any) -> Any:
+    return then(s, Scan(s._take_items(), f, initial))
+
+
+def takewhile(s: Stream, keep: Callable[[Any], object]) -> Any:
+    return then(s, While(s._take_items(), keep, taking=True))
+
+
+def dropwhile(s: Stream, drop: Callable[[Any], object]) -> Any:
+    return then(s, While(s._take_items(), drop, taking=False))
+
+
+def unique(s: Stream, key: Callable[[Any], object] | None) -> Any:
+    return then(s, Unique(s._take_items(), key))
+
+
+def unique_within(
+    s: Stream, key: Callable[[Any], Any] | None, limit: float | None, count: int | None
+) -> Any:
+    return then(s, avsteps.AsyncUniqueWithin(s._take_items(), key, Recent(limit, count)))
+
+
+def catch(
+    s: Stream,
+    errors: tuple[type[BaseException], ...],
+    where: Any,
+    replace: Any,
+    do: Any,
+    stop: bool,
+) -> Any:
+    recovery = Recovering(errors, where=where, replace=replace, do=do, stop=stop)
+    return then(s, Catch(s._take_items(), recovery))
+
+
+def take(s: Stream, n: int) -> Any:
+    return then(s, Take(s._take_items(), n))
+
+
+def drop(s: Stream, n: int) -> Any:
+    return then(s, Drop(s._take_items(), n))
+
+
+def chunked(s: Stream, n: int) -> Any:
+    return then(s, Chunked(s._take_items(), n))
+
+
+def window(s: Stream, n: int) -> Any:
+    return then(s, Sliding(s._take_items(), n))
+
+
+def enumerate(s: Stream, start: int) -> Any:
+    return then(s, Enumerate(s._take_items(), start))
+
+
+def zip(s: Stream, other: Any, longest: bool, fillvalue: Any) -> Any:
+    return then(s, Zip(s._take_items(), source(other), longest, fillvalue))
+
+
+def chain(s: Stream, others: tuple[Any, ...]) -> Any:
+    return then(s, Chain([s._take_items(), *(source(other) for other in others)]))
+
+
+def merge(s: Stream, others: tuple[Any, ...], buffer: int) -> Any:
+    return then(s, Interleave([s._take_items(), *(_read(other) for other in others)], buffer))
+
+
+def tee(s: Stream, n: int, bound: int) -> tuple[Any, ...]:
+    shared = Tee(s._take_items(), n, bound)
+    return tuple(then(s, TeeBranch(shared, k)) for k in range(n))
+
+
+def throttle(s: Stream, count: int, per: float) -> Any:
+    return then(s, Throttle(s._take_items(), count, per))
+
+
+def group(s: Stream, size: int | None, limit: float | None, by: Any) -> Any:
+    if size is not None and limit is None and by is None:
+        return then(s, Chunked(s._take_items(), size))
+    items, ask = s._take_items(), None
+    if limit is not None and isinstance(items, FromSync):  # its reads would block the loop
+        items = ReadAhead(items.items, GROUP_AHEAD, asked=True)
+        ask = items.ask
+    return then(s, Group(items, size, limit, by, ask=ask))
+
+
+def buffer(s: Stream, n: int) -> Any:
+    items = s._take_items()
+    if isinstance(items, FromSync):  # read on a thread, taken in the loop as they come
+        return then(s, ReadAhead(items.items, n))
+    return then(s, Buffer(items, n))
+
+
+def observe(s: Stream, name: str, logger: logging.Logger | None) -> Any:
+    return then(s, Observed(s._take_items(), name, logger))
+
+
+def progress(s: Stream, description: str | None, total: int | None) -> Any:
+    from lazyfun.streams.progress import aprogress
+
+    return then(s, aprogress(s._take_items(), description, total))
+
+
+def probe(s: Stream, name: str, probe: Probe) -> Any:
+    if not probe.enabled:
+        return then(s, s._take_items())
+    return then(s, Probed(s._take_items(), probe.counts, name))
+
+
+def pmap(
+    s: Stream,
+    f: Callable[[Any], Any],
+    jobs: int | None,
+    scheduler: str | None,
+    buffer: int | None,
+    chunksize: int | None,
+) -> Any:
+    """The window of :func:`lazyfun.parallel.pmap`, stepped on a thread of its own (the
+    event loop never waits for it), reading this stream in the loop."""
+    from lazyfun.parallel.pmap import pmap as parallel
+
+    feed = FromLoop(s._take_items())
+    window = parallel(f, feed, jobs=jobs, scheduler=scheduler, buffer=buffer, chunksize=chunksize)
+    return then(s, OnThread(window, window.close, feed))
+
+
+def sort(s: Stream, key: Any, reverse: bool, memory: int) -> Any:
+    return then(s, avsteps.AsyncReadAll(s._take_items(), Sorter(key, reverse, memory)))
+
+
+def top(s: Stream, k: int, key: Any, reverse: bool) -> Any:
+    return then(s, avsteps.AsyncReadAll(s._take_items(), Top(k, key, reverse)))
+
+
+def join(
+    s: Stream,
+    other: Iterable[Any],
+    key: Callable[[Any], Any],
+    other_key: Callable[[Any], Any],
+    left: bool,
+    merged: bool,
+    limit: int | None,
+) -> Any:
+    rows = iter(other)
+    if merged:
+        return then(
+            s, avsteps.AsyncMergeJoin(s._take_items(), key, MergeJoin(rows, other_key), left)
+        )
+    table: HashTable[Any] = HashTable(other_key, limit)
+    return then(s, avsteps.AsyncHashJoin(s._take_items(), key, rows, table, left))
