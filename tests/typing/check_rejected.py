@@ -69,5 +69,5 @@ astream(range(3)).lazylist()  # type: ignore[misc]  # pyright: ignore[reportAttr
 stream(range(3)).aclose()  # type: ignore[misc, unused-coroutine]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
 sync_list: list[int] = astream(range(3)).to_list()  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
 async_only: AsyncStream[int] = stream(range(3))  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
-for _ in astream(range(3)):  # type: ignore[misc]  # pyright: ignore[reportGeneralTypeIssues]
+for _ in astream(range(3)):  # type: ignore[misc]  # pyright: ignore[reportGeneralTypeIssues, reportUnknownVariableType]
     pass
