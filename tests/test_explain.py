@@ -210,7 +210,7 @@ def test_an_async_stream_explains_itself_with_coroutines_counted() -> None:
     got, pipeline = asyncio.run(run())
     assert got == [0, 2, 4, 8, 10, 12, 14]
     assert pipeline.explain().splitlines() == [
-        "stream(range(0, 8))",
+        "astream(range(0, 8))",
         ".map(double, concurrency=3)",
         ".catch(ValueError)",
     ]

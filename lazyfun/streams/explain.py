@@ -165,13 +165,14 @@ def _short(value: object) -> str:
     return _SHORT.repr(value)
 
 
-def root(items: object, meter: Meter | None) -> Stage:
+def root(items: object, meter: Meter | None, made_by: str = "stream") -> Stage:
     """The source stage of a stream over ``items``: a reader of :mod:`lazyfun.io` names
-    itself (``read_jsonl('s.jsonl')``); anything else is ``stream(items)``."""
+    itself (``read_jsonl('s.jsonl')``); anything else is ``stream(items)`` (or, as
+    ``made_by`` says, ``astream(items)``)."""
     plan = getattr(items, "plan", None)
     if isinstance(plan, str):
         return Stage(plan, (), None, meter)
-    return Stage("stream", (items,), None, meter)
+    return Stage(made_by, (items,), None, meter)
 
 
 def called(owner: Explaining, source: Stage, holding: tuple[object, ...] = ()) -> Stage:

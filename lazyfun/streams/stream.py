@@ -168,7 +168,7 @@ def astream(
 
     if isinstance(items, Stream) and items._run.is_async:
         return items.analyze() if analyze else items
-    stage = root(items, Meter() if analysing(analyze) else None)
+    stage = root(items, Meter() if analysing(analyze) else None, "astream")
     # a sync Stream is read on a thread: what it holds (its sources) stays known
     holds = items._holds if isinstance(items, Stream) else ()
     return Stream(items, holds, stage=stage, run=ASYNC())
