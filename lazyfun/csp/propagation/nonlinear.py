@@ -35,6 +35,7 @@ __all__ = [
     "clause_filter",
     "function_filter",
     "reified_clause_filter",
+    "reified_shift_filter",
     "reified_unary_filter",
     "truth_filter",
 ]
@@ -302,6 +303,54 @@ def reified_unary_filter(truth: int, x: int, meets: int) -> Propagator:
         return ()
 
     return prop
+
+
+def _moved(bits: int, by: int) -> int:
+    """A bit set shifted up ``by`` places (down when negative; bits below 0 dropped)."""
+    return bits << by if by >= 0 else bits >> -by
+
+
+def reified_shift_filter(
+    truth: int, x: int, y: int, k: int, equal: int, offsets: list[int]
+) -> Propagator:
+    """The 0/1 decision ``truth`` is ``equal`` (a bit: ``0b10`` for 1, ``0b01`` for 0)
+    exactly when ``x == y + k``, by bit sets: ``y``'s values moved by ``k`` onto
+    ``x``'s.  Fixed to equal, each keeps the values the other can match; fixed to
+    differ, a fixed side strikes its one value from the other; open, no common value
+    makes them differ and two fixed matching values make them equal."""
+    shift = offsets[y] + k - offsets[x]  # value v of y is bit (v + k - offsets[x]) of x
+    differ = equal ^ 0b11
+
+    def prop(doms: list[int]) -> Changes:
+        state, bx, by = doms[truth], doms[x], doms[y]
+        if state == equal:
+            nx = bx & _moved(by, shift)
+            ny = by & _moved(nx, -shift)
+            if not nx or not ny:
+                return None
+            doms[x], doms[y] = nx, ny
+            return [i for i, old, new in ((x, bx, nx), (y, by, ny)) if old != new]
+        if state == differ:
+            if not by & (by - 1):
+                nx = bx & ~_moved(by, shift)
+                return None if not nx else () if nx == bx else _set(doms, x, nx)
+            if not bx & (bx - 1):
+                ny = by & ~_moved(bx, -shift)
+                return None if not ny else () if ny == by else _set(doms, y, ny)
+            return ()
+        if not bx & _moved(by, shift):
+            return _set(doms, truth, differ)
+        if not bx & (bx - 1) and not by & (by - 1):
+            return _set(doms, truth, equal)
+        return ()
+
+    return prop
+
+
+def _set(doms: list[int], i: int, bits: int) -> Changes:
+    """Narrow decision ``i`` to ``bits``: the change."""
+    doms[i] = bits
+    return (i,)
 
 
 def clause_filter(literals: Sequence[tuple[int, int]]) -> Propagator:

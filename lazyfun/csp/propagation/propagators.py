@@ -67,6 +67,7 @@ from lazyfun.csp.propagation.nonlinear import (
     clause_filter,
     function_filter,
     reified_clause_filter,
+    reified_shift_filter,
     reified_unary_filter,
     truth_filter,
 )
@@ -82,6 +83,13 @@ UNARY_VALUES = 4096
 def _is_shift_equal(c: Constraint) -> bool:
     """``x - y + k == 0``: propagated exactly (and once is enough) by shifting bit sets."""
     return isinstance(c, Linear) and c.op == "==" and sorted(c.expr.terms.values()) == [-1, 1]
+
+
+def _is_shift(c: Constraint) -> bool:
+    """``x - y + k == 0`` or ``!= 0``: reified, told by bit sets moved onto each other."""
+    return (
+        isinstance(c, Linear) and c.op in ("==", "!=") and sorted(c.expr.terms.values()) == [-1, 1]
+    )
 
 
 def _distinct(scope: tuple[int, ...]) -> Propagator:
@@ -356,6 +364,13 @@ class Propagators:
             if literals is not None:  # the truth is 0 exactly when some literal fails
                 negated = [(i, bit ^ 0b11) for i, bit in literals]
                 return reified_clause_filter(c.truth.index, 0b01, negated)
+        if _is_shift(condition) and c.truth.index not in condition.scope:
+            assert isinstance(condition, Linear)
+            (i, a), (j, _) = condition.expr.terms.items()
+            x, y = (i, j) if a > 0 else (j, i)  # x - y + constant (== or !=) 0
+            equal = 0b10 if condition.op == "==" else 0b01
+            k = -condition.expr.constant
+            return reified_shift_filter(c.truth.index, x, y, k, equal, self.offsets)
         meets = self._unary(condition)
         if meets is not None and condition.scope[0] != c.truth.index:
             return reified_unary_filter(c.truth.index, condition.scope[0], meets)
