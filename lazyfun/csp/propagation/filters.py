@@ -188,14 +188,11 @@ def element_filter(
     fixed, its item and the result narrow each other.
     """
     off_r, off_i = offsets[result], offsets[index]
-
-    def item_bits(k: int, res: int, doms: list[int]) -> int:
-        """The result's values that item ``k`` can take."""
-        j, number = items[k]
-        if j >= 0:
-            return _shifted(doms[j], offsets[j] - off_r) & res
-        at = number - off_r
-        return res & (1 << at) if at >= 0 else 0
+    size = len(items)
+    # Per item: its decision (-1 for a number), and how far its bits move onto the
+    # result's (for a number: the result's bit of that value, or -1 when below).
+    decisions = [j for j, _ in items]
+    moves = [offsets[j] - off_r if j >= 0 else number - off_r for j, number in items]
 
     def prop(doms: list[int]) -> Changes:
         res, idx = doms[result], doms[index]
@@ -205,7 +202,13 @@ def element_filter(
             bit = rest & -rest
             rest ^= bit
             k = off_i + bit.bit_length() - 1
-            hit = item_bits(k, res, doms) if 0 <= k < len(items) else 0
+            if not 0 <= k < size:
+                continue
+            j, move = decisions[k], moves[k]
+            if j >= 0:
+                hit = (doms[j] << move if move >= 0 else doms[j] >> -move) & res
+            else:
+                hit = res & (1 << move) if move >= 0 else 0
             if hit:
                 kept |= bit
                 support |= hit
