@@ -148,13 +148,14 @@ def test_a_branch_too_far_ahead_on_one_thread_is_an_error_not_a_hang() -> None:
 
 def test_a_branch_ahead_waits_for_the_other_threads_branch_in_bounded_memory() -> None:
     kept: list[int] = []
-    started = threading.Event()
+    started, fast_started = threading.Event(), threading.Event()
     fast, slow = stream(range(2000)).tee(2, bound=16)
 
     def read_slowly() -> None:
         for n in slow:
             kept.append(n)
             started.set()
+            assert fast_started.wait(30)  # both branches have their readers: no race
             time.sleep(0.0002)
 
     reader = threading.Thread(target=read_slowly)
@@ -164,12 +165,23 @@ def test_a_branch_ahead_waits_for_the_other_threads_branch_in_bounded_memory() -
         tee = fast._items.tee
         total = 0
         for n in fast:
+            fast_started.set()
             total += n
             assert len(tee.book.kept) <= 16
     finally:
         reader.join(30)
     assert total == sum(range(2000))
     assert kept == list(range(2000))
+
+
+def test_a_branch_ahead_of_one_whose_reader_ended_is_an_error_not_a_hang() -> None:
+    fast, slow = stream(range(100)).tee(2, bound=4)
+    reader = threading.Thread(target=lambda: next(iter(slow)))  # reads one, then ends
+    reader.start()
+    reader.join(30)
+    with pytest.raises(BufferError, match="one that has ended"):
+        for _ in fast:
+            pass
 
 
 def test_the_async_twins_answer_as_the_sync_ones() -> None:

@@ -10,6 +10,7 @@ Each ends all it started when it is closed, or when the task reading it is cance
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import math
 from collections import deque
@@ -674,7 +675,8 @@ class Tee:
                     await self._read()
                     continue
                 book.check_wait(k, asyncio.current_task(), "task")
-                await self.turn.wait()
+                with contextlib.suppress(TimeoutError):  # a reader task that ends is seen
+                    await asyncio.wait_for(self.turn.wait(), threaded.WAKE)
 
     async def _read(self) -> None:
         try:

@@ -240,15 +240,27 @@ class TeeBook:
 
     def check_wait(self, k: int, me: object, reader: str) -> None:
         """Refuse a wait for the last branch that could never end: it is read by ``me``
-        (this thread or task) or not yet at all."""
+        (this thread or task), not yet at all, or by a thread or task that has ended."""
         least = min(self.at)
         last = [j for j, at in enumerate(self.at) if at == least]
-        if any(self.readers[j] in (None, me) for j in last):
+        if any(self.readers[j] in (None, me) or _ended(self.readers[j]) for j in last):
             raise BufferError(
                 f"tee: branch {k} is {self.bound:,} items ahead of branch {last[0]}, which "
-                f"is read by this {reader} or not yet at all: read the branches side by side, "
-                f"each in a {reader} of its own, or give a larger bound"
+                f"is read by this {reader}, by none yet, or by one that has ended: read the "
+                f"branches side by side, each in a {reader} of its own, or give a larger bound"
             )
+
+
+def _ended(reader: object) -> bool:
+    """Whether a branch's reader will read no more: a thread no longer alive, a task done."""
+    alive = getattr(reader, "is_alive", None)
+    if alive is not None:
+        return not alive()
+    done = getattr(reader, "done", None)
+    return done is not None and bool(done())
+
+
+WAKE = 0.05  # how often a waiting branch looks again at the reader it waits for (seconds)
 
 
 def passed_on(taken: list[tuple[bool, Any]]) -> Any:
@@ -267,8 +279,9 @@ class Tee(Generic[T]):
     """``n`` branches over one source, at most ``bound`` items apart: the items (and the
     source's errors, at their places) kept until every branch has read them.  A branch
     ``bound`` items ahead waits for the last one, read on another thread; when that
-    branch is read on this thread, or not yet at all, waiting would never end, so it is
-    a BufferError saying so (a hang is never an answer)."""
+    branch is read on this thread, not yet at all, or by a thread that has ended (an
+    error, or it stopped reading), waiting would never end, so it is a BufferError saying
+    so (a hang is never an answer)."""
 
     def __init__(self, source: Iterator[T], n: int, bound: int) -> None:
         self.source = source
@@ -278,8 +291,9 @@ class Tee(Generic[T]):
     def next_for(self, k: int) -> T:
         """Branch ``k``'s next item (or its error)."""
         book = self.book
+        me = threading.current_thread()
         with self.turn:
-            book.readers[k] = threading.get_ident()
+            book.readers[k] = me
             while True:
                 if book.ready(k):
                     taken = [book.take(k)]
@@ -292,8 +306,8 @@ class Tee(Generic[T]):
                 if len(book.kept) < book.bound:
                     self._read()
                     continue
-                book.check_wait(k, threading.get_ident(), "thread")
-                self.turn.wait()
+                book.check_wait(k, me, "thread")
+                self.turn.wait(WAKE)  # a reader that ends while this one waits is seen
 
     def _read(self) -> None:
         try:
