@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import product
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,6 +9,7 @@ from hypothesis import strategies as st
 from lazyfun.csp import Domain, Model, all_different
 from lazyfun.csp.modelling.constraints import Constraint, Decision
 from tests.budget import examples
+from tests.csp.brute import brute_force
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -54,14 +53,6 @@ def models(draw: st.DrawFn) -> Model:
             modulus = draw(st.integers(2, 3))
             m.add_constraint(f"c{k}", lambda *v, q=modulus: sum(v) % q == 0, picked)
     return m
-
-
-def brute_force(m: Model) -> list[tuple[int, ...]]:
-    found = []
-    for values in product(*(d.domain.values for d in m.decisions)):
-        if all(c.holds(values) for c in m.constraints.values()):
-            found.append(values)
-    return found
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -4,8 +4,6 @@ globals."""
 
 from __future__ import annotations
 
-from itertools import product
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +14,7 @@ from lazyfun.csp.modelling.constraints import Decision
 from lazyfun.csp.modelling.relations import LexLess, lex_less, lex_less_equal
 from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
+from tests.csp.brute import brute_force
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -43,19 +42,11 @@ def lex_models(draw: st.DrawFn, distinct: bool = False) -> tuple[Model, LexLess]
     return m, c
 
 
-def _brute_force(m: Model) -> list[tuple[int, ...]]:
-    return [
-        values
-        for values in product(*(d.domain.values for d in m.decisions))
-        if all(c.holds(values) for c in m.constraints.values())
-    ]
-
-
 @settings(max_examples=examples(400), deadline=None)
 @given(lex_models())
 def test_the_solutions_are_exactly_the_brute_force_ones(model: tuple[Model, LexLess]) -> None:
     m, _ = model
-    assert sorted(s.values for s in m.solutions()) == _brute_force(m)  # type: ignore[type-var]
+    assert sorted(s.values for s in m.solutions()) == brute_force(m)  # type: ignore[type-var]
 
 
 @settings(max_examples=examples(400), deadline=None)
@@ -69,7 +60,7 @@ def test_each_value_left_has_a_support_and_each_value_struck_has_none(
     compiled = Propagators(m.decisions, list(m.constraints.values()))
     doms = list(compiled.start)
     ok = compiled.propagate(doms, range(len(doms)))
-    solutions = _brute_force(m)
+    solutions = brute_force(m)
     if not solutions:
         assert not ok
         return

@@ -4,8 +4,6 @@ each value struck has none) on domains with holes and negative values."""
 
 from __future__ import annotations
 
-from itertools import product
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +11,7 @@ from hypothesis import strategies as st
 from lazyfun.csp import Domain, Model
 from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
+from tests.csp.brute import brute_force
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -35,18 +34,10 @@ def shift_models(draw: st.DrawFn) -> Model:
     return m
 
 
-def _brute_force(m: Model) -> list[tuple[int, ...]]:
-    return [
-        values
-        for values in product(*(d.domain.values for d in m.decisions))
-        if all(c.holds(values) for c in m.constraints.values())
-    ]
-
-
 @settings(max_examples=examples(400), deadline=None)
 @given(shift_models())
 def test_the_solutions_are_exactly_the_brute_force_ones(m: Model) -> None:
-    assert sorted(s.values for s in m.solutions()) == _brute_force(m)  # type: ignore[type-var]
+    assert sorted(s.values for s in m.solutions()) == brute_force(m)  # type: ignore[type-var]
 
 
 @settings(max_examples=examples(400), deadline=None)
@@ -55,7 +46,7 @@ def test_each_value_left_has_a_support_and_each_value_struck_has_none(m: Model) 
     compiled = Propagators(m.decisions, list(m.constraints.values()))
     doms = list(compiled.start)
     ok = compiled.propagate(doms, range(len(doms)))
-    solutions = _brute_force(m)
+    solutions = brute_force(m)
     assert ok == bool(solutions)
     for d in m.decisions if ok else ():
         offset = compiled.offsets[d.index]

@@ -21,6 +21,7 @@ from lazyfun.csp import (
 from lazyfun.csp.modelling.constraints import Decision
 from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
+from tests.csp.brute import brute_force
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -73,14 +74,6 @@ def models(draw: st.DrawFn, kinds: tuple[str, ...] = KINDS, most: int = 3) -> Mo
     for k in range(draw(st.integers(1, most))):
         _add(draw, m, xs, k, draw(st.sampled_from(kinds)))
     return m
-
-
-def brute_force(m: Model) -> list[tuple[int, ...]]:
-    return [
-        values
-        for values in product(*(d.domain.values for d in m.decisions))
-        if all(c.holds(values) for c in m.constraints.values())
-    ]
 
 
 @settings(max_examples=examples(400), deadline=None)

@@ -3,8 +3,6 @@ on random small systems; and it sees what bounds reasoning, one row at a time, c
 
 from __future__ import annotations
 
-from itertools import product
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +11,7 @@ from lazyfun.csp import Domain, Model, total
 from lazyfun.csp.propagation.propagators import Propagators
 from lazyfun.csp.propagation.relaxation import ROW_LIMIT, row_bounds
 from tests.budget import examples
+from tests.csp.brute import brute_force
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -40,18 +39,10 @@ def linear_systems(draw: st.DrawFn) -> Model:
     return m
 
 
-def _brute_force(m: Model) -> list[tuple[int, ...]]:
-    return [
-        values
-        for values in product(*(d.domain.values for d in m.decisions))
-        if all(c.holds(values) for c in m.constraints.values())
-    ]
-
-
 @settings(max_examples=examples(400), deadline=None)
 @given(linear_systems())
 def test_the_solutions_are_exactly_the_brute_force_ones(m: Model) -> None:
-    assert sorted(s.values for s in m.solutions()) == _brute_force(m)  # type: ignore[type-var]
+    assert sorted(s.values for s in m.solutions()) == brute_force(m)  # type: ignore[type-var]
 
 
 @settings(max_examples=examples(300), deadline=None)
@@ -65,7 +56,7 @@ def test_on_any_narrowed_domains_no_row_bound_cuts_a_solution(
     doms = [bits & ~data.draw(st.integers(0, bits)) or bits & -bits for bits in compiled.start]
     inside = [
         v
-        for v in _brute_force(m)
+        for v in brute_force(m)
         if all(doms[i] >> (x - compiled.offsets[i]) & 1 for i, x in enumerate(v))
     ]
     for row in row_bounds(list(m.constraints.values()), compiled.offsets):

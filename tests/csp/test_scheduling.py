@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import product
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +10,7 @@ from lazyfun.csp import Domain, Interval, Model, ModelError, cumulative, no_over
 from lazyfun.csp.modelling.constraints import Decision
 from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
+from tests.csp.brute import brute_force
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -39,12 +38,6 @@ def schedules(draw: st.DrawFn) -> Model:
         a, b = draw(st.permutations(intervals))[:2]
         m.add_constraint("before", a.end <= b.start)
     return m
-
-
-def brute_force(m: Model) -> list[tuple[int, ...]]:
-    spaces = [d.domain.values for d in m.decisions]
-    constraints = list(m.constraints.values())
-    return [v for v in product(*spaces) if all(c.holds(v) for c in constraints)]
 
 
 @pytest.mark.untraced  # from source under the tracer, 0.6 s an example
