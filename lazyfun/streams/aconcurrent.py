@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import inspect
 import math
+import time
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Collection, Iterator
 from typing import Any
@@ -493,10 +494,16 @@ class ReadAhead(Step):
     async def _shelved(self) -> Any:
         """The next value, once the reader has shelved it (started the first time, it
         wakes the loop itself; :data:`END` once closed).  Each wait lets it read as far
-        ahead as the items taken so far, up to ``most``."""
+        ahead as the items taken so far, up to ``most``.  Before it waits, the loop lets
+        the reader run (``time.sleep(0)`` gives up the GIL, for no longer than the reader
+        would take it anyway): a reader woken for room has often shelved a batch by then,
+        and the loop goes on with no round trip through its selector."""
         loop, shelf = asyncio.get_running_loop(), self.shelf
         self.ahead.begin()
         shelf.n = min(max(shelf.n, shelf.started), self.most)  # started: all taken, here
+        time.sleep(0)  # the GIL to the reader if it is ready: often a batch, with no wake
+        if shelf.entries:
+            return self.entries.popleft()
         while not shelf.entries and not shelf.stopping:
             arrived = loop.create_future()
             shelf.wake = _waker(loop, arrived)
