@@ -40,15 +40,21 @@ class Steps(Base[T, M]):
 
     __slots__ = ()
 
-    def _checked(self, f: object, what: str) -> None:
+    def _checked(self, f: object, what: str, plain: bool = False) -> None:
         """Refuse at the call a function that is not one, or a coroutine function given
-        to a sync stream (it would give coroutines, never awaited)."""
+        to a sync stream (it would give coroutines, never awaited) or, with ``plain``,
+        to a step that calls it where the items are held (a verb's key, in either mode)."""
         if not callable(f):
             raise TypeError(f"{what} needs a function, got {type(f).__name__}")
-        if not self._run.is_async and inspect.iscoroutinefunction(f):
+        if (plain or not self._run.is_async) and inspect.iscoroutinefunction(f):
+            why = (
+                "a verb's key is a plain function (it is called where the items are held)"
+                if plain
+                else "a Stream is synchronous; use lazyfun.astream(...) (or .to_async()) "
+                "to await it"
+            )
             raise TypeError(
-                f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): "
-                "a Stream is synchronous; use lazyfun.astream(...) (or .to_async()) to await it"
+                f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): {why}"
             )
 
     def _placed(self, what: str, via: object, chunksize: int | None) -> None:

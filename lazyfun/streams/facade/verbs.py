@@ -10,7 +10,6 @@ terminal forms are awaited in an async stream.  The work is in
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Coroutine, Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
@@ -38,17 +37,6 @@ def _memory(memory: object, what: str) -> int:
     check_count(memory, f"{what}'s memory (bytes)", 1)
     assert isinstance(memory, int)
     return memory
-
-
-def _key(f: object, what: str) -> None:
-    """A verb's key: a plain function, in either mode."""
-    if not callable(f):
-        raise TypeError(f"{what} needs a function, got {type(f).__name__}")
-    if inspect.iscoroutinefunction(f):
-        raise TypeError(
-            f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): "
-            "a verb's key is a plain function (it is called where the items are held)"
-        )
 
 
 def _window(every: int | None, within: float | timedelta | None, what: str) -> float | None:
@@ -81,7 +69,7 @@ class Verbs(Shapes[T, M]):
         [{'n': 1}, {'n': 2}, {'n': 2, 'late': True}]
         """
         if key is not None:
-            _key(key, "sort's key")
+            self._checked(key, "sort's key", plain=True)
         made: Stream[T, M] = self._run.sort(self, key, reverse, _memory(memory, "sort"))
         return made
 
@@ -96,7 +84,7 @@ class Verbs(Shapes[T, M]):
         """
         check_count(k, "top's k", 0)
         if key is not None:
-            _key(key, "top's key")
+            self._checked(key, "top's key", plain=True)
         made: Stream[T, M] = self._run.top(self, k, key, reverse)
         return made
 
@@ -198,7 +186,7 @@ class Verbs(Shapes[T, M]):
         >>> stream("banana").count_by(str.upper, every=3).to_list()
         [{'B': 1, 'A': 1, 'N': 1}, {'A': 2, 'N': 1}]
         """
-        _key(key, "count_by's key")
+        self._checked(key, "count_by's key", plain=True)
         acc = Accumulators(key, fold=(_plus_one, 0))
         return self._run.aggregated(
             self, acc, every, _window(every, within, "count_by"), "count_by"
@@ -251,8 +239,8 @@ class Verbs(Shapes[T, M]):
         >>> stream(["ab", "c", "de"]).reduce_by(len, lambda total, s: total + s, "")
         {2: 'abde', 1: 'c'}
         """
-        _key(key, "reduce_by's key")
-        _key(fn, "reduce_by's fn")
+        self._checked(key, "reduce_by's key", plain=True)
+        self._checked(fn, "reduce_by's fn", plain=True)
         acc = Accumulators(key, fold=(fn, initial))
         return self._run.aggregated(
             self, acc, every, _window(every, within, "reduce_by"), "reduce_by"
@@ -316,7 +304,7 @@ class Verbs(Shapes[T, M]):
         >>> stream(sales).aggregate(lambda s: s["at"], n="count", total=("sum", "eur"))
         {'Oslo': {'n': 2, 'total': 16}, 'Rome': {'n': 1, 'total': 4}}
         """
-        _key(by, "aggregate's by")
+        self._checked(by, "aggregate's by", plain=True)
         acc = Accumulators(by, reductions(named))
         return self._run.aggregated(
             self, acc, every, _window(every, within, "aggregate"), "aggregate"
