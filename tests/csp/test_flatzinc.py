@@ -443,7 +443,9 @@ solve :: int_search([y,x],input_order,indomain_min,complete) satisfy;
     path.write_text(text)
     out = io.StringIO()
     run(str(path), out=out, statistics=True)
-    assert "%%%mzn-stat: nodes=" in out.getvalue() and "%%%mzn-stat-end\n" in out.getvalue()
+    shown = out.getvalue()
+    assert "%%%mzn-stat: nodes=" in shown and "%%%mzn-stat-end\n" in shown
+    assert "%%%mzn-stat: initTime=" in shown and "%%%mzn-stat: solveTime=" in shown
 
 
 def test_half_reified_forms_only_imply() -> None:
