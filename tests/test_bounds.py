@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 import time
 from collections.abc import AsyncIterable, Callable, Iterable, Iterator
 from typing import Any
@@ -185,12 +186,17 @@ def _woken(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return wakes
 
 
+def _numbers(n: int) -> Iterator[int]:
+    """0, 1, ..., n - 1 from a generator: your code, which may wait, so read on a thread."""
+    yield from range(n)
+
+
 @pytest.mark.parametrize(
     "crossing",
     [
-        lambda: astream(range(CROSS)).buffer(256),
-        lambda: stream(range(CROSS)),
-        lambda: stream(range(CROSS)).to_async().buffer(64),
+        lambda: astream(_numbers(CROSS)).buffer(256),
+        lambda: stream(_numbers(CROSS)),
+        lambda: stream(_numbers(CROSS)).to_async().buffer(64),
     ],
     ids=["astream buffer", "async for over a Stream", "to_async buffer"],
 )
@@ -215,3 +221,39 @@ def test_a_loop_waiting_for_a_slow_reader_is_woken_by_it(monkeypatch: pytest.Mon
     wakes = _woken(monkeypatch)
     assert asyncio.run(_count(astream(slowly()).buffer(4))) == 5
     assert wakes[0] >= 1
+
+
+@pytest.mark.parametrize(
+    "crossing",
+    [
+        lambda: astream(range(CROSS)).buffer(256),
+        lambda: stream([*range(CROSS)]),
+        lambda: astream(dict.fromkeys(range(CROSS))).group(100, within=1.0),
+        lambda: stream(range(CROSS)).to_async().buffer(64),
+    ],
+    ids=["astream buffer", "async for over a Stream", "group within", "to_async buffer"],
+)
+def test_a_containers_items_cross_with_no_thread(
+    crossing: Callable[[], AsyncIterable[Any]],
+) -> None:
+    """A range, list or dict runs none of your code and never waits: the loop reads it
+    itself, with no reading thread started (a generator's items start one, below)."""
+    n, started = asyncio.run(_count_seeing_threads(crossing()))
+    assert n in (CROSS, CROSS // 100)
+    assert started == set()
+
+
+def test_a_generators_items_cross_on_a_thread() -> None:
+    """The same count over a generator starts its reading thread (the test above can fail)."""
+    n, started = asyncio.run(_count_seeing_threads(astream(_numbers(CROSS)).buffer(256)))
+    assert n == CROSS
+    assert len(started) == 1
+
+
+async def _count_seeing_threads(items: AsyncIterable[Any]) -> tuple[int, set[threading.Thread]]:
+    """How many items, and the threads started while they were read."""
+    before, started, n = set(threading.enumerate()), set[threading.Thread](), 0
+    async for _ in items:
+        n += 1
+        started |= set(threading.enumerate()) - before
+    return n, started

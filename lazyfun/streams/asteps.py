@@ -28,9 +28,10 @@ from collections.abc import (
     AsyncIterator,
     Callable,
     Iterable,
+    Iterator,
 )
 from itertools import islice
-from typing import Any
+from typing import Any, TypeGuard
 
 from lazyfun.parallel.daemons import DaemonPool
 from lazyfun.streams.observing import Tally
@@ -38,6 +39,7 @@ from lazyfun.streams.steps import DROPPED, NOTHING, Held, Recovery, retry_policy
 from lazyfun.streams.threaded import Rate, at_rate, within
 
 __all__ = [
+    "IN_MEMORY",
     "Catch",
     "Chain",
     "Chunked",
@@ -62,7 +64,9 @@ __all__ = [
     "aclose",
     "call",
     "close_made",
+    "in_memory",
     "is_async",
+    "may_wait",
     "metered",
     "source",
     "with_retry",
@@ -124,6 +128,45 @@ class Step(AsyncIterator[Any]):
 
     async def aclose(self) -> None:
         await aclose(self.source)
+
+
+_CONTAINERS: tuple[Iterator[Any], ...] = (
+    iter(range(0)),
+    iter(range(2**64)),
+    reversed(range(0)),
+    iter([]),
+    reversed([]),
+    iter(()),
+    iter(""),
+    iter("\u00e9"),
+    iter(b""),
+    iter(bytearray()),
+    iter({}),
+    iter({}.values()),
+    iter({}.items()),
+    iter(set()),
+    iter(deque()),
+)
+IN_MEMORY: frozenset[type] = frozenset(map(type, _CONTAINERS))
+"""The iterators of Python's own containers: reading one runs none of your code and never
+waits, so there is nothing for a thread to overlap."""
+
+
+def in_memory(items: Iterable[Any]) -> bool:
+    """Whether ``items`` is an iterator over one of Python's containers (a range, list,
+    tuple, str, bytes, dict, set or deque), which the event loop can read itself.
+
+    >>> in_memory(iter([1, 2])), in_memory(n for n in [1, 2])
+    (True, False)
+    """
+    return type(items) in IN_MEMORY
+
+
+def may_wait(items: AsyncIterator[Any]) -> TypeGuard[FromSync]:
+    """Whether ``items`` reads a plain iterable that may wait or run your code (a
+    generator, a file, a sync stream), so that a step reading ahead of it reads it on a
+    thread; a container's items are read in the loop."""
+    return isinstance(items, FromSync) and not in_memory(items.items)
 
 
 class FromSync(Step):

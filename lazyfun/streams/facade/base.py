@@ -108,7 +108,8 @@ class Base(Explaining, Generic[T, M]):
         daemon thread of its own, so its blocking steps never block the event loop, and
         handed over in batches: one item ahead at first, as many as it has handed over
         each time the loop has to wait, 256 at most (closing the async iterator closes
-        the stream).
+        the stream).  A stream of no steps over a container (a range, list, tuple,
+        str, dict, set) is read in the loop: nothing there waits.
 
         >>> import asyncio
         >>> async def read():
@@ -120,8 +121,12 @@ class Base(Explaining, Generic[T, M]):
             items: AsyncIterator[T] = self._take_items()
             return items
         from lazyfun.streams.aconcurrent import ReadAhead
+        from lazyfun.streams.asteps import FromSync, in_memory
 
-        return ReadAhead(self._take_items(), 1, most=_AHEAD, close=self._close)
+        plain: Iterator[T] = self._take_items()
+        if in_memory(plain):
+            return FromSync(plain)
+        return ReadAhead(plain, 1, most=_AHEAD, close=self._close)
 
     # --- closing ------------------------------------------------------------------------
 

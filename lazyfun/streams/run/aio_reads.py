@@ -23,7 +23,7 @@ from lazyfun.sinks.writers import (
 )
 from lazyfun.streams import avsteps
 from lazyfun.streams.aconcurrent import ReadAhead
-from lazyfun.streams.asteps import FromSync, Group, aclose, call, is_async
+from lazyfun.streams.asteps import Group, aclose, call, is_async, may_wait
 from lazyfun.streams.facade.base import NOTHING, Base
 from lazyfun.streams.run.aio_steps import then
 from lazyfun.streams.threaded import GROUP_AHEAD
@@ -165,7 +165,7 @@ def aggregated(
         return _folded(s, acc)
     items: AsyncIterator[Any] = s._take_items()
     ask = None
-    if limit is not None and isinstance(items, FromSync):
+    if limit is not None and may_wait(items):  # its reads would block the loop
         items = ahead = ReadAhead(items.items, GROUP_AHEAD, asked=True)
         ask = ahead.ask
     fresh = acc.fresh

@@ -42,6 +42,7 @@ from lazyfun.streams.asteps import (
     Unique,
     While,
     Zip,
+    may_wait,
     source,
     with_retry,
 )
@@ -219,7 +220,7 @@ def group(s: Stream, size: int | None, limit: float | None, by: Any) -> Any:
     if size is not None and limit is None and by is None:
         return then(s, Chunked(s._take_items(), size))
     items, ask = s._take_items(), None
-    if limit is not None and isinstance(items, FromSync):  # its reads would block the loop
+    if limit is not None and may_wait(items):  # its reads would block the loop
         items = ReadAhead(items.items, GROUP_AHEAD, asked=True)
         ask = items.ask
     return then(s, Group(items, size, limit, by, ask=ask))
@@ -227,8 +228,10 @@ def group(s: Stream, size: int | None, limit: float | None, by: Any) -> Any:
 
 def buffer(s: Stream, n: int) -> Any:
     items = s._take_items()
-    if isinstance(items, FromSync):  # read on a thread, taken in the loop as they come
+    if may_wait(items):  # read on a thread, taken in the loop as they come
         return then(s, ReadAhead(items.items, n))
+    if isinstance(items, FromSync):  # a container's items: nothing to wait for
+        return then(s, items)
     return then(s, Buffer(items, n))
 
 
