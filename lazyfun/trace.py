@@ -1,6 +1,10 @@
 """Laziness as numbers: a probe that counts what each stage of a pipeline produced.
 
-Wrap the stages you want to watch; run the pipeline; read the counts.  With
+Wrap the stages you want to watch; run the pipeline; read the counts.  Each count is
+kept in a :class:`Counts`, the one counter of a pipeline's stage: a Stream's
+``.probe(name, probe)`` step counts into the probe's (``probe.counter(name)``), and
+on an analysed Stream that object is the step's counts in ``explain(analyze=True)``,
+as the counts its ``observe`` reports and its progress bar shows are.  With
 ``memory=True`` the probe also records the peak memory allocated while it was
 open (``tracemalloc``), and it always records the time it was open.
 
@@ -26,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable, Iterable, Iterator
@@ -38,7 +43,56 @@ from lazyfun.lazylist import LazyList
 T = TypeVar("T")
 P = ParamSpec("P")
 
-__all__ = ["Meter", "Probe", "Watched"]
+__all__ = ["Counts", "Meter", "Probe", "Watched"]
+
+
+class Counts:
+    """What one stage of a pipeline did, counted as it goes: the ``items`` and ``errors``
+    that left it, the ``seconds`` spent getting them (the stages it reads included), the
+    calls of its function (:attr:`calls`) and the most items it ``held`` at once.
+
+    One object a stage, read by everyone who watches the stage: a Stream's
+    ``explain(analyze=True)``, its ``observe`` reports, its progress bar and a
+    :class:`Probe`'s count under a name.  Where the C flow engine counts a stage itself,
+    ``tally`` is its tally (and ``counter`` its count of calls), and :meth:`snapshot`
+    reads the counts there.
+
+    >>> counts = Counts()
+    >>> counts.items += 2
+    >>> counts.errors += 1
+    >>> counts.snapshot(), counts.calls
+    ((2, 1, 0.0, 0), None)
+    """
+
+    __slots__ = ("_calls", "_lock", "counter", "errors", "held", "items", "seconds", "tally")
+
+    def __init__(self) -> None:
+        self.items = self.errors = self.held = 0
+        self.seconds = 0.0
+        self._calls: int | None = None
+        self._lock = threading.Lock()
+        self.tally: Any = None  # the C flow engine's Tally, where it counts the stage
+        self.counter: Any = None  # the C flow engine's Calls, where it counts the calls
+
+    def snapshot(self) -> tuple[int, int, float, int]:
+        """Items, errors, seconds and the most held, so far."""
+        kept = self if self.tally is None else self.tally
+        return kept.items, kept.errors, kept.seconds, kept.held
+
+    @property
+    def calls(self) -> int | None:
+        """How many times the stage's function ran (None: the stage has none, or it ran
+        where it is not counted, in worker processes)."""
+        return self._calls if self.counter is None else self.counter.made
+
+    def called(self) -> None:
+        """One more call (from any thread)."""
+        with self._lock:
+            self._calls = (self._calls or 0) + 1
+
+    def counting_calls(self) -> None:
+        """This stage's calls are counted (zero so far)."""
+        self._calls = self._calls or 0
 
 
 class Probe:
@@ -46,13 +100,15 @@ class Probe:
 
     Use ``stage(name, iterable)`` to watch a stream, ``counted(name)`` to watch
     every stream a function returns (summed over calls), and ``with probe:`` to
-    time the run and, with ``memory=True``, trace its peak allocation.
+    time the run and, with ``memory=True``, trace its peak allocation.  Each name's
+    count is a :class:`Counts` (``counter(name)``), summed over every stream watched
+    under that name; ``counts`` is a snapshot of them all.
     """
 
     def __init__(self, *, memory: bool = False, enabled: bool = True) -> None:
         self.enabled = enabled
         self.memory = memory
-        self.counts: dict[str, int] = {}
+        self.counters: dict[str, Counts] = {}
         self.seconds: float | None = None
         self.peak_bytes: int | None = None
         self._started = 0.0
@@ -66,14 +122,26 @@ class Probe:
         """
         if not self.enabled:
             return iter(items)
-        self.counts.setdefault(name, 0)
-        return self._counting(name, items)
+        return _counting(self.counter(name), items)
 
-    def _counting(self, name: str, items: Iterable[T]) -> Iterator[T]:
-        counts = self.counts
-        for item in items:
-            counts[name] += 1
-            yield item
+    def counter(self, name: str) -> Counts:
+        """The counts kept under ``name`` (made, at zero, the first time it is asked):
+        the object a stage watched under ``name`` counts into, a Stream's ``probe`` step
+        included, and which that Stream's ``explain(analyze=True)`` reads.
+
+        >>> probe = Probe()
+        >>> probe.counter("read") is probe.counter("read"), probe.counts
+        (True, {'read': 0})
+        """
+        counts = self.counters.get(name)
+        if counts is None:
+            counts = self.counters[name] = Counts()
+        return counts
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many items each name counted so far (a snapshot: a new dict each time)."""
+        return {name: counts.items for name, counts in self.counters.items()}
 
     def lazylist(self, name: str, xs: LazyList[T]) -> Watched[T]:
         """Watch a call-by-need list: ``name computed`` counts each cell once, when it is
@@ -141,11 +209,12 @@ class Probe:
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain data: stage counts, seconds, peak bytes."""
-        return {"counts": dict(self.counts), "seconds": self.seconds, "peak_bytes": self.peak_bytes}
+        return {"counts": self.counts, "seconds": self.seconds, "peak_bytes": self.peak_bytes}
 
     def __str__(self) -> str:
-        width = max((len(name) for name in self.counts), default=5)
-        lines = [f"{name:<{width}}  {count:>15,}" for name, count in self.counts.items()]
+        counts = self.counts
+        width = max((len(name) for name in counts), default=5)
+        lines = [f"{name:<{width}}  {count:>15,}" for name, count in counts.items()]
         extras = []
         if self.seconds is not None:
             extras.append(f"time {self.seconds:.3f} s")
@@ -159,17 +228,19 @@ class Probe:
         """For Jupyter: each stage's count as a row with a bar, longest bar the largest count.
 
         >>> probe = Probe()
-        >>> probe.counts = {"children": 8, "kept": 2}
+        >>> for name, n in (("children", 8), ("kept", 2)):
+        ...     _ = list(probe.stage(name, range(n)))
         >>> html = probe._repr_html_()
         >>> html.count("<tr>"), 'width:100%' in html, 'width:25%' in html
         (3, True, True)
         """
-        largest = max(self.counts.values(), default=0) or 1
+        counts = self.counts
+        largest = max(counts.values(), default=0) or 1
         rows = "".join(
             f"<tr><td>{escape(name)}</td><td style='text-align:right'>{count:,}</td>"
             f"<td style='width:200px'><div style='background:#4c8bf5;height:.8em;"
             f"width:{100 * count / largest:.0f}%'></div></td></tr>"
-            for name, count in self.counts.items()
+            for name, count in counts.items()
         )
         extras = escape(str(self).splitlines()[-1]) if self.seconds is not None else ""
         return f"<table><tr><th>stage</th><th>items</th><th></th></tr>{rows}</table>" + (
@@ -183,17 +254,23 @@ class Probe:
         )
 
 
+def _counting(counts: Counts, items: Iterable[T]) -> Iterator[T]:
+    """``items``, each counted into ``counts`` as the consumer pulls it."""
+    for item in items:
+        counts.items += 1
+        yield item
+
+
 class Watched(Generic[T]):
     """A LazyList seen through a probe (see :meth:`Probe.lazylist`); iterate it as the list."""
 
     def __init__(self, probe: Probe, name: str, xs: LazyList[T]) -> None:
         self.probe, self.read_as = probe, f"{name} read"
-        computed = f"{name} computed"
-        probe.counts.setdefault(computed, 0)
-        probe.counts.setdefault(self.read_as, 0)
+        computed = probe.counter(f"{name} computed")
+        probe.counter(self.read_as)
 
         def compute(x: T) -> T:
-            probe.counts[computed] += 1
+            computed.items += 1
             return x
 
         self.list: LazyList[T] = xs.map(compute) if probe.enabled else xs

@@ -20,7 +20,6 @@ import contextlib
 import contextvars
 import functools
 import inspect
-import logging
 import time
 from collections import deque
 from collections.abc import (
@@ -34,7 +33,6 @@ from itertools import islice
 from typing import Any, TypeGuard
 
 from lazyfun.parallel.daemons import DaemonPool
-from lazyfun.streams.observing import Tally
 from lazyfun.streams.steps import DROPPED, NOTHING, Held, Recovery, retry_policy, seconds
 from lazyfun.streams.threaded import Rate, at_rate, within
 
@@ -49,8 +47,6 @@ __all__ = [
     "FromSync",
     "Group",
     "Map",
-    "Observed",
-    "Probed",
     "Recovering",
     "Scan",
     "Sliding",
@@ -609,19 +605,6 @@ class Zip(Step):
             await aclose(self.source)
 
 
-class Probed(Step):
-    """The items unchanged, counted under ``name`` in a trace probe's ``counts``."""
-
-    def __init__(self, source: AsyncIterator[Any], counts: dict[str, int], name: str) -> None:
-        self.source, self.counts, self.name = source, counts, name
-        counts.setdefault(name, 0)
-
-    async def __anext__(self) -> Any:
-        item = await anext(self.source)
-        self.counts[self.name] += 1
-        return item
-
-
 def source(items: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
     if isinstance(items, AsyncIterable):
         return aiter(items)
@@ -664,26 +647,6 @@ class Chunked(Step):
             raise StopAsyncIteration
         self.gathered = []
         return gathered
-
-
-class Observed(Step):
-    def __init__(
-        self, source: AsyncIterator[Any], name: str, logger: logging.Logger | None = None
-    ) -> None:
-        self.source, self.tally = source, Tally(name, logger)
-
-    async def __anext__(self) -> Any:
-        self.tally.reading()
-        try:
-            item = await anext(self.source)
-        except StopAsyncIteration:
-            self.tally.report(final=True)
-            raise
-        except Exception:
-            self.tally.count(error=True)
-            raise
-        self.tally.count(error=False)
-        return item
 
 
 def with_retry(f: Callable[[Any], Any], retry: Any) -> Callable[[Any], Any]:

@@ -4,12 +4,16 @@ line, and, for a stream built to be analysed, exact counts for each step.
 Every step records, as it is written, a :class:`Stage`: the method's name and the
 arguments given (those left at their defaults are not shown), linked to the stage it
 reads.  Nothing is read to show the plan.  A stream built with ``analyze=True`` (or
-turned so by ``.analyze()`` before it is read) also keeps a :class:`Meter` a stage:
-each item or error that leaves the stage is counted, and the time spent getting it;
-the calls of a step's function (every attempt of a retry) are counted; a concurrent
-step or a buffer says how many items it held.  The counts cost a little for each
-item and step (``make bench BENCH=stream`` prints how much), so they are kept only
-when asked.  ``LAZYFUN_ANALYZE=1`` in the environment analyses every stream.
+turned so by ``.analyze()`` before it is read) also keeps a
+:class:`~lazyfun.trace.Counts` a stage: each item or error that leaves the stage is
+counted, and the time spent getting it; the calls of a step's function (every attempt
+of a retry) are counted; a concurrent step or a buffer says how many items it held.
+A step that watches its items (``observe``, ``progress``, ``probe``) counts them
+itself, into the counts its log, its bar or its probe shows: that object is the
+step's counts here (:func:`metered`), so there is one count a step, not two.  The
+counts cost a little for each item and step (``make bench BENCH=stream`` prints how
+much), so they are kept only when asked.  ``LAZYFUN_ANALYZE=1`` in the environment
+analyses every stream.
 
 >>> from lazyfun import stream
 >>> squares = stream(range(10), analyze=True).map(lambda n: n * n).take(3)
@@ -28,13 +32,14 @@ import functools
 import inspect
 import os
 import reprlib
-import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Literal, Self, TypeVar, cast, overload
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
+from lazyfun.streams.observing import Watching
+from lazyfun.trace import Counts
 
 try:
     from lazyfun.streams import _flow  # the C flow engine, which import-linter cannot read
@@ -48,7 +53,6 @@ else:
 __all__ = [
     "ANALYZE_ENV",
     "Explaining",
-    "Meter",
     "Stage",
     "ametered",
     "analysing",
@@ -80,45 +84,9 @@ def analysing(asked: bool | None) -> bool:
     return _ANALYSE_ALL if asked is None else asked
 
 
-class Meter:
-    """The counts of one stage: items and errors that left it, the seconds spent getting
-    them (the stages it reads included), calls of its function, the most items held.
-    Kept by the C flow engine's ``Tally`` where it was built (``tally``), else here."""
-
-    __slots__ = ("_calls", "_lock", "counter", "errors", "held", "items", "seconds", "tally")
-
-    def __init__(self) -> None:
-        self.items = self.errors = self.held = 0
-        self.seconds = 0.0
-        self._calls: int | None = None
-        self._lock = threading.Lock()
-        self.tally: Any = None
-        self.counter: Any = None  # the C engine's Calls, where it counts them
-
-    def counts(self) -> tuple[int, int, float, int]:
-        """Items, errors, seconds and the most held, so far."""
-        kept = self if self.tally is None else self.tally
-        return kept.items, kept.errors, kept.seconds, kept.held
-
-    @property
-    def calls(self) -> int | None:
-        """How many times the step's function ran (None: the step has none, or it ran
-        where it is not counted, in worker processes)."""
-        return self._calls if self.counter is None else self.counter.made
-
-    def called(self) -> None:
-        """One more call (from any thread)."""
-        with self._lock:
-            self._calls = (self._calls or 0) + 1
-
-    def counting_calls(self) -> None:
-        """This stage's calls are counted (zero so far)."""
-        self._calls = self._calls or 0
-
-
 class Stage:
     """One step of a plan: its name, its arguments as written, the stage it reads, and
-    its counts when the stream is analysed."""
+    its counts when the stream is analysed (one :class:`~lazyfun.trace.Counts`)."""
 
     __slots__ = ("args", "hold", "keywords", "meter", "name", "source")
 
@@ -127,7 +95,7 @@ class Stage:
         name: str,
         args: tuple[object, ...],
         source: Stage | None,
-        meter: Meter | None,
+        meter: Counts | None,
         hold: Callable[[], int | None] | None = None,
         keywords: dict[str, object] | None = None,
     ) -> None:
@@ -165,7 +133,7 @@ def _short(value: object) -> str:
     return _SHORT.repr(value)
 
 
-def root(items: object, meter: Meter | None, made_by: str = "stream") -> Stage:
+def root(items: object, meter: Counts | None, made_by: str = "stream") -> Stage:
     """The source stage of a stream over ``items``: a reader of :mod:`lazyfun.io` names
     itself (``read_jsonl('s.jsonl')``); anything else is ``stream(items)`` (or, as
     ``made_by`` says, ``astream(items)``)."""
@@ -178,7 +146,7 @@ def root(items: object, meter: Meter | None, made_by: str = "stream") -> Stage:
 def called(owner: Explaining, source: Stage, holding: tuple[object, ...] = ()) -> Stage:
     """The stage that the step of ``owner`` (a stream) now returning a new stream wrote,
     as the step recorded its call (:func:`recorded`)."""
-    meter = None if source.meter is None else owner._calls or Meter()
+    meter = None if source.meter is None else owner._calls or Counts()
     hold = None
     if holding:
         holds = [getattr(h, "holding", None) for h in holding]
@@ -217,11 +185,25 @@ def _recording(method: Callable[..., Any], name: str) -> Callable[..., Any]:
     return step
 
 
+W = TypeVar("W", bound=Watching)
+
+
+def adopted(step: W, stage: Stage) -> W:
+    """The watching ``step`` (``observe``, ``progress``, ``probe``), timing its reads
+    from now on, its counts the stage's: what ``explain`` says of the step is what its
+    log, bar or probe says, one count."""
+    stage.meter = step.timing()
+    return step
+
+
 def metered(items: Iterator[T], stage: Stage) -> Iterator[T]:
     """``items`` with each item and error counted into the stage's meter (what a stream
-    built to be analysed hands on); a step that holds threads stays closable."""
+    built to be analysed hands on); a step that holds threads stays closable.  A
+    watching step counts itself: its counts become the stage's (:func:`adopted`)."""
     if stage.meter is None:
         return items
+    if isinstance(items, Watching):
+        return adopted(items, stage)
     if isinstance(items, Holding):
         return _MeteredHolding(items, stage)
     if _TALLY is None:
@@ -291,9 +273,11 @@ class _MeteredHolding(_Metered[T], Holding[T]):
 
 def ametered(items: AsyncIterator[T], stage: Stage) -> AsyncIterator[T]:
     """:func:`metered` for an async stream: each item and error that leaves the stage
-    counted, and the time awaiting it."""
+    counted, and the time awaiting it (a watching step counts itself)."""
     if stage.meter is None:
         return items
+    if isinstance(items, Watching):
+        return cast(AsyncIterator[T], adopted(items, stage))
     return _AsyncMetered(items, stage)
 
 
@@ -323,7 +307,7 @@ class _AsyncMetered(_Counting, AsyncIterator[T]):
             await close()
 
 
-def counted(f: Callable[..., Any], meter: Meter | None) -> Callable[..., Any]:
+def counted(f: Callable[..., Any], meter: Counts | None) -> Callable[..., Any]:
     """``f``, each call counted into ``meter`` (a coroutine function stays one)."""
     if meter is None:
         return f
@@ -375,8 +359,8 @@ def _row(stage: Stage, analyze: bool) -> dict[str, object]:
     meter, before = stage.meter, None if stage.source is None else stage.source.meter
     if meter is None:
         return row | dict.fromkeys(_COUNTS)
-    items, errors, seconds, held = meter.counts()
-    came = None if before is None else before.counts()
+    items, errors, seconds, held = meter.snapshot()
+    came = None if before is None else before.snapshot()
     row["in"] = None if came is None else came[0]
     row["out"] = items
     row["errors in"] = None if came is None else came[1]
@@ -432,7 +416,7 @@ class Explaining:
     __slots__ = ("_call", "_calls", "_stage")
 
     _stage: Stage
-    _calls: Meter | None
+    _calls: Counts | None
     _call: tuple[str, tuple[Any, ...], dict[str, Any]] | None  # the step being written
     _used: bool
 
@@ -485,7 +469,7 @@ class Explaining:
         stage = self._stage
         if stage.meter is None:
             self._stage = Stage(
-                stage.name, stage.args, stage.source, Meter(), stage.hold, stage.keywords
+                stage.name, stage.args, stage.source, Counts(), stage.hold, stage.keywords
             )
         return self
 
@@ -494,7 +478,7 @@ class Explaining:
         and the calls run here (in this process: not ``via`` a pool or cluster)."""
         if self._stage.meter is None or via is not None:
             return f
-        self._calls = Meter()
+        self._calls = Counts()
         return counted(f, self._calls)
 
     def __repr__(self) -> str:

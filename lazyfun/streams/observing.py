@@ -1,6 +1,17 @@
-"""Watching a stream go by: :class:`Tally` counts a step's items and errors and logs them
-at growing intervals; :class:`Observe` is the sync ``observe`` step over it (the async
-one, in :mod:`lazyfun.streams.asteps`, shares the tally)."""
+"""Watching a stream go by, counted once.
+
+A step that watches the items pass (``observe``'s log, ``progress``'s bar, a trace
+Probe's ``probe`` step) is a :class:`Watching` step: it counts each item and error that
+passes into one :class:`~lazyfun.trace.Counts`, and shows what it watches from those
+counts.  On a stream built to be analysed, :mod:`lazyfun.streams.explain` takes that
+same object as the step's counts (and asks the step to time its reads too), so what
+``explain(analyze=True)`` says of the step is what its log, its bar or its probe says:
+one count, not a second.
+
+:class:`Counting` is the sync step (its async twin, ``ACounting``, is in
+:mod:`lazyfun.streams.aobserving`); :class:`Observe` the sync ``observe``, logging the
+counts through :class:`Reporting`, which the async one shares.
+"""
 
 from __future__ import annotations
 
@@ -10,41 +21,120 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
+from lazyfun.trace import Counts
+
+__all__ = ["Counting", "Observe", "Reporting", "Watching"]
+
 T = TypeVar("T")
 Clock = Callable[[], float]
 
 
-class Tally:
-    """``name``'s counts of items and errors and the time since the first read, logged
-    at growing intervals (after 1, 2, 4, 8, ... items or errors) and at the end through
-    :mod:`logging` (logger ``lazyfun.observe``, level INFO).  Shared by the sync and
-    the async ``observe``."""
+class Watching:
+    """What a watching step does, sync or async, around each read of its source: the
+    counting, the timing once analysed, and the hooks a watcher fills in (:meth:`begin`
+    at the first read, :meth:`counted` after each item or error, :meth:`ended` at the
+    end), each nothing here."""
 
-    __slots__ = ("clock", "errors", "items", "logger", "name", "next_report", "started")
+    counts: Counts
+    timed: bool
+    begun: bool
 
-    def __init__(
-        self, name: str, logger: logging.Logger | None = None, clock: Clock = time.monotonic
-    ) -> None:
+    def timing(self) -> Counts:
+        """Time each read from now on (an analysed stream asks it), and give the counts
+        (which it then reads as the step's)."""
+        self.timed = True
+        return self.counts
+
+    def came(self, start: float, error: bool) -> None:
+        """A read that began at ``start`` gave an item (or an ``error``): counted, timed."""
+        counts = self.counts
+        if error:
+            counts.errors += 1
+        else:
+            counts.items += 1
+        if self.timed:
+            counts.seconds += time.perf_counter() - start
+        self.counted(error)
+
+    def end(self, start: float) -> None:
+        """A read that began at ``start`` found the end."""
+        if self.timed:
+            self.counts.seconds += time.perf_counter() - start
+        self.ended()
+
+    def begin(self) -> None:
+        """The first read begins."""
+
+    def counted(self, error: bool) -> None:
+        """One more item (or error) was counted."""
+
+    def ended(self) -> None:
+        """The source has no more items."""
+
+
+class Counting(Watching, Iterator[T]):
+    """The items of ``source`` unchanged, each item and error counted into ``counts``
+    (an :class:`Exception`: an interrupt is no error of the stream).
+
+    >>> counts = Counts()
+    >>> list(Counting(iter("ab"), counts)), counts.items
+    (['a', 'b'], 2)
+    """
+
+    __slots__ = ("begun", "counts", "source", "timed")
+
+    def __init__(self, source: Iterator[T], counts: Counts) -> None:
+        self.source, self.counts, self.timed, self.begun = source, counts, False, False
+
+    def __next__(self) -> T:
+        if not self.begun:
+            self.begun = True
+            self.begin()
+        start = time.perf_counter() if self.timed else 0.0
+        try:
+            item = next(self.source)
+        except StopIteration:
+            self.end(start)
+            raise
+        except Exception:
+            self.came(start, True)
+            raise
+        self.came(start, False)
+        return item
+
+
+class Reporting(Watching):
+    """``observe``'s watcher: the counts of items and errors and the time since the first
+    read, logged at growing intervals (after 1, 2, 4, 8, ... items or errors) and at the
+    end through :mod:`logging` (logger ``lazyfun.observe``, level INFO)."""
+
+    name: str
+    logger: logging.Logger
+    clock: Clock
+    next_report: int
+    started: float | None
+
+    def watching(self, name: str, logger: logging.Logger | None, clock: Clock) -> None:
+        """Set the watcher up: to log under ``name``, timed by ``clock``."""
         self.name, self.clock = name, clock
         self.logger = logger or logging.getLogger("lazyfun.observe")
-        self.items = self.errors = 0
         self.next_report = 1
-        self.started: float | None = None
+        self.started = None
 
-    def reading(self) -> None:
-        """A read begins (the clock starts at the first)."""
-        if self.started is None:
-            self.started = self.clock()
+    def begin(self) -> None:
+        """The clock starts at the first read."""
+        self.started = self.clock()
 
-    def count(self, error: bool) -> None:
-        """One more item, or one more error; a report when the count doubles."""
-        if error:
-            self.errors += 1
-        else:
-            self.items += 1
-        if self.items + self.errors >= self.next_report:
+    def counted(self, error: bool) -> None:
+        """A report when the count doubles."""
+        counts = self.counts
+        if counts.items + counts.errors >= self.next_report:
             self.next_report *= 2
             self.report()
+
+    def ended(self) -> None:
+        """The last report."""
+        self.report(final=True)
 
     def report(self, final: bool = False) -> None:
         """Log the counts; a logger or handler that raises is left to itself (logging never
@@ -54,21 +144,19 @@ class Tally:
             self.logger.info(
                 "%s: %d items, %d errors, %.3f s%s",
                 self.name,
-                self.items,
-                self.errors,
+                self.counts.items,
+                self.counts.errors,
                 self.clock() - started,
                 " (done)" if final else "",
             )
 
 
-class Observe(Iterator[T]):
-    """The items unchanged, counted and logged by a :class:`Tally`.
+class Observe(Reporting, Counting[T]):
+    """The items unchanged, counted and logged (:class:`Reporting`).
 
     >>> list(Observe(iter("ab"), "letters"))
     ['a', 'b']
     """
-
-    __slots__ = ("source", "tally")
 
     def __init__(
         self,
@@ -77,17 +165,5 @@ class Observe(Iterator[T]):
         logger: logging.Logger | None = None,
         clock: Clock = time.monotonic,
     ) -> None:
-        self.source, self.tally = source, Tally(name, logger, clock)
-
-    def __next__(self) -> T:
-        self.tally.reading()
-        try:
-            item = next(self.source)
-        except StopIteration:
-            self.tally.report(final=True)
-            raise
-        except Exception:
-            self.tally.count(error=True)
-            raise
-        self.tally.count(error=False)
-        return item
+        super().__init__(source, Counts())
+        self.watching(name, logger, clock)

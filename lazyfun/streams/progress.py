@@ -3,7 +3,9 @@
 ``Stream.progress(description, total)`` comes here, and ``AsyncStream.progress``
 (:func:`aprogress`, the same bar over an async iterator).  On a terminal (standard
 error is a TTY) the items are counted on a rich progress bar, which stops when
-the stream ends or is closed; anywhere else (a pipe, a file, CI) the items pass
+the stream ends or is closed, and shows the step's count (its
+:class:`~lazyfun.trace.Counts`, the one ``explain(analyze=True)`` reads of the step on an
+analysed stream); anywhere else (a pipe, a file, CI) the items pass
 through untouched and rich is never imported.
 
 >>> list(progress(iter("ab"), "letters", None))  # not a terminal here: untouched
@@ -16,39 +18,58 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, TextIO, TypeVar
 
-from lazyfun.streams.asteps import Step, aclose
+from lazyfun.streams.aobserving import ACounting
+from lazyfun.streams.observing import Counting, Watching
+from lazyfun.trace import Counts
 
 __all__ = ["AsyncBar", "Bar", "Status", "aprogress", "progress"]
 
 T = TypeVar("T")
 
 
-class Bar(Iterator[T]):
+class Drawing(Watching):
+    """The bar's watcher: drawn at the first read, showing the items counted so far (the
+    step's :class:`~lazyfun.trace.Counts`, which an analysed stream's ``explain`` reads)."""
+
+    description: str | None
+    total: int | None
+    out: TextIO
+    bar: Any
+    task: Any
+
+    def drawing(self, description: str | None, total: int | None, out: TextIO) -> None:
+        """Set the bar up (it is drawn at the first read)."""
+        self.description, self.total, self.out = description, total, out
+        self.bar = self.task = None
+
+    def begin(self) -> None:
+        """Draw the bar."""
+        self.bar, self.task = _started(self.description, self.total, self.out)
+
+    def counted(self, error: bool) -> None:
+        """Show the count (an upstream error passes through, the bar stays)."""
+        if not error:
+            self.bar.update(self.task, completed=self.counts.items)
+
+
+class Bar(Drawing, Counting[T]):
     """The items, each advancing the bar; an upstream error passes through it."""
 
     def __init__(
         self, items: Iterator[T], description: str | None, total: int | None, out: TextIO
     ) -> None:
-        self.items, self.description, self.total, self.out = items, description, total, out
-        self.bar: Any = None
-        self.task: Any = None
+        super().__init__(items, Counts())
+        self.drawing(description, total, out)
 
-    def __next__(self) -> T:
-        if self.bar is None:
-            self.bar, self.task = _started(self.description, self.total, self.out)
-        try:
-            item = next(self.items)
-        except StopIteration:
-            self.close()
-            raise
-        self.bar.advance(self.task)
-        return item
+    def ended(self) -> None:
+        """At the end, the bar stops."""
+        self.close()
 
     def close(self) -> None:
         """Stop the bar (it stays on the screen with its final count)."""
         if self.bar is not None:
             self.bar.stop()
-        close = getattr(self.items, "close", None)
+        close = getattr(self.source, "close", None)
         if close is not None:
             close()
 
@@ -100,32 +121,24 @@ class Status:
         self.live.stop()
 
 
-class AsyncBar(Step):
+class AsyncBar(Drawing, ACounting):
     """The items of an async iterator, each advancing the bar (as :class:`Bar`)."""
 
     def __init__(
         self, source: AsyncIterator[Any], description: str | None, total: int | None, out: TextIO
     ) -> None:
-        self.source, self.description, self.total, self.out = source, description, total, out
-        self.bar: Any = None
-        self.task: Any = None
+        super().__init__(source, Counts())
+        self.drawing(description, total, out)
 
-    async def __anext__(self) -> Any:
-        if self.bar is None:
-            self.bar, self.task = _started(self.description, self.total, self.out)
-        try:
-            item = await anext(self.source)
-        except StopAsyncIteration:
-            self.bar.stop()
-            raise
-        self.bar.advance(self.task)
-        return item
+    def ended(self) -> None:
+        """At the end, the bar stops."""
+        self.bar.stop()
 
     async def aclose(self) -> None:
         """Stop the bar (it stays on the screen with its final count)."""
         if self.bar is not None:
             self.bar.stop()
-        await aclose(self.source)
+        await super().aclose()
 
 
 def aprogress(

@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar, overload
 
-from lazyfun.streams.explain import Meter, Stage, analysing, recorded, root
+from lazyfun.streams.explain import Stage, analysing, recorded, root
 from lazyfun.streams.facade.base import Base, async_only
 from lazyfun.streams.facade.shapes import Shapes
 from lazyfun.streams.facade.sinks import Sinks
@@ -61,6 +61,7 @@ from lazyfun.streams.facade.verbs import Verbs
 from lazyfun.streams.modes import Async, M, Sync
 from lazyfun.streams.steps import StreamConsumedError
 from lazyfun.streams.threaded import Rate
+from lazyfun.trace import Counts
 
 __all__ = ["AsyncStream", "Rate", "Stream", "StreamConsumedError", "astream", "stream"]
 
@@ -140,7 +141,7 @@ def stream(items: Any, *, until: object = _NO_END, analyze: bool | None = None) 
     """
     if isinstance(items, Stream) and not items._run.is_async:
         return items.analyze() if analyze else items  # its sources stay known to its sinks
-    meter = Meter() if analysing(analyze) else None
+    meter = Counts() if analysing(analyze) else None
     if until is not _NO_END:
         if not callable(items):
             raise TypeError(f"stream(..., until=) needs a function, got {type(items).__name__}")
@@ -168,7 +169,7 @@ def astream(
 
     if isinstance(items, Stream) and items._run.is_async:
         return items.analyze() if analyze else items
-    stage = root(items, Meter() if analysing(analyze) else None, "astream")
+    stage = root(items, Counts() if analysing(analyze) else None, "astream")
     # a sync Stream is read on a thread: what it holds (its sources) stays known
     holds = items._holds if isinstance(items, Stream) else ()
     return Stream(items, holds, stage=stage, run=ASYNC())

@@ -11,9 +11,10 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
-from lazyfun.streams.explain import Explaining, Meter, Stage, analysing, called, root
+from lazyfun.streams.explain import Explaining, Stage, analysing, called, root
 from lazyfun.streams.modes import Async, M, Sync
 from lazyfun.streams.steps import NOTHING, StreamConsumedError
+from lazyfun.trace import Counts
 
 if TYPE_CHECKING:
     from lazyfun.lazylist import LazyList
@@ -60,8 +61,8 @@ class Base(Explaining, Generic[T, M]):
 
         self._run = SYNC if run is None else run
         # the step as written and its counts (the source's, when this is the first)
-        self._stage = root(items, Meter() if analysing(None) else None) if stage is None else stage
-        self._calls: Meter | None = None
+        self._stage = root(items, Counts() if analysing(None) else None) if stage is None else stage
+        self._calls: Counts | None = None
         self._call: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
         self._items: Any = self._run.source(items)
         self._used = self._closed = False

@@ -22,6 +22,7 @@ from lazyfun.streams.aconcurrent import (
     Tee,
     TeeBranch,
 )
+from lazyfun.streams.aobserving import ACounting, Observed
 from lazyfun.streams.asteps import (
     Catch,
     Chain,
@@ -32,8 +33,6 @@ from lazyfun.streams.asteps import (
     FromSync,
     Group,
     Map,
-    Observed,
-    Probed,
     Recovering,
     Scan,
     Sliding,
@@ -248,7 +247,7 @@ def progress(s: Stream, description: str | None, total: int | None) -> Any:
 def probe(s: Stream, name: str, probe: Probe) -> Any:
     if not probe.enabled:
         return then(s, s._take_items())
-    return then(s, Probed(s._take_items(), probe.counts, name))
+    return then(s, ACounting(s._take_items(), probe.counter(name)))
 
 
 def pmap(

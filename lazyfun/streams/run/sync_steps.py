@@ -20,7 +20,7 @@ from lazyfun.streams import calls, flow, steps, threaded, vsteps
 from lazyfun.streams.explain import called
 from lazyfun.streams.explain import metered as metered  # what a sync stream hands on
 from lazyfun.streams.facade.base import Base, Closable, async_only
-from lazyfun.streams.observing import Observe
+from lazyfun.streams.observing import Counting, Observe
 from lazyfun.streams.verbs import HashTable, MergeJoin, Recent, Sorter, Top
 
 if TYPE_CHECKING:
@@ -281,7 +281,9 @@ def progress(s: Stream, description: str | None, total: int | None) -> Any:
 
 
 def probe(s: Stream, name: str, probe: Probe) -> Any:
-    return then(s, probe.stage(name, s._take_items()))
+    if not probe.enabled:
+        return then(s, s._take_items())
+    return then(s, Counting(s._take_items(), probe.counter(name)))
 
 
 def pmap(
