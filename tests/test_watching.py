@@ -184,3 +184,13 @@ def test_the_async_progress_bar_shows_the_count_explain_reads(
     assert run(s.to_list()) == [0, 1, 2, 4, 5]
     assert bar.shown == [(n, n) for n in range(1, 6)] and bar.stopped
     assert (row(s, ".progress")["out"], row(s, ".progress")["errors out"]) == (5, 1)
+
+
+def test_an_error_passes_a_probe_step_and_the_stream_goes_on() -> None:
+    probe = Probe()
+    s = stream(range(5), analyze=True).map(fails_on_3_and_6).probe("p", probe).catch(ValueError)
+    assert s.to_list() == [0, 1, 2, 4]  # a generator's probe ended the stream at the error
+    assert probe.counts == {"p": 4} and row(s, ".probe")["errors out"] == 1
+    again = Probe()
+    a = astream(range(5)).map(fails_on_3_and_6).probe("p", again).catch(ValueError)
+    assert run(a.to_list()) == [0, 1, 2, 4] and again.counts == {"p": 4}

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from lazyfun.streams.asteps import Step
-from lazyfun.streams.observing import Reporting, Watching
+from lazyfun.streams.observing import NEVER, Reporting, Watching, timer
 from lazyfun.trace import Counts
 
 __all__ = ["ACounting", "Observed"]
@@ -30,25 +30,31 @@ class ACounting(Watching, Step):
     """The items of ``source`` unchanged, each item and error counted into ``counts``;
     closing it closes the source (a step of lazyfun's)."""
 
-    __slots__ = ("begun", "counts", "source", "timed")
+    __slots__ = ("begun", "counts", "due", "source", "timed")
 
     def __init__(self, source: AsyncIterator[Any], counts: Counts) -> None:
-        self.source, self.counts, self.timed, self.begun = source, counts, False, False
+        self.source, self.counts, self.due = source, counts, NEVER
+        self.timed = self.begun = False
 
     async def __anext__(self) -> Any:
         if not self.begun:
             self.begun = True
             self.begin()
-        start = time.perf_counter() if self.timed else 0.0
+        start = timer() if self.timed else 0.0
         try:
             item = await anext(self.source)
         except StopAsyncIteration:
             self.end(start)
             raise
         except Exception:
-            self.came(start, True)
+            self.failed(start)
             raise
-        self.came(start, False)
+        counts = self.counts
+        counts.items += 1
+        if self.timed:
+            counts.seconds += timer() - start
+        if counts.items + counts.errors >= self.due:
+            self.counted(False)
         return item
 
 

@@ -17,27 +17,31 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 from lazyfun.trace import Counts
 
-__all__ = ["Counting", "Observe", "Reporting", "Watching"]
+__all__ = ["NEVER", "Counting", "Observe", "Reporting", "Watching", "timer"]
 
 T = TypeVar("T")
 Clock = Callable[[], float]
+timer = time.perf_counter  # what a watching step times its reads by
 
 
 class Watching:
-    """What a watching step does, sync or async, around each read of its source: the
+    """What a watching step does, sync or async, around the reads of its source: the
     counting, the timing once analysed, and the hooks a watcher fills in (:meth:`begin`
-    at the first read, :meth:`counted` after each item or error, :meth:`ended` at the
-    end), each nothing here."""
+    at the first read, :meth:`counted` once the items and errors counted reach ``due``,
+    :meth:`ended` at the end), each nothing here.  Between two hooks a read costs no
+    call: a log every few items, or none, costs nothing on the others."""
 
     counts: Counts
     timed: bool
     begun: bool
+    due: int
 
     def timing(self) -> Counts:
         """Time each read from now on (an analysed stream asks it), and give the counts
@@ -45,31 +49,33 @@ class Watching:
         self.timed = True
         return self.counts
 
-    def came(self, start: float, error: bool) -> None:
-        """A read that began at ``start`` gave an item (or an ``error``): counted, timed."""
+    def failed(self, start: float) -> None:
+        """A read that began at ``start`` raised an error: counted, timed, told."""
         counts = self.counts
-        if error:
-            counts.errors += 1
-        else:
-            counts.items += 1
+        counts.errors += 1
         if self.timed:
-            counts.seconds += time.perf_counter() - start
-        self.counted(error)
+            counts.seconds += timer() - start
+        if counts.items + counts.errors >= self.due:
+            self.counted(True)
 
     def end(self, start: float) -> None:
         """A read that began at ``start`` found the end."""
         if self.timed:
-            self.counts.seconds += time.perf_counter() - start
+            self.counts.seconds += timer() - start
         self.ended()
 
     def begin(self) -> None:
         """The first read begins."""
 
     def counted(self, error: bool) -> None:
-        """One more item (or error) was counted."""
+        """The items and errors counted reached ``due``, the last an item (or an
+        ``error``)."""
 
     def ended(self) -> None:
         """The source has no more items."""
+
+
+NEVER = sys.maxsize  # the count at which a step only counted tells no watcher
 
 
 class Counting(Watching, Iterator[T]):
@@ -81,25 +87,31 @@ class Counting(Watching, Iterator[T]):
     (['a', 'b'], 2)
     """
 
-    __slots__ = ("begun", "counts", "source", "timed")
+    __slots__ = ("begun", "counts", "due", "source", "timed")
 
     def __init__(self, source: Iterator[T], counts: Counts) -> None:
-        self.source, self.counts, self.timed, self.begun = source, counts, False, False
+        self.source, self.counts, self.due = source, counts, NEVER
+        self.timed = self.begun = False
 
     def __next__(self) -> T:
         if not self.begun:
             self.begun = True
             self.begin()
-        start = time.perf_counter() if self.timed else 0.0
+        start = timer() if self.timed else 0.0
         try:
             item = next(self.source)
         except StopIteration:
             self.end(start)
             raise
         except Exception:
-            self.came(start, True)
+            self.failed(start)
             raise
-        self.came(start, False)
+        counts = self.counts
+        counts.items += 1
+        if self.timed:
+            counts.seconds += timer() - start
+        if counts.items + counts.errors >= self.due:
+            self.counted(False)
         return item
 
 
@@ -111,14 +123,13 @@ class Reporting(Watching):
     name: str
     logger: logging.Logger
     clock: Clock
-    next_report: int
     started: float | None
 
     def watching(self, name: str, logger: logging.Logger | None, clock: Clock) -> None:
         """Set the watcher up: to log under ``name``, timed by ``clock``."""
         self.name, self.clock = name, clock
         self.logger = logger or logging.getLogger("lazyfun.observe")
-        self.next_report = 1
+        self.due = 1
         self.started = None
 
     def begin(self) -> None:
@@ -126,11 +137,9 @@ class Reporting(Watching):
         self.started = self.clock()
 
     def counted(self, error: bool) -> None:
-        """A report when the count doubles."""
-        counts = self.counts
-        if counts.items + counts.errors >= self.next_report:
-            self.next_report *= 2
-            self.report()
+        """A report, and the next when the count has doubled."""
+        self.due *= 2
+        self.report()
 
     def ended(self) -> None:
         """The last report."""

@@ -41,6 +41,7 @@ class Drawing(Watching):
         """Set the bar up (it is drawn at the first read)."""
         self.description, self.total, self.out = description, total, out
         self.bar = self.task = None
+        self.due = 0  # told of every item
 
     def begin(self) -> None:
         """Draw the bar."""
