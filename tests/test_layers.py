@@ -61,7 +61,7 @@ def test_the_probe_really_sees_what_a_source_imports_when_read() -> None:
 
 
 # the async chain's rooms: a sync stream's run never needs one
-ASYNC_ROOMS = ("asteps", "aconcurrent", "avsteps", "run.aio_steps", "run.aio_reads")
+ASYNC_ROOMS = ("asteps", "aconcurrent", "avsteps", "aobserving", "run.aio_steps", "run.aio_reads")
 
 
 def _streams_loaded_after(statement: str) -> set[str]:

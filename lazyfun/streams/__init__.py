@@ -11,7 +11,8 @@
   the async one; :mod:`~lazyfun.streams.verbs` and :mod:`~lazyfun.streams.vsteps` for
   the data verbs (sort, join, aggregate) of both;
 - around them: :mod:`~lazyfun.streams.explain` (the plan and its counts),
-  :mod:`~lazyfun.streams.observing` and :mod:`~lazyfun.streams.progress`.
+  the watching steps of :mod:`~lazyfun.streams.observing` (async:
+  :mod:`~lazyfun.streams.aobserving`) and :mod:`~lazyfun.streams.progress`.
 
 Concurrent steps run through :mod:`lazyfun.parallel`, one layer down.
 
