@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 
 import pytest
 
-from lazyfun import cp, take
-from lazyfun.trace import Probe
+from lazyfun import cp, stream, take
+from lazyfun.trace import Counts, Probe
 
 
 def test_counts_only_what_the_consumer_pulled() -> None:
@@ -62,3 +63,41 @@ def test_disabled_probe_is_a_pass_through() -> None:
         assert probe.stage("xs", xs) is xs
     assert probe.counts == {}
     assert probe.peak_bytes is None
+
+
+def test_each_name_is_one_counts_summed_over_every_stream_it_watches() -> None:
+    probe = Probe()
+    assert sum(probe.stage("xs", range(3))) + sum(probe.stage("xs", range(4))) == 3 + 6
+    assert probe.counter("xs") is probe.counter("xs") and probe.counter("xs").items == 7
+    shown = probe.counts
+    shown["xs"] = 0  # a snapshot, a new dict each time: the count stays
+    assert probe.counts == {"xs": 7}
+
+
+def test_a_probe_reused_on_two_streams_shows_its_sum_in_each_explain() -> None:
+    probe = Probe()
+    first = stream(range(3), analyze=True).probe("read", probe)
+    assert first.to_list() == [0, 1, 2]
+    second = stream(range(4), analyze=True).probe("read", probe)
+    assert second.to_list() == [0, 1, 2, 3]
+    assert probe.counts == {"read": 7}
+    outs = [s.explain(analyze=True, format="dict")[1]["out"] for s in (first, second)]
+    assert outs == [7, 7]  # one count: the probe's
+
+
+def test_counts_keep_a_stage_s_numbers_and_its_calls_from_any_thread() -> None:
+    counts = Counts()
+    assert counts.snapshot() == (0, 0, 0.0, 0) and counts.calls is None
+    counts.counting_calls()
+    assert counts.calls == 0
+
+    def call_a_thousand_times() -> None:
+        for _ in range(1000):
+            counts.called()
+
+    workers = [threading.Thread(target=call_a_thousand_times) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert counts.calls == 4000
