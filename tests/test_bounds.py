@@ -1,6 +1,6 @@
 """The bounds a user sets hold exactly, sync and async: a concurrent step reads at most
-``concurrency + 1`` items ahead of its reader as they complete (in order ``8 *
-concurrency``, so that a slow call holds no other back), ``group(within=)`` and the
+``concurrency + 1`` items ahead of its reader, in order or not (``ahead=`` more, so
+that a slow call holds no other back), ``group(within=)`` and the
 windows of ``count_by(within=)`` read no further ahead than the list they fill, and
 items cross from a reading thread into the event loop a batch a wake-up, not a thread
 call an item.  (``buffer(n)``'s own bound is held in test_flow and test_astream.)
@@ -100,34 +100,56 @@ ASYNC: dict[str, Callable[[Iterable[int], bool], AsyncStream[Any]]] = {
 }
 
 
+@pytest.mark.parametrize("ordered", [True, False], ids=["in order", "as completed"])
 @pytest.mark.parametrize("name", sorted(SYNC))
-def test_a_concurrent_step_as_completed_reads_at_most_concurrency_plus_one_ahead(
-    name: str,
+def test_a_concurrent_step_reads_at_most_concurrency_plus_one_ahead(
+    name: str, ordered: bool
 ) -> None:
     source = Counting()
-    got = _read_slowly(SYNC[name](source, False), source)
+    got = _read_slowly(SYNC[name](source, ordered), source)
     assert len(got) == ITEMS
+    assert got == list(range(ITEMS)) or not ordered
     assert 2 <= source.most <= C + 1  # C calls in flight or done, and one more read
 
 
+@pytest.mark.parametrize("ordered", [True, False], ids=["in order", "as completed"])
 @pytest.mark.parametrize("name", sorted(ASYNC))
-def test_an_async_concurrent_step_as_completed_reads_at_most_concurrency_plus_one_ahead(
-    name: str,
+def test_an_async_concurrent_step_reads_at_most_concurrency_plus_one_ahead(
+    name: str, ordered: bool
 ) -> None:
     source = Counting()
-    got = asyncio.run(_aread_slowly(ASYNC[name](source, False), source))
+    got = asyncio.run(_aread_slowly(ASYNC[name](source, ordered), source))
     assert len(got) == ITEMS
+    assert got == list(range(ITEMS)) or not ordered
     assert 2 <= source.most <= C + 1
 
 
-def test_a_concurrent_step_in_order_reads_at_most_eight_places_a_call_ahead() -> None:
+def test_ahead_lets_a_step_in_order_read_that_far_and_no_further() -> None:
     source = Counting()
-    assert _read_slowly(SYNC["map"](source, True), source) == list(range(ITEMS))
+    mapped = stream(source).map(_same, concurrency=C, ahead=8 * C, chunksize=1)
+    assert _read_slowly(mapped, source) == list(range(ITEMS))
     assert C + 1 < source.most <= 8 * C  # behind the head, the others go on
     source = Counting()
-    got = asyncio.run(_aread_slowly(ASYNC["map, coroutines"](source, True), source))
-    assert got == list(range(ITEMS))
+    amapped = astream(source).map(_asame, concurrency=C, ahead=8 * C)
+    assert asyncio.run(_aread_slowly(amapped, source)) == list(range(ITEMS))
     assert C + 1 < source.most <= 8 * C
+
+
+@pytest.mark.parametrize(
+    ("ahead", "concurrency", "message"),
+    [
+        (0, 2, "map's ahead must be at least 1"),
+        (1, 2, "ahead=1 is below concurrency=2"),
+        (4, None, "ahead= bounds the read-ahead of concurrency= or via="),
+    ],
+)
+def test_an_ahead_that_cannot_hold_is_refused_at_the_call(
+    ahead: int, concurrency: int | None, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        stream(range(3)).map(_same, concurrency=concurrency, ahead=ahead)
+    with pytest.raises(ValueError, match=message):
+        astream(range(3)).map(_same, concurrency=concurrency, ahead=ahead)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
-"""No stall behind a slow item: an ordered concurrent step keeps its other places busy
-while the head is awaited (up to its read-ahead bound), and ``group(within=)`` sends a
-list on time while its source stalls.
+"""No stall behind a slow item: an ordered concurrent step given room to read ahead
+(``ahead=``) keeps its other places busy while the head is awaited, up to that bound,
+and ``group(within=)`` sends a list on time while its source stalls.
 
 Each test orders events rather than timing them: the slow call (or the stalled source)
 waits for something that can only happen if the rest went on without it, with a long
@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from lazyfun import astream, stream
 
 STALL = 3.0  # seconds a waiting call or source gives up after: reached only by a stall
-BEHIND = 20  # the item the slow head waits for: within the read-ahead of 4 places
+AHEAD = 32  # the read-ahead given to 4 places, so that the others go on behind a slow head
+BEHIND = 20  # the item the slow head waits for: within that read-ahead
 
 
 def lazyfun_threads() -> list[threading.Thread]:
@@ -33,14 +34,15 @@ class Head:
     """A call that is slow at item 0: it waits until item ``BEHIND`` has been called,
     which can only happen while it runs if the other places go on without it."""
 
-    def __init__(self) -> None:
+    def __init__(self, stall: float = STALL) -> None:
         self.reached = threading.Event()
         self.waited_out = False
+        self.stall = stall
 
     def call(self, n: int) -> int:
         if n == BEHIND:
             self.reached.set()
-        if n == 0 and not self.reached.wait(STALL):
+        if n == 0 and not self.reached.wait(self.stall):
             self.waited_out = True
         return n
 
@@ -48,7 +50,7 @@ class Head:
         if n == BEHIND:
             self.reached.set()
         if n == 0:
-            deadline = time.monotonic() + STALL
+            deadline = time.monotonic() + self.stall
             while not self.reached.is_set() and time.monotonic() < deadline:
                 await asyncio.sleep(0.005)
             self.waited_out = not self.reached.is_set()
@@ -58,26 +60,26 @@ class Head:
 
 def test_an_ordered_async_map_runs_later_coroutines_while_the_head_is_awaited() -> None:
     head = Head()
-    got = asyncio.run(astream(range(40)).map(head.acall, concurrency=4).to_list())
+    got = asyncio.run(astream(range(40)).map(head.acall, concurrency=4, ahead=AHEAD).to_list())
     assert got == list(range(40))
     assert not head.waited_out  # item 20 started while item 0 was running
 
 
 def test_an_ordered_async_map_of_a_plain_function_keeps_its_threads_busy() -> None:
     head = Head()
-    got = asyncio.run(astream(range(40)).map(head.call, concurrency=4).to_list())
+    got = asyncio.run(astream(range(40)).map(head.call, concurrency=4, ahead=AHEAD).to_list())
     assert got == list(range(40))
     assert not head.waited_out
 
 
 def test_an_ordered_async_filter_and_do_do_not_wait_for_the_head_either() -> None:
     kept, tapped = Head(), Head()
-    assert asyncio.run(astream(range(30)).filter(kept.acall, concurrency=4).to_list()) == list(
-        range(1, 30)
-    )
-    assert asyncio.run(astream(range(30)).do(tapped.call, concurrency=4).to_list()) == list(
-        range(30)
-    )
+    assert asyncio.run(
+        astream(range(30)).filter(kept.acall, concurrency=4, ahead=AHEAD).to_list()
+    ) == list(range(1, 30))
+    assert asyncio.run(
+        astream(range(30)).do(tapped.call, concurrency=4, ahead=AHEAD).to_list()
+    ) == list(range(30))
     assert not kept.waited_out and not tapped.waited_out
 
 
@@ -87,14 +89,14 @@ def test_an_ordered_async_flatmap_reads_later_inner_iterables_while_the_head_is_
     async def inner(n: int) -> list[int]:
         return [await head.acall(n), -n]
 
-    got = asyncio.run(astream(range(30)).flatmap(inner, concurrency=4).to_list())
+    got = asyncio.run(astream(range(30)).flatmap(inner, concurrency=4, ahead=AHEAD).to_list())
     assert got == [x for n in range(30) for x in (n, -n)]
     assert not head.waited_out
 
 
 def test_an_ordered_sync_map_keeps_its_threads_busy_while_the_head_runs() -> None:
     head = Head()
-    assert stream(range(40)).map(head.call, concurrency=4).to_list() == list(range(40))
+    assert stream(range(40)).map(head.call, concurrency=4, ahead=AHEAD).to_list() == list(range(40))
     assert not head.waited_out
 
 
@@ -114,14 +116,24 @@ def test_the_async_read_ahead_behind_a_slow_head_stays_bounded() -> None:
         return n
 
     async def main() -> list[int]:
-        async with astream(counting()).map(slow_head, concurrency=4) as items:
+        async with astream(counting()).map(slow_head, concurrency=4, ahead=AHEAD) as items:
             reading = asyncio.ensure_future(items.take(3).to_list())
             await asyncio.sleep(0.3)  # the other places fill what they may meanwhile
             gate.set()
             return await reading
 
     assert asyncio.run(main()) == [0, 1, 2]
-    assert read <= 8 * 4 + 4  # at most 8 held a place, and a few read as the head came
+    assert read <= AHEAD + 4  # at most AHEAD held, and a few read as the head came
+
+
+def test_by_default_a_slow_head_holds_the_read_ahead_at_concurrency_plus_one() -> None:
+    head = Head(stall=0.3)
+    got = stream(range(40)).map(head.call, concurrency=4).to_list()
+    assert got == list(range(40))
+    assert head.waited_out  # item 20 was never called while item 0 ran: 5 were read
+    ahead = Head(stall=0.3)
+    assert asyncio.run(astream(range(40)).map(ahead.acall, concurrency=4).to_list()) == got
+    assert ahead.waited_out
 
 
 class Stalling:

@@ -15,10 +15,10 @@ comes here:
 
 For threads and processes ``n`` is the number of calls in flight; for dask it
 is the number of workers.  The window reads at most ``held x items per task``
-items ahead of the consumer: in order ``held`` is 8 tasks a worker (so a slow
-call holds no other one back), as completed ``n + 1`` (``n`` in flight or done,
-one more ready to start); a task is one item while the calls are slow, or what
-``chunksize`` fixes.
+items ahead of the consumer: ``held`` is ``n + 1`` tasks (``n`` in flight or
+done, one more ready to start) unless the step's ``ahead`` gives more, in order
+or not; a task is one item while the calls are slow, or what ``chunksize``
+fixes.
 """
 
 from __future__ import annotations
@@ -119,10 +119,12 @@ def concurrent(
     via: Via,
     what: str,
     chunksize: int | None = None,
+    ahead: int | None = None,
 ) -> Window[Any]:
     """The window that runs ``work`` on ``items`` at the place ``via`` names (checked now,
     started on the first ``next()``).  Threads get short tasks; work that crosses a
-    process, pmap's."""
+    process, pmap's.  At most ``ahead`` tasks are read and not handed on, in order or
+    not: ``n + 1`` unless given (``n`` running or done, and one more read)."""
     n = concurrency or os.cpu_count() or 1
     run, start, running, remote = _place(work, n, concurrency, via, what)
     return Window(
@@ -132,7 +134,7 @@ def concurrent(
         kind=kind,
         ordered=ordered,
         running=running,
-        held=None if ordered else n + 1,
+        held=ahead or n + 1,
         task_seconds=TASK_SECONDS if remote else THREAD_TASK_SECONDS,
         max_chunk=MAX_CHUNK if remote else THREAD_CHUNK,
         remote=remote,

@@ -69,8 +69,7 @@ class Ending(Step):
         raise NotImplementedError
 
 
-HELD = 8  # a concurrent async step holds at most this many results a call in flight
-QUEUED = 2  # and has at most this many items started a call in flight: n run, the rest wait
+QUEUED = 2  # a concurrent async step has at most this many items started a call in flight
 
 
 class Concurrent(Ending):
@@ -78,10 +77,11 @@ class Concurrent(Ending):
     (``map``, ``filter``, ``do``; a concurrent ``flatmap`` is a :class:`Merge`).  Errors
     are items at their place; the reader cancelled, every call it started is cancelled.
 
-    In order, a slow call at the head does not hold the others back: each call that
-    ends frees its place for the next item while the head is awaited, its result held
-    in order, at most ``HELD * n`` items read ahead of the reader.  As they complete, at
-    most ``n + 1``: ``n`` in flight or done, and one more read, ready to start.
+    At most ``held`` items are read and not handed on: ``n + 1`` (``n`` in flight or
+    done, and one more read, ready to start) unless the step's ``ahead`` gave more.  In
+    order, each call that ends frees its place for the next item while the head is
+    awaited, its result held in order, until ``held`` are read: a larger ``held`` lets
+    the calls behind a slow one go on.
 
     Coroutines are awaited by at most ``n`` worker tasks, started as the calls need
     them, each taking the next item from an inbox: a call costs a future, not a task
@@ -98,6 +98,7 @@ class Concurrent(Ending):
         n: int,
         ordered: bool,
         what: str,
+        held: int,
     ) -> None:
         self.source, self.f, self.kind, self.n, self.ordered = source, f, kind, n, ordered
         self.is_async, self.what = is_async(f), what
@@ -105,7 +106,7 @@ class Concurrent(Ending):
         self.running: set[asyncio.Future[Any]] = set()  # the calls not ended yet
         self.ended = asyncio.Event()  # set by each call that ends: what the reader waits on
         self.read = 0
-        self.held = HELD * n if ordered else n + 1  # the most items read and not handed on
+        self.held = held  # the most items read and not handed on
         self.exhausted = False
         self.threads = Threads(n)
         self.inbox: asyncio.Queue[tuple[Any, asyncio.Future[Any]]] = asyncio.Queue()
@@ -245,8 +246,9 @@ class Merge(Ending):
     thread too, never in the loop; a collection such as a list, already made, as it is).
     Ordered, the head's items come as they arrive and the later inner iterables read
     ahead into their own queues (at most ``ahead`` items each); as completed, every item
-    comes as it arrives, interleaved.  In order, an inner iterable read to its end frees
-    its place for the next while the head is still read (at most ``HELD * n`` held).
+    comes as it arrives, interleaved.  At most ``held`` inner iterables are started and
+    not read to their end (``n`` unless the step's ``ahead`` gave more); in order, one
+    read to its end frees its place for the next while the head is still read.
     An error (of ``f``, of an inner iterable, or read from the source) is an item at its
     place and ends only its inner iterable.  Cancelled or closed, it cancels every
     reading task, closing the iterators they made."""
@@ -259,9 +261,10 @@ class Merge(Ending):
         ordered: bool,
         what: str,
         ahead: int = 64,
+        held: int | None = None,
     ) -> None:
         self.source, self.f, self.n, self.ordered, self.what = source, f, n, ordered, what
-        self.is_async, self.ahead = is_async(f), ahead
+        self.is_async, self.ahead, self.held = is_async(f), ahead, held or n
         self.threads = Threads(n)
         self.queues: deque[asyncio.Queue[tuple[int, Any]]] = deque()  # ordered: input order
         self.arrived: asyncio.Queue[tuple[int, Any]] = asyncio.Queue(n)  # as completed
@@ -319,9 +322,8 @@ class Merge(Ending):
 
     def _held(self) -> bool:
         """Whether no inner iterable may start until one is read to its end: the
-        source ended or failed, or as many held as may be (``n`` as completed)."""
-        held = HELD * self.n if self.ordered else self.n
-        return self.exhausted or bool(self.failed) or self.active >= held
+        source ended or failed, or ``held`` started and not read to their end."""
+        return self.exhausted or bool(self.failed) or self.active >= self.held
 
     def _room(self) -> bool:
         """Whether another inner iterable may start now (in order, fewer than ``n``

@@ -29,6 +29,7 @@ async def main() -> None:
     assert_type(stream(range(3)).to_async(), AsyncStream[int])
     assert_type(numbers.map(fetch), AsyncStream[str])
     assert_type(numbers.map(fetch, concurrency=4, ordered=False), AsyncStream[str])
+    assert_type(numbers.map(fetch, concurrency=4, ahead=32), AsyncStream[str])
     assert_type(numbers.map(double), AsyncStream[int])
     assert_type(numbers.filter(is_even), AsyncStream[int])
     assert_type(astream([1, None]).filter(), AsyncStream[int])

@@ -60,6 +60,7 @@ pmap(double, ["a"])  # type: ignore[arg-type]  # pyright: ignore[reportArgumentT
 
 # map of a coroutine function gave a Stream of coroutines, never awaited (refused at the call
 # since, and by both checkers: a Stream is synchronous, astream awaits)
+stream(range(3)).map(str, concurrency=2, ahead="4")  # type: ignore[call-overload]  # pyright: ignore[reportArgumentType, reportCallIssue]
 stream(range(3)).map(fetch)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
 
 # one Stream class for both modes (issue 55): what belongs to one mode is refused in the other

@@ -57,13 +57,34 @@ class Steps(Base[T, M]):
                 f"{what} was given a coroutine function ({getattr(f, '__name__', f)!r}): {why}"
             )
 
-    def _placed(self, what: str, via: object, chunksize: int | None) -> None:
+    def _placed(
+        self,
+        what: str,
+        via: object,
+        chunksize: int | None,
+        concurrency: int | None = None,
+        ahead: int | None = None,
+    ) -> None:
         """Refuse ``via=`` and ``chunksize=`` on an async stream, whose concurrent calls
-        are tasks (a plain function's on threads): there is no pool to place or size."""
+        are tasks (a plain function's on threads): there is no pool to place or size;
+        and an ``ahead`` that is not a count of at least ``concurrency``, or given to a
+        step that runs one call at a time."""
         if self._run.is_async and (via is not None or chunksize is not None):
             raise ValueError(
                 f"{what}: via= and chunksize= place a sync stream's calls on threads, "
                 "processes or dask; an async stream's calls are tasks (use .pmap for workers)"
+            )
+        if ahead is None:
+            return
+        check_count(ahead, f"{what}'s ahead", 1)
+        if concurrency is None and via is None:
+            raise ValueError(
+                f"{what}: ahead= bounds the read-ahead of concurrency= or via=; give one"
+            )
+        if concurrency is not None and ahead < concurrency:
+            raise ValueError(
+                f"{what}: ahead={ahead} is below concurrency={concurrency}: "
+                "the calls could never all run at once"
             )
 
     @overload
@@ -73,6 +94,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
         retry: int | Retrying | AsyncRetrying | None = None,
@@ -88,6 +110,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
         retry: int | Retrying | None = None,
@@ -102,6 +125,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
         retry: int | Retrying | AsyncRetrying | None = None,
@@ -115,6 +139,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
         retry: int | Retrying | AsyncRetrying | None = None,
@@ -134,8 +159,10 @@ class Steps(Base[T, M]):
         (in a worker process or on dask, on a thread of the worker's).  The items go out
         in tasks whose size adapts (cheap items in batches, slow ones one a task);
         ``chunksize=k`` fixes it at k items a task (as ``filter``, ``flatmap`` and
-        ``do`` take it too).  It reads at most ``concurrency + 1`` tasks ahead of you with
-        ``ordered=False``, ``8 * concurrency`` in order (a slow call holds no other back).
+        ``do`` take it too).  It reads at most ``ahead`` tasks ahead of you, in order or
+        not: ``concurrency + 1`` unless you give more (the calls running or done, and one
+        more read).  In order, a slow call then holds the others back once that many are
+        read; ``ahead=8 * concurrency`` lets the calls behind it go on, for that memory.
 
         In an async stream ``f`` may be a coroutine function (awaited; a retry then takes
         a count or a tenacity ``AsyncRetrying``), and ``concurrency=n`` runs at most n
@@ -163,9 +190,9 @@ class Steps(Base[T, M]):
         [0, 2, 4, 6]
         """
         self._checked(f, "map")
-        self._placed("map", via, chunksize)
+        self._placed("map", via, chunksize, concurrency, ahead)
         made: Stream[Any, Any] = self._run.map(
-            self, f, concurrency, ordered, via, chunksize, retry, rate, timeout
+            self, f, concurrency, ordered, ahead, via, chunksize, retry, rate, timeout
         )
         return made
 
@@ -176,6 +203,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
     ) -> Stream[U, M]: ...
@@ -187,6 +215,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
     ) -> Stream[U, M]: ...
@@ -198,6 +227,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
     ) -> Stream[V, M]: ...
@@ -209,6 +239,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
     ) -> Stream[T, M]: ...
@@ -219,14 +250,15 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
     ) -> Stream[Any, Any]:
         """``filter keep``: the items for which ``keep`` is true (a ``TypeGuard`` or
         ``TypeIs`` predicate narrows the item type); without ``keep``, the true items
-        (``None`` left out of the item type).  ``concurrency``, ``ordered``, ``via`` and
-        ``chunksize`` as for :meth:`map`; in an async stream ``keep`` may be a coroutine
-        function.
+        (``None`` left out of the item type).  ``concurrency``, ``ordered``, ``ahead``,
+        ``via`` and ``chunksize`` as for :meth:`map`; in an async stream ``keep`` may be a
+        coroutine function.
 
         >>> stream(range(6)).filter(lambda n: n % 3 == 0).to_list()
         [0, 3]
@@ -235,8 +267,10 @@ class Steps(Base[T, M]):
         """
         keep = bool if keep is None else keep
         self._checked(keep, "filter")
-        self._placed("filter", via, chunksize)
-        made: Stream[Any, Any] = self._run.filter(self, keep, concurrency, ordered, via, chunksize)
+        self._placed("filter", via, chunksize, concurrency, ahead)
+        made: Stream[Any, Any] = self._run.filter(
+            self, keep, concurrency, ordered, ahead, via, chunksize
+        )
         return made
 
     @overload
@@ -246,6 +280,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
         retry: int | Retrying | AsyncRetrying | None = None,
@@ -258,6 +293,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
         retry: int | Retrying | AsyncRetrying | None = None,
@@ -269,6 +305,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
         retry: int | Retrying | AsyncRetrying | None = None,
@@ -281,15 +318,17 @@ class Steps(Base[T, M]):
         read at once, each by a task (a plain ``f`` and a plain inner iterator on a
         thread): in order, the first one's items come as they arrive while the others
         read ahead; with ``ordered=False`` every item comes as it arrives, interleaved.
+        ``ahead`` (at least ``concurrency``, which it is unless you give more) bounds the
+        inner iterables started and not yet read to their end.
         Closing the stream closes the inner iterators ``f`` made.
 
         >>> stream([1, 2, 3]).flatmap(range).to_list()
         [0, 0, 1, 0, 1, 2]
         """
         self._checked(f, "flatmap")
-        self._placed("flatmap", via, chunksize)
+        self._placed("flatmap", via, chunksize, concurrency, ahead)
         made: Stream[Any, Any] = self._run.flatmap(
-            self, f, concurrency, ordered, via, chunksize, retry
+            self, f, concurrency, ordered, ahead, via, chunksize, retry
         )
         return made
 
@@ -299,6 +338,7 @@ class Steps(Base[T, M]):
         *,
         concurrency: int | None = None,
         ordered: bool = True,
+        ahead: int | None = None,
         via: Via = None,
         chunksize: int | None = None,
         retry: int | Retrying | AsyncRetrying | None = None,
@@ -311,8 +351,10 @@ class Steps(Base[T, M]):
         (['A', 'B'], ['a', 'b'])
         """
         self._checked(f, "do")
-        self._placed("do", via, chunksize)
-        made: Stream[T, M] = self._run.do(self, f, concurrency, ordered, via, chunksize, retry)
+        self._placed("do", via, chunksize, concurrency, ahead)
+        made: Stream[T, M] = self._run.do(
+            self, f, concurrency, ordered, ahead, via, chunksize, retry
+        )
         return made
 
     @overload

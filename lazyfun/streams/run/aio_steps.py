@@ -75,10 +75,18 @@ def _read(other: Any) -> AsyncIterator[Any]:
     return source(other)
 
 
-def _step(s: Stream, kind: str, f: Any, concurrency: int | None, ordered: bool) -> Any:
+def _step(
+    s: Stream,
+    kind: str,
+    f: Any,
+    concurrency: int | None,
+    ordered: bool,
+    ahead: int | None = None,
+) -> Any:
     if concurrency is not None:
         check_count(concurrency, f"{kind}'s concurrency", 1)
-        return then(s, Concurrent(s._take_items(), f, kind, concurrency, ordered, kind))
+        held = ahead or concurrency + 1
+        return then(s, Concurrent(s._take_items(), f, kind, concurrency, ordered, kind, held))
     if kind == "flatmap":
         return then(s, FlatMap(s._take_items(), f))
     return then(s, Map(s._take_items(), f, kind))
@@ -89,6 +97,7 @@ def map(
     f: Callable[[Any], Any],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: object,
     chunksize: int | None,
     retry: Any,
@@ -98,7 +107,8 @@ def map(
     """``f`` on each item, awaited if it is a coroutine function; with ``concurrency``
     as tasks (a plain ``f`` on threads)."""
     f = s._counted(f)
-    return _step(s, "map", with_retry(_rated(f, rate, timeout), retry), concurrency, ordered)
+    work = with_retry(_rated(f, rate, timeout), retry)
+    return _step(s, "map", work, concurrency, ordered, ahead)
 
 
 def filter(
@@ -106,10 +116,11 @@ def filter(
     keep: Callable[[Any], object],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: object,
     chunksize: int | None,
 ) -> Any:
-    return _step(s, "filter", s._counted(keep), concurrency, ordered)
+    return _step(s, "filter", s._counted(keep), concurrency, ordered, ahead)
 
 
 def flatmap(
@@ -117,6 +128,7 @@ def flatmap(
     f: Callable[[Any], Any],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: object,
     chunksize: int | None,
     retry: Any,
@@ -125,7 +137,8 @@ def flatmap(
     if concurrency is None:
         return _step(s, "flatmap", work, None, ordered)
     check_count(concurrency, "flatmap's concurrency", 1)
-    return then(s, Merge(s._take_items(), work, concurrency, ordered, "flatmap"))
+    held = ahead or concurrency
+    return then(s, Merge(s._take_items(), work, concurrency, ordered, "flatmap", held=held))
 
 
 def do(
@@ -133,11 +146,12 @@ def do(
     f: Callable[[Any], object],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: object,
     chunksize: int | None,
     retry: Any,
 ) -> Any:
-    return _step(s, "do", with_retry(s._counted(f), retry), concurrency, ordered)
+    return _step(s, "do", with_retry(s._counted(f), retry), concurrency, ordered, ahead)
 
 
 def scan(s: Stream, f: Callable[[Any, Any], Any], initial: Any) -> Any:

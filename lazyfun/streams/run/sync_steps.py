@@ -80,10 +80,13 @@ def _concurrent(
     work: Callable[[Any], Any],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: Via,
     chunksize: int | None,
 ) -> Any:
-    window = calls.window(kind, work, s._take_items, concurrency, ordered, via, kind, chunksize)
+    window = calls.window(
+        kind, work, s._take_items, concurrency, ordered, ahead, via, kind, chunksize
+    )
     if kind in ("map", "do") and ordered and s._dropped is None:
         return kept(s, window, window)
     if kind in ("map", "do") and ordered:
@@ -96,6 +99,7 @@ def map(
     f: Callable[[Any], Any],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: Via,
     chunksize: int | None,
     retry: Any,
@@ -107,7 +111,7 @@ def map(
     work = calls.with_retry(calls.rated(calls.timed(f, timeout), rate, via), retry)
     if calls.sequential(concurrency, via, chunksize, "map"):
         return kept(s, _map(work, s._take_items()))
-    return _concurrent(s, "map", work, concurrency, ordered, via, chunksize)
+    return _concurrent(s, "map", work, concurrency, ordered, ahead, via, chunksize)
 
 
 def filter(
@@ -115,6 +119,7 @@ def filter(
     keep: Callable[[Any], object],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: Via,
     chunksize: int | None,
 ) -> Any:
@@ -123,7 +128,7 @@ def filter(
     if calls.sequential(concurrency, via, chunksize, "filter"):
         return kept(s, _filter(keep, s._take_items()), drops="filter")
     work = functools.partial(calls.truth, keep)
-    return _concurrent(s, "filter", work, concurrency, ordered, via, chunksize)
+    return _concurrent(s, "filter", work, concurrency, ordered, ahead, via, chunksize)
 
 
 def flatmap(
@@ -131,6 +136,7 @@ def flatmap(
     f: Callable[[Any], Iterable[Any]],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: Via,
     chunksize: int | None,
     retry: Any,
@@ -140,7 +146,7 @@ def flatmap(
     if calls.sequential(concurrency, via, chunksize, "flatmap"):
         return then(s, steps.flat_map(s._take_items(), calls.with_retry(f, retry)))
     inner = calls.with_retry(functools.partial(calls.listed, f), retry)
-    return _concurrent(s, "flatmap", inner, concurrency, ordered, via, chunksize)
+    return _concurrent(s, "flatmap", inner, concurrency, ordered, ahead, via, chunksize)
 
 
 def do(
@@ -148,6 +154,7 @@ def do(
     f: Callable[[Any], object],
     concurrency: int | None,
     ordered: bool,
+    ahead: int | None,
     via: Via,
     chunksize: int | None,
     retry: Any,
@@ -158,7 +165,7 @@ def do(
     if calls.sequential(concurrency, via, chunksize, "do"):
         return kept(s, _map(functools.partial(calls.tapped, work), s._take_items()))
     done = functools.partial(calls.done, work)
-    return _concurrent(s, "do", done, concurrency, ordered, via, chunksize)
+    return _concurrent(s, "do", done, concurrency, ordered, ahead, via, chunksize)
 
 
 def scan(s: Stream, f: Callable[[Any, Any], Any], initial: Any) -> Any:
