@@ -223,6 +223,18 @@ def test_an_async_stream_explains_itself_with_coroutines_counted() -> None:
     ]
 
 
+def test_closing_an_analysed_async_stream_ends_what_it_holds_as_one_not_analysed() -> None:
+    async def tasks_left(analyze: bool) -> int:
+        s = astream(range(10**9), analyze=analyze).map(abs, concurrency=4).buffer(5).map(str)
+        items = aiter(s)
+        assert await anext(items) == "0"
+        await s.aclose()  # through each stage's count: the buffer's reading task ends
+        await asyncio.sleep(0.05)
+        return len(asyncio.all_tasks())
+
+    assert asyncio.run(tasks_left(True)) == asyncio.run(tasks_left(False)) == 1
+
+
 # --- the law: explain's counts are what a chain tapped by hand sees ------------------------
 
 STEPS = ("map", "filter", "catch", "take", "do", "threaded map", "group")

@@ -2,6 +2,8 @@
 :class:`~lazyfun.streams.observing.Counting` (the async ``probe`` step, and the base of
 the async progress bar), and :class:`Observed`, the async ``observe``.  Each counts into
 one :class:`~lazyfun.trace.Counts`, the object an analysed stream's ``explain`` reads.
+And :func:`ametered`: what an analysed async stream hands on, each stage counted (a
+step of the chain, so closing the stream closes what is above it).
 
 >>> import asyncio
 >>> from lazyfun.streams.asteps import FromSync
@@ -17,13 +19,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from lazyfun.streams.asteps import Step
+from lazyfun.streams.explain import END, Accounting, Stage, adopted
 from lazyfun.streams.observing import NEVER, Reporting, Watching, timer
 from lazyfun.trace import Counts
 
-__all__ = ["ACounting", "Observed"]
+__all__ = ["ACounting", "Metered", "Observed", "ametered"]
+
+T = TypeVar("T")
 
 
 class ACounting(Watching, Step):
@@ -66,3 +71,36 @@ class Observed(Reporting, ACounting):
     ) -> None:
         super().__init__(source, Counts())
         self.watching(name, logger, time.monotonic)
+
+
+def ametered(items: AsyncIterator[T], stage: Stage) -> AsyncIterator[T]:
+    """:func:`lazyfun.streams.explain.metered` for an async stream: each item and error
+    that leaves the stage counted, and the time awaiting it (a watching step counts
+    itself)."""
+    if stage.meter is None:
+        return items
+    if isinstance(items, Watching):
+        return cast(AsyncIterator[T], adopted(items, stage))
+    return Metered(items, stage)
+
+
+class Metered(Accounting, Step):
+    """The items of ``source``, each item and error counted into the stage's meter; a
+    step like any other, so closing the stream closes its source (a step of lazyfun's)."""
+
+    def __init__(self, source: AsyncIterator[Any], stage: Stage) -> None:
+        super().__init__(stage)
+        self.source = source
+
+    async def __anext__(self) -> Any:
+        start = time.perf_counter()
+        try:
+            item = await anext(self.source)
+        except StopAsyncIteration:
+            self._came(start, END)
+            raise
+        except BaseException:
+            self._came(start, error=True)
+            raise
+        self._came(start, item)
+        return item

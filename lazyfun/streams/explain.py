@@ -33,7 +33,7 @@ import inspect
 import os
 import reprlib
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal, Self, TypeVar, cast, overload
 
 from lazyfun.compiled import PURE_ENV
@@ -52,9 +52,11 @@ else:
 
 __all__ = [
     "ANALYZE_ENV",
+    "END",
+    "Accounting",
     "Explaining",
     "Stage",
-    "ametered",
+    "adopted",
     "analysing",
     "called",
     "counted",
@@ -212,8 +214,10 @@ def metered(items: Iterator[T], stage: Stage) -> Iterator[T]:
     return cast(Iterator[T], stage.meter.tally)
 
 
-class _Counting:
-    """What the Python meters share: the stage's meter, and the accounting after a read."""
+class Accounting:
+    """What the Python meters share, sync and async (the async one is
+    :class:`lazyfun.streams.aobserving.Metered`): the stage's meter, and the accounting
+    after a read."""
 
     __slots__ = ("hold", "lists", "meter")
 
@@ -228,20 +232,20 @@ class _Counting:
         meter.seconds += time.perf_counter() - start
         if error:
             meter.errors += 1
-        elif item is not _END:
+        elif item is not END:
             meter.items += 1
             if self.lists:
                 meter.held = max(meter.held, len(item))  # type: ignore[arg-type]
-        if self.hold is not None and item is not _END:
+        if self.hold is not None and item is not END:
             now = self.hold()
             if now is not None and now > meter.held:
                 meter.held = now
 
 
-_END: Any = object()
+END: Any = object()  # what a read that found the end gave
 
 
-class _Metered(_Counting, Iterator[T]):
+class _Metered(Accounting, Iterator[T]):
     __slots__ = ("items",)
 
     def __init__(self, items: Iterator[T], stage: Stage) -> None:
@@ -253,7 +257,7 @@ class _Metered(_Counting, Iterator[T]):
         try:
             item = next(self.items)
         except StopIteration:
-            self._came(start, _END)
+            self._came(start, END)
             raise
         except BaseException:
             self._came(start, error=True)
@@ -269,42 +273,6 @@ class _MeteredHolding(_Metered[T], Holding[T]):
         close = getattr(self.items, "close", None)
         if close is not None:
             close()
-
-
-def ametered(items: AsyncIterator[T], stage: Stage) -> AsyncIterator[T]:
-    """:func:`metered` for an async stream: each item and error that leaves the stage
-    counted, and the time awaiting it (a watching step counts itself)."""
-    if stage.meter is None:
-        return items
-    if isinstance(items, Watching):
-        return cast(AsyncIterator[T], adopted(items, stage))
-    return _AsyncMetered(items, stage)
-
-
-class _AsyncMetered(_Counting, AsyncIterator[T]):
-    __slots__ = ("items",)
-
-    def __init__(self, items: AsyncIterator[T], stage: Stage) -> None:
-        super().__init__(stage)
-        self.items = items
-
-    async def __anext__(self) -> T:
-        start = time.perf_counter()
-        try:
-            item = await self.items.__anext__()
-        except StopAsyncIteration:
-            self._came(start, _END)
-            raise
-        except BaseException:
-            self._came(start, error=True)
-            raise
-        self._came(start, item)
-        return item
-
-    async def aclose(self) -> None:
-        close = getattr(self.items, "aclose", None)
-        if close is not None:
-            await close()
 
 
 def counted(f: Callable[..., Any], meter: Counts | None) -> Callable[..., Any]:

@@ -22,7 +22,7 @@ from lazyfun.streams.aconcurrent import (
     Tee,
     TeeBranch,
 )
-from lazyfun.streams.aobserving import ACounting, Observed
+from lazyfun.streams.aobserving import ACounting, Observed, ametered
 from lazyfun.streams.asteps import (
     Catch,
     Chain,
@@ -46,7 +46,7 @@ from lazyfun.streams.asteps import (
     with_retry,
 )
 from lazyfun.streams.asteps import metered as _rated
-from lazyfun.streams.explain import ametered, called
+from lazyfun.streams.explain import called
 from lazyfun.streams.facade.base import Base
 from lazyfun.streams.steps import check_count
 from lazyfun.streams.threaded import GROUP_AHEAD
