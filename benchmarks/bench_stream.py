@@ -390,11 +390,15 @@ def _head_of_line(verdicts: list[str]) -> None:
     ideal = max(HEAD_SECONDS, (items - 1) * REST_SECONDS / (limit - 1))
     print(
         f"a slow head: {items} calls in order, {limit} at a time, the first {HEAD_SECONDS:g} s "
-        f"and the others {REST_SECONDS * 1000:.0f} ms (ideal {ideal:.2f} s)"
+        f"and the others {REST_SECONDS * 1000:.0f} ms (ideal {ideal:.2f} s); lazyfun with "
+        f"ahead={8 * limit}, and without (at most {limit + 1} read ahead)"
     )
 
+    ahead = 8 * limit  # room for the calls behind the head; the default is limit + 1
+
     async def ours() -> None:
-        await astream(range(items)).map(_slow_head_async, concurrency=limit).count()
+        mapped = astream(range(items)).map(_slow_head_async, concurrency=limit, ahead=ahead)
+        await mapped.count()
 
     async def theirs() -> None:
         mapped = aiostream.iterate(range(items)) | pipe.map(_slow_head_async, task_limit=limit)
@@ -403,7 +407,12 @@ def _head_of_line(verdicts: list[str]) -> None:
                 pass
 
     runs = {
-        "lazyfun threads": lambda: _drain(stream(range(items)).map(_slow_head, concurrency=limit)),
+        "lazyfun threads": lambda: _drain(
+            stream(range(items)).map(_slow_head, concurrency=limit, ahead=ahead)
+        ),
+        "lazyfun, no ahead=": lambda: _drain(
+            stream(range(items)).map(_slow_head, concurrency=limit)
+        ),
         "streamable threads": lambda: _drain(
             Streamable(range(items)).map(_slow_head, concurrency=limit)
         ),
