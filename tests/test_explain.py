@@ -4,6 +4,7 @@ stream the exact counts of each step, equal to what a chain tapped by hand sees.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun import AsyncStream, Stream, astream, stream
+from lazyfun.trace import Probe
 from tests.budget import examples
 
 # the counts are kept by the C flow engine where it is built, else in Python: the pure
@@ -237,8 +239,10 @@ def test_closing_an_analysed_async_stream_ends_what_it_holds_as_one_not_analysed
 
 # --- the law: explain's counts are what a chain tapped by hand sees ------------------------
 
-STEPS = ("map", "filter", "catch", "take", "do", "threaded map", "group")
-ASYNC_STEPS = ("map", "filter", "catch", "threaded map")
+STEPS = ("map", "filter", "catch", "take", "do", "threaded map", "group", "observe", "probe")
+ASYNC_STEPS = ("map", "filter", "catch", "threaded map", "observe", "probe")
+QUIET = logging.getLogger("lazyfun.test.explain.quiet")  # observe's reports, unread
+QUIET.propagate = False
 
 
 def build(kind: str, s: Any, f: Calls, k: int) -> Any:
@@ -251,6 +255,8 @@ def build(kind: str, s: Any, f: Calls, k: int) -> Any:
         "do": lambda: s.do(f),
         "threaded map": lambda: s.map(f, concurrency=2),
         "group": lambda: s.group(2).map(sum),
+        "observe": lambda: s.observe("o", QUIET),  # a watching step: counts its own
+        "probe": lambda: s.probe("p", Probe()),
     }
     return steps[kind]()
 
@@ -304,9 +310,7 @@ def test_explains_counts_equal_a_chain_tapped_by_hand(
 
 @settings(max_examples=examples(30), deadline=None)
 @given(
-    kinds=st.lists(
-        st.sampled_from(("map", "filter", "catch", "threaded map")), min_size=1, max_size=4
-    ),
+    kinds=st.lists(st.sampled_from(ASYNC_STEPS), min_size=1, max_size=4),
     items=st.lists(st.integers(0, 20), max_size=30),
     failing=st.frozensets(st.integers(0, 40), max_size=6),
 )
