@@ -83,6 +83,15 @@ async def _asame(n: int) -> int:
     return n
 
 
+def _one(n: int) -> list[int]:
+    return [n]
+
+
+async def _aone(n: int) -> list[int]:
+    await asyncio.sleep(0)
+    return [n]
+
+
 SYNC: dict[str, Callable[[Iterable[int], bool], Stream[Any]]] = {
     "map": lambda s, o: stream(s).map(_same, concurrency=C, ordered=o, chunksize=1),
     "filter": lambda s, o: stream(s).filter(_kept, concurrency=C, ordered=o, chunksize=1),
@@ -90,6 +99,7 @@ SYNC: dict[str, Callable[[Iterable[int], bool], Stream[Any]]] = {
     "map, slow calls in adaptive tasks": lambda s, o: stream(s).map(
         _slowly, concurrency=C, ordered=o
     ),
+    "flatmap": lambda s, o: stream(s).flatmap(_one, concurrency=C, ordered=o, chunksize=1),
 }
 
 ASYNC: dict[str, Callable[[Iterable[int], bool], AsyncStream[Any]]] = {
@@ -97,6 +107,8 @@ ASYNC: dict[str, Callable[[Iterable[int], bool], AsyncStream[Any]]] = {
     "map, coroutines": lambda s, o: astream(s).map(_asame, concurrency=C, ordered=o),
     "filter": lambda s, o: astream(s).filter(_kept, concurrency=C, ordered=o),
     "do": lambda s, o: astream(s).do(_asame, concurrency=C, ordered=o),
+    "flatmap, coroutines": lambda s, o: astream(s).flatmap(_aone, concurrency=C, ordered=o),
+    "flatmap, threads": lambda s, o: astream(s).flatmap(_one, concurrency=C, ordered=o),
 }
 
 
@@ -177,6 +189,31 @@ def test_an_async_group_within_reads_no_further_ahead_than_the_list_it_fills(
         return got
 
     first, second = asyncio.run(main())
+    assert first in (list(range(10)), {0: 5, 1: 5})
+    assert second in (list(range(10, 20)), {0: 5, 1: 5})
+
+
+@pytest.mark.parametrize(
+    "grouped",
+    [
+        lambda s: stream(s).group(10, within=5.0),
+        lambda s: stream(s).count_by(lambda n: n % 2, every=10, within=5.0),
+    ],
+    ids=["group", "count_by"],
+)
+def test_a_group_within_reads_no_further_ahead_than_the_list_it_fills(
+    grouped: Callable[[Iterable[int]], Stream[Any]],
+) -> None:
+    source = Counting()
+    got = []
+    with grouped(source) as lists:
+        for made in lists:
+            got.append(made)
+            time.sleep(0.1)  # the consumer holds its list: nothing is read meanwhile
+            assert source.read <= 10 * len(got) + 1  # and at most the one in progress
+            if len(got) == 2:
+                break
+    first, second = got
     assert first in (list(range(10)), {0: 5, 1: 5})
     assert second in (list(range(10, 20)), {0: 5, 1: 5})
 
