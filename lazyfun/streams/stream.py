@@ -18,8 +18,9 @@ coroutine function, concurrent calls as tasks, terminals awaited.  Its type is
 
 ``map``, ``filter``, ``flatmap`` and ``do`` take ``concurrency=n``: at most n calls in flight on
 threads (or ``via="process"``, ``"dask"``, an Executor), in input order or as they complete,
-reading a bounded distance ahead (:mod:`lazyfun.parallel.places`).  An exception raised upstream
-reaches the consumer at its item's place, and ``catch`` can drop or replace it and go on.
+reading at most ``concurrency + 1`` tasks ahead (``ahead=`` more; :mod:`lazyfun.parallel.places`).
+An exception raised upstream reaches the consumer at its item's place, and ``catch`` can drop or
+replace it and go on.
 
 >>> stream(range(10)).filter(lambda n: n % 2).map(lambda n: n * n).to_list()
 [1, 9, 25, 49, 81]
@@ -76,7 +77,11 @@ class Stream(Sinks[T, M]):
     chaining.  Build one with :func:`stream` (read with ``for``; ``Stream[T]``) or
     :func:`astream` (read with ``async for``, terminals awaited; ``Stream[T, Async]``).
     Every step (``map``, ``filter``, ...) uses this stream up and returns a new one;
-    every terminal reads it to the end (or, for ``first``, its first)."""
+    every terminal reads it to the end (or, for ``first``, its first).
+
+    An error travels as an item, to its place, and is let go of once it is raised: no
+    step keeps it (with its traceback's frames and what they hold) alive through a
+    reference cycle, so dropping it with ``catch`` frees it at once."""
 
     __slots__ = ()
 

@@ -344,7 +344,9 @@ class Steps(Base[T, M]):
         retry: int | Retrying | AsyncRetrying | None = None,
     ) -> Stream[T, M]:
         """The items unchanged, ``f`` called on each for its effect (a tap; in an async
-        stream ``f`` may be a coroutine function).
+        stream ``f`` may be a coroutine function).  ``concurrency``, ``ordered``,
+        ``ahead``, ``via``, ``chunksize`` and ``retry`` as for :meth:`map`: at most
+        ``concurrency + 1`` tasks read ahead unless ``ahead`` gives more.
 
         >>> seen = []
         >>> stream("ab").do(seen.append).map(str.upper).to_list(), seen
