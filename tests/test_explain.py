@@ -59,6 +59,31 @@ class Calls:
             raise ValueError(n)
         return n * 2
 
+    async def acall(self, n: int) -> int:
+        """The same, as a coroutine function that lets the event loop run first."""
+        await asyncio.sleep(0)
+        return self(n)
+
+
+@dataclass
+class ATap(AsyncIterator[Any]):
+    """:class:`Tap` for an async iterator."""
+
+    items: AsyncIterator[Any]
+    passed: int = 0
+    errors: int = 0
+
+    async def __anext__(self) -> Any:
+        try:
+            item = await anext(self.items)
+        except StopAsyncIteration:
+            raise
+        except Exception:
+            self.errors += 1
+            raise
+        self.passed += 1
+        return item
+
 
 def read_all(items: Iterator[Any]) -> list[Any]:
     """Every item, errors that reach the end skipped (the iterator goes on after them)."""
@@ -135,6 +160,32 @@ def test_counts_hold_on_a_stream_left_early_closed_or_ended_by_an_error() -> Non
         broken.to_list()
     rows = broken.explain(analyze=True, format="dict")
     assert (rows[1]["out"], rows[1]["errors out"], rows[1]["calls"]) == (1, 1, 2)
+
+
+def test_an_async_streams_counts_hold_when_left_early_closed_or_ended_by_an_error() -> None:
+    async def left_early() -> list[object]:
+        left = astream(range(100), analyze=True).map(Calls().acall)
+        items = aiter(left)
+        assert [await anext(items), await anext(items)] == [0, 2]
+        await left.aclose()
+        return [row["out"] for row in left.explain(analyze=True, format="dict")]
+
+    async def taken() -> list[tuple[object, object]]:
+        square = Calls()
+        pipeline = astream(range(100), analyze=True).map(square.acall).take(5)
+        assert await pipeline.to_list() == [0, 2, 4, 6, 8]
+        return [(row["out"], row["calls"]) for row in pipeline.explain(analyze=True, format="dict")]
+
+    async def broken() -> tuple[object, object, object]:
+        pipeline = astream([1, 0, 2], analyze=True).map(lambda n: 1 // n)
+        with pytest.raises(ZeroDivisionError):
+            await pipeline.to_list()
+        row = pipeline.explain(analyze=True, format="dict")[1]
+        return row["out"], row["errors out"], row["calls"]
+
+    assert asyncio.run(left_early()) == [2, 2]
+    assert asyncio.run(taken()) == [(5, None), (5, 5), (5, None)]
+    assert asyncio.run(broken()) == (1, 1, 2)
 
 
 def test_a_concurrent_step_shows_its_calls_and_the_most_it_held() -> None:
@@ -240,7 +291,9 @@ def test_closing_an_analysed_async_stream_ends_what_it_holds_as_one_not_analysed
 # --- the law: explain's counts are what a chain tapped by hand sees ------------------------
 
 STEPS = ("map", "filter", "catch", "take", "do", "threaded map", "group", "observe", "probe")
-ASYNC_STEPS = ("map", "filter", "catch", "threaded map", "observe", "probe")
+ASYNC_STEPS = (*STEPS, "coroutine map", "concurrent coroutines")
+CONCURRENT = ("threaded map", "concurrent coroutines")
+CALLING = ("map", "filter", "do", *CONCURRENT, "coroutine map")  # their calls are counted
 QUIET = logging.getLogger("lazyfun.test.explain.quiet")  # observe's reports, unread
 QUIET.propagate = False
 
@@ -257,17 +310,35 @@ def build(kind: str, s: Any, f: Calls, k: int) -> Any:
         "group": lambda: s.group(2).map(sum),
         "observe": lambda: s.observe("o", QUIET),  # a watching step: counts its own
         "probe": lambda: s.probe("p", Probe()),
+        "coroutine map": lambda: s.map(f.acall),
+        "concurrent coroutines": lambda: s.map(f.acall, concurrency=2),
     }
     return steps[kind]()
 
 
+def _no_take_after_a_concurrent_step(kinds: list[str]) -> bool:
+    """A take after a concurrent step reads ahead by as much as the calls ran: the two
+    runs compared would differ by timing, not by counting."""
+    concurrent = [k for k, kind in enumerate(kinds) if kind in CONCURRENT]
+    return not concurrent or "take" not in kinds[concurrent[0] :]
+
+
 chains = st.lists(st.sampled_from(STEPS), min_size=1, max_size=5).filter(
-    # a take after a concurrent step reads ahead by as much as the threads ran: the two
-    # runs compared would differ by timing, not by counting
-    lambda kinds: (
-        "take" not in kinds[kinds.index("threaded map") :] if "threaded map" in kinds else True
-    )
+    _no_take_after_a_concurrent_step
 )
+achains = st.lists(st.sampled_from(ASYNC_STEPS), min_size=1, max_size=5).filter(
+    _no_take_after_a_concurrent_step
+)
+
+
+def _rows_of_each_step(kinds: list[str]) -> tuple[list[int], list[int]]:
+    """Each step's first row in the explain, and the row whose output its tap saw (a
+    group is two: the group and the sum of each list); row 0 is the source."""
+    firsts, ends = [], [0]
+    for kind in kinds:
+        firsts.append(ends[-1] + 1)
+        ends.append(ends[-1] + (2 if kind == "group" else 1))
+    return firsts, ends
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -295,50 +366,53 @@ def test_explains_counts_equal_a_chain_tapped_by_hand(
         taps.append(Tap(iter(build(kind, stream(taps[-1]), f, k))))
     assert read_all(taps[-1]) == got
 
-    firsts, ends = [], [0]  # each step's first row, and the row whose output its tap saw
-    for kind in kinds:
-        firsts.append(ends[-1] + 1)
-        ends.append(ends[-1] + (2 if kind == "group" else 1))
+    firsts, ends = _rows_of_each_step(kinds)
     assert len(rows) == ends[-1] + 1
     for tap, end in zip(taps, ends, strict=True):
         assert (rows[end]["out"], rows[end]["errors out"]) == (tap.passed, tap.errors), rows
     for kind, f, g, first in zip(kinds, mine, theirs, firsts, strict=True):
         assert f.made == g.made
-        calls = f.made if kind in ("map", "filter", "do", "threaded map") else None
+        calls = f.made if kind in CALLING else None
         assert rows[first]["calls"] == calls, (kind, rows)
 
 
-@settings(max_examples=examples(30), deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
-    kinds=st.lists(st.sampled_from(ASYNC_STEPS), min_size=1, max_size=4),
+    kinds=achains,
     items=st.lists(st.integers(0, 20), max_size=30),
     failing=st.frozensets(st.integers(0, 40), max_size=6),
+    k=st.integers(0, 10),
 )
-def test_an_async_chain_counts_what_the_sync_chain_counts(
-    kinds: list[str], items: list[int], failing: frozenset[int]
+def test_an_async_chains_counts_equal_a_chain_tapped_by_hand(
+    kinds: list[str], items: list[int], failing: frozenset[int], k: int
 ) -> None:
-    sync: Any = stream(items, analyze=True)
-    for kind in kinds:
-        sync = build(kind, sync, Calls(failing), 0)
-    read_all(iter(sync))
+    mine = [Calls(failing) for _ in kinds]
+    theirs = [Calls(failing) for _ in kinds]
 
-    async def run() -> list[dict[str, object]]:
-        chain: Any = astream(items, analyze=True)
-        for kind in kinds:
-            chain = build(kind, chain, Calls(failing), 0)
-        async for _ in _skipping(chain):
-            pass
-        rows: list[dict[str, object]] = chain.explain(analyze=True, format="dict")
-        return rows
+    async def run() -> tuple[list[Any], list[dict[str, object]], list[Any], list[ATap]]:
+        analysed: Any = astream(items, analyze=True)
+        for kind, f in zip(kinds, mine, strict=True):
+            analysed = build(kind, analysed, f, k)
+        got = [item async for item in _skipping(analysed)]
+        rows: list[dict[str, object]] = analysed.explain(analyze=True, format="dict")
+        taps = [ATap(aiter(astream(items)))]
+        for kind, f in zip(kinds, theirs, strict=True):
+            taps.append(ATap(aiter(build(kind, astream(taps[-1]), f, k))))
+        tapped = [item async for item in _skipping(taps[-1])]
+        return got, rows, tapped, taps
 
-    counted = ("in", "out", "errors in", "errors out", "calls")
-    mine = [{c: row[c] for c in counted} for row in asyncio.run(run())]
-    assert mine == [
-        {c: row[c] for c in counted} for row in sync.explain(analyze=True, format="dict")
-    ]
+    got, rows, tapped, taps = asyncio.run(run())
+    assert tapped == got
+    firsts, ends = _rows_of_each_step(kinds)
+    assert len(rows) == ends[-1] + 1
+    for tap, end in zip(taps, ends, strict=True):
+        assert (rows[end]["out"], rows[end]["errors out"]) == (tap.passed, tap.errors), rows
+    for kind, f, g, first in zip(kinds, mine, theirs, firsts, strict=True):
+        assert f.made == g.made
+        assert rows[first]["calls"] == (f.made if kind in CALLING else None), (kind, rows)
 
 
-async def _skipping(chain: AsyncStream[Any]) -> AsyncIterator[Any]:
+async def _skipping(chain: AsyncStream[Any] | AsyncIterator[Any]) -> AsyncIterator[Any]:
     """The items of an async chain, errors that reach the end skipped."""
     items = aiter(chain)
     while True:
