@@ -598,22 +598,44 @@ def _crossing(verdicts: list[str]) -> None:
 
 
 def _analysed() -> None:
-    """What ``explain``'s counts cost: each step with ``analyze=True`` against without."""
+    """What ``explain``'s counts cost: each step with ``analyze=True`` against without,
+    sync steps over ``N`` items, async ones over an async generator of ``A``."""
     xs = range(N)
-    steps: dict[str, Callable[[bool], object]] = {
-        "map": lambda on: _drain(stream(xs, analyze=on).map(_identity)),
-        "filter": lambda on: _drain(stream(xs, analyze=on).filter(_odd)),
-        "take": lambda on: _drain(stream(xs, analyze=on).take(N)),
-        "group(100)": lambda on: _drain(stream(xs, analyze=on).group(100)),
-        "catch, no error": lambda on: _drain(stream(xs, analyze=on).catch(ValueError)),
+
+    def later(make: Callable[[bool], AsyncIterable[Any]]) -> Callable[[bool], object]:
+        return lambda on: asyncio.run(_adrain(make(on)))
+
+    steps: dict[str, tuple[int, Callable[[bool], object]]] = {
+        "map": (N, lambda on: _drain(stream(xs, analyze=on).map(_identity))),
+        "filter": (N, lambda on: _drain(stream(xs, analyze=on).filter(_odd))),
+        "flatmap": (N, lambda on: _drain(stream(xs, analyze=on).flatmap(_single))),
+        "take": (N, lambda on: _drain(stream(xs, analyze=on).take(N))),
+        "do": (N, lambda on: _drain(stream(xs, analyze=on).do(_identity))),
+        "group(100)": (N, lambda on: _drain(stream(xs, analyze=on).group(100))),
+        "catch, no error": (N, lambda on: _drain(stream(xs, analyze=on).catch(ValueError))),
+        "throttle, never reached": (
+            N,
+            lambda on: _drain(stream(xs, analyze=on).throttle(10**9, per=1.0)),
+        ),
+        "map(concurrency=2)": (
+            N,
+            lambda on: _drain(stream(xs, analyze=on).map(_identity, concurrency=2)),
+        ),
+        "async map": (A, later(lambda on: astream(_arange(A), analyze=on).map(_identity))),
+        "async filter": (A, later(lambda on: astream(_arange(A), analyze=on).filter(_odd))),
+        "async take": (A, later(lambda on: astream(_arange(A), analyze=on).take(A))),
+        "async chunked(100)": (
+            A,
+            later(lambda on: astream(_arange(A), analyze=on).chunked(100)),
+        ),
     }
-    print(f"explain's counts, over {N:,} items: a stream with analyze=True against without")
+    print("explain's counts: a stream with analyze=True against without, per item")
     print(f"  {'step':<24}{'without':>10}{'analysed':>10}{'ratio':>8}{'per item and stage':>20}")
-    for step, run in steps.items():
+    for step, (n, run) in steps.items():
         times = interleaved({"without": partial(run, False), "analysed": partial(run, True)})
-        extra = (times["analysed"] - times["without"]) * 1e9 / N / 2  # the source and the step
+        extra = (times["analysed"] - times["without"]) * 1e9 / n / 2  # the source and the step
         print(
-            f"  {step:<24}{times['without'] * 1e9 / N:>8.0f}ns{times['analysed'] * 1e9 / N:>8.0f}ns"
+            f"  {step:<24}{times['without'] * 1e9 / n:>8.0f}ns{times['analysed'] * 1e9 / n:>8.0f}ns"
             f"{times['analysed'] / times['without']:>7.1f}x{extra:>18.0f}ns"
         )
 
