@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import weakref
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -17,7 +18,7 @@ from lazyfun.streams.steps import DROPPED, Recovery
 from tests.test_flow import FakeClock
 
 try:
-    from lazyfun.streams._flow import Calls, Counted, Guarded, Tally
+    from lazyfun.streams._flow import Calls, Counted, FlatMapped, Guarded, Tally
 except ImportError:
     pytest.skip("the C flow engine is not built here", allow_module_level=True)
 
@@ -101,6 +102,36 @@ def test_law_the_c_catch_is_the_python_catch(
     python = steps.catch(sources(n, failing, generator), made())
     c = Guarded(sources(n, failing, generator), made(), DROPPED)
     assert outcomes(c) == outcomes(python)
+
+
+def _inner(x: int) -> Any:
+    """What a flatmap's function makes of ``x``: it fails on a multiple of 7, gives a
+    non-iterable on 9, an iterator that fails half way (and goes on) on multiples of 3,
+    a generator that fails half way (and ends) on multiples of 4, else a list."""
+    if x % 7 == 6:
+        raise ValueError(f"f failed on {x}")
+    if x == 9:
+        return x
+    if x % 3 == 2:
+        return Flaky(x % 5, {1: KeyError})
+    if x % 4 == 3:
+        return _generated(x % 5, {2: LookupError})
+    return [x] * (x % 3)
+
+
+@given(st.integers(0, 24), failures, st.booleans())
+def test_law_the_c_flatmap_is_the_python_flatmap(
+    n: int, failing: dict[int, Kind], generator: bool
+) -> None:
+    python = steps.flat_map(sources(n, failing, generator), _inner)
+    c = FlatMapped(sources(n, failing, generator), _inner)
+    assert outcomes(c, 80) == outcomes(python, 80)
+
+
+def test_the_stream_flatmap_runs_on_the_c_engine() -> None:
+    assert type(flow.flat_map(iter([1]), lambda n: [n])).__name__ == (
+        "FlatMapped" if flow.BUILT else "chain"
+    )
 
 
 @given(st.integers(0, 24), failures, st.booleans(), st.integers(0, 30))

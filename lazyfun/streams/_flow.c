@@ -20,6 +20,12 @@
  * the most hold() said (an int, or None for nothing to say) after an item.
  *
  * Calls(f): f, each call counted in `made` (under the GIL, so from any thread).
+ *
+ * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
+ * exception from source, from f or from iter passes on at its place and the next read
+ * goes on with the next x; one from an inner iterator passes on too, and the next read
+ * reads that iterator on (a generator that raised has ended; an iterator object may go
+ * on).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -47,6 +53,14 @@ typedef struct {
     Py_ssize_t left;
     int running;
 } Counted;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *source;   /* an iterator; NULL once it ended */
+    PyObject *f;
+    PyObject *inner;    /* the iterator of f(x) being read; NULL between two */
+    int running;
+} FlatMapped;
 
 typedef struct {
     PyObject_HEAD
@@ -661,18 +675,145 @@ static PyTypeObject CallsType = {
     .tp_members = Calls_members,
 };
 
+/* ---- FlatMapped ------------------------------------------------------------- */
+
+static PyObject *
+FlatMapped_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"source", "f", NULL};
+    PyObject *source, *f;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:FlatMapped", names, &source, &f)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(f)) {
+        PyErr_Format(PyExc_TypeError, "FlatMapped needs a function, got %s",
+                     Py_TYPE(f)->tp_name);
+        return NULL;
+    }
+    PyObject *items = PyObject_GetIter(source);
+    if (items == NULL) {
+        return NULL;
+    }
+    FlatMapped *self = (FlatMapped *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        Py_DECREF(items);
+        return NULL;
+    }
+    self->source = items;
+    self->f = Py_NewRef(f);
+    self->inner = NULL;
+    return (PyObject *)self;
+}
+
+static int
+FlatMapped_traverse(FlatMapped *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->source);
+    Py_VISIT(self->f);
+    Py_VISIT(self->inner);
+    return 0;
+}
+
+static int
+FlatMapped_clear(FlatMapped *self)
+{
+    Py_CLEAR(self->source);
+    Py_CLEAR(self->f);
+    Py_CLEAR(self->inner);
+    return 0;
+}
+
+static void
+FlatMapped_dealloc(FlatMapped *self)
+{
+    PyObject_GC_UnTrack(self);
+    FlatMapped_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+FlatMapped_next_running(FlatMapped *self)
+{
+    for (;;) {
+        if (self->inner != NULL) {
+            PyObject *item = Py_TYPE(self->inner)->tp_iternext(self->inner);
+            if (item != NULL) {
+                return item;
+            }
+            if (!ended()) {
+                return NULL;  /* the inner iterator's error, at its place: read on next */
+            }
+            Py_CLEAR(self->inner);
+        }
+        if (self->source == NULL) {
+            return NULL;
+        }
+        PyObject *x = Py_TYPE(self->source)->tp_iternext(self->source);
+        if (x == NULL) {
+            if (ended()) {
+                Py_CLEAR(self->source);
+            }
+            return NULL;  /* the end, or the source's error at its place */
+        }
+        PyObject *made = PyObject_CallOneArg(self->f, x);
+        Py_DECREF(x);
+        if (made == NULL) {
+            return NULL;
+        }
+        PyObject *inner = PyObject_GetIter(made);
+        Py_DECREF(made);
+        if (inner == NULL) {
+            return NULL;
+        }
+        if (Py_TYPE(inner)->tp_iternext == NULL) {
+            PyErr_Format(PyExc_TypeError, "iter() returned non-iterator of type '%.100s'",
+                         Py_TYPE(inner)->tp_name);
+            Py_DECREF(inner);
+            return NULL;
+        }
+        self->inner = inner;
+    }
+}
+
+static PyObject *
+FlatMapped_next(FlatMapped *self)
+{
+    if (enter(&self->running) < 0) {
+        return NULL;
+    }
+    PyObject *item = FlatMapped_next_running(self);
+    self->running = 0;
+    return item;
+}
+
+static PyTypeObject FlatMappedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lazyfun.streams._flow.FlatMapped",
+    .tp_doc = PyDoc_STR("The items of iter(f(x)) for each item x of a source."),
+    .tp_basicsize = sizeof(FlatMapped),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = FlatMapped_new,
+    .tp_traverse = (traverseproc)FlatMapped_traverse,
+    .tp_clear = (inquiry)FlatMapped_clear,
+    .tp_dealloc = (destructor)FlatMapped_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)FlatMapped_next,
+};
+
 /* ---- the module --------------------------------------------------------------- */
 
 static int
 flow_exec(PyObject *module)
 {
     if (PyType_Ready(&GuardedType) < 0 || PyType_Ready(&CountedType) < 0
-        || PyType_Ready(&TallyType) < 0 || PyType_Ready(&CallsType) < 0) {
+        || PyType_Ready(&TallyType) < 0 || PyType_Ready(&CallsType) < 0
+        || PyType_Ready(&FlatMappedType) < 0) {
         return -1;
     }
     if (PyModule_AddObjectRef(module, "Guarded", (PyObject *)&GuardedType) < 0
         || PyModule_AddObjectRef(module, "Tally", (PyObject *)&TallyType) < 0
-        || PyModule_AddObjectRef(module, "Calls", (PyObject *)&CallsType) < 0) {
+        || PyModule_AddObjectRef(module, "Calls", (PyObject *)&CallsType) < 0
+        || PyModule_AddObjectRef(module, "FlatMapped", (PyObject *)&FlatMappedType) < 0) {
         return -1;
     }
     return PyModule_AddObjectRef(module, "Counted", (PyObject *)&CountedType);

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, TypeVar, final
 
 _T = TypeVar("_T")
+_S = TypeVar("_S")
 
 class _Recovery(Protocol):
     @property
@@ -40,6 +41,14 @@ class Counted(Iterator[_T]):
     ) -> Counted[_T]: ...
     def __next__(self) -> _T: ...
     def __length_hint__(self) -> int: ...
+
+@final
+class FlatMapped(Iterator[_T]):
+    """The items of ``iter(f(x))`` for each item ``x`` of ``source``; an error (of the
+    source, of ``f``, of an inner iterator) passes on at its place and the reading goes on."""
+
+    def __new__(cls, source: Iterable[_S], f: Callable[[_S], Iterable[_T]]) -> FlatMapped[_T]: ...
+    def __next__(self) -> _T: ...
 
 @final
 class Tally(Iterator[_T]):

@@ -6,7 +6,8 @@ The Python forms there pass the items through C builtins (``islice``, ``compress
 a plain loop per item.  ``lazyfun/streams/_flow.c`` does each in one C iterator:
 ``Guarded`` recovers what ``catch`` is given to, with the same :class:`Recovery`;
 ``Counted`` passes at most ``n`` items on, exceptions uncounted, and is ``take`` itself;
-given a ``refill`` that waits for the next allowance, it is a throttle.  Where the
+given a ``refill`` that waits for the next allowance, it is a throttle; ``FlatMapped``
+reads each ``f(x)`` in turn, with no generator between them.  Where the
 engine was not built, or ``LAZYFUN_PURE=1`` is set, the Python forms run.
 
 >>> list(take(iter("abcd"), 2)), list(catch(iter([1, 2]), Recovery(())))
@@ -18,7 +19,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 from lazyfun.compiled import PURE_ENV
@@ -33,9 +34,10 @@ except ImportError:  # built without a C compiler
 else:
     BUILT = not os.environ.get(PURE_ENV)
 
-__all__ = ["BUILT", "catch", "counted_throttle", "take", "throttle"]
+__all__ = ["BUILT", "catch", "counted_throttle", "flat_map", "take", "throttle"]
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 def take(source: Iterator[T], n: int) -> Iterator[T]:
@@ -45,6 +47,17 @@ def take(source: Iterator[T], n: int) -> Iterator[T]:
         return steps.take(source, n)
     return _flow.Counted(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
         source, min(n, sys.maxsize), source.close if isinstance(source, Holding) else None
+    )
+
+
+def flat_map(source: Iterator[T], f: Callable[[T], Iterable[U]]) -> Iterator[U]:
+    """:func:`lazyfun.streams.steps.flat_map`: the items of ``f(x)`` for each ``x``, an
+    error at its place (``_flow.FlatMapped``: no generator between the inner iterators).
+    """
+    if not BUILT:
+        return steps.flat_map(source, f)
+    return _flow.FlatMapped(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
+        source, f
     )
 
 

@@ -144,7 +144,7 @@ def flatmap(
     """The items of ``f(x)`` for each ``x``: chained, or each read to a list in a worker."""
     f = s._counted(f, via)
     if calls.sequential(concurrency, via, chunksize, "flatmap"):
-        return then(s, steps.flat_map(s._take_items(), calls.with_retry(f, retry)))
+        return then(s, flow.flat_map(s._take_items(), calls.with_retry(f, retry)))
     inner = calls.with_retry(functools.partial(calls.listed, f), retry)
     return _concurrent(s, "flatmap", inner, concurrency, ordered, ahead, via, chunksize)
 
