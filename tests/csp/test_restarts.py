@@ -1,6 +1,7 @@
 """Restarts keep branch and bound's answers: strictly improving solutions, the optimum
 proved, a limit's bound still a bound; each checked with runs of one branching (many
-restarts) against brute force and known optima."""
+restarts) against brute force and known optima.  A satisfaction's tentative branching
+restarts too: its solutions are still each found once."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from lazyfun.csp.examples import correlated_items, golomb_model, knapsack_model
 from lazyfun.csp.search.restarts import luby
 from lazyfun.csp.search.solver import Solutions
 from tests.budget import examples
+from tests.csp.brute import brute_force
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -99,3 +101,28 @@ def test_restarts_reach_brute_forces_optimum(m: Model, nodes: int) -> None:
     assert found[-1].objective == plain[-1].objective
     objectives = [s.objective for s in found[:-1]]
     assert len(objectives) == len(set(objectives))
+
+
+@st.composite
+def tentative_models(draw: st.DrawFn) -> Model:
+    """Up to four decisions, a linear constraint or an all_different, no goal, and a
+    tentative branching on some of them."""
+    m = Model()
+    n = draw(st.integers(1, 4))
+    xs = [m.decision(f"x{i}", Domain.integer_range(0, draw(st.integers(1, 4)))) for i in range(n)]
+    if draw(st.booleans()) and n > 1:
+        m.add_constraint("distinct", all_different(xs))
+    weights = draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n))
+    m.add_constraint("cap", total(w * x for w, x in zip(weights, xs, strict=True)) <= 3)
+    chosen = draw(st.lists(st.sampled_from(xs), unique=True, min_size=1))
+    m.branch_on(chosen, variable="first_fail", tentative=True)
+    return m
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(tentative_models(), st.sampled_from([1, 2, 7]))
+def test_a_tentative_branching_finds_each_solution_once(m: Model, nodes: int) -> None:
+    values = brute_force(m)
+    found = [s.values for s in _run(m.solutions(), nodes)]
+    assert sorted(v for v in found if v is not None) == sorted(values)
+    assert len(found) == len(values)

@@ -109,6 +109,20 @@ def test_seq_search_then_the_models_own_variables_never_the_introduced() -> None
     assert parse(INTRODUCED, free_search=True).model.strategies == []
 
 
+def test_without_annotations_a_satisfaction_guesses_its_own_variables_first() -> None:
+    """Unannotated, the model's own variables are a tentative branching for a satisfaction
+    (the restarts try it against the solver's), none for an optimisation."""
+    unannotated = INTRODUCED[: INTRODUCED.index("solve")] + "solve satisfy;\n"
+    strategies = parse(unannotated).model.strategies
+    assert [(s.decisions, s.variable, s.tentative) for s in strategies] == [
+        ([0, 1, 4], "first_fail", True)
+    ]
+    assert first_solution(unannotated).startswith("x=0;\ny=0;\nz=0;")
+    optimise = unannotated.replace("solve satisfy", "solve minimize z")
+    assert parse(optimise).model.strategies == []
+    assert [s.tentative for s in parse(INTRODUCED).model.strategies] == [False] * 4
+
+
 def test_branch_on_splits_and_orders_as_asked() -> None:
     m = Model()
     x, y, z = (m.decision(n, Domain.integer_range(0, 9)) for n in "xyz")

@@ -47,7 +47,7 @@ def parse(text: str, *, free_search: bool = False) -> FlatZinc:
             _post_machines(b, shop)
             goal = item.goal
             if not free_search:
-                _search(b, item.annotations)
+                _search(b, item.annotations, satisfy=goal == "satisfy")
             if item.value is not None:
                 objective = b.var(b.value(item.value))
                 if isinstance(objective, int):  # its first solution is the best
@@ -173,16 +173,20 @@ VALUES = {
 }
 
 
-def _search(b: Builder, annotations: list[Ast]) -> None:
+def _search(b: Builder, annotations: list[Ast], *, satisfy: bool) -> None:
     """Branch first on the variables of ``int_search``/``bool_search`` (in
     ``seq_search``'s order), as their variable and value choices say (one lazyfun does
-    not know: input order, the least value first); then, when they named any, on the
-    model's own variables before those FlatZinc introduced."""
+    not know: input order, the least value first); then on the model's own variables
+    before those FlatZinc introduced.  A satisfaction without annotations takes that
+    as a guess (tentative: tried in short runs alternating with the solver's own
+    branching, which takes the smallest domains first, often FlatZinc's booleans);
+    an optimisation without them is left to the solver."""
     _annotated(b, annotations)
-    if b.model.branching:
-        named = {d.index for d in b.model.branching} | b.introduced
-        own = [d for d in b.model.decisions if not d.hidden and d.index not in named]
-        b.model.branch_on(own, variable="first_fail")
+    annotated = bool(b.model.branching)
+    named = {d.index for d in b.model.branching} | b.introduced
+    own = [d for d in b.model.decisions if not d.hidden and d.index not in named]
+    if own and (annotated or (satisfy and len(own) < len(b.model.decisions))):
+        b.model.branch_on(own, variable="first_fail", tentative=not annotated)
 
 
 def _annotated(b: Builder, annotations: list[Ast]) -> None:

@@ -179,6 +179,7 @@ class Model:
         *,
         variable: str = "input_order",
         value: str = "default",
+        tentative: bool = False,
     ) -> None:
         """Branch on these decisions first, before the rest by smallest domain: a search
         strategy, as CP-SAT's ``AddDecisionStrategy`` or MiniZinc's ``int_search``.
@@ -189,6 +190,11 @@ class Model:
         ``reverse_split``: see :mod:`lazyfun.csp.search.strategy`).  A second call's
         decisions come after the first's (MiniZinc's ``seq_search``).  The solutions
         are the same; the order they come in, and the time, may not be.
+        ``tentative=True`` marks the branching a guess rather than the author's choice
+        (the FlatZinc reader's for a model without search annotations): without goals,
+        the search tries it in short runs that alternate with the solver's own branching,
+        and goes on by it to the end only after ten runs find nothing (see
+        :mod:`lazyfun.csp.search.restarts`).
 
         >>> m = Model()
         >>> x, y = (m.decision(name, Domain.integer_range(0, 3)) for name in "xy")
@@ -205,7 +211,9 @@ class Model:
             if not isinstance(d, Decision) or d.model is not self:
                 raise ModelError(f"branch_on: {d!r} is not a decision of this model")
         self.branching.extend(decisions)
-        self.strategies.append(Strategy([d.index for d in decisions], variable, value))
+        self.strategies.append(
+            Strategy([d.index for d in decisions], variable, value, tentative)
+        )
 
     def _goal(self, goal: Expr | Decision, sign: int, verb: str) -> None:
         if not isinstance(goal, Expr | Decision):

@@ -3,24 +3,31 @@
 An optimisation model that is not a schedule (see :mod:`lazyfun.csp.search.ranking`)
 is searched in runs.  Run ``k`` may take ``RESTART_NODES * luby(k)`` branchings
 (Luby, Sinclair and Zuckerman's sequence 1, 1, 2, 1, 1, 2, 4, 1, ...: within a
-factor of the best fixed budget, whatever it is); then the search starts again from
-the root, keeping what it learnt:
+factor of the best fixed budget, whatever it is).  The runs alternate:
 
-- the goal's cut: every run looks only for solutions better than the best so far;
-- the weighted degrees (dom/wdeg's weights: one more each time a constraint fails);
-- the best solution: each decision is tried first at its value there, where its
-  domain still holds it (solution-guided search, or phase saving), so a run explores
-  the neighbourhood of the best before straying;
-- the runs alternate between the model's own branching (its search annotations,
-  ``Model.branch_on``) and the solver's: the smallest domain per weighted degree,
-  which the weights steer to where the failures are.
+- the odd ones are slices of one search by the model's branching (its search
+  annotations, ``Model.branch_on``), the proof's: each slice goes on where the last
+  stopped, so none of its work is lost, and it is the proof once the restarts end;
+- the even ones restart from the root by the solver's own branching: the smallest
+  domain per weighted degree (dom/wdeg: one more each time a constraint fails).
 
-A run that ends before its budget has searched everything better than the best, so
-the best is optimal (or, with none found, the model has no solution).  Restarts are
-for finding better solutions; a proof is cheaper without them (each run would
-search again what the last one did): after :data:`IDLE_RUNS` runs in a row find
-nothing better, the search goes on as plain branch and bound by the model's branching
-(the one its author chose for the proof), the best's values still tried first.
+In both, each decision is tried first at its value in the best solution, where its
+domain still holds it (solution-guided search, or phase saving), so a run explores
+the neighbourhood of the best before straying.
+
+Every run looks only for solutions better than the best so far (the goal's cut,
+which also prunes the proof's search when its next slice comes).  A run or slice
+that ends before its budget has searched everything better than the best, so the
+best is optimal (or, with none found, the model has no solution).  After
+:data:`IDLE_RUNS` of the solver's runs in a row find nothing better (the proof's
+slices not counted: their work is kept), the restarts end and the proof's search
+goes on to its end.
+
+A satisfaction model whose branching is *tentative* (a guess: the FlatZinc reader's
+for a model without search annotations) is searched the same way until the first
+solution: its branching and the solver's in turn, so that a guess that leads nowhere
+costs a run, not the search.  Asked for more, the proof's search goes on, leaving out
+the one a restart found.
 
 >>> [luby(k) for k in range(1, 16)]
 [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
@@ -32,8 +39,8 @@ __all__ = ["IDLE_RUNS", "RESTART_NODES", "luby"]
 
 RESTART_NODES = 250
 """The branchings of a run of budget 1 (run ``k`` takes ``luby(k)`` times as many)."""
-IDLE_RUNS = 10
-"""The runs in a row that may find nothing better before the restarts end."""
+IDLE_RUNS = 3
+"""The solver's runs in a row that may find nothing better before the restarts end."""
 
 
 def luby(k: int) -> int:

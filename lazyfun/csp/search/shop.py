@@ -1,7 +1,8 @@
 """What the solver reads off a scheduling model before it searches: whether moving a
 task earlier never harms (a *regular* model, where SetTimes may postpone tasks and
-ranking applies; see :mod:`lazyfun.csp.search.ranking`), and whether it is a shop the
-tabu search can judge (see :mod:`lazyfun.csp.search.tabu`)."""
+ranking applies; see :mod:`lazyfun.csp.search.ranking`), whether it is a shop the
+tabu search can judge (see :mod:`lazyfun.csp.search.tabu`), and so which of the
+scheduling searches apply (:func:`schedulers`)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,46 @@ from collections.abc import Sequence
 
 from lazyfun.csp.modelling.constraints import Constraint, Expr, Linear
 from lazyfun.csp.modelling.scheduling import Cumulative, NoOverlap
+from lazyfun.csp.propagation.disjunctive import SetTimes
+from lazyfun.csp.propagation.propagators import Propagators
+from lazyfun.csp.search.ranking import Ranking
 from lazyfun.csp.search.tabu import Arc
 
-__all__ = ["earlier_keeps", "precedence", "regular", "shop"]
+__all__ = ["earlier_keeps", "precedence", "regular", "schedulers", "shop"]
+
+
+def schedulers(
+    compiled: Propagators,
+    constraints: Sequence[Constraint],
+    goals: Sequence[tuple[Expr, int]],
+    annotated: bool,
+) -> tuple[SetTimes | None, Ranking | None, tuple[list[list[tuple[int, int]]], list[Arc]] | None]:
+    """The scheduling searches that apply: SetTimes where there are tasks and no
+    branching of the model's (``annotated``), rank-first where SetTimes may postpone
+    and every machine is a no_overlap with tasks, the tabu search where that is a shop
+    it can judge (see :func:`shop`)."""
+    set_times = (
+        SetTimes(
+            compiled.tasks,
+            compiled.sizes,
+            compiled.offsets,
+            postpone=not compiled.optional and regular(constraints, goals),
+        )
+        if compiled.tasks and not annotated
+        else None
+    )
+    machines = compiled.machines
+    ranking = (
+        Ranking(machines, compiled.offsets, compiled.propagate)
+        if set_times is not None
+        and set_times.postpone
+        and machines
+        and all(machines)
+        and not any(isinstance(c, Cumulative) for c in constraints)
+        else None
+    )
+    judged = shop(machines, constraints, goals) if ranking is not None and goals else None
+    return set_times, ranking, judged
 
 
 def regular(constraints: Sequence[Constraint], goals: Sequence[tuple[Expr, int]]) -> bool:

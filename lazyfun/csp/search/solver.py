@@ -21,10 +21,9 @@ The four parameters of :func:`lazyfun.search`:
 With goals, the same search is branch and bound: each solution found
 tightens the goals' cut (see :class:`lazyfun.csp.propagation.filters.GoalBound`), so the
 stream holds strictly improving solutions; when it runs out, the last one is
-proved optimal and is yielded again as such.  Outside scheduling it runs in restarts
-of growing budgets, the best solution's values tried first, the model's branching
-and dom/wdeg in turn (see :mod:`lazyfun.csp.search.restarts`).  A decision of the first goal
-that lowers the goal as it grows is tried largest value first.
+proved optimal and is yielded again as such.  Outside scheduling, the proof's search
+runs in slices between restarts by dom/wdeg (see :mod:`lazyfun.csp.search.restarts`).
+A decision of the first goal that lowers the goal as it grows is tried largest first.
 
 The solver knows decisions and constraints, not the model that holds them.
 
@@ -36,20 +35,18 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import NamedTuple
 
 from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
 from lazyfun.csp.modelling.results import Decisions, Quality, Solution
-from lazyfun.csp.modelling.scheduling import Cumulative
-from lazyfun.csp.propagation.disjunctive import SetTimes
 from lazyfun.csp.propagation.filters import low
 from lazyfun.csp.propagation.propagators import Propagators
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.ranking import Ranking, Ranks
 from lazyfun.csp.search.restarts import IDLE_RUNS, RESTART_NODES, luby
-from lazyfun.csp.search.shop import regular, shop
-from lazyfun.csp.search.strategy import Strategy, branches, chosen
+from lazyfun.csp.search.shop import schedulers
+from lazyfun.csp.search.strategy import Strategy, branches, by_weighted_degree, chosen
 from lazyfun.csp.search.tabu import Arc, Shop
 from lazyfun.search import search
 
@@ -85,18 +82,8 @@ RUNS = 3
 # Then targets below the best schedule, with shaving (see Solutions._targets): the
 # branchings each may take.
 TARGET_NODES = 2_000
-
-
-def _by_weighted_degree(doms: Domains, weight: Sequence[int]) -> int:
-    """The open decision of the smallest domain per weighted degree (dom/wdeg)."""
-    best = -1
-    best_key = 0.0
-    for i, bits in enumerate(doms):
-        if bits & (bits - 1):
-            key = bits.bit_count() / max(1, weight[i])
-            if best < 0 or key < best_key:
-                best, best_key = i, key
-    return best
+# The ``fixed`` of the node that ends a slice of the proof's search (see _restarts).
+PAUSED = -2
 
 
 class _Stop(Exception):
@@ -151,29 +138,8 @@ class Solutions(Iterator[Solution]):
         for i, a, _ in first:
             self._descending[i] = a < 0
         self._strategies = list(strategies)
-        compiled = self._compiled
-        self._set_times = (
-            SetTimes(
-                compiled.tasks,
-                compiled.sizes,
-                compiled.offsets,
-                postpone=not compiled.optional and regular(constraints, goals),
-            )
-            if compiled.tasks and not strategies
-            else None
-        )
-        machines = compiled.machines
-        self._ranking = (
-            Ranking(machines, compiled.offsets, compiled.propagate)
-            if self._set_times is not None
-            and self._set_times.postpone
-            and machines
-            and all(machines)
-            and not any(isinstance(c, Cumulative) for c in constraints)
-            else None
-        )
-        self._shop = (
-            shop(machines, constraints, goals) if self._ranking is not None and goals else None
+        self._set_times, self._ranking, self._shop = schedulers(
+            self._compiled, constraints, goals, bool(strategies)
         )
         # While the neighbourhood search runs: no shaving, no bound from its nodes,
         # and the branching at which its try ends.
@@ -183,10 +149,17 @@ class Solutions(Iterator[Solution]):
         # searches; whether this run takes the solver's own branching, and the best
         # solution's domains (one bit each), whose values are tried first.
         self.restart_nodes = RESTART_NODES
-        self._restarting = bool(goals) and self._set_times is None
+        self._restarting = self._set_times is None and (
+            bool(goals) or any(s.tentative for s in strategies)
+        )
+        self._skip: tuple[int, ...] | None = None  # a solution the runs found, shown once
         self._free = False
         self._guide: Domains | None = None
         self._try_ends = 0
+        # While the proof's search runs in slices between restarts: each slice ends at
+        # a PAUSED node, and whether the last did.
+        self._pausing = False
+        self._paused = False
         # Set when the search before the proof has settled it: nothing (better) exists.
         self._empty = False
         self._aimed = ""
@@ -265,6 +238,8 @@ class Solutions(Iterator[Solution]):
             )
 
     def _prune(self, node: Node) -> Node:
+        if node.fixed == PAUSED:
+            return node
         doms = list(node.domains)
         compiled = self._compiled
         if node.moved is not None:
@@ -303,7 +278,7 @@ class Solutions(Iterator[Solution]):
                 return critical
         weight = self._compiled.weight
         if self._free:
-            return _by_weighted_degree(doms, weight)
+            return by_weighted_degree(doms, weight)
         best = -1
         best_key = (0, 0)
         for i, bits in enumerate(doms):
@@ -323,7 +298,9 @@ class Solutions(Iterator[Solution]):
             self._open.append(doms)
         self._limits()
         if self._trying and self.nodes > self._try_ends:
-            raise _Enough
+            if not self._pausing:
+                raise _Enough
+            yield Node(doms, PAUSED)  # the slice ends here; resumed, the children follow
         children = (
             self._by_ranks(node, tracking)
             if self._ranking is not None
@@ -433,19 +410,33 @@ class Solutions(Iterator[Solution]):
 
     def _found(self, root: Node) -> Iterator[Solution]:
         """The solutions below ``root``: each a new best when there are goals."""
-        compiled = self._compiled
-        goal = compiled.goal
-        found = search(
+        return self._solutions(self._tree(root))
+
+    def _tree(self, root: Node) -> Iterator[Node]:
+        """The complete nodes below ``root``, depth first (and, while ``_pausing``, a
+        PAUSED node where a slice's budget ends)."""
+        return search(
             root,
             expand1=self._expand1,
-            complete=lambda n: all(not b & (b - 1) for b in n.domains),
+            complete=lambda n: n.fixed == PAUSED or all(not b & (b - 1) for b in n.domains),
             blocked=lambda n: n.failed,
             prune=self._prune,
         )
+
+    def _solutions(self, found: Iterator[Node]) -> Iterator[Solution]:
+        """The solutions of the complete nodes ``found`` gives, until it ends or pauses
+        (``_paused`` says which): each a new best when there are goals."""
+        compiled = self._compiled
+        goal = compiled.goal
+        self._paused = False
         for node in found:
+            if node.fixed == PAUSED:
+                self._paused = True
+                return
             values = tuple(compiled.value(i, b) for i, b in enumerate(node.domains))
             if not self._signs:
-                yield Solution(self.model, values, Quality.FEASIBLE)
+                if values != self._skip:
+                    yield Solution(self.model, values, Quality.FEASIBLE)
                 continue
             scores = [goal.value(k, values) for k in range(len(self._signs))]
             goal.improve_on(scores)
@@ -612,40 +603,79 @@ class Solutions(Iterator[Solution]):
             self._limits()
 
     def _restarts(self) -> Iterator[Solution]:
-        """Branch and bound in runs of growing budgets, each from the root, the model's
-        branching and the solver's in turn (see :mod:`lazyfun.csp.search.restarts`).
-        A run that ends within its budget has settled it; after :data:`IDLE_RUNS` runs
-        in a row that find nothing better, the search goes on without restarts, by the
-        model's branching."""
+        """The proof's search by the model's branching, in slices of growing budgets,
+        and between them runs by the solver's branching, each from the root (see
+        :mod:`lazyfun.csp.search.restarts`).  A run that ends within its budget has
+        settled it; after :data:`IDLE_RUNS` of the solver's runs in a row find nothing
+        better, the proof's search goes on to its end.  Without goals (a tentative branching),
+        the first solution ends the runs; the proof's search, going on, leaves it out."""
         root = self._prune(Node(self._compiled.start, -1))
         if root.failed:
             return
         self._trying = True
         self._open = [root.domains]  # the bound stays the whole model's meanwhile
+        proof = self._tree(root)
         run = idle = 0
-        while self.restart_nodes > 0 and idle < IDLE_RUNS:
+        while idle < IDLE_RUNS and not self._empty:
             run += 1
             self._free = run % 2 == 0
             self._try_ends = self.nodes + self.restart_nodes * luby(run)
             before = self.best
-            try:
-                yield from self._found(root)
-            except _Enough:
+            if self._free:
+                found = yield from self._run_free(root)
                 idle = 0 if self.best is not before else idle + 1
-                continue
-            self._empty = True  # this run searched everything better than the best
-            break
-        # Stopped by a limit, the bound stays the whole model's; else the proof's
-        # search tracks its own.
-        self._trying = False
+            else:
+                found = yield from self._slice(proof)
+            if found and not self._signs:
+                break
         self._free = False
+        if not self._empty:
+            self._try_ends = 1 << 62
+            yield from self._slice(proof, last=True)
+        self._empty = True
+        # Stopped by a limit, the bound stays the whole model's.
+        self._trying = False
         self._open = []
+
+    def _slice(self, proof: Iterator[Node], last: bool = False) -> Generator[Solution, None, bool]:
+        """The proof's search until its slice's budget ends (the ``last`` slice: to its
+        end); whether it found a solution (without goals, the first ends a slice but the
+        last).  Searched to its end, it has settled the model (``_empty``)."""
+        self._pausing = True
+        found = False
+        try:
+            for solution in self._solutions(proof):
+                found = True
+                yield solution
+                if not self._signs and not last:
+                    return True
+        finally:
+            self._pausing = False
+        self._empty = not self._paused
+        return found
+
+    def _run_free(self, root: Node) -> Generator[Solution, None, bool]:
+        """A run by the solver's branching from ``root`` until its budget ends; whether
+        it found a solution (without goals: the first ends it, and the proof's search
+        leaves it out).  Searched to its end, it has settled the model."""
+        found = False
+        try:
+            for solution in self._found(root):
+                found = True
+                yield solution
+                if not self._signs:
+                    self._skip = solution.values
+                    return True
+        except _Enough:
+            return found
+        self._empty = True
+        return found
 
     def _run(self) -> Iterator[Solution]:
         compiled = self._compiled
         if self._ranking is not None and self._signs:
             yield from self._improve()
-        elif self._restarting:
+        elif self._restarting and self.restart_nodes > 0:
             yield from self._restarts()
         if not self._empty:
             yield from self._found(self._prune(Node(compiled.start, -1)))

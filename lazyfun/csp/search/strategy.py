@@ -34,7 +34,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["VALUE_CHOICES", "VARIABLE_CHOICES", "Strategy", "branches", "chosen"]
+__all__ = [
+    "VALUE_CHOICES",
+    "VARIABLE_CHOICES",
+    "Strategy",
+    "branches",
+    "by_weighted_degree",
+    "chosen",
+]
 
 VARIABLE_CHOICES = (
     "input_order",
@@ -51,15 +58,21 @@ VALUE_CHOICES = ("default", "min", "max", "median", "split", "reverse_split")
 class Strategy:
     """Decisions (their indices) to branch on first, how to choose the next among them
     (one of :data:`VARIABLE_CHOICES`) and how to split its domain (one of
-    :data:`VALUE_CHOICES`)."""
+    :data:`VALUE_CHOICES`); ``tentative``: a guess (a front end's, not the model's
+    author's), which a search without goals tries in short runs that alternate with
+    the solver's own branching (see :mod:`lazyfun.csp.search.restarts`)."""
 
-    def __init__(self, decisions: Sequence[int], variable: str, value: str) -> None:
+    def __init__(
+        self, decisions: Sequence[int], variable: str, value: str, tentative: bool = False
+    ) -> None:
         self.decisions = list(decisions)
         self.variable = variable
         self.value = value
+        self.tentative = tentative
 
     def __repr__(self) -> str:
-        return f"Strategy({self.decisions}, {self.variable!r}, {self.value!r})"
+        guess = ", tentative=True" if self.tentative else ""
+        return f"Strategy({self.decisions}, {self.variable!r}, {self.value!r}{guess})"
 
 
 def _key(variable: str, bits: int, offset: int, weight: int) -> float:
@@ -94,6 +107,19 @@ def chosen(
         key = _key(variable, bits, offsets[i], weight[i])
         if best < 0 or key < best_key:
             best, best_key = i, key
+    return best
+
+
+def by_weighted_degree(doms: Sequence[int], weight: Sequence[int]) -> int:
+    """The open decision of the smallest domain per weighted degree (dom/wdeg), of all
+    in ``doms``: the solver's own choice in a restart's run; -1 when all are fixed."""
+    best = -1
+    best_key = 0.0
+    for i, bits in enumerate(doms):
+        if bits & (bits - 1):
+            key = bits.bit_count() / max(1, weight[i])
+            if best < 0 or key < best_key:
+                best, best_key = i, key
     return best
 
 
