@@ -228,7 +228,8 @@ class Shapes(Steps[T, M]):
 
     def buffer(self, n: int) -> Stream[T, M]:
         """Read up to ``n`` items ahead on a background thread (in an async stream, a task;
-        a plain source right above it on a thread), so a slow producer and a slow
+        a plain source right above it on a thread, but a container's items, which never
+        wait, in the loop), so a slow producer and a slow
         consumer overlap: it holds at most ``n``, the one being read included (the
         thread stops after its current read when the stream is closed or dropped; a
         read that blocks for ever keeps it).
