@@ -18,16 +18,11 @@ from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Collection, Iterator
 from typing import Any
 
-from lazyfun.streams import threaded
-from lazyfun.streams.asteps import (
-    Step,
-    Threads,
-    aclose,
-    close_made,
-    is_async,
-)
-from lazyfun.streams.steps import NOTHING, StreamConsumedError
-from lazyfun.streams.threaded import END, Mark, TeeBook, passed_on
+from lazyfun.streams.asteps import Threads, close_made
+from lazyfun.streams.shared import reading
+from lazyfun.streams.shared.calling import is_async
+from lazyfun.streams.shared.parts import NOTHING, Step, StreamConsumedError, aclose
+from lazyfun.streams.shared.reading import END, ENDED, READ, WAIT, WAKE, Mark, TeeBook, passed_on
 
 __all__ = [
     "Buffer",
@@ -447,14 +442,15 @@ class Buffer(Step):
 
 
 class ReadAhead(Step):
-    """A plain iterable read ahead on a daemon thread (a sync :class:`~lazyfun.streams.
-    threaded.Buffer` of ``n``, holding ``n`` items at most): every item already read is
-    taken in the loop without a wait, and only when none is there does the loop wait,
-    woken by the reader itself, so a blocking read never blocks the loop and a cheap
-    source stays cheap (the items cross in batches, one wake a batch).  With ``most``,
-    ``n`` starts small and grows to the number of items taken each time the loop had to
-    wait, up to ``most``: a reader that stops early has had at most as many items read
-    ahead as it took (and one).  An error arrives at its place."""
+    """A plain iterable read ahead on a daemon thread (the shared base's
+    :class:`~lazyfun.streams.shared.reading.Buffer` of ``n``, holding ``n`` items at
+    most): every item already read is taken in the loop without a wait, and only when
+    none is there does the loop wait, woken by the reader itself, so a blocking read
+    never blocks the loop and a cheap source stays cheap (the items cross in batches,
+    one wake a batch).  With ``most``, ``n`` starts small and grows to the number of
+    items taken each time the loop had to wait, up to ``most``: a reader that stops
+    early has had at most as many items read ahead as it took (and one).  An error
+    arrives at its place."""
 
     def __init__(
         self,
@@ -465,7 +461,7 @@ class ReadAhead(Step):
         close: Callable[[], object] | None = None,
         asked: bool = False,
     ) -> None:
-        self.ahead = threaded.Buffer(items, n, asked=asked)
+        self.ahead = reading.Buffer(items, n, asked=asked)
         self.shelf = self.ahead.shelf
         self.entries = self.shelf.entries
         self.most = most or n  # ``n`` grows, up to ``most``, each time the loop waits
@@ -473,7 +469,7 @@ class ReadAhead(Step):
 
     def ask(self, more: int | None) -> None:
         """Let the thread read ``more`` items past those taken (None: as many as ``n``
-        allows), as :meth:`~lazyfun.streams.threaded.Buffer.ask`: made with ``asked``,
+        allows), as :meth:`~lazyfun.streams.shared.reading.Buffer.ask`: made with ``asked``,
         it reads only what it is asked for (``group(within=)``)."""
         held = len(self.entries)  # first: a read meanwhile can only make ``taken`` larger
         taken = self.shelf.started - held
@@ -616,34 +612,29 @@ class Interleave(Ending):
 
     def __init__(self, sources: list[AsyncIterator[Any]], n: int) -> None:
         self.sources = sources
-        self.queue: asyncio.Queue[tuple[int, Any]] = asyncio.Queue(n)
+        self.queue: asyncio.Queue[tuple[bool, Any]] = asyncio.Queue(n)
         self.tasks: list[asyncio.Task[None]] = []
         self.left = len(sources)
 
     async def _read(self, items: AsyncIterator[Any]) -> None:
         while True:
             try:
-                entry: tuple[int, Any] = (_ITEM, await anext(items))
+                entry: tuple[bool, Any] = (True, await anext(items))
             except StopAsyncIteration:
-                await self.queue.put((_END, None))
+                await self.queue.put((True, END))
                 return
             except Exception as error:  # at its place; the input is read on
-                entry = (_ERROR, error)
+                entry = (False, error)
             await self.queue.put(entry)
 
     async def _next(self) -> Any:
         if not self.tasks and self.left:
             self.tasks = [asyncio.ensure_future(self._read(s)) for s in self.sources]
         while self.left:
-            kind, value = await self.queue.get()
-            if kind == _END:
+            value = passed_on([await self.queue.get()])  # an error raised, kept by no frame
+            if value is END:
                 self.left -= 1
                 continue
-            if kind == _ERROR:
-                try:
-                    raise value
-                finally:
-                    value = None  # the frame keeps no error alive after passing it on
             return value
         raise StopAsyncIteration
 
@@ -669,23 +660,20 @@ class Tee:
         self.turn = asyncio.Condition()
 
     async def next_for(self, k: int) -> Any:
-        book = self.book
+        """Branch ``k``'s next item (or its error)."""
+        book, me = self.book, asyncio.current_task()
         async with self.turn:
-            book.readers[k] = asyncio.current_task()
-            while True:
-                if book.ready(k):
-                    taken = [book.take(k)]
-                    if book.forget():
-                        self.turn.notify_all()
-                    return passed_on(taken)
-                if book.ended:
-                    raise StopAsyncIteration
-                if len(book.kept) < book.bound:
+            while (move := book.move(k, me, "task")) in (READ, WAIT):
+                if move is READ:
                     await self._read()
-                    continue
-                book.check_wait(k, asyncio.current_task(), "task")
-                with contextlib.suppress(TimeoutError):  # a reader task that ends is seen
-                    await asyncio.wait_for(self.turn.wait(), threaded.WAKE)
+                else:
+                    with contextlib.suppress(TimeoutError):  # a reader task that ends is seen
+                        await asyncio.wait_for(self.turn.wait(), WAKE)
+            if move is ENDED:
+                raise StopAsyncIteration
+            if book.freed:
+                self.turn.notify_all()
+            return book.hand_on()
 
     async def _read(self) -> None:
         try:

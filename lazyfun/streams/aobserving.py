@@ -1,7 +1,7 @@
-"""The async watching steps: :class:`ACounting`, the async twin of
-:class:`~lazyfun.streams.observing.Counting` (the async ``probe`` step, and the base of
-the async progress bar), and :class:`Observed`, the async ``observe``.  Each counts into
-one :class:`~lazyfun.trace.Counts`, the object an analysed stream's ``explain`` reads.
+"""The async watching steps: :class:`Observed`, the async ``observe``, over
+:class:`~lazyfun.streams.shared.watching.ACounting` (the async ``probe`` step, and the
+base of the async progress bar, named here as well), which counts into one
+:class:`~lazyfun.trace.Counts`, the object an analysed stream's ``explain`` reads.
 And :func:`ametered`: what an analysed async stream hands on, each stage counted (a
 step of the chain, so closing the stream closes what is above it).
 
@@ -21,46 +21,14 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar, cast
 
-from lazyfun.streams.asteps import Step
-from lazyfun.streams.explain import END, Accounting, Stage, adopted
-from lazyfun.streams.observing import NEVER, Reporting, Watching, timer
+from lazyfun.streams.explain import Accounting, Stage, adopted
+from lazyfun.streams.shared.parts import Step
+from lazyfun.streams.shared.watching import ACounting, Reporting, Watching
 from lazyfun.trace import Counts
 
 __all__ = ["ACounting", "Metered", "Observed", "ametered"]
 
 T = TypeVar("T")
-
-
-class ACounting(Watching, Step):
-    """The items of ``source`` unchanged, each item and error counted into ``counts``;
-    closing it closes the source (a step of lazyfun's)."""
-
-    __slots__ = ("begun", "counts", "due", "source", "timed")
-
-    def __init__(self, source: AsyncIterator[Any], counts: Counts) -> None:
-        self.source, self.counts, self.due = source, counts, NEVER
-        self.timed = self.begun = False
-
-    async def __anext__(self) -> Any:
-        if not self.begun:
-            self.begun = True
-            self.begin()
-        start = timer() if self.timed else 0.0
-        try:
-            item = await anext(self.source)
-        except StopAsyncIteration:
-            self.end(start)
-            raise
-        except Exception:
-            self.failed(start)
-            raise
-        counts = self.counts
-        counts.items += 1
-        if self.timed:
-            counts.seconds += timer() - start
-        if counts.items + counts.errors >= self.due:
-            self.counted(False)
-        return item
 
 
 class Observed(Reporting, ACounting):
@@ -96,11 +64,8 @@ class Metered(Accounting, Step):
         start = time.perf_counter()
         try:
             item = await anext(self.source)
-        except StopAsyncIteration:
-            self._came(start, END)
-            raise
-        except BaseException:
-            self._came(start, error=True)
+        except BaseException as error:
+            self._stopped(start, error)
             raise
         self._came(start, item)
         return item

@@ -33,8 +33,17 @@ from itertools import islice
 from typing import Any, TypeGuard
 
 from lazyfun.parallel.daemons import DaemonPool
-from lazyfun.streams.steps import DROPPED, NOTHING, Held, Recovery, retry_policy, seconds
-from lazyfun.streams.threaded import Rate, at_rate, within
+from lazyfun.streams.shared.calling import Rate, at_rate, is_async, with_retry, within
+from lazyfun.streams.shared.parts import (
+    DROPPED,
+    NOTHING,
+    Held,
+    Recovery,
+    Seen,
+    Step,
+    aclose,
+    seconds,
+)
 
 __all__ = [
     "IN_MEMORY",
@@ -92,16 +101,6 @@ class Threads:
             self.pool = None
 
 
-def is_async(f: object) -> bool:
-    """Whether calling ``f`` gives an awaitable: a coroutine function, a partial of one,
-    or an object whose ``__call__`` is one (tenacity's ``AsyncRetrying``)."""
-    while isinstance(f, functools.partial):
-        f = f.func
-    return inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(
-        getattr(f, "__call__", None)  # noqa: B004
-    )
-
-
 async def call(f: Callable[..., Any], is_async: bool, *args: Any) -> Any:
     """``f(*args)``, awaited when ``f`` is a coroutine function or gave a coroutine (a
     lambda around one): a callback is never left an unawaited coroutine."""
@@ -109,21 +108,6 @@ async def call(f: Callable[..., Any], is_async: bool, *args: Any) -> Any:
     if is_async or inspect.iscoroutine(value):
         return await value
     return value
-
-
-async def aclose(source: object) -> None:
-    """Close ``source`` if it is a step of lazyfun's: a source of yours is never closed."""
-    if isinstance(source, Step):
-        await source.aclose()
-
-
-class Step(AsyncIterator[Any]):
-    """An async step over ``source``: closing it closes the source."""
-
-    source: AsyncIterator[Any]
-
-    async def aclose(self) -> None:
-        await aclose(self.source)
 
 
 _CONTAINERS: tuple[Iterator[Any], ...] = (
@@ -299,25 +283,20 @@ class Enumerate(Step):
         return self.index - 1, item
 
 
-class Unique(Step):
+class Unique(Seen, Step):
+    """Each item the first time it (or its ``key``, plain or a coroutine function) is
+    seen (:class:`~lazyfun.streams.shared.parts.Seen`)."""
+
     def __init__(self, source: AsyncIterator[Any], key: Callable[[Any], Any] | None) -> None:
+        super().__init__()
         self.source, self.key, self.is_async = source, key, is_async(key)
-        self.seen: set[Any] = set()
-        self.unhashable: list[Any] = []
 
     async def __anext__(self) -> Any:
         while True:
             item = await anext(self.source)
             mark = item if self.key is None else await call(self.key, self.is_async, item)
-            try:
-                if mark in self.seen:
-                    continue
-                self.seen.add(mark)
-            except TypeError:
-                if mark in self.unhashable:
-                    continue
-                self.unhashable.append(mark)
-            return item
+            if self.first(mark):
+                return item
 
 
 class Sliding(Step):
@@ -649,17 +628,10 @@ class Chunked(Step):
         return gathered
 
 
-def with_retry(f: Callable[[Any], Any], retry: Any) -> Callable[[Any], Any]:
-    """``f`` under ``retry``: a count of attempts, or a tenacity policy (``AsyncRetrying``
-    for a coroutine function, ``Retrying`` for a plain one), refused otherwise at the call."""
-    policy = retry_policy(retry, coroutine=is_async(f))
-    return f if policy is None else functools.partial(policy, f)
-
-
 def metered(f: Callable[[Any], Any], rate: Rate | None, timeout: Any) -> Callable[[Any], Any]:
     """``f`` waiting for ``rate`` before each call and ended at ``timeout`` seconds (inside
     a retry: each attempt is metered and timed on its own); refused at the call unless
-    ``rate`` is a :class:`~lazyfun.streams.threaded.Rate` and ``timeout`` a positive time."""
+    ``rate`` is a :class:`~lazyfun.streams.shared.calling.Rate` and ``timeout`` a positive time."""
     if rate is not None and not isinstance(rate, Rate):
         raise TypeError(f"map's rate must be a lazyfun Rate, got {type(rate).__name__}")
     limit = None if timeout is None else seconds(timeout, "map's timeout")

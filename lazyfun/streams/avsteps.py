@@ -7,12 +7,19 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
-from itertools import chain
 from typing import Any
 
-from lazyfun.streams.asteps import Step, aclose
-from lazyfun.streams.verbs import Accumulators, HashTable, MergeJoin, Recent, Sorter, Top
-from lazyfun.streams.vsteps import MergeJoinStep, _join_segments, raise_first
+from lazyfun.streams.shared.parts import Step, aclose
+from lazyfun.streams.verbs import (
+    Accumulators,
+    HashTable,
+    MergeJoin,
+    MergeJoining,
+    Recent,
+    Sorter,
+    Top,
+    raise_first,
+)
 
 __all__ = [
     "AsyncHashJoin",
@@ -87,36 +94,39 @@ class AsyncHashJoin(Step):
         left: bool,
     ) -> None:
         self.source, self.key, self.other, self.table, self.left = source, key, other, table, left
-        self.building = chain.from_iterable(_join_segments(iter(()), key, other, table, left))
+        self.building = table.filled(other)
         self.ready: deque[tuple[Any, Any]] = deque()
 
     async def __anext__(self) -> Any:
-        for _ in self.building:  # the table built (its errors passed on); it gives no pair
-            pass
+        for error in self.building:  # the table built first, its errors passed on in place
+            try:
+                raise error
+            finally:
+                del error  # the frame keeps no error alive once it is passed on
         while not self.ready:
             item = await anext(self.source)
             self.ready.extend(self.table.pairs(item, self.key(item), self.left))
         return self.ready.popleft()
 
 
-class AsyncMergeJoin(Step):
-    """:class:`MergeJoinStep` over an async source; the other side is a plain iterable."""
+class AsyncMergeJoin(MergeJoining, Step):
+    """:class:`~lazyfun.streams.vsteps.MergeJoinStep` over an async source; the other
+    side is a plain iterable."""
 
     def __init__(
         self, source: AsyncIterator[Any], key: Callable[[Any], Any], join: MergeJoin, left: bool
     ) -> None:
+        super().__init__(key, join, left)
         self.source = source
-        self.sync = MergeJoinStep(iter(()), key, join, left)
 
     async def __anext__(self) -> Any:
-        sync = self.sync
-        while not sync.ready:
-            if sync.ended:
+        while not self.ready:
+            if self.ended:
                 raise StopAsyncIteration
-            if not sync.waiting:
-                sync.take(await anext(self.source))
-            sync.match()
-        return sync.ready.popleft()
+            if not self.waiting:
+                self.take(await anext(self.source))
+            self.match()
+        return self.ready.popleft()
 
 
 class AsyncUniqueWithin(Step):

@@ -1,7 +1,7 @@
 """How a Stream's step calls its function: under a retry policy (a count of attempts or
-tenacity's), a rate, a timeout; and the small wrappers that make a filter, a do or a
-concurrent flatmap of a plain function, each at module level so that a process pool
-can pickle it.
+tenacity's: :func:`with_retry`, the async chain's too), a rate, a timeout; and the small
+wrappers that make a filter, a do or a concurrent flatmap of a plain function, each at
+module level so that a process pool can pickle it.
 
 >>> work = with_retry(int, 3)
 >>> work("7")
@@ -15,12 +15,10 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from lazyfun.streams import steps, threaded
-from lazyfun.streams.steps import check_count, seconds
+from lazyfun.streams.shared.calling import Rate, at_rate, retried, with_retry, within
+from lazyfun.streams.shared.parts import check_count, seconds
 
 if TYPE_CHECKING:
-    from tenacity import Retrying
-
     from lazyfun.parallel.places import Via
     from lazyfun.parallel.window import Kind, Window
 
@@ -41,31 +39,18 @@ T = TypeVar("T")
 U = TypeVar("U")
 
 
-def retried(retry: Retrying, f: Callable[[T], U], item: T) -> U:
-    """``f(item)`` under the tenacity policy ``retry`` (module level: it pickles)."""
-    result: U = retry(f, item)  # typed even where tenacity is not installed (a build)
-    return result
-
-
-def with_retry(f: Callable[[T], U], retry: int | Retrying | None) -> Callable[[T], U]:
-    """``f`` under ``retry`` (a count of attempts or a tenacity policy), refused at the call
-    when ``retry`` is neither."""
-    policy = steps.retry_policy(retry)
-    return f if policy is None else functools.partial(retried, policy, f)
-
-
-def rated(f: Callable[[T], U], rate: threaded.Rate | None, via: Via) -> Callable[[T], U]:
+def rated(f: Callable[[T], U], rate: Rate | None, via: Via) -> Callable[[T], U]:
     """``f`` metered by ``rate`` (refused at the call where it cannot hold: a Rate counts
     the calls of one process, and crosses to no other)."""
     if rate is None:
         return f
     from concurrent.futures import ThreadPoolExecutor
 
-    if not isinstance(rate, threaded.Rate):
+    if not isinstance(rate, Rate):
         raise TypeError(f"map's rate must be a lazyfun Rate, got {type(rate).__name__}")
     if via not in (None, "thread") and not isinstance(via, ThreadPoolExecutor):
         raise ValueError("map's rate meters calls on this process's threads: leave via out")
-    return functools.partial(threaded.at_rate, rate, f)
+    return functools.partial(at_rate, rate, f)
 
 
 def timed(f: Callable[[T], U], timeout: float | timedelta | None) -> Callable[[T], U]:
@@ -73,7 +58,7 @@ def timed(f: Callable[[T], U], timeout: float | timedelta | None) -> Callable[[T
     own); refused at the call unless it is a positive number of seconds."""
     if timeout is None:
         return f
-    return functools.partial(threaded.within, seconds(timeout, "map's timeout"), f)
+    return functools.partial(within, seconds(timeout, "map's timeout"), f)
 
 
 def listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:

@@ -38,7 +38,7 @@ from typing import Any, Literal, Self, TypeVar, cast, overload
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
-from lazyfun.streams.observing import Watching
+from lazyfun.streams.shared.watching import Watching
 from lazyfun.trace import Counts
 
 try:
@@ -225,6 +225,14 @@ class Accounting:
         assert stage.meter is not None
         self.meter, self.hold, self.lists = stage.meter, stage.hold, stage.name in _LISTS
 
+    def _stopped(self, start: float, error: BaseException) -> None:
+        """A read that began at ``start`` raised ``error``: the end (StopIteration,
+        StopAsyncIteration) or an error, counted and timed."""
+        if isinstance(error, (StopIteration, StopAsyncIteration)):
+            self._came(start, END)
+        else:
+            self._came(start, error=True)
+
     def _came(self, start: float, item: object = None, error: bool = False) -> None:
         """A read that began at ``start`` gave ``item`` (or an error, or, with neither,
         the end): counted, timed, and what the step holds now looked at."""
@@ -256,11 +264,8 @@ class _Metered(Accounting, Iterator[T]):
         start = time.perf_counter()
         try:
             item = next(self.items)
-        except StopIteration:
-            self._came(start, END)
-            raise
-        except BaseException:
-            self._came(start, error=True)
+        except BaseException as error:
+            self._stopped(start, error)
             raise
         self._came(start, item)
         return item

@@ -25,7 +25,8 @@ from typing import TypeVar
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
 from lazyfun.streams import steps
-from lazyfun.streams.steps import DROPPED, Clock, Pace, Recovery, Sleep
+from lazyfun.streams.shared.parts import DROPPED, Clock, Recovery, Sleep
+from lazyfun.streams.steps import Pace
 
 try:
     from lazyfun.streams import _flow  # the C engine, which import-linter cannot read

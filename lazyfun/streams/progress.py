@@ -6,7 +6,9 @@ error is a TTY) the items are counted on a rich progress bar, which stops when
 the stream ends or is closed, and shows the step's count (its
 :class:`~lazyfun.trace.Counts`, the one ``explain(analyze=True)`` reads of the step on an
 analysed stream); anywhere else (a pipe, a file, CI) the items pass
-through untouched and rich is never imported.
+through untouched and rich is never imported.  The bar of either mode is drawn here,
+over the shared base's counting steps (:mod:`lazyfun.streams.shared.watching`): a sync
+stream's bar loads nothing of the async chain, and the other way round.
 
 >>> list(progress(iter("ab"), "letters", None))  # not a terminal here: untouched
 ['a', 'b']
@@ -18,8 +20,7 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, TextIO, TypeVar
 
-from lazyfun.streams.aobserving import ACounting
-from lazyfun.streams.observing import Counting, Watching
+from lazyfun.streams.shared.watching import ACounting, Counting, Watching
 from lazyfun.trace import Counts
 
 __all__ = ["AsyncBar", "Bar", "Status", "aprogress", "progress"]

@@ -30,12 +30,24 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from datetime import timedelta
 from itertools import chain, compress, islice, repeat
 from operator import length_hint
 from typing import Any, TypeVar
 
 from lazyfun.parallel.window import Holding
+from lazyfun.streams.shared.calling import retry_policy
+from lazyfun.streams.shared.parts import (
+    DROPPED,
+    NOTHING,
+    Clock,
+    Held,
+    Recovery,
+    Seen,
+    Sleep,
+    StreamConsumedError,
+    check_count,
+    seconds,
+)
 
 __all__ = [
     "DROPPED",
@@ -64,63 +76,6 @@ T = TypeVar("T")
 U = TypeVar("U")
 K = TypeVar("K")
 
-Clock = Callable[[], float]
-Sleep = Callable[[float], object]
-
-
-NOTHING: Any = object()  # no value (a default not given, an end): the streams' one sentinel
-
-
-class StreamConsumedError(RuntimeError):
-    """A Stream was read twice; a Stream is one-shot, as the iterator it wraps."""
-
-
-def check_count(n: object, what: str, least: int) -> None:
-    """Refuse at the call a count that is not an int of at least ``least``."""
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"{what} must be an int, got {type(n).__name__}")
-    if n < least:
-        raise ValueError(f"{what} must be at least {least}, got {n}")
-
-
-def retry_policy(retry: object, coroutine: bool = False) -> Any:
-    """A tenacity policy from what ``retry=`` was given, refused at the call otherwise:
-    a count of attempts (``retry=3``: a call is tried up to three times, and its last
-    error passes on), or a tenacity ``Retrying`` (``AsyncRetrying`` for a coroutine
-    function), or None (no retries).
-
-    >>> retry_policy(None) is None, type(retry_policy(3)).__name__
-    (True, 'Retrying')
-    >>> retry_policy("3")
-    Traceback (most recent call last):
-    ...
-    TypeError: retry= takes a count of attempts (an int from 1) or a tenacity Retrying, got str
-    """
-    if retry is None:
-        return None
-    from tenacity import AsyncRetrying, Retrying, stop_after_attempt
-
-    wanted = AsyncRetrying if coroutine else Retrying
-    if isinstance(retry, int) and not isinstance(retry, bool):
-        if retry < 1:
-            raise ValueError(f"retry= counts attempts, at least 1; got {retry}")
-        return wanted(stop=stop_after_attempt(retry), reraise=True)
-    if isinstance(retry, wanted) and (coroutine or not isinstance(retry, AsyncRetrying)):
-        return retry
-    raise TypeError(
-        f"retry= takes a count of attempts (an int from 1) or a tenacity {wanted.__name__}"
-        f"{' (the function is a coroutine function)' if coroutine else ''}, "
-        f"got {type(retry).__name__}"
-    )
-
-
-def seconds(per: float | timedelta, what: str) -> float:
-    """``per`` in seconds, refused at the call unless positive."""
-    value = per.total_seconds() if isinstance(per, timedelta) else float(per)
-    if not value > 0:
-        raise ValueError(f"{what} must be a positive time, got {per!r}")
-    return value
-
 
 class Drop(Iterator[T]):
     """Everything after the first ``n`` items that come through.
@@ -139,29 +94,6 @@ class Drop(Iterator[T]):
             next(self.source)
             self.left -= 1
         return next(self.source)
-
-
-class Held:
-    """An error a batching step passes on after it has flushed what it held: the step
-    yields its partial batch first, then raises the error at the next read, and keeps
-    no reference to the error once raised."""
-
-    __slots__ = ("failure",)
-
-    def __init__(self) -> None:
-        self.failure: Exception | None = None
-
-    def hold(self, error: Exception) -> None:
-        self.failure = error
-
-    def raise_held(self) -> None:
-        """Raise the held error, if any, and forget it."""
-        failure, self.failure = self.failure, None
-        if failure is not None:
-            try:
-                raise failure
-            finally:
-                failure = None  # the frame keeps no error alive after passing it on
 
 
 class Failure(Iterator[Any]):
@@ -319,73 +251,26 @@ def flat_map(source: Iterator[T], f: Callable[[T], Iterable[U]]) -> Iterator[U]:
     return chain.from_iterable(inners())
 
 
-class Unique(Iterator[T]):
-    """Each item the first time it (or its ``key``) is seen; unhashable keys are
-    remembered in a list (found by equality, so slower), hashable ones in a set.
+class Unique(Seen, Iterator[T]):
+    """Each item the first time it (or its ``key``) is seen (:class:`~lazyfun.streams.
+    shared.parts.Seen`).
 
     >>> list(Unique(iter([[1], [2], [1]]), None))
     [[1], [2]]
     """
 
-    __slots__ = ("key", "seen", "seen_unhashable", "source")
+    __slots__ = ("key", "source")
 
     def __init__(self, source: Iterator[T], key: Callable[[T], object] | None) -> None:
+        super().__init__()
         self.source, self.key = source, key
-        self.seen: set[Any] = set()
-        self.seen_unhashable: list[Any] = []
 
     def __next__(self) -> T:
+        key, first = self.key, self.first
         while True:
             item = next(self.source)
-            mark = item if self.key is None else self.key(item)
-            try:
-                if mark in self.seen:
-                    continue
-                self.seen.add(mark)
-            except TypeError:
-                if mark in self.seen_unhashable:
-                    continue
-                self.seen_unhashable.append(mark)
-            return item
-
-
-DROPPED: Any = object()  # what Recovery.recover gives for an exception to drop
-
-
-class Recovery:
-    """What ``catch`` does with an exception raised upstream: for the ``errors`` types
-    (default ``Exception``) where ``where`` holds, ``do`` first, then ``replace``, or
-    end with ``stop``, or drop it.  Shared by the sync and the async ``catch``; the
-    stream's façade has checked the arguments."""
-
-    __slots__ = ("do", "errors", "replace", "stop", "stopped", "where")
-
-    def __init__(
-        self,
-        errors: tuple[type[BaseException], ...],
-        where: Callable[[Any], object] | None = None,
-        replace: Callable[[Any], Any] | None = None,
-        do: Callable[[Any], object] | None = None,
-        stop: bool = False,
-    ) -> None:
-        self.errors = errors or (Exception,)
-        self.where, self.replace, self.do, self.stop = where, replace, do, stop
-        self.stopped = False
-
-    def recover(self, error: BaseException) -> Any:
-        """The item standing for ``error``, or DROPPED; ``error`` again if ``where``
-        says no (call it inside the ``except`` that caught it)."""
-        if self.where is not None and not self.where(error):
-            try:
-                raise error
-            finally:
-                del error  # its traceback holds this frame: no cycle keeps it alive
-        self.stopped = self.stop  # with stop, nothing after this error, whatever follows
-        if self.do is not None:
-            self.do(error)
-        if self.replace is not None:
-            return self.replace(error)
-        return DROPPED
+            if first(item if key is None else key(item)):
+                return item
 
 
 def catch(source: Iterator[T], recovery: Recovery) -> Iterator[T]:

@@ -3,8 +3,10 @@ temporary files beyond a memory budget, merged lazily), ``top``, ``join`` (a has
 or a merge join of two sorted inputs), keyed aggregates, and ``unique`` within a window.
 
 Each verb's work is a small object that knows nothing of how its items arrive: the
-sync steps (:mod:`lazyfun.streams.vsteps`) and the async ones feed it chunks and read
-what it gives, so an algorithm is written once.
+sync steps (:mod:`lazyfun.streams.vsteps`) and the async ones
+(:mod:`lazyfun.streams.avsteps`) feed it chunks and read what it gives, so an algorithm
+is written once; a merge join's step is written once too (:class:`MergeJoining`), but
+for its read.
 
 >>> sorter = Sorter(None, False, MEMORY)
 >>> sorter.add([3, 1, 2])
@@ -25,6 +27,7 @@ import tempfile
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Generator, Hashable, Iterator
+from itertools import islice
 from typing import IO, Any, Generic, TypeVar
 
 __all__ = [
@@ -33,11 +36,13 @@ __all__ = [
     "Accumulators",
     "HashTable",
     "MergeJoin",
+    "MergeJoining",
     "OutOfOrder",
     "Recent",
     "Sorter",
     "Top",
     "field",
+    "raise_first",
     "reductions",
     "size_of",
 ]
@@ -268,6 +273,23 @@ class HashTable(Generic[T]):
                     "both sides on the key and join with sorted=True (constant memory)"
                 )
 
+    def filled(self, other: Iterator[T]) -> Iterator[Exception]:
+        """Read ``other`` into the table a chunk at a time (in C), giving each error (of
+        a read, or of a row's key) at its place; the reading goes on after it."""
+        while True:
+            chunk: list[T] = []
+            try:  # list.extend keeps the items it appended before an error
+                chunk.extend(islice(other, CHUNK))
+            except Exception as error:
+                self.add(chunk)
+                yield error
+                continue
+            self.add(chunk)
+            while self.errors:
+                yield self.errors.popleft()
+            if not chunk:
+                return
+
     def pairs(self, item: T, k: Any, left: bool) -> list[tuple[T, Any]]:
         """The pairs ``item`` (whose key is ``k``) makes: one a matching row, or with
         ``left`` ``(item, None)`` when none matches."""
@@ -341,6 +363,48 @@ class MergeJoin:
 
 
 # --- keyed aggregates -----------------------------------------------------------------
+
+
+class MergeJoining:
+    """A merge join's step, sync or async, but for how it reads its source: the item in
+    hand, its key, the pairs ready to give; the other side's error passes on and the
+    item stays in hand; a key out of order ends the join."""
+
+    def __init__(self, key: Callable[[Any], Any], join: MergeJoin, left: bool) -> None:
+        self.key, self.join, self.left = key, join, left
+        self.item: Any = None
+        self.k: Any = None
+        self.waiting = False  # an item whose rows were not all read (the other side raised)
+        self.ready: deque[tuple[Any, Any]] = deque()
+        self.ended = False
+
+    def take(self, item: Any) -> None:
+        """``item`` in hand, its rows to find."""
+        self.item, self.k = item, self.key(item)
+        self.waiting = True
+
+    def match(self) -> None:
+        """The pairs of the item in hand."""
+        try:
+            rows = self.join.matches(self.k)
+        except OutOfOrder:
+            self.ended = True
+            raise
+        self.waiting = False
+        if rows:
+            self.ready.extend((self.item, row) for row in rows)
+        elif self.left:
+            self.ready.append((self.item, None))
+
+
+def raise_first(errors: deque[Exception]) -> None:
+    """Raise the first of ``errors`` (forgotten once raised), if there is one."""
+    if errors:
+        error = errors.popleft()
+        try:
+            raise error
+        finally:
+            del error  # the frame keeps no error alive once it is passed on
 
 
 class _Reduction:

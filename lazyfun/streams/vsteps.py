@@ -14,21 +14,21 @@ it held; an item whose key (or value) raises is left out and its error passes on
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 from typing import Any, TypeVar
 
-from lazyfun.streams.steps import Failure, Held
+from lazyfun.streams.shared.parts import Held
+from lazyfun.streams.steps import Failure
 from lazyfun.streams.verbs import (
-    CHUNK,
     Accumulators,
     HashTable,
     MergeJoin,
-    OutOfOrder,
+    MergeJoining,
     Recent,
     Sorter,
     Top,
+    raise_first,
 )
 
 __all__ = [
@@ -41,16 +41,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-
-def raise_first(errors: deque[Exception]) -> None:
-    """Raise the first of ``errors`` (forgotten once raised), if there is one."""
-    if errors:
-        error = errors.popleft()
-        try:
-            raise error
-        finally:
-            del error  # the frame keeps no error alive once it is passed on
 
 
 def read_all(source: Iterator[Any], core: Sorter[Any] | Top[Any]) -> Iterator[Any]:
@@ -105,20 +95,8 @@ def _join_segments(
     table: HashTable[Any],
     left: bool,
 ) -> Iterator[Iterable[tuple[Any, Any]]]:
-    while True:
-        chunk: list[Any] = []
-        try:
-            chunk.extend(islice(other, CHUNK))
-        except Exception as error:
-            table.add(chunk)
-            yield Failure(error)
-            del error
-            continue
-        table.add(chunk)
-        while table.errors:
-            yield Failure(table.errors.popleft())
-        if not chunk:
-            break
+    for error in table.filled(other):
+        yield Failure(error)
     rows_of = table.rows.get
     while True:
         try:
@@ -134,19 +112,15 @@ def _join_segments(
             del error
 
 
-class MergeJoinStep(Iterator[tuple[Any, Any]]):
+class MergeJoinStep(MergeJoining, Iterator[tuple[Any, Any]]):
     """A merge join of two inputs sorted on their keys: constant memory (the other
     side's rows of one key), a key out of order a ValueError that ends it."""
 
     def __init__(
         self, source: Iterator[Any], key: Callable[[Any], Any], join: MergeJoin, left: bool
     ) -> None:
-        self.source, self.key, self.join, self.left = source, key, join, left
-        self.item: Any = None
-        self.k: Any = None
-        self.waiting = False  # an item whose rows were not all read (the other side raised)
-        self.ready: deque[tuple[Any, Any]] = deque()
-        self.ended = False
+        super().__init__(key, join, left)
+        self.source = source
 
     def __next__(self) -> tuple[Any, Any]:
         while not self.ready:
@@ -156,25 +130,6 @@ class MergeJoinStep(Iterator[tuple[Any, Any]]):
                 self.take(next(self.source))
             self.match()
         return self.ready.popleft()
-
-    def take(self, item: Any) -> None:
-        """``item`` in hand, its rows to find."""
-        self.item, self.k = item, self.key(item)
-        self.waiting = True
-
-    def match(self) -> None:
-        """The pairs of the item in hand (the other side's error passes on, and the item
-        stays in hand; a key out of order ends the join)."""
-        try:
-            rows = self.join.matches(self.k)
-        except OutOfOrder:
-            self.ended = True
-            raise
-        self.waiting = False
-        if rows:
-            self.ready.extend((self.item, row) for row in rows)
-        elif self.left:
-            self.ready.append((self.item, None))
 
 
 class UniqueWithin(Iterator[T]):

@@ -26,7 +26,7 @@ from lazyfun.streams.aconcurrent import ReadAhead
 from lazyfun.streams.asteps import Group, aclose, call, is_async, may_wait
 from lazyfun.streams.facade.base import NOTHING, Base
 from lazyfun.streams.run.aio_steps import then
-from lazyfun.streams.threaded import GROUP_AHEAD
+from lazyfun.streams.shared.reading import GROUP_AHEAD
 
 if TYPE_CHECKING:
     import sqlite3

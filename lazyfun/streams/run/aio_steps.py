@@ -43,19 +43,19 @@ from lazyfun.streams.asteps import (
     Zip,
     may_wait,
     source,
-    with_retry,
 )
 from lazyfun.streams.asteps import metered as _rated
 from lazyfun.streams.explain import called
 from lazyfun.streams.facade.base import Base
-from lazyfun.streams.steps import check_count
-from lazyfun.streams.threaded import GROUP_AHEAD
+from lazyfun.streams.shared.calling import with_retry
+from lazyfun.streams.shared.parts import check_count
+from lazyfun.streams.shared.reading import GROUP_AHEAD
 from lazyfun.streams.verbs import HashTable, MergeJoin, Recent, Sorter, Top
 
 if TYPE_CHECKING:
     import logging
 
-    from lazyfun.streams.threaded import Rate
+    from lazyfun.streams.shared.calling import Rate
     from lazyfun.trace import Probe
 
 Stream = Base[Any, Any]
