@@ -75,12 +75,13 @@ def _streams_loaded_after(statement: str) -> set[str]:
 
 def test_a_sync_stream_loads_none_of_the_async_chains_rooms() -> None:
     every_kind = (
-        "from lazyfun import stream; "
-        "stream(range(9)).map(str, concurrency=2).catch().group(2).sort().buffer(2)"
-        ".count_by(len, every=2).to_list()"
+        "from lazyfun import stream; from lazyfun.trace import Probe; "
+        "stream(range(9)).map(str, concurrency=2).progress().observe('x').probe('p', Probe())"
+        ".catch().group(2).sort().buffer(2).count_by(len, every=2).to_list()"
     )
     loaded = _streams_loaded_after(every_kind)
-    assert {"run.sync_steps", "run.sync_reads", "vsteps", "threaded"} <= loaded
+    watching = {"progress", "observing", "shared.watching"}  # the bar, observe and probe
+    assert {"run.sync_steps", "run.sync_reads", "vsteps", "threaded", *watching} <= loaded
     assert loaded.isdisjoint(ASYNC_ROOMS)
 
 
