@@ -14,6 +14,7 @@ from lazyfun.csp.flatzinc.builder import FlatZinc
 from lazyfun.csp.flatzinc.reader import read
 from lazyfun.csp.flatzinc.text import FlatZincError
 from lazyfun.csp.modelling.results import Quality, Solution
+from lazyfun.csp.search.restarts import RESTART_NODES
 
 __all__ = ["COMPLETE", "SOLUTION", "UNKNOWN", "UNSATISFIABLE", "main", "run", "solve"]
 
@@ -54,8 +55,10 @@ def solve(
     show: one that differs only in variables not shown is not shown again).
     Optimisation: with ``all_solutions`` (MiniZinc's ``-a`` and ``-i``) each better
     solution as it is found, otherwise the best; ``==========`` once it is proved
-    optimal.  ``time_limit`` is in
-    seconds; ``=====UNKNOWN=====`` when it ends the search before a solution.
+    optimal.  The search restarts (see :mod:`lazyfun.csp.search.restarts`): the
+    challenge's search annotations are often weak, and dom/wdeg's runs make up for
+    it.  ``time_limit`` is in seconds; ``=====UNKNOWN=====`` when it ends the search
+    before a solution.
     ``statistics`` adds the search's nodes, failures, propagations and time as
     ``%%%mzn-stat:`` lines (``solveTime``: the search, compiling the constraints
     included; ``initTime``, when given: reading the model, in seconds).
@@ -67,6 +70,7 @@ def solve(
     satisfy = fz.goal == "satisfy"
     started = time.perf_counter()
     stream = fz.model.solutions(time_limit=time_limit)
+    stream.restart_nodes = RESTART_NODES  # the challenge's branchings are often weak
     shown: tuple[int, ...] | None = None
     seen: set[str] = set()
     last: Solution | None = None

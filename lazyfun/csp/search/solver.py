@@ -104,9 +104,11 @@ class Solutions(Iterator[Solution]):
     sign)`` pairs, sign 1 to minimise and -1 to maximise), the stream holds
     strictly improving solutions, then the last once more as OPTIMAL;
     ``best`` is the best so far and ``bound`` what the first goal could still
-    reach.  Outside scheduling, an optimisation is searched in runs that restart
-    (``restart_nodes`` branchings times the Luby sequence; 0 before the first
-    ``next``: one run, no restarts; see :mod:`lazyfun.csp.search.restarts`).
+    reach.  Outside scheduling, an optimisation may be searched in runs that restart
+    (``restart_nodes`` branchings times the Luby sequence, set before the first
+    ``next``, as the FlatZinc front end does with :data:`RESTART_NODES`; see
+    :mod:`lazyfun.csp.search.restarts`).  By default 0: one search by the model's
+    branching, but for a tentative branching, which restarts by default.
     """
 
     def __init__(
@@ -148,10 +150,9 @@ class Solutions(Iterator[Solution]):
         # Restarts (see lazyfun.csp.search.restarts): for a goal outside scheduling's
         # searches; whether this run takes the solver's own branching, and the best
         # solution's domains (one bit each), whose values are tried first.
-        self.restart_nodes = RESTART_NODES
-        self._restarting = self._set_times is None and (
-            bool(goals) or any(s.tentative for s in strategies)
-        )
+        tentative = any(s.tentative for s in strategies)
+        self.restart_nodes = RESTART_NODES if tentative else 0
+        self._restarting = self._set_times is None and (bool(goals) or tentative)
         self._skip: tuple[int, ...] | None = None  # a solution the runs found, shown once
         self._free = False
         self._guide: Domains | None = None
