@@ -41,6 +41,7 @@ from lazyfun.streams.shared.parts import (
     Recovery,
     Seen,
     Step,
+    Windowing,
     aclose,
     seconds,
 )
@@ -299,13 +300,12 @@ class Unique(Seen, Step):
                 return item
 
 
-class Sliding(Step):
+class Sliding(Windowing, Step):
     """Windows of ``n`` items; a window never spans an error (see ``steps.Sliding``)."""
 
     def __init__(self, source: AsyncIterator[Any], n: int) -> None:
-        self.source, self.n = source, n
-        self.window: deque[Any] = deque(maxlen=n)
-        self.held = Held()
+        super().__init__(n)
+        self.source = source
 
     async def __anext__(self) -> Any:
         self.held.raise_held()
@@ -315,12 +315,7 @@ class Sliding(Step):
             while len(window) < self.n:
                 window.append(await anext(self.source))
         except Exception as error:
-            partial = tuple(window) if window and len(window) < self.n else None
-            window.clear()
-            if partial is None:
-                raise
-            self.held.hold(error)
-            return partial
+            return self.broken(error)
         return tuple(window)
 
 
@@ -424,15 +419,13 @@ class Group(Step):
     def _flush_before(self, error: Exception) -> None:
         """An error flushes every open list, oldest first, then passes on (raised now
         when nothing was open)."""
-        if not self.open:
-            try:
-                raise error
-            finally:
-                del error  # the frame keeps no error alive (in a cycle) once it is passed on
-        for key, (_, gathered) in self.open.items():
+        opened, self.open = self.open, {}
+        try:
+            self.held.flush(opened, error)
+        finally:
+            del error  # the frame keeps no error alive (in a cycle) once it is passed on
+        for key, (_, gathered) in opened.items():
             self._out(key, gathered)
-        self.open.clear()
-        self.held.hold(error)
 
     def _expire(self) -> float | None:
         """Send the lists whose time is up; the seconds until the next one's is."""
@@ -619,9 +612,7 @@ class Chunked(Step):
         except StopAsyncIteration:
             pass
         except Exception as error:
-            if not gathered:
-                raise
-            self.held.hold(error)
+            self.held.flush(gathered, error)
         if not gathered:
             raise StopAsyncIteration
         self.gathered = []

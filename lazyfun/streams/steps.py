@@ -45,6 +45,7 @@ from lazyfun.streams.shared.parts import (
     Seen,
     Sleep,
     StreamConsumedError,
+    Windowing,
     check_count,
     seconds,
 )
@@ -181,9 +182,7 @@ class Chunked(Iterator[list[T]]):
         try:  # list.extend keeps the items it appended before an error
             gathered.extend(islice(self.source, self.n - len(gathered)))
         except Exception as error:
-            if not gathered:
-                raise
-            self.held.hold(error)
+            self.held.flush(gathered, error)
         if not gathered:
             raise StopIteration
         self.gathered = []
@@ -196,19 +195,19 @@ class Chunked(Iterator[list[T]]):
         return gathered
 
 
-class Sliding(Iterator[tuple[T, ...]]):
-    """Overlapping windows of ``n`` consecutive items that came through.
+class Sliding(Windowing, Iterator[tuple[T, ...]]):
+    """Overlapping windows of ``n`` consecutive items that came through; a window never
+    spans an error (:meth:`~lazyfun.streams.shared.parts.Windowing.broken`).
 
     >>> list(Sliding(iter(range(4)), 3))
     [(0, 1, 2), (1, 2, 3)]
     """
 
-    __slots__ = ("held", "n", "source", "window")
+    __slots__ = ("source",)
 
     def __init__(self, source: Iterator[T], n: int) -> None:
-        self.source, self.n = source, n
-        self.window: deque[T] = deque(maxlen=n)
-        self.held = Held()
+        super().__init__(n)
+        self.source = source
 
     def __next__(self) -> tuple[T, ...]:
         self.held.raise_held()
@@ -218,14 +217,7 @@ class Sliding(Iterator[tuple[T, ...]]):
             while len(window) < self.n:
                 window.append(next(self.source))
         except Exception as error:
-            # a window never spans an error: items no window showed yet come out short
-            shown = len(window) == self.n
-            partial = tuple(window) if not shown and window else None
-            window.clear()
-            if partial is None:
-                raise
-            self.held.hold(error)
-            return partial
+            return self.broken(error)
         return tuple(window)
 
 
@@ -435,9 +427,7 @@ class Group(Iterator[list[T]]):
         try:
             return self._gather()
         except Exception as error:
-            if not self.gathered:
-                raise
-            self.held.hold(error)
+            self.held.flush(self.gathered, error)
             gathered, self.gathered = self.gathered, []
             return gathered
         finally:

@@ -1,7 +1,7 @@
 """The small pieces every step node is made of, sync or async: the sentinels, the
-argument checks, an error a batching step holds until it has flushed its batch,
-``catch``'s :class:`Recovery`, ``unique``'s memory (:class:`Seen`), and an async node's
-base (:class:`Step`, :func:`aclose`).
+argument checks, an error a batching step holds until it has flushed its batch (and a
+sliding window's, :class:`Windowing`), ``catch``'s :class:`Recovery`, ``unique``'s
+memory (:class:`Seen`), and an async node's base (:class:`Step`, :func:`aclose`).
 
 >>> seen = Seen()
 >>> [seen.first(mark) for mark in (1, [2], 1, [2])]
@@ -10,7 +10,8 @@ base (:class:`Step`, :func:`aclose`).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Sized
 from datetime import timedelta
 from typing import Any
 
@@ -24,6 +25,7 @@ __all__ = [
     "Sleep",
     "Step",
     "StreamConsumedError",
+    "Windowing",
     "aclose",
     "check_count",
     "seconds",
@@ -73,6 +75,16 @@ class Held:
     def hold(self, error: Exception) -> None:
         self.failure = error
 
+    def flush(self, batch: Sized, error: Exception) -> None:
+        """``error`` came while ``batch`` was gathered: held, to pass on once the batch is
+        handed over, or, with nothing gathered, raised now."""
+        if not batch:
+            try:
+                raise error
+            finally:
+                del error  # the frame keeps no error alive (in a cycle) once it is passed on
+        self.failure = error
+
     def raise_held(self) -> None:
         """Raise the held error, if any, and forget it."""
         failure, self.failure = self.failure, None
@@ -81,6 +93,31 @@ class Held:
                 raise failure
             finally:
                 failure = None  # the frame keeps no error alive after passing it on
+
+
+class Windowing:
+    """What a sliding window holds, sync or async: the last ``n`` items, and an error
+    held until the items no window showed yet are handed over."""
+
+    __slots__ = ("held", "n", "window")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.window: deque[Any] = deque(maxlen=n)
+        self.held = Held()
+
+    def broken(self, error: Exception) -> tuple[Any, ...]:
+        """A read raised ``error``: a window never spans an error, so the items no window
+        showed yet come out short (the error passed on at the next read), or, with
+        none, the error passes on now; the next window starts afresh."""
+        window = self.window
+        partial = tuple(window) if len(window) < self.n else ()
+        window.clear()
+        try:
+            self.held.flush(partial, error)
+        finally:
+            del error  # the frame keeps no error alive (in a cycle) once it is passed on
+        return partial
 
 
 class Recovery:
