@@ -32,16 +32,15 @@ class Drawing(Watching):
     """The bar's watcher: drawn at the first read, showing the items counted so far (the
     step's :class:`~lazyfun.trace.Counts`, which an analysed stream's ``explain`` reads)."""
 
-    description: str | None
-    total: int | None
-    out: TextIO
-    bar: Any
-    task: Any
+    source: Any
 
-    def drawing(self, description: str | None, total: int | None, out: TextIO) -> None:
-        """Set the bar up (it is drawn at the first read)."""
+    def __init__(self, source: Any, description: str | None, total: int | None, out: TextIO):
+        """A bar over ``source`` (drawn at the first read), sync or async."""
+        self.source = source
+        self.watch(Counts())
         self.description, self.total, self.out = description, total, out
-        self.bar = self.task = None
+        self.bar: Any = None
+        self.task: Any = None
         self.due = 0  # told of every item
 
     def begin(self) -> None:
@@ -56,12 +55,6 @@ class Drawing(Watching):
 
 class Bar(Drawing, Counting[T]):
     """The items, each advancing the bar; an upstream error passes through it."""
-
-    def __init__(
-        self, items: Iterator[T], description: str | None, total: int | None, out: TextIO
-    ) -> None:
-        super().__init__(items, Counts())
-        self.drawing(description, total, out)
 
     def ended(self) -> None:
         """At the end, the bar stops."""
@@ -84,12 +77,17 @@ def progress(
     items: Iterator[T], description: str | None, total: int | None, out: TextIO | None = None
 ) -> Iterator[T]:
     """``items`` counted on a bar when ``out`` (standard error) is a terminal, else as is."""
+    screen = _screen(total, out)
+    return items if screen is None else Bar(items, description, total, screen)
+
+
+def _screen(total: int | None, out: TextIO | None) -> TextIO | None:
+    """Where a bar is drawn: ``out`` (standard error by default) if it is a terminal, else
+    None; a negative ``total`` is refused at the call."""
     if total is not None and total < 0:
         raise ValueError(f"progress's total must be at least 0, got {total}")
     stream = out or sys.stderr
-    if not stream.isatty():
-        return items
-    return Bar(items, description, total, stream)
+    return stream if stream.isatty() else None
 
 
 def _started(description: str | None, total: int | None, out: TextIO) -> tuple[Any, Any]:
@@ -126,12 +124,6 @@ class Status:
 class AsyncBar(Drawing, ACounting):
     """The items of an async iterator, each advancing the bar (as :class:`Bar`)."""
 
-    def __init__(
-        self, source: AsyncIterator[Any], description: str | None, total: int | None, out: TextIO
-    ) -> None:
-        super().__init__(source, Counts())
-        self.drawing(description, total, out)
-
     def ended(self) -> None:
         """At the end, the bar stops."""
         self.bar.stop()
@@ -158,9 +150,5 @@ def aprogress(
     >>> asyncio.run(read())  # not a terminal here: untouched
     ['a', 'b']
     """
-    if total is not None and total < 0:
-        raise ValueError(f"progress's total must be at least 0, got {total}")
-    stream = out or sys.stderr
-    if not stream.isatty():
-        return items
-    return AsyncBar(items, description, total, stream)
+    screen = _screen(total, out)
+    return items if screen is None else AsyncBar(items, description, total, screen)
