@@ -33,7 +33,7 @@ from itertools import islice
 from typing import Any, TypeGuard
 
 from lazyfun.parallel.daemons import DaemonPool
-from lazyfun.streams.shared.calling import Rate, at_rate, is_async, with_retry, within
+from lazyfun.streams.shared.calling import Rate, at_rate, is_async, within
 from lazyfun.streams.shared.parts import (
     DROPPED,
     NOTHING,
@@ -75,7 +75,6 @@ __all__ = [
     "may_wait",
     "metered",
     "source",
-    "with_retry",
 ]
 
 

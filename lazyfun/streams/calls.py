@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from lazyfun.streams.shared.calling import Rate, at_rate, retried, with_retry, within
+from lazyfun.streams.shared.calling import Rate, at_rate, with_retry, within
 from lazyfun.streams.shared.parts import check_count, seconds
 
 if TYPE_CHECKING:
@@ -26,7 +26,6 @@ __all__ = [
     "done",
     "listed",
     "rated",
-    "retried",
     "sequential",
     "tapped",
     "timed",

@@ -2,8 +2,8 @@
 counted (:class:`~lazyfun.streams.shared.watching.Counting`) and the counts logged at
 growing intervals (:class:`~lazyfun.streams.shared.watching.Reporting`, which the async
 ``observe`` shares).  The counting itself, one count a step, read by ``explain``, the
-bar and a Probe alike, is the shared base's (:mod:`lazyfun.streams.shared.watching`),
-named here as well.
+bar and a Probe alike, is the shared base's (:mod:`lazyfun.streams.shared.watching`);
+``Counting``, the sync ``probe`` step, is named here as well.
 
 >>> list(Observe(iter("ab"), "letters"))
 ['a', 'b']
@@ -16,10 +16,10 @@ import time
 from collections.abc import Iterator
 from typing import TypeVar
 
-from lazyfun.streams.shared.watching import NEVER, Clock, Counting, Reporting, Watching, timer
+from lazyfun.streams.shared.watching import Clock, Counting, Reporting
 from lazyfun.trace import Counts
 
-__all__ = ["NEVER", "Counting", "Observe", "Reporting", "Watching", "timer"]
+__all__ = ["Counting", "Observe"]
 
 T = TypeVar("T")
 

@@ -35,7 +35,6 @@ from operator import length_hint
 from typing import Any, TypeVar
 
 from lazyfun.parallel.window import Holding
-from lazyfun.streams.shared.calling import retry_policy
 from lazyfun.streams.shared.parts import (
     DROPPED,
     NOTHING,
@@ -67,7 +66,6 @@ __all__ = [
     "catch",
     "check_count",
     "flat_map",
-    "retry_policy",
     "seconds",
     "take",
     "throttle",

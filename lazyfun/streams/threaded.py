@@ -2,7 +2,7 @@
 async iterable read synchronously.  ``buffer``'s reading thread (:class:`Buffer`), which
 the async chain reads ahead with too, and the call wrappers of ``map``'s ``rate=`` and
 ``timeout=`` are in the shared base (:mod:`lazyfun.streams.shared.reading`,
-:mod:`lazyfun.streams.shared.calling`), and named here as well.
+:mod:`lazyfun.streams.shared.calling`); ``Buffer`` and ``Rate`` are named here as well.
 
 Each thread is a daemon thread that holds no reference to its step, so dropping the
 step (or closing it) stops it after the read it is in, and none holds the process open
@@ -17,7 +17,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from lazyfun.parallel.window import Holding
-from lazyfun.streams.shared.calling import Rate, at_rate, within
+from lazyfun.streams.shared.calling import Rate
 from lazyfun.streams.shared.reading import (
     END,
     ENDED,
@@ -26,8 +26,6 @@ from lazyfun.streams.shared.reading import (
     WAIT,
     WAKE,
     Buffer,
-    Mark,
-    Shelf,
     TeeBook,
     passed_on,
 )
@@ -40,16 +38,12 @@ __all__ = [
     "GROUP_AHEAD",
     "Buffer",
     "FromAsync",
-    "Mark",
     "Merge",
     "Rate",
-    "Shelf",
     "Tee",
     "TeeBook",
     "TeeBranch",
-    "at_rate",
     "passed_on",
-    "within",
 ]
 
 T = TypeVar("T")

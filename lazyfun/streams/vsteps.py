@@ -28,7 +28,6 @@ from lazyfun.streams.verbs import (
     Recent,
     Sorter,
     Top,
-    raise_first,
 )
 
 __all__ = [
@@ -36,7 +35,6 @@ __all__ = [
     "UniqueWithin",
     "Windows",
     "hash_join",
-    "raise_first",
     "read_all",
 ]
 
