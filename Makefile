@@ -15,7 +15,7 @@ SOURCES := lazyfun tests fuzz benchmarks examples docs/hooks setup.py mypyc_docs
 # setup.py build_ext compiles only what is out of date.
 PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h) \
-	lazyfun/streams/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
+	lazyfun/streams/sync/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
 	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h) \
 	$(wildcard lazyfun/sudoku/canon/minlex_c/*.c lazyfun/sudoku/canon/minlex_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
@@ -102,7 +102,7 @@ mypy: $(VENV)/.dev
 	$(BIN)/pyright --pythonpath $(BIN)/python lazyfun
 	$(BIN)/pyright --pythonpath $(BIN)/python -p tests/typing
 
-C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams._flow lazyfun.sudoku.steps._forcing \
+C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams.sync._flow lazyfun.sudoku.steps._forcing \
 	lazyfun.sudoku.solving._nine lazyfun.sudoku.canon._minlex
 stubtest: $(DEV)
 	@stubs=lazyfun.vocab; \
@@ -183,7 +183,7 @@ sanitize: $(DEV)
 	find $(SANITIZE_DIR) -name '*.so' -delete
 	$(SANITIZE_CC) lazyfun/sudoku/solving/learning_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_learning$(EXT_SUFFIX)
-	$(SANITIZE_CC) lazyfun/streams/_flow.c -o $(SANITIZE_DIR)/lazyfun/streams/_flow$(EXT_SUFFIX)
+	$(SANITIZE_CC) lazyfun/streams/sync/_flow.c -o $(SANITIZE_DIR)/lazyfun/streams/sync/_flow$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/sudoku/steps/forcing_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/sudoku/solving/nine_c/*.c \
@@ -224,7 +224,7 @@ fuzz: $(DEV)
 	find $(FUZZ_DIR) -name '*.so' -delete
 	$(FUZZ_CC) lazyfun/sudoku/solving/learning_c/*.c \
 		-o $(FUZZ_DIR)/lazyfun/sudoku/solving/_learning$(EXT_SUFFIX)
-	$(FUZZ_CC) lazyfun/streams/_flow.c -o $(FUZZ_DIR)/lazyfun/streams/_flow$(EXT_SUFFIX)
+	$(FUZZ_CC) lazyfun/streams/sync/_flow.c -o $(FUZZ_DIR)/lazyfun/streams/sync/_flow$(EXT_SUFFIX)
 	$(FUZZ_CC) lazyfun/sudoku/steps/forcing_c/*.c \
 		-o $(FUZZ_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
 	$(FUZZ_CC) lazyfun/sudoku/solving/nine_c/*.c \

@@ -4,7 +4,7 @@ engine; everything else is plain Python.
 The metadata lives in pyproject.toml.  The modules to compile are named once, in
 ``lazyfun.compiled`` (``COMPILED``, ``C_EXTENSION`` for the C engine, whose
 sources are ``lazyfun/sudoku/solving/learning_c``, ``C_FLOW`` for the Stream's
-hot steps, ``lazyfun/streams/_flow.c``, and ``C_FORCING`` for Sudoku Explainer's
+hot steps, ``lazyfun/streams/sync/_flow.c``, and ``C_FORCING`` for Sudoku Explainer's
 chains and wings, whose sources are ``lazyfun/sudoku/steps/forcing_c``, and ``C_NINE``
 for the 9x9 engine, ``lazyfun/sudoku/solving/nine_c``, and ``C_MINLEX`` for minlex's
 search, ``lazyfun/sudoku/canon/minlex_c``); that file
@@ -29,7 +29,7 @@ from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
 LEARNING_C = Path("lazyfun", "sudoku", "solving", "learning_c")
-FLOW_C = Path("lazyfun", "streams", "_flow.c")
+FLOW_C = Path("lazyfun", "streams", "sync", "_flow.c")
 FORCING_C = Path("lazyfun", "sudoku", "steps", "forcing_c")
 NINE_C = Path("lazyfun", "sudoku", "solving", "nine_c")
 MINLEX_C = Path("lazyfun", "sudoku", "canon", "minlex_c")

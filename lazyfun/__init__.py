@@ -50,8 +50,8 @@ else:
             "lazyfun.lazylist": ("LazyList", "LazyListLoop"),
             "lazyfun.search": ("search",),
             "lazyfun.streams.stream": ("AsyncStream", "Stream", "astream", "stream"),
-            "lazyfun.streams.steps": ("StreamConsumedError",),
-            "lazyfun.streams.threaded": ("Rate",),
+            "lazyfun.streams.shared.parts": ("StreamConsumedError",),
+            "lazyfun.streams.shared.calling": ("Rate",),
             "lazyfun.vocab": (
                 "chunked",
                 "concat",

@@ -12,8 +12,8 @@ from typing import TypeVar, assert_type
 import pytest
 
 from lazyfun import AsyncStream, Stream, StreamConsumedError, astream, stream
-from lazyfun.streams.aconcurrent import ReadAhead
-from lazyfun.streams.asteps import Step
+from lazyfun.streams.aio.aconcurrent import ReadAhead
+from lazyfun.streams.aio.asteps import Step
 from lazyfun.streams.progress import aprogress
 from lazyfun.trace import Probe
 

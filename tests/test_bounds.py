@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from lazyfun import AsyncStream, Stream, astream, stream
-from lazyfun.streams import aconcurrent
+from lazyfun.streams.aio import aconcurrent
 
 C = 3  # the concurrency asked for
 ITEMS = 24  # items read by a reader slower than the calls

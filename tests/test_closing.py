@@ -14,7 +14,7 @@ import pytest
 
 from lazyfun import astream, stream
 from lazyfun.parallel.daemons import DaemonPool
-from lazyfun.streams.steps import StreamConsumedError
+from lazyfun.streams.sync.steps import StreamConsumedError
 
 
 class Calls:

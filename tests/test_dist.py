@@ -48,7 +48,7 @@ def test_the_wheel_installs_and_runs_the_demo(tmp_path: Path) -> None:
     )
     assert "lazyfun.sudoku.solving.engine compiled (mypyc)" in described
     assert "lazyfun.sudoku.solving._learning built (C)" in described
-    assert "lazyfun.streams._flow built (C)" in described
+    assert "lazyfun.streams.sync._flow built (C)" in described
 
 
 def test_the_sdist_installs_without_a_compiler_and_runs_from_source(tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_the_sdist_installs_without_a_compiler_and_runs_from_source(tmp_path: Pa
     assert described.count("\n") == 1
     assert "lazyfun.sudoku.solving.engine from source" in described
     assert "lazyfun.sudoku.solving._learning not built: 25x25 searches depth-first" in described
-    assert "lazyfun.streams._flow not built: the steps run their Python forms" in described
+    assert "lazyfun.streams.sync._flow not built: the steps run their Python forms" in described
     solved = _run(python, "-m", "lazyfun", "sudoku", "solve", "....34...3.11..4", cwd=tmp_path)
     assert solved.strip() == "2143341243211234"
     assert sys.version_info >= (3, 11)

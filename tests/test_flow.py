@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from typing_extensions import TypeIs
 
 from lazyfun import Stream, stream
-from lazyfun.streams.steps import Group, GroupBy, throttle
+from lazyfun.streams.sync.steps import Group, GroupBy, throttle
 
 
 class FakeClock:

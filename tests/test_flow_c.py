@@ -1,4 +1,4 @@
-"""The C flow engine (``lazyfun/streams/_flow.c``) against the Python forms of the
+"""The C flow engine (``lazyfun/streams/sync/_flow.c``) against the Python forms of the
 steps it stands for: the same items, and the same errors at the same places, from
 sources that raise anywhere; and what a C iterator owes the collector."""
 
@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazyfun.streams import flow, steps
-from lazyfun.streams.steps import DROPPED, Recovery
+from lazyfun.streams.sync import flow, steps
+from lazyfun.streams.sync.steps import DROPPED, Recovery
 from tests.test_flow import FakeClock
 
 try:
-    from lazyfun.streams._flow import Calls, Counted, FlatMapped, Guarded, Tally
+    from lazyfun.streams.sync._flow import Calls, Counted, FlatMapped, Guarded, Tally
 except ImportError:
     pytest.skip("the C flow engine is not built here", allow_module_level=True)
 

@@ -61,7 +61,15 @@ def test_the_probe_really_sees_what_a_source_imports_when_read() -> None:
 
 
 # the async chain's rooms: a sync stream's run never needs one
-ASYNC_ROOMS = ("asteps", "aconcurrent", "avsteps", "aobserving", "run.aio_steps", "run.aio_reads")
+ASYNC_ROOMS = (
+    "aio",
+    "aio.asteps",
+    "aio.aconcurrent",
+    "aio.avsteps",
+    "aio.aobserving",
+    "run.aio_steps",
+    "run.aio_reads",
+)
 
 
 def _streams_loaded_after(statement: str) -> set[str]:
@@ -80,8 +88,8 @@ def test_a_sync_stream_loads_none_of_the_async_chains_rooms() -> None:
         ".catch().group(2).sort().buffer(2).count_by(len, every=2).to_list()"
     )
     loaded = _streams_loaded_after(every_kind)
-    watching = {"progress", "observing", "shared.watching"}  # the bar, observe and probe
-    assert {"run.sync_steps", "run.sync_reads", "vsteps", "threaded", *watching} <= loaded
+    watching = {"progress", "sync.observing", "shared.watching"}  # the bar, observe and probe
+    assert {"run.sync_steps", "run.sync_reads", "sync.vsteps", "sync.threaded", *watching} <= loaded
     assert loaded.isdisjoint(ASYNC_ROOMS)
 
 

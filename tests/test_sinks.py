@@ -337,7 +337,7 @@ def test_the_file_being_read_is_rewritten_in_place_with_atomic(tmp_path: Path) -
 
 def test_an_interrupt_inside_a_write_keeps_the_batch_being_written(tmp_path: Path) -> None:
     from lazyfun.sinks.writers import JsonlWriter, drain
-    from lazyfun.streams.steps import Chunked
+    from lazyfun.streams.sync.steps import Chunked
 
     class Interrupted(JsonlWriter):
         calls = 0
@@ -381,7 +381,7 @@ def test_a_sink_cancelled_while_it_opens_leaves_no_file(tmp_path: Path) -> None:
     import time
 
     from lazyfun.sinks.writers import JsonlWriter, adrain
-    from lazyfun.streams.asteps import Group
+    from lazyfun.streams.aio.asteps import Group
 
     def slow_open() -> JsonlWriter:
         writer = JsonlWriter(tmp_path / "o.jsonl", atomic=True)
@@ -448,7 +448,7 @@ def test_ctrl_c_while_a_batch_is_written_comes_once_it_is_written(tmp_path: Path
     import threading
 
     from lazyfun.sinks.writers import JsonlWriter, drain
-    from lazyfun.streams.steps import Chunked
+    from lazyfun.streams.sync.steps import Chunked
 
     class Signalled(JsonlWriter):
         def encode(self, records: list[Any]) -> bytes:

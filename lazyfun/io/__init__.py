@@ -39,8 +39,8 @@ from lazyfun.parallel.window import Holding
 from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike
 from lazyfun.streams.modes import Sync
-from lazyfun.streams.steps import check_count
 from lazyfun.streams.stream import Stream
+from lazyfun.streams.sync.steps import check_count
 
 __all__ = [
     "Connection",

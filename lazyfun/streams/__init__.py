@@ -1,18 +1,21 @@
 """The Stream: one fluent, typed, one-shot pipeline, read with ``for`` or ``async for``.
 
+The folder shows the design, a room each:
+
 - :mod:`lazyfun.streams.stream`: :class:`Stream`, :func:`stream` and :func:`astream`;
-- :mod:`lazyfun.streams.modes`: ``Sync`` and ``Async``, a stream's mode as a type;
+  :mod:`lazyfun.streams.modes`: ``Sync`` and ``Async``, a stream's mode as a type;
 - :mod:`lazyfun.streams.facade`: each step, terminal and sink declared once, its
   arguments checked at the call;
 - :mod:`lazyfun.streams.run`: the two runners that build the chain of each mode;
-- the step nodes: :mod:`~lazyfun.streams.steps`, :mod:`~lazyfun.streams.flow` (in C),
-  :mod:`~lazyfun.streams.threaded` and :mod:`~lazyfun.streams.calls` for the sync
-  chain; :mod:`~lazyfun.streams.asteps` and :mod:`~lazyfun.streams.aconcurrent` for
-  the async one; :mod:`~lazyfun.streams.verbs` and :mod:`~lazyfun.streams.vsteps` for
-  the data verbs (sort, join, aggregate) of both;
-- around them: :mod:`~lazyfun.streams.explain` (the plan and its counts),
-  the watching steps of :mod:`~lazyfun.streams.observing` (async:
-  :mod:`~lazyfun.streams.aobserving`) and :mod:`~lazyfun.streams.progress`.
+- :mod:`lazyfun.streams.sync`: the sync chain's step nodes (the steps, the C flow
+  engine, threads, calls, the verbs' steps, ``observe``);
+- :mod:`lazyfun.streams.aio`: the async chain's step nodes (the sequential steps, the
+  concurrent ones, the verbs' steps, ``observe``);
+- :mod:`lazyfun.streams.shared`: what the nodes of both chains share, and the only way
+  one reaches the other;
+- beside them, for both modes: :mod:`~lazyfun.streams.verbs` (the data verbs' work:
+  sort, join, aggregate), :mod:`~lazyfun.streams.explain` (the plan and its counts) and
+  :mod:`~lazyfun.streams.progress` (the bar).
 
 Concurrent steps run through :mod:`lazyfun.parallel`, one layer down.
 
@@ -25,9 +28,9 @@ from typing import TYPE_CHECKING
 # Each name is imported when first used (lazyfun.loading): importing the package loads
 # no stream.
 if TYPE_CHECKING:
-    from lazyfun.streams.steps import StreamConsumedError
+    from lazyfun.streams.shared.calling import Rate
+    from lazyfun.streams.shared.parts import StreamConsumedError
     from lazyfun.streams.stream import AsyncStream, Stream, astream, stream
-    from lazyfun.streams.threaded import Rate
 else:
     from lazyfun.loading import lazily
 
@@ -35,8 +38,8 @@ else:
         __name__,
         {
             "lazyfun.streams.stream": ("AsyncStream", "Stream", "astream", "stream"),
-            "lazyfun.streams.steps": ("StreamConsumedError",),
-            "lazyfun.streams.threaded": ("Rate",),
+            "lazyfun.streams.shared.parts": ("StreamConsumedError",),
+            "lazyfun.streams.shared.calling": ("Rate",),
         },
     )
 

@@ -42,7 +42,7 @@ from lazyfun.streams.shared.watching import Watching
 from lazyfun.trace import Counts
 
 try:
-    from lazyfun.streams import _flow  # the C flow engine, which import-linter cannot read
+    from lazyfun.streams.sync import _flow  # the C flow engine (let through by import-linter)
 except ImportError:  # built without a C compiler
     _TALLY: Any = None
     _CALLS: Any = None
@@ -216,7 +216,7 @@ def metered(items: Iterator[T], stage: Stage) -> Iterator[T]:
 
 class Accounting:
     """What the Python meters share, sync and async (the async one is
-    :class:`lazyfun.streams.aobserving.Metered`): the stage's meter, and the accounting
+    :class:`lazyfun.streams.aio.aobserving.Metered`): the stage's meter, and the accounting
     after a read."""
 
     __slots__ = ("hold", "lists", "meter")

@@ -144,7 +144,7 @@ def aprogress(
     """``items`` counted on a bar when ``out`` (standard error) is a terminal, else as is.
 
     >>> import asyncio
-    >>> from lazyfun.streams.asteps import FromSync
+    >>> from lazyfun.streams.aio.asteps import FromSync
     >>> async def read():
     ...     return [x async for x in aprogress(FromSync("ab"), "letters", None)]
     >>> asyncio.run(read())  # not a terminal here: untouched

@@ -4,7 +4,7 @@
 library's lazy vocabulary read left to right.  Each step returns a new
 Stream and computes nothing; a terminal (``to_list``, ``first``, ``count``,
 ``reduce``, ...) or a ``for`` loop pulls the items through.  The steps are
-itertools and the small resumable iterators of :mod:`lazyfun.streams.steps`, so a
+itertools and the small resumable iterators of :mod:`lazyfun.streams.sync.steps`, so a
 Stream costs about what the hand-written generator pipeline costs (``make
 bench BENCH=stream``).
 
@@ -41,7 +41,7 @@ once, turn it into a call-by-need :class:`~lazyfun.lazylist.LazyList` with :meth
 >>> squares.to_list()
 Traceback (most recent call last):
 ...
-lazyfun.streams.steps.StreamConsumedError: this Stream was already read: ...
+lazyfun.streams.shared.parts.StreamConsumedError: this Stream was already read: ...
 
 Stopping an async stream early (``break`` then ``aclose()``, a terminal such as
 ``first``, leaving ``async with``, cancelling the task that reads it, or the end of the
@@ -60,8 +60,8 @@ from lazyfun.streams.facade.sinks import Sinks
 from lazyfun.streams.facade.steps import Steps
 from lazyfun.streams.facade.verbs import Verbs
 from lazyfun.streams.modes import Async, M, Sync
-from lazyfun.streams.steps import StreamConsumedError
-from lazyfun.streams.threaded import Rate
+from lazyfun.streams.shared.calling import Rate
+from lazyfun.streams.shared.parts import StreamConsumedError
 from lazyfun.trace import Counts
 
 __all__ = ["AsyncStream", "Rate", "Stream", "StreamConsumedError", "astream", "stream"]
@@ -152,7 +152,7 @@ def stream(items: Any, *, until: object = _NO_END, analyze: bool | None = None) 
             raise TypeError(f"stream(..., until=) needs a function, got {type(items).__name__}")
         return Stream(iter(items, until), stage=Stage("stream", (items,), None, meter))
     if async_only(items):
-        from lazyfun.streams import threaded
+        from lazyfun.streams.sync import threaded
 
         read = threaded.FromAsync(items)
         return Stream(read, (read,), stage=root(items, meter))

@@ -3,8 +3,8 @@ temporary files beyond a memory budget, merged lazily), ``top``, ``join`` (a has
 or a merge join of two sorted inputs), keyed aggregates, and ``unique`` within a window.
 
 Each verb's work is a small object that knows nothing of how its items arrive: the
-sync steps (:mod:`lazyfun.streams.vsteps`) and the async ones
-(:mod:`lazyfun.streams.avsteps`) feed it chunks and read what it gives, so an algorithm
+sync steps (:mod:`lazyfun.streams.sync.vsteps`) and the async ones
+(:mod:`lazyfun.streams.aio.avsteps`) feed it chunks and read what it gives, so an algorithm
 is written once; a merge join's step is written once too (:class:`MergeJoining`), but
 for its read.
 

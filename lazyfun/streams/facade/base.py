@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from lazyfun.streams.explain import Explaining, Stage, analysing, called, root
 from lazyfun.streams.modes import Async, M, Sync
-from lazyfun.streams.steps import NOTHING, StreamConsumedError
+from lazyfun.streams.sync.steps import NOTHING, StreamConsumedError
 from lazyfun.trace import Counts
 
 if TYPE_CHECKING:
@@ -121,8 +121,8 @@ class Base(Explaining, Generic[T, M]):
         if self._run.is_async:
             items: AsyncIterator[T] = self._take_items()
             return items
-        from lazyfun.streams.aconcurrent import ReadAhead
-        from lazyfun.streams.asteps import FromSync, in_memory
+        from lazyfun.streams.aio.aconcurrent import ReadAhead
+        from lazyfun.streams.aio.asteps import FromSync, in_memory
 
         plain: Iterator[T] = self._take_items()
         if in_memory(plain):
@@ -191,7 +191,7 @@ class Base(Explaining, Generic[T, M]):
         """
         if not self._run.is_async:
             raise TypeError("a sync stream is closed with 's.close()'")
-        from lazyfun.streams.asteps import aclose
+        from lazyfun.streams.aio.asteps import aclose
 
         self._closed = True
         await aclose(self._items)

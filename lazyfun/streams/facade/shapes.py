@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
 from lazyfun.streams.facade.steps import Steps
 from lazyfun.streams.modes import Async, M
-from lazyfun.streams.steps import check_count, seconds
+from lazyfun.streams.sync.steps import check_count, seconds
 
 if TYPE_CHECKING:
     import logging

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from lazyfun.sinks.paths import PathLike, refuse_writing_what_is_read
 from lazyfun.streams.facade.terminals import Await, Terminals
 from lazyfun.streams.modes import Async, M, Sync
-from lazyfun.streams.steps import check_count, seconds
+from lazyfun.streams.sync.steps import check_count, seconds
 
 if TYPE_CHECKING:
     import sqlite3

@@ -16,7 +16,7 @@ from typing_extensions import TypeIs, deprecated
 
 from lazyfun.streams.facade.base import Base
 from lazyfun.streams.modes import Async, M, Sync
-from lazyfun.streams.steps import check_count, seconds
+from lazyfun.streams.sync.steps import check_count, seconds
 
 if TYPE_CHECKING:
     from typing import TypeGuard
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from lazyfun.parallel.places import Via
     from lazyfun.streams.stream import Stream
-    from lazyfun.streams.threaded import Rate
+    from lazyfun.streams.sync.threaded import Rate
 
 __all__ = ["Steps"]
 
@@ -152,7 +152,7 @@ class Steps(Base[T, M]):
         on threads (``via``: see :mod:`lazyfun.parallel.places`), results in input
         order or, with ``ordered=False``, as they complete.  ``retry`` is a count of
         attempts or a tenacity ``Retrying``, applied to each call, in the worker.
-        ``rate`` (a :class:`~lazyfun.streams.threaded.Rate`) meters the calls, every
+        ``rate`` (a :class:`~lazyfun.streams.sync.threaded.Rate`) meters the calls, every
         attempt of a retry included, on this process's threads.  ``timeout`` (seconds)
         ends a call that runs longer with a TimeoutError at its item (catchable; a retry
         tries again): the call is left to finish on a daemon thread, its result dropped

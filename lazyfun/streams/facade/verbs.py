@@ -2,7 +2,7 @@
 ``reduce_by``, ``aggregate``, each saying what it holds in memory.  Their keys are plain
 functions in both modes (a coroutine function is refused at the call); the dicts of the
 terminal forms are awaited in an async stream.  The work is in
-:mod:`lazyfun.streams.verbs`, the steps in :mod:`lazyfun.streams.vsteps`.
+:mod:`lazyfun.streams.verbs`, the steps in :mod:`lazyfun.streams.sync.vsteps`.
 
 >>> stream([3, 1, 2]).sort().to_list()
 [1, 2, 3]
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 from lazyfun.streams.facade.base import async_only
 from lazyfun.streams.facade.shapes import Shapes
 from lazyfun.streams.modes import Async, M, Sync
-from lazyfun.streams.steps import check_count, seconds
+from lazyfun.streams.sync.steps import check_count, seconds
 from lazyfun.streams.verbs import MEMORY, Accumulators, field, reductions
 
 if TYPE_CHECKING:

@@ -21,9 +21,9 @@ from lazyfun.sinks.writers import (
     Writer,
     adrain,
 )
-from lazyfun.streams import avsteps
-from lazyfun.streams.aconcurrent import ReadAhead
-from lazyfun.streams.asteps import Group, aclose, call, is_async, may_wait
+from lazyfun.streams.aio import avsteps
+from lazyfun.streams.aio.aconcurrent import ReadAhead
+from lazyfun.streams.aio.asteps import Group, aclose, call, is_async, may_wait
 from lazyfun.streams.facade.base import NOTHING, Base
 from lazyfun.streams.run.aio_steps import then
 from lazyfun.streams.shared.reading import GROUP_AHEAD

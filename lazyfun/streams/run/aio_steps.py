@@ -1,6 +1,6 @@
 """The async runner's steps: each builds its part of a chain read with ``async for``,
-from the async iterators of :mod:`lazyfun.streams.asteps` and the tasks of
-:mod:`lazyfun.streams.aconcurrent` (a plain function's calls on threads).  The façade
+from the async iterators of :mod:`lazyfun.streams.aio.asteps` and the tasks of
+:mod:`lazyfun.streams.aio.aconcurrent` (a plain function's calls on threads).  The façade
 has checked the arguments.  A plain source is read in the event loop, or on a thread
 where a step reads ahead of it (``buffer``, ``group(within=)``).
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from lazyfun.streams import avsteps
-from lazyfun.streams.aconcurrent import (
+from lazyfun.streams.aio import avsteps
+from lazyfun.streams.aio.aconcurrent import (
     Buffer,
     Concurrent,
     FromLoop,
@@ -22,8 +22,8 @@ from lazyfun.streams.aconcurrent import (
     Tee,
     TeeBranch,
 )
-from lazyfun.streams.aobserving import ACounting, Observed, ametered
-from lazyfun.streams.asteps import (
+from lazyfun.streams.aio.aobserving import ACounting, Observed, ametered
+from lazyfun.streams.aio.asteps import (
     Catch,
     Chain,
     Chunked,
@@ -44,7 +44,7 @@ from lazyfun.streams.asteps import (
     may_wait,
     source,
 )
-from lazyfun.streams.asteps import metered as _rated
+from lazyfun.streams.aio.asteps import metered as _rated
 from lazyfun.streams.explain import called
 from lazyfun.streams.facade.base import Base
 from lazyfun.streams.shared.calling import with_retry

@@ -23,10 +23,10 @@ from lazyfun.sinks.writers import (
     _FileWriter,
     drain,
 )
-from lazyfun.streams import vsteps
 from lazyfun.streams.facade.base import NOTHING, Base
 from lazyfun.streams.run.sync_steps import then
-from lazyfun.streams.steps import Chunked, Group
+from lazyfun.streams.sync import vsteps
+from lazyfun.streams.sync.steps import Chunked, Group
 
 if TYPE_CHECKING:
     import sqlite3
@@ -114,7 +114,7 @@ def aggregated(
             for item in s._take_items():
                 acc.add(item)
         return acc.output()
-    from lazyfun.streams import threaded
+    from lazyfun.streams.sync import threaded
 
     items: Any = s._take_items()
     if limit is None:

@@ -1,6 +1,6 @@
 """The sync runner's steps: each builds its part of a chain read with ``for``, from
-builtins and itertools, the small iterators of :mod:`lazyfun.streams.steps`, the C flow
-engine (:mod:`lazyfun.streams.flow`), threads (:mod:`lazyfun.streams.threaded`) and the
+builtins and itertools, the small iterators of :mod:`lazyfun.streams.sync.steps`, the C flow
+engine (:mod:`lazyfun.streams.sync.flow`), threads (:mod:`lazyfun.streams.sync.threaded`) and the
 concurrent windows of :mod:`lazyfun.parallel`.  The façade has checked the arguments.
 
 Each step's stream knows what it holds (closed with it) and, for a killed job's
@@ -16,11 +16,11 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from lazyfun.streams import calls, flow, steps, threaded, vsteps
 from lazyfun.streams.explain import called
 from lazyfun.streams.explain import metered as metered  # what a sync stream hands on
 from lazyfun.streams.facade.base import Base, Closable, async_only
-from lazyfun.streams.observing import Counting, Observe
+from lazyfun.streams.sync import calls, flow, steps, threaded, vsteps
+from lazyfun.streams.sync.observing import Counting, Observe
 from lazyfun.streams.verbs import HashTable, MergeJoin, Recent, Sorter, Top
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from lazyfun.parallel.places import Via
     from lazyfun.parallel.window import Kind
-    from lazyfun.streams.threaded import Rate
+    from lazyfun.streams.sync.threaded import Rate
     from lazyfun.trace import Probe
 
 Stream = Base[Any, Any]

@@ -1,10 +1,7 @@
 """What the two chains' step nodes share: the base that both the sync nodes
-(:mod:`~lazyfun.streams.steps`, :mod:`~lazyfun.streams.flow`,
-:mod:`~lazyfun.streams.threaded`, :mod:`~lazyfun.streams.calls`,
-:mod:`~lazyfun.streams.vsteps`, :mod:`~lazyfun.streams.observing`, and the sync runner)
-and the async nodes (:mod:`~lazyfun.streams.asteps`, :mod:`~lazyfun.streams.aconcurrent`,
-:mod:`~lazyfun.streams.avsteps`, :mod:`~lazyfun.streams.aobserving`, and the async
-runner) import, and the only way one side reaches the other (import-linter holds it):
+(:mod:`lazyfun.streams.sync`, and the sync runner) and the async nodes
+(:mod:`lazyfun.streams.aio`, and the async runner) import, and the only way one side
+reaches the other (import-linter holds it):
 
 - :mod:`.parts`: the sentinels, the argument checks, an error held by a batching step,
   ``catch``'s :class:`~.parts.Recovery`, ``unique``'s memory, an async node's base;

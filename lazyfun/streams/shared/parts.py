@@ -42,10 +42,6 @@ class StreamConsumedError(RuntimeError):
     """A Stream was read twice; a Stream is one-shot, as the iterator it wraps."""
 
 
-# its public name, the one the docs and tracebacks have always shown (re-exported there)
-StreamConsumedError.__module__ = "lazyfun.streams.steps"
-
-
 def check_count(n: object, what: str, least: int) -> None:
     """Refuse at the call a count that is not an int of at least ``least``."""
     if isinstance(n, bool) or not isinstance(n, int):

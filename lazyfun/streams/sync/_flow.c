@@ -1,6 +1,6 @@
 /* The hot steps of a Stream as C iterators: the fast engine beside the readable Python
- * forms of lazyfun/streams/steps.py (take, catch and throttle's stretches), with the
- * same behaviour; lazyfun/streams/flow.py chooses between them.
+ * forms of lazyfun/streams/sync/steps.py (take, catch and throttle's stretches), with the
+ * same behaviour; lazyfun/streams/sync/flow.py chooses between them.
  *
  * Guarded(source, recovery, dropped): the items of source; an exception of
  * recovery.errors is handed to recovery.recover(error), whose result is yielded in its
@@ -270,7 +270,7 @@ Guarded_next(Guarded *self)
 
 static PyTypeObject GuardedType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "lazyfun.streams._flow.Guarded",
+    .tp_name = "lazyfun.streams.sync._flow.Guarded",
     .tp_doc = PyDoc_STR("The items of a source, its exceptions of recovery.errors recovered."),
     .tp_basicsize = sizeof(Guarded),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
@@ -419,7 +419,7 @@ static PyMemberDef Counted_members[] = {
 
 static PyTypeObject CountedType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "lazyfun.streams._flow.Counted",
+    .tp_name = "lazyfun.streams.sync._flow.Counted",
     .tp_doc = PyDoc_STR("At most n items of a source; its exceptions pass on uncounted."),
     .tp_basicsize = sizeof(Counted),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
@@ -580,7 +580,7 @@ static PyMemberDef Tally_members[] = {
 
 static PyTypeObject TallyType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "lazyfun.streams._flow.Tally",
+    .tp_name = "lazyfun.streams.sync._flow.Tally",
     .tp_doc = PyDoc_STR("The items of a source, unchanged, counted and timed."),
     .tp_basicsize = sizeof(Tally),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
@@ -662,7 +662,7 @@ static PyMemberDef Calls_members[] = {
 
 static PyTypeObject CallsType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "lazyfun.streams._flow.Calls",
+    .tp_name = "lazyfun.streams.sync._flow.Calls",
     .tp_doc = PyDoc_STR("A function, each call counted."),
     .tp_basicsize = sizeof(Calls),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
@@ -788,7 +788,7 @@ FlatMapped_next(FlatMapped *self)
 
 static PyTypeObject FlatMappedType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "lazyfun.streams._flow.FlatMapped",
+    .tp_name = "lazyfun.streams.sync._flow.FlatMapped",
     .tp_doc = PyDoc_STR("The items of iter(f(x)) for each item x of a source."),
     .tp_basicsize = sizeof(FlatMapped),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
@@ -826,8 +826,8 @@ static PyModuleDef_Slot flow_slots[] = {
 
 static struct PyModuleDef flow_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "lazyfun.streams._flow",
-    .m_doc = PyDoc_STR("The hot steps of a Stream as C iterators (see lazyfun.streams.flow)."),
+    .m_name = "lazyfun.streams.sync._flow",
+    .m_doc = PyDoc_STR("The hot steps of a Stream as C iterators (see lazyfun.streams.sync.flow)."),
     .m_size = 0,
     .m_slots = flow_slots,
 };

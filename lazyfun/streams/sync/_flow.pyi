@@ -1,6 +1,6 @@
-"""Types of the C extension ``lazyfun.streams._flow``.
+"""Types of the C extension ``lazyfun.streams.sync._flow``.
 
-See lazyfun.streams.flow.
+See lazyfun.streams.sync.flow.
 """
 
 from collections.abc import Callable, Iterable, Iterator

@@ -18,7 +18,7 @@ which goes on from there: per item, no Python code runs at all, or one frame.
 Steps that wait (``throttle``, ``Group(within=...)``) read time from a
 monotonic ``clock`` and wait with ``sleep``; both can be replaced (tests use a
 fake clock).  The steps that run threads of their own are in
-:mod:`lazyfun.streams.threaded`.
+:mod:`lazyfun.streams.sync.threaded`.
 
 >>> list(Chunked(iter(range(5)), 2))
 [[0, 1], [2, 3], [4]]

@@ -4,7 +4,7 @@
 sync iterator stepped on a thread (``pmap``, ``async for`` over a Stream).
 
 Each ends all it started when it is closed, or when the task reading it is cancelled
-(:class:`Ending`).  The sequential steps are in :mod:`lazyfun.streams.asteps`.
+(:class:`Ending`).  The sequential steps are in :mod:`lazyfun.streams.aio.asteps`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Collection, Iterator
 from typing import Any
 
-from lazyfun.streams.asteps import Threads, close_made
+from lazyfun.streams.aio.asteps import Threads, close_made
 from lazyfun.streams.shared import reading
 from lazyfun.streams.shared.calling import is_async
 from lazyfun.streams.shared.parts import NOTHING, Step, StreamConsumedError, aclose

@@ -6,7 +6,7 @@ the async chain reads ahead with too, and the call wrappers of ``map``'s ``rate=
 
 Each thread is a daemon thread that holds no reference to its step, so dropping the
 step (or closing it) stops it after the read it is in, and none holds the process open
-at exit.  The other steps are in :mod:`lazyfun.streams.steps`.
+at exit.  The other steps are in :mod:`lazyfun.streams.sync.steps`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The steps of an AsyncStream, each a small resumable async iterator.
 
 :func:`lazyfun.streams.stream.astream`'s chains are made of these, as
-:class:`~lazyfun.streams.stream.Stream` is made of :mod:`lazyfun.streams.steps`'s: each
+:class:`~lazyfun.streams.stream.Stream` is made of :mod:`lazyfun.streams.sync.steps`'s: each
 ``__anext__`` lets an upstream exception through with its state intact, so a
 ``Catch`` further down can drop it and go on; closing a step (``aclose``)
 closes its source and cancels the tasks it started.
@@ -319,7 +319,7 @@ class Sliding(Windowing, Step):
 
 
 class Recovering(Recovery):
-    """An async ``catch``'s :class:`~lazyfun.streams.steps.Recovery`: ``where``, ``do``
+    """An async ``catch``'s :class:`~lazyfun.streams.sync.steps.Recovery`: ``where``, ``do``
     and ``replace`` may be plain or coroutine functions (awaited)."""
 
     __slots__ = ()

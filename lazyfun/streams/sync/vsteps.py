@@ -1,6 +1,6 @@
 """The verbs' steps: each reads its source a chunk at a time into the verb's core
 (:mod:`lazyfun.streams.verbs`) and gives what the core gives, as an iterator of a sync
-stream's chain (:mod:`lazyfun.streams.avsteps` has the async chain's, over the same
+stream's chain (:mod:`lazyfun.streams.aio.avsteps` has the async chain's, over the same
 cores).
 
 A failing item passes on as errors do in every step: an error from the source is
@@ -19,7 +19,7 @@ from itertools import chain, islice
 from typing import Any, TypeVar
 
 from lazyfun.streams.shared.parts import Held
-from lazyfun.streams.steps import Failure
+from lazyfun.streams.sync.steps import Failure
 from lazyfun.streams.verbs import (
     Accumulators,
     HashTable,

@@ -6,7 +6,7 @@ And :func:`ametered`: what an analysed async stream hands on, each stage counted
 step of the chain, so closing the stream closes what is above it).
 
 >>> import asyncio
->>> from lazyfun.streams.asteps import FromSync
+>>> from lazyfun.streams.aio.asteps import FromSync
 >>> counts = Counts()
 >>> async def read():
 ...     return [x async for x in ACounting(FromSync("ab"), counts)]

@@ -1,9 +1,9 @@
 """A Stream's ``take``, ``catch`` and ``throttle``, through the C flow engine when it
-was built: the same steps as :mod:`lazyfun.streams.steps`, with the same behaviour.
+was built: the same steps as :mod:`lazyfun.streams.sync.steps`, with the same behaviour.
 
 The Python forms there pass the items through C builtins (``islice``, ``compress``,
 ``chain``), with a generator at each stretch's end; even so ``catch`` cost over twice
-a plain loop per item.  ``lazyfun/streams/_flow.c`` does each in one C iterator:
+a plain loop per item.  ``lazyfun/streams/sync/_flow.c`` does each in one C iterator:
 ``Guarded`` recovers what ``catch`` is given to, with the same :class:`Recovery`;
 ``Counted`` passes at most ``n`` items on, exceptions uncounted, and is ``take`` itself;
 given a ``refill`` that waits for the next allowance, it is a throttle; ``FlatMapped``
@@ -24,12 +24,12 @@ from typing import TypeVar
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
-from lazyfun.streams import steps
 from lazyfun.streams.shared.parts import DROPPED, Clock, Recovery, Sleep
-from lazyfun.streams.steps import Pace
+from lazyfun.streams.sync import steps
+from lazyfun.streams.sync.steps import Pace
 
 try:
-    from lazyfun.streams import _flow  # the C engine, which import-linter cannot read
+    from lazyfun.streams.sync import _flow  # the C engine, which import-linter cannot read
 except ImportError:  # built without a C compiler
     BUILT = False
 else:
@@ -42,7 +42,7 @@ U = TypeVar("U")
 
 
 def take(source: Iterator[T], n: int) -> Iterator[T]:
-    """:func:`lazyfun.streams.steps.take`: the first ``n`` items that come through,
+    """:func:`lazyfun.streams.sync.steps.take`: the first ``n`` items that come through,
     closing a concurrent step right above it once the last is read."""
     if not BUILT:
         return steps.take(source, n)
@@ -52,7 +52,7 @@ def take(source: Iterator[T], n: int) -> Iterator[T]:
 
 
 def flat_map(source: Iterator[T], f: Callable[[T], Iterable[U]]) -> Iterator[U]:
-    """:func:`lazyfun.streams.steps.flat_map`: the items of ``f(x)`` for each ``x``, an
+    """:func:`lazyfun.streams.sync.steps.flat_map`: the items of ``f(x)`` for each ``x``, an
     error at its place (``_flow.FlatMapped``: no generator between the inner iterators).
     """
     if not BUILT:
@@ -63,7 +63,7 @@ def flat_map(source: Iterator[T], f: Callable[[T], Iterable[U]]) -> Iterator[U]:
 
 
 def catch(source: Iterator[T], recovery: Recovery) -> Iterator[T]:
-    """:func:`lazyfun.streams.steps.catch`: upstream exceptions handled by ``recovery``."""
+    """:func:`lazyfun.streams.sync.steps.catch`: upstream exceptions handled by ``recovery``."""
     if not BUILT:
         return steps.catch(source, recovery)
     return _flow.Guarded(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
@@ -78,7 +78,7 @@ def throttle(
     clock: Clock = time.monotonic,
     sleep: Sleep = time.sleep,
 ) -> Iterator[T]:
-    """:func:`lazyfun.streams.steps.throttle`: at most ``count`` items in any ``per``
+    """:func:`lazyfun.streams.sync.steps.throttle`: at most ``count`` items in any ``per``
     seconds."""
     if not BUILT:
         return steps.throttle(source, count, per, clock, sleep)

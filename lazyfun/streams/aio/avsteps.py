@@ -1,4 +1,4 @@
-"""The verbs' steps of an async stream's chain: :mod:`lazyfun.streams.vsteps`'s, each
+"""The verbs' steps of an async stream's chain: :mod:`lazyfun.streams.sync.vsteps`'s, each
 over an async source, feeding the same cores (:mod:`lazyfun.streams.verbs`) a chunk at
 a time; an error from the source passes on at its place as in every step.
 """
@@ -110,7 +110,7 @@ class AsyncHashJoin(Step):
 
 
 class AsyncMergeJoin(MergeJoining, Step):
-    """:class:`~lazyfun.streams.vsteps.MergeJoinStep` over an async source; the other
+    """:class:`~lazyfun.streams.sync.vsteps.MergeJoinStep` over an async source; the other
     side is a plain iterable."""
 
     def __init__(
