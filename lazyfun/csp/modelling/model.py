@@ -211,9 +211,7 @@ class Model:
             if not isinstance(d, Decision) or d.model is not self:
                 raise ModelError(f"branch_on: {d!r} is not a decision of this model")
         self.branching.extend(decisions)
-        self.strategies.append(
-            Strategy([d.index for d in decisions], variable, value, tentative)
-        )
+        self.strategies.append(Strategy([d.index for d in decisions], variable, value, tentative))
 
     def _goal(self, goal: Expr | Decision, sign: int, verb: str) -> None:
         if not isinstance(goal, Expr | Decision):
