@@ -18,7 +18,6 @@ Installed from source, this module is compiled with mypyc (see
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 
 from lazyfun.csp.modelling.arithmetic import Function
@@ -591,30 +590,27 @@ class Propagators:
         idempotent = self.idempotent
         slow = self.slow
         queued = [False] * len(props)
-        queue: deque[int] = deque()
-        later: deque[int] = deque()
-        if self.goal.goals:
-            queued[self.goal_index] = True
-            queue.append(self.goal_index)
-        if self.relaxation_index >= 0:
-            queued[self.relaxation_index] = True
-            queue.append(self.relaxation_index)
-        for i in touched:
-            for k in watchers[i]:
-                if not queued[k]:
-                    queued[k] = True
-                    (later if slow[k] else queue).append(k)
+        # Two first-in first-out queues as lists read from a head (cheaper than deques
+        # compiled): the cheap propagators', then the costly ones'.
+        queue: list[int] = []
+        later: list[int] = []
+        head = late = 0
+        self._seed(touched, queued, queue, later)
         runs = 0
-        while queue or later:
-            k = queue.popleft() if queue else later.popleft()
+        while True:
+            if head < len(queue):
+                k = queue[head]
+                head += 1
+            elif late < len(later):
+                k = later[late]
+                late += 1
+            else:
+                break
             queued[k] = False
             runs += 1
             changes = props[k](doms)
             if changes is None:
-                for i in self.scopes[k]:
-                    self.weight[i] += 1
-                self.propagations += runs
-                self.failures += 1
+                self._failed(k, runs)
                 return False
             again = not idempotent[k]
             for i in changes:
@@ -624,3 +620,25 @@ class Propagators:
                         (later if slow[k2] else queue).append(k2)
         self.propagations += runs
         return True
+
+    def _seed(
+        self, touched: Sequence[int], queued: list[bool], queue: list[int], later: list[int]
+    ) -> None:
+        """Queue the goals' cut, the relaxation and the propagators watching ``touched``."""
+        for k in (self.goal_index if self.goal.goals else -1, self.relaxation_index):
+            if k >= 0:
+                queued[k] = True
+                queue.append(k)
+        slow = self.slow
+        for i in touched:
+            for k in self.watchers[i]:
+                if not queued[k]:
+                    queued[k] = True
+                    (later if slow[k] else queue).append(k)
+
+    def _failed(self, k: int, runs: int) -> None:
+        """Propagator ``k`` failed after ``runs`` runs: its decisions weigh one more."""
+        for i in self.scopes[k]:
+            self.weight[i] += 1
+        self.propagations += runs
+        self.failures += 1
