@@ -195,6 +195,9 @@ class Propagators:
         # The costly propagators (Hall intervals, distinct distances, scheduling's),
         # run once the others are at a fixpoint.
         self.slow: list[bool] = []
+        # which propagators are queued: kept between runs (all False at rest), so a run
+        # allocates no list as long as the propagators are
+        self._queued: list[bool] = []
         self.costly: list[tuple[Propagator, tuple[int, ...]]] = []
         # The differences g == x - y and the all_different scopes, for distinct distances.
         self.ties: list[tuple[int, int, int]] = []
@@ -585,11 +588,21 @@ class Propagators:
         intervals, distinct distances, scheduling's) wait in a second queue until
         the first is empty, so they run on domains the cheap ones have narrowed.
         """
+        try:
+            return self._propagate(doms, touched)
+        except BaseException:
+            self._queued = []  # a propagator raised mid-run: the marks start afresh
+            raise
+
+    def _propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
+        """:meth:`propagate`, its marks of what is queued kept between runs."""
         watchers = self.watchers
         props = self.propagators
         idempotent = self.idempotent
         slow = self.slow
-        queued = [False] * len(props)
+        queued = self._queued
+        if len(queued) != len(props):
+            queued = self._queued = [False] * len(props)
         # Two first-in first-out queues as lists read from a head (cheaper than deques
         # compiled): the cheap propagators', then the costly ones'.
         queue: list[int] = []
@@ -611,6 +624,10 @@ class Propagators:
             changes = props[k](doms)
             if changes is None:
                 self._failed(k, runs)
+                for j in queue[head:]:  # at rest again for the next run
+                    queued[j] = False
+                for j in later[late:]:
+                    queued[j] = False
                 return False
             again = not idempotent[k]
             for i in changes:

@@ -56,6 +56,18 @@ Domains = tuple[int, ...]
 Postponed = tuple[tuple[int, int], ...]
 
 
+def replaced(doms: Domains, i: int, bits: int) -> Domains:
+    """``doms`` with decision ``i``'s domain ``bits`` (a child's domains: one copy of
+    the parent's, rather than two slices joined).
+
+    >>> replaced((1, 2, 3), 1, 7)
+    (1, 7, 3)
+    """
+    child = list(doms)
+    child[i] = bits
+    return tuple(child)
+
+
 class Node(NamedTuple):
     """A search state: the domains, the decision just fixed (-1: none), failure, the
     tasks SetTimes put off (start, earliest start then), the tasks ranked on their
@@ -326,8 +338,8 @@ class Solutions(Iterator[Solution]):
             bit = 1 << (bits.bit_length() - 1) if down else bits & -bits
             bits ^= bit
             if tracking:
-                self._open[-1] = (*doms[:best], bits, *doms[best + 1 :]) if bits else None
-            yield Node((*doms[:best], bit, *doms[best + 1 :]), best, False, (), node.ranks)
+                self._open[-1] = replaced(doms, best, bits) if bits else None
+            yield Node(replaced(doms, best, bit), best, False, (), node.ranks)
         if tracking:
             self._open.pop()
 
@@ -337,8 +349,8 @@ class Solutions(Iterator[Solution]):
         for k, part in enumerate(parts):
             if tracking:
                 rest = sum(parts[k + 1 :])
-                self._open[-1] = (*doms[:i], rest, *doms[i + 1 :]) if rest else None
-            yield Node((*doms[:i], part, *doms[i + 1 :]), i, False, (), node.ranks)
+                self._open[-1] = replaced(doms, i, rest) if rest else None
+            yield Node(replaced(doms, i, part), i, False, (), node.ranks)
         if tracking:
             self._open.pop()
 
@@ -400,12 +412,12 @@ class Solutions(Iterator[Solution]):
         rest = bits if self._set_times.postpone else bits ^ first
         tracking = bool(self._signs) and not self._trying
         if tracking:
-            self._open[-1] = (*doms[:i], rest, *doms[i + 1 :])
-        yield Node((*doms[:i], first, *doms[i + 1 :]), i, False, node.postponed)
+            self._open[-1] = replaced(doms, i, rest)
+        yield Node(replaced(doms, i, first), i, False, node.postponed)
         if tracking:
             self._open[-1] = None
         later = self._set_times.later(i, rest, node.postponed)
-        yield Node((*doms[:i], rest, *doms[i + 1 :]), i, False, later)
+        yield Node(replaced(doms, i, rest), i, False, later)
         if tracking:
             self._open.pop()
 
