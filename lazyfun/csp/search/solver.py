@@ -57,8 +57,8 @@ Postponed = tuple[tuple[int, int], ...]
 
 
 def replaced(doms: Domains, i: int, bits: int) -> Domains:
-    """``doms`` with decision ``i``'s domain ``bits`` (a child's domains: one copy of
-    the parent's, rather than two slices joined).
+    """``doms`` with decision ``i``'s domain ``bits`` (one copy, rather than two
+    slices joined).
 
     >>> replaced((1, 2, 3), 1, 7)
     (1, 7, 3)
@@ -71,7 +71,9 @@ def replaced(doms: Domains, i: int, bits: int) -> Domains:
 class Node(NamedTuple):
     """A search state: the domains, the decision just fixed (-1: none), failure, the
     tasks SetTimes put off (start, earliest start then), the tasks ranked on their
-    machines, and the decisions a ranking branch narrowed (None: see ``fixed``)."""
+    machines, the decisions a ranking branch narrowed (None: see ``fixed``), and the
+    domain ``fixed`` takes in a child not yet pruned (0: ``domains`` are the child's
+    own; else they are its parent's, copied once, when the child is pruned)."""
 
     domains: Domains
     fixed: int
@@ -79,6 +81,7 @@ class Node(NamedTuple):
     postponed: Postponed = ()
     ranks: Ranks = ()
     moved: tuple[int, ...] | None = None
+    value: int = 0
 
 
 # The neighbourhood search for a schedule's bound (see lazyfun.csp.search.ranking): the
@@ -254,6 +257,8 @@ class Solutions(Iterator[Solution]):
         if node.fixed == PAUSED:
             return node
         doms = list(node.domains)
+        if node.value:
+            doms[node.fixed] = node.value
         compiled = self._compiled
         if node.moved is not None:
             ok = compiled.propagate(doms, node.moved)
@@ -339,7 +344,7 @@ class Solutions(Iterator[Solution]):
             bits ^= bit
             if tracking:
                 self._open[-1] = replaced(doms, best, bits) if bits else None
-            yield Node(replaced(doms, best, bit), best, False, (), node.ranks)
+            yield Node(doms, best, False, (), node.ranks, None, bit)
         if tracking:
             self._open.pop()
 
@@ -350,7 +355,7 @@ class Solutions(Iterator[Solution]):
             if tracking:
                 rest = sum(parts[k + 1 :])
                 self._open[-1] = replaced(doms, i, rest) if rest else None
-            yield Node(replaced(doms, i, part), i, False, (), node.ranks)
+            yield Node(doms, i, False, (), node.ranks, None, part)
         if tracking:
             self._open.pop()
 
@@ -413,11 +418,11 @@ class Solutions(Iterator[Solution]):
         tracking = bool(self._signs) and not self._trying
         if tracking:
             self._open[-1] = replaced(doms, i, rest)
-        yield Node(replaced(doms, i, first), i, False, node.postponed)
+        yield Node(doms, i, False, node.postponed, (), None, first)
         if tracking:
             self._open[-1] = None
         later = self._set_times.later(i, rest, node.postponed)
-        yield Node(replaced(doms, i, rest), i, False, later)
+        yield Node(doms, i, False, later, (), None, rest)
         if tracking:
             self._open.pop()
 
