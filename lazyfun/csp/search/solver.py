@@ -52,7 +52,9 @@ from lazyfun.search import search
 
 __all__ = ["Node", "Solutions"]
 
-Domains = tuple[int, ...]
+# A node's domains: a list, copied (never changed) when a child is made or pruned, so
+# that pruning hands its list on with no tuple made of it
+Domains = list[int]
 Postponed = tuple[tuple[int, int], ...]
 
 
@@ -60,12 +62,12 @@ def replaced(doms: Domains, i: int, bits: int) -> Domains:
     """``doms`` with decision ``i``'s domain ``bits`` (one copy, rather than two
     slices joined).
 
-    >>> replaced((1, 2, 3), 1, 7)
-    (1, 7, 3)
+    >>> replaced([1, 2, 3], 1, 7)
+    [1, 7, 3]
     """
     child = list(doms)
     child[i] = bits
-    return tuple(child)
+    return child
 
 
 class Node(NamedTuple):
@@ -272,7 +274,7 @@ class Solutions(Iterator[Solution]):
             ok = ranking.enforce(doms, node.ranks)
             if ok and self._shaving and ranking.shaves(node.ranks):
                 ok = ranking.shave(doms) and ranking.enforce(doms, node.ranks)
-        return Node(tuple(doms), node.fixed, not ok, node.postponed, node.ranks)
+        return Node(doms, node.fixed, not ok, node.postponed, node.ranks)
 
     def _choose(self, doms: Domains) -> tuple[int, str]:
         """The decision to branch on and how to split its domain: the first strategy's
@@ -372,7 +374,7 @@ class Solutions(Iterator[Solution]):
             return None
         if tracking:
             self._open.pop()  # the one child holds every schedule of these ranks worth having
-        earliest = tuple(self._ranking.earliest(doms))
+        earliest = self._ranking.earliest(doms)
         return iter((Node(earliest, -1, False, (), node.ranks, open_starts),))
 
     def _by_times(self, node: Node, tracking: bool) -> Iterator[Node] | None:
@@ -394,12 +396,12 @@ class Solutions(Iterator[Solution]):
         assert self._ranking is not None
         doms = node.domains
         first = self._ranking.first(doms, machine, task, node.ranks)
-        later = tuple(self._ranking.not_first(doms, machine, task, node.ranks))
+        later = self._ranking.not_first(doms, machine, task, node.ranks)
         tracking = bool(self._signs) and not self._trying
         if tracking:
             self._open[-1] = later
         moved = tuple(i for i, bits in enumerate(first) if bits != doms[i]) or (task,)
-        yield Node(tuple(first), -1, False, (), (*node.ranks, (machine, task)), moved)
+        yield Node(first, -1, False, (), (*node.ranks, (machine, task)), moved)
         if tracking:
             self._open[-1] = None
         yield Node(later, -1, False, (), node.ranks, (task,))
@@ -472,7 +474,7 @@ class Solutions(Iterator[Solution]):
         :data:`PATIENCE` tries in a row find nothing better; then, with one goal,
         targets between the best and the least the goal can reach (:meth:`_targets`)."""
         assert self._ranking is not None
-        start = Node(self._compiled.start, -1)
+        start = Node(list(self._compiled.start), -1)
         self._trying = True
         self._shaving = False
         self._try_ends = 1 << 62
@@ -627,7 +629,7 @@ class Solutions(Iterator[Solution]):
         settled it; after :data:`IDLE_RUNS` of the solver's runs in a row find nothing
         better, the proof's search goes on to its end.  Without goals (a tentative branching),
         the first solution ends the runs; the proof's search, going on, leaves it out."""
-        root = self._prune(Node(self._compiled.start, -1))
+        root = self._prune(Node(list(self._compiled.start), -1))
         if root.failed:
             return
         self._trying = True
@@ -696,7 +698,7 @@ class Solutions(Iterator[Solution]):
         elif self._restarting and self.restart_nodes > 0:
             yield from self._restarts()
         if not self._empty:
-            yield from self._found(self._prune(Node(compiled.start, -1)))
+            yield from self._found(self._prune(Node(list(compiled.start), -1)))
         self._ended("optimal" if self.best is not None else "searched to the end")
         if self.best is not None:
             best = self.best
