@@ -86,21 +86,26 @@ def bounds(terms: Terms, constant: int, equal: bool) -> Propagator:
     the largest sum ``high``, fall at most ``high`` below its most.
     """
 
+    # The offsets' part of the sum is a constant; the rest is each coefficient's size
+    # times a bit position, both at least 0 (compiled, a product of two small numbers
+    # of which neither is negative is a machine multiply; any other is a boxed one).
+    base = constant + sum(a * off for _, a, off in terms)
+    sized = [(i, abs(a), a > 0) for i, a, _ in terms]
+
     def prop(doms: list[int]) -> Changes:
-        total_low = total_high = constant
+        total_low = total_high = base
         widest = 0
-        for i, a, off in terms:
+        for i, size, rising in sized:
             bits = doms[i]
-            lo = off + (bits & -bits).bit_length() - 1
-            hi = off + bits.bit_length() - 1
-            if a > 0:
-                total_low += a * lo
-                total_high += a * hi
-                span = (hi - lo) * a
+            lo = (bits & -bits).bit_length() - 1
+            hi = bits.bit_length() - 1
+            if rising:
+                total_low += size * lo
+                total_high += size * hi
             else:
-                total_low += a * hi
-                total_high += a * lo
-                span = (lo - hi) * a
+                total_low -= size * hi
+                total_high -= size * lo
+            span = (hi - lo) * size
             if span > widest:
                 widest = span
         if total_low > 0 or (equal and total_high < 0):
