@@ -129,13 +129,15 @@ browser:
 			apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; \
 	else echo "browser tests will skip: install $(BROWSER_PACKAGES)"; fi
 
-# Both passes on every core (pytest-xdist; JOBS=0 runs in one process); --dist loadfile
-# keeps a file's tests in one process, so a module's fixture (a cluster, a browser) is
-# started once.  A test that hangs fails after TIMEOUT seconds, its threads' stacks
-# printed, and the run goes on: the suite never hangs.
+# Both passes on every core (pytest-xdist; JOBS=0 runs in one process); --dist worksteal
+# hands a file's tests out one by one and lets an idle worker take the other's queue, so
+# no long file holds the run's end on one core (a module's fixture, a cluster or a browser,
+# may then start in each worker: the tests take their own ports and folders).  A test that
+# hangs fails after TIMEOUT seconds, its threads' stacks printed, and the run goes on: the
+# suite never hangs.
 JOBS ?= auto
 TIMEOUT ?= 300
-PARALLEL = -n $(JOBS) --dist loadfile --timeout=$(TIMEOUT)
+PARALLEL = -n $(JOBS) --dist worksteal --timeout=$(TIMEOUT)
 unit: $(DEV) browser
 	$(BIN)/pytest $(PARALLEL) --durations=10 --cov --cov-report=
 	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) --durations=10 -m "compiled and not slow" --cov --cov-append \

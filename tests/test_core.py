@@ -96,7 +96,9 @@ def test_cp_of_81_positions_yields_at_once_and_streams_in_flat_memory() -> None:
             last = item
     assert probe.counts["tuples"] == n + 1
     assert last == _nth_tuple_of_nines(n)
-    assert probe.peak_bytes is not None and probe.peak_bytes < 200_000
+    # flat: a million such tuples kept would take 0.7 GB; the bound leaves room for what the
+    # test runner's own threads allocate meanwhile (tracemalloc counts every thread's)
+    assert probe.peak_bytes is not None and probe.peak_bytes < 1_000_000
 
 
 def _nth_tuple_of_nines(index: int) -> tuple[int, ...]:

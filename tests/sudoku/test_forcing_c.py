@@ -87,6 +87,7 @@ def test_the_c_wings_are_the_python_wings_on_the_states_of_a_rating_walk(puzzle:
     assert found >= 1
 
 
+@pytest.mark.untraced  # the readable search is 4x slower traced; test_se_top reaches its lines
 def test_the_c_search_gives_the_python_hint_on_the_states_of_a_rating_walk() -> None:
     grid = parse(HARD)
     s = State(grid, None)
@@ -103,6 +104,7 @@ def test_the_c_search_gives_the_python_hint_on_the_states_of_a_rating_walk() -> 
     assert compared == 16 and found >= 6
 
 
+@pytest.mark.untraced  # the readable search is 4x slower traced; test_se_top reaches its lines
 @settings(max_examples=6, deadline=None)
 @given(st.sampled_from([HARD, MIDDLE]), st.integers(0, 2**32), st.floats(0.0, 0.3))
 def test_the_c_search_gives_the_python_hint_with_candidates_struck_at_random(
@@ -127,6 +129,7 @@ def test_the_c_search_gives_the_python_hint_with_candidates_struck_at_random(
     _aligned_agree(s)
 
 
+@pytest.mark.untraced  # the readable search is 4x slower traced; test_se_top reaches its lines
 def test_the_c_aligned_exclusions_are_the_python_ones_on_a_rating_walk() -> None:
     """The pairs and triples on every third state of a walk that reaches past the wings
     (the readable triples take a second or so a state)."""
@@ -166,6 +169,7 @@ def _first_state(puzzle: str, suffix: str) -> tuple[State, Step]:
     raise AssertionError(f"no {suffix} step")
 
 
+@pytest.mark.untraced  # the readable search is 4x slower traced; test_se_top reaches its lines
 def test_the_c_search_gives_the_python_hint_with_the_inner_rules() -> None:
     """Dynamic forcing chains (+): the first state of a walk where the inner rules are
     needed (the readable search takes seconds there)."""

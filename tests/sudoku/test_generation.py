@@ -31,6 +31,7 @@ from lazyfun.sudoku.making.generation import (
 )
 from lazyfun.sudoku.solving import learning
 from lazyfun.sudoku.solving.engine import count_below, depth_first, solve, start_ruling_out
+from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -130,7 +131,7 @@ def test_ruling_out_a_value_counts_the_other_solutions() -> None:
     assert count_below(start_ruling_out(forced, 2, 3, 4)) == 0
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30, least=10), deadline=None)
 @given(seed=st.integers(0, 10**9), box=st.sampled_from([2, 3]))
 def test_the_quick_uniqueness_test_agrees_with_counting(seed: int, box: int) -> None:
     """Along a whole blanking pass, the shortcut (singles, then one search per cell)

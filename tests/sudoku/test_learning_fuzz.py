@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from lazyfun.sudoku import Grid, is_solution
 from lazyfun.sudoku.solving import engine, learning
+from tests.budget import examples
 
 if not learning.AVAILABLE:
     pytest.skip("the C learning engine is not built", allow_module_level=True)
@@ -64,7 +65,7 @@ def test_random_boards_and_budgets_give_the_engines_solutions(
         assert is_solution(Grid(cells, box), Grid(solution, box))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     boards(boxes=(2,)),
     st.lists(st.tuples(st.integers(0, 15), st.integers(1, 4)), max_size=12),

@@ -44,6 +44,7 @@ def test_the_set_is_unique_and_reads_back_as_written(kind: str) -> None:
         assert dumps(to_json(variant)) == dumps(doc)
 
 
+@pytest.mark.untraced  # CP-SAT's work: nothing of ours to trace, or to rerun from source
 @pytest.mark.parametrize("kind", KINDS)
 def test_cpsat_agrees_that_the_set_is_unique(kind: str) -> None:
     pytest.importorskip("ortools")
