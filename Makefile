@@ -17,7 +17,8 @@ PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h) \
 	lazyfun/streams/sync/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
 	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h) \
-	$(wildcard lazyfun/sudoku/canon/minlex_c/*.c lazyfun/sudoku/canon/minlex_c/*.h)
+	$(wildcard lazyfun/sudoku/canon/minlex_c/*.c lazyfun/sudoku/canon/minlex_c/*.h) \
+	lazyfun/csp/propagation/_kernels.c
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
@@ -103,7 +104,7 @@ mypy: $(VENV)/.dev
 	$(BIN)/pyright --pythonpath $(BIN)/python -p tests/typing
 
 C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams.sync._flow lazyfun.sudoku.steps._forcing \
-	lazyfun.sudoku.solving._nine lazyfun.sudoku.canon._minlex
+	lazyfun.sudoku.solving._nine lazyfun.sudoku.canon._minlex lazyfun.csp.propagation._kernels
 stubtest: $(DEV)
 	@stubs=lazyfun.vocab; \
 	for engine in $(C_ENGINES); do \
@@ -192,6 +193,8 @@ sanitize: $(DEV)
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_nine$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/sudoku/canon/minlex_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/canon/_minlex$(EXT_SUFFIX)
+	$(SANITIZE_CC) lazyfun/csp/propagation/_kernels.c \
+		-o $(SANITIZE_DIR)/lazyfun/csp/propagation/_kernels$(EXT_SUFFIX)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
@@ -200,7 +203,7 @@ sanitize: $(DEV)
 		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
 		tests/sudoku/test_nine_engine.py tests/sudoku/test_nine_fuzz.py lazyfun/sudoku/solving/nine.py \
-		tests/sudoku/test_minlex_c.py -n 2 --dist loadfile
+		tests/sudoku/test_minlex_c.py tests/csp/test_kernels.py tests/csp/test_reified_shift.py -n 2 --dist loadfile
 
 # Coverage-guided fuzzing (atheris, pip's `lazyfun[fuzz]`; clang for the C engines):
 # each reader's target (fuzz/readers.py, the source run: LAZYFUN_PURE=1), then each C

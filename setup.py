@@ -33,6 +33,7 @@ FLOW_C = Path("lazyfun", "streams", "sync", "_flow.c")
 FORCING_C = Path("lazyfun", "sudoku", "steps", "forcing_c")
 NINE_C = Path("lazyfun", "sudoku", "solving", "nine_c")
 MINLEX_C = Path("lazyfun", "sudoku", "canon", "minlex_c")
+KERNELS_C = Path("lazyfun", "csp", "propagation", "_kernels.c")
 # The C engines are held to these: a warning is an error (make sanitize adds the sanitizers).
 # Link-time optimisation inlines across an engine's files (the heap and propagation calls of
 # the learning search): without it the split engine ran about 2% slower than the single file did.
@@ -68,7 +69,7 @@ def folder_extension(name: str, folder: Path) -> Extension:
 
 
 def one_file_extension(name: str, source: Path) -> Extension:
-    """A C engine of one file: the Stream's flow."""
+    """A C engine of one file: the Stream's flow, the solver's kernels."""
     return Extension(name, sources=[str(source)], extra_compile_args=C_FLAGS, optional=True)
 
 
@@ -103,6 +104,7 @@ def extensions() -> list[Any]:
         folder_extension(compiled.C_FORCING, FORCING_C),
         folder_extension(compiled.C_NINE, NINE_C),
         folder_extension(compiled.C_MINLEX, MINLEX_C),
+        one_file_extension(compiled.C_KERNELS, KERNELS_C),
     ]
     sources = [name.replace(".", "/") + ".py" for name in compiled.COMPILED]
     try:

@@ -25,7 +25,9 @@ and ``C_NINE``, the 9x9 engine in C that the Sudoku engine hands 9x9 boards to (
 reader's guide is :mod:`lazyfun.sudoku.solving.nine`; its C sources are
 ``lazyfun/sudoku/solving/nine_c``); and ``C_MINLEX``, minlex's row-by-row search in C
 (:mod:`lazyfun.sudoku.canon` says when it runs; its C sources are
-``lazyfun/sudoku/canon/minlex_c``).
+``lazyfun/sudoku/canon/minlex_c``); and ``C_KERNELS``, the constraint solver's commonest
+propagators and its propagation loop in C (:mod:`lazyfun.csp.propagation.kernels` says
+when they run; the readable forms are in :mod:`lazyfun.csp.propagation`).
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
@@ -52,12 +54,14 @@ __all__ = [
     "C_EXTENSION",
     "C_FLOW",
     "C_FORCING",
+    "C_KERNELS",
     "C_MINLEX",
     "C_NINE",
     "PURE_ENV",
     "c_extension_built",
     "c_flow_built",
     "c_forcing_built",
+    "c_kernels_built",
     "c_minlex_built",
     "c_nine_built",
     "describe",
@@ -91,6 +95,7 @@ C_FLOW = "lazyfun.streams.sync._flow"
 C_FORCING = "lazyfun.sudoku.steps._forcing"
 C_NINE = "lazyfun.sudoku.solving._nine"
 C_MINLEX = "lazyfun.sudoku.canon._minlex"
+C_KERNELS = "lazyfun.csp.propagation._kernels"
 PURE_ENV = "LAZYFUN_PURE"
 
 
@@ -132,15 +137,21 @@ def c_minlex_built() -> bool:
     return importlib.util.find_spec(C_MINLEX) is not None
 
 
+def c_kernels_built() -> bool:
+    """Whether the solver's C kernels (``C_KERNELS``) were built and import."""
+    return importlib.util.find_spec(C_KERNELS) is not None
+
+
 def describe() -> str:
     """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION``,
-    ``C_FLOW``, ``C_FORCING``, ``C_NINE`` and ``C_MINLEX`` were built (``make`` prints it after
+    ``C_FLOW``, ``C_FORCING``, ``C_NINE``, ``C_MINLEX`` and ``C_KERNELS`` were built (``make`` prints it after
     installing)."""
     learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
     flow = "built (C)" if c_flow_built() else "not built: the steps run their Python forms"
     forcing = "built (C)" if c_forcing_built() else "not built: chains and wings run in Python"
     nine = "built (C)" if c_nine_built() else "not built: 9x9 searches depth-first"
     minlex = "built (C)" if c_minlex_built() else "not built: minlex searches in Python"
+    kernels = "built (C)" if c_kernels_built() else "not built: the solver propagates in Python"
     return ", ".join(
         [
             *(
@@ -152,6 +163,7 @@ def describe() -> str:
             f"{C_FORCING} {forcing}",
             f"{C_NINE} {nine}",
             f"{C_MINLEX} {minlex}",
+            f"{C_KERNELS} {kernels}",
         ]
     )
 

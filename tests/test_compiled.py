@@ -17,6 +17,7 @@ from lazyfun.compiled import (
     C_EXTENSION,
     C_FLOW,
     C_FORCING,
+    C_KERNELS,
     C_MINLEX,
     C_NINE,
     COMPILED,
@@ -24,6 +25,7 @@ from lazyfun.compiled import (
     c_extension_built,
     c_flow_built,
     c_forcing_built,
+    c_kernels_built,
     c_minlex_built,
     c_nine_built,
     describe,
@@ -62,7 +64,7 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
     sources = [path for path in asked[0] if not path.startswith("--")]
     assert sources == [name.replace(".", "/") + ".py" for name in COMPILED]
     assert all((ROOT / path).is_file() for path in sources)
-    engines = [C_EXTENSION, C_FLOW, C_FORCING, C_NINE, C_MINLEX]
+    engines = [C_EXTENSION, C_FLOW, C_FORCING, C_NINE, C_MINLEX, C_KERNELS]
     assert [e.name for e in built] == [*engines, "compiled_by_mypyc"]
     assert all(e.optional for e in built)
 
@@ -132,6 +134,7 @@ def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_t
         (C_FORCING, c_forcing_built),
         (C_NINE, c_nine_built),
         (C_MINLEX, c_minlex_built),
+        (C_KERNELS, c_kernels_built),
     ],
 )
 def test_each_c_engine_is_reported_built_exactly_when_its_extension_is_there(

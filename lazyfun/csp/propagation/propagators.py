@@ -19,6 +19,7 @@ Installed from source, this module is compiled with mypyc (see
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from lazyfun.csp.modelling.arithmetic import Function
 from lazyfun.csp.modelling.constraints import (
@@ -38,6 +39,7 @@ from lazyfun.csp.modelling.constraints import (
 from lazyfun.csp.modelling.domain import ModelError
 from lazyfun.csp.modelling.relations import Circuit, Element, Extreme, IfThen, LexLess, Table
 from lazyfun.csp.modelling.scheduling import Cumulative, Interval, NoOverlap
+from lazyfun.csp.propagation import kernels
 from lazyfun.csp.propagation.circuit import circuit_filter
 from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
 from lazyfun.csp.propagation.distances import chain_bounds, chains, difference_filter, difference_of
@@ -71,6 +73,9 @@ from lazyfun.csp.propagation.nonlinear import (
     truth_filter,
 )
 from lazyfun.csp.propagation.relaxation import Relaxation, knapsacks, row_bounds
+
+if TYPE_CHECKING:
+    from lazyfun.csp.propagation._kernels import Loop
 
 __all__ = ["UNARY_VALUES", "Propagators"]
 
@@ -239,6 +244,31 @@ class Propagators:
         for prop, scope in self.costly:
             self._watch(prop, scope, idempotent=False)
             self.slow[-1] = True
+        # The goals' cut and the relaxation are queued first in every run; with the C
+        # engine built, the loop runs in C (see lazyfun.csp.propagation.kernels).
+        self._seeds = [
+            k for k in (self.goal_index if goals else -1, self.relaxation_index) if k >= 0
+        ]
+        self._loop: Loop | None = None
+        if kernels.BUILT:
+            self._loop = kernels.c.Loop(self.propagators, self.watchers, self.idempotent, self.slow)
+
+    def _in_c(self, scope: Sequence[int]) -> bool:
+        """Whether a C kernel can hold the domains of ``scope``: the engine is built and
+        each first domain fits in a machine word."""
+        return kernels.BUILT and all(self.start[i].bit_length() <= kernels.c.WIDTH for i in scope)
+
+    def _clause(self, literals: list[tuple[int, int]]) -> Propagator:
+        """:func:`clause_filter`, in C where it fits."""
+        if self._in_c([i for i, _ in literals]):
+            return kernels.c.clause(literals)
+        return clause_filter(literals)
+
+    def _reified_clause(self, truth: int, when: int, literals: list[tuple[int, int]]) -> Propagator:
+        """:func:`reified_clause_filter`, in C where it fits."""
+        if self._in_c([truth, *(i for i, _ in literals)]):
+            return kernels.c.reified_clause(truth, when, literals)
+        return reified_clause_filter(truth, when, literals)
 
     def _terms(self, e: Expr) -> Terms:
         return [(i, a, self.offsets[i]) for i, a in sorted(e.terms.items())]
@@ -356,25 +386,35 @@ class Propagators:
         if isinstance(c, AnyOf):
             literals = self._literals(c.parts)
             if literals is not None:
-                return clause_filter(literals)
+                return self._clause(literals)
             return any_filter([(self.compile(p), p.scope) for p in c.parts])
+        return self._truth(c)
+
+    def _truth(self, c: Truth) -> Propagator:
+        """``model.truth``: a reified clause, ``x == y + k``, a condition on one decision,
+        a linear relation, or any constraint and its negation."""
         condition = c.condition
         if isinstance(condition, AnyOf | AllOf):
             literals = self._literals(condition.parts)
             if literals is not None and isinstance(condition, AnyOf):
-                return reified_clause_filter(c.truth.index, 0b10, literals)
+                return self._reified_clause(c.truth.index, 0b10, literals)
             if literals is not None:  # the truth is 0 exactly when some literal fails
                 negated = [(i, bit ^ 0b11) for i, bit in literals]
-                return reified_clause_filter(c.truth.index, 0b01, negated)
+                return self._reified_clause(c.truth.index, 0b01, negated)
         if _is_shift(condition) and c.truth.index not in condition.scope:
             assert isinstance(condition, Linear)
             (i, a), (j, _) = condition.expr.terms.items()
             x, y = (i, j) if a > 0 else (j, i)  # x - y + constant (== or !=) 0
             equal = 0b10 if condition.op == "==" else 0b01
             k = -condition.expr.constant
+            shift = self.offsets[y] + k - self.offsets[x]
+            if self._in_c([c.truth.index, x, y]) and abs(shift) < 1 << kernels.c.WIDTH:
+                return kernels.c.reified_shift(c.truth.index, x, y, shift, equal)
             return reified_shift_filter(c.truth.index, x, y, k, equal, self.offsets)
         meets = self._unary(condition)
         if meets is not None and condition.scope[0] != c.truth.index:
+            if self._in_c([c.truth.index, condition.scope[0]]):
+                return kernels.c.reified_unary(c.truth.index, condition.scope[0], meets)
             return reified_unary_filter(c.truth.index, condition.scope[0], meets)
         holds, fails = self.compile(condition), self.compile(condition.negated())
         if (
@@ -468,6 +508,11 @@ class Propagators:
             return difference_filter(*tie, self.offsets)
         if op == "==" and len(terms) > 2 and all(abs(a) == 1 for _, a, _ in terms):
             return unit_equality(terms, constant)
+        if self._in_c([i for i, _, _ in terms]):
+            try:
+                return kernels.c.linear(terms, constant, op == "==")
+            except OverflowError:  # sums wider than a machine word: the Python filter
+                pass
         return bounds(terms, constant, op == "==")
 
     def _not_equal(self, terms: Terms, constant: int) -> Propagator:
@@ -588,6 +633,14 @@ class Propagators:
         intervals, distinct distances, scheduling's) wait in a second queue until
         the first is empty, so they run on domains the cheap ones have narrowed.
         """
+        loop = self._loop
+        if loop is not None:
+            ok = loop.run(doms, touched, self._seeds)
+            if ok:
+                self.propagations += loop.runs
+            else:
+                self._failed(loop.failed, loop.runs)
+            return ok
         try:
             return self._propagate(doms, touched)
         except BaseException:
@@ -642,10 +695,9 @@ class Propagators:
         self, touched: Sequence[int], queued: list[bool], queue: list[int], later: list[int]
     ) -> None:
         """Queue the goals' cut, the relaxation and the propagators watching ``touched``."""
-        for k in (self.goal_index if self.goal.goals else -1, self.relaxation_index):
-            if k >= 0:
-                queued[k] = True
-                queue.append(k)
+        for k in self._seeds:
+            queued[k] = True
+            queue.append(k)
         slow = self.slow
         for i in touched:
             for k in self.watchers[i]:

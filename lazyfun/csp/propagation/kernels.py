@@ -1,0 +1,26 @@
+"""The C engine of the solver's commonest propagators, ``_kernels`` (its C in
+``_kernels.c``): a clause, a reified clause, a reified ``x == y + k``, a reified
+condition on one decision, linear bounds, and the propagation loop that calls them
+directly and any other propagator through Python.  ``BUILT`` says whether it was built
+and ``LAZYFUN_PURE`` is not set; ``c`` is the module then.
+
+Each kernel keeps its readable Python beside it (:mod:`lazyfun.csp.propagation.nonlinear`,
+:mod:`lazyfun.csp.propagation.filters`), with the same answers in the same order, and
+the loop is :meth:`lazyfun.csp.propagation.propagators.Propagators.propagate`'s
+(``tests/csp/test_kernels.py``).  A kernel is built over decisions whose first domain
+fits in ``c.WIDTH`` bits; over wider ones the Python closure runs."""
+
+from __future__ import annotations
+
+import os
+
+from lazyfun.compiled import PURE_ENV
+
+try:
+    from lazyfun.csp.propagation import _kernels as c  # C: import-linter cannot read it
+except ImportError:  # built without a C compiler
+    BUILT = False
+else:
+    BUILT = not os.environ.get(PURE_ENV)
+
+__all__ = ["BUILT", "c"]
