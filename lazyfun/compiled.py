@@ -144,8 +144,8 @@ def c_kernels_built() -> bool:
 
 def describe() -> str:
     """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION``,
-    ``C_FLOW``, ``C_FORCING``, ``C_NINE``, ``C_MINLEX`` and ``C_KERNELS`` were built (``make`` prints it after
-    installing)."""
+    ``C_FLOW``, ``C_FORCING``, ``C_NINE``, ``C_MINLEX`` and ``C_KERNELS`` were built
+    (``make`` prints it after installing)."""
     learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
     flow = "built (C)" if c_flow_built() else "not built: the steps run their Python forms"
     forcing = "built (C)" if c_forcing_built() else "not built: chains and wings run in Python"
