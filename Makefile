@@ -130,15 +130,16 @@ browser:
 			apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; \
 	else echo "browser tests will skip: install $(BROWSER_PACKAGES)"; fi
 
-# Both passes on every core (pytest-xdist; JOBS=0 runs in one process); --dist worksteal
-# hands a file's tests out one by one and lets an idle worker take the other's queue, so
-# no long file holds the run's end on one core (a module's fixture, a cluster or a browser,
-# may then start in each worker: the tests take their own ports and folders).  A test that
-# hangs fails after TIMEOUT seconds, its threads' stacks printed, and the run goes on: the
-# suite never hangs.
+# Both passes on every core (pytest-xdist; JOBS=0 runs in one process); --dist loadfile
+# keeps a file's tests in one process, one after another, so a module's fixture (a
+# cluster, a browser) is started once and lives only while its file runs.  (Handing tests
+# out one by one, worksteal, saved some 14 s of 248 but left a file's dask cluster alive,
+# its nanny restarting a killed worker, under other files' tests: a memory peak and a
+# count of child processes saw it.)  A test that hangs fails after TIMEOUT seconds, its
+# threads' stacks printed, and the run goes on: the suite never hangs.
 JOBS ?= auto
 TIMEOUT ?= 300
-PARALLEL = -n $(JOBS) --dist worksteal --timeout=$(TIMEOUT)
+PARALLEL = -n $(JOBS) --dist loadfile --timeout=$(TIMEOUT)
 unit: $(DEV) browser
 	$(BIN)/pytest $(PARALLEL) --durations=10 --cov --cov-report=
 	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) --durations=10 -m "compiled and not slow" --cov --cov-append \
