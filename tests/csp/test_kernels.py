@@ -292,6 +292,16 @@ def test_a_propagator_that_names_a_decision_out_of_range_is_an_error() -> None:
         loop.run([0b11], [0], [])
 
 
+def test_a_propagator_that_shortens_the_domains_is_an_error_before_a_kernel_reads_them() -> None:
+    def shorten(doms: list[int]) -> Changes:
+        del doms[1:]
+        return ()
+
+    loop = c.Loop([shorten, c.clause([(1, 0b10)])], [[0], [1]], [False, False], [False, False])
+    with pytest.raises(RuntimeError, match="left 1 domains of 2"):
+        loop.run([0b11, 0b11], [0, 1], [])
+
+
 def test_a_propagator_may_not_run_the_loop_that_runs_it() -> None:
     holder: list[c.Loop] = []
 

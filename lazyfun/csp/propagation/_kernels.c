@@ -842,6 +842,12 @@ static Py_ssize_t call(Loop *loop, Queue *fast, Queue *late, Py_ssize_t k, PyObj
     PyObject *result = PyObject_CallOneArg(loop->props[k], doms);
     if (result == NULL)
         return ERROR;
+    if (PyList_GET_SIZE(doms) < loop->decisions) { /* the kernels read them unchecked */
+        Py_DECREF(result);
+        PyErr_Format(PyExc_RuntimeError, "propagator %zd left %zd domains of %zd", k,
+                     PyList_GET_SIZE(doms), loop->decisions);
+        return ERROR;
+    }
     if (result == Py_None) {
         Py_DECREF(result);
         return FAILED;
