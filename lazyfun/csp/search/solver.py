@@ -36,7 +36,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Generator, Iterator, Sequence
-from typing import NamedTuple
 
 from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
 from lazyfun.csp.modelling.results import Decisions, Quality, Solution
@@ -70,20 +69,40 @@ def replaced(doms: Domains, i: int, bits: int) -> Domains:
     return child
 
 
-class Node(NamedTuple):
+class Node:
     """A search state: the domains, the decision just fixed (-1: none), failure, the
     tasks SetTimes put off (start, earliest start then), the tasks ranked on their
     machines, the decisions a ranking branch narrowed (None: see ``fixed``), and the
     domain ``fixed`` takes in a child not yet pruned (0: ``domains`` are the child's
-    own; else they are its parent's, copied once, when the child is pruned)."""
+    own; else they are its parent's, copied once, when the child is pruned).
 
-    domains: Domains
-    fixed: int
-    failed: bool = False
-    postponed: Postponed = ()
-    ranks: Ranks = ()
-    moved: tuple[int, ...] | None = None
-    value: int = 0
+    A class rather than a named tuple: compiled, a node is made and read in C (a named
+    tuple's constructor is Python even then, and a node is made per branch).
+    """
+
+    def __init__(
+        self,
+        domains: Domains,
+        fixed: int,
+        failed: bool = False,
+        postponed: Postponed = (),
+        ranks: Ranks = (),
+        moved: tuple[int, ...] | None = None,
+        value: int = 0,
+    ) -> None:
+        self.domains = domains
+        self.fixed = fixed
+        self.failed = failed
+        self.postponed = postponed
+        self.ranks = ranks
+        self.moved = moved
+        self.value = value
+
+    def __repr__(self) -> str:
+        return (
+            f"Node(fixed={self.fixed}, failed={self.failed}, value={self.value}, "
+            f"{sum(1 for bits in self.domains if bits & (bits - 1))} open)"
+        )
 
 
 # The neighbourhood search for a schedule's bound (see lazyfun.csp.search.ranking): the
@@ -586,7 +605,10 @@ class Solutions(Iterator[Solution]):
         branchings."""
         self._try_ends = self.nodes + TRY_NODES
         with contextlib.suppress(_Enough):
-            yield from self._found(self._prune(root._replace(ranks=ranks)))
+            start = Node(
+                root.domains, root.fixed, root.failed, root.postponed, ranks, root.moved, root.value
+            )
+            yield from self._found(self._prune(start))
 
     def _tabu(
         self, root: Node, machines: list[list[tuple[int, int]]], arcs: list[Arc]
