@@ -108,6 +108,7 @@ def rules_from(draw: st.DrawFn, solution: tuple[int, ...], n: int) -> tuple[Rule
 SOLVED4 = [g for g in LATIN if _boxes(g)]
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 @settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_4x4_arithmetic_counts_agree_with_brute_force(data: st.DataObject) -> None:
@@ -154,6 +155,7 @@ def _solved9() -> list[Grid]:
 SOLVED9 = _solved9()
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_killer_propagation_never_removes_a_digit_of_a_solution(data: st.DataObject) -> None:

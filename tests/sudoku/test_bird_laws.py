@@ -37,6 +37,7 @@ boxes = st.sampled_from([2, 3, 4])
 involutions = st.sampled_from([rows, cols, boxs])
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 @given(boxes.flatmap(matrices), involutions)
 def test_rows_cols_and_boxs_are_involutions(m: Matrix, f: Callable[[Matrix], Matrix]) -> None:
     assert f(f(m)) == m
@@ -101,6 +102,7 @@ def test_prune_row_keeps_every_row_without_duplicates(row: tuple[tuple[int, ...]
     assert [r for r in cp(row) if nodups(r)] == [r for r in cp(prune_row(row)) if nodups(r)]
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 @settings(max_examples=60)
 @given(_choice_matrices(2, 7))
 def test_prune_keeps_every_valid_grid(m: Choices) -> None:
@@ -138,6 +140,7 @@ def test_solve_naive_on_9x9_with_six_blanks(grid: Grid, blanks: int) -> None:
     assert list(solve_naive(puzzle)) == list(solve_search(puzzle))
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 def test_solve_naive_streams_candidates_in_constant_memory() -> None:
     """Five blanks: 9^5 = 59,049 candidate grids, streamed, never stored."""
     solution = bird.extract(tuple(tuple((v,) for v in row) for row in _msf_solution().rows))

@@ -345,6 +345,7 @@ def test_a_blank_left_one_candidate_is_a_given_in_729_and_stays_blank_in_a_link(
     assert read(write(marked, "link")) == marked
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 @given(puzzles(3, 81), st.data())
 def test_writing_then_reading_gives_the_candidates(grid: Grid, data: st.DataObject) -> None:
     marked = MarkedGrid.of(grid)

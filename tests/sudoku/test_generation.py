@@ -131,6 +131,7 @@ def test_ruling_out_a_value_counts_the_other_solutions() -> None:
     assert count_below(start_ruling_out(forced, 2, 3, 4)) == 0
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 @settings(max_examples=examples(30, least=10), deadline=None)
 @given(seed=st.integers(0, 10**9), box=st.sampled_from([2, 3]))
 def test_the_quick_uniqueness_test_agrees_with_counting(seed: int, box: int) -> None:
@@ -162,6 +163,7 @@ def _consistent(cells: list[int]) -> bool:
 needs_c = pytest.mark.skipif(not learning.AVAILABLE, reason="the C learning extension is not built")
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 @needs_c
 @settings(max_examples=60, deadline=None)
 @given(
@@ -218,6 +220,7 @@ def test_the_c_completion_refuses_conflicting_givens_and_says_none_on_a_dead_end
     assert next(solve(Grid(tuple(dead), 3)), None) is None
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 @needs_c
 def test_c_minimised_puzzles_are_unique_and_minimal_by_counting() -> None:
     """Checked by the depth-first engine's count, which shares no code with the C routine."""
@@ -232,6 +235,7 @@ def test_c_minimised_puzzles_are_unique_and_minimal_by_counting() -> None:
         assert _minimal(grid)
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 def test_the_stream_is_the_same_with_and_without_the_c_routines(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -293,6 +297,7 @@ def test_cli_generate_on_workers_makes_the_same_puzzles() -> None:
     assert result.stdout.split() == [str(g) for g in islice(generate(3, seed=7), 3)]
 
 
+@pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
 def test_cli_generate_on_two_processes_exits_cleanly() -> None:
     """The run ends by itself: four puzzles, status 0, no traceback from the pool's shutdown."""
     args = ["-m", "lazyfun", "sudoku", "generate", "-n", "4", "-j", "2", "--seed", "3"]
