@@ -615,10 +615,10 @@ typedef struct {
     int busy;                /* in run(): a propagator may not run the loop again */
 } Loop;
 
+static int loop_clear(PyObject *self);
+
 static void loop_free(Loop *loop) {
-    if (loop->props != NULL)
-        for (Py_ssize_t k = 0; k < loop->n; k++)
-            Py_CLEAR(loop->props[k]);
+    loop_clear((PyObject *)loop);
     PyMem_Free(loop->props);
     PyMem_Free(loop->kernels);
     PyMem_Free(loop->again);
