@@ -218,6 +218,7 @@ def test_the_other_steps_and_terminals() -> None:
     run(go())
 
 
+@pytest.mark.untraced
 def test_many_sleeping_tasks_fill_the_limit_and_no_more() -> None:
     gauge = Gauge()
 

@@ -113,6 +113,7 @@ def test_explain_and_hint_take_a_variant_file_or_the_document_itself(tmp_path: P
     assert code == 0 and record["technique"] == "cage combination" and record["rating"] is None
 
 
+@pytest.mark.untraced
 def test_explain_of_a_variant_ends_on_its_solution(tmp_path: Path) -> None:
     line, file = _one("thermo", tmp_path)
     variant = read_variant(line)

@@ -49,6 +49,7 @@ def test_eager_holds_every_candidate_where_lazy_holds_one() -> None:
     assert eager.peak_bytes > 10 * lazy.peak_bytes
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (5, 5), (6, 6), (6, 4), (5, 3), (3, 4), (4, 0)])
 def test_eager_queens_counters_match_their_predicted_work(rows: int, cols: int) -> None:
     comprehension, flatmap = Work(), Work()
@@ -58,6 +59,7 @@ def test_eager_queens_counters_match_their_predicted_work(rows: int, cols: int) 
     assert flatmap == predicted_work("flatmap", rows, cols)
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (6, 6), (7, 5), (5, 2)])
 def test_eager_queens_find_the_lazy_placements(rows: int, cols: int) -> None:
     lazy = list(queens(rows, cols))

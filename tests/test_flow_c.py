@@ -142,6 +142,7 @@ def test_law_the_c_take_is_the_python_take(
     assert outcomes(Counted(sources(n, failing, generator), k)) == outcomes(python)
 
 
+@pytest.mark.untraced
 @given(st.integers(0, 24), failures, st.booleans(), st.integers(1, 5))
 def test_law_the_c_throttle_is_the_python_throttle(
     n: int, failing: dict[int, Kind], generator: bool, count: int

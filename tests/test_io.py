@@ -466,6 +466,7 @@ SINKS: dict[str, tuple[str, Callable[..., int], Callable[[Path], list[Any]]]] = 
 }
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("sink", sorted(SINKS))
 @given(n=st.integers(1, 40), k=st.integers(0, 40))
 def test_an_error_leaves_exactly_the_records_before_it(sink: str, n: int, k: int) -> None:

@@ -86,6 +86,7 @@ def test_count_and_unique_modes(cluster: str) -> None:
     assert str(first[0].grid) == "1234341221434321"
 
 
+@pytest.mark.untraced
 def test_a_killed_worker_loses_nothing(cluster: str) -> None:
     """Kill one worker process in the middle of a count: dask reruns its tasks."""
     client = distributed.Client(cluster, set_as_default=False)

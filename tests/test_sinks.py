@@ -116,6 +116,7 @@ def test_a_timeout_keeps_every_record_the_async_source_gave(sink: str, tmp_path:
     assert read(path) == _records(source.yielded)
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("sink", sorted(SINKS))
 @given(k=st.integers(0, 40), atomic=st.booleans())
 def test_a_cancellation_at_any_record_keeps_exactly_the_records_before_it(
@@ -141,6 +142,7 @@ def test_a_cancellation_at_any_record_keeps_exactly_the_records_before_it(
         assert read(path) == (old if atomic else before + _records(k))
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("sink", sorted(SINKS))
 @given(
     n=st.integers(1, 40),

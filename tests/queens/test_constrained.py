@@ -28,6 +28,7 @@ def test_it_yields_exactly_the_lexicographic_placements(rows: int, cols: int) ->
     assert sorted(found) == list(queens(rows, cols))
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("n", [20, 50, 100, 119, 200])
 def test_a_first_placement_of_a_large_board(n: int) -> None:
     p = first(queens(n, strategy="most-constrained"))

@@ -17,12 +17,10 @@ A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
 """OEIS A000170: placements of n queens on an n x n board, n = 0, 1, 2, ..."""
 
 
-# the largest boards run untraced (a second more each under the tracer; the others reach
-# the same lines)
-@pytest.mark.parametrize(
-    "n",
-    [n if n < 12 else pytest.param(n, marks=pytest.mark.untraced) for n in range(len(A000170))],
-)
+# untraced (a second more on the largest boards under the tracer; the other tests reach the
+# same lines)
+@pytest.mark.untraced
+@pytest.mark.parametrize("n", range(len(A000170)))
 def test_square_counts_match_oeis_a000170(n: int) -> None:
     assert ilen(queens(n)) == A000170[n]
 

@@ -49,6 +49,7 @@ def test_the_length_bonus_is_se_s() -> None:
     assert CHAIN_BASES["forcing X-chain"] + length_bonus(7) < 6.7  # summed as SE sums it
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     ("puzzle", "er", "hardest"), [(*k, h) for k, h in zip(KNOWN, HARDEST, strict=True)]
 )
@@ -78,6 +79,7 @@ EQUIVALENT = [
 ]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(("puzzle", "er"), EQUIVALENT)
 def test_equivalent_puzzles_rate_as_serate_rates_them(puzzle: str, er: float) -> None:
     """Relabelled, its rows and columns moved, transposed: serate's rating, which is the

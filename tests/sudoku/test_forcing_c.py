@@ -76,6 +76,7 @@ WINGED = [
 ]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("puzzle", WINGED)
 def test_the_c_wings_are_the_python_wings_on_the_states_of_a_rating_walk(puzzle: str) -> None:
     grid = parse(puzzle)

@@ -180,6 +180,7 @@ def test_every_nested_puzzle_rates_as_serate_does_or_floors_below_it(
         assert (rating.score, rating.hardest, rating.floor) == (float(er), technique, False)
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(("puzzle", "er", "technique"), TABLE, ids=[t[1] for t in TABLE])
 def test_serate_rates_the_puzzle_as_we_do_with_the_chains_plus(
     puzzle: str, er: str, technique: str
@@ -202,6 +203,7 @@ def test_under_equivalence_the_rating_with_the_chains_plus_holds(data: st.DataOb
     assert rate(grid).score == float(er), technique
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(("puzzle", "er", "technique"), TAKEN, ids=[t[2] for t in TAKEN])
 def test_the_aligned_exclusions_and_the_tuvwxyz_wing_give_serates_rating(
     puzzle: str, er: str, technique: str
@@ -244,6 +246,7 @@ def test_every_example_of_the_ladder_in_the_docs_rates_as_it_says() -> None:
         assert (rating.score, rating.hardest) == (float(er), hardest), puzzle
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     ("puzzle", "er"), [line.split() for line in read_lines("serate_bug.txt")[1:]]
 )

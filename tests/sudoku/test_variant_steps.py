@@ -232,6 +232,7 @@ def test_rate_canon_and_rating_of_refuse_a_variant_with_the_reason() -> None:
         rating_of(steps(variant))
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("kind", ["x", "windoku", "jigsaw", "anti-knight", "killer", "thermo"])
 def test_other_generators_puzzles_walk_to_their_one_solution_without_a_guess(kind: str) -> None:
     """The puzzles of four generators that are not ours (tests/data/variants_foreign,

@@ -144,18 +144,17 @@ def test_a_cage_pointing_value_leaves_the_row_and_the_box() -> None:
 
 
 # (kind, index, the guesses it needed): the first ones in make test, the slower in make slow;
-# two untraced (the tracer makes each a second and a half longer; the thermo walk and
-# test_variant_steps' walks reach the same lines)
-NEEDED_A_GUESS = [("thermo", 0, 2)]
-NEEDED_A_GUESS_UNTRACED = [("windoku", 0, 1), ("jigsaw", 3, 3)]
+# untraced (the tracer makes each a second and a half longer; test_variant_steps' walks and
+# the chains' own tests reach the same lines)
+NEEDED_A_GUESS = [("thermo", 0, 2), ("windoku", 0, 1), ("jigsaw", 3, 3)]
 NEEDED_A_GUESS_SLOW = [("killer", 1, 6), ("killer", 3, 3), ("x", 1, 4)]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     ("kind", "index", "guesses"),
     [
         *NEEDED_A_GUESS,
-        *(pytest.param(*each, marks=pytest.mark.untraced) for each in NEEDED_A_GUESS_UNTRACED),
         *(pytest.param(*each, marks=pytest.mark.slow) for each in NEEDED_A_GUESS_SLOW),
     ],
 )
