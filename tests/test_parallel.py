@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import threading
@@ -16,6 +15,7 @@ from lazyfun.queens import count_queens
 from lazyfun.runs import canon_file, count_queens_parallel, count_solutions_parallel, solve_file
 from lazyfun.sudoku import count_solutions, parse, solve
 from lazyfun.sudoku.canon import minlex
+from tests.clusters import local_cluster
 from tests.datafiles import read_lines
 from tests.puzzles import PUZZLES
 
@@ -25,14 +25,8 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A 2-worker LocalCluster of processes for the whole module; yields its address."""
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        silence_logs=logging.ERROR,
-    ) as local:
-        yield local.scheduler_address
+    with local_cluster() as address:
+        yield address
 
 
 def test_queens_counts_equal_the_sequential_ones(cluster: str) -> None:

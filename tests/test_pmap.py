@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import logging
 import os
 import signal
 import threading
@@ -23,6 +22,7 @@ from lazyfun import search, stream
 from lazyfun.parallel import ParallelError, cluster, pmap, psearch, runners
 from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, next_size
 from lazyfun.queens import count_queens
+from tests.clusters import local_cluster
 
 distributed = pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")
@@ -30,15 +30,9 @@ psutil = pytest.importorskip("psutil")
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    """A 2-worker LocalCluster of processes for the whole module."""
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        silence_logs=logging.ERROR,
-    ) as local:
-        yield local.scheduler_address
+    """A 2-worker LocalCluster of processes for the whole module; yields its address."""
+    with local_cluster() as address:
+        yield address
 
 
 # --- functions sent to the workers (module level, so any scheduler can pickle them)
