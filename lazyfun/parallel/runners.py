@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
+from multiprocessing.process import BaseProcess
 from typing import Any, Protocol, TypeVar
 
 __all__ = [
@@ -54,6 +55,7 @@ CONNECT_TIMEOUT = "10s"  # how long to wait for an existing cluster's scheduler
 HANDSHAKES = 3  # tries at distributed's handshake, which can lose a race (see connect)
 CLUSTER_START_SECONDS = 20.0  # a local cluster starts in 1-5 s; a lost start waits for ever
 CLUSTER_STARTS = 2  # tries at starting a local cluster (see _local_cluster)
+CLUSTER_CLOSE_SECONDS = 30.0  # a local cluster closes in 1 s; a lost restart waits for ever
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -331,7 +333,9 @@ def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> It
         return
     with ExitStack() as stack:
         with dask.config.set(_local_config()):
-            started = stack.enter_context(_local_cluster(LocalCluster, workers))
+            before = _worker_processes()
+            started = _local_cluster(LocalCluster, workers)
+            stack.callback(_close_cluster, started, before)
             client = stack.enter_context(
                 Client(started, set_as_default=False, direct_to_workers=True)
             )
@@ -383,6 +387,41 @@ def _local_cluster(make: Callable[..., T], workers: int) -> T:
         f"{CLUSTER_START_SECONDS:.0f} s, {CLUSTER_STARTS} times: give scheduler='sync' or "
         "an address"
     )
+
+
+# the name distributed gives each worker process that a nanny starts
+WORKER_PROCESS = "Dask Worker process (from Nanny)"
+
+
+def _worker_processes() -> set[BaseProcess]:
+    """The dask worker processes this process has started and that still run."""
+    return {p for p in multiprocessing.active_children() if p.name == WORKER_PROCESS}
+
+
+def _close_cluster(started: Any, before: set[BaseProcess]) -> None:
+    """Close a local cluster within ``CLUSTER_CLOSE_SECONDS``; if it does not close in
+    time, kill the worker processes started since ``before`` (the cluster's, the ones
+    its nannies started again among them) and say so (a RuntimeWarning).
+
+    A worker that dies (killed, out of memory) is started again by its nanny, which
+    waits without a limit for the new worker's hello.  A new worker that never says it
+    (stopped, or its message lost) left the nanny's close waiting, and with it the
+    ``with`` block around it, for ever; a nanny whose close is cut short forgets that
+    process, and multiprocessing's exit would wait for it for ever too.  The block's
+    work is done by then: only the processes are left to end.  (At the interpreter's
+    exit, distributed tries that close once more, for 10 s.)"""
+    try:
+        started.close(timeout=CLUSTER_CLOSE_SECONDS)
+    except TimeoutError:
+        for process in _worker_processes() - before:
+            process.kill()
+            process.join(CLUSTER_CLOSE_SECONDS)
+        warnings.warn(
+            f"the local dask cluster did not close in {CLUSTER_CLOSE_SECONDS:.0f} s: "
+            "its worker processes still running were killed",
+            RuntimeWarning,
+            stacklevel=2,
+        )
 
 
 # dask keeps the last 1,000 messages of each connection for debugging, tasks'
