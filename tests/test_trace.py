@@ -50,10 +50,17 @@ def test_the_time_is_the_clock_between_entering_and_leaving(
 
 
 def test_a_lazy_stream_has_a_small_peak() -> None:
-    with Probe(memory=True) as probe:
-        total = sum(probe.stage("streamed", range(100_000)))
-    assert total == sum(range(100_000))
-    assert probe.peak_bytes is not None and probe.peak_bytes < 50_000
+    """The smaller peak of two runs: tracemalloc counts every thread's allocations, and a
+    thread left running by an earlier test of the same process (a dask cluster's) has
+    been seen to add 270 kB to one reading."""
+    peaks = []
+    for _ in range(2):
+        with Probe(memory=True) as probe:
+            total = sum(probe.stage("streamed", range(100_000)))
+        assert total == sum(range(100_000))
+        assert probe.peak_bytes is not None
+        peaks.append(probe.peak_bytes)
+    assert min(peaks) < 50_000
 
 
 def test_disabled_probe_is_a_pass_through() -> None:

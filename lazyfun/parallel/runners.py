@@ -365,9 +365,11 @@ def _local_cluster(make: Callable[..., T], workers: int) -> T:
     distributed waits without a limit for a worker to say it is up, and a start can
     lose that message (seen once in many runs on a loaded machine: both workers idle,
     the cluster waiting for ever).  The start runs on a thread of its own, and one not
-    done in time is left behind (its processes end with this one) and tried again once;
-    a second one not done in time is a ParallelError, never a hang."""
+    done in time is left behind, the worker processes started since it began killed
+    (so that none outlives the call), and tried again once; a second one not done in
+    time is a ParallelError, never a hang."""
     for _ in range(CLUSTER_STARTS):
+        before = _worker_processes()
         made: list[T] = []
         failed: list[BaseException] = []
         starting = threading.Thread(
@@ -382,6 +384,8 @@ def _local_cluster(make: Callable[..., T], workers: int) -> T:
             return made[0]
         if failed:
             raise failed[0]
+        for process in _worker_processes() - before:
+            process.kill()
     raise ParallelError(
         f"a local dask cluster of {workers} workers did not start in "
         f"{CLUSTER_START_SECONDS:.0f} s, {CLUSTER_STARTS} times: give scheduler='sync' or "
