@@ -251,10 +251,29 @@ class Jsonl(FileSource[Any]):
             except self.malformed as error:
                 if line.strip():
                     self.position += 1
-                    raise RecordError(self.name, self.line, f"bad JSON: {error}") from error
+                    reason = not_utf8(line) or f"bad JSON: {error}"
+                    raise RecordError(self.name, self.line, reason) from error
             except UnicodeDecodeError as error:  # a string holding a byte that is not UTF-8
                 self.position += 1
-                raise RecordError(self.name, self.line, f"not utf-8: {error}") from error
+                reason = not_utf8(line) or f"not utf-8: {error.reason}"
+                raise RecordError(self.name, self.line, reason) from error
+
+
+def not_utf8(line: bytes) -> str | None:
+    """Why ``line`` is not UTF-8, in lazyfun's words (the first bad byte and its column,
+    counted in bytes from 1), or None when it is; the parser's own wording, which changes
+    from release to release, is never the reason a user reads.
+
+    >>> not_utf8(b'{"a": "caf\\xe9"}')
+    'not utf-8: byte 0xe9 at column 11'
+    >>> not_utf8(b'{"a": 1}') is None
+    True
+    """
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"not utf-8: byte 0x{line[error.start]:02x} at column {error.start + 1}"
+    return None
 
 
 class _Text(Iterator[str]):
