@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import cache
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -29,7 +28,7 @@ from lazyfun.sudoku.canon import (
 )
 from lazyfun.sudoku.canon.rows import extend
 from tests.budget import examples
-from tests.datafiles import params, read_lines
+from tests.datafiles import params, read_lines, shared_path
 from tests.puzzles import PUZZLES, SOLUTIONS
 from tests.sudoku.strategies import consistent_4x4, full_grids
 
@@ -37,7 +36,6 @@ pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
 WORKED = "207005000000340000150000009005000001040000320000016500000002084700000010010580000"
 WORKED_MINLEX = "000000012000034005006007300001300007053080000080000100010005090200100000700400030"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "sudoku"
 
 EMPTY_4X4 = parse("0" * 16)
 FULL_4X4 = list(solve(EMPTY_4X4))
@@ -270,9 +268,6 @@ def test_unsupported_sizes_are_refused() -> None:
 
 @pytest.mark.slow
 def test_the_17_clue_list_canonicalises_to_distinct_forms() -> None:
-    path = SHARED / "tdoku_puzzles2_17_clue.txt"
-    if not path.exists():
-        pytest.skip(f"{path} is not on this machine")
-    lines = path.read_text().split()
+    lines = shared_path("sudoku/tdoku_puzzles2_17_clue.txt").read_text().split()
     assert len(lines) == 49_158
     assert len({str(minlex(parse(line))) for line in lines}) == 49_158

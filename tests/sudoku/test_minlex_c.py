@@ -5,7 +5,6 @@ forms are known; a grid too big for its bound comes back to Python."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +19,7 @@ from lazyfun.sudoku.canon import (
     random_transform,
 )
 from tests.budget import examples
-from tests.datafiles import read_lines
+from tests.datafiles import read_lines, shared_path
 from tests.puzzles import PUZZLES, SOLUTIONS
 from tests.sudoku.strategies import full_grids
 
@@ -29,7 +28,6 @@ if canonical.AVAILABLE:
 
 pytestmark = pytest.mark.skipif(not canonical.AVAILABLE, reason="the minlex C engine was not built")
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "sudoku"
 WORKED = "207005000000340000150000009005000001040000320000016500000002084700000010010580000"
 WORKED_MINLEX = "000000012000034005006007300001300007053080000080000100010005090200100000700400030"
 
@@ -189,9 +187,8 @@ def test_a_line_of_the_17_clue_list_is_not_its_minlex() -> None:
 def test_royles_17_clue_puzzles_have_the_forms_of_tdokus_list() -> None:
     """Royle's 49,151 puzzles (his own orientation) and tdoku's 49,158 (its own) give
     distinct forms, Royle's among tdoku's; 97% of tdoku's lines are their own form."""
-    royle, tdoku = SHARED / "royle17_49151.txt", SHARED / "tdoku_puzzles2_17_clue.txt"
-    if not (royle.exists() and tdoku.exists()):
-        pytest.skip(f"{royle} or {tdoku} is not on this machine")
+    royle = shared_path("sudoku/royle17_49151.txt")
+    tdoku = shared_path("sudoku/tdoku_puzzles2_17_clue.txt")
     forms = set(_minlex.minlex_lines(royle.read_text().split()))
     lines = tdoku.read_text().split()
     listed = _minlex.minlex_lines(lines)
