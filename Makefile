@@ -7,7 +7,13 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 # uv installs the dependencies several times faster than pip (it fetches them side by side);
 # where uv cannot be had or cannot reach the index, pip does the same install.
 UV     := $(BIN)/uv pip install --quiet --python $(BIN)/python
-install = if [ -x $(BIN)/uv ] && $(UV) $(1); then :; else $(PIP) $(1); fi
+# Every install is held to requirements.lock: the versions `make test` was last green with,
+# for each extra and for the tools below, so a fresh clone builds today what it built then,
+# whatever has been released since.  pyproject.toml keeps ranges for users; `make lock`
+# moves the lock to the newest releases and says what moved; `make test-latest` and
+# `make test-lowest` run the suite on the newest and on the lowest versions the ranges allow.
+LOCK   := requirements.lock
+install = if [ -x $(BIN)/uv ] && $(UV) -c $(LOCK) $(1); then :; else $(PIP) -c $(LOCK) $(1); fi
 
 # Python keeps the bytecode it compiles (in __pycache__, which git ignores), even where the
 # environment asks it not to: the suite starts hundreds of interpreters (pytest's workers,
@@ -28,27 +34,28 @@ ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solvi
 	lazyfun/csp/propagation/_kernels.c
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
-.PHONY: demo test test-all setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
+.PHONY: demo test test-all test-latest test-lowest lock setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
 
+# the tools first (pyproject.toml's group `tools`), at the lock's versions
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) "uv>=0.5" || echo "uv not available: pip installs instead"
-	$(call install,--upgrade pip "setuptools>=77" wheel "mypy>=1.10")
+	$(PIP) -c $(LOCK) uv || echo "uv not available: pip installs instead"
+	$(call install,--upgrade pip setuptools wheel mypy)
 
 # The dependencies, and the package installed in place as source; the compiling is
 # $(VENV)/.built's, so that it can run beside the checks that need only the source.
 INSTALL = export LAZYFUN_PURE_BUILD=1; $(call install,--no-build-isolation -e $(1))
-$(VENV)/.base: pyproject.toml setup.py | $(BIN)/python
+$(VENV)/.base: pyproject.toml setup.py $(LOCK) | $(BIN)/python
 	$(call INSTALL,.)
 	touch $@
 
-$(VENV)/.dev: pyproject.toml setup.py | $(BIN)/python
+$(VENV)/.dev: pyproject.toml setup.py $(LOCK) | $(BIN)/python
 	$(call INSTALL,'.[dev]')
 	touch $@ $(VENV)/.base
 
 # a variable: make splits a call's arguments at its commas before expanding them
 BENCH_EXTRAS := '.[dev,bench,plot]'
-$(VENV)/.bench: pyproject.toml setup.py | $(BIN)/python
+$(VENV)/.bench: pyproject.toml setup.py $(LOCK) | $(BIN)/python
 	$(call INSTALL,$(BENCH_EXTRAS))
 	touch $@ $(VENV)/.dev $(VENV)/.base
 
@@ -68,6 +75,24 @@ build: $(DEV)
 
 demo: $(VENV)/.base $(VENV)/.built
 	$(BIN)/lazyfun demo
+
+# The lock, moved to the newest releases the ranges in pyproject.toml allow (every extra and
+# the tools, for any platform and Python from 3.11); then the pins that moved.  Run it on
+# purpose (after `make test-latest` is green), commit the lock with what it took to pass.
+lock: SHELL := bash
+lock: | $(BIN)/python
+	@mkdir -p build && touch $(LOCK) && cp $(LOCK) build/lock.before
+	UV_CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/uv pip compile pyproject.toml --all-extras \
+		--group tools --universal --python-version 3.11 --upgrade --quiet -o $(LOCK)
+	@moved=$$(diff <(grep -E '^[A-Za-z0-9]' build/lock.before) <(grep -E '^[A-Za-z0-9]' $(LOCK)) \
+		| grep '^[<>]' | sed 's/^</  was/; s/^>/  now/'); \
+	if [ -n "$$moved" ]; then echo "make lock: what moved"; echo "$$moved"; \
+	else echo "make lock: nothing moved"; fi
+
+# The unit tests' first pass on the newest releases, and on the lowest versions the ranges
+# allow, each in a copy of the tree with its own environment (.ci/deps says how).
+test-latest test-lowest: | $(BIN)/python
+	bash .ci/deps $(@:test-%=%)
 
 # The stages of `make test`, one after another; those joined by `+` run side by side,
 # each one's output printed whole when it ends.  Each stage's time is written to
