@@ -129,8 +129,10 @@ def test_a_resumed_file_is_cut_back_to_its_last_durable_batch(tmp_path: Path) ->
     whole = out.read_bytes()
     # as a kill after the first batch leaves it: 1,000 durable lines, a torn line after
     cut = sum(len(line) + 1 for line in whole.split(b"\n")[:1000])
-    Path(f"{out}.progress").write_text(
-        json.dumps({"size": cut, "position": 1000, "written": 1000, "done": False})
+    record = Path(f"{out}.progress")
+    job = json.loads(record.read_text())["job"]
+    record.write_text(
+        json.dumps({"job": job, "size": cut, "position": 1000, "written": 1000, "done": False})
     )
     with out.open("r+b") as file:
         file.truncate(cut)
@@ -231,12 +233,85 @@ def test_a_progress_file_without_its_output_starts_afresh_and_a_shorter_one_is_r
     source = tmp_path / "in.jsonl"
     to_jsonl(({"n": n} for n in range(3)), source)
     out = tmp_path / "out.jsonl"
-    Path(f"{out}.progress").write_text(
-        json.dumps({"size": 10**6, "position": 2, "written": 2, "done": False})
-    )
+    record = Path(f"{out}.progress")
+    record.write_text(json.dumps({"size": 10**6, "position": 2, "written": 2, "done": False}))
     assert read_jsonl(source).to_jsonl(out, resume=True) == 3  # no output: from the start
-    Path(f"{out}.progress").write_text(
-        json.dumps({"size": 10**6, "position": 2, "written": 2, "done": False})
+    job = json.loads(record.read_text())["job"]
+    record.write_text(
+        json.dumps({"job": job, "size": 10**6, "position": 2, "written": 2, "done": False})
     )
-    with pytest.raises(ValueError, match="shorter than its progress file says"):
+    with pytest.raises(RecordError, match="shorter than its progress file says"):
         read_jsonl(source).to_jsonl(out, resume=True)
+
+
+Sink = Callable[[Stream[Any], Path], int]
+SINKS: dict[str, Sink] = {
+    "to_jsonl": lambda s, out: s.to_jsonl(out, resume=True),
+    "to_csv": lambda s, out: s.to_csv(out, resume=True),
+    "to_lines": lambda s, out: s.map(json.dumps).to_lines(out, resume=True),
+    "to_sql": lambda s, out: s.to_sql(out, "t", resume=True),
+}
+
+
+def _snapshot(out: Path) -> object:
+    """What the output holds: its bytes, or its table's rows (and progress rows)."""
+    if out.suffix != ".db":
+        return out.read_bytes()
+    with sqlite3.connect(out) as db:
+        tables = [
+            name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        return {name: db.execute(f"SELECT * FROM {name}").fetchall() for name in tables}
+
+
+def _write_without_resume(sink: str, records: int, out: Path) -> None:
+    rows = stream({"n": n} for n in range(records))
+    if sink == "to_sql":
+        rows.to_sql(out, "t")
+    elif sink == "to_lines":
+        rows.map(json.dumps).to_lines(out)
+    else:
+        getattr(rows, sink)(out)
+
+
+@pytest.mark.parametrize("sink", SINKS)
+def test_resume_never_destroys_an_output_it_has_no_record_of(tmp_path: Path, sink: str) -> None:
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(10)), source)
+    out = tmp_path / f"out.{'db' if sink == 'to_sql' else 'txt'}"
+    _write_without_resume(sink, 100, out)  # another job's output, or one run without resume
+    before = _snapshot(out)
+    with pytest.raises(
+        RecordError, match=r"no (lazyfun_progress row|.*progress beside it)"
+    ) as refused:
+        SINKS[sink](read_jsonl(source), out)
+    assert str(out) in str(refused.value) and refused.value.line is None
+    assert _snapshot(out) == before  # nothing written, nothing cut
+    assert not Path(f"{out}.progress").exists()
+    # an empty output holds nothing to lose: the job goes on
+    if sink == "to_sql":
+        with sqlite3.connect(out) as db:
+            db.execute("DELETE FROM t")
+    else:
+        out.write_bytes(b"")
+    assert SINKS[sink](read_jsonl(source), out) == 10
+
+
+@pytest.mark.parametrize("sink", SINKS)
+def test_resume_refuses_an_output_whose_record_names_another_job(
+    tmp_path: Path, sink: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
+    to_jsonl(({"n": n} for n in range(10)), mine)
+    to_jsonl(({"n": -n} for n in range(100)), theirs)
+    out = tmp_path / f"out.{'db' if sink == 'to_sql' else 'txt'}"
+    assert SINKS[sink](read_jsonl(theirs), out) == 100  # their job, resumable, ended
+    before = _snapshot(out)
+    with pytest.raises(RecordError, match=re.escape(f"read_jsonl({str(theirs)!r})")) as refused:
+        SINKS[sink](read_jsonl(mine), out)
+    assert str(out) in str(refused.value)
+    assert _snapshot(out) == before
+    # their job run again from another folder (the same file, named relative to it) is
+    # theirs: it had ended
+    monkeypatch.chdir(tmp_path)
+    assert SINKS[sink](read_jsonl(theirs.name), out) == 0

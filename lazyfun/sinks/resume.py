@@ -12,6 +12,12 @@ appends, so the output is as if the job had never stopped.
 - The position is the source's count of records read (a bad record counts), less
   what a concurrent ordered map still holds: the records caught or filtered out
   count, since the output's length is not the source's position.
+- A record names its job: the sink and its source (a file source by its absolute
+  path).  ``resume=True`` never destroys what it did not write: an output that holds
+  something (a file of some bytes, a table of some rows) with no record of a job
+  beside it, or whose record names another job, is refused with the reason
+  (:class:`~lazyfun.sinks.errors.RecordError`, naming the output) before anything is
+  written or read.
 - Only a pipeline whose output follows its source, one output for each record at
   most, can resume exactly: one lazyfun source that can skip, then ``map``,
   ``filter``, ``do`` (concurrent ones ordered, ``map``/``do`` only, and before any
@@ -27,6 +33,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, runtime_checkable
 
+from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike, is_url
 
 __all__ = [
@@ -34,6 +41,7 @@ __all__ = [
     "Resumable",
     "drain_resumable",
     "finished",
+    "job_of",
     "plan",
     "refuse_resume_to",
 ]
@@ -106,34 +114,80 @@ def refuse_resume_to(path: PathLike, atomic: bool, what: str) -> str:
     return name
 
 
+def job_of(source: object, what: str) -> str:
+    """The job a resumable sink's record names: the sink and the source it reads, a file
+    source by its absolute path (the same job run from another folder is the same job).
+
+    >>> job_of(object(), "to_jsonl")
+    'to_jsonl from object'
+    """
+    path, made_by = getattr(source, "path", None), getattr(source, "made_by", None)
+    if isinstance(path, (str, os.PathLike)) and isinstance(made_by, str):
+        name = os.fspath(path)
+        read = f"{made_by}({name if is_url(name) else os.path.abspath(name)!r})"
+    else:
+        read = str(getattr(source, "plan", type(source).__name__))
+    return f"{what} from {read}"
+
+
+def refuse_unrecorded(output: str, holds: str, record: str) -> RecordError:
+    """The refusal of an output that holds something no record says this job wrote."""
+    return RecordError(
+        output,
+        None,
+        f"resume=True keeps only what its job wrote, and this holds {holds} with "
+        f"{record}: move it away, or write without resume= to replace it",
+    )
+
+
 class Progress:
     """A file sink's progress, ``PATH.progress`` beside its output: a small JSON object
-    replaced atomically (written beside it, fsynced, renamed)."""
+    naming its ``job`` (:func:`job_of`), replaced atomically (written beside it,
+    fsynced, renamed)."""
 
-    def __init__(self, output: str) -> None:
-        self.output = output
+    def __init__(self, output: str, job: str) -> None:
+        self.output, self.job = output, job
         self.path = output + ".progress"
 
     def load(self) -> dict[str, Any] | None:
-        """The progress of an earlier run, if there is one and its output is there."""
+        """The progress of this job's earlier run, or None where there is nothing to go on
+        from (no output, or an empty one); refused (a RecordError naming the output)
+        where the output holds bytes that no record says this job wrote: no progress
+        beside them, or one naming another job."""
         try:
             with open(self.path, encoding="utf-8") as file:
                 state: dict[str, Any] = json.load(file)
         except FileNotFoundError:
-            return None
+            state = {}
         if not os.path.exists(self.output):
-            return None  # the output is gone: start afresh
-        if os.path.getsize(self.output) < state["size"]:
-            raise ValueError(
-                f"{self.output} is shorter than its progress file says ({state['size']:,} "
-                f"bytes): it was changed outside the job; remove {self.path} to start afresh"
+            return None  # no output (or the output is gone): start afresh
+        size = os.path.getsize(self.output)
+        if not state:
+            if size == 0:
+                return None  # nothing there to keep
+            raise refuse_unrecorded(self.output, f"{size:,} bytes", f"no {self.path} beside it")
+        if state.get("job") != self.job:
+            named = state.get("job")
+            raise refuse_unrecorded(
+                self.output,
+                f"{size:,} bytes",
+                f"{self.path} naming {'no job' if named is None else repr(named)}, "
+                f"not {self.job!r}",
+            )
+        if size < state["size"]:
+            raise RecordError(
+                self.output,
+                None,
+                f"shorter than its progress file says ({state['size']:,} bytes): it was "
+                f"changed outside the job; remove it and {self.path} to start afresh",
             )
         return state
 
     def save(self, **state: Any) -> None:
+        """Replace the record with ``state`` and this job's name."""
         fresh = self.path + ".tmp"
         with open(fresh, "w", encoding="utf-8") as file:
-            json.dump(state, file)
+            json.dump({"job": self.job, **state}, file)
             file.flush()
             os.fsync(file.fileno())
         os.replace(fresh, self.path)

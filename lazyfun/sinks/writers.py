@@ -45,7 +45,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 from lazyfun.sinks.columns import Columns, Misfit
 from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike, Target
-from lazyfun.sinks.resume import Progress
+from lazyfun.sinks.resume import Progress, refuse_unrecorded
 
 if TYPE_CHECKING:
     import sqlite3
@@ -430,18 +430,42 @@ class SqlWriter(Writer):
 
     _PROGRESS = "lazyfun_progress"
 
-    def progress(self) -> tuple[int, bool] | None:
-        """The position and whether the job ended, as the last committed batch of this
-        table said (None: no resumable job wrote it)."""
-        import sqlite3
+    job = ""  # the resumed job (:func:`~lazyfun.sinks.resume.job_of`) its progress rows name
 
-        try:
+    def _exists(self, table: str) -> bool:
+        found = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+        return found is not None
+
+    def progress(self, job: str) -> tuple[int, bool] | None:
+        """The position and whether ``job`` ended, as the last committed batch of this
+        table said; None where there is nothing to go on from (no record, and no rows
+        in the table); refused (a RecordError naming the table) where the table holds
+        rows no record says this job wrote: no progress row for it, or one naming
+        another job."""
+        self.job = job
+        row = None
+        if self._exists(self._PROGRESS):
             row = self.db.execute(
-                f"SELECT position, done FROM {self._PROGRESS} WHERE sink = ?", (self.table,)
+                f"SELECT position, done, job FROM {self._PROGRESS} WHERE sink = ?",
+                (self.table,),
             ).fetchone()
-        except sqlite3.OperationalError:  # no progress table
+        where = f"{self.name}, table {self.table}"
+        if row is None:
+            held = (
+                self._exists(self.table)
+                and self.db.execute(f"SELECT 1 FROM {_quoted(self.table)} LIMIT 1").fetchone()
+            )
+            if held:
+                raise refuse_unrecorded(where, "rows", f"no {self._PROGRESS} row for it")
             return None
-        return None if row is None else (int(row[0]), bool(row[1]))
+        if row[2] != job:
+            named_job = "no job" if row[2] is None else repr(row[2])
+            raise refuse_unrecorded(
+                where, "rows", f"its {self._PROGRESS} row naming {named_job}, not {job!r}"
+            )
+        return int(row[0]), bool(row[1])
 
     def begin(self) -> None:
         self.before = self.written
@@ -451,11 +475,12 @@ class SqlWriter(Writer):
         """The batch's progress row, in the batch's transaction, which ends here."""
         self.db.execute(
             f"CREATE TABLE IF NOT EXISTS {self._PROGRESS} "
-            "(sink TEXT PRIMARY KEY, position INTEGER, done INTEGER)"
+            "(sink TEXT PRIMARY KEY, position INTEGER, done INTEGER, job TEXT)"
         )
         self.db.execute(
-            f"INSERT OR REPLACE INTO {self._PROGRESS} VALUES (?, ?, ?)",
-            (self.table, position, int(done)),
+            f"INSERT OR REPLACE INTO {self._PROGRESS} (sink, position, done, job) "
+            "VALUES (?, ?, ?, ?)",
+            (self.table, position, int(done), self.job),
         )
         self.db.execute("RELEASE lazyfun_resume")
 

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import more_itertools
 
-from lazyfun.sinks.resume import Progress, drain_resumable, finished, plan, refuse_resume_to
+from lazyfun.sinks.resume import (
+    Progress,
+    drain_resumable,
+    finished,
+    job_of,
+    plan,
+    refuse_resume_to,
+)
 from lazyfun.sinks.writers import (
     CsvWriter,
     JsonlWriter,
@@ -185,8 +192,8 @@ def _resumed(
     stopped (or begun, writing one)."""
     name = refuse_resume_to(path, atomic, what)
     source, position = plan(s._holds, s._blocker, what)
-    progress = Progress(name)
-    state = progress.load()
+    progress = Progress(name, job_of(source, what))
+    state = progress.load()  # refused here where the output is not this job's
     if state is not None and state["done"]:
         s.close()
         return finished(name)
@@ -203,10 +210,14 @@ def _resumed(
 def _resumed_sql(s: Stream, db: PathLike | sqlite3.Connection, table: str, batch: int) -> int:
     """``to_sql``'s job, resumed where its progress row says it stopped."""
     source, position = plan(s._holds, s._blocker, "to_sql")
-    items = s._take_items()
+    writer = SqlWriter(db, table, batch=batch)
+    try:
+        state = writer.progress(job_of(source, "to_sql"))  # refused where not this job's
+        items = s._take_items()
+    except BaseException:
+        writer.close(failed=True)
+        raise
     with s:
-        writer = SqlWriter(db, table, batch=batch)
-        state = writer.progress()
         if state is not None and state[1]:
             writer.close(failed=False)
             return finished(f"{writer.name}, table {writer.table}")
