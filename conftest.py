@@ -25,11 +25,17 @@
 - In the compiled pass the tests marked ``compiled`` run untraced too: the tracer
   cannot see into compiled code, and the pure pass runs the same tests on the
   source under it, so their coverage is counted there, once.
+- ``LAZYFUN_SHARED_SKIPS=FILE``: each test (or module) skipped for want of the shared
+  data (its reason starts with ``tests.datafiles.NEEDS_SHARED``) is written to FILE, a
+  node id a line, so that ``make unit`` can run exactly those again where the shared
+  data is: its coverage passes run as a bare clone (``LAZYFUN_SHARED_DATA=``), the
+  floor counting only what runs anywhere, then the cross-checks on the public sets.
 - Untraced means no tracer at all: in a pytest-xdist worker a second coverage
   instance traces beside the one pytest-cov pauses for ``no_cover``, so the hook
   below pauses whatever still traces, and resumes it after the test.
 """
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,6 +44,7 @@ from hypothesis import settings
 
 from lazyfun.compiled import COMPILED, is_compiled
 from lazyfun.streams.stream import astream, stream
+from tests.datafiles import NEEDS_SHARED
 
 HERE = Path(__file__).resolve().parent
 COMPILED_SOURCES = {HERE / (name.replace(".", "/") + ".py") for name in COMPILED}
@@ -102,3 +109,27 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     finally:
         for running in reversed(paused):
             running.start()
+
+
+SHARED_SKIPS = os.environ.get("LAZYFUN_SHARED_SKIPS")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The list of tests skipped for want of the shared data starts empty (in the
+    controlling process: pytest-xdist's workers append to it)."""
+    if SHARED_SKIPS and not hasattr(config, "workerinput"):
+        Path(SHARED_SKIPS).parent.mkdir(parents=True, exist_ok=True)
+        Path(SHARED_SKIPS).write_text("")
+
+
+def _note_shared_skip(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """Append ``report``'s node id to the list when it was skipped for want of the
+    shared data (a line each; a module skipped while collecting is named by each
+    worker that collects it, so a reader takes the lines once each)."""
+    if SHARED_SKIPS and report.skipped and NEEDS_SHARED in str(report.longrepr):
+        with open(SHARED_SKIPS, "a") as skips:
+            skips.write(report.nodeid + "\n")
+
+
+pytest_collectreport = _note_shared_skip
+pytest_runtest_logreport = _note_shared_skip
