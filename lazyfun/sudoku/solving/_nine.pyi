@@ -3,8 +3,9 @@
 See lazyfun.sudoku.solving.nine.
 """
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import final
+from collections.abc import Generator, Iterable, Sequence
+from types import TracebackType
+from typing import NoReturn, final
 
 from lazyfun.sudoku.board.grid import Grid
 
@@ -12,17 +13,32 @@ class Conflict(ValueError):
     """Two givens share a unit and a value."""
 
 @final
-class Solutions(Iterator[Grid]):
+class Solutions(Generator[Grid]):
     """The solutions of a 9x9 Grid (ruled_out: (cell, value) pairs excluded), one at a
     time, each a Grid of its type and symbols; the search waits in C between them.  Raises
-    Conflict when two givens clash."""
+    Conflict when two givens clash.  A generator's methods: send, throw, close."""
 
     def __new__(
         cls, grid: Grid, ruled_out: Iterable[tuple[int, int]] | None = None
     ) -> Solutions: ...
     def __next__(self) -> Grid: ...
-    def stats(self) -> dict[str, int]:
-        """The search's work so far: guesses, failures."""
+    def send(self, value: None, /) -> Grid:
+        """The next solution, as next() gives it (the value is not used: a generator's
+        send)."""
+
+    def throw(
+        self,
+        typ: type[BaseException] | BaseException,
+        val: object = None,
+        tb: TracebackType | None = None,
+        /,
+    ) -> NoReturn:
+        """End the search and raise the exception (a generator's throw, where the search
+        waits)."""
+
+    def close(self) -> None:
+        """End the search and free it: next() then raises StopIteration (a generator's
+        close)."""
 
 def count(
     cells: Sequence[int], limit: int = -1, ruled_out: Iterable[tuple[int, int]] | None = None

@@ -91,7 +91,9 @@ def _clashing(grid: Grid) -> Iterator[Grid]:
 def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
     """Every solution of the 9x9 ``grid`` that puts no value where ``ruled_out`` (cell,
     value pairs) excludes it, lazily: the search waits in C between solutions.  Clashing
-    givens are a ``PuzzleError`` when the first solution is asked for.
+    givens are a ``PuzzleError`` when the first solution is asked for.  The stream has a
+    generator's methods, as the depth-first engine's has: ``close()`` ends the search and
+    frees it, ``send`` and ``throw`` act as a generator's.
 
     >>> from lazyfun.sudoku import parse
     >>> found = solve(parse("." * 81))

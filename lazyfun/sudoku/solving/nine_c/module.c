@@ -89,9 +89,14 @@ static PyObject *values_tuple(const Board *board)
     return out;
 }
 
+/* A search that gives its solutions one at a time, with a generator's methods: close()
+ * (and exhaustion) frees the search and the puzzle, after which next and send raise
+ * StopIteration; throw(e) closes it and raises e; send(None) is next, and send(v)
+ * before the first solution is a TypeError, as for a generator just started. */
 typedef struct {
-    PyObject_HEAD Search *search;
+    PyObject_HEAD Search *search; /* NULL once closed or exhausted */
     PyObject *like; /* the puzzle's Grid: each solution is one of its type and symbols */
+    int started; /* a solution has been asked for */
 } SolutionsObject;
 
 static PyObject *CELLS, *BOX, *SYMBOLS, *THREE; /* interned names, and the int 3 */
@@ -138,30 +143,119 @@ static PyObject *Solutions_new(PyTypeObject *type, PyObject *args, PyObject *kwa
     return (PyObject *)self;
 }
 
-static void Solutions_dealloc(SolutionsObject *self)
+/* The search's memory and the puzzle, given back: the stream is over. */
+static void Solutions_release(SolutionsObject *self)
 {
     PyMem_Free(self->search);
-    Py_DECREF(self->like);
+    self->search = NULL;
+    Py_CLEAR(self->like);
+}
+
+static void Solutions_dealloc(SolutionsObject *self)
+{
+    Solutions_release(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *Solutions_next(SolutionsObject *self)
 {
-    if (!nine_next(self->search))
-        return NULL; /* StopIteration */
+    if (!self->search)
+        return NULL; /* StopIteration: closed or exhausted */
+    self->started = 1;
+    if (!nine_next(self->search)) {
+        Solutions_release(self);
+        return NULL;
+    }
     PyObject *values = values_tuple(nine_top(self->search));
     return values ? grid_like(self->like, values) : NULL;
 }
 
-static PyObject *Solutions_stats(SolutionsObject *self, PyObject *Py_UNUSED(ignored))
+static PyObject *Solutions_send(SolutionsObject *self, PyObject *value)
 {
-    return Py_BuildValue("{sKsK}", "guesses", (unsigned long long)self->search->work.guesses,
-                         "failures", (unsigned long long)self->search->work.failures);
+    if (value != Py_None && self->search && !self->started) {
+        PyErr_SetString(PyExc_TypeError,
+                        "can't send non-None value to a just-started generator");
+        return NULL;
+    }
+    PyObject *solution = Solutions_next(self);
+    if (!solution && !PyErr_Occurred())
+        PyErr_SetNone(PyExc_StopIteration);
+    return solution;
+}
+
+static PyObject *Solutions_close(SolutionsObject *self, PyObject *Py_UNUSED(ignored))
+{
+    Solutions_release(self);
+    Py_RETURN_NONE;
+}
+
+/* The exception throw(type[, value[, traceback]]) raises, made as a generator makes it:
+ * an instance as it is, a class called with the value (a tuple: its arguments). */
+static PyObject *thrown(PyObject *type, PyObject *value)
+{
+    if (PyExceptionInstance_Check(type)) {
+        if (value != Py_None) {
+            PyErr_SetString(PyExc_TypeError, "instance exception may not have a separate value");
+            return NULL;
+        }
+        return Py_NewRef(type);
+    }
+    if (!PyExceptionClass_Check(type)) {
+        PyErr_Format(PyExc_TypeError,
+                     "exceptions must be classes or instances deriving from BaseException, "
+                     "not %s",
+                     Py_TYPE(type)->tp_name);
+        return NULL;
+    }
+    int given = value == Py_None ? 0 : PyObject_IsInstance(value, type);
+    if (given < 0)
+        return NULL;
+    PyObject *error = given                 ? Py_NewRef(value)
+                      : value == Py_None    ? PyObject_CallNoArgs(type)
+                      : PyTuple_Check(value) ? PyObject_Call(type, value, NULL)
+                                             : PyObject_CallOneArg(type, value);
+    if (error && !PyExceptionInstance_Check(error)) {
+        PyErr_Format(PyExc_TypeError, "calling %R should have returned an instance of "
+                     "BaseException, not %s", type, Py_TYPE(error)->tp_name);
+        Py_CLEAR(error);
+    }
+    return error;
+}
+
+static PyObject *Solutions_throw(SolutionsObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 1 || nargs > 3) {
+        PyErr_Format(PyExc_TypeError, "throw expected 1 to 3 arguments, got %zd", nargs);
+        return NULL;
+    }
+    PyObject *traceback = nargs > 2 ? args[2] : Py_None;
+    if (traceback != Py_None && !PyTraceBack_Check(traceback)) {
+        PyErr_SetString(PyExc_TypeError, "throw() third argument must be a traceback object");
+        return NULL;
+    }
+    PyObject *error = thrown(args[0], nargs > 1 ? args[1] : Py_None);
+    if (!error)
+        return NULL;
+    Solutions_release(self); /* raised where the search waits, it ends the search */
+    if (traceback != Py_None && PyException_SetTraceback(error, traceback) < 0) {
+        Py_DECREF(error);
+        return NULL;
+    }
+    PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+    Py_DECREF(error);
+    return NULL;
 }
 
 static PyMethodDef Solutions_methods[] = {
-    {"stats", (PyCFunction)Solutions_stats, METH_NOARGS,
-     "stats($self, /)\n--\n\nThe search's work so far: guesses, failures."},
+    {"send", (PyCFunction)Solutions_send, METH_O,
+     "send($self, value, /)\n--\n\nThe next solution, as next() gives it (the value is not "
+     "used: a generator's send)."},
+    {"throw", (PyCFunction)(void (*)(void))Solutions_throw, METH_FASTCALL,
+     "throw($self, typ, val=None, tb=None, /)\n--\n\nEnd the search and raise the exception "
+     "(a generator's throw, where the search waits)."},
+    {"close", (PyCFunction)Solutions_close, METH_NOARGS,
+     "close($self, /)\n--\n\nEnd the search and free it: next() then raises StopIteration "
+     "(a generator's close)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -170,7 +264,8 @@ static PyTypeObject SolutionsType = {
     .tp_doc = PyDoc_STR("Solutions(grid, ruled_out=None)\n--\n\n"
                         "The solutions of a 9x9 Grid (ruled_out: (cell, value) pairs excluded), "
                         "one at a time, each a Grid of its type and symbols; the search waits in "
-                        "C between them.  Raises Conflict when two givens clash."),
+                        "C between them.  Raises Conflict when two givens clash.  A generator's "
+                        "methods: send, throw, close."),
     .tp_basicsize = sizeof(SolutionsObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = Solutions_new,
