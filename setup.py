@@ -12,7 +12,9 @@ imports only the standard library, so it is read here as a file, before lazyfun 
 dependencies are installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
 Sudoku engine then searches depth-first at every size; without the flow engine the
-Stream's take, catch and throttle run their Python forms), and says so in one line.
+Stream's take, catch and throttle run their Python forms), and says so in one line at the
+end of the build, on stderr (``BuildExt``: pip shows it with ``-v`` only; ``lazyfun
+--version`` says it too, from what was installed).
 mypyc leaves the compiled modules' docstrings out of its C; ``mypyc_docs.py`` writes the
 source's in before the C is compiled (so ``help()`` shows them), and where it cannot the
 build goes on without them, saying so.
@@ -20,12 +22,14 @@ build goes on without them, saying so.
 
 import importlib.util
 import os
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 LEARNING_C = Path("lazyfun", "sudoku", "solving", "learning_c")
@@ -34,6 +38,8 @@ FORCING_C = Path("lazyfun", "sudoku", "steps", "forcing_c")
 NINE_C = Path("lazyfun", "sudoku", "solving", "nine_c")
 MINLEX_C = Path("lazyfun", "sudoku", "canon", "minlex_c")
 KERNELS_C = Path("lazyfun", "csp", "propagation", "_kernels.c")
+# What the build left out before building (mypyc's modules, when mypyc could not run).
+NOT_COMPILED: list[str] = []
 # The C engines are held to these: a warning is an error (make sanitize adds the sanitizers).
 # Link-time optimisation inlines across an engine's files (the heap and propagation calls of
 # the learning search): without it the split engine ran about 2% slower than the single file did.
@@ -121,6 +127,7 @@ def extensions() -> list[Any]:
         )
     except (Exception, SystemExit) as failure:  # mypyc exits on a type error
         print(f"lazyfun: not compiling ({failure!r}); the source will run", file=sys.stderr)
+        NOT_COMPILED.append("the mypyc modules (mypyc could not run)")
         return engines
     # mypyc leaves the docstrings out: mypyc_docs writes the source's into its C
     try:
@@ -140,6 +147,54 @@ def extensions() -> list[Any]:
     return [*engines, *mypyc]
 
 
+class BuildExt(build_ext):
+    """setuptools' ``build_ext``, whose last line says what was built without: the
+    extensions whose build failed (each optional: setuptools goes on with a warning that
+    pip shows only with ``-v``), and mypyc's modules when mypyc could not run."""
+
+    def initialize_options(self) -> None:
+        super().initialize_options()
+        self.failed: list[str] = []
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception:
+            self.failed.append(ext.name)  # list.append: safe from --parallel's threads
+            raise
+
+    def run(self) -> None:
+        super().run()
+        line = without(NOT_COMPILED, self.failed, len(self.extensions), self._compiler())
+        if line:
+            print(line, file=sys.stderr)
+
+    def _compiler(self) -> str | None:
+        """The C compiler's command when it is not found (None when it is, or unknown)."""
+        command: list[str] = getattr(self.compiler, "compiler_so", None) or []
+        return command[0] if command and shutil.which(command[0]) is None else None
+
+
+def without(skipped: list[str], failed: list[str], tried: int, missing: str | None) -> str:
+    """The build's last line when it left something out (``""`` when not): what runs from
+    source, and why.  ``skipped``: what was not tried, and why; ``failed``: the names of
+    the extensions that failed of the ``tried``; ``missing``: the C compiler not found."""
+    if not skipped and not failed:
+        return ""
+    everything = len(failed) == tried
+    what = (
+        "the compiled modules and the C engines" if everything else ", ".join([*skipped, *failed])
+    )
+    why = [f"no C compiler found: {missing}"] if missing else []
+    why += [f"{len(failed)} of {tried} extensions failed"] if failed else []
+    because = f" ({'; '.join(why)})" if why else ""
+    return (
+        f"lazyfun: built WITHOUT {what}{because}:"
+        f" {'everything' if everything else 'that'} runs from source, slower"
+        " (`lazyfun --version` says which engines run)"
+    )
+
+
 if __name__ == "__main__":
     os.chdir(HERE)
-    setup(ext_modules=extensions())
+    setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt})

@@ -30,14 +30,23 @@ propagators and its propagation loop in C (:mod:`lazyfun.csp.propagation.kernels
 when they run; the readable forms are in :mod:`lazyfun.csp.propagation`).
 
 Where no compiler is at hand the build falls back to plain Python, without
-the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling).  Setting ``LAZYFUN_PURE=1`` in
+the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling), and its last
+line says so.  Setting ``LAZYFUN_PURE=1`` in
 the environment before lazyfun is imported runs the Python source even when
 the compiled modules are installed, for a debugger, for coverage, or to
 measure what compiling buys; the Stream's steps then run their Python forms too, 9x9
 boards go to the depth-first engine, and only the C learning search stays as it is.
+Either way the API is the same (what a function returns has the same methods).
 
->>> sorted(status()) == sorted(COMPILED)
+:func:`status` says which run, and why the others do not (``lazyfun --version`` prints
+its line):
+
+>>> now = status()
+>>> sorted(now.modules) == sorted(COMPILED) and sorted(now.engines) == sorted(ENGINES)
 True
+>>> built = {"lazyfun.search": True, C_FLOW: False}
+>>> print(Status({"lazyfun.search": True}, {C_FLOW: False}, built, pure=False).summary())
+compiled: 1 of 1 modules, C engines: 0 of 1; from source: not built: lazyfun.streams.sync._flow
 """
 
 from __future__ import annotations
@@ -47,7 +56,9 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 
 __all__ = [
     "COMPILED",
@@ -57,7 +68,9 @@ __all__ = [
     "C_KERNELS",
     "C_MINLEX",
     "C_NINE",
+    "ENGINES",
     "PURE_ENV",
+    "Status",
     "c_extension_built",
     "c_flow_built",
     "c_forcing_built",
@@ -96,7 +109,11 @@ C_FORCING = "lazyfun.sudoku.steps._forcing"
 C_NINE = "lazyfun.sudoku.solving._nine"
 C_MINLEX = "lazyfun.sudoku.canon._minlex"
 C_KERNELS = "lazyfun.csp.propagation._kernels"
+ENGINES = (C_EXTENSION, C_FLOW, C_FORCING, C_NINE, C_MINLEX, C_KERNELS)
 PURE_ENV = "LAZYFUN_PURE"
+# the C engine that runs even with LAZYFUN_PURE set (25x25 and up would stall without it)
+_KEPT_WHEN_PURE = (C_EXTENSION,)
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
 def is_compiled(name: str) -> bool:
@@ -107,39 +124,113 @@ def is_compiled(name: str) -> bool:
     return not origin.endswith(".py")
 
 
-def status() -> dict[str, bool]:
-    """Each module of ``COMPILED``, and whether it runs compiled."""
-    return {name: is_compiled(name) for name in COMPILED}
+def _built(name: str) -> bool:
+    """Whether the extension of module ``name`` (one of ``COMPILED`` or ``ENGINES``) was
+    built: its shared library lies beside its source, in lazyfun's folder (nothing is
+    imported to tell)."""
+    *folders, stem = name.split(".")[1:]
+    folder = os.path.join(_PACKAGE, *folders)
+    return any(
+        os.path.isfile(os.path.join(folder, stem + suffix))
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+    )
+
+
+def _runs_compiled(name: str, pure: bool) -> bool:
+    """Whether module ``name`` of ``COMPILED`` runs compiled: as it was imported, or,
+    before it is, as it will be (its extension when built, unless ``pure``)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return not (module.__file__ or "").endswith(".py")
+    return _built(name) and not pure
+
+
+@dataclass(frozen=True)
+class Status:
+    """Which engines run: ``modules`` maps each of ``COMPILED`` to whether it runs
+    compiled (mypyc), ``engines`` each of ``ENGINES`` to whether it runs (C), ``built``
+    each of both to whether its extension was built, ``pure`` says whether
+    ``LAZYFUN_PURE`` is set.  What is built and does not run is left by ``pure``; what
+    is not built was not compiled when installed (no C compiler, ``LAZYFUN_PURE_BUILD``).
+    """
+
+    modules: Mapping[str, bool]
+    engines: Mapping[str, bool]
+    built: Mapping[str, bool]
+    pure: bool
+
+    def summary(self) -> str:
+        """One line: how many of each run, and why the others run from source, e.g.
+        ``compiled: 19 of 19 modules, C engines: 6 of 6``, or ``compiled: 0 of 19
+        modules, C engines: 1 of 6; from source: LAZYFUN_PURE is set``."""
+        line = (
+            f"compiled: {sum(self.modules.values())} of {len(self.modules)} modules,"
+            f" C engines: {sum(self.engines.values())} of {len(self.engines)}"
+        )
+        missing = [name for name, built in self.built.items() if not built]
+        reasons = []
+        if self.pure and any(
+            self.built[name] and not runs
+            for name, runs in [*self.modules.items(), *self.engines.items()]
+        ):
+            reasons.append(f"{PURE_ENV} is set")
+        if len(missing) == len(self.built):
+            reasons.append(
+                "nothing was built (no C compiler when installed, or LAZYFUN_PURE_BUILD),"
+                " everything is slower"
+            )
+        elif missing:
+            modules = [name for name in missing if name in self.modules]
+            some = modules if len(modules) < len(self.modules) else ["the mypyc modules"]
+            engines = [name for name in missing if name not in self.modules]
+            reasons.append(f"not built: {', '.join([*some, *engines])}")
+        return f"{line}; from source: {'; '.join(reasons)}" if reasons else line
+
+
+def status() -> Status:
+    """Which of ``COMPILED`` run compiled and which of ``ENGINES`` run, which were built,
+    and whether ``LAZYFUN_PURE`` is set (a module not yet imported is told by its files:
+    nothing is imported to tell)."""
+    pure = bool(os.environ.get(PURE_ENV))
+    built = {name: _built(name) for name in (*COMPILED, *ENGINES)}
+    return Status(
+        modules=MappingProxyType({name: _runs_compiled(name, pure) for name in COMPILED}),
+        engines=MappingProxyType(
+            {name: built[name] and (name in _KEPT_WHEN_PURE or not pure) for name in ENGINES}
+        ),
+        built=MappingProxyType(built),
+        pure=pure,
+    )
 
 
 def c_extension_built() -> bool:
-    """Whether the C learning search (``C_EXTENSION``) was built and imports."""
-    return importlib.util.find_spec(C_EXTENSION) is not None
+    """Whether the C learning search (``C_EXTENSION``) was built."""
+    return _built(C_EXTENSION)
 
 
 def c_flow_built() -> bool:
-    """Whether the C flow engine (``C_FLOW``) was built and imports."""
-    return importlib.util.find_spec(C_FLOW) is not None
+    """Whether the C flow engine (``C_FLOW``) was built."""
+    return _built(C_FLOW)
 
 
 def c_forcing_built() -> bool:
-    """Whether the C chains and wings (``C_FORCING``) were built and import."""
-    return importlib.util.find_spec(C_FORCING) is not None
+    """Whether the C chains and wings (``C_FORCING``) were built."""
+    return _built(C_FORCING)
 
 
 def c_nine_built() -> bool:
-    """Whether the 9x9 C engine (``C_NINE``) was built and imports."""
-    return importlib.util.find_spec(C_NINE) is not None
+    """Whether the 9x9 C engine (``C_NINE``) was built."""
+    return _built(C_NINE)
 
 
 def c_minlex_built() -> bool:
-    """Whether minlex's C search (``C_MINLEX``) was built and imports."""
-    return importlib.util.find_spec(C_MINLEX) is not None
+    """Whether minlex's C search (``C_MINLEX``) was built."""
+    return _built(C_MINLEX)
 
 
 def c_kernels_built() -> bool:
-    """Whether the solver's C kernels (``C_KERNELS``) were built and import."""
-    return importlib.util.find_spec(C_KERNELS) is not None
+    """Whether the solver's C kernels (``C_KERNELS``) were built."""
+    return _built(C_KERNELS)
 
 
 def describe() -> str:
@@ -156,7 +247,7 @@ def describe() -> str:
         [
             *(
                 f"{name} {'compiled (mypyc)' if compiled else 'from source'}"
-                for name, compiled in status().items()
+                for name, compiled in status().modules.items()
             ),
             f"{C_EXTENSION} {learning}",
             f"{C_FLOW} {flow}",

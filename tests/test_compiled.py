@@ -21,7 +21,9 @@ from lazyfun.compiled import (
     C_MINLEX,
     C_NINE,
     COMPILED,
+    ENGINES,
     PURE_ENV,
+    Status,
     c_extension_built,
     c_flow_built,
     c_forcing_built,
@@ -117,7 +119,107 @@ def test_each_built_module_runs_compiled_unless_the_source_is_asked_for() -> Non
     if not built:
         pytest.skip("no extension built here (LAZYFUN_PURE_BUILD, or no C compiler)")
     asked_for_source = bool(os.environ.get(PURE_ENV))
-    assert status() == {name: name in built and not asked_for_source for name in COMPILED}
+    assert status().modules == {name: name in built and not asked_for_source for name in COMPILED}
+
+
+def _line(pure: bool) -> str:
+    """The line ``lazyfun --version`` is expected to print after the version: what runs,
+    told from the extensions found here (``pure``: with ``LAZYFUN_PURE`` set)."""
+    modules = 0 if pure else sum(bool(_extensions(name)) for name in COMPILED)
+    engines = sum(
+        bool(_extensions(name)) and not (pure and name != C_EXTENSION) for name in ENGINES
+    )
+    return f"compiled: {modules} of {len(COMPILED)} modules, C engines: {engines} of {len(ENGINES)}"
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_the_version_says_which_engines_run_and_why_the_others_do_not(pure: bool) -> None:
+    env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
+    if pure:
+        env[PURE_ENV] = "1"
+    out = subprocess.run(
+        [sys.executable, "-m", "lazyfun", "--version"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert len(out) == 2 and out[0].startswith("lazyfun ")
+    assert out[1].startswith(_line(pure))
+    anything_built = any(_extensions(name) for name in (*COMPILED, *ENGINES))
+    assert ("LAZYFUN_PURE is set" in out[1]) == (pure and anything_built)
+    assert ("not built" in out[1] or "nothing was built" in out[1]) == (
+        not all(_extensions(name) for name in (*COMPILED, *ENGINES))
+    )
+
+
+def test_status_tells_each_module_and_engine_as_it_runs() -> None:
+    now = status()
+    pure = bool(os.environ.get(PURE_ENV))
+    assert now.pure == pure
+    assert now.built == {name: bool(_extensions(name)) for name in (*COMPILED, *ENGINES)}
+    assert now.modules == {name: is_compiled(name) for name in COMPILED}
+    assert now.engines == {
+        name: now.built[name] and (name == C_EXTENSION or not pure) for name in ENGINES
+    }
+    assert now.summary().startswith(_line(pure))
+
+
+def _status(built: set[str], pure: bool = False) -> Status:
+    """A status of the modules and engines ``built``, as an install would give it."""
+    return Status(
+        modules={name: name in built and not pure for name in COMPILED},
+        engines={name: name in built and (name == C_EXTENSION or not pure) for name in ENGINES},
+        built={name: name in built for name in (*COMPILED, *ENGINES)},
+        pure=pure,
+    )
+
+
+def test_the_status_line_names_what_runs_from_source_and_why() -> None:
+    everything = {*COMPILED, *ENGINES}
+    assert _status(everything).summary() == "compiled: 19 of 19 modules, C engines: 6 of 6"
+    assert _status(everything, pure=True).summary() == (
+        "compiled: 0 of 19 modules, C engines: 1 of 6; from source: LAZYFUN_PURE is set"
+    )
+    assert _status(everything - {C_NINE}).summary() == (
+        f"compiled: 19 of 19 modules, C engines: 5 of 6; from source: not built: {C_NINE}"
+    )
+    assert _status(set(ENGINES)).summary().endswith("not built: the mypyc modules")
+    nothing = _status(set()).summary()
+    assert nothing.startswith("compiled: 0 of 19 modules, C engines: 0 of 6; from source: ")
+    assert "nothing was built" in nothing and "LAZYFUN_PURE is set" not in nothing
+    assert "nothing was built" in _status(set(), pure=True).summary()
+    assert "LAZYFUN_PURE is set" not in _status(set(), pure=True).summary()
+
+
+def test_a_build_that_gives_an_extension_up_says_so_in_its_last_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from setuptools import Distribution
+
+    (tmp_path / "x.c").write_text("int x;\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no C compiler
+    for name in ("CC", "LDSHARED"):
+        monkeypatch.delenv(name, raising=False)
+    extensions = [Extension(name, ["x.c"], optional=True) for name in ("one", "two")]
+    dist = Distribution({"ext_modules": extensions, "cmdclass": {"build_ext": _setup().BuildExt}})
+    command = dist.get_command_obj("build_ext")
+    command.build_lib, command.build_temp = "lib", "temp"
+    dist.run_command("build_ext")
+    last = capfd.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("lazyfun: built WITHOUT the compiled modules and the C engines (")
+    assert "no C compiler found" in last and "2 of 2 extensions failed" in last
+    assert "everything runs from source" in last
+
+
+def test_the_build_line_names_what_it_left_out() -> None:
+    without = _setup().without
+    assert without([], [], 28, None) == ""
+    one = without([], [C_NINE], 28, None)
+    assert one.startswith(f"lazyfun: built WITHOUT {C_NINE} (1 of 28 extensions failed): that runs")
+    skipped = without(["the mypyc modules (mypyc could not run)"], [], 6, None)
+    assert skipped.startswith("lazyfun: built WITHOUT the mypyc modules (mypyc could not run):")
 
 
 def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_there() -> None:
@@ -174,7 +276,7 @@ def test_the_source_gives_the_same_answers_as_the_installed_modules() -> None:
         "from lazyfun.csp.examples import sudoku_model\n"
         "from lazyfun.sudoku import count_solutions, parse, solve\n"
         f"p = parse({HARD!r})\n"
-        "print(status())\n"
+        "print(dict(status().modules))\n"
         "print(next(solve(p)))\n"
         "print(count_solutions(parse('.' * 16)))\n"
         f"print(sudoku_model({HARD!r}, 'all_different')[0].solve().as_dict()['grid00'])\n"

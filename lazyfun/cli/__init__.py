@@ -23,6 +23,7 @@ import typer
 
 import lazyfun
 from lazyfun.cli.options import flag, group
+from lazyfun.compiled import status
 
 __all__ = ["app", "main"]
 
@@ -86,8 +87,10 @@ app.add_typer(study_app, name="study")
 
 
 def _version(shown: bool) -> None:
+    """The version, and a line saying which engines run (``lazyfun.compiled.status``):
+    an install without a C compiler runs from source, slower, and says so here."""
     if shown:
-        typer.echo(f"lazyfun {lazyfun.__version__}")
+        typer.echo(f"lazyfun {lazyfun.__version__}\n{status().summary()}")
         raise typer.Exit()
 
 
@@ -95,7 +98,12 @@ def _version(shown: bool) -> None:
 def root(
     version: Annotated[
         bool,
-        flag("--version", help="Print the version and exit.", callback=_version, is_eager=True),
+        flag(
+            "--version",
+            help="Print the version, and which engines run compiled, and exit.",
+            callback=_version,
+            is_eager=True,
+        ),
     ] = False,
 ) -> None:
     """Lazy functional search programs: Sudoku, N queens, constraint models."""
