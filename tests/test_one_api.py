@@ -10,6 +10,7 @@ generator written in Python, which a compiled one has not (mypyc's generators ha
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import subprocess
@@ -18,6 +19,8 @@ from typing import Any
 
 import pytest
 
+import lazyfun
+from lazyfun import csp, queens, sudoku
 from lazyfun.compiled import PURE_ENV
 
 # label -> a call on a small input, names from lazyfun, lazyfun.sudoku, lazyfun.queens,
@@ -36,6 +39,18 @@ CALLS = {
     "lazyfun.sliding_window": "lazyfun.sliding_window(2, [1, 2, 3])",
     "lazyfun.take": "lazyfun.take(2, [1, 2, 3])",
     "lazyfun.unique_everseen": "lazyfun.unique_everseen([1, 1, 2])",
+    "lazyfun.concat": "lazyfun.concat([[1], [2]])",
+    "lazyfun.drop": "lazyfun.drop(1, [1, 2])",
+    "lazyfun.compose": "lazyfun.compose(str, abs)",
+    "lazyfun.compose_left": "lazyfun.compose_left(abs, str)",
+    "lazyfun.pipe": "lazyfun.pipe(-1, abs, str)",
+    "lazyfun.identity": "lazyfun.identity(1)",
+    "lazyfun.first": "lazyfun.first([1, 2])",
+    "lazyfun.second": "lazyfun.second([1, 2])",
+    "lazyfun.last": "lazyfun.last([1, 2])",
+    "lazyfun.nth": "lazyfun.nth(1, [1, 2])",
+    "lazyfun.ilen": "lazyfun.ilen([1, 2])",
+    "lazyfun.many": "lazyfun.many(lambda x: x // 2, 8)",
     "lazyfun.stream": "lazyfun.stream([1, 2])",
     "lazyfun.astream": "lazyfun.astream([1, 2])",
     "lazyfun.LazyList": "lazyfun.LazyList.of([1, 2])",
@@ -58,9 +73,28 @@ CALLS = {
     "csp.all_different": "csp.all_different(model().decisions)",
     "csp.total": "csp.total(model().decisions)",
     "csp.maximum": "csp.maximum(model().decisions)",
+    "csp.minimum": "csp.minimum(model().decisions)",
+    "csp.circuit": "csp.circuit(model().decisions)",
+    "csp.element": "csp.element([1, 2], model().decisions[0])",
+    "csp.if_then": "csp.if_then(*[d == 1 for d in model().decisions])",
+    "csp.table": "csp.table(model().decisions, [(0, 1)])",
+    "csp.no_overlap": "csp.no_overlap(tasks())",
+    "csp.cumulative": "csp.cumulative(tasks(), [1, 1], 1)",
+}
+# The public functions that return a plain value (bool, int, str, None): nothing to compare.
+PLAIN = {
+    "sudoku.check_givens",
+    "sudoku.count_solutions",
+    "sudoku.equivalent",
+    "sudoku.is_solution",
+    "sudoku.is_unique",
+    "sudoku.write",
+    "queens.count_queens",
+    "queens.is_placement",
 }
 
-# What a generator does under its methods: each step's outcome, the same either way.
+# What the stream of a 9x9 puzzle's solutions (one) does under a generator's methods: each
+# step's outcome (the type of what it returned or raised), the same either way.
 GENERATOR_STEPS = {
     "next, send, close, next": ["next(it)", "it.send(None)", "it.close()", "next(it)"],
     "close, close, next": ["it.close()", "it.close()", "next(it)"],
@@ -89,6 +123,11 @@ def model():
     x, y = m.decision("x", Domain.integer_range(0, 2)), m.decision("y", Domain.integer_range(0, 2))
     m.add_constraint("different", csp.all_different([x, y]))
     return m
+
+
+def tasks():
+    m = Model()
+    return [m.interval(name, Domain.integer_range(0, 3), 2) for name in ("a", "b")]
 
 
 def public(value):
@@ -137,6 +176,20 @@ def _probe(pure: bool) -> dict[str, Any]:
     assert done.returncode == 0, done.stderr[-3000:]
     found: dict[str, Any] = json.loads(done.stdout)
     return found
+
+
+def test_every_public_function_is_probed_or_returns_a_plain_value() -> None:
+    probed = {label.split()[0] for label in CALLS}
+    for alias, module in [
+        ("lazyfun", lazyfun),
+        ("sudoku", sudoku),
+        ("queens", queens),
+        ("csp", csp),
+    ]:
+        for name in module.__all__:
+            value = getattr(module, name)
+            if inspect.isroutine(value):
+                assert f"{alias}.{name}" in probed | PLAIN, f"{alias}.{name}: add it to CALLS"
 
 
 @pytest.fixture(scope="module")
