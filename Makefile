@@ -22,7 +22,7 @@ install = if [ -x $(BIN)/uv ] && $(UV) -c $(LOCK) $(1); then :; else $(PIP) -c $
 # seconds with the environment's setting, 240 without).
 unexport PYTHONDONTWRITEBYTECODE
 
-SOURCES := lazyfun tests fuzz benchmarks examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py
+SOURCES := lazyfun tests fuzz benchmarks examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py .ci/pins.py
 # What the compiled build is made from: the package's Python (mypyc reads the compiled
 # modules and what they import) and the C engines.  A change rebuilds in place, and
 # setup.py build_ext compiles only what is out of date.
@@ -79,15 +79,11 @@ demo: $(VENV)/.base $(VENV)/.built
 # The lock, moved to the newest releases the ranges in pyproject.toml allow (every extra and
 # the tools, for any platform and Python from 3.11); then the pins that moved.  Run it on
 # purpose (after `make test-latest` is green), commit the lock with what it took to pass.
-lock: SHELL := bash
 lock: | $(BIN)/python
 	@mkdir -p build && touch $(LOCK) && cp $(LOCK) build/lock.before
 	UV_CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/uv pip compile pyproject.toml --all-extras \
 		--group tools --universal --python-version 3.11 --upgrade --quiet -o $(LOCK)
-	@moved=$$(diff <(grep -E '^[A-Za-z0-9]' build/lock.before) <(grep -E '^[A-Za-z0-9]' $(LOCK)) \
-		| grep '^[<>]' | sed 's/^</  was/; s/^>/  now/'); \
-	if [ -n "$$moved" ]; then echo "make lock: what moved"; echo "$$moved"; \
-	else echo "make lock: nothing moved"; fi
+	@echo "make lock: $$($(BIN)/python .ci/pins.py build/lock.before $(LOCK))"
 
 # The unit tests' first pass on the newest releases, and on the lowest versions the ranges
 # allow, each in a copy of the tree with its own environment (.ci/deps says how).
@@ -131,7 +127,7 @@ lint: $(VENV)/.dev
 typecheck: mypy stubtest
 
 mypy: $(VENV)/.dev
-	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py
+	$(BIN)/mypy --strict lazyfun tests examples docs/hooks setup.py mypyc_docs.py conftest.py noxfile.py .ci/pins.py
 	$(BIN)/pyright --pythonpath $(BIN)/python lazyfun
 	$(BIN)/pyright --pythonpath $(BIN)/python -p tests/typing
 

@@ -33,7 +33,7 @@ def main(old: str, new: str) -> int:
         for name in sorted(before.keys() | after.keys())
         if before.get(name) != after.get(name)
     ]
-    print(f"{len(moved)} pins differ" + (":" if moved else ""), *moved, sep="\n")
+    print(f"{len(moved)} pins moved" + (":" if moved else ""), *moved, sep="\n")
     return 0
 
 
