@@ -15,22 +15,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun import astream, stream
-
-
-class Flaky(Iterator[int]):
-    """A resumable source: the items of ``items``, raising ``ValueError`` instead at the
-    positions in ``failing`` and going on with the next one, as a Stream step does."""
-
-    def __init__(self, items: list[int], failing: set[int]) -> None:
-        self.items, self.failing, self.at = items, failing, 0
-
-    def __next__(self) -> int:
-        if self.at >= len(self.items):
-            raise StopIteration
-        self.at += 1
-        if self.at - 1 in self.failing:
-            raise ValueError(f"source failed at {self.at - 1}")
-        return self.items[self.at - 1]
+from tests import raising
+from tests.raising import (
+    ASYNC_KINDS,
+    FLATMAP_CASES,
+    MAP_CASES,
+    AsyncFlaky,
+    Failing,
+    Flaky,
+    Inners,
+    Plan,
+    agrees,
+    caught,
+    flatmapped,
+    mapped,
+)
 
 
 def double(n: int) -> int:
@@ -201,22 +200,6 @@ def test_retry_refuses_anything_else_at_the_call(retry: Any) -> None:
         stream(range(3)).map(double, retry=retry)
 
 
-class AsyncFlaky:
-    """``Flaky`` as an async iterator."""
-
-    def __init__(self, items: list[int], failing: set[int]) -> None:
-        self.flaky = Flaky(items, failing)
-
-    def __aiter__(self) -> AsyncFlaky:
-        return self
-
-    async def __anext__(self) -> int:
-        try:
-            return next(self.flaky)
-        except StopIteration:
-            raise StopAsyncIteration from None
-
-
 @pytest.mark.parametrize(
     ("batch", "expected"),
     [
@@ -241,3 +224,114 @@ def test_async_batches_flush_before_an_error_too(
 
     assert asyncio.run(run()) == expected
     assert batch(stream(Flaky(list(range(10)), {2, 5}))).catch(ValueError).to_list() == expected
+
+
+# --- inner iterables that raise part-way: the concurrent flatmap reads what the chain reads
+
+
+def _aflatmapped(inners: Inners, in_source: set[int], **kw: Any) -> list[Any]:
+    async def main() -> list[Any]:
+        source = AsyncFlaky(list(range(len(inners.plans))), in_source)
+        result: list[Any] = await caught(astream(source).flatmap(inners, **kw)).to_list()
+        return result
+
+    return asyncio.run(main())
+
+
+@pytest.mark.compiled  # the sequential chain is the C flow engine's FlatMapped when built
+@given(**FLATMAP_CASES, concurrency=st.integers(1, 4))
+@settings(max_examples=50, deadline=None)
+def test_a_concurrent_flatmap_on_threads_gives_what_the_sequential_flatmap_gives(
+    plans: list[Plan], in_source: set[int], in_f: set[int], ordered: bool, concurrency: int
+) -> None:
+    inners = Inners(plans, in_f)
+    sequential = flatmapped(inners, in_source)
+    concurrent = flatmapped(inners, in_source, concurrency=concurrency, ordered=ordered)
+    assert agrees(concurrent, sequential, ordered)
+
+
+@given(
+    **{**FLATMAP_CASES, "plans": raising.plans(ASYNC_KINDS)},
+    **{f"map_{name}": case for name, case in MAP_CASES.items()},
+    concurrency=st.integers(1, 4),
+)
+@settings(max_examples=50, deadline=None)
+def test_a_concurrent_async_flatmap_and_map_give_what_the_sequential_ones_give(
+    plans: list[Plan],
+    in_source: set[int],
+    in_f: set[int],
+    ordered: bool,
+    map_items: list[int],
+    map_in_source: set[int],
+    map_in_f: set[int],
+    map_ordered: bool,
+    concurrency: int,
+) -> None:
+    inners = Inners(plans, in_f)
+    sequential = flatmapped(inners.synced(), in_source)
+    assert _aflatmapped(inners, in_source) == sequential  # the async chain reads alike
+    concurrent = _aflatmapped(inners, in_source, concurrency=concurrency, ordered=ordered)
+    assert agrees(concurrent, sequential, ordered)
+    f = Failing(map_in_f)
+
+    async def amapped() -> list[Any]:
+        source = AsyncFlaky(map_items, map_in_source)
+        chain = astream(source).map(f, concurrency=concurrency, ordered=map_ordered)
+        result: list[Any] = await caught(chain).to_list()
+        return result
+
+    assert agrees(asyncio.run(amapped()), mapped(map_items, map_in_source, f), map_ordered)
+
+
+@given(**FLATMAP_CASES, **{f"map_{name}": case for name, case in MAP_CASES.items()})
+@settings(max_examples=6, deadline=None)
+def test_a_flatmap_and_a_map_on_processes_give_what_the_sequential_ones_give(
+    plans: list[Plan],
+    in_source: set[int],
+    in_f: set[int],
+    ordered: bool,
+    map_items: list[int],
+    map_in_source: set[int],
+    map_in_f: set[int],
+    map_ordered: bool,
+) -> None:
+    inners = Inners(plans, in_f)
+    concurrent = flatmapped(inners, in_source, concurrency=2, ordered=ordered, via="process")
+    assert agrees(concurrent, flatmapped(inners, in_source), ordered)
+    f = Failing(map_in_f)
+    on_processes = mapped(
+        map_items, map_in_source, f, concurrency=2, ordered=map_ordered, via="process"
+    )
+    assert agrees(on_processes, mapped(map_items, map_in_source, f), map_ordered)
+
+
+WORDS = ["246281", "48-2", "", "9-35", "", "1909"]  # a "-" is an error of map(int, word)
+DIGITS = [2, 4, 6, 2, 8, 1, 4, 8, 2, 9, 3, 5, 1, 9, 0, 9]
+
+
+def digits(word: str) -> Iterator[int]:
+    return map(int, word)
+
+
+def test_the_reproducer_of_items_lost_by_a_concurrent_flatmap() -> None:
+    def chain(**kw: Any) -> tuple[list[int], int]:
+        errors: list[Exception] = []
+        items = stream(WORDS).flatmap(digits, **kw).catch(ValueError, do=errors.append).to_list()
+        return items, len(errors)
+
+    def achain(**kw: Any) -> tuple[list[int], int]:
+        errors: list[Exception] = []
+
+        async def main() -> list[int]:
+            flat = astream(WORDS).flatmap(digits, **kw)
+            items: list[int] = await flat.catch(ValueError, do=errors.append).to_list()
+            return items
+
+        return asyncio.run(main()), len(errors)
+
+    assert chain() == achain() == (DIGITS, 2)
+    for n in (2, 4):  # the concurrent chains gave 10 items: [4, 8, 2] and [9, 3, 5] lost
+        assert chain(concurrency=n) == achain(concurrency=n) == (DIGITS, 2)
+        unordered = (chain(concurrency=n, ordered=False), achain(concurrency=n, ordered=False))
+        for items, errors in unordered:
+            assert (sorted(items), errors) == (sorted(DIGITS), 2)

@@ -4,15 +4,17 @@ step keeps an error alive, logging never breaks the work, and the sources people
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import io
 import logging
 import weakref
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
-from lazyfun import Stream, stream
+from lazyfun import Stream, astream, stream
 
 
 class Inner:
@@ -180,3 +182,66 @@ def test_a_function_called_until_it_signals_the_end() -> None:
     assert stream(lines.readline, until="").map(str.strip).to_list() == ["a", "b", "c"]
     with pytest.raises(TypeError, match="needs a function"):
         stream([1, 2], until=None)  # type: ignore[call-overload]
+
+
+# streamable's "0" elements fail upstream (a TypeError: not iterable), each "-" inside
+ELEMENTS: list[Any] = ["0-1", "234", "", "", "---", "---", 0, 0, "-5-"]
+
+
+def _digits(chars: Any) -> Iterator[int]:
+    return map(int, chars)
+
+
+@pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "as-completed"])
+@pytest.mark.parametrize("concurrency", [None, 1, 2])
+def test_a_flatmap_is_resilient_to_upstream_and_inner_errors(
+    concurrency: int | None, ordered: bool
+) -> None:
+    """streamable's flatten test: every item of every inner iterator, every ValueError
+    of an inner read (one each "-": the iterator is read on after it), and every
+    TypeError of the upstream map (a number is no iterable), in a Stream and an
+    AsyncStream, sequential and concurrent."""
+    dashes = "".join(e for e in ELEMENTS if isinstance(e, str)).count("-")
+    numbers = sum(not isinstance(e, str) for e in ELEMENTS)
+    kw: dict[str, Any] = {"concurrency": concurrency, "ordered": ordered}
+
+    def caught(chain: Any, values: list[Exception], types: list[Exception]) -> Any:
+        return chain.catch(ValueError, do=values.append).catch(TypeError, do=types.append)
+
+    values: list[Exception] = []
+    types: list[Exception] = []
+    flat = stream(ELEMENTS).map(_digits).flatmap(lambda inner: inner, **kw)
+    got = caught(flat, values, types).to_list()
+    assert (len(values), len(types)) == (dashes, numbers)
+    assert (got if ordered else sorted(got)) == list(range(6))
+
+    async def main(wrap: Any) -> list[int]:
+        flat = astream(ELEMENTS).map(_digits).map(wrap).flatmap(lambda inner: inner, **kw)
+        return list(await caught(flat, avalues, atypes).to_list())
+
+    for wrap in (lambda inner: inner, _aiter_of):
+        avalues: list[Exception] = []
+        atypes: list[Exception] = []
+        agot = asyncio.run(main(wrap))
+        assert (len(avalues), len(atypes)) == (dashes, numbers)
+        assert (agot if ordered else sorted(agot)) == list(range(6))
+
+
+class _AsyncOf:
+    """A sync iterator as an async one that goes on after an error too."""
+
+    def __init__(self, items: Iterator[int]) -> None:
+        self.items = items
+
+    def __aiter__(self) -> _AsyncOf:
+        return self
+
+    async def __anext__(self) -> int:
+        try:
+            return next(self.items)
+        except StopIteration:
+            raise StopAsyncIteration from None
+
+
+def _aiter_of(items: Iterator[int]) -> _AsyncOf:
+    return _AsyncOf(items)

@@ -23,6 +23,16 @@ from lazyfun.parallel import ParallelError, cluster, pmap, psearch, runners
 from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, next_size
 from lazyfun.queens import count_queens
 from tests.clusters import local_cluster
+from tests.raising import (
+    FLATMAP_CASES,
+    MAP_CASES,
+    Failing,
+    Inners,
+    Plan,
+    agrees,
+    flatmapped,
+    mapped,
+)
 
 distributed = pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")
@@ -331,6 +341,29 @@ def test_the_chunk_size_adapts_to_the_time_an_item_takes() -> None:
 def test_stream_pmap(address: str) -> None:
     got = stream(range(-5, 5)).pmap(abs, scheduler=address).filter(lambda n: n > 2).to_list()
     assert got == [5, 4, 3, 3, 4]
+
+
+@given(**FLATMAP_CASES, **{f"map_{name}": case for name, case in MAP_CASES.items()})
+@settings(max_examples=5, deadline=None)
+def test_a_flatmap_and_a_map_on_dask_give_what_the_sequential_ones_give(
+    address: str,
+    plans: list[Plan],
+    in_source: set[int],
+    in_f: set[int],
+    ordered: bool,
+    map_items: list[int],
+    map_in_source: set[int],
+    map_in_f: set[int],
+    map_ordered: bool,
+) -> None:
+    """Errors of the source, of the function and of inner iterables part-way (read on
+    after, as the chain reads them) all reach the consumer at their places."""
+    inners = Inners(plans, in_f)
+    concurrent = flatmapped(inners, in_source, concurrency=2, ordered=ordered, via=address)
+    assert agrees(concurrent, flatmapped(inners, in_source), ordered)
+    f = Failing(map_in_f)
+    on_dask = mapped(map_items, map_in_source, f, concurrency=2, ordered=map_ordered, via=address)
+    assert agrees(on_dask, mapped(map_items, map_in_source, f), map_ordered)
 
 
 # --- psearch -------------------------------------------------------------------

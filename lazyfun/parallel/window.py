@@ -21,7 +21,10 @@ runs all read their results through it.
 - Errors travel as values: an exception raised on item k is raised by
   ``next()`` at item k's place (ordered) or when its task is read (unordered),
   with a note naming k; the window goes on with item k+1 on the next ``next()``,
-  so a ``catch`` further down loses nothing.
+  so a ``catch`` further down loses nothing.  A flatmap's inner iterable is read
+  in the worker as the sequential chain reads it: on after an error (an iterator
+  may go on; a generator that raised has ended), each error kept at its place
+  among the inner items.
 - Stopping early (``close()``, garbage collection, an exception in the consumer)
   cancels the tasks not started and shuts down what the window started itself.
   Calls already running finish on their own: a thread cannot be killed.
@@ -44,7 +47,7 @@ import time
 import traceback
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -55,6 +58,9 @@ __all__ = ["MAX_CHUNK", "TASK_SECONDS", "Holding", "Kind", "Window", "next_size"
 
 T = TypeVar("T")
 U = TypeVar("U")
+Errors = TypeVar(  # where a worker keeps the errors: by item, or after a count of inner items
+    "Errors", dict[int, tuple[BaseException, str]], list[tuple[int, BaseException, str]]
+)
 
 MAX_CHUNK = 8192  # items per task, at most, when the chunk size adapts
 TASK_SECONDS = 0.05  # what an adaptive chunk aims at: long enough to hide a task's overhead
@@ -75,6 +81,15 @@ class Chunk:
     errors: dict[int, tuple[BaseException, str]] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class Inner:
+    """A flatmap's inner iterable, read to its end in a worker: its items, and each error
+    a read of it raised as ``(items read before it, error, worker's traceback)``."""
+
+    items: list[Any]
+    errors: list[tuple[int, BaseException, str]]
+
+
 def _portable(error: Exception) -> BaseException:
     """``error`` itself if it survives pickling, else a RuntimeError that names it."""
     try:
@@ -84,11 +99,45 @@ def _portable(error: Exception) -> BaseException:
     return error
 
 
+def _kept(error: Exception, remote: bool) -> tuple[BaseException, str]:
+    """What travels back of an error raised in a worker: the error and, when it crosses
+    a process, a form of it that pickles and the worker's traceback as text."""
+    if remote:
+        return _portable(error), "".join(traceback.format_exception(error))
+    return error, ""
+
+
+def drained(made: Iterable[Any], remote: bool) -> Inner:
+    """The inner iterable ``made`` read as the sequential flatmap reads it: to its end,
+    and on after an error (an iterator object may go on; a generator that raised has
+    ended, and its next read ends it), each error kept after the items read before it.
+
+    >>> inner = drained(map(int, "1-2"), remote=False)
+    >>> inner.items, [(at, type(error).__name__) for at, error, _ in inner.errors]
+    ([1, 2], [(1, 'ValueError')])
+    """
+    iterator = iter(made)
+    items: list[Any] = []
+    errors: list[tuple[int, BaseException, str]] = []
+    while True:
+        try:
+            items.extend(iterator)  # what was read before an error stays in the list
+        except Exception as error:
+            errors.append((len(items), *_kept(error, remote)))
+        else:
+            return Inner(items, _moved(errors))
+
+
 def apply(
-    work: Callable[[Any], Any], chunk: list[Any], remote: bool, budget: float | None = None
+    work: Callable[[Any], Any],
+    chunk: list[Any],
+    remote: bool,
+    budget: float | None = None,
+    inner: bool = False,
 ) -> Chunk:
     """``work`` on each item of a task, in a worker; an exception is kept as the item's
     outcome (with the worker's traceback when it crosses a process) and the task goes on.
+    With ``inner`` (a flatmap), what ``work`` returns is read there (:func:`drained`).
     Past ``budget`` seconds the task stops after the call it is in (its last items are
     then not called: the window sends them out again)."""
     start = time.perf_counter()
@@ -98,21 +147,19 @@ def apply(
         if budget is not None and values and time.perf_counter() - start > budget:
             break
         try:
-            values.append(work(item))
+            value = work(item)
+            values.append(drained(value, remote) if inner else value)
         except Exception as error:
-            if remote:
-                errors[len(values)] = (_portable(error), "".join(traceback.format_exception(error)))
-            else:
-                errors[len(values)] = (error, "")
+            errors[len(values)] = _kept(error, remote)
             values.append(None)
     return Chunk(values, time.perf_counter() - start, _moved(errors))
 
 
-def _moved(errors: dict[int, tuple[BaseException, str]]) -> dict[int, tuple[BaseException, str]]:
-    """The errors, out of ``apply``'s own dict: the function's frame in each traceback
-    leads back to ``apply``'s frame, which must not lead to the errors again (a cycle
-    would keep each error, and every frame it passed, until the collector runs)."""
-    moved = dict(errors)
+def _moved(errors: Errors) -> Errors:
+    """The errors, out of the caller's own container: the failing frames in each
+    traceback lead back to the caller's frame, which must not lead to the errors again
+    (a cycle would keep each error, and every frame it passed, until the collector runs)."""
+    moved = errors.copy()
     errors.clear()
     return moved
 
@@ -162,8 +209,14 @@ def _results(kind: Kind, chunk: list[Any], values: list[Any]) -> Iterator[Any]:
     if kind == "filter":
         return itertools.compress(chunk, values)
     if kind == "flatmap":
-        return itertools.chain.from_iterable(values)
+        return itertools.chain.from_iterable([inner.items for inner in values])
     return iter(chunk)
+
+
+def _noted(error: BaseException, note: str, where: str) -> BaseException:
+    """``error`` with a note of where it was raised (and the worker's traceback)."""
+    error.add_note(note + (f"; in the worker:\n{where.rstrip()}" if where else ""))
+    return error
 
 
 @dataclass(slots=True)
@@ -399,7 +452,8 @@ class Window(Holding[U]):
             if self._chunksize or len(chunk) == 1
             else max(LEAST_OVERRUN, OVERRUN * self._task_seconds)
         )
-        return run.submit(apply, self._work, chunk, self._remote, budget)
+        inner = self._kind == "flatmap"
+        return run.submit(apply, self._work, chunk, self._remote, budget, inner)
 
     def _split_overruns(self, landed: list[_Task]) -> None:
         """Each task just done that overran: its unstarted items become tasks sized by
@@ -491,28 +545,57 @@ class Window(Holding[U]):
             self._pending.extendleft(reversed(handed_back))
             self._unsent += len(handed_back)
         self._waiting -= len(done.values)
-        if not done.errors and task.failure is None:
+        errors, done.errors = done.errors, {}  # the chunk keeps no error once it is queued
+        failed_inside = self._kind == "flatmap" and any(
+            inner is not None and inner.errors for inner in done.values
+        )
+        if not errors and task.failure is None and not failed_inside:
             self._current = _results(self._kind, task.items, done.values)
             return
         start = 0
-        for position in sorted(done.errors):
-            before = slice(start, position)
-            self._parts.append(_results(self._kind, task.items[before], done.values[before]))
-            failure, where = done.errors[position]
+        for position in sorted(errors):
+            self._queue(task, done.values, start, position)
+            failure, where = errors[position]
             note = (
                 f"{self._label}: raised by the function on item {task.first + position} "
                 "of the input (counted from 0)"
             )
-            failure.add_note(note + (f"; in the worker:\n{where.rstrip()}" if where else ""))
-            self._parts.append(failure)
+            self._parts.append(_noted(failure, note, where))
             start = position + 1
-        rest = slice(start, None)
-        self._parts.append(_results(self._kind, task.items[rest], done.values[rest]))
+        self._queue(task, done.values, start, len(done.values))
         if task.failure is not None:
             at = task.first + len(task.items)
             task.failure.add_note(f"{self._label}: raised reading item {at} of the input")
             self._parts.append(task.failure)
             task.failure = None
+
+    def _queue(self, task: _Task, values: list[Any], start: int, stop: int) -> None:
+        """The results of the task's items ``start`` to ``stop`` (whose calls returned),
+        queued; a flatmap's inner errors each at its place among the inner items."""
+        if self._kind == "flatmap":
+            for k in range(start, stop):
+                if values[k].errors:
+                    if start < k:
+                        self._parts.append(_results("flatmap", [], values[start:k]))
+                    self._queue_inner(task.first + k, values[k])
+                    start = k + 1
+        if start < stop:
+            self._parts.append(_results(self._kind, task.items[start:stop], values[start:stop]))
+
+    def _queue_inner(self, at: int, inner: Inner) -> None:
+        """An inner iterable (of the input's item ``at``) that raised: its items, each
+        error after the items read before it."""
+        errors, inner.errors = inner.errors, []
+        start = 0
+        for count, failure, where in errors:
+            self._parts.append(iter(inner.items[start:count]))
+            note = (
+                f"{self._label}: raised reading the iterable the function gave for item {at} "
+                f"of the input (counted from 0), after {count} of its items"
+            )
+            self._parts.append(_noted(failure, note, where))
+            start = count
+        self._parts.append(iter(inner.items[start:]))
 
     def close(self) -> None:
         """Cancel the tasks not started, drop what is queued, and shut down what the

@@ -67,6 +67,12 @@ class Ending(Step):
 QUEUED = 2  # a concurrent async step has at most this many items started a call in flight
 
 
+def _noted(error: Exception, note: str) -> Exception:
+    """``error``, with ``note`` added: where it was raised."""
+    error.add_note(note)
+    return error
+
+
 class Concurrent(Ending):
     """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads
     (``map``, ``filter``, ``do``; a concurrent ``flatmap`` is a :class:`Merge`).  Errors
@@ -274,32 +280,54 @@ class Merge(Ending):
     async def _read(self, item: Any, index: int, out: asyncio.Queue[tuple[int, Any]]) -> None:
         made: Any = None
         try:
-            if self.is_async:
-                made = await self.f(item)
-            elif inspect.isasyncgenfunction(self.f):
-                made = self.f(item)  # an async generator: made at once, in the loop
+            try:
+                if self.is_async:
+                    made = await self.f(item)
+                elif inspect.isasyncgenfunction(self.f):
+                    made = self.f(item)  # an async generator: made at once, in the loop
+                else:
+                    made = await self.threads.run(self.f, item)
+                made = aiter(made) if isinstance(made, AsyncIterable) else made
+                in_loop = isinstance(made, AsyncIterator | Collection)
+                made = made if isinstance(made, AsyncIterator) else iter(made)
+            except Exception as error:
+                note = f"raised by the function on item {index} of the input (counted from 0)"
+                await self._put(out, (_ERROR, _noted(error, f"{self.what}: {note}")))
             else:
-                made = await self.threads.run(self.f, item)
-            if isinstance(made, AsyncIterable):
-                made = aiter(made)
-                async for value in made:
-                    await self._put(out, (_ITEM, value))
-            elif isinstance(made, Collection):  # already made: nothing to wait for
-                for value in made:
-                    await self._put(out, (_ITEM, value))
-            else:  # an iterator's reads may block: each on a thread
-                made = iter(made)
-                while (value := await self.threads.run(next, made, NOTHING)) is not NOTHING:
-                    await self._put(out, (_ITEM, value))
-        except Exception as error:
-            error.add_note(
-                f"{self.what}: raised by the function on item {index} of the input (counted from 0)"
-            )
-            await self._put(out, (_ERROR, error))
+                await self._drain(made, in_loop, index, out)
         finally:
             await close_made(made)
         self.reading -= 1
         await self._put(out, (_END, None))
+
+    async def _drain(
+        self, made: Any, in_loop: bool, index: int, out: asyncio.Queue[tuple[int, Any]]
+    ) -> None:
+        """The inner iterable ``made`` read to its end, as the sequential flatmap reads it:
+        on after an error (an iterator may go on; a generator that raised has ended), each
+        error at its place.  An async iterator and a collection (already made: nothing to
+        wait for) are read in the loop, a plain iterator (whose reads may block) on a
+        thread."""
+        count = 0
+        while True:
+            try:
+                if isinstance(made, AsyncIterator):
+                    value = await anext(made, NOTHING)
+                elif in_loop:
+                    value = next(made, NOTHING)
+                else:
+                    value = await self.threads.run(next, made, NOTHING)
+            except Exception as error:
+                note = (
+                    f"raised reading the iterable the function gave for item {index} of the "
+                    f"input (counted from 0), after {count} of its items"
+                )
+                await self._put(out, (_ERROR, _noted(error, f"{self.what}: {note}")))
+                continue
+            if value is NOTHING:
+                return
+            await self._put(out, (_ITEM, value))
+            count += 1
 
     async def _put(self, out: asyncio.Queue[tuple[int, Any]], entry: tuple[int, Any]) -> None:
         await out.put(entry)

@@ -193,8 +193,11 @@ async def close_made(inner: object) -> None:
 
 
 class FlatMap(Step):
-    """The items of each ``f(x)`` in turn; closing it closes the inner iterator it is
-    reading (stopped early, an inner async generator is not left open until collected)."""
+    """The items of each ``f(x)`` in turn; an error of an inner iterator passes on at its
+    place and the next read goes on reading it, as the sync chain does (an iterator may
+    go on; a generator that raised has ended).  Closing it, or a cancelled read, closes
+    the inner iterator it is reading (stopped early, an inner async generator is not left
+    open until collected)."""
 
     def __init__(self, source: AsyncIterator[Any], f: Callable[[Any], Any]) -> None:
         self.source, self.f, self.is_async = source, f, is_async(f)
@@ -209,6 +212,8 @@ class FlatMap(Step):
                 return next(inner)
             except (StopIteration, StopAsyncIteration):
                 pass
+            except Exception:
+                raise  # an item at its place: the inner iterator is read on
             except BaseException:
                 self.inner = iter(())
                 await close_made(inner)

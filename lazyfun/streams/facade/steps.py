@@ -310,8 +310,12 @@ class Steps(Base[T, M]):
         chunksize: int | None = None,
         retry: int | Retrying | AsyncRetrying | None = None,
     ) -> Stream[Any, Any]:
-        """``concatMap f``: the items of ``f(x)`` for each item ``x``, chained.  With
-        ``concurrency``, each ``f(x)`` is read to a list in the worker.
+        """``concatMap f``: the items of ``f(x)`` for each item ``x``, chained.  An error
+        of an inner iterable passes on at its place and the iterable is read on (an
+        iterator may go on; a generator that raised has ended).  With ``concurrency``,
+        each ``f(x)`` is read to its end in the worker: the items and errors the chain
+        hands on, in its order unless ``ordered=False``.  ``retry`` retries the call of
+        ``f``, not the reading of what it gives.
 
         In an async stream ``f(x)`` may be an async iterable, or ``f`` a coroutine
         function giving an iterable; with ``concurrency=n`` at most n inner iterables are

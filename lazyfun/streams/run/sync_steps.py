@@ -141,12 +141,13 @@ def flatmap(
     chunksize: int | None,
     retry: Any,
 ) -> Any:
-    """The items of ``f(x)`` for each ``x``: chained, or each read to a list in a worker."""
+    """The items of ``f(x)`` for each ``x``: chained, or each read to its end in a worker
+    (on after an error, as the chain reads it; ``retry`` covers the call, as there)."""
     f = s._counted(f, via)
+    work = calls.with_retry(f, retry)
     if calls.sequential(concurrency, via, chunksize, "flatmap"):
-        return then(s, flow.flat_map(s._take_items(), calls.with_retry(f, retry)))
-    inner = calls.with_retry(functools.partial(calls.listed, f), retry)
-    return _concurrent(s, "flatmap", inner, concurrency, ordered, ahead, via, chunksize)
+        return then(s, flow.flat_map(s._take_items(), work))
+    return _concurrent(s, "flatmap", work, concurrency, ordered, ahead, via, chunksize)
 
 
 def do(

@@ -1,7 +1,7 @@
 """How a Stream's step calls its function: under a retry policy (a count of attempts or
 tenacity's: :func:`with_retry`, the async chain's too), a rate, a timeout; and the small
-wrappers that make a filter, a do or a concurrent flatmap of a plain function, each at
-module level so that a process pool can pickle it.
+wrappers that make a filter or a do of a plain function, each at module level so that a
+process pool can pickle it.
 
 >>> work = with_retry(int, 3)
 >>> work("7")
@@ -11,7 +11,7 @@ module level so that a process pool can pickle it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "done",
-    "listed",
     "rated",
     "sequential",
     "tapped",
@@ -58,11 +57,6 @@ def timed(f: Callable[[T], U], timeout: float | timedelta | None) -> Callable[[T
     if timeout is None:
         return f
     return functools.partial(within, seconds(timeout, "map's timeout"), f)
-
-
-def listed(f: Callable[[T], Iterable[U]], item: T) -> list[U]:
-    """The inner iterable of a concurrent flatmap, read in the worker."""
-    return list(f(item))
 
 
 def truth(keep: Callable[[T], object], item: T) -> bool:
