@@ -9,7 +9,7 @@ import gc
 import io
 import logging
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -182,6 +182,140 @@ def test_a_function_called_until_it_signals_the_end() -> None:
     assert stream(lines.readline, until="").map(str.strip).to_list() == ["a", "b", "c"]
     with pytest.raises(TypeError, match="needs a function"):
         stream([1, 2], until=None)  # type: ignore[call-overload]
+
+
+# --- concurrent steps: every item and error the chain hands on, and no error kept -------
+
+
+class MarkedSource(Iterator[int]):
+    """``range(6)``, raising ``Marked`` instead of 3 and going on (as a Stream step does)."""
+
+    def __init__(self) -> None:
+        self.n = -1
+
+    def __next__(self) -> int:
+        self.n += 1
+        if self.n == 3:
+            raise Marked(self.n)
+        if self.n >= 6:
+            raise StopIteration
+        return self.n
+
+
+class MarkedInner(Iterator[int]):
+    """An inner iterator ``[n, Marked, n]`` (on n == 3): it goes on after its error."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.reads = n, 0
+
+    def __next__(self) -> int:
+        self.reads += 1
+        if self.reads == 2 and self.n == 3:
+            raise Marked(self.n)
+        if self.reads > 3:
+            raise StopIteration
+        return self.n
+
+
+def _marked_list(n: int) -> list[int]:
+    return [_raise_marked(n)]
+
+
+def _kept(n: int) -> bool:
+    return _raise_marked(n) >= 0
+
+
+CONCURRENT_STEPS: dict[
+    tuple[str, str], Callable[[Stream[int, Any], dict[str, Any]], Stream[Any, Any]]
+] = {  # where the error comes from: the source, the function, an inner iterable
+    ("map", "source"): lambda s, kw: s.map(abs, **kw),
+    ("map", "function"): lambda s, kw: s.map(_raise_marked, **kw),
+    ("filter", "source"): lambda s, kw: s.filter(abs, **kw),
+    ("filter", "function"): lambda s, kw: s.filter(_kept, **kw),
+    ("do", "source"): lambda s, kw: s.do(abs, **kw),
+    ("do", "function"): lambda s, kw: s.do(_raise_marked, **kw),
+    ("flatmap", "source"): lambda s, kw: s.flatmap(lambda n: [n], **kw),
+    ("flatmap", "function"): lambda s, kw: s.flatmap(_marked_list, **kw),
+    ("flatmap", "inner"): lambda s, kw: s.flatmap(MarkedInner, **kw),
+}
+
+
+def _source(where: str) -> Iterator[int]:
+    return MarkedSource() if where == "source" else iter(range(6))
+
+
+@pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "as-completed"])
+@pytest.mark.parametrize(("step", "where"), sorted(CONCURRENT_STEPS))
+def test_a_concurrent_step_keeps_no_error_the_consumer_dropped(
+    step: str, where: str, ordered: bool
+) -> None:
+    """With the collector off, an error the consumer caught and dropped is freed while
+    the stream is still alive, as a sequential step frees it (the window kept an error
+    read from the source in a cycle, with every frame it passed, until the stream went)."""
+    build = CONCURRENT_STEPS[step, where]
+    gc.collect()
+    gc.disable()
+    try:
+        items = iter(build(stream(_source(where)), {"concurrency": 2, "ordered": ordered}))
+        watched = []
+        while True:
+            try:
+                next(items)
+            except Marked as error:
+                watched.append(weakref.ref(error))
+            except StopIteration:
+                break
+            if watched:
+                assert watched[0]() is None  # dropped: freed, the stream still alive
+        assert len(watched) == 1
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("ordered", [True, False], ids=["ordered", "as-completed"])
+@pytest.mark.parametrize(("step", "where"), sorted(CONCURRENT_STEPS))
+def test_a_concurrent_async_step_keeps_no_error_the_consumer_dropped(
+    step: str, where: str, ordered: bool
+) -> None:
+    build = CONCURRENT_STEPS[step, where]
+
+    async def main() -> list[weakref.ref[Marked]]:
+        items = aiter(build(astream(_source(where)), {"concurrency": 2, "ordered": ordered}))
+        watched = []
+        while True:
+            try:
+                await anext(items)
+            except Marked as error:
+                watched.append(weakref.ref(error))
+            except StopAsyncIteration:
+                return watched
+            if watched:
+                assert watched[0]() is None  # dropped: freed, the stream still alive
+
+    gc.collect()
+    gc.disable()
+    try:
+        assert len(asyncio.run(main())) == 1
+    finally:
+        gc.enable()
+
+
+def test_the_reproducer_of_an_error_kept_by_a_live_concurrent_map() -> None:
+    gc.collect()
+    gc.disable()
+    try:
+        items = iter(stream(map(int, "123-")).map(abs, concurrency=2))
+        assert [next(items), next(items), next(items)] == [1, 2, 3]
+        dropped = 0
+        try:
+            next(items)
+        except ValueError as error:
+            dropped = id(error)
+        assert dropped
+        assert all(id(thing) != dropped for thing in gc.get_objects())
+        assert list(items) == []
+    finally:
+        gc.enable()
 
 
 # streamable's "0" elements fail upstream (a TypeError: not iterable), each "-" inside

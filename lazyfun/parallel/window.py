@@ -24,7 +24,7 @@ runs all read their results through it.
   so a ``catch`` further down loses nothing.  A flatmap's inner iterable is read
   in the worker as the sequential chain reads it: on after an error (an iterator
   may go on; a generator that raised has ended), each error kept at its place
-  among the inner items.
+  among the inner items.  Once handed on, an error is held by nothing of the window.
 - Stopping early (``close()``, garbage collection, an exception in the consumer)
   cancels the tasks not started and shuts down what the window started itself.
   Calls already running finish on their own: a thread cannot be killed.
@@ -211,6 +211,19 @@ def _results(kind: Kind, chunk: list[Any], values: list[Any]) -> Iterator[Any]:
     if kind == "flatmap":
         return itertools.chain.from_iterable([inner.items for inner in values])
     return iter(chunk)
+
+
+def _read_chunk(items: Iterator[Any], n: int) -> tuple[list[Any], Exception | None]:
+    """Up to ``n`` items of the input, and what reading it raised right after them.  The
+    error's traceback holds this frame and, through it, its callers' (which must hold
+    no reference to the error: a cycle would keep it, and every frame it passed, until
+    the collector runs, after the consumer dropped it)."""
+    chunk: list[Any] = []
+    try:
+        chunk.extend(itertools.islice(items, n))
+    except Exception as error:  # travels to its place, as an error of the function does
+        return chunk, error
+    return chunk, None
 
 
 def _noted(error: BaseException, note: str, where: str) -> BaseException:
@@ -426,25 +439,23 @@ class Window(Holding[U]):
         while not self._exhausted and len(self._pending) < self._held:
             if self._waiting >= self._most or free <= 0:
                 return
-            chunk: list[Any] = []
-            failure: Exception | None = None
-            try:
-                chunk.extend(
-                    itertools.islice(self._items, min(self._size, self._most - self._waiting))
-                )
-            except Exception as error:  # travels to its place, as an error of the function does
-                failure = error
-            if not chunk and failure is None:
+            # no local of this frame holds an input error: the reading frame's caller is
+            # this one, kept by the error's traceback
+            n = min(self._size, self._most - self._waiting)
+            task = _Task(_Nothing(), self._read, *_read_chunk(self._items, n))
+            if not task.items and task.failure is None:
                 self._exhausted = True
                 return
-            self._pulled += len(chunk) + (failure is not None)
-            task = _Task(_Nothing(), self._read, chunk, failure, landed=not chunk)
-            if chunk:
+            read = len(task.items)
+            self._pulled += read + (task.failure is not None)
+            if read:
                 self._send(run, task)
                 free -= 1
+            else:
+                task.landed = True
             self._pending.append(task)
-            self._read += len(chunk)
-            self._waiting += len(chunk)
+            self._read += read
+            self._waiting += read
 
     def _submit(self, run: Runner, chunk: list[Any]) -> Any:
         budget = (

@@ -73,6 +73,14 @@ def _noted(error: Exception, note: str) -> Exception:
     return error
 
 
+def _failed(error: Exception) -> asyncio.Future[Any]:
+    """A future that failed with ``error``, made outside the frame that caught it: the
+    error's traceback keeps that frame, whose locals must not lead back to the error."""
+    failed: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    failed.set_exception(error)
+    return failed
+
+
 class Concurrent(Ending):
     """At most ``n`` calls in flight as tasks: coroutines, or plain calls in threads
     (``map``, ``filter``, ``do``; a concurrent ``flatmap`` is a :class:`Merge`).  Errors
@@ -169,9 +177,7 @@ class Concurrent(Ending):
                 self.exhausted = True
                 return
             except Exception as error:  # an upstream error keeps its place
-                failed: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-                failed.set_exception(error)
-                self.pending.append((-1, None, failed))
+                self.pending.append((-1, None, _failed(error)))
                 continue
             self.pending.append((self.read, item, self._start(item)))
             self.read += 1
