@@ -69,3 +69,15 @@ def params(name: str) -> list[Any]:
         return list(read_lines(name))
     except pytest.skip.Exception as absent:
         return [pytest.param(None, marks=pytest.mark.skip(reason=absent.msg or name))]
+
+
+def rows(name: str, fields: int) -> list[Any]:
+    """The rows of the table ``name`` (its lines but the ``#`` header, each split at its
+    first ``fields - 1`` spaces: the last field keeps its spaces) as a test's parameters;
+    where it is absent, one row of ``None``, skipped with the reason."""
+    try:
+        lines = read_lines(name)
+    except pytest.skip.Exception as absent:
+        skip = pytest.mark.skip(reason=absent.msg or name)
+        return [pytest.param(*([None] * fields), marks=skip)]
+    return [tuple(line.split(" ", fields - 1)) for line in lines if not line.startswith("#")]
