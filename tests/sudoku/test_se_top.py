@@ -2,7 +2,8 @@
 TUVWXYZ-wing, the dynamic forcing chains (+) and the forcing chains nested in them.
 The rules a chain (+) runs inside itself (lazyfun.sudoku.steps.inner) and the chains
 nested in it find what they should and rest on what the chain struck, never strike the
-solution, and the rating with each rung is serate's.
+solution; the repo's own generated puzzles walk through each level of the forcing
+chains; and the rating with each rung is serate's (on public sets' samples).
 
 Not marked ``compiled``: the readable chains (+) take seconds a step, so the walks run
 on the C engine only (tests/sudoku/test_forcing_c.py holds the two to one answer)."""
@@ -17,24 +18,34 @@ from hypothesis import strategies as st
 
 from lazyfun.sudoku import parse, solve
 from lazyfun.sudoku.board.arrangement import random_transform
+from lazyfun.sudoku.making.generation import puzzle as generated
 from lazyfun.sudoku.steps import aligned, forcing, inner
-from lazyfun.sudoku.steps.deduction import TECHNIQUES, steps
+from lazyfun.sudoku.steps.deduction import RATINGS, SE_FORCING, TECHNIQUES, steps
 from lazyfun.sudoku.steps.rating import TOP, rate, rating_of
 from lazyfun.sudoku.steps.techniques import State
-from tests.datafiles import DATA, read_lines
+from tests.datafiles import DATA, read_lines, rows
 from tests.sudoku.test_se_ladder import equivalent
 
 pytest.importorskip("lazyfun.sudoku.steps._forcing")
 
 # puzzle, serate's ER, the hardest step (tests/data/PROVENANCE.md)
-TABLE = [tuple(line.split(" ", 2)) for line in read_lines("serate_plus.txt")[1:]]
+TABLE = rows("serate_plus.txt", 3)
 # puzzle, serate's ER, the rung its walk takes
-TAKEN = [tuple(line.split(" ", 2)) for line in read_lines("serate_aligned_wings.txt")[1:]]
+TAKEN = rows("serate_aligned_wings.txt", 3)
 NEW = ("aligned pair exclusion", "aligned triple exclusion", "TUVWXYZ-wing")
 # puzzle, serate's ER, the hardest step: forcing chains nested in dynamic ones
-NESTED = [tuple(line.split(" ", 2)) for line in read_lines("serate_nested.txt")[1:]]
+NESTED = rows("serate_nested.txt", 3)
 PAST = "(+ dynamic forcing chains)"  # SE's level 4, past the ladder
-QUICK = [NESTED[13]]  # level 2, a second or two (the docs' table has lines 1 and 16)
+QUICK = NESTED[13:14] or NESTED  # level 2, a second or two (the docs' table has lines 1 and 16)
+# seed, index, puzzle(3, seed, index), the lowest dynamic rung its walk's ladder keeps,
+# the walk's ER and hardest step: the repo's own puzzles, through every level of chains
+CHAINS = rows("generated_chains.txt", 6)
+HARD = list(dict.fromkeys(row[2] for row in CHAINS))  # our puzzles that need forcing chains
+
+
+def read_table(name: str) -> list[tuple[str, ...]]:
+    """The rows of the table ``name`` (puzzle, ER, hardest step), or the test skipped."""
+    return [tuple(line.split(" ", 2)) for line in read_lines(name)[1:]]
 
 
 def _struck(s: State, gone: dict[int, list[int]]) -> list[int]:
@@ -107,13 +118,13 @@ def test_an_x_wing_rests_on_the_places_struck_from_its_base_lines() -> None:
 
 def test_a_finding_that_holds_without_the_chain_is_left_to_the_plain_rung() -> None:
     """Nothing struck: every finding rests on nothing, and the chain infers nothing."""
-    s = State(parse(TABLE[0][0]), None)
+    s = State(parse(HARD[0]), None)
     assert all(not parents for rule in inner.RULES for _, parents in rule(s, list(s.cands)))
     assert inner.inferences(s, list(s.cands)) == []
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from([t[0] for t in TABLE]), st.integers(0, 2**32), st.floats(0.05, 0.6))
+@given(st.sampled_from(HARD), st.integers(0, 2**32), st.floats(0.05, 0.6))
 def test_the_inner_rules_never_strike_the_solution_and_rest_on_struck_candidates(
     puzzle: str, seed: int, share: float
 ) -> None:
@@ -129,7 +140,7 @@ def test_the_inner_rules_never_strike_the_solution_and_rest_on_struck_candidates
 
 
 @settings(max_examples=8, deadline=None)
-@given(st.sampled_from([t[0] for t in NESTED]), st.integers(0, 2**32), st.floats(0.05, 0.5))
+@given(st.sampled_from(HARD[-2:]), st.integers(0, 2**32), st.floats(0.05, 0.5))
 def test_nested_chains_never_strike_the_solution_and_rest_on_struck_candidates(
     puzzle: str, seed: int, share: float
 ) -> None:
@@ -160,7 +171,7 @@ def test_a_nested_chain_rests_on_the_causes_of_its_links() -> None:
     assert inner.link_parents(s, list(s.cands), r1c1_off, r1c5_on) == []
 
 
-@pytest.mark.parametrize(("puzzle", "er", "technique"), QUICK, ids=[t[1] for t in QUICK])
+@pytest.mark.parametrize(("puzzle", "er", "technique"), QUICK)
 def test_serate_rates_the_puzzle_as_we_do_with_chains_nested(
     puzzle: str, er: str, technique: str
 ) -> None:
@@ -168,8 +179,34 @@ def test_serate_rates_the_puzzle_as_we_do_with_chains_nested(
     assert (rating.score, rating.hardest, rating.floor) == (float(er), technique, False)
 
 
+def _ladder_from(low: float) -> list[str]:
+    """The ladder without the dynamic forcing chains rated below ``low`` (8.5: the
+    whole ladder): where they are left out, the walk takes the levels above them."""
+    return [t for t in TECHNIQUES if not (t in SE_FORCING[2:] and RATINGS[t] < low)]
+
+
+@pytest.mark.parametrize(("seed", "index", "puzzle", "low", "er", "technique"), CHAINS)
+def test_our_generated_puzzles_walk_through_each_level_of_the_forcing_chains(
+    seed: str, index: str, puzzle: str, low: str, er: str, technique: str
+) -> None:
+    """Each is the generator's puzzle number ``index`` of its ``seed``; its walk (the
+    C engine's chains) places the solution, strikes none of it, and its hardest step
+    is the forcing chain it was picked for: static, dynamic, (+), nested at levels 2
+    and 3."""
+    assert str(generated(3, int(seed), int(index))) == puzzle
+    grid = parse(puzzle)
+    solution = next(solve(grid)).cells
+    walk = list(steps(grid, techniques=_ladder_from(float(low))))
+    for step in walk:
+        assert all(solution[c] == v for c, v in step.placements), step
+        assert all(solution[c] != v for c, v in step.eliminations), step
+    rating = rating_of(walk)
+    assert (rating.score, rating.hardest, rating.floor) == (float(er), technique, False)
+    assert rating.guesses == 0 and technique in {step.technique for step in walk}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("puzzle", "er", "technique"), NESTED, ids=[t[1] for t in NESTED])
+@pytest.mark.parametrize(("puzzle", "er", "technique"), NESTED)
 def test_every_nested_puzzle_rates_as_serate_does_or_floors_below_it(
     puzzle: str, er: str, technique: str
 ) -> None:
@@ -181,7 +218,7 @@ def test_every_nested_puzzle_rates_as_serate_does_or_floors_below_it(
 
 
 @pytest.mark.untraced
-@pytest.mark.parametrize(("puzzle", "er", "technique"), TABLE, ids=[t[1] for t in TABLE])
+@pytest.mark.parametrize(("puzzle", "er", "technique"), TABLE)
 def test_serate_rates_the_puzzle_as_we_do_with_the_chains_plus(
     puzzle: str, er: str, technique: str
 ) -> None:
@@ -194,7 +231,7 @@ def test_serate_rates_the_puzzle_as_we_do_with_the_chains_plus(
 @settings(max_examples=3, deadline=None)
 @given(st.data())
 def test_under_equivalence_the_rating_with_the_chains_plus_holds(data: st.DataObject) -> None:
-    puzzle, er, technique = data.draw(st.sampled_from(TABLE))
+    puzzle, er, technique = data.draw(st.sampled_from(read_table("serate_plus.txt")))
     grid = parse(data.draw(equivalent(puzzle)))
     solution = next(solve(grid)).cells
     for step in steps(grid):
@@ -204,7 +241,7 @@ def test_under_equivalence_the_rating_with_the_chains_plus_holds(data: st.DataOb
 
 
 @pytest.mark.untraced
-@pytest.mark.parametrize(("puzzle", "er", "technique"), TAKEN, ids=[t[2] for t in TAKEN])
+@pytest.mark.parametrize(("puzzle", "er", "technique"), TAKEN)
 def test_the_aligned_exclusions_and_the_tuvwxyz_wing_give_serates_rating(
     puzzle: str, er: str, technique: str
 ) -> None:
@@ -247,9 +284,7 @@ def test_every_example_of_the_ladder_in_the_docs_rates_as_it_says() -> None:
 
 
 @pytest.mark.untraced
-@pytest.mark.parametrize(
-    ("puzzle", "er"), [line.split() for line in read_lines("serate_bug.txt")[1:]]
-)
+@pytest.mark.parametrize(("puzzle", "er"), rows("serate_bug.txt", 2))
 def test_a_walk_through_a_bug_of_two_cells_rates_as_serate(puzzle: str, er: str) -> None:
     """BUG type 2: two cells break the BUG with one extra value, which leaves every cell
     that sees both."""
