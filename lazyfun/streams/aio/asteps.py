@@ -637,13 +637,15 @@ def metered(f: Callable[[Any], Any], rate: Rate | None, timeout: Any) -> Callabl
             f = functools.partial(within, limit, f)
         return f if rate is None else functools.partial(at_rate, rate, f)
 
-    async def metered_call(item: Any) -> Any:
-        if rate is not None:
-            delay = rate.reserve()
-            if delay > 0:
-                await asyncio.sleep(delay)
+    async def timed(item: Any) -> Any:
         if limit is None:
             return await f(item)
-        return await asyncio.wait_for(f(item), limit)
+        async with asyncio.timeout(limit):  # the call starts here (wait_for: as a task, later)
+            return await f(item)
+
+    async def metered_call(item: Any) -> Any:
+        if rate is None:
+            return await timed(item)
+        return await rate.call(functools.partial(timed, item))
 
     return metered_call

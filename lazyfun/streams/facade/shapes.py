@@ -161,7 +161,10 @@ class Shapes(Steps[T, M]):
     def throttle(self, count: int, *, per: float | timedelta) -> Stream[T, M]:
         """At most ``count`` items in any window of ``per`` seconds (a number or a
         ``timedelta``), waiting on a monotonic clock, never busily (in an async stream,
-        awaiting); exceptions passing through do not count.
+        awaiting); exceptions passing through do not count.  It meters the items as
+        they leave it: a concurrent step after it reads ahead and starts each call as
+        a place frees, later, so the calls can bunch; to meter the calls a step
+        makes, give its ``map`` a ``rate=`` (a :class:`~lazyfun.streams.shared.calling.Rate`).
 
         >>> stream(range(3)).throttle(100, per=1.0).to_list()
         [0, 1, 2]

@@ -9,12 +9,14 @@ a module-level function, so a partial of it travels to worker processes.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import inspect
+import itertools
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Generator
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -92,17 +94,36 @@ def with_retry(f: Callable[[T], U], retry: object) -> Callable[[T], U]:
 
 
 class Rate:
-    """At most ``count`` calls in any ``per`` seconds, shared by every thread (and task)
-    that calls through it: each call reserves the first free slot and waits for it.
-    ``map(f, rate=..., retry=...)`` meters each attempt, so a retry is a call too.
+    """At most ``count`` calls start in any ``per`` seconds, counted across every thread
+    (and task) that calls through it: a call is let go only while fewer than ``count``
+    calls started in the ``per`` seconds before, and its start is read from the clock
+    then, not booked ahead (a call that wakes late is counted late), and read again
+    as close to the call's own first line as the caller can: a thread just before it
+    calls, a task once the call's first step has run (its code up to its first wait,
+    where it read the clock if it did: an upper bound of its start, however long the
+    step or the process was held up).  ``map(f, rate=..., retry=...)`` meters each
+    attempt, so a retry is a call too.
 
-    >>> now = [0.0]
-    >>> rate = Rate(2, 1.0, clock=lambda: now[0])
-    >>> [rate.reserve() for _ in range(5)]
+    Law (tests/test_rate.py, on the real clock, sync and async, any concurrency): for
+    every start ``t`` a call reads itself, at most ``count`` starts lie in
+    ``[t, t + per)`` (in a thread, up to the thread's own pause between its last date
+    and its first line, which only the operating system decides).
+
+    A waiting call sleeps until its turn may have come, its place among the calls
+    waiting before it telling which opening of the window is its own (the waiting
+    calls wake one at a time, not all at each opening), and asks again; a call that
+    arrives while others wait goes after them.
+
+    >>> now, started = [0.0], []
+    >>> rate = Rate(2, 1.0, clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))
+    >>> for _ in range(5):
+    ...     _ = rate.wait()
+    ...     started.append(now[0])
+    >>> started
     [0.0, 0.0, 1.0, 1.0, 2.0]
     """
 
-    __slots__ = ("clock", "count", "lock", "per", "sleep", "starts")
+    __slots__ = ("clock", "count", "lock", "per", "sleep", "starts", "tickets", "waiting")
 
     def __init__(
         self,
@@ -115,26 +136,118 @@ class Rate:
         check_count(count, "Rate's count", 1)
         self.count, self.per = count, seconds(per, "Rate's per")
         self.clock, self.sleep = clock, sleep
-        self.starts: deque[float] = deque(maxlen=count)
+        # the starts in the window, oldest first, each a [time] its caller dates again
+        self.starts: deque[list[float]] = deque()
+        self.waiting: list[int] = []  # the tickets of the calls waiting, in order
+        self.tickets = itertools.count()
         self.lock = threading.Lock()
 
-    def reserve(self) -> float:
-        """Take the next slot: how long to wait, from now, before the call starts."""
-        with self.lock:
-            now = self.clock()
-            starts = self.starts
-            start = max(now, starts[0] + self.per) if len(starts) == self.count else now
-            starts.append(start)
-            return start - now
+    def _admit(self, ticket: int) -> float:
+        """Under the lock: let the call go, its start dated now (0.0), if the window has
+        room for it after the calls waiting before it, else how long until the opening
+        that may be its own.  Openings: a start in the window opens one ``per`` after
+        it; a free place, taken now, one ``per`` from now.  The starts are dropped
+        once they leave the window, oldest first: one dated again out of order (by the
+        moments between two dates) is dropped with the one before it (a wait the
+        longer, never a start too many)."""
+        now, starts, per = self.clock(), self.starts, self.per
+        while starts and starts[0][0] + per <= now:
+            starts.popleft()
+        free = self.count - len(starts)
+        ahead = bisect.bisect_left(self.waiting, ticket)
+        if ahead < free:
+            starts.append([now])
+            self.waiting.pop(ahead)
+            return 0.0
+        openings = [start[0] + per for start in starts] + [now + per] * free
+        rounds, place = divmod(ahead - free, self.count)
+        return max(openings[place] + rounds * per, openings[0]) - now
 
-    def wait(self) -> None:
-        """Block until a call may start (the slot taken)."""
-        delay = self.reserve()
-        if delay > 0:
-            self.sleep(delay)
+    def _enter(self) -> int:
+        with self.lock:
+            ticket = next(self.tickets)
+            self.waiting.append(ticket)
+            return ticket
+
+    def _leave(self, ticket: int) -> None:
+        """A caller that stopped waiting (interrupted, cancelled) gives its place up."""
+        with self.lock:
+            if ticket in self.waiting:
+                self.waiting.remove(ticket)
+
+    def wait(self) -> list[float]:
+        """Block until a call may start; its start, dated as this returns, is given: date
+        it again (``start[0] = rate.clock()``) just before the call."""
+        ticket = self._enter()
+        try:
+            while True:
+                with self.lock:
+                    delay = self._admit(ticket)
+                    if delay <= 0:
+                        return self.starts[-1]
+                self.sleep(delay)
+        except BaseException:
+            self._leave(ticket)
+            raise
+
+    async def call(self, call: Callable[[], Awaitable[U]]) -> U:
+        """``await call()`` once a call may start, waiting in the task (``asyncio.sleep``);
+        its start is dated again as the call's first step ends."""
+        import asyncio
+
+        ticket = self._enter()
+        try:
+            while True:
+                with self.lock:
+                    delay = self._admit(ticket)
+                    if delay <= 0:
+                        start = self.starts[-1]
+                        break
+                await asyncio.sleep(delay)
+        except BaseException:
+            self._leave(ticket)
+            raise
+        result: U = await _Dated(self.clock, start, call())
+        return result
 
     def __repr__(self) -> str:
         return f"Rate({self.count}, per={self.per})"
+
+
+class _Dated:
+    """An awaitable that awaits ``call`` and, once its first step has run (sent, up to
+    its first wait or its end), dates ``start`` again by ``clock``, then hands every
+    later step through (sends, throws, close: a cancellation reaches the call)."""
+
+    __slots__ = ("call", "clock", "start")
+
+    def __init__(self, clock: Clock, start: list[float], call: Awaitable[Any]) -> None:
+        self.clock, self.start, self.call = clock, start, call
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        steps = self.call.__await__()
+        try:
+            signal = steps.send(None)
+        except StopIteration as done:
+            return done.value
+        finally:
+            self.start[0] = self.clock()
+        while True:
+            try:
+                sent = yield signal
+            except GeneratorExit:
+                steps.close()
+                raise
+            except BaseException as error:
+                try:
+                    signal = steps.throw(error)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    signal = steps.send(sent)
+                except StopIteration as done:
+                    return done.value
 
 
 def within(limit: float, f: Callable[[T], U], item: T) -> U:
@@ -164,7 +277,8 @@ def within(limit: float, f: Callable[[T], U], item: T) -> U:
 
 
 def at_rate(rate: Rate, f: Callable[[T], U], item: T) -> U:
-    """``f(item)`` once ``rate`` lets a call start (module level: a partial of it is the
-    worker's function)."""
-    rate.wait()
+    """``f(item)`` once ``rate`` lets a call start, its start dated again just before the
+    call (module level: a partial of it is the worker's function)."""
+    start = rate.wait()
+    start[0] = rate.clock()  # no lock between this date and the call: nothing to wake
     return f(item)
