@@ -519,7 +519,7 @@ class Propagators:
         """``sum(a * x) + k != 0``: once one decision is open, strike its one forbidden value."""
 
         def prop(doms: list[int]) -> Changes:
-            open_term = None
+            open_term: tuple[int, int, int] | None = None
             rest = constant
             for term in terms:
                 i, a, off = term
