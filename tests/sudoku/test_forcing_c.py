@@ -18,7 +18,7 @@ from lazyfun.sudoku.steps.chaining import Chain, houses_of
 from lazyfun.sudoku.steps.deduction import Step, steps
 from lazyfun.sudoku.steps.techniques import Found, State
 from lazyfun.sudoku.steps.wings import C_WINGS, _wings_in_c, _wings_search
-from tests.datafiles import read_lines
+from tests.datafiles import read_lines, rows
 
 engine = pytest.importorskip("lazyfun.sudoku.steps._forcing")
 
@@ -37,6 +37,8 @@ HARD = ".92.6.5..8....54.6....98.....5..16...786....36..........9.4.....6..13..2
 MIDDLE = "15.3......7..4.2....4.72.....8.........9..1.8.1..8.79......38...........6....7423"
 # serate's ER 9.8 (serate_techniques.txt): dynamic forcing chains (+).
 PLUSSED = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
+# the repo's own puzzles whose walks take forcing chains, by index (generated_chains.txt)
+OURS = {row[1]: row[2] for row in rows("generated_chains.txt", 6)}
 
 
 def _both(s: State) -> list[tuple[Found | Chain | None, Found | Chain | None]]:
@@ -168,6 +170,28 @@ def _first_state(puzzle: str, suffix: str) -> tuple[State, Step]:
             return s, step
         s.apply(step.placements, step.eliminations)
     raise AssertionError(f"no {suffix} step")
+
+
+@pytest.mark.parametrize(
+    ("index", "technique", "search"),
+    [
+        ("131", "nishio forcing chain", 0),
+        ("5", "cell forcing chains", 1),
+        ("28", "region forcing chains", 1),
+        ("1153", "dynamic contradiction forcing chain", 2),
+    ],
+)
+def test_the_c_search_gives_the_python_hint_where_our_walks_take_forcing_chains(
+    index: str, technique: str, search: int
+) -> None:
+    """The state before the first nishio, static and dynamic forcing chain of the repo's
+    own generated puzzles' walks: each search finds in C what the readable one finds,
+    and the rung's search finds the step the walk took."""
+    s, step = _first_state(OURS[index], technique)
+    found = [(forcing._in_c(s, *kind), forcing._Search(s, *kind).run()) for kind in SEARCHES]
+    assert all(ours == reference for ours, reference in found)
+    taken = found[search][0]
+    assert taken is not None and (taken.technique, taken.rating) == (technique, step.difficulty)
 
 
 @pytest.mark.untraced  # the readable search is 4x slower traced; test_se_top reaches its lines

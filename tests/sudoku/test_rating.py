@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from lazyfun.cli import app
-from lazyfun.sudoku import UnsolvedError, parse
+from lazyfun.sudoku import UnsolvedError, parse, solve
 from lazyfun.sudoku.steps.deduction import SINGLES, steps
-from lazyfun.sudoku.steps.rating import Rating, rate
+from lazyfun.sudoku.steps.rating import Rating, rate, rating_of
 from tests.datafiles import read_lines
 from tests.puzzles import EULER_GRID1, NO_SOLUTION, NORVIG_GRID2
 
@@ -64,6 +64,19 @@ def test_a_rating_is_the_hardest_step() -> None:
     rating = rate(parse(puzzle))
     assert rating == Rating(2.6, "pointing", "medium", len(walk), 0, False)
     assert max(s.rating or 0 for s in walk) == rating.score
+
+
+def test_a_walk_whose_ladder_stops_short_guesses_labelled_and_right() -> None:
+    """Limited to the singles, the walk of the repo's own puzzle that needs a nishio
+    forcing chain (generated_chains.txt) is stuck: each guess is labelled, places the
+    solution's value, and the rating is a floor that counts them."""
+    grid = parse(read_lines("generated_chains.txt")[1].split()[2])
+    solution = next(solve(grid)).cells
+    walk = list(steps(grid, techniques=SINGLES))
+    guesses = [step for step in walk if step.technique == "bifurcation"]
+    assert guesses and all(solution[c] == v for step in guesses for c, v in step.placements)
+    rating = rating_of(walk)
+    assert rating.floor and rating.guesses == len(guesses) and rating.hardest == "bifurcation"
 
 
 def test_only_a_unique_puzzle_is_rated() -> None:
