@@ -67,16 +67,22 @@ def test_a_rating_is_the_hardest_step() -> None:
 
 
 def test_a_walk_whose_ladder_stops_short_guesses_labelled_and_right() -> None:
-    """Limited to the singles, the walk of the repo's own puzzle that needs a nishio
-    forcing chain (generated_chains.txt) is stuck: each guess is labelled, places the
-    solution's value, and the rating is a floor that counts them."""
+    """Limited to the singles and nishio, the walk of the repo's own puzzle that needs a
+    nishio forcing chain (generated_chains.txt) takes nishio chains where the singles
+    stop, and is stuck at times all the same (it needs the static chains too): every
+    step agrees with the solution, each guess is labelled, and the rating is a floor
+    that counts them."""
     grid = parse(read_lines("generated_chains.txt")[1].split()[2])
     solution = next(solve(grid)).cells
-    walk = list(steps(grid, techniques=SINGLES))
-    guesses = [step for step in walk if step.technique == "bifurcation"]
-    assert guesses and all(solution[c] == v for step in guesses for c, v in step.placements)
+    walk = list(steps(grid, techniques=(*SINGLES, "nishio forcing chains")))
+    for step in walk:
+        assert all(solution[c] == v for c, v in step.placements), step
+        assert all(solution[c] != v for c, v in step.eliminations), step
+    taken = Counter(step.technique for step in walk)
+    assert taken["nishio forcing chain"] and taken["bifurcation"]
     rating = rating_of(walk)
-    assert rating.floor and rating.guesses == len(guesses) and rating.hardest == "bifurcation"
+    assert rating.floor and rating.guesses == taken["bifurcation"]
+    assert rating.hardest == "bifurcation"
 
 
 def test_only_a_unique_puzzle_is_rated() -> None:
