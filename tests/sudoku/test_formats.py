@@ -73,7 +73,7 @@ def test_an_sdm_file_is_one_puzzle_a_line() -> None:
 
 
 def test_a_pretty_16x16_grid_is_not_read_as_sixteen_4x4_puzzles() -> None:
-    grid = parse(read_lines("hexadoku16_oliroshow.txt")[0])
+    grid = parse(read_lines("sudoku16_generated.txt")[1])
     (entry,) = split(grid.pretty().splitlines())
     assert entry.line == 1 and read(entry.text) == grid
 
@@ -227,7 +227,7 @@ def test_a_25x25_grid_has_no_link() -> None:
     grid = parse(read_lines("sudoku25_set.txt")[0])
     with pytest.raises(PuzzleError, match="up to 16x16"):
         write(grid, "link")
-    hexadoku = parse(read_lines("hexadoku16_oliroshow.txt")[0])
+    hexadoku = parse(read_lines("sudoku16_generated.txt")[2])
     assert read_link(write(hexadoku, "link")) == hexadoku
 
 

@@ -40,7 +40,7 @@ def test_pretty_form() -> None:
 def test_sixteen_by_sixteen_in_both_alphabets() -> None:
     letters = parse("1" + "." * 254 + "G")
     assert letters.cells[0] == 1 and letters.cells[-1] == 16
-    hexadecimal = read_lines("hexadoku16_oliroshow.txt")[3]
+    hexadecimal = read_lines("sudoku16_generated.txt")[2]  # 0-F, . blank
     g = parse(hexadecimal)
     assert g.size == 16
     assert str(g) == hexadecimal
