@@ -84,7 +84,8 @@ CHANGED: Final = threading.Condition(LOCK)
 WAITING: Final = Waiting()
 WAIT_TICK: Final = 0.1  # how often a waiting thread looks again (and can be interrupted)
 GIL: Final = getattr(sys, "_is_gil_enabled", lambda: True)()
-CLAIM_IS_ATOMIC: Final = GIL and not __file__.endswith(".py")  # see _claim
+# see _claim; compiled by an older mypyc (1.14) the module has no __file__ while it loads
+CLAIM_IS_ATOMIC: Final = GIL and not globals().get("__file__", "").endswith(".py")
 
 
 class Recent:
