@@ -67,15 +67,9 @@ def run(base: str, db_path: str, count: int, *, per_second: int = 200) -> Report
     with httpx.Client(base_url=base, timeout=10) as client:
         report.written = (
             stream(range(count))
-            # 16 requests at once; while one is retried, the next 128 go on (and are held
-            # until it is done, to keep the order): without ahead=, 17 at most are read
-            .map(
-                lambda record: fetch(client, record),
-                concurrency=16,
-                ahead=128,
-                retry=policy,
-                rate=rate,
-            )
+            # 16 requests at once; while one is retried, the others go on (their records
+            # held until it is done, to keep the order: 1,024 at most)
+            .map(lambda record: fetch(client, record), concurrency=16, retry=policy, rate=rate)
             .catch(httpx.HTTPStatusError, where=not_there, do=note_missing)
             .to_sql(db_path, "records", batch=50, within=0.5)
         )

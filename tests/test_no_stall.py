@@ -1,6 +1,7 @@
-"""No stall behind a slow item: an ordered concurrent step given room to read ahead
-(``ahead=``) keeps its other places busy while the head is awaited, up to that bound,
-and ``group(within=)`` sends a list on time while its source stalls.
+"""No stall behind a slow item: an ordered concurrent step keeps its other places busy
+while the head is awaited, up to its bound (by default ``grown(concurrency)`` items while
+the head is unfinished; ``ahead=`` fixes it), and ``group(within=)`` sends a list on time
+while its source stalls.
 
 Each test orders events rather than timing them: the slow call (or the stalled source)
 waits for something that can only happen if the rest went on without it, with a long
@@ -13,13 +14,16 @@ import asyncio
 import itertools
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun import astream, stream
+from lazyfun.parallel.window import grown
 
 STALL = 3.0  # seconds a waiting call or source gives up after: reached only by a stall
 AHEAD = 32  # the read-ahead given to 4 places, so that the others go on behind a slow head
@@ -126,14 +130,120 @@ def test_the_async_read_ahead_behind_a_slow_head_stays_bounded() -> None:
     assert read <= AHEAD + 4  # at most AHEAD held, and a few read as the head came
 
 
-def test_by_default_a_slow_head_holds_the_read_ahead_at_concurrency_plus_one() -> None:
-    head = Head(stall=0.3)
+def test_by_default_the_places_go_on_behind_a_slow_head() -> None:
+    head = Head()
     got = stream(range(40)).map(head.call, concurrency=4).to_list()
     assert got == list(range(40))
-    assert head.waited_out  # item 20 was never called while item 0 ran: 5 were read
-    ahead = Head(stall=0.3)
+    assert not head.waited_out  # item 20 was called while item 0 ran: past 5 read
+    ahead = Head()
     assert asyncio.run(astream(range(40)).map(ahead.acall, concurrency=4).to_list()) == got
-    assert ahead.waited_out
+    assert not ahead.waited_out
+
+
+class Gated:
+    """Calls that return at once but for item 0's, which waits for ``gate``; ``calls``
+    counts the calls started."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def call(self, n: int) -> int:
+        with self.lock:
+            self.calls += 1
+        if n == 0:
+            self.gate.wait(STALL)
+        return n
+
+    async def acall(self, n: int) -> int:
+        self.calls += 1
+        if n == 0:
+            deadline = time.monotonic() + STALL
+            while not self.gate.is_set() and time.monotonic() < deadline:
+                await asyncio.sleep(0.005)
+        return n
+
+    def settled(self, least: int) -> int:
+        """The calls started once at least ``least`` have and no more come for a while
+        (``STALL`` at most): the read-ahead's bound while item 0 is held."""
+        deadline = time.monotonic() + STALL
+        while self.calls < least and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(0.2)  # room for any call past the bound to start
+        return self.calls
+
+    async def asettled(self, least: int) -> int:
+        deadline = time.monotonic() + STALL
+        while self.calls < least and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(0.2)
+        return self.calls
+
+
+ITEMS = 3 * grown(4)  # more than the read-ahead holds behind item 0
+
+
+@pytest.mark.parametrize(("ahead", "bound"), [(None, grown(4)), (8, 8)])
+def test_the_sync_read_ahead_behind_a_held_head_is_its_bound_exactly(
+    ahead: int | None, bound: int
+) -> None:
+    """By default the places go on past ``concurrency + 1`` while item 0 is held, until
+    ``grown(concurrency)`` items are read, and no further; ``ahead=`` is a fixed limit."""
+    calls = Gated()
+    with ThreadPoolExecutor(1) as reader:
+        got = reader.submit(
+            stream(range(ITEMS)).map(calls.call, concurrency=4, ahead=ahead).to_list
+        )
+        held = calls.settled(bound)
+        calls.gate.set()
+        assert got.result() == list(range(ITEMS))
+    assert held == bound
+    assert calls.calls == ITEMS
+
+
+@pytest.mark.parametrize("coroutine", [True, False])
+@pytest.mark.parametrize(("ahead", "bound"), [(None, grown(4)), (8, 8)])
+def test_the_async_read_ahead_behind_a_held_head_is_its_bound_exactly(
+    ahead: int | None, bound: int, coroutine: bool
+) -> None:
+    calls = Gated()
+    f: Callable[[int], Any] = calls.acall if coroutine else calls.call
+    settled = calls.asettled if coroutine else lambda least: asyncio.to_thread(calls.settled, least)
+
+    async def main() -> tuple[int, list[Any]]:
+        mapped = astream(range(ITEMS)).map(f, concurrency=4, ahead=ahead)
+        got = asyncio.ensure_future(mapped.to_list())
+        held = await settled(bound)
+        calls.gate.set()
+        return held, await got
+
+    held, got = asyncio.run(main())
+    assert got == list(range(ITEMS))
+    assert held == bound
+
+
+@pytest.mark.parametrize(("ahead", "bound"), [(None, grown(4)), (8, 8)])
+def test_the_async_flatmap_behind_a_held_head_starts_its_bound_exactly(
+    ahead: int | None, bound: int
+) -> None:
+    """In order, the inner iterables after a held first one start past ``concurrency``
+    by default, up to ``grown(concurrency)`` started and not read to their end."""
+    calls = Gated()
+
+    async def inner(n: int) -> list[int]:
+        return [await calls.acall(n), -n]
+
+    async def main() -> tuple[int, list[int]]:
+        flat = astream(range(ITEMS)).flatmap(inner, concurrency=4, ahead=ahead)
+        got = asyncio.ensure_future(flat.to_list())
+        held = await calls.asettled(bound)
+        calls.gate.set()
+        return held, await got
+
+    held, got = asyncio.run(main())
+    assert got == [x for n in range(ITEMS) for x in (n, -n)]
+    assert held == bound
 
 
 class Stalling:

@@ -18,7 +18,10 @@ is the number of workers.  The window reads at most ``held x items per task``
 items ahead of the consumer: ``held`` is ``n + 1`` tasks (``n`` in flight or
 done, one more ready to start) unless the step's ``ahead`` gives more, in order
 or not; a task is one item while the calls are slow, or what ``chunksize``
-fixes.
+fixes.  Without ``ahead``, an ordered window whose head is unfinished reads on
+past ``n + 1`` tasks while a place is free, up to :func:`~lazyfun.parallel.window.grown`
+items held (``max(1024, 64 * n)``), and back to ``n + 1`` tasks once the head is
+done; ``ahead`` is a fixed limit.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from lazyfun.parallel.runners import (
     pool_context,
     runner,
 )
-from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, Kind, Window
+from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, Kind, Window, grown
 
 __all__ = ["THREAD_CHUNK", "THREAD_TASK_SECONDS", "Via", "check_concurrency", "concurrent"]
 
@@ -124,7 +127,8 @@ def concurrent(
     """The window that runs ``work`` on ``items`` at the place ``via`` names (checked now,
     started on the first ``next()``).  Threads get short tasks; work that crosses a
     process, pmap's.  At most ``ahead`` tasks are read and not handed on, in order or
-    not: ``n + 1`` unless given (``n`` running or done, and one more read)."""
+    not: ``n + 1`` unless given (``n`` running or done, and one more read), and then,
+    in order, up to ``grown(n)`` items while the head is unfinished."""
     n = concurrency or os.cpu_count() or 1
     run, start, running, remote = _place(work, n, concurrency, via, what)
     return Window(
@@ -141,4 +145,5 @@ def concurrent(
         start=start,
         label=what,
         chunksize=chunksize,
+        grow=None if ahead else grown(n),
     )

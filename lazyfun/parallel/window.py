@@ -16,6 +16,12 @@ runs all read their results through it.
 - At most ``running`` tasks are unfinished at a time, at most ``held`` are waiting
   to be read, and at most ``most`` items are read from the input ahead of the
   consumer: an infinite input works and a long one runs in constant memory.
+  With ``grow`` (a concurrent step's default, :func:`grown`), an ordered window
+  whose head task is unfinished reads on past ``held`` tasks while a worker would
+  idle (fewer tasks are unfinished than the runner has workers), as long as it holds
+  fewer than ``grow`` items: the calls behind a slow head go on, their results held.
+  Once the head is done it reads again only below ``held`` tasks (and ``most``
+  items): the read-ahead grows only while the head is slow.
 - ``ordered=True``: results in input order, each as soon as it and every earlier
   one are done; ``ordered=False``: each task's results as soon as it is done.
 - Errors travel as values: an exception raised on item k is raised by
@@ -54,7 +60,17 @@ from typing import Any, Literal, TypeVar
 
 from lazyfun.parallel.runners import Runner
 
-__all__ = ["MAX_CHUNK", "TASK_SECONDS", "Holding", "Kind", "Window", "next_size"]
+__all__ = [
+    "GROWN_ITEMS",
+    "GROWN_PER_PLACE",
+    "MAX_CHUNK",
+    "TASK_SECONDS",
+    "Holding",
+    "Kind",
+    "Window",
+    "grown",
+    "next_size",
+]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -67,7 +83,22 @@ TASK_SECONDS = 0.05  # what an adaptive chunk aims at: long enough to hide a tas
 OVERRUN = 4  # an adaptive task past this many times its aim hands back its unstarted items
 LEAST_OVERRUN = 0.02  # seconds: four of the GIL's switch intervals, so a wait is no overrun
 
+GROWN_ITEMS = 1024  # the read-ahead behind a slow head: at least this many items held,
+GROWN_PER_PLACE = 64  # or this many a place, whichever is more
+
 Kind = Literal["map", "filter", "flatmap", "do"]
+
+
+def grown(places: int) -> int:
+    """The most items a concurrent step's default read-ahead holds while the head of its
+    order is unfinished (sync and async alike): ``max(1024, 64 * places)``.  Behind a
+    head that takes a hundred times the others' time, the ``places - 1`` other places
+    go through that many items before they wait for it again.
+
+    >>> grown(4), grown(16), grown(64)
+    (1024, 1024, 4096)
+    """
+    return max(GROWN_ITEMS, GROWN_PER_PLACE * places)
 
 
 @dataclass(slots=True)
@@ -291,7 +322,8 @@ class Window(Holding[U]):
     ``start``, if given, is entered on the first ``next()`` and exited when the
     window closes (a pool or cluster the window owns); ``run`` may then be None
     and is what ``start`` yields.  ``label`` names the caller in the notes added
-    to exceptions.
+    to exceptions.  ``grow``: in order, the most items read and not yet taken while
+    the head task is unfinished (None: ``held`` tasks and ``most`` items, always).
     """
 
     def __init__(
@@ -311,8 +343,10 @@ class Window(Holding[U]):
         remote: bool = False,
         start: AbstractContextManager[Runner] | None = None,
         label: str = "map",
+        grow: int | None = None,
     ) -> None:
         self._run, self._work, self._items = run, work, items
+        self._grow = grow if ordered else None  # as completed, a slow task holds none back
         self._kind: Kind = kind
         self._ordered, self._chunksize, self._remote = ordered, chunksize, remote
         self._task_seconds, self._max_chunk, self._label = task_seconds, max_chunk, label
@@ -436,12 +470,13 @@ class Window(Holding[U]):
                     self._send(run, task)
                     self._unsent -= 1
                     free -= 1
-        while not self._exhausted and len(self._pending) < self._held:
-            if self._waiting >= self._most or free <= 0:
+        while not self._exhausted and free > 0:
+            room = self._room(run)
+            if room <= 0:
                 return
             # no local of this frame holds an input error: the reading frame's caller is
             # this one, kept by the error's traceback
-            n = min(self._size, self._most - self._waiting)
+            n = min(self._size, room)
             task = _Task(_Nothing(), self._read, *_read_chunk(self._items, n))
             if not task.items and task.failure is None:
                 self._exhausted = True
@@ -456,6 +491,19 @@ class Window(Holding[U]):
             self._pending.append(task)
             self._read += read
             self._waiting += read
+
+    def _room(self, run: Runner) -> int:
+        """How many items may be read now: up to ``most`` held while fewer than ``held``
+        tasks are; past that, while the head of the order is unfinished and a worker
+        would idle, up to ``grow`` held (the places behind a slow head go on); else none."""
+        if len(self._pending) < self._held and self._waiting < self._most:
+            return self._most - self._waiting
+        if self._grow is None or len(self._flying) >= run.workers or not self._pending:
+            return 0
+        head = self._pending[0].future
+        if head is not None and head.done():
+            return 0
+        return self._grow - self._waiting
 
     def _submit(self, run: Runner, chunk: list[Any]) -> Any:
         budget = (

@@ -18,7 +18,8 @@ coroutine function, concurrent calls as tasks, terminals awaited.  Its type is
 
 ``map``, ``filter``, ``flatmap`` and ``do`` take ``concurrency=n``: at most n calls in flight on
 threads (or ``via="process"``, ``"dask"``, an Executor), in input order or as they complete,
-reading at most ``concurrency + 1`` tasks ahead (``ahead=`` more; :mod:`lazyfun.parallel.places`).
+reading at most ``concurrency + 1`` tasks ahead, and in order up to ``max(1024, 64 * concurrency)``
+items while the head's call runs (``ahead=`` fixes it; :mod:`lazyfun.parallel.places`).
 An exception raised upstream reaches the consumer at its item's place, and ``catch`` can drop or
 replace it and go on.
 

@@ -90,7 +90,11 @@ class Concurrent(Ending):
     done, and one more read, ready to start) unless the step's ``ahead`` gave more.  In
     order, each call that ends frees its place for the next item while the head is
     awaited, its result held in order, until ``held`` are read: a larger ``held`` lets
-    the calls behind a slow one go on.
+    the calls behind a slow one go on.  With ``grow`` (the default when no ``ahead`` is
+    given: :func:`~lazyfun.parallel.window.grown`), in order, while the head's call is
+    unfinished, a place that would idle takes the next item past ``held``, up to
+    ``grow`` items read and not handed on; once the head is done, an item is read again
+    only below ``held``.
 
     Coroutines are awaited by at most ``n`` worker tasks, started as the calls need
     them, each taking the next item from an inbox: a call costs a future, not a task
@@ -108,8 +112,10 @@ class Concurrent(Ending):
         ordered: bool,
         what: str,
         held: int,
+        grow: int | None = None,
     ) -> None:
         self.source, self.f, self.kind, self.n, self.ordered = source, f, kind, n, ordered
+        self.grow = grow if ordered else None  # as completed, a slow call holds none back
         self.is_async, self.what = is_async(f), what
         self.pending: deque[tuple[int, Any, asyncio.Future[Any]]] = deque()  # input order
         self.running: set[asyncio.Future[Any]] = set()  # the calls not ended yet
@@ -166,11 +172,7 @@ class Concurrent(Ending):
         self.ended.set()
 
     async def _fill(self) -> None:
-        while (
-            not self.exhausted
-            and len(self.running) < QUEUED * self.n
-            and len(self.pending) < self.held
-        ):
+        while not self.exhausted and len(self.running) < QUEUED * self.n and self._room():
             try:
                 item = await anext(self.source)
             except StopAsyncIteration:
@@ -181,6 +183,19 @@ class Concurrent(Ending):
                 continue
             self.pending.append((self.read, item, self._start(item)))
             self.read += 1
+
+    def _room(self) -> bool:
+        """Whether another item may be read: fewer than ``held`` are, or, in order, the
+        head's call is unfinished, a place would idle (fewer than ``n`` calls are
+        unfinished) and fewer than ``grow`` are read."""
+        if len(self.pending) < self.held:
+            return True
+        return (
+            self.grow is not None
+            and len(self.running) < self.n
+            and len(self.pending) < self.grow
+            and not self.pending[0][2].done()
+        )
 
     async def _next_done(self) -> tuple[int, Any, asyncio.Future[Any]]:
         entry = await self._done()
@@ -255,7 +270,10 @@ class Merge(Ending):
     ahead into their own queues (at most ``ahead`` items each); as completed, every item
     comes as it arrives, interleaved.  At most ``held`` inner iterables are started and
     not read to their end (``n`` unless the step's ``ahead`` gave more); in order, one
-    read to its end frees its place for the next while the head is still read.
+    read to its end frees its place for the next while the head is still read, and with
+    ``grow`` (the default when no ``ahead`` is given:
+    :func:`~lazyfun.parallel.window.grown`) more start past ``held`` while the head has
+    nothing to hand on, up to ``grow`` started and not read to their end.
     An error (of ``f``, of an inner iterable, or read from the source) is an item at its
     place and ends only its inner iterable.  Cancelled or closed, it cancels every
     reading task, closing the iterators they made."""
@@ -269,8 +287,10 @@ class Merge(Ending):
         what: str,
         ahead: int = 64,
         held: int | None = None,
+        grow: int | None = None,
     ) -> None:
         self.source, self.f, self.n, self.ordered, self.what = source, f, n, ordered, what
+        self.grow = grow if ordered else None  # as completed, a slow one holds none back
         self.is_async, self.ahead, self.held = is_async(f), ahead, held or n
         self.threads = Threads(n)
         self.queues: deque[asyncio.Queue[tuple[int, Any]]] = deque()  # ordered: input order
@@ -351,8 +371,15 @@ class Merge(Ending):
 
     def _held(self) -> bool:
         """Whether no inner iterable may start until one is read to its end: the
-        source ended or failed, or ``held`` started and not read to their end."""
-        return self.exhausted or bool(self.failed) or self.active >= self.held
+        source ended or failed, or ``held`` started and not read to their end (in order,
+        ``grow`` while the head has nothing to hand on)."""
+        if self.exhausted or self.failed:
+            return True
+        if self.active < self.held:
+            return False
+        if self.grow is None or not self.queues or not self.queues[0].empty():
+            return True
+        return self.active >= self.grow
 
     def _room(self) -> bool:
         """Whether another inner iterable may start now (in order, fewer than ``n``

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from lazyfun.parallel.window import grown
 from lazyfun.streams.aio import avsteps
 from lazyfun.streams.aio.aconcurrent import (
     Buffer,
@@ -85,8 +86,9 @@ def _step(
 ) -> Any:
     if concurrency is not None:
         check_count(concurrency, f"{kind}'s concurrency", 1)
-        held = ahead or concurrency + 1
-        return then(s, Concurrent(s._take_items(), f, kind, concurrency, ordered, kind, held))
+        held, grow = (ahead, None) if ahead else (concurrency + 1, grown(concurrency))
+        step = Concurrent(s._take_items(), f, kind, concurrency, ordered, kind, held, grow)
+        return then(s, step)
     if kind == "flatmap":
         return then(s, FlatMap(s._take_items(), f))
     return then(s, Map(s._take_items(), f, kind))
@@ -137,8 +139,9 @@ def flatmap(
     if concurrency is None:
         return _step(s, "flatmap", work, None, ordered)
     check_count(concurrency, "flatmap's concurrency", 1)
-    held = ahead or concurrency
-    return then(s, Merge(s._take_items(), work, concurrency, ordered, "flatmap", held=held))
+    held, grow = (ahead, None) if ahead else (concurrency, grown(concurrency))
+    merged = Merge(s._take_items(), work, concurrency, ordered, "flatmap", held=held, grow=grow)
+    return then(s, merged)
 
 
 def do(
