@@ -21,6 +21,7 @@ ALL = [
     "parallel",
     "pmap",
     "stream",
+    "ahead",
     "io",
     "verbs",
     "render",

@@ -409,10 +409,10 @@ def _head_of_line(verdicts: list[str]) -> None:
     print(
         f"a slow head: {items} calls in order, {limit} at a time, the first {HEAD_SECONDS:g} s "
         f"and the others {REST_SECONDS * 1000:.0f} ms (ideal {ideal:.2f} s); lazyfun with "
-        f"ahead={8 * limit}, and without (at most {limit + 1} read ahead)"
+        f"ahead={8 * limit}, and without (the default, grown behind the slow head)"
     )
 
-    ahead = 8 * limit  # room for the calls behind the head; the default is limit + 1
+    ahead = 8 * limit  # room for the calls behind the head; the default grows to it
 
     async def ours() -> None:
         mapped = astream(range(items)).map(_slow_head_async, concurrency=limit, ahead=ahead)
