@@ -166,7 +166,7 @@ class Source:
 
         def report(error: RecordError) -> None:
             text = isinstance(error.__cause__, UnicodeDecodeError)
-            problem(error.line, "not UTF-8 text" if text else f"{error.reason}: not a puzzle")
+            problem(error.line or 0, "not UTF-8 text" if text else f"{error.reason}: not a puzzle")
 
         try:
             yield from read_lines(name, longest=MAX_LINE).catch(
