@@ -330,14 +330,15 @@ class Recovering(Recovery):
     __slots__ = ()
 
     async def arecover(self, error: BaseException) -> Any:
-        """As ``recover``, awaiting what the functions give."""
+        """As ``recover``, awaiting what the functions give: once ``where`` has picked the
+        error, ``stop`` ends the stream after it, whatever ``do`` and ``replace`` do."""
         if self.where is not None and not await call(self.where, is_async(self.where), error):
             raise error
+        self.stopped = self.stop
         if self.do is not None:
             await call(self.do, is_async(self.do), error)
         if self.replace is not None:
             return await call(self.replace, is_async(self.replace), error)
-        self.stopped = self.stop
         return DROPPED
 
 
