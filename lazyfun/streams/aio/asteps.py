@@ -490,16 +490,24 @@ class Group(Step):
                 del reading, done  # the future holds the error, whose traceback holds this frame
                 self._flush_before(error)
                 break
-            key = None if self.by is None else await call(self.by, self.by_async, item)
-            opened = self.open.get(key)
-            gathered = self.gather() if opened is None else opened[1]
-            gathered.append(item)  # a fold's error leaves the window as it was
-            if opened is None:
-                self.open[key] = (time.monotonic(), gathered)
-            if self.size is not None and len(gathered) >= self.size:
-                del self.open[key]
-                self._out(key, gathered)
+            try:
+                key = None if self.by is None else await call(self.by, self.by_async, item)
+            except Exception as error:  # the key's error, as one from upstream
+                self._flush_before(error)
+                break
+            self._place(key, item)
         return self.ready.popleft()
+
+    def _place(self, key: Any, item: Any) -> None:
+        """``item`` into ``key``'s list (opened now if need be), sent once it is full."""
+        opened = self.open.get(key)
+        gathered = self.gather() if opened is None else opened[1]
+        gathered.append(item)  # a fold's error leaves the window as it was
+        if opened is None:
+            self.open[key] = (time.monotonic(), gathered)
+        if self.size is not None and len(gathered) >= self.size:
+            del self.open[key]
+            self._out(key, gathered)
 
     async def aclose(self) -> None:
         if self.reading is not None:

@@ -473,7 +473,8 @@ class Group(Iterator[list[T]]):
 class GroupBy(Iterator[tuple[K, list[T]]]):
     """``(key, list)`` pairs: each key's list closed on its own ``size`` or ``within``
     (while the next item is awaited too, given ``wait``, as for :class:`Group`);
-    every open list is flushed, oldest first, when the source ends.  By key alone
+    every open list is flushed, oldest first, when the source ends, and before an
+    error passes on, from upstream or from ``by``.  By key alone
     this holds every item until the end: its memory is not bounded.
 
     >>> list(GroupBy(iter("abAB"), str.islower, 2, None))
@@ -510,6 +511,12 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
             del self.open[key]
             self.ready.append((key, gathered))
 
+    def _flush_before(self, error: Exception) -> None:
+        """Every open list goes out, oldest first (after those already due), then ``error``."""
+        self.ready.extend((key, gathered) for key, (_, gathered) in self.open.items())
+        self.open.clear()
+        self.held.hold(error)
+
     def __next__(self) -> tuple[K, list[T]]:
         ask = self.ask
         if ask is None:
@@ -542,13 +549,17 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
                 if not self.open:
                     raise
                 # an error flushes every open list, oldest first, then passes on
-                self.ready.extend((key, gathered) for key, (_, gathered) in self.open.items())
-                self.open.clear()
-                self.held.hold(error)
+                self._flush_before(error)
                 break
             now = self.clock() if self.within is not None else 0.0
             self._expire(now)
-            key = self.by(item)
+            try:
+                key = self.by(item)
+            except Exception as error:  # the key's error, as one from upstream
+                if not (self.open or self.ready):
+                    raise
+                self._flush_before(error)
+                break
             gathered = self.open.setdefault(key, (now, []))[1]
             gathered.append(item)
             if self.size is not None and len(gathered) >= self.size:
