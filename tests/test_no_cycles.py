@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -78,6 +79,12 @@ def _freed(run: Callable[[Callable[[BaseException], bool]], object]) -> list[boo
     gc.disable()
     try:
         run(keep)
+        # a worker thread may still be leaving the frame that raised the error when the
+        # run is over; a cycle, which only the collector could break, never lets go
+        for _ in range(100):
+            if all(ref() is None for ref in refs):
+                break
+            time.sleep(0.01)
         return [ref() is None for ref in refs]
     finally:
         gc.enable()
