@@ -180,3 +180,24 @@ def mapped(items: list[int], in_source: set[int], f: Failing, **kw: Any) -> list
     """A sync map of ``f`` over ``items`` failing at ``in_source``, caught."""
     result: list[Any] = caught(stream(Flaky(items, in_source)).map(f, **kw)).to_list()
     return result
+
+
+def placed_agrees(
+    via: str,
+    plans: list[Plan],
+    in_source: set[int],
+    in_f: set[int],
+    ordered: bool,
+    map_items: list[int],
+    map_in_source: set[int],
+    map_in_f: set[int],
+    map_ordered: bool,
+) -> bool:
+    """Whether a flatmap and a map, two at a time ``via`` processes or a dask cluster,
+    give what the sequential chains give (the laws' body for the places that pickle)."""
+    inners, f = Inners(plans, in_f), Failing(map_in_f)
+    placed = flatmapped(inners, in_source, concurrency=2, ordered=ordered, via=via)
+    on_place = mapped(map_items, map_in_source, f, concurrency=2, ordered=map_ordered, via=via)
+    return agrees(placed, flatmapped(inners, in_source), ordered) and agrees(
+        on_place, mapped(map_items, map_in_source, f), map_ordered
+    )

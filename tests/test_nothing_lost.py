@@ -295,14 +295,9 @@ def test_a_flatmap_and_a_map_on_processes_give_what_the_sequential_ones_give(
     map_in_f: set[int],
     map_ordered: bool,
 ) -> None:
-    inners = Inners(plans, in_f)
-    concurrent = flatmapped(inners, in_source, concurrency=2, ordered=ordered, via="process")
-    assert agrees(concurrent, flatmapped(inners, in_source), ordered)
-    f = Failing(map_in_f)
-    on_processes = mapped(
-        map_items, map_in_source, f, concurrency=2, ordered=map_ordered, via="process"
+    assert raising.placed_agrees(
+        "process", plans, in_source, in_f, ordered, map_items, map_in_source, map_in_f, map_ordered
     )
-    assert agrees(on_processes, mapped(map_items, map_in_source, f), map_ordered)
 
 
 WORDS = ["246281", "48-2", "", "9-35", "", "1909"]  # a "-" is an error of map(int, word)

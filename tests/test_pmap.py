@@ -23,16 +23,7 @@ from lazyfun.parallel import ParallelError, cluster, pmap, psearch, runners
 from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, next_size
 from lazyfun.queens import count_queens
 from tests.clusters import local_cluster
-from tests.raising import (
-    FLATMAP_CASES,
-    MAP_CASES,
-    Failing,
-    Inners,
-    Plan,
-    agrees,
-    flatmapped,
-    mapped,
-)
+from tests.raising import FLATMAP_CASES, MAP_CASES, Plan, placed_agrees
 
 distributed = pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")
@@ -358,12 +349,9 @@ def test_a_flatmap_and_a_map_on_dask_give_what_the_sequential_ones_give(
 ) -> None:
     """Errors of the source, of the function and of inner iterables part-way (read on
     after, as the chain reads them) all reach the consumer at their places."""
-    inners = Inners(plans, in_f)
-    concurrent = flatmapped(inners, in_source, concurrency=2, ordered=ordered, via=address)
-    assert agrees(concurrent, flatmapped(inners, in_source), ordered)
-    f = Failing(map_in_f)
-    on_dask = mapped(map_items, map_in_source, f, concurrency=2, ordered=map_ordered, via=address)
-    assert agrees(on_dask, mapped(map_items, map_in_source, f), map_ordered)
+    assert placed_agrees(
+        address, plans, in_source, in_f, ordered, map_items, map_in_source, map_in_f, map_ordered
+    )
 
 
 # --- psearch -------------------------------------------------------------------
