@@ -78,6 +78,17 @@ def test_study_tree_reports_the_probe_count(tmp_path: Path) -> None:
     assert (code, err.strip()) == (2, "lazyfun: give one of --queens N and --sudoku PUZZLE")
 
 
+def test_study_tree_without_svg_writes_a_summary_not_a_drawing() -> None:
+    code, out, err = run("study", "tree", "--queens", "6")
+    assert code == 0
+    assert "<svg" not in out and len(out) < 1000
+    assert "of the 894 nodes the eager version builds" in out
+    assert "--svg FILE" in err
+    code, out, _ = run("study", "tree", "--queens", "6", "--svg", "-")
+    assert code == 0
+    assert ET.fromstring(out).tag == NS + "svg"
+
+
 def test_generate_writes_a_booklet(tmp_path: Path) -> None:
     book = tmp_path / "book.html"
     code, out, _ = run(

@@ -96,7 +96,10 @@ def test_all_with_limit_streams_solutions_in_order() -> None:
 
 def test_count_with_limit_as_a_cap() -> None:
     assert run("sudoku", "solve", "--count", EMPTY_4X4)[1] == "288\n"
-    assert run("sudoku", "solve", "--count", "--limit", "100", EMPTY_4X4)[1] == "100\n"
+    assert run("sudoku", "solve", "--count", "--limit", "100", EMPTY_4X4)[1] == "≥ 100\n"
+    assert run("sudoku", "solve", "--count", "--limit", "300", EMPTY_4X4)[1] == "288\n"
+    capped = run("sudoku", "solve", "--count", "--limit", "100", "--format", "json", EMPTY_4X4)
+    assert (json.loads(capped[1])["count"], json.loads(capped[1])["capped"]) == (100, True)
     code, out, _ = run("sudoku", "solve", "--count", "--format", "json", NO_SOLUTION)
     assert json.loads(out)["count"] == 0
     assert code == 0

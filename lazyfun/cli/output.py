@@ -215,10 +215,17 @@ class Report:
     """
 
     def __init__(
-        self, source: Source, fmt: Format, quiet: bool, verb: str, to: Target | None = None
+        self,
+        source: Source,
+        fmt: Format,
+        quiet: bool,
+        verb: str,
+        to: Target | None = None,
+        limit: int | None = None,
     ) -> None:
         self.source, self.fmt, self.quiet, self.verb = source, fmt, quiet, verb
         self.to: Target | None = to
+        self.limit = limit  # the cap on a count: a count that reaches it is "at least"
         self.counts = {"done": 0, "unsolved": 0, "multiple": 0, "refused": 0, "invalid": 0}
         self.marked = fmt == "line" and to not in MULTI_LINE
         self.marks: list[tuple[int, str]] = []  # (line, mark) not yet written, in line order
@@ -299,18 +306,26 @@ class Report:
         self.failed(a.line, "multiple" if several else "unsolved", problem, shown=bool(shown))
 
     def _shown(self, a: Answer) -> str | None:
-        """The stdout text of an answer in this report's format (None: nothing to write)."""
+        """The stdout text of an answer in this report's format (None: nothing to write).
+
+        A count that reached the limit is a lower bound: ``≥ N`` (in JSON the count
+        and ``"capped": true``)."""
         verdict: int | str | None = a.count
         if a.kind == "unique":
             verdict = {0: "none", 1: "unique"}.get(a.count or 0, "multiple")
+        capped = a.kind == "count" and self.limit is not None and (a.count or 0) >= self.limit
         if self.fmt == "json":
             value: object = verdict if a.kind in ("count", "unique") else self._text(a)
             fields: dict[str, object] = {"line": a.line, "puzzle": a.text, a.kind: value}
+            if capped:
+                fields["capped"] = True
             if a.index is not None:
                 fields["index"] = a.index
             if a.problem is not None:
                 fields["problem"] = a.problem
             return json.dumps({**fields, "ms": round(a.ms, 3)})
+        if capped:
+            return f"≥ {verdict}"
         if a.kind in ("count", "unique"):
             return str(verdict)
         if a.grid is None:

@@ -28,7 +28,7 @@ from lazyfun.study import (
 from lazyfun.study.evaluation import FIB_LARGEST_NAIVE
 from lazyfun.study.queens import LARGEST_BOARD
 from lazyfun.study.sudoku import LARGEST_BLANKS
-from lazyfun.study.tree import queens_tree, sudoku_tree, tree_svg
+from lazyfun.study.tree import queens_tree, sudoku_tree, tree_summary, tree_svg
 from lazyfun.sudoku import PuzzleError, parse
 
 M = TypeVar("M")
@@ -171,7 +171,12 @@ def tree_command(
     ] = 1,
     svg: SvgOpt = None,
 ) -> None:
-    """What the lazy search built to reach K solutions, inside the eager tree, as SVG."""
+    """What the lazy search built to reach K solutions, inside the eager tree.
+
+    Without --svg, a short summary: the nodes built of those the eager version
+    builds, depth by depth.  With --svg FILE the tree is drawn as SVG to FILE
+    ('-': stdout).
+    """
     if (queens is None) == (sudoku is None):
         raise fail("give one of --queens N and --sudoku PUZZLE")
     if solutions < 1:
@@ -183,6 +188,10 @@ def tree_command(
             tree = queens_tree(queens, solutions)
         else:
             tree = sudoku_tree(parse(sudoku or ""), solutions)
+        if svg is None:
+            typer.echo(tree_summary(tree))
+            typer.echo("to draw it: --svg FILE (or --svg - for stdout)", err=True)
+            return
         write_document(tree_svg(tree), svg, "the tree")
         typer.echo(
             f"{tree.title}: built {tree.built:,} of {tree.eager_nodes:,} nodes "

@@ -137,7 +137,7 @@ def solve_command(
             jobs=jobs,
         )
     if book is None:
-        Report(source, output, quiet, "solved", to).run(answers, ParallelError)
+        Report(source, output, quiet, "solved", to, limit).run(answers, ParallelError)
         return
     if mode not in ("solution", "first"):
         raise fail("--booklet prints each puzzle with its solution: drop --all, --count, --unique")
