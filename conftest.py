@@ -13,6 +13,8 @@
   they read and write files by plain names.
 - Hypothesis runs without its per-example deadline: tests never assert on
   wall time, and a loaded machine must not turn a slow example into a failure.
+  Hypothesis is a dev tool: without it (``pip install 'lazyfun[plot]' pytest nbmake``,
+  enough for ``pytest --nbmake docs/tour.ipynb``) this file still loads.
 - ``make unit`` runs the tests on every core (pytest-xdist, ``--dist loadfile``): a
   file's tests run in one process, so a module's fixture (a dask cluster, a
   browser, a measured study) is built once.
@@ -40,7 +42,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
 from lazyfun.compiled import COMPILED, is_compiled
 from lazyfun.streams.stream import astream, stream
@@ -49,8 +50,13 @@ from tests.datafiles import NEEDS_SHARED
 HERE = Path(__file__).resolve().parent
 COMPILED_SOURCES = {HERE / (name.replace(".", "/") + ".py") for name in COMPILED}
 
-settings.register_profile("lazyfun", deadline=None)
-settings.load_profile("lazyfun")
+try:
+    from hypothesis import settings
+except ImportError:  # the `plot` extra alone runs the tour notebook: no dev tools
+    pass
+else:
+    settings.register_profile("lazyfun", deadline=None)
+    settings.load_profile("lazyfun")
 
 collect_ignore = [name.replace(".", "/") + ".py" for name in COMPILED if is_compiled(name)]
 ENGINE_FROM_SOURCE = not is_compiled("lazyfun.sudoku.solving.engine")
