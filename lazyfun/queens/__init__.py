@@ -64,8 +64,11 @@ def queens(
       than ``MOST_CONSTRAINED_LIMIT`` columns are refused at once, with the
       reason.
 
-    A ``meter`` counts the work done as the stream is read, for a front end
-    to show that a long search is alive.
+    A ``meter`` counts the nodes of the search tree as the stream is read (a
+    front end shows that a long search is alive; a study reads how much was
+    built): the lexicographic walk counts each partial placement it builds,
+    the most-constrained search each node it expands (``lazyfun.search``'s
+    count).  Every node behind a placement is counted by the time it is read.
 
     >>> from lazyfun import ilen, first
     >>> ilen(queens(6, 4)), ilen(queens(3, 4)), list(queens(5, 0))

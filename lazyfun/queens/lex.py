@@ -101,7 +101,14 @@ def lexicographic(
     row of the queen in column ``c``); memory stays O(rows + cols) words however
     many placements follow.  ``cols`` defaults to ``rows``; with ``rows < cols``
     the stream is empty, and ``lexicographic(n, 0)`` yields the one empty placement.
-    A ``meter`` counts the queens placed, for a front end to show progress.
+    A ``meter`` counts the queens placed: the nodes of the search tree built
+    (its root, the empty board, aside), as the readable ``solutions`` builds
+    them; every one built before a placement is counted by the time it is read.
+
+    >>> meter = Meter("queens placed")
+    >>> first = next(lexicographic(8, meter=meter))
+    >>> first, meter.done
+    ((0, 4, 7, 5, 2, 6, 1, 3), 113)
 
     >>> list(lexicographic(4))
     [(1, 3, 0, 2), (2, 0, 3, 1)]
@@ -122,6 +129,17 @@ WORD = 64  # up to this many rows a row mask is one machine word
 TICK = 4096  # placements counted between two updates of a meter
 
 
+def _count(meter: Meter, steps: int, counted: int) -> int:
+    """Add the queens placed since the meter's last update to it; return the new mark.
+
+    The walks update their meter every ``TICK`` placements while they search,
+    and with the rest before each placement they yield and at their end, so a
+    reader that stops after any placement sees every node built to reach it.
+    """
+    meter.add(steps - counted)
+    return steps
+
+
 def _by_columns(height: int, width: int, meter: Meter | None) -> Iterator[Placement]:
     """The search of ``solutions`` with one array slot per column instead of a node object.
 
@@ -137,7 +155,7 @@ def _by_columns(height: int, width: int, meter: Meter | None) -> Iterator[Placem
     rising = [0] * width
     falling = [0] * width
     free[0] = full
-    column = steps = 0
+    column = steps = counted = 0
     while column >= 0:
         options = free[column]
         if not options:
@@ -148,8 +166,10 @@ def _by_columns(height: int, width: int, meter: Meter | None) -> Iterator[Placem
         placed[column] = bit.bit_length() - 1
         steps += 1
         if not steps % TICK and meter is not None:
-            meter.add(TICK)
+            counted = _count(meter, steps, counted)
         if column == last:
+            if meter is not None:
+                counted = _count(meter, steps, counted)
             yield tuple(placed)
             continue
         t = taken[column] | bit
@@ -158,6 +178,8 @@ def _by_columns(height: int, width: int, meter: Meter | None) -> Iterator[Placem
         column += 1
         taken[column], rising[column], falling[column] = t, up, down
         free[column] = full & ~(t | up | down)
+    if meter is not None:
+        _count(meter, steps, counted)
 
 
 def _undoing(height: int, width: int, meter: Meter | None) -> Iterator[Placement]:
@@ -172,12 +194,14 @@ def _undoing(height: int, width: int, meter: Meter | None) -> Iterator[Placement
     last = width - 1
     placed = [0] * width
     taken = rising = falling = 0
-    column = low = steps = 0
+    column = low = steps = counted = 0
     while True:
         options = full & ~(taken | rising >> column | falling >> (last - column)) >> low << low
         if not options:
             column -= 1
             if column < 0:
+                if meter is not None:
+                    _count(meter, steps, counted)
                 return
             row = placed[column]
             taken ^= 1 << row
@@ -190,8 +214,10 @@ def _undoing(height: int, width: int, meter: Meter | None) -> Iterator[Placement
         placed[column] = row
         steps += 1
         if not steps % TICK and meter is not None:
-            meter.add(TICK)
+            counted = _count(meter, steps, counted)
         if column == last:
+            if meter is not None:
+                counted = _count(meter, steps, counted)
             yield tuple(placed)
             low = row + 1
             continue

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from lazyfun import first, ilen, take
 from lazyfun.queens import QueensError, is_placement, queens, solutions
-from lazyfun.queens.lex import TICK, WORD, _by_columns, _undoing
+from lazyfun.queens.lex import TICK, WORD, Partial, _by_columns, _undoing, expand1
+from lazyfun.search import search
 from lazyfun.trace import Meter, Probe
 
 A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
@@ -109,9 +110,34 @@ def test_a_board_taller_than_a_word_streams_true_placements() -> None:
     assert placements == list(take(50, solutions(70, 6)))
 
 
-def test_the_meter_counts_queens_placed_in_ticks() -> None:
+def _built(rows: int, cols: int, k: int) -> int:
+    """The partial placements the readable search builds to its first ``k`` placements."""
+    probe = Probe()
+    children = probe.counted("built")(expand1(rows))
+    ilen(take(k, search(Partial(()), expand1=children, complete=lambda p: len(p.rows) == cols)))
+    return probe.counts.get("built", 0)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "k"),
+    [(8, 8, 1), (8, 8, 3), (10, 10, 10**6), (6, 4, 5), (WORD + 1, 8, 1), (WORD + 2, 5, 7)],
+)
+def test_the_meter_counts_every_node_built_by_the_placements_read(
+    rows: int, cols: int, k: int
+) -> None:
+    """However many placements are read, and across its ticks, the fast walk's meter holds
+    the nodes the readable search builds to reach them: 113 for the first of 8 queens."""
     meter = Meter()
-    assert ilen(queens(10, meter=meter)) == 724
-    assert meter.done > 0 and meter.done % TICK == 0
-    tall = Meter()
-    assert first(queens(WORD + 1, 8, meter=tall)) == (0, 2, 4, 1, 3, 8, 10, 12)
+    ilen(take(k, queens(rows, cols, meter=meter)))
+    assert meter.done == _built(rows, cols, k)
+    if (rows, cols, k) == (8, 8, 1):
+        assert meter.done == 113
+    if k > TICK:
+        assert meter.done > TICK
+
+
+def test_both_layouts_count_the_same_nodes() -> None:
+    for walk in (_by_columns, _undoing):
+        meter = Meter()
+        assert first(walk(8, 8, meter)) == (0, 4, 7, 5, 2, 6, 1, 3)
+        assert meter.done == 113
