@@ -14,7 +14,8 @@ The folder shows the design, a room each:
 - :mod:`lazyfun.streams.shared`: what the nodes of both chains share, and the only way
   one reaches the other;
 - beside them, for both modes: :mod:`~lazyfun.streams.verbs` (the data verbs' work:
-  sort, join, aggregate), :mod:`~lazyfun.streams.explain` (the plan and its counts) and
+  sort, join, aggregate), :mod:`~lazyfun.streams.windows` (windows on event time:
+  :class:`Window`, :class:`LateItem`), :mod:`~lazyfun.streams.explain` (the plan and its counts) and
   :mod:`~lazyfun.streams.progress` (the bar).
 
 Concurrent steps run through :mod:`lazyfun.parallel`, one layer down.
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from lazyfun.streams.shared.calling import Rate
     from lazyfun.streams.shared.parts import StreamConsumedError
     from lazyfun.streams.stream import AsyncStream, Stream, astream, stream
+    from lazyfun.streams.windows import LateItem, Window
 else:
     from lazyfun.loading import lazily
 
@@ -40,7 +42,17 @@ else:
             "lazyfun.streams.stream": ("AsyncStream", "Stream", "astream", "stream"),
             "lazyfun.streams.shared.parts": ("StreamConsumedError",),
             "lazyfun.streams.shared.calling": ("Rate",),
+            "lazyfun.streams.windows": ("LateItem", "Window"),
         },
     )
 
-__all__ = ["AsyncStream", "Rate", "Stream", "StreamConsumedError", "astream", "stream"]
+__all__ = [
+    "AsyncStream",
+    "LateItem",
+    "Rate",
+    "Stream",
+    "StreamConsumedError",
+    "Window",
+    "astream",
+    "stream",
+]

@@ -20,8 +20,10 @@ from lazyfun.streams.verbs import (
     Top,
     raise_first,
 )
+from lazyfun.streams.windows import EventTime
 
 __all__ = [
+    "AsyncEventTimeWindows",
     "AsyncHashJoin",
     "AsyncMergeJoin",
     "AsyncReadAll",
@@ -172,3 +174,34 @@ class AsyncWindows(Step):
     async def __anext__(self) -> Any:
         window: Folded = await anext(self.source)
         return window.acc.output()
+
+
+class AsyncEventTimeWindows(Step):
+    """:class:`~lazyfun.streams.sync.vsteps.EventTimeWindows` over an async source: the
+    same core, each window handed on as soon as the watermark closes it."""
+
+    def __init__(self, source: AsyncIterator[Any], core: EventTime[Any]) -> None:
+        self.source, self.core, self.ended = source, core, False
+
+    async def __anext__(self) -> Any:
+        core = self.core
+        while not core.ready:
+            if self.ended:
+                raise StopAsyncIteration
+            try:
+                item = await anext(self.source)
+            except StopAsyncIteration:
+                self.ended = True
+                core.finish()
+                continue
+            core.add(item)
+        return core.ready.popleft()
+
+    def holding(self) -> int:
+        """The items the open windows hold (what ``explain`` shows as held)."""
+        return self.core.held
+
+    async def aclose(self) -> None:
+        self.ended = True
+        self.core.close()
+        await aclose(self.source)

@@ -1,18 +1,22 @@
 """The steps that shape the items without calling a function of yours on each (but
 ``group``'s key): how many, in what lists, at what pace, read how far ahead, joined with
-what other streams; and ``pipe``, ``pmap``, ``observe``, ``progress``, ``probe``.
+what other streams, in what windows of their own time (``tumbling``, ``sliding``,
+``session``: :mod:`lazyfun.streams.windows`); and ``pipe``, ``pmap``, ``observe``,
+``progress``, ``probe``.
 Declared once for both modes; the stream's runner builds each.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
 from lazyfun.streams.facade.steps import Steps
 from lazyfun.streams.modes import Async, M
 from lazyfun.streams.sync.steps import check_count, seconds
+from lazyfun.streams.verbs import Named
+from lazyfun.streams.windows import EventTime, Fixed, Window, reducing, spans
 
 if TYPE_CHECKING:
     import logging
@@ -227,6 +231,118 @@ class Shapes(Steps[T, M]):
         if by is not None:
             self._checked(by, "group's by")
         made: Stream[Any, Any] = self._run.group(self, size, limit, by)
+        return made
+
+    def tumbling(
+        self,
+        size: float | timedelta,
+        *,
+        on: Callable[[T], datetime | float],
+        by: Callable[[T], Any] | None = None,
+        lateness: float | timedelta = 0,
+        late: Callable[[T], object] | None = None,
+        **named: Named,
+    ) -> Stream[Window[T], M]:
+        """Windows of ``size`` by each item's own time ``on(item)`` (a datetime, with
+        timedeltas for ``size`` and ``lateness``, or a number, with numbers), side by
+        side: ``[k*size, (k+1)*size)`` from 0 (a datetime's from 1970-01-01), per key of
+        ``by`` given one.  A window is a :class:`~lazyfun.streams.windows.Window` with
+        ``key``, ``start``, ``end`` and its ``items``, or, given named reductions as
+        ``aggregate`` takes them (``n="count"``, ``total=("sum", "eur")``), their
+        ``values`` and no items.  It closes, and comes, as soon as the watermark (the
+        latest time seen less ``lateness``) reaches its end, long before the source
+        ends; the rest at the end, in order of end.  An item whose window has closed
+        goes to ``late(item)``, or, without ``late``, is a
+        :class:`~lazyfun.streams.windows.LateItem` at its place, and the stream goes
+        on.  Holds the open windows: at most ``lateness // size + 2`` a key, with their
+        items (none with reductions).
+
+        >>> times = [1, 3, 12, 9, 25]
+        >>> [(w.start, w.items) for w in stream(times).tumbling(10, on=abs, lateness=5)]
+        [(0, (1, 3, 9)), (10, (12,)), (20, (25,))]
+        """
+        made: Stream[Window[T], M] = self._windows(
+            "tumbling", on, by, lateness, late, named, size=size
+        )
+        return made
+
+    def sliding(
+        self,
+        size: float | timedelta,
+        every: float | timedelta,
+        *,
+        on: Callable[[T], datetime | float],
+        by: Callable[[T], Any] | None = None,
+        lateness: float | timedelta = 0,
+        late: Callable[[T], object] | None = None,
+        **named: Named,
+    ) -> Stream[Window[T], M]:
+        """Windows of ``size`` starting ``every`` (at most ``size``) apart by each item's
+        own time, an item in each window that holds it (``size / every`` of them): as
+        :meth:`tumbling` otherwise.  An item is late when its first window has closed.
+        Holds at most ``(lateness + size) // every + 1`` open windows a key.
+
+        >>> [(w.start, w.items) for w in stream([1, 4, 6]).sliding(4, 2, on=abs)]
+        [(-2, (1,)), (0, (1,)), (2, (4,)), (4, (4, 6)), (6, (6,))]
+        """
+        made: Stream[Window[T], M] = self._windows(
+            "sliding", on, by, lateness, late, named, size=size, every=every
+        )
+        return made
+
+    def session(
+        self,
+        gap: float | timedelta,
+        *,
+        on: Callable[[T], datetime | float],
+        by: Callable[[T], Any] | None = None,
+        lateness: float | timedelta = 0,
+        late: Callable[[T], object] | None = None,
+        **named: Named,
+    ) -> Stream[Window[T], M]:
+        """Sessions by each item's own time: per key, a run of items each closer than
+        ``gap`` to the next in time, ``[first, last + gap)``; an item within ``gap`` of
+        two sessions joins them.  As :meth:`tumbling` otherwise, but that a session
+        holds its items until it closes, also with reductions (folded then): a session
+        whose items keep coming closer than ``gap`` holds them all.
+
+        >>> sessions = stream([1, 2, 9, 4]).session(3, on=abs, lateness=5)
+        >>> [(w.start, w.end, w.items) for w in sessions]
+        [(1, 7, (1, 2, 4)), (9, 12, (9,))]
+        """
+        made: Stream[Window[T], M] = self._windows(
+            "session", on, by, lateness, late, named, gap=gap
+        )
+        return made
+
+    def _windows(
+        self,
+        what: str,
+        on: Callable[[T], Any],
+        by: Callable[[T], Any] | None,
+        lateness: object,
+        late: Callable[[T], object] | None,
+        named: dict[str, Any],
+        **sizes: Any,
+    ) -> Stream[Window[T], M]:
+        """The windows on event time, their arguments checked at the call."""
+        _, zero = spans(what, lateness, **sizes)
+        if "every" in sizes and sizes["every"] > sizes["size"]:
+            raise ValueError(
+                "sliding's every must be at most its size (else some items are in no window)"
+            )
+        self._checked(on, f"{what}'s on", plain=True)
+        if by is not None:
+            self._checked(by, f"{what}'s by", plain=True)
+        if late is not None:
+            self._checked(late, f"{what}'s late", plain=True)
+        acc = reducing(named)
+        if "gap" in sizes:
+            core: EventTime[T] = EventTime(what, on, by, zero, late, acc, gap=sizes["gap"])
+        else:
+            fixed = Fixed(sizes["size"], sizes.get("every", sizes["size"]))
+            core = EventTime(what, on, by, zero, late, acc, fixed=fixed)
+        made: Stream[Window[T], M] = self._run.event_windows(self, core)
         return made
 
     def buffer(self, n: int) -> Stream[T, M]:

@@ -30,6 +30,7 @@ BUILDS = (
     *("dropwhile", "unique", "unique_within", "catch", "take", "drop", "chunked"),
     *("window", "enumerate", "zip", "chain", "merge", "tee", "throttle", "group"),
     *("buffer", "observe", "progress", "probe", "pmap", "sort", "top", "join"),
+    "event_windows",
     *("first", "last", "to_list", "collected", "count", "reduce", "for_each", "sum"),
     *("extreme", "decides", "aggregated", "to_lines", "to_jsonl", "to_csv"),
     *("to_parquet", "to_sql"),

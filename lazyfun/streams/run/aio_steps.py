@@ -52,6 +52,7 @@ from lazyfun.streams.shared.calling import with_retry
 from lazyfun.streams.shared.parts import check_count
 from lazyfun.streams.shared.reading import GROUP_AHEAD
 from lazyfun.streams.verbs import HashTable, MergeJoin, Recent, Sorter, Top
+from lazyfun.streams.windows import EventTime
 
 if TYPE_CHECKING:
     import logging
@@ -308,3 +309,8 @@ def join(
         )
     table: HashTable[Any] = HashTable(other_key, limit)
     return then(s, avsteps.AsyncHashJoin(s._take_items(), key, rows, table, left))
+
+
+def event_windows(s: Stream, core: EventTime[Any]) -> Any:
+    """``tumbling``, ``sliding``, ``session``: the windows of ``core`` as they close."""
+    return then(s, avsteps.AsyncEventTimeWindows(s._take_items(), core))

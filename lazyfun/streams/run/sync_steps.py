@@ -22,6 +22,7 @@ from lazyfun.streams.facade.base import Base, Closable, async_only
 from lazyfun.streams.sync import calls, flow, steps, threaded, vsteps
 from lazyfun.streams.sync.observing import Counting, Observe
 from lazyfun.streams.verbs import HashTable, MergeJoin, Recent, Sorter, Top
+from lazyfun.streams.windows import EventTime
 
 if TYPE_CHECKING:
     import logging
@@ -334,3 +335,9 @@ def join(
         return then(s, merge, *holding)
     table: HashTable[Any] = HashTable(other_key, limit)
     return then(s, vsteps.hash_join(s._take_items(), key, rows, table, left), *holding)
+
+
+def event_windows(s: Stream, core: EventTime[Any]) -> Any:
+    """``tumbling``, ``sliding``, ``session``: the windows of ``core`` as they close."""
+    windows = vsteps.EventTimeWindows(s._take_items(), core)
+    return then(s, windows, windows, step=core.what)

@@ -29,8 +29,10 @@ from lazyfun.streams.verbs import (
     Sorter,
     Top,
 )
+from lazyfun.streams.windows import EventTime, Window
 
 __all__ = [
+    "EventTimeWindows",
     "MergeJoinStep",
     "UniqueWithin",
     "Windows",
@@ -221,3 +223,44 @@ class Windows(Iterator[dict[Any, Any]]):
         if not self.count:
             self.opened = now
         self.count += 1
+
+
+class EventTimeWindows(Iterator[Window[Any]]):
+    """The windows on event time of :class:`~lazyfun.streams.windows.EventTime`, each
+    handed on as soon as the watermark closes it (the source is read only until one
+    has), the rest at the source's end.  An error from the source, or of an item,
+    passes on at its place and the step goes on with the next; closing it lets go of
+    the open windows.
+
+    >>> from lazyfun.streams.windows import Fixed
+    >>> core = EventTime("tumbling", abs, None, 0, None, None, fixed=Fixed(2, 2))
+    >>> [(w.start, w.items) for w in EventTimeWindows(iter([0, 1, 2, 5]), core)]
+    [(0, (0, 1)), (2, (2,)), (4, (5,))]
+    """
+
+    __slots__ = ("core", "ended", "source")
+
+    def __init__(self, source: Iterator[Any], core: EventTime[Any]) -> None:
+        self.source, self.core, self.ended = source, core, False
+
+    def __next__(self) -> Window[Any]:
+        core = self.core
+        while not core.ready:
+            if self.ended:
+                raise StopIteration
+            try:
+                item = next(self.source)
+            except StopIteration:
+                self.ended = True
+                core.finish()
+                continue
+            core.add(item)
+        return core.ready.popleft()
+
+    def holding(self) -> int:
+        """The items the open windows hold (what ``explain`` shows as held)."""
+        return self.core.held
+
+    def close(self) -> None:
+        self.ended = True
+        self.core.close()

@@ -1,0 +1,391 @@
+"""Windows on event time: ``tumbling``, ``sliding`` and ``session``, by each item's own
+time rather than the clock's.  The algorithm is written once, here, as
+:class:`EventTime`; the sync step (:class:`lazyfun.streams.sync.vsteps.EventTimeWindows`)
+and the async one (:class:`lazyfun.streams.aio.avsteps.AsyncEventTimeWindows`) feed it
+the items one at a time and hand on the windows it has closed.
+
+The rules, with ``t = on(item)`` an item's time (a datetime, or a number) and the sizes
+timedeltas for datetimes, numbers for numbers:
+
+- the **windows** of an item: *tumbling*, the one ``[origin + k*size, + size)`` holding
+  ``t``; *sliding*, every ``[origin + k*every, + size)`` holding ``t`` (``size/every`` of
+  them; ``every <= size``); the origin is 0, or 1970-01-01 (UTC for an aware datetime).
+  A *session* (per key) is a run of items each closer than ``gap`` to the next in
+  time: ``[first, last + gap)``; an item within ``gap`` of two sessions joins them;
+- the **watermark** ``W`` is the latest time seen less ``lateness``;
+- a window **closes** when ``W >= end``: it is handed on at once, before the next item
+  is read (so long before the source ends); at the source's end the windows still open
+  follow.  Windows come in order of their ends (then starts, then as they opened);
+- an item is **late** when a window it belongs to is closed when it comes (a
+  session's: the session it would make or join): ``late(item)`` is called, or, with
+  no ``late``, it is a :class:`LateItem` at its place; either way it is in no window.
+  An item at most ``lateness`` behind the latest time is never late;
+- **memory** is the open windows'.  A tumbling or sliding window is open while
+  ``W < end``, so a key holds at most ``floor((lateness + size) / every) + 1`` of them
+  (tumbling: ``every = size``) and their items, or, given named reductions, one state
+  each and no items.  A session holds its items until it closes (two sessions an
+  item bridges merge, which running reductions cannot; the reductions fold its items
+  when it closes), so a session whose items keep coming closer than ``gap`` holds
+  them all; a closed session's end is kept a while (at most ``2 * gap`` of watermark)
+  to tell a late item.
+
+An item whose ``on``, ``by`` or reduced value raises, or whose time is not of the sizes'
+kind, changes nothing and its error passes on at its place; the step goes on.
+
+>>> core = EventTime("tumbling", lambda n: n, None, 0, None, None, fixed=Fixed(10, 10))
+>>> for n in [1, 4, 12, 15, 23]:
+...     core.add(n)
+>>> [(w.start, w.end, w.items) for w in core.ready]
+[(0, 10, (1, 4)), (10, 20, (12, 15))]
+>>> core.finish()
+>>> core.ready[-1]
+Window(key=None, start=20, end=30, items=(23,), values={})
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Generic, NoReturn, TypeVar
+
+from lazyfun.streams.verbs import Accumulators, reductions
+
+__all__ = [
+    "EventTime",
+    "Fixed",
+    "LateItem",
+    "Window",
+    "reducing",
+    "spans",
+]
+
+T = TypeVar("T")
+
+_EPOCH = datetime(1970, 1, 1)
+_EPOCH_UTC = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Window(Generic[T]):
+    """One closed window: its ``key`` (None without ``by``), ``start`` and ``end`` (the
+    times ``[start, end)``), its ``items`` in the order they came, or, given named
+    reductions, no items and their ``values`` by name."""
+
+    key: Any
+    start: Any
+    end: Any
+    items: tuple[T, ...] = ()
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+class LateItem(ValueError):
+    """An item whose window had closed when it came, and no ``late=`` to take it: the
+    item, its ``position`` (its index among the items the step read, from 0), its
+    ``time`` and the ``watermark`` it came after."""
+
+    def __init__(self, what: str, item: object, position: int, time: Any, watermark: Any) -> None:
+        super().__init__(
+            f"{what}: the item at index {position} is late: its time {time!r} falls in a "
+            f"window the watermark {watermark!r} had closed; give late= a function to take "
+            "late items, or a larger lateness="
+        )
+        self.item, self.position, self.time, self.watermark = item, position, time, watermark
+
+
+def _span(value: object, what: str, least: str) -> None:
+    """Refuse at the call a size that is neither a timedelta nor a number, or below
+    ``least`` ("positive" or "zero")."""
+    if isinstance(value, timedelta):
+        amount = value.total_seconds()
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        amount = float(value)
+    else:
+        raise TypeError(
+            f"{what} must be a timedelta (for datetimes) or a number, got {type(value).__name__}"
+        )
+    if not math.isfinite(amount) or amount < 0 or (least == "positive" and amount == 0):
+        raise ValueError(f"{what} must be {'positive' if least == 'positive' else 'zero or more'}")
+
+
+def spans(what: str, lateness: object, **sizes: object) -> tuple[bool, Any]:
+    """Whether the ``sizes`` (positive) are timedeltas (datetimes' windows) rather than
+    numbers, all of one kind, and ``lateness`` (zero or more) as that kind (a plain 0
+    fits both), checked at the call.
+
+    >>> spans("sliding", 0, size=timedelta(hours=1), every=timedelta(minutes=5))
+    (True, datetime.timedelta(0))
+    """
+    for name, size in sizes.items():
+        _span(size, f"{what}'s {name}", "positive")
+    _span(lateness, f"{what}'s lateness", "zero")
+    dated = {isinstance(size, timedelta) for size in sizes.values()}
+    if len(dated) > 1:
+        raise TypeError(f"{what}: {', '.join(sizes)} must all be timedeltas or all numbers")
+    is_dated = dated.pop()
+    if lateness == 0 and not isinstance(lateness, timedelta):
+        lateness = timedelta(0) if is_dated else 0
+    if isinstance(lateness, timedelta) != is_dated:
+        kind = "a timedelta" if is_dated else "a number"
+        raise TypeError(f"{what}'s lateness must be {kind}, as its sizes are")
+    return is_dated, lateness
+
+
+def reducing(named: dict[str, Any]) -> Accumulators | None:
+    """A window's reductions, as ``aggregate`` takes them (checked at the call), each
+    window folding its own; None for none (a window keeps its items)."""
+    return Accumulators(_whole, reductions(named)) if named else None
+
+
+def _whole(item: object) -> None:
+    """The one key of a window's reductions: the window is the group."""
+    return None
+
+
+class Fixed:
+    """Tumbling (``every == size``) and sliding windows: the windows holding a time ``t``
+    are ``[origin + k*every, + size)`` for each integer ``k`` with ``start <= t < end``.
+
+    >>> Fixed(10, 5).starts(12, 0)
+    [5, 10]
+    """
+
+    __slots__ = ("every", "size")
+
+    def __init__(self, size: Any, every: Any) -> None:
+        self.size, self.every = size, every
+
+    def starts(self, t: Any, origin: Any) -> list[Any]:
+        """The starts of the windows holding ``t``, earliest first."""
+        since, every = t - origin, self.every
+        last = int(since // every)
+        first = min(int((since - self.size) // every) + 1, last)
+        return [origin + k * every for k in range(first, last + 1)]
+
+
+class _Open:
+    """An open window: its key, start, end, last time (a session's), its items (a
+    session's as ``(position, item)``) or its reductions' state, and the order it
+    opened in."""
+
+    __slots__ = ("acc", "closed", "end", "items", "key", "last", "seq", "start")
+
+    def __init__(self, key: Any, start: Any, end: Any, seq: int, acc: Accumulators | None) -> None:
+        self.key, self.start, self.end, self.last, self.seq = key, start, end, start, seq
+        self.items: list[Any] = []
+        self.acc = acc
+        self.closed = False
+
+
+class EventTime(Generic[T]):
+    """The windows of one step (``what`` names it in errors): fed an item at a time by
+    :meth:`add`, closed ones in :attr:`ready` in order of end, the rest after
+    :meth:`finish`.  Windows are ``fixed`` (tumbling, sliding) or sessions of ``gap``;
+    ``acc`` the reductions (:func:`reducing`) or None for the items.  :attr:`held`
+    counts the items the open windows hold (an item in two windows twice)."""
+
+    def __init__(
+        self,
+        what: str,
+        on: Callable[[T], Any],
+        by: Callable[[T], Any] | None,
+        lateness: Any,
+        late: Callable[[T], object] | None,
+        acc: Accumulators | None,
+        *,
+        fixed: Fixed | None = None,
+        gap: Any = None,
+    ) -> None:
+        self.what, self.on, self.by, self.late, self.acc = what, on, by, late, acc
+        self.lateness = lateness
+        self.fixed, self.gap = fixed, gap
+        self.dated = isinstance(lateness, timedelta)
+        self.aware: bool | None = None  # whether the datetimes carry a zone, as the first
+        self.latest: Any = None
+        self.watermark: Any = None
+        self.position = 0
+        self.seq = 0
+        self.held = 0
+        self.ready: deque[Window[T]] = deque()
+        self.heap: list[tuple[Any, int, _Open]] = []  # (end, seq, window), stale ones skipped
+        self.opened: dict[tuple[Any, Any], _Open] = {}  # tumbling, sliding: by (key, start)
+        self.sessions: dict[Any, list[_Open]] = {}  # by key, in order of start
+        self.sealed: dict[Any, Any] = {}  # a key's latest closed session's end
+        self.sealing: deque[tuple[Any, Any]] = deque()  # (end, key) as sessions closed
+
+    @property
+    def open(self) -> int:
+        """How many windows are open."""
+        return len(self.opened) + sum(map(len, self.sessions.values()))
+
+    def _origin(self, t: Any, position: int) -> Any:
+        """The origin windows are aligned on for ``t``, once ``t`` is checked to be of the
+        sizes' kind (a datetime for timedeltas, all aware or all naive as the first; a
+        number, not NaN, for numbers)."""
+        if self.dated:
+            if not isinstance(t, datetime):
+                self._refuse(t, position, "the sizes are timedeltas, so it must be a datetime")
+            aware = t.utcoffset() is not None
+            if self.aware is None:
+                self.aware = aware
+            if aware != self.aware:
+                first = "aware" if self.aware else "naive"
+                self._refuse(t, position, f"the first item's datetime was {first}; keep to one")
+            return _EPOCH_UTC if aware else _EPOCH
+        if isinstance(t, bool) or not isinstance(t, int | float):
+            why = "the sizes are numbers, so it must be a number (give timedeltas for datetimes)"
+            self._refuse(t, position, why)
+        if t != t:
+            self._refuse(t, position, "a time cannot be NaN", ValueError)
+        return 0
+
+    def _refuse(
+        self, t: object, position: int, why: str, error: type[Exception] = TypeError
+    ) -> NoReturn:
+        raise error(f"{self.what}: on= gave {t!r} for the item at index {position}: {why}")
+
+    def add(self, item: T) -> None:
+        """Place ``item`` in its windows (or send it to ``late``), then move the watermark
+        on and close the windows it passes.  An error (of ``on``, ``by``, a value, a
+        time of the wrong kind, a :class:`LateItem`) leaves everything as it was."""
+        position = self.position
+        self.position += 1
+        t = self.on(item)
+        origin = self._origin(t, position)
+        key = None if self.by is None else self.by(item)
+        if self.fixed is not None:
+            self._fixed(item, t, key, origin, position)
+        else:
+            self._session(item, t, key, position)
+        if self.latest is None or t > self.latest:
+            self.latest = t  # its own windows end after t: they stay open
+            self._close(t - self.lateness)
+
+    def _late(self, item: T, t: Any, position: int) -> None:
+        """A late ``item`` goes to ``late``, or is a :class:`LateItem` at its place."""
+        if self.late is None:
+            raise LateItem(self.what, item, position, t, self.watermark)
+        self.late(item)
+
+    def _fixed(self, item: T, t: Any, key: Any, origin: Any, position: int) -> None:
+        """A tumbling or sliding window's item: late if its first window has closed."""
+        assert self.fixed is not None
+        size, starts = self.fixed.size, self.fixed.starts(t, origin)
+        if self.watermark is not None and starts[0] + size <= self.watermark:
+            self._late(item, t, position)
+            return
+        for start in starts:
+            window = self.opened.get((key, start))
+            fresh = window is None
+            if window is None:
+                acc = None if self.acc is None else self.acc.fresh()
+                window = _Open(key, start, start + size, self.seq, acc)
+            if window.acc is not None:
+                window.acc.add(item)  # its values read before any is changed: may raise
+            else:
+                window.items.append(item)
+                self.held += 1
+            if fresh:
+                self.seq += 1
+                self.opened[key, start] = window
+                heapq.heappush(self.heap, (window.end, window.seq, window))
+
+    def _session(self, item: T, t: Any, key: Any, position: int) -> None:
+        """A session's item: late if it falls before its key's last closed session's
+        end, or would start a session already closed; else it joins the open sessions
+        it is within ``gap`` of (merging them), or starts one."""
+        gap, mark = self.gap, self.watermark
+        sealed = self.sealed.get(key)
+        opened = self.sessions.get(key, [])
+        near = [s for s in opened if s.start - gap < t < s.last + gap]
+        if (sealed is not None and t < sealed) or (
+            not near and mark is not None and t + gap <= mark
+        ):
+            self._late(item, t, position)
+            return
+        if self.acc is not None:
+            self.acc.fresh().add(item)  # its values read now, so an error is at its place
+        if not near:
+            window = _Open(key, t, t + gap, self.seq, None)
+            self.seq += 1
+            opened.append(window)
+            opened.sort(key=_start)
+            self.sessions[key] = opened
+        else:
+            window = near[0]
+            for other in near[1:]:  # an item within gap of both joins them
+                other.closed = True
+                opened.remove(other)
+                window.items = list(heapq.merge(window.items, other.items))
+                window.last = max(window.last, other.last)
+        window.items.append((position, item))
+        self.held += 1
+        window.start, window.last = min(window.start, t), max(window.last, t)
+        if window.end != window.last + gap or not near:
+            window.end = window.last + gap
+            heapq.heappush(self.heap, (window.end, window.seq, window))
+
+    def _close(self, mark: Any) -> None:
+        """The watermark is now ``mark``: close each window that ends by it."""
+        self.watermark = mark
+        heap = self.heap
+        while heap and heap[0][0] <= mark:
+            self._emit(heapq.heappop(heap))
+        if self.gap is not None:  # a closed end no later item can reach is let go
+            sealing, forget = self.sealing, mark - 2 * self.gap
+            while sealing and sealing[0][0] <= forget:
+                end, key = sealing.popleft()
+                if self.sealed.get(key) == end and key not in self.sessions:
+                    del self.sealed[key]
+
+    def _emit(self, entry: tuple[Any, int, _Open]) -> None:
+        """Close the window of a heap ``entry`` (unless the entry is stale: its session
+        grew or merged into another) and hand it on."""
+        end, _, window = entry
+        if window.closed or window.end != end:
+            return
+        window.closed = True
+        items: tuple[Any, ...]
+        if self.fixed is not None:
+            del self.opened[window.key, window.start]
+            items = tuple(window.items)
+        else:
+            opened = self.sessions[window.key]
+            opened.remove(window)
+            if not opened:
+                del self.sessions[window.key]
+            self.sealed[window.key] = end
+            self.sealing.append((end, window.key))
+            items = tuple(item for _, item in window.items)
+        self.held -= len(window.items)
+        values: dict[str, Any] = {}
+        acc = window.acc
+        if self.acc is not None and acc is None:  # a session folds its items now
+            acc = self.acc.fresh()
+            for item in items:
+                acc.add(item)
+        if acc is not None:
+            values, items = acc.output()[None], ()
+        self.ready.append(Window(window.key, window.start, end, items, values))
+
+    def finish(self) -> None:
+        """The source has ended: every open window closes, in order of end."""
+        heap = self.heap
+        while heap:
+            self._emit(heapq.heappop(heap))
+        self.sealed.clear()
+        self.sealing.clear()
+
+    def close(self) -> None:
+        """Let go of the open windows (a step closed early)."""
+        self.heap, self.opened, self.sessions, self.held = [], {}, {}, 0
+        self.sealed.clear()
+        self.sealing.clear()
+
+
+def _start(window: _Open) -> Any:
+    """A session's start: the order of a key's open sessions."""
+    return window.start
