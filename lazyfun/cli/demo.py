@@ -18,6 +18,7 @@ from lazyfun.pages import explanation_page
 from lazyfun.queens import count_queens, is_placement, queens
 from lazyfun.queens.lex import Partial, expand1
 from lazyfun.study import study_evaluation, study_sudoku, sudoku_table_rows
+from lazyfun.study.measure import seconds_cell
 from lazyfun.sudoku import Grid, parse, solve
 from lazyfun.sudoku.bird import choices, expand, prune, solve_search, valid
 from lazyfun.sudoku.canon import automorphisms, minlex, random_transform
@@ -141,10 +142,11 @@ def _canon(say: Say) -> None:
     scrambled = random_transform(puzzle, random.Random(2026))
     start = perf_counter()
     form = minlex(puzzle)
-    ms = 1000 * (perf_counter() - start)
-    say("Minlex canonical form (lazyfun.sudoku.canon), the least of 3,359,232 arrangements:")
+    took = seconds_cell(perf_counter() - start)
+    say("Minlex canonical form (lazyfun.sudoku.canon): of the 3,359,232 ways to relabel the")
+    say("digits and shuffle rows and columns, the arrangement whose 81 digits read smallest:")
     say(f"  puzzle     {puzzle}\n  scrambled  {scrambled}")
-    say(f"  minlex     {form}  {ms:.1f} ms")
+    say(f"  minlex     {form}  in {took}")
     say(
         f"  the scrambled copy has the same form: {minlex(scrambled) == form}; "
         f"arrangements that fix the puzzle: {automorphisms(puzzle)}"
@@ -156,14 +158,16 @@ def _eager_lazy(say: Say) -> None:
     say("Eager against lazy, filter valid . expand on 4 blanks (lazyfun study sudoku):")
     say(f"  {'version':<13} {'time':>10} {'peak':>11}  {'candidates':>10}")
     for row in sudoku_table_rows(study_sudoku([4])):
-        _, version, seconds, peak, candidates, _ = row
+        _, version, seconds, _, peak, candidates, _ = row
         say(f"  {version:<13} {seconds:>10} {peak:>11}  {candidates:>10}")
     say("  lazy holds one candidate at a time; eager is faster here but grows 9x per blank")
     by_name, by_need = (m for m in study_evaluation([4], []) if m.strategy != "strict")
+    say("  A candidate grid is nine rows, each picked from the rows its blanks allow.")
+    say("  Call-by-name (generators) builds a row's options again for every choice of the")
+    say(f"  rows above it: {by_name.work:,} rows built.  Call-by-need (LazyList) builds them")
     say(
-        f"  call-by-need (LazyList, shared tail products): {by_need.seconds:.4f} s, "
-        f"{by_need.work:,} row tuples computed against {by_name.work:,} by name "
-        "(lazyfun study evaluation)"
+        f"  once and shares them: {by_need.work:,} rows built, in "
+        f"{seconds_cell(by_need.seconds)} (lazyfun study evaluation)."
     )
 
 

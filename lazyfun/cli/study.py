@@ -1,15 +1,20 @@
-"""``lazyfun study``: eager against lazy, measured, as a table and a chart."""
+"""``lazyfun study``: eager against lazy, measured, row by row, then a chart.
+
+Each row is printed as soon as it is measured: on a terminal in a live table
+(rich) with a line saying what is being measured and since when; in a pipe as
+plain lines, flushed one by one (and that line on stderr when it is a
+terminal).  The chart is drawn once every row is in.
+"""
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, TypeVar
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from lazyfun.cli.options import PlotOpt, SvgOpt, value
 from lazyfun.cli.output import exit_protocol, fail, write_document
@@ -25,48 +30,137 @@ from lazyfun.study import (
     sudoku_table_rows,
     table_rows,
 )
-from lazyfun.study.evaluation import FIB_LARGEST_NAIVE
-from lazyfun.study.queens import LARGEST_BOARD
-from lazyfun.study.sudoku import LARGEST_BLANKS
+from lazyfun.study.evaluation import FIB_LARGEST_NAIVE, evaluation_notes
+from lazyfun.study.measure import RUNS
+from lazyfun.study.queens import LARGEST_BOARD, queens_notes
+from lazyfun.study.sudoku import LARGEST_BLANKS, sudoku_notes
 from lazyfun.study.tree import queens_tree, sudoku_tree, tree_summary, tree_svg
 from lazyfun.sudoku import PuzzleError, parse
 
 M = TypeVar("M")
+Tell = Callable[[str], None]
 SmallestBlanks = Annotated[int, value("--from", metavar="N", help="Fewest blank cells.")]
 LargestBlanks = Annotated[
     int,
     value("--to", metavar="N", help=f"Most blank cells (9^n candidates; <= {LARGEST_BLANKS})."),
 ]
+RunsOpt = Annotated[
+    int,
+    value("--runs", metavar="R", help=f"Timed runs per row, the best kept (default {RUNS})."),
+]
+LEFT = ("version", "strategy", "program")  # text columns, aligned left
+# plain lines: each column as wide as its heading, and these as wide as their widest cells
+WIDE = {"version": 13, "strategy": 12, "time": 16, "spread": 6, "peak memory": 11, "work": 7}
+
+
+def _runs(runs: int) -> int:
+    if not 1 <= runs <= 100:
+        raise fail(f"--runs must be between 1 and 100, got {runs}")
+    return runs
+
+
+def _doing(what: str) -> str:
+    """The progress line: what is being measured, since when (a clock time: the line is
+    redrawn only when a row starts, since a thread redrawing it would allocate while the
+    peak memory is traced, and tracing counts every thread)."""
+    return f"measuring {what}... (since {time.strftime('%H:%M:%S')})"
+
+
+def _live(
+    title: str,
+    headings: Sequence[str],
+    study: Callable[[Tell], Iterator[M]],
+    cells: Callable[[M], tuple[str, ...]],
+) -> list[M]:
+    """The rows in a live table on the terminal, a progress line under it while one runs."""
+    from rich import box
+    from rich.console import Console, Group
+    from rich.live import Live
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title, box=box.SIMPLE)
+    for heading in headings:
+        table.add_column(heading, justify="left" if heading in LEFT else "right", no_wrap=True)
+    doing = Text("", style="dim")
+    measured: list[M] = []
+    with Live(Group(table, doing), console=Console(), auto_refresh=False) as live:
+
+        def tell(what: str) -> None:
+            doing.plain = _doing(what)
+            live.refresh()
+
+        for m in study(tell):
+            measured.append(m)
+            table.add_row(*cells(m))
+            live.refresh()
+        live.update(table, refresh=True)
+    return measured
+
+
+def _lines(
+    title: str,
+    headings: Sequence[str],
+    study: Callable[[Tell], Iterator[M]],
+    cells: Callable[[M], tuple[str, ...]],
+) -> list[M]:
+    """The rows as plain lines, each written and flushed as it is measured; the progress
+    line on stderr when that is a terminal."""
+    widths = [max(len(h), WIDE.get(h, 0)) for h in headings]
+
+    def line(row: Sequence[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if h in LEFT else c.rjust(w)
+            for h, c, w in zip(headings, row, widths, strict=True)
+        ).rstrip()
+
+    def emit(text: str) -> None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    def tell(what: str) -> None:
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\r{_doing(what)}\x1b[K")
+            sys.stderr.flush()
+
+    emit(title)
+    emit(line(headings))
+    measured: list[M] = []
+    try:
+        for m in study(tell):
+            measured.append(m)
+            emit(line(cells(m)))
+    finally:
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+    return measured
 
 
 def _measure(
     title: str,
     headings: Sequence[str],
-    measurements: Iterator[M],
+    study: Callable[[Tell], Iterator[M]],
     cells: Callable[[list[M]], Iterator[tuple[str, ...]]],
-    describe: Callable[[M], str],
-) -> tuple[list[M], Console]:
-    """Print the measurements in a table as they come; return them."""
-    table = Table(title=title, box=box.SIMPLE)
-    for heading in headings:
-        table.add_column(heading, justify="left" if heading == "version" else "right", no_wrap=True)
-    measured: list[M] = []
-    console = Console()
-    with console.status("measuring...") as status:
-        for m in measurements:
-            status.update(f"measured {describe(m)}")
-            measured.append(m)
-            table.add_row(*next(cells([m])))
-    console.print(table)
-    return measured, console
+    notes: Callable[[list[M]], list[str]],
+) -> list[M]:
+    """Measure, printing each row as it comes; then the notes on what the rows hold."""
+
+    def row(m: M) -> tuple[str, ...]:
+        return next(cells([m]))
+
+    show = _live if sys.stdout.isatty() else _lines
+    measured = show(title, headings, study, row)
+    typer.echo("\n".join(notes(measured)))
+    return measured
 
 
-def _plot(draw: Callable[[], None], console: Console, plot: Path) -> None:
+def _plot(draw: Callable[[], None], plot: Path) -> None:
     try:
         draw()
     except RuntimeError as error:
         raise fail(str(error)) from None
-    console.print(f"chart written to {plot}")
+    typer.echo(f"chart written to {plot}")
 
 
 def queens_command(
@@ -79,48 +173,52 @@ def queens_command(
         value("--run-limit", metavar="N", help="Largest board the comprehension really runs on."),
     ] = 7,
     plot: PlotOpt = None,
+    runs: RunsOpt = RUNS,
 ) -> None:
-    """Eager comprehension, eager flatmap and the lazy stream on n x n boards, measured."""
+    """Eager comprehension, eager flatmap and the lazy stream on n x n boards, measured.
+
+    Each row is printed when it is measured; the chart (--plot) is drawn at the end.
+    """
+    runs = _runs(runs)
     if not 1 <= smallest <= largest <= LARGEST_BOARD:
         raise fail(f"need 1 <= --from <= --to <= {LARGEST_BOARD}, got {smallest} and {largest}")
     if not 1 <= run_limit <= 9:
         raise fail(f"--run-limit must be between 1 and 9 (n = 9 takes minutes), got {run_limit}")
-    measured, console = _measure(
+    sizes = range(smallest, largest + 1)
+    measured = _measure(
         "N queens: eager comprehension, eager flatmap, lazy",
-        ("n", "version", "time", "peak memory", "partials", "found"),
-        study_queens(range(smallest, largest + 1), run_limit=run_limit),
+        ("n", "version", "time", "spread", "peak memory", "placements built", "found"),
+        lambda tell: study_queens(sizes, run_limit=run_limit, runs=runs, progress=tell),
         table_rows,
-        lambda m: f"{m.version} on {m.n} x {m.n}",
-    )
-    console.print(
-        "partials: partial placements tested by the eager versions, built by the lazy one.\n"
-        "(est.): work predicted exactly, time extrapolated; not run."
+        queens_notes,
     )
     if plot is not None:
-        _plot(lambda: plot_queens(measured, plot), console, plot)
+        _plot(lambda: plot_queens(measured, plot), plot)
 
 
 def sudoku_command(
     smallest: SmallestBlanks = 1,
     largest: LargestBlanks = 5,
     plot: PlotOpt = None,
+    runs: RunsOpt = RUNS,
 ) -> None:
-    """Bird's specification eager, lazy, and lazy after pruning, on grids with n blanks."""
+    """Bird's specification eager, lazy, and lazy after pruning, on grids with n blanks.
+
+    Each row is printed when it is measured; the chart (--plot) is drawn at the end.
+    """
+    runs = _runs(runs)
     if not 1 <= smallest <= largest <= LARGEST_BLANKS:
         raise fail(f"need 1 <= --from <= --to <= {LARGEST_BLANKS}, got {smallest} and {largest}")
-    measured, console = _measure(
+    blanks = range(smallest, largest + 1)
+    measured = _measure(
         "Sudoku: filter valid . expand, eager and lazy",
-        ("blanks", "version", "time", "peak memory", "candidates", "found"),
-        study_sudoku(range(smallest, largest + 1)),
+        ("blanks", "version", "time", "spread", "peak memory", "candidates", "found"),
+        lambda tell: study_sudoku(blanks, runs=runs, progress=tell),
         sudoku_table_rows,
-        lambda m: f"{m.version} with {m.blanks} blanks",
-    )
-    console.print(
-        "The lazy stream holds one candidate at a time; the eager list holds all of them.\n"
-        "The lazy expand recomputes row products instead of storing them, so it is slower."
+        sudoku_notes,
     )
     if plot is not None:
-        _plot(lambda: plot_sudoku(measured, plot), console, plot)
+        _plot(lambda: plot_sudoku(measured, plot), plot)
 
 
 def evaluation_command(
@@ -135,27 +233,28 @@ def evaluation_command(
         ),
     ] = None,
     plot: PlotOpt = None,
+    runs: RunsOpt = RUNS,
 ) -> None:
-    """Strict lists, call-by-name generators and call-by-need LazyList, side by side."""
+    """Strict lists, call-by-name generators and call-by-need LazyList, side by side.
+
+    Each row is printed when it is measured; the chart (--plot) is drawn at the end.
+    """
+    runs = _runs(runs)
     if not 1 <= smallest <= largest <= LARGEST_BLANKS:
         raise fail(f"need 1 <= --from <= --to <= {LARGEST_BLANKS}, got {smallest} and {largest}")
     indices = fib if fib is not None else [10, 16, 22]
     if any(not 0 <= k <= FIB_LARGEST_NAIVE for k in indices):
         raise fail(f"--fib indices must be between 0 and {FIB_LARGEST_NAIVE}, got {indices}")
-    measured, console = _measure(
+    blanks = range(smallest, largest + 1)
+    measured = _measure(
         "Three evaluation strategies: filter valid . expand, and fibs",
-        ("program", "size", "strategy", "time", "peak memory", "work"),
-        study_evaluation(range(smallest, largest + 1), indices),
+        ("program", "size", "strategy", "time", "spread", "peak memory", "work"),
+        lambda tell: study_evaluation(blanks, indices, runs=runs, progress=tell),
         evaluation_table_rows,
-        lambda m: f"{m.strategy} {m.program} {m.size}",
-    )
-    console.print(
-        "work: row tuples computed (sudoku; size = blanks), generators started or cells\n"
-        "computed (fibonacci; size = index).  Call-by-name recomputes what call-by-need\n"
-        "computes once and shares; strict builds every candidate before filtering."
+        evaluation_notes,
     )
     if plot is not None:
-        _plot(lambda: plot_evaluation(measured, plot), console, plot)
+        _plot(lambda: plot_evaluation(measured, plot), plot)
 
 
 def tree_command(

@@ -5,15 +5,20 @@
 - :mod:`lazyfun.study.sudoku`: Bird's specification eager, lazy, and pruned;
 - :mod:`lazyfun.study.evaluation`: strict lists, call-by-name and
   call-by-need on Bird's specification and on Fibonacci;
-- :mod:`lazyfun.study.measure`: time, traced peak memory, and the charts.
+- :mod:`lazyfun.study.measure`: time (the best of a few runs), traced peak
+  memory, and the charts;
+- :mod:`lazyfun.study.tree`: the search tree, drawn or summed up by depth.
 
-Each study yields its measurements one at a time, so a front end can show
-them as they come.
+Each study yields its measurements one at a time, and tells a ``progress``
+callback what it is about to measure, so a front end can show them as they
+come.  Each ``*_figure`` returns a matplotlib ``Figure`` (in a notebook, it
+draws itself); each ``plot_*`` saves one.
 """
 
 from lazyfun.study.evaluation import (
     STRATEGIES,
     EvaluationMeasurement,
+    evaluation_figure,
     evaluation_table_rows,
     plot_evaluation,
     study_evaluation,
@@ -22,6 +27,7 @@ from lazyfun.study.queens import (
     VERSIONS,
     QueensMeasurement,
     plot_queens,
+    queens_figure,
     study_queens,
     table_rows,
 )
@@ -30,6 +36,7 @@ from lazyfun.study.sudoku import (
     SudokuMeasurement,
     plot_sudoku,
     study_sudoku,
+    sudoku_figure,
     sudoku_table_rows,
 )
 
@@ -40,13 +47,16 @@ __all__ = [
     "EvaluationMeasurement",
     "QueensMeasurement",
     "SudokuMeasurement",
+    "evaluation_figure",
     "evaluation_table_rows",
     "plot_evaluation",
     "plot_queens",
     "plot_sudoku",
+    "queens_figure",
     "study_evaluation",
     "study_queens",
     "study_sudoku",
+    "sudoku_figure",
     "sudoku_table_rows",
     "table_rows",
 ]

@@ -29,20 +29,36 @@ from functools import partial
 from itertools import islice
 from math import prod
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from lazyfun.eager import solve_naive_eager
 from lazyfun.lazylist import LazyList
-from lazyfun.study.measure import human_bytes, log_charts, peak_bytes, timed
+from lazyfun.study.measure import (
+    RUNS,
+    Timing,
+    charts,
+    human_bytes,
+    labelled,
+    peak_bytes,
+    save_chart,
+    seconds_cell,
+    spread_cell,
+    timed,
+)
 from lazyfun.study.sudoku import LARGEST_BLANKS, blanked
 from lazyfun.sudoku import Grid
 from lazyfun.sudoku.bird import Choices, Matrix, choices, solve_by_need, solve_naive
 from lazyfun.vocab import ilen
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 __all__ = [
     "FIB_LARGEST_NAIVE",
     "STRATEGIES",
     "EvaluationMeasurement",
+    "evaluation_figure",
+    "evaluation_notes",
     "evaluation_table_rows",
     "fib_by_name",
     "fib_by_need",
@@ -63,6 +79,7 @@ class EvaluationMeasurement:
 
     ``work`` is what the strategy computed: row tuples for Sudoku (see
     :func:`row_tuples`), generators started or cells computed for Fibonacci.
+    ``seconds`` is the best of ``runs`` runs, ``spread`` the slowest less the best.
     """
 
     program: Literal["sudoku", "fibonacci"]
@@ -71,6 +88,8 @@ class EvaluationMeasurement:
     seconds: float
     peak_bytes: int
     work: int
+    spread: float = 0.0
+    runs: int = 1
 
 
 # --- work, counted from the shape of the input ----------------------------------------
@@ -137,11 +156,17 @@ def fib_by_need(k: int) -> tuple[int, int]:
 
 
 def study_evaluation(
-    blanks: Iterable[int] = range(1, 6), fib_indices: Iterable[int] = (10, 16, 22)
+    blanks: Iterable[int] = range(1, 6),
+    fib_indices: Iterable[int] = (10, 16, 22),
+    *,
+    runs: int = RUNS,
+    progress: Callable[[str], None] | None = None,
 ) -> Iterator[EvaluationMeasurement]:
     """Each strategy on Bird's specification with ``blanks`` blank cells, then Fibonacci.
 
-    One measurement at a time.  Sizes past ``LARGEST_BLANKS`` blanks, or a
+    One measurement at a time: the best of ``runs`` timed runs (and their
+    spread), and one more traced for peak memory; ``progress`` is told what
+    is about to be measured.  Sizes past ``LARGEST_BLANKS`` blanks, or a
     naive Fibonacci index past ``FIB_LARGEST_NAIVE``, are refused
     (``ValueError``) before anything runs.
     """
@@ -150,17 +175,27 @@ def study_evaluation(
         raise ValueError(f"blanks must be between 1 and {LARGEST_BLANKS}, got {blanks}")
     if any(not 0 <= k <= FIB_LARGEST_NAIVE for k in fib_indices):
         raise ValueError(f"fibonacci indices must be between 0 and {FIB_LARGEST_NAIVE}")
+    tell = progress or (lambda what: None)
     for k in blanks:
         grid = blanked(k)
         m = choices(grid.rows)
-        runs: list[tuple[Strategy, Callable[[], object]]] = [
+        strategies: list[tuple[Strategy, Callable[[], object]]] = [
             ("strict", partial(_count_list, solve_naive_eager, grid)),
             ("call-by-name", partial(_count_stream, solve_naive, grid)),
             ("call-by-need", partial(_count_stream, solve_by_need, grid)),
         ]
-        for strategy, run in runs:
+        for strategy, run in strategies:
+            tell(f"{strategy} sudoku with {k} blanks")
+            t = timed(run, runs)
             yield EvaluationMeasurement(
-                "sudoku", k, strategy, timed(run), peak_bytes(run), row_tuples(m, strategy)
+                "sudoku",
+                k,
+                strategy,
+                t.best,
+                peak_bytes(run),
+                row_tuples(m, strategy),
+                t.spread,
+                t.runs,
             )
     for k in fib_indices:
         fibs: tuple[tuple[Strategy, Callable[[int], tuple[int, int]]], ...] = (
@@ -168,9 +203,11 @@ def study_evaluation(
             ("call-by-need", fib_by_need),
         )
         for strategy, fib in fibs:
-            run = partial(fib, k)
+            tell(f"{strategy} fibonacci {k}")
+            fib_k = partial(fib, k)
+            t = timed(fib_k, runs)
             yield EvaluationMeasurement(
-                "fibonacci", k, strategy, timed(run), peak_bytes(run), run()[1]
+                "fibonacci", k, strategy, t.best, peak_bytes(fib_k), fib_k()[1], t.spread, t.runs
             )
 
 
@@ -185,24 +222,43 @@ def _count_stream(solver: Callable[[Grid], Iterator[Grid]], grid: Grid) -> int:
 def evaluation_table_rows(
     measurements: Iterable[EvaluationMeasurement],
 ) -> Iterator[tuple[str, ...]]:
-    """Each measurement as printable cells: program, size, strategy, time, peak, work."""
+    """Each measurement as printable cells: program, size, strategy, time, spread, peak,
+    work."""
     for m in measurements:
         yield (
             m.program,
             str(m.size),
             m.strategy,
-            f"{m.seconds:.4f} s",
+            seconds_cell(m.seconds),
+            spread_cell(Timing(m.seconds, m.spread, m.runs)),
             human_bytes(m.peak_bytes),
             f"{m.work:,}",
         )
 
 
-def plot_evaluation(measurements: Iterable[EvaluationMeasurement], path: Path) -> None:
+def evaluation_notes(measurements: Iterable[EvaluationMeasurement]) -> list[str]:
+    """The table's footnotes: the figures' meaning and the work's unit for each program."""
+    runs = max((m.runs for m in measurements), default=RUNS)
+    return [
+        f"time: the best of {runs} runs; spread: how much slower the slowest run was.",
+        "work: row tuples computed (sudoku; size = blanks), generators started or cells\n"
+        "computed (fibonacci; size = index).  Call-by-name recomputes what call-by-need\n"
+        "computes once and shares; strict builds every candidate before filtering.",
+    ]
+
+
+def evaluation_figure(measurements: Iterable[EvaluationMeasurement]) -> Figure:
     """Time and peak memory of the Sudoku runs against blanks, one line per strategy."""
     data = [m for m in measurements if m.program == "sudoku"]
-    with log_charts("blank cells", path) as (left, right):
-        for strategy in STRATEGIES:
-            mine = [m for m in data if m.strategy == strategy]
-            xs = [m.size for m in mine]
-            left.plot(xs, [m.seconds for m in mine], marker="o", label=strategy)
-            right.plot(xs, [max(m.peak_bytes, 1) for m in mine], marker="o", label=strategy)
+    figure, left, right = charts("blank cells (cells left empty)")
+    for strategy in STRATEGIES:
+        mine = [m for m in data if m.strategy == strategy]
+        xs = [m.size for m in mine]
+        labelled(left, xs, [m.seconds for m in mine], strategy)
+        labelled(right, xs, [max(m.peak_bytes, 1) for m in mine], strategy)
+    return figure
+
+
+def plot_evaluation(measurements: Iterable[EvaluationMeasurement], path: Path) -> None:
+    """:func:`evaluation_figure` saved to ``path`` (needs matplotlib)."""
+    save_chart(evaluation_figure(measurements), path)
