@@ -130,7 +130,7 @@ def test_after_a_take_the_map_ran_as_often_as_the_source_was_read() -> None:
     square = Calls()
     pipeline = stream(range(100), analyze=True).map(square).take(5)
     assert pipeline.to_list() == [0, 2, 4, 6, 8]
-    source, mapped, taken = pipeline.explain(analyze=True, format="dict")
+    source, mapped, taken, _ = pipeline.explain(analyze=True, format="dict")
     assert source["out"] == 5 and source["in"] is None
     assert (mapped["in"], mapped["out"], mapped["calls"]) == (5, 5, 5) == (5, 5, square.made)
     assert (taken["in"], taken["out"], taken["calls"]) == (5, 5, None)
@@ -140,7 +140,7 @@ def test_errors_are_counted_where_they_pass_and_where_they_are_caught() -> None:
     fails = Calls(frozenset({1, 4}))
     pipeline = stream(range(6), analyze=True).map(fails, retry=3).catch(ValueError)
     assert pipeline.to_list() == [0, 4, 6, 10]
-    _, mapped, caught = pipeline.explain(analyze=True, format="dict")
+    _, mapped, caught, _ = pipeline.explain(analyze=True, format="dict")
     assert (mapped["out"], mapped["errors out"], mapped["calls"]) == (4, 2, 6 + 2 * 2)
     assert (caught["errors in"], caught["errors out"], caught["out"]) == (2, 0, 4)
     text = pipeline.explain(analyze=True, times=False)
@@ -184,14 +184,14 @@ def test_an_async_streams_counts_hold_when_left_early_closed_or_ended_by_an_erro
         return row["out"], row["errors out"], row["calls"]
 
     assert asyncio.run(left_early()) == [2, 2]
-    assert asyncio.run(taken()) == [(5, None), (5, 5), (5, None)]
+    assert asyncio.run(taken()) == [(5, None), (5, 5), (5, None), (5, None)]
     assert asyncio.run(broken()) == (1, 1, 2)
 
 
 def test_a_concurrent_step_shows_its_calls_and_the_most_it_held() -> None:
     pipeline = stream(range(50), analyze=True).map(abs, concurrency=3, chunksize=1)
     assert pipeline.to_list() == list(range(50))
-    source, mapped = pipeline.explain(analyze=True, format="dict")
+    source, mapped, _ = pipeline.explain(analyze=True, format="dict")
     assert source["out"] == 50 and mapped["calls"] == 50 and mapped["out"] == 50
     assert isinstance(mapped["held"], int) and 1 <= mapped["held"] <= 50
     buffered = stream(range(20), analyze=True).buffer(4)
@@ -266,8 +266,9 @@ def test_an_async_stream_explains_itself_with_coroutines_counted() -> None:
         "astream(range(0, 8))",
         ".map(double, concurrency=3)",
         ".catch(ValueError)",
+        ".to_list()",
     ]
-    _, mapped, caught = pipeline.explain(analyze=True, format="dict")
+    _, mapped, caught, _ = pipeline.explain(analyze=True, format="dict")
     assert (mapped["calls"], mapped["out"], mapped["errors out"]) == (8, 7, 1)
     assert (caught["errors in"], caught["out"]) == (1, 7)
     assert repr(stream(range(2)).to_async().map(str)).splitlines()[1:] == [
@@ -445,4 +446,138 @@ def test_a_reader_names_itself_as_the_source(tmp_path: Any) -> None:
     stream([{"n": 1}]).to_csv(tmp_path / "n.csv")
     table = read_csv(tmp_path / "n.csv").analyze()
     assert table.to_list() == [{"n": "1"}]
-    assert table.explain() == f"read_csv({str(tmp_path / 'n.csv')!r})"
+    assert table.explain() == f"read_csv({str(tmp_path / 'n.csv')!r})\n.to_list()"
+
+
+# --- every source, verb and terminal is a row (#69) ---------------------------------------
+
+
+def test_a_terminal_is_the_last_row_with_what_it_took_in_gave_and_its_time() -> None:
+    listed = stream(range(10), analyze=True).map(str)
+    assert listed.to_list() == [str(n) for n in range(10)]
+    rows = listed.explain(analyze=True, format="dict")
+    assert [row["step"] for row in rows] == ["stream(range(0, 10))", ".map(str)", ".to_list()"]
+    assert (rows[2]["in"], rows[2]["out"], rows[2]["held"], rows[2]["calls"]) == (10, 10, 10, None)
+    assert rows[2]["waiting"] == rows[1]["seconds"]
+    counted = stream(range(7), analyze=True)
+    assert counted.count() == 7
+    last = counted.explain(analyze=True, format="dict")[-1]
+    assert (last["step"], last["in"], last["out"]) == (".count()", 7, None)
+    broken = stream([1, 0], analyze=True).map(lambda n: 1 // n)
+    with pytest.raises(ZeroDivisionError):
+        broken.to_list()
+    last = broken.explain(analyze=True, format="dict")[-1]
+    assert (last["step"], last["errors in"], last["errors out"]) == (".to_list()", 1, 1)
+
+
+def test_a_sink_is_a_row_with_the_records_it_wrote_and_the_time_inside_it(tmp_path: Any) -> None:
+    path = tmp_path / "out.jsonl"
+    pipeline = stream(range(50), analyze=True).map(lambda n: {"n": n})
+    assert pipeline.to_jsonl(path) == 50
+    *_, sink = pipeline.explain(analyze=True, format="dict")
+    assert str(sink["step"]).startswith(".to_jsonl(") and (sink["in"], sink["out"]) == (50, 50)
+    assert isinstance(sink["inside"], float) and sink["inside"] > 0.0
+    assert pipeline.explain(analyze=True).splitlines()[-1].startswith(".to_jsonl(")
+
+
+def test_an_async_terminal_is_a_row_and_a_terminal_given_a_window_is_a_step() -> None:
+    async def run() -> list[dict[str, object]]:
+        pipeline = astream(range(5), analyze=True).map(Calls().acall)
+        assert await pipeline.to_list() == [0, 2, 4, 6, 8]
+        rows: list[dict[str, object]] = pipeline.explain(analyze=True, format="dict")
+        return rows
+
+    rows = asyncio.run(run())
+    assert [(row["step"], row["in"], row["out"]) for row in rows[1:]] == [
+        (".map(Calls.acall)", 5, 5),
+        (".to_list()", 5, 5),
+    ]
+    windows = stream("abcab", analyze=True).count_by(str, every=2)
+    assert windows.to_list() == [{"a": 1, "b": 1}, {"c": 1, "a": 1}, {"b": 1}]
+    steps = [row["step"] for row in windows.explain(analyze=True, format="dict")]
+    assert steps == ["stream('abcab')", ".count_by(str, every=2)", ".to_list()"]
+
+
+def test_a_keyed_fold_holds_one_state_a_key() -> None:
+    pipeline = stream("banana", analyze=True)
+    assert pipeline.count_by(str) == {"b": 1, "a": 3, "n": 2}
+    *_, folded = pipeline.explain(analyze=True, format="dict")
+    assert (folded["step"], folded["in"], folded["out"], folded["held"]) == (
+        ".count_by(str)",
+        6,
+        3,
+        3,
+    )
+
+
+def test_a_sort_shows_its_key_calls_what_it_held_and_the_runs_it_spilled() -> None:
+    rows = [{"n": n % 97, "pad": f"{n:040d}"} for n in range(20_000)]
+    spilled = stream(rows, analyze=True).sort(key=lambda r: r["n"], memory=100_000)
+    assert spilled.count() == 20_000
+    sort = spilled.explain(analyze=True, format="dict")[1]
+    assert sort["calls"] is not None and int(str(sort["calls"])) >= 20_000
+    assert isinstance(sort["held"], int) and 0 < sort["held"] < 20_000
+    assert isinstance(sort["spilled runs"], int) and sort["spilled runs"] >= 2
+    assert isinstance(sort["spilled bytes"], int) and sort["spilled bytes"] > 20_000 * 40
+    header = spilled.explain(analyze=True, times=False).splitlines()[0].split()
+    assert header[-1] == "spilled"
+
+    held = stream(rows, analyze=True).sort(key=lambda r: r["n"])
+    assert held.count() == 20_000
+    sort = held.explain(analyze=True, format="dict")[1]
+    assert (sort["held"], sort["spilled runs"], sort["spilled bytes"]) == (20_000, 0, 0)
+    assert "spilled" not in held.explain(analyze=True).splitlines()[0]
+
+
+def test_a_join_shows_its_other_side_as_rows_above_it_and_the_table_it_holds(
+    tmp_path: Any,
+) -> None:
+    from lazyfun.io import read_csv
+
+    users = tmp_path / "users.csv"
+    stream([{"id": n, "country": "de" if n % 2 else "fr"} for n in range(30)]).to_csv(users)
+    events = stream(range(100), analyze=True)
+    joined = events.join(read_csv(users), lambda n: n % 40, other_on=lambda u: int(u["id"]))
+    assert joined.count() == 80  # the keys 0-29 come three times to 80, then 0-19 again
+    rows = joined.explain(analyze=True, format="dict")
+    steps = [str(row["step"]) for row in rows]
+    assert steps[:2] == ["stream(range(0, 100))", f"  read_csv({str(users)!r})"]
+    assert steps[2].startswith(".join(") and steps[3] == ".count()"
+    side, join = rows[1], rows[2]
+    assert (side["in"], side["out"]) == (None, 30)
+    assert (join["in"], join["out"], join["calls"], join["held"]) == (100, 80, 100, 30)
+
+    # a side of steps: its last step is counted (the ones before it were built unanalysed)
+    table = read_csv(users).map(lambda u: {**u, "id": int(u["id"])})
+    paired = stream(range(100), analyze=True).join(table, lambda n: n % 40, other_on="id")
+    assert paired.count() == 80
+    sides = [(row["step"], row["out"]) for row in paired.explain(analyze=True, format="dict")]
+    assert sides[1:3] == [(f"  read_csv({str(users)!r})", None), ("  .map(<lambda>)", 30)]
+
+    plain = stream(range(4), analyze=True).join([{"id": 1}, {"id": 3}], lambda n: n, other_on="id")
+    assert plain.to_list() == [(1, {"id": 1}), (3, {"id": 3})]
+    rows = plain.explain(analyze=True, format="dict")
+    assert str(rows[1]["step"]).startswith("  stream([") and rows[1]["out"] == 2
+
+
+def test_an_async_join_and_sort_show_their_rows_too() -> None:
+    async def run() -> list[dict[str, object]]:
+        pipeline = (
+            astream(range(6), analyze=True)
+            .sort(key=lambda n: -n)
+            .join(stream([{"id": 2}, {"id": 4}]), lambda n: n, other_on="id")
+        )
+        assert [n for n, _ in await pipeline.to_list()] == [4, 2]
+        rows: list[dict[str, object]] = pipeline.explain(analyze=True, format="dict")
+        return rows
+
+    rows = asyncio.run(run())
+    assert [str(row["step"]).split("(")[0] for row in rows] == [
+        "astream",
+        ".sort",
+        "  stream",
+        ".join",
+        ".to_list",
+    ]
+    assert rows[1]["held"] == 6 and int(str(rows[1]["calls"])) >= 6
+    assert (rows[2]["out"], rows[3]["held"], rows[3]["calls"]) == (2, 2, 6)

@@ -10,10 +10,16 @@ counted, and the time spent getting it; the calls of a step's function (every at
 of a retry) are counted; a concurrent step or a buffer says how many items it held.
 A step that watches its items (``observe``, ``progress``, ``probe``) counts them
 itself, into the counts its log, its bar or its probe shows: that object is the
-step's counts here (:func:`metered`), so there is one count a step, not two.  The
-counts cost a little for each item and step (``make bench BENCH=stream`` prints how
-much), so they are kept only when asked.  ``LAZYFUN_ANALYZE=1`` in the environment
-analyses every stream.
+step's counts here (:func:`metered`), so there is one count a step, not two.  A verb
+that holds items before it gives any (``sort``, ``top``, a hash ``join``) offers a
+gauge of what it holds (:class:`Gauge`, :class:`Rows`), and a sort the runs it spilled
+with their bytes (:class:`Spilling`); a join's other input is counted as stages of
+its own (:func:`beside`), shown above the join.  A terminal or a sink that reads an
+analysed stream leaves a last stage, :class:`Finish`: its whole time, so the time
+spent inside it (a sink's writing) is a row like any step's.  The counts cost a
+little for each item and step (``make bench BENCH=stream`` prints how much), so they
+are kept only when asked.  ``LAZYFUN_ANALYZE=1`` in the environment analyses every
+stream.
 
 >>> from lazyfun import stream
 >>> squares = stream(range(10), analyze=True).map(lambda n: n * n).take(3)
@@ -24,6 +30,7 @@ step                          in  out  errors  calls  held
 stream(range(0, 10))           -    3       -      -     -
 .map(<lambda>)                 3    3       -      3     -
 .take(3)                       3    3       -      -     -
+.to_list()                     3    3       -      -     3
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ import inspect
 import os
 import reprlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sized
 from typing import Any, Literal, Self, TypeVar, cast, overload
 
 from lazyfun.compiled import PURE_ENV
@@ -53,17 +60,25 @@ else:
 __all__ = [
     "ANALYZE_ENV",
     "END",
+    "TERMINALS",
     "Accounting",
     "Explaining",
+    "Finish",
+    "Gauge",
+    "Rows",
+    "Spilling",
     "Stage",
     "adopted",
     "analysing",
+    "beside",
     "called",
     "counted",
     "explained",
+    "gauged",
     "metered",
     "recorded",
     "root",
+    "sided",
 ]
 
 T = TypeVar("T")
@@ -88,9 +103,12 @@ def analysing(asked: bool | None) -> bool:
 
 class Stage:
     """One step of a plan: its name, its arguments as written, the stage it reads, and
-    its counts when the stream is analysed (one :class:`~lazyfun.trace.Counts`)."""
+    its counts when the stream is analysed (one :class:`~lazyfun.trace.Counts`).  A step
+    that reads another input too (a join's other side) has that input's last stage in
+    ``sides``; a step that holds items says how many it holds now (``hold``), and one
+    that spills to disk how many runs and bytes it has written so far (``spill``)."""
 
-    __slots__ = ("args", "hold", "keywords", "meter", "name", "source")
+    __slots__ = ("args", "hold", "keywords", "meter", "name", "sides", "source", "spill")
 
     def __init__(
         self,
@@ -103,6 +121,8 @@ class Stage:
     ) -> None:
         self.name, self.args, self.keywords, self.source = name, args, keywords, source
         self.meter, self.hold = meter, hold
+        self.sides: tuple[Stage, ...] = ()
+        self.spill: Callable[[], tuple[int, int]] | None = None
 
     def label(self) -> str:
         """The step as written: ``.map(str, concurrency=4)``; a source without the dot (a
@@ -149,26 +169,47 @@ def called(owner: Explaining, source: Stage, holding: tuple[object, ...] = ()) -
     """The stage that the step of ``owner`` (a stream) now returning a new stream wrote,
     as the step recorded its call (:func:`recorded`)."""
     meter = None if source.meter is None else owner._calls or Counts()
-    hold = None
-    if holding:
-        holds = [getattr(h, "holding", None) for h in holding]
-        hold = cast("Callable[[], int | None] | None", next(filter(callable, holds), None))
+    hold = cast("Callable[[], int | None] | None", _offered(holding, "holding"))
     if owner._call is None:  # a stream made outside a step: named by its type
-        return Stage(type(owner).__name__, (), source, meter, hold)
-    name, args, keywords = owner._call
-    return Stage(name, args, source, meter, hold, keywords)
+        stage = Stage(type(owner).__name__, (), source, meter, hold)
+    else:
+        name, args, keywords = owner._call
+        stage = Stage(name, args, source, meter, hold, keywords)
+    stage.spill = cast("Callable[[], tuple[int, int]] | None", _offered(holding, "spilled"))
+    return stage
+
+
+def _offered(holding: tuple[object, ...], name: str) -> object:
+    """The first of the ``holding`` objects' methods called ``name``, or None."""
+    return next(filter(callable, (getattr(h, name, None) for h in holding)), None)
 
 
 S = TypeVar("S", bound=type)
+E = TypeVar("E", bound="Explaining")
+
+
+TERMINALS = frozenset(
+    {"first", "last", "to_list", "to_set", "to_dict", "count", "reduce", "for_each", "sum"}
+    | {"min", "max", "any", "all", "count_by", "reduce_by", "aggregate"}
+    | {"to_lines", "to_jsonl", "to_csv", "to_parquet", "to_sql"}
+)  # the methods that read a stream to its end (or to what decides), and the sinks
+_SINKS = frozenset({"to_lines", "to_jsonl", "to_csv", "to_parquet", "to_sql"})
+_SIZED = frozenset({"to_list", "to_set", "to_dict", "count_by", "reduce_by", "aggregate"})
 
 
 def recorded(kind: S) -> S:
     """``kind`` with each of its steps (a public method returning a stream) recording
     its call as written on the stream it is called on, for the stage it makes: the
-    outermost step only (a step written with other steps is one step)."""
+    outermost step only (a step written with other steps is one step).  Each of its
+    :data:`TERMINALS` records its call too, and on an analysed stream adds a last
+    stage when it is done: its time, what it gave (:func:`_finishing`)."""
     for name, method in list(vars(kind).items()):
         returns = str(getattr(method, "__annotations__", {}).get("return", ""))
-        if name[0] != "_" and inspect.isfunction(method) and "Stream[" in returns:
+        if name[0] == "_" or not inspect.isfunction(method):
+            continue
+        if name in TERMINALS:
+            setattr(kind, name, _finishing(method, name))
+        elif "Stream[" in returns:
             setattr(kind, name, _recording(method, name))
     return kind
 
@@ -185,6 +226,79 @@ def _recording(method: Callable[..., Any], name: str) -> Callable[..., Any]:
             self._call = None
 
     return step
+
+
+Call = tuple[str, tuple[Any, ...], dict[str, Any]]  # a step or terminal as written
+
+
+def _finishing(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A terminal (or a verb that is one unless given a window: then a step, recorded as
+    one) that, on an analysed stream it reads, leaves a :class:`Finish` stage behind:
+    the stream's plan ends with it.  Its seconds are the terminal's whole time (an async
+    one's from its first await), so its ``inside`` is what the terminal itself took: a
+    sink's writing, a fold's adding."""
+
+    @functools.wraps(method)
+    def terminal(self: Explaining, *args: Any, **keywords: Any) -> Any:
+        if self._call is not None or self._stage.meter is None or self._used:
+            return method(self, *args, **keywords)
+        call = self._call = (name, args, keywords)
+        start = time.perf_counter()
+        try:
+            result = method(self, *args, **keywords)
+        except BaseException:
+            if self._used:  # not an argument refused before the first read
+                self._stage = Finish(call, self._stage, start, FAILED)
+            raise
+        finally:
+            self._call = None
+        if isinstance(result, Explaining):  # count_by(every=...): a step, recorded
+            return result
+        if self._run.is_async:
+            return _awaited(self, call, result)
+        self._stage = Finish(call, self._stage, start, result)
+        return result
+
+    return terminal
+
+
+async def _awaited(owner: Explaining, call: Call, pending: Awaitable[T]) -> T:
+    """An async terminal's coroutine, its stage left behind when it is done."""
+    start = time.perf_counter()
+    try:
+        result = await pending
+    except BaseException:
+        owner._stage = Finish(call, owner._stage, start, FAILED)
+        raise
+    owner._stage = Finish(call, owner._stage, start, result)
+    return result
+
+
+FAILED: Any = object()  # what a terminal that raised gave
+
+
+class Finish(Stage):
+    """The last stage of an analysed stream read by a terminal or a sink, from
+    ``start`` to now: the items in (the stage before's out), what it gave (``out``: the
+    records a sink wrote, the size of a list, set or dict; None for a single value),
+    what it ``held`` (a list's items, a dict's keys: one state a key), an error if it
+    raised, and its time."""
+
+    __slots__ = ("held", "out")
+
+    def __init__(self, call: Call, source: Stage, start: float, result: object) -> None:
+        name, args, keywords = call
+        meter = Counts()
+        meter.seconds = time.perf_counter() - start
+        super().__init__(name, args, source, meter, None, keywords)
+        self.out: int | None = None
+        self.held: int | None = None
+        if result is FAILED:
+            meter.errors = 1
+        elif name in _SINKS and isinstance(result, int):
+            self.out = result
+        elif name in _SIZED and isinstance(result, Sized):
+            self.out = self.held = len(result)
 
 
 W = TypeVar("W", bound=Watching)
@@ -280,6 +394,118 @@ class _MeteredHolding(_Metered[T], Holding[T]):
             close()
 
 
+C = TypeVar("C")
+
+
+def gauged(stage: Stage, core: C) -> C:
+    """A verb's core (a sort's :class:`~lazyfun.streams.verbs.Sorter`, a top's) as its
+    step should read it: itself, or, where ``stage`` (the stream the verb reads) is
+    analysed, a :class:`Gauge` of it, which the verb's step offers as what it holds."""
+    if stage.meter is None:
+        return core
+    return cast(C, Spilling(core) if hasattr(core, "runs") else Gauge(core))
+
+
+class Gauge:
+    """A verb's core watched for ``explain``: the most items it held at once (what it
+    held with each chunk it took, before it let go of any).  Everything else is the
+    core's, read through (``room``, ``errors``, ``output``, ...)."""
+
+    def __init__(self, core: Any) -> None:
+        self.core, self.most = core, 0
+        self.kept = "items" if hasattr(core, "items") else "kept"  # a Sorter's, a Top's
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.core, name)
+
+    def add(self, chunk: list[Any]) -> None:
+        """The core takes ``chunk``; what it held with it counted."""
+        self.most = max(self.most, len(getattr(self.core, self.kept)) + len(chunk))
+        self.core.add(chunk)
+
+    def holding(self) -> int:
+        """The most items held at once, so far."""
+        return self.most
+
+    def close(self) -> None:
+        """Close the core (a sort's removes its runs)."""
+        close = getattr(self.core, "close", None)
+        if close is not None:
+            close()
+
+
+class Spilling(Gauge):
+    """A :class:`Gauge` of a core that spills runs to files (a sort): each run in its
+    ``runs`` counted with its bytes when it first shows there (after a chunk is taken,
+    and after the merge is set up)."""
+
+    def __init__(self, core: Any) -> None:
+        super().__init__(core)
+        self.seen: dict[str, int] = {}
+
+    def add(self, chunk: list[Any]) -> None:
+        super().add(chunk)
+        self._look()
+
+    def output(self) -> Any:
+        """The core's output, once the runs it wrote to set up its merge are counted."""
+        out = self.core.output()
+        self._look()
+        return out
+
+    def _look(self) -> None:
+        for path in self.core.runs:
+            if path not in self.seen:
+                try:
+                    self.seen[path] = os.path.getsize(path)
+                except OSError:  # already merged into a longer run
+                    self.seen[path] = 0
+
+    def spilled(self) -> tuple[int, int]:
+        """The runs written so far, and their bytes."""
+        return len(self.seen), sum(self.seen.values())
+
+
+class Rows:
+    """A hash join's table watched for ``explain``: the rows it holds (counted again
+    only when its number of keys changed: once filled, a look is a ``len``)."""
+
+    def __init__(self, table: Any) -> None:
+        self.table, self.keys, self.rows = table, -1, 0
+
+    def holding(self) -> int:
+        """The rows the table holds."""
+        rows = self.table.rows
+        if len(rows) != self.keys:
+            self.keys, self.rows = len(rows), sum(map(len, rows.values()))
+        return self.rows
+
+    def close(self) -> None:
+        """Nothing to let go of: the table is the join's."""
+
+
+def beside(stage: Stage, other: Iterable[T]) -> tuple[Iterable[T], Stage | None]:
+    """The other input of a step (a join's other side) and its last stage, where
+    ``stage`` (the stream the step reads) is analysed: a stream given is analysed too
+    (when not read yet), any other iterable counted as a source of its own."""
+    if stage.meter is None:
+        return other, None
+    if isinstance(other, Explaining):
+        if other._stage.meter is None and not other._used:
+            other.analyze()
+        return other, other._stage
+    side = root(other, Counts())
+    return metered(iter(other), side), side
+
+
+def sided(made: E, side: Stage | None) -> E:
+    """The stream ``made`` by a step that read another input, whose last stage is
+    ``side``: ``explain`` shows that input's stages above the step's."""
+    if side is not None:
+        made._stage.sides = (side,)
+    return made
+
+
 def counted(f: Callable[..., Any], meter: Counts | None) -> Callable[..., Any]:
     """``f``, each call counted into ``meter`` (a coroutine function stays one)."""
     if meter is None:
@@ -316,12 +542,25 @@ def explained(
             "stream(..., analyze=True) or call .analyze() on it before it is read "
             f"(or set {ANALYZE_ENV}=1)"
         )
-    rows = [_row(s, analyze) for s in stages]
+    rows = _rows(stage, analyze, "")
     if format == "dict":
         return rows
     if not analyze:
         return "\n".join(str(row["step"]) for row in rows)
     return _table(rows, times)
+
+
+def _rows(stage: Stage, analyze: bool, indent: str) -> list[dict[str, object]]:
+    """The rows of the stages from the source to ``stage``, each step's other input
+    (a join's other side) just above it, its steps indented."""
+    rows: list[dict[str, object]] = []
+    for each in stage.chain():
+        for side in each.sides:
+            rows += _rows(side, analyze, indent + "  ")
+        row = _row(each, analyze)
+        row["step"] = indent + str(row["step"])
+        rows.append(row)
+    return rows
 
 
 def _row(stage: Stage, analyze: bool) -> dict[str, object]:
@@ -333,6 +572,8 @@ def _row(stage: Stage, analyze: bool) -> dict[str, object]:
     if meter is None:
         return row | dict.fromkeys(_COUNTS)
     items, errors, seconds, held = meter.snapshot()
+    if stage.hold is not None:  # what it holds now: a verb holds before it gives
+        held = max(held, stage.hold() or 0)
     came = None if before is None else before.snapshot()
     row["in"] = None if came is None else came[0]
     row["out"] = items
@@ -340,18 +581,26 @@ def _row(stage: Stage, analyze: bool) -> dict[str, object]:
     row["errors out"] = errors
     row["calls"] = meter.calls
     row["held"] = held if stage.hold is not None or stage.name in _LISTS else None
+    if isinstance(stage, Finish):
+        row["out"], row["held"] = stage.out, stage.held
+    spilled = (None, None) if stage.spill is None else stage.spill()
+    row["spilled runs"], row["spilled bytes"] = spilled
     row["seconds"] = seconds
     row["waiting"] = None if came is None else came[2]
     row["inside"] = max(0.0, seconds - (0.0 if came is None else came[2]))
     return row
 
 
-_COUNTS = ("in", "out", "errors in", "errors out", "calls", "held", "seconds", "waiting", "inside")
+_COUNTS = (
+    *("in", "out", "errors in", "errors out", "calls", "held", "spilled runs"),
+    *("spilled bytes", "seconds", "waiting", "inside"),
+)
 
 
 def _table(rows: list[dict[str, object]], times: bool) -> str:
     """The rows as a text table: the counts, and the times in milliseconds."""
     columns = ["in", "out", "errors", "calls", "held"]
+    columns += ["spilled"] if any(row.get("spilled runs") for row in rows) else []
     columns += ["inside ms", "waiting ms"] if times else []
     cells = [[str(row["step"]), *(_cell(row, c) for c in columns)] for row in rows]
     head = ["step", *columns]
@@ -373,6 +622,9 @@ def _cell(row: dict[str, object], column: str) -> str:
         if not into and not out:
             return "-"
         return f"{into or 0}/{out or 0}"
+    if column == "spilled":
+        runs, size = row["spilled runs"], row["spilled bytes"]
+        return f"{runs} ({_bytes(size)})" if runs else "-"
     key = {"inside ms": "inside", "waiting ms": "waiting"}.get(column, column)
     value = row[key]
     if value is None or (column == "held" and value == 0):
@@ -380,6 +632,16 @@ def _cell(row: dict[str, object], column: str) -> str:
     if isinstance(value, float):
         return f"{value * 1000:.1f}"
     return str(value)
+
+
+def _bytes(size: object) -> str:
+    """A size as the table shows it: ``12.3 MB``."""
+    amount = float(size) if isinstance(size, int | float) else 0.0
+    for unit in ("B", "kB", "MB"):
+        if amount < 1000:
+            return f"{amount:.0f} {unit}" if unit == "B" else f"{amount:.1f} {unit}"
+        amount /= 1000
+    return f"{amount:.1f} GB"
 
 
 class Explaining:
@@ -392,6 +654,7 @@ class Explaining:
     _calls: Counts | None
     _call: tuple[str, tuple[Any, ...], dict[str, Any]] | None  # the step being written
     _used: bool
+    _run: Any  # the runner of the stream's mode (lazyfun.streams.run)
 
     @overload
     def explain(
@@ -411,10 +674,16 @@ class Explaining:
         must have been built with ``analyze=True`` or turned so by :meth:`analyze`):
         items in and out, errors in and out (a ``catch`` takes them in, hands fewer
         out), calls of its function (every attempt of a retry; not counted in worker
-        processes), the most items it held (a concurrent step's or a buffer's window, a
-        group's list), the milliseconds spent inside the step and waiting on the steps
-        before it.  ``format="dict"`` gives one dict a step (None: not counted).
-        Works while a stream is read, after, and on one left early or ended by an error.
+        processes; a verb's key), the most items it held (a concurrent step's or a
+        buffer's window, a group's list, what a sort or a top held at once, a hash
+        join's table), the runs a sort spilled and their bytes (a ``spilled`` column
+        when any did), the milliseconds spent inside the step and waiting on the steps
+        before it.  A join's other input shows as rows of its own, indented, above the
+        join; the terminal or sink that read the stream is the last row (its ``out``:
+        the records a sink wrote, the size of the list, set or dict it made, else
+        ``-``; its ``inside``: the time it took itself).  ``format="dict"`` gives one
+        dict a row (None: not counted).  Works while a stream is read, after, and on
+        one left early or ended by an error.
 
         >>> from lazyfun import stream
         >>> print(stream([3, 1, 2]).map(str, concurrency=4).filter(str.isdigit).explain())

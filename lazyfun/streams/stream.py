@@ -59,6 +59,7 @@ from lazyfun.streams.facade.base import Base, async_only
 from lazyfun.streams.facade.shapes import Shapes
 from lazyfun.streams.facade.sinks import Sinks
 from lazyfun.streams.facade.steps import Steps
+from lazyfun.streams.facade.terminals import Terminals
 from lazyfun.streams.facade.verbs import Verbs
 from lazyfun.streams.modes import Async, M, Sync
 from lazyfun.streams.shared.calling import Rate
@@ -69,7 +70,7 @@ __all__ = ["AsyncStream", "Rate", "Stream", "StreamConsumedError", "astream", "s
 
 T = TypeVar("T")
 
-for _kind in (Base, Steps, Shapes, Verbs):
+for _kind in (Base, Steps, Shapes, Verbs, Terminals, Sinks):
     recorded(_kind)
 
 

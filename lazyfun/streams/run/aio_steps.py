@@ -46,7 +46,7 @@ from lazyfun.streams.aio.asteps import (
     source,
 )
 from lazyfun.streams.aio.asteps import metered as _rated
-from lazyfun.streams.explain import called
+from lazyfun.streams.explain import Rows, beside, called, gauged, sided
 from lazyfun.streams.facade.base import Base
 from lazyfun.streams.shared.calling import with_retry
 from lazyfun.streams.shared.parts import check_count
@@ -64,9 +64,10 @@ Stream = Base[Any, Any]
 metered = ametered  # what an async stream hands on: its items, counted
 
 
-def then(s: Stream, items: AsyncIterable[Any]) -> Any:
-    """The next step's stream, which knows what this one's sources hold."""
-    return type(s)(items, s._holds, None, None, called(s, s._stage, (items,)), s._run)
+def then(s: Stream, items: AsyncIterable[Any], *gauges: object) -> Any:
+    """The next step's stream, which knows what this one's sources hold (and what the
+    step holds: ``items``, or the ``gauges`` of it, for ``explain``)."""
+    return type(s)(items, s._holds, None, None, called(s, s._stage, (items, *gauges)), s._run)
 
 
 def _read(other: Any) -> AsyncIterator[Any]:
@@ -286,11 +287,14 @@ def pmap(
 
 
 def sort(s: Stream, key: Any, reverse: bool, memory: int) -> Any:
-    return then(s, avsteps.AsyncReadAll(s._take_items(), Sorter(key, reverse, memory)))
+    key = None if key is None else s._counted(key)
+    sorter: Sorter[Any] = gauged(s._stage, Sorter(key, reverse, memory))
+    return then(s, avsteps.AsyncReadAll(s._take_items(), sorter), sorter)
 
 
 def top(s: Stream, k: int, key: Any, reverse: bool) -> Any:
-    return then(s, avsteps.AsyncReadAll(s._take_items(), Top(k, key, reverse)))
+    kept = gauged(s._stage, Top(k, None if key is None else s._counted(key), reverse))
+    return then(s, avsteps.AsyncReadAll(s._take_items(), kept), kept)
 
 
 def join(
@@ -302,13 +306,14 @@ def join(
     merged: bool,
     limit: int | None,
 ) -> Any:
-    rows = iter(other)
+    other, side = beside(s._stage, other)
+    rows, key = iter(other), s._counted(key)
     if merged:
-        return then(
-            s, avsteps.AsyncMergeJoin(s._take_items(), key, MergeJoin(rows, other_key), left)
-        )
+        merge = avsteps.AsyncMergeJoin(s._take_items(), key, MergeJoin(rows, other_key), left)
+        return sided(then(s, merge), side)
     table: HashTable[Any] = HashTable(other_key, limit)
-    return then(s, avsteps.AsyncHashJoin(s._take_items(), key, rows, table, left))
+    joined = avsteps.AsyncHashJoin(s._take_items(), key, rows, table, left)
+    return sided(then(s, joined, Rows(table)), side)
 
 
 def event_windows(s: Stream, core: EventTime[Any]) -> Any:

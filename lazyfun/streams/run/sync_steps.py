@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from lazyfun.streams.explain import called
+from lazyfun.streams.explain import Gauge, Rows, beside, called, gauged, sided
 from lazyfun.streams.explain import metered as metered  # what a sync stream hands on
 from lazyfun.streams.facade.base import Base, Closable, async_only
 from lazyfun.streams.sync import calls, flow, steps, threaded, vsteps
@@ -311,12 +311,15 @@ def pmap(
 
 
 def sort(s: Stream, key: Any, reverse: bool, memory: int) -> Any:
-    sorter: Sorter[Any] = Sorter(key, reverse, memory)
+    key = None if key is None else s._counted(key)
+    sorter: Sorter[Any] = gauged(s._stage, Sorter(key, reverse, memory))
     return then(s, vsteps.read_all(s._take_items(), sorter), sorter)
 
 
 def top(s: Stream, k: int, key: Any, reverse: bool) -> Any:
-    return then(s, vsteps.read_all(s._take_items(), Top(k, key, reverse)))
+    kept = gauged(s._stage, Top(k, None if key is None else s._counted(key), reverse))
+    gauge = (kept,) if isinstance(kept, Gauge) else ()  # a Top holds nothing to close
+    return then(s, vsteps.read_all(s._take_items(), kept), *gauge)
 
 
 def join(
@@ -329,12 +332,14 @@ def join(
     limit: int | None,
 ) -> Any:
     holding = _holds_of(other)
-    rows = iter(other)
+    other, side = beside(s._stage, other)
+    rows, key = iter(other), s._counted(key)
     if merged:
         merge = vsteps.MergeJoinStep(s._take_items(), key, MergeJoin(rows, other_key), left)
-        return then(s, merge, *holding)
+        return sided(then(s, merge, *holding), side)
     table: HashTable[Any] = HashTable(other_key, limit)
-    return then(s, vsteps.hash_join(s._take_items(), key, rows, table, left), *holding)
+    joined = vsteps.hash_join(s._take_items(), key, rows, table, left)
+    return sided(then(s, joined, *holding, Rows(table)), side)
 
 
 def event_windows(s: Stream, core: EventTime[Any]) -> Any:
