@@ -202,6 +202,9 @@ class EventTime(Generic[T]):
         self.what, self.on, self.by, self.late, self.acc = what, on, by, late, acc
         self.lateness = lateness
         self.fixed, self.gap = fixed, gap
+        self.tumbling = fixed is not None and fixed.every == fixed.size
+        # a tumbling step's last window of each key: most items fall in it
+        self.recent: dict[Any, _Open] = {}
         self.dated = isinstance(lateness, timedelta)
         self.aware: bool | None = None  # whether the datetimes carry a zone, as the first
         self.latest: Any = None
@@ -252,17 +255,28 @@ class EventTime(Generic[T]):
         on and close the windows it passes.  An error (of ``on``, ``by``, a value, a
         time of the wrong kind, a :class:`LateItem`) leaves everything as it was."""
         position = self.position
-        self.position += 1
+        self.position = position + 1
         t = self.on(item)
-        origin = self._origin(t, position)
+        kind = type(t)
+        if kind is int and not self.dated:  # the common case, checked first
+            origin: Any = 0
+        else:
+            origin = self._origin(t, position)
         key = None if self.by is None else self.by(item)
-        if self.fixed is not None:
+        window = self.recent.get(key)
+        if window is not None and window.start <= t < window.end:
+            self._take(window, item)  # a tumbling window's item, in its key's last window
+        elif self.fixed is not None:
             self._fixed(item, t, key, origin, position)
         else:
             self._session(item, t, key, position)
-        if self.latest is None or t > self.latest:
+        latest = self.latest
+        if latest is None or t > latest:
             self.latest = t  # its own windows end after t: they stay open
-            self._close(t - self.lateness)
+            mark = self.watermark = t - self.lateness
+            heap = self.heap
+            if heap and heap[0][0] <= mark:
+                self._close(mark)
 
     def _late(self, item: T, t: Any, position: int) -> None:
         """A late ``item`` goes to ``late``, or is a :class:`LateItem` at its place."""
@@ -279,19 +293,25 @@ class EventTime(Generic[T]):
             return
         for start in starts:
             window = self.opened.get((key, start))
-            fresh = window is None
-            if window is None:
-                acc = None if self.acc is None else self.acc.fresh()
-                window = _Open(key, start, start + size, self.seq, acc)
-            if window.acc is not None:
-                window.acc.add(item)  # its values read before any is changed: may raise
-            else:
-                window.items.append(item)
-                self.held += 1
-            if fresh:
-                self.seq += 1
-                self.opened[key, start] = window
-                heapq.heappush(self.heap, (window.end, window.seq, window))
+            if window is not None:
+                self._take(window, item)
+                continue
+            acc = None if self.acc is None else self.acc.fresh()
+            window = _Open(key, start, start + size, self.seq, acc)
+            self._take(window, item)  # may raise: then the window was never opened
+            self.seq += 1
+            self.opened[key, start] = window
+            heapq.heappush(self.heap, (window.end, window.seq, window))
+            if self.tumbling:
+                self.recent[key] = window
+
+    def _take(self, window: _Open, item: T) -> None:
+        """``item`` into a tumbling or sliding ``window``: held, or folded."""
+        if window.acc is not None:
+            window.acc.add(item)  # its values read before any is changed: may raise
+        else:
+            window.items.append(item)
+            self.held += 1
 
     def _session(self, item: T, t: Any, key: Any, position: int) -> None:
         """A session's item: late if it falls before its key's last closed session's
@@ -330,7 +350,6 @@ class EventTime(Generic[T]):
 
     def _close(self, mark: Any) -> None:
         """The watermark is now ``mark``: close each window that ends by it."""
-        self.watermark = mark
         heap = self.heap
         while heap and heap[0][0] <= mark:
             self._emit(heapq.heappop(heap))
@@ -351,6 +370,8 @@ class EventTime(Generic[T]):
         items: tuple[Any, ...]
         if self.fixed is not None:
             del self.opened[window.key, window.start]
+            if self.recent.get(window.key) is window:
+                del self.recent[window.key]
             items = tuple(window.items)
         else:
             opened = self.sessions[window.key]
@@ -381,7 +402,7 @@ class EventTime(Generic[T]):
 
     def close(self) -> None:
         """Let go of the open windows (a step closed early)."""
-        self.heap, self.opened, self.sessions, self.held = [], {}, {}, 0
+        self.heap, self.opened, self.sessions, self.recent, self.held = [], {}, {}, {}, 0
         self.sealed.clear()
         self.sealing.clear()
 
