@@ -73,8 +73,14 @@ $(VENV)/.built: $(PACKAGE) $(ENGINE) mypyc_docs.py | $(VENV)/.base
 DEV := $(VENV)/.dev $(VENV)/.built
 build: $(DEV)
 
-demo: $(VENV)/.base $(VENV)/.built
-	$(BIN)/lazyfun demo
+# The demo's first screen is the demo: setting up .venv and compiling (minutes, on a fresh
+# clone) write to build/demo-setup.log, shown only when they fail.
+demo:
+	@mkdir -p build
+	@echo "lazyfun demo: setting up .venv where needed (the log: build/demo-setup.log)"
+	@$(MAKE) --no-print-directory $(VENV)/.base $(VENV)/.built >build/demo-setup.log 2>&1 \
+		|| { cat build/demo-setup.log; exit 1; }
+	@$(BIN)/lazyfun demo
 
 # The lock, moved to the newest releases the ranges in pyproject.toml allow (every extra and
 # the tools, for any platform and Python from 3.11); then the pins that moved.  Run it on

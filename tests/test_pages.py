@@ -152,3 +152,32 @@ def test_booklet_sheets_and_refusals() -> None:
         booklet(puzzles, per_page=3)
     with pytest.raises(ValueError, match="at least one puzzle"):
         booklet([])
+
+
+def test_the_docs_home_page_opens_with_its_pipeline_on_the_first_screen(
+    browser: object, tmp_path: Path
+) -> None:
+    """docs/index.md as Markdown renders it (with the site's hook filling in the compiled
+    list): the first thing in the window's height is the example pipeline, whole."""
+    import importlib.util
+
+    import markdown
+    from selenium.webdriver.remote.webdriver import WebDriver
+
+    assert isinstance(browser, WebDriver)
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("hook", root / "docs/hooks/compiled_list.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    text = hook.fill((root / "docs" / "index.md").read_text(encoding="utf-8"))
+    body = markdown.markdown(text, extensions=["fenced_code", "tables"])
+    page = tmp_path / "index.html"
+    page.write_text(f'<!doctype html><meta charset="utf-8"><body>{body}</body>', "utf-8")
+    browser.get(page.as_uri())
+    top, bottom, shown, height = browser.execute_script(
+        "const p = document.querySelector('pre'); const r = p.getBoundingClientRect();"
+        "return [r.top, r.bottom, p.innerText, window.innerHeight];"
+    )
+    assert 0 <= top < bottom <= height, (top, bottom, height)
+    assert "stream(orders)" in shown and "[5, 6, 12]" in shown
