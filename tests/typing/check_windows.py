@@ -52,3 +52,6 @@ assert_type(window.values, dict[str, Any])
 error = LateItem("tumbling", window.items[0], 3, window.start, window.end)
 assert_type(error.position, int)
 assert isinstance(error, ValueError)
+
+# a time that is neither a datetime nor a number is refused by both checkers
+events.tumbling(hour, on=kind)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
