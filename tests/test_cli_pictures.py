@@ -89,6 +89,17 @@ def test_study_tree_without_svg_writes_a_summary_not_a_drawing() -> None:
     assert ET.fromstring(out).tag == NS + "svg"
 
 
+def test_study_report_writes_one_page(tmp_path: Path) -> None:
+    page = tmp_path / "study.html"
+    args = ("--queens-to", "5", "--blanks-to", "2", "--runs", "1")
+    code, out, err = run("study", "report", "--out", str(page), *args)
+    assert (code, out) == (0, "")
+    assert f"written to {page}" in err
+    html = page.read_text()
+    assert html.startswith("<!doctype html>") and html.count("<svg") == 3
+    assert run("study", "report", "--out", str(page), "--queens-to", "13")[0] == 2
+
+
 def test_generate_writes_a_booklet(tmp_path: Path) -> None:
     book = tmp_path / "book.html"
     code, out, _ = run(

@@ -154,6 +154,43 @@ def test_booklet_sheets_and_refusals() -> None:
         booklet([])
 
 
+# Each picture on the study page as the reader sees it: its width and height on screen
+# (pictures inside pictures, such as a chart's glyphs, left out).
+_PICTURES = """
+return [...document.querySelectorAll("section svg")]
+    .filter(s => !s.parentElement.closest("svg"))
+    .map(s => { const r = s.getBoundingClientRect(); return [r.width, r.height]; });
+"""
+
+
+def test_the_study_page_shows_its_tables_charts_tree_and_pipelines_offline(
+    browser: object, tmp_path: Path
+) -> None:
+    """``lazyfun study report``'s page: every chart and the tree drawn at a readable size,
+    a row for each measurement, the pipeline explained both ways, nothing fetched."""
+    pytest.importorskip("matplotlib")
+    from selenium.webdriver.remote.webdriver import WebDriver
+
+    from lazyfun.study.report import report_page
+
+    assert isinstance(browser, WebDriver)
+    page = tmp_path / "study.html"
+    html = report_page(queens_sizes=range(4, 7), blanks=range(1, 3), runs=1, tree_n=5)
+    page.write_text(html, encoding="utf-8")
+    browser.get(page.as_uri())
+    pictures = browser.execute_script(_PICTURES)
+    assert len(pictures) == 3  # two charts and the tree
+    assert all(width > 400 and height > 150 for width, height in pictures), pictures
+    assert browser.execute_script("return document.querySelectorAll('tbody tr').length") == (
+        3 * 3 + 2 * 3
+    )
+    explained = browser.execute_script(
+        "return [...document.querySelectorAll('.side pre')].map(p => p.innerText)"
+    )
+    assert len(explained) == 2 and ".sort()" in explained[1] and ".sort()" not in explained[0]
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+
+
 def test_the_docs_home_page_opens_with_its_pipeline_on_the_first_screen(
     browser: object, tmp_path: Path
 ) -> None:

@@ -297,3 +297,36 @@ def tree_command(
             f"(probe: {tree.probe_count:,} {tree.counted})",
             err=True,
         )
+
+
+def report_command(
+    out: Annotated[
+        Path, value("--out", "-o", metavar="FILE", help="Write the page to FILE ('-': stdout).")
+    ],
+    largest: Annotated[
+        int, value("--queens-to", metavar="N", help="Largest queens board (at most 12).")
+    ] = 9,
+    blanks: Annotated[
+        int, value("--blanks-to", metavar="N", help=f"Most blank cells (<= {LARGEST_BLANKS}).")
+    ] = 5,
+    runs: RunsOpt = RUNS,
+) -> None:
+    """One self-contained page for a class: the queens and Sudoku studies (tables, charts
+    as inline SVG), the search tree, and one pipeline explained lazy and with an eager step.
+
+    Nothing on the page is fetched from the network: it opens offline.
+    """
+    runs = _runs(runs)
+    if not 4 <= largest <= 12:
+        raise fail(f"--queens-to must be between 4 and 12, got {largest}")
+    if not 1 <= blanks <= LARGEST_BLANKS:
+        raise fail(f"--blanks-to must be between 1 and {LARGEST_BLANKS}, got {blanks}")
+    try:
+        from lazyfun.study.report import report_page
+
+        page = report_page(
+            queens_sizes=range(4, largest + 1), blanks=range(1, blanks + 1), runs=runs
+        )
+    except RuntimeError as error:  # no matplotlib: the charts cannot be drawn
+        raise fail(str(error)) from None
+    write_document(page, out, "the study page")

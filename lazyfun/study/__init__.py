@@ -7,7 +7,8 @@
   call-by-need on Bird's specification and on Fibonacci;
 - :mod:`lazyfun.study.measure`: time (the best of a few runs), traced peak
   memory, and the charts;
-- :mod:`lazyfun.study.tree`: the search tree, drawn or summed up by depth.
+- :mod:`lazyfun.study.tree`: the search tree, drawn or summed up by depth;
+- :mod:`lazyfun.study.report`: all of it as one self-contained page.
 
 Each study yields its measurements one at a time, and tells a ``progress``
 callback what it is about to measure, so a front end can show them as they
