@@ -16,17 +16,20 @@ for its read.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import heapq
 import math
+import numbers
 import os
 import pickle
+import re
 import shutil
 import sys
 import tempfile
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Generator, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from itertools import islice
 from typing import IO, Any, Generic, TypeVar
 
@@ -35,6 +38,7 @@ __all__ = [
     "REDUCTIONS",
     "Accumulators",
     "HashTable",
+    "KeyMismatch",
     "MergeJoin",
     "MergeJoining",
     "OutOfOrder",
@@ -45,6 +49,7 @@ __all__ = [
     "raise_first",
     "reductions",
     "size_of",
+    "sweep",
 ]
 
 T = TypeVar("T")
@@ -52,7 +57,13 @@ R = TypeVar("R")
 
 MEMORY = 256 * 2**20  # bytes: what sort holds in memory before it spills sorted runs
 CHUNK = 4096  # items a verb reads at a time (in C, by islice)
-FRAME = 1024  # items pickled together in a spilled run, and read back together
+FAN_IN = 64  # the most runs a merge reads at once
+FRAME = 32 * 2**10  # bytes: the least frame of a run read back, unless the budget is smaller
+POINTERS = 12  # bytes an item held costs beside itself: its place in the list, in the
+# sort's scratch (half a list) and the list's room to grow; and with a key, KEYED more
+KEYED = 12  # bytes: an item's place in the sort's list of keys and in its scratch
+PREFIX = "lazyfun-sort-"  # a spill folder's name: PREFIX, the owner's pid, "-", random
+_SPILL_FOLDER = re.compile(re.escape(PREFIX) + r"(\d+)-[a-z0-9_]+\Z")
 
 
 def size_of(item: object, depth: int = 2) -> int:
@@ -77,6 +88,17 @@ def size_of(item: object, depth: int = 2) -> int:
     return size
 
 
+def _values(item: object) -> Iterable[object]:
+    """What ``item`` holds that a key may give as it is: a dict's values, a sequence's
+    items, an object's attributes (none known: nothing)."""
+    if isinstance(item, dict):
+        return item.values()
+    if isinstance(item, list | tuple):
+        return item
+    fields = getattr(item, "__dict__", None)
+    return fields.values() if isinstance(fields, dict) else ()
+
+
 def _sift(items: list[T], key: Callable[[T], Any], errors: deque[Exception]) -> list[T]:
     """``items`` without those whose ``key`` raises; their errors added to ``errors``."""
     kept: list[T] = []
@@ -92,17 +114,43 @@ def _sift(items: list[T], key: Callable[[T], Any], errors: deque[Exception]) -> 
 
 class Sorter(Generic[T]):
     """Items sorted by ``key`` (stable, ``reverse`` as ``sorted`` takes it), holding about
-    ``memory`` bytes: beyond that, what it holds is sorted and written to a temporary
-    file as a run, and ``output`` merges the runs lazily (``heapq.merge``: stable, the
-    earlier run first on equal keys).  An item whose key raises is left out and its
-    error kept in ``errors``.  ``close`` removes the temporary files."""
+    ``memory`` bytes at any size and any budget.  An item whose key raises is left out
+    and its error kept in ``errors``.  ``close`` removes the temporary files.
 
-    def __init__(self, key: Callable[[T], Any] | None, reverse: bool, memory: int) -> None:
-        self.key, self.reverse, self.memory = key, reverse, memory
+    While it reads, it holds what the budget has room for (an item costs its
+    :func:`size_of`, its pointers, and its key's, unless the key is one of its values);
+    past it, what it holds is sorted and
+    written as a run, in frames of ``frame_bytes``, to a folder of ``tmpdir`` (the
+    system's temporary folder by default) named for its process, ``lazyfun-sort-<pid>-…``.
+    At the end the runs are merged in passes of at most ``fan_in`` runs (``heapq.merge``:
+    stable, the earlier run first on equal keys), each pass writing longer runs, until
+    one merge of at most ``fan_in`` runs gives the items, lazily.  A merge holds a frame
+    of each run it reads (and of the run it writes), ``fan_in + 1`` frames of
+    ``frame_bytes``: half the budget; the last run read stays in memory if it is within
+    the other half, else it is spilled too.  Beside ``memory``, a sort holds a fixed
+    overhead: a file's buffer (8 KiB) for each of at most :data:`FAN_IN` runs open at
+    once, and one frame's pickled bytes as it is read or written.
+
+    The first spill of a process's sort removes the spill folders of processes that
+    are no longer alive (a sort killed with its process leaves its folder behind).
+    """
+
+    def __init__(
+        self,
+        key: Callable[[T], Any] | None,
+        reverse: bool,
+        memory: int,
+        tmpdir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.key, self.reverse, self.memory, self.tmpdir = key, reverse, memory, tmpdir
+        # the fan-in: frames of at least FRAME bytes in half the budget, 2 to FAN_IN
+        self.fan_in = max(2, min(FAN_IN, memory // (2 * FRAME) - 1))
+        self.frame_bytes = max(1, memory // (2 * (self.fan_in + 1)))
         self.items: list[T] = []
         self.held = 0  # bytes, estimated from one item a chunk
         self.each = 0  # bytes an item, as last measured
         self.runs: list[str] = []
+        self.made = 0  # runs written, for their names
         self.folder: str | None = None
         self.errors: deque[Exception] = deque()
         self.readers: list[Generator[T, None, None]] = []
@@ -119,11 +167,23 @@ class Sorter(Generic[T]):
         if not chunk:
             return
         self.items.extend(chunk)
-        # a pointer in the list, and the item in the middle of the chunk as measured
-        self.each = 8 + size_of(chunk[len(chunk) // 2])
+        self.each = self._measure(chunk[len(chunk) // 2])  # the item in the middle
         self.held += len(chunk) * self.each
         if self.held >= self.memory:
+            self._sorted()
             self._spill()
+
+    def _measure(self, item: T) -> int:
+        """The bytes an item held costs: itself, its pointers, and its key (the sort
+        keeps each item's), unless the key is one of the item's own values."""
+        each = POINTERS + size_of(item) * 9 // 8  # and the allocator's rounding up
+        if self.key is not None:
+            each += KEYED
+            with contextlib.suppress(Exception):  # the sort reports it, in its place
+                k = self.key(item)
+                if not any(k is value for value in _values(item)):
+                    each += size_of(k, 1)
+        return each
 
     def _sorted(self) -> None:
         key: Any = self.key  # the stubs want a key of comparables; the items' own order
@@ -138,17 +198,54 @@ class Sorter(Generic[T]):
             self.items = kept
             self.items.sort(key=key, reverse=self.reverse)
 
+    def _frame(self) -> int:
+        """Items a frame: ``frame_bytes`` of them, by the last item measured."""
+        return max(1, self.frame_bytes // max(1, self.each))
+
     def _spill(self) -> None:
-        self._sorted()
+        """Write the items held (sorted) as a run, and let go of them."""
+        items, self.items = self.items, []
+        self.runs.append(self._write(iter(items)))
+        del items
+        self.held = 0
+
+    def _write(self, items: Iterator[T]) -> str:
+        """A new run of ``items`` (in order), in frames; its path."""
         if self.folder is None:
-            self.folder = tempfile.mkdtemp(prefix="lazyfun-sort-")
-        path = os.path.join(self.folder, f"run{len(self.runs)}")
+            parent = tempfile.gettempdir() if self.tmpdir is None else os.fspath(self.tmpdir)
+            sweep(parent)
+            self.folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=parent)
+        path = os.path.join(self.folder, f"run{self.made}")
+        self.made += 1
+        frame = self._frame()
         with open(path, "wb") as file:
-            items = self.items
-            for start in range(0, len(items), FRAME):
-                pickle.dump(items[start : start + FRAME], file, pickle.HIGHEST_PROTOCOL)
-        self.runs.append(path)
-        self.items, self.held = [], 0
+            while True:
+                part = list(islice(items, frame))
+                if not part:
+                    break
+                pickle.dump(part, file, pickle.HIGHEST_PROTOCOL)
+        return path
+
+    def _merged(self, runs: list[Any]) -> Iterator[T]:
+        key: Any = self.key  # heapq's stub wants a key of comparables; the items' own order
+        return heapq.merge(*runs, key=key, reverse=self.reverse)
+
+    def _pass(self) -> None:
+        """Merge each ``fan_in`` runs in turn into one (in their order, so the merge
+        stays stable)."""
+        runs, self.runs = self.runs, []
+        for start in range(0, len(runs), self.fan_in):
+            group = runs[start : start + self.fan_in]
+            if len(group) == 1:
+                self.runs.append(group[0])
+                continue
+            self.readers = [_read_run(path) for path in group]
+            self.runs.append(self._write(self._merged(self.readers)))
+            for reader in self.readers:
+                reader.close()
+            self.readers = []
+            for path in group:
+                os.remove(path)
 
     def output(self) -> Iterator[T]:
         """The items in order: from memory, or merged from the runs and what is held."""
@@ -156,9 +253,12 @@ class Sorter(Generic[T]):
         if not self.runs:
             items, self.items = self.items, []
             return iter(items)
+        if self.held > self.memory // 2:  # it would crowd the frames of the merge
+            self._spill()
+        while len(self.runs) > self.fan_in:
+            self._pass()
         self.readers = [_read_run(path) for path in self.runs]
-        key: Any = self.key  # heapq's stub wants a key of comparables; the items' own order
-        return heapq.merge(*self.readers, self.items, key=key, reverse=self.reverse)
+        return self._merged([*self.readers, self.items])
 
     def __del__(self) -> None:
         self.close()
@@ -184,6 +284,46 @@ def _read_run(path: str) -> Generator[Any, None, None]:
             except EOFError:
                 return
             yield from frame
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is alive (signal 0 tests it and sends nothing); a process
+    of another user is."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's, or no pid at all: not ours to judge
+    return True
+
+
+def sweep(parent: str) -> list[str]:
+    """Remove the spill folders in ``parent`` of processes no longer alive (their pid in
+    the name, ``lazyfun-sort-<pid>-…``); the folders removed.  Only on POSIX, where
+    signal 0 tests a process without touching it.
+
+    >>> sweep("/no/such/folder")
+    []
+    """
+    removed: list[str] = []
+    if os.name != "posix":
+        return removed
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return removed
+    for name in names:
+        found = _SPILL_FOLDER.match(name)
+        if found is None:
+            continue
+        pid = int(found[1])
+        if pid == os.getpid() or _alive(pid):
+            continue
+        path = os.path.join(parent, name)
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
 
 
 class Top(Generic[T]):
@@ -244,15 +384,54 @@ def field(on: str | Callable[[T], R]) -> Callable[[T], Any]:
     return get
 
 
+class KeyMismatch(ValueError):
+    """A join whose keys are of two types that never equal each other (an id read as a
+    string on one side, as a number on the other): the join would miss silently.  It
+    names both types, the key of this side and its item (from 1), and the other side's
+    key of that type seen first (a merge join: its row).  Two types may match when one
+    is the other's subclass, both are numbers (``1 == 1.0``), or one is None (a missing
+    key, which a merge join cannot order, so there it is a mismatch too)."""
+
+    def __init__(self, message: str, this: type, other: type) -> None:
+        super().__init__(message)
+        self.this, self.other = this, other
+
+
+def _may_equal(a: type, b: type) -> bool:
+    """Whether keys of types ``a`` and ``b`` can be equal (see :class:`KeyMismatch`)."""
+    if issubclass(a, b) or issubclass(b, a) or a is type(None) or b is type(None):
+        return True
+    return issubclass(a, numbers.Number) and issubclass(b, numbers.Number)
+
+
+def _mismatch(this: Any, item: int, other: Any, where: str) -> KeyMismatch:
+    """The error of this side's key ``this`` (at ``item``) against the other side's
+    ``other`` (seen ``where``)."""
+    mine, theirs = type(this), type(other)
+    return KeyMismatch(
+        f"join: this side's key {this!r} ({mine.__name__}, item {item}) can never equal "
+        f"the other side's keys ({theirs.__name__}: {other!r}, {where}); the join would "
+        "miss silently. Make both sides' keys one type (e.g. on=lambda r: int(r['id']))",
+        mine,
+        theirs,
+    )
+
+
 class HashTable(Generic[T]):
     """The other side of a hash join: its items by key, in their order, holding at most
-    ``memory`` bytes (a ValueError with the reason beyond it)."""
+    ``memory`` bytes (a ValueError with the reason beyond it).  A key of this side that
+    finds no rows is checked by its type (:meth:`check`): one that can equal none of
+    the table's keys' types is a :class:`KeyMismatch` at its place."""
 
     def __init__(self, key: Callable[[T], Any], memory: int | None) -> None:
         self.key, self.memory = key, memory
         self.rows: dict[Any, list[T]] = {}
         self.held = 0
         self.errors: deque[Exception] = deque()
+        # the key types a missing key may have (a set lookup a miss); the first key of
+        # each type of the table's, worked out at the first miss
+        self.matching: set[type] = {type(None)}
+        self.firsts: dict[type, Any] | None = None
 
     def add(self, chunk: list[T]) -> None:
         """Hold the rows of ``chunk`` (a row whose key raises left out, its error kept)."""
@@ -290,11 +469,28 @@ class HashTable(Generic[T]):
             if not chunk:
                 return
 
-    def pairs(self, item: T, k: Any, left: bool) -> list[tuple[T, Any]]:
-        """The pairs ``item`` (whose key is ``k``) makes: one a matching row, or with
-        ``left`` ``(item, None)`` when none matches."""
+    def check(self, k: Any, item: int) -> None:
+        """A key ``k`` of this side's ``item`` that found no rows, and whose type is not
+        in ``matching``: a KeyMismatch if it can equal none of the table's keys (an
+        empty table matches every type)."""
+        if self.firsts is None:
+            self.firsts = {}
+            for key in self.rows:  # once, by distinct key
+                self.firsts.setdefault(type(key), key)
+        kind = type(k)
+        if not self.firsts or any(_may_equal(kind, other) for other in self.firsts):
+            self.matching.add(kind)
+            return
+        first = next(iter(self.firsts.values()))
+        raise _mismatch(k, item, first, "the first")
+
+    def pairs(self, item: T, k: Any, left: bool, index: int) -> list[tuple[T, Any]]:
+        """The pairs ``item`` (whose key is ``k``, the ``index``-th item) makes: one a
+        matching row, or with ``left`` ``(item, None)`` when none matches."""
         rows = self.rows.get(k)
         if rows is None:
+            if type(k) not in self.matching:
+                self.check(k, index)
             return [(item, None)] if left else []
         return [(item, row) for row in rows]
 
@@ -308,7 +504,8 @@ class OutOfOrder(ValueError):
 
 class MergeJoin:
     """A merge join's state: the other side's rows of the key in hand, read from an
-    iterator sorted on its key; a key out of order on either side is a ValueError."""
+    iterator sorted on its key; a key out of order on either side is a ValueError, and
+    keys that do not compare (of two types) a :class:`KeyMismatch`: either ends it."""
 
     def __init__(self, other: Iterator[Any], other_key: Callable[[Any], Any]) -> None:
         self.other, self.other_key = other, other_key
@@ -330,17 +527,40 @@ class MergeJoin:
             return
         self.read += 1
         k = self.other_key(row)
-        if self.next_key is not _END and k < self.next_key:
-            self.done = True
-            raise OutOfOrder(
-                f"join(sorted=True): the other side is not sorted on its key: row "
-                f"{self.read} has {k!r} after {self.next_key!r}"
-            )
+        if self.next_key is not _END:
+            try:
+                behind = k < self.next_key
+            except TypeError:
+                self.done = True
+                raise KeyMismatch(
+                    f"join(sorted=True): the other side's keys do not compare: row "
+                    f"{self.read} has {k!r} ({type(k).__name__}) after {self.next_key!r} "
+                    f"({type(self.next_key).__name__})",
+                    type(k),
+                    type(self.next_key),
+                ) from None
+            if behind:
+                self.done = True
+                raise OutOfOrder(
+                    f"join(sorted=True): the other side is not sorted on its key: row "
+                    f"{self.read} has {k!r} after {self.next_key!r}"
+                )
         self.next_row, self.next_key = row, k
 
-    def matches(self, k: Any) -> list[Any]:
-        """The other side's rows of key ``k`` (the left keys must come in order)."""
-        if self.last_left is not _END and k < self.last_left:
+    def matches(self, k: Any, item: int = 0) -> list[Any]:
+        """The other side's rows of key ``k``, of this side's ``item`` (the left keys
+        must come in order)."""
+        try:
+            behind = self.last_left is not _END and k < self.last_left
+        except TypeError:
+            raise KeyMismatch(
+                f"join(sorted=True): this side's keys do not compare: item {item} has "
+                f"{k!r} ({type(k).__name__}) after {self.last_left!r} "
+                f"({type(self.last_left).__name__})",
+                type(k),
+                type(self.last_left),
+            ) from None
+        if behind:
             raise OutOfOrder(
                 f"join(sorted=True): this side is not sorted on its key: {k!r} after "
                 f"{self.last_left!r}"
@@ -354,7 +574,11 @@ class MergeJoin:
         while True:
             if self.next_row is _END and not self.done:
                 self._pull()
-            if self.next_row is _END or k < self.next_key:
+            try:
+                ahead = self.next_row is _END or k < self.next_key
+            except TypeError:
+                raise _mismatch(k, item, self.next_key, f"row {self.read}") from None
+            if ahead:
                 self.complete = True  # every row of the key read (an error of the other
                 return self.rows  # side raised above leaves it to be gone on with)
             if self.next_key == k:
@@ -362,32 +586,31 @@ class MergeJoin:
             self.next_row = _END
 
 
-# --- keyed aggregates -----------------------------------------------------------------
-
-
 class MergeJoining:
     """A merge join's step, sync or async, but for how it reads its source: the item in
     hand, its key, the pairs ready to give; the other side's error passes on and the
-    item stays in hand; a key out of order ends the join."""
+    item stays in hand; a key out of order, or keys that do not compare, end the join."""
 
     def __init__(self, key: Callable[[Any], Any], join: MergeJoin, left: bool) -> None:
         self.key, self.join, self.left = key, join, left
         self.item: Any = None
         self.k: Any = None
+        self.taken = 0  # items taken, the one in hand the last
         self.waiting = False  # an item whose rows were not all read (the other side raised)
         self.ready: deque[tuple[Any, Any]] = deque()
         self.ended = False
 
     def take(self, item: Any) -> None:
         """``item`` in hand, its rows to find."""
+        self.taken += 1
         self.item, self.k = item, self.key(item)
         self.waiting = True
 
     def match(self) -> None:
         """The pairs of the item in hand."""
         try:
-            rows = self.join.matches(self.k)
-        except OutOfOrder:
+            rows = self.join.matches(self.k, self.taken)
+        except (OutOfOrder, KeyMismatch):
             self.ended = True
             raise
         self.waiting = False
@@ -405,6 +628,9 @@ def raise_first(errors: deque[Exception]) -> None:
             raise error
         finally:
             del error  # the frame keeps no error alive once it is passed on
+
+
+# --- keyed aggregates -----------------------------------------------------------------
 
 
 class _Reduction:
@@ -430,9 +656,76 @@ class _Count(_Reduction):
         return acc + 1
 
 
+class _Exact(list[float]):
+    """A running sum, exact: its floats kept as the few floats (Shewchuk's partials,
+    nonoverlapping, and those not yet folded in) whose sum is exactly theirs, its ints
+    added as ints, anything else (a Decimal, a Fraction, a timedelta) added with ``+``."""
+
+    __slots__ = ("ints", "other")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ints: int | None = None
+        self.other: Any = _END
+
+
+SPARE = 32  # floats a sum gathers before it folds them into its partials
+
+
+def _partials(values: list[float]) -> list[float]:
+    """Floats whose sum is exactly the sum of ``values`` (which it takes for its own),
+    largest first: the sum correctly rounded (``math.fsum``), then what it left out,
+    rounded, until nothing is (each left-out part is below half an ulp of the last:
+    two or three steps).  Past the floats' range, the plain sum (inf, as ``sum``)."""
+    parts: list[float] = []
+    try:
+        while True:
+            part = math.fsum(values)
+            if not part or not math.isfinite(part):
+                return parts or [part]
+            parts.append(part)
+            values.append(-part)
+    except OverflowError:  # an intermediate sum past the floats' range
+        return [sum(values[: len(values) - len(parts)])]
+
+
+def _int_floats(n: int) -> list[float]:
+    """Floats whose sum is exactly ``n``."""
+    parts: list[float] = []
+    while n:
+        part = float(n)
+        parts.append(part)
+        n -= int(part)
+    return parts
+
+
 class _Sum(_Reduction):
+    """The sum, exact: ints stay ints; floats (and ints among them) give the exact sum
+    rounded once, as ``math.fsum``; other values are added with ``+``, then to that."""
+
+    def start(self, value: Any) -> Any:
+        return self.step(_Exact(), value)
+
     def step(self, acc: Any, value: Any) -> Any:
-        return acc + value
+        if type(value) is float:  # the common case first: a type check and an append
+            acc.append(value)
+            if len(acc) > SPARE:
+                acc[:] = _partials(acc)
+        elif isinstance(value, float):
+            self.step(acc, float(value))
+        elif isinstance(value, int):
+            acc.ints = value if acc.ints is None else acc.ints + value
+        else:
+            acc.other = value if acc.other is _END else acc.other + value
+        return acc
+
+    def end(self, acc: Any) -> Any:
+        total: Any = acc.ints
+        if acc:  # floats: at least one part, once one came
+            total = math.fsum([*acc, *_int_floats(acc.ints or 0)])
+        if acc.other is _END:
+            return total
+        return acc.other if total is None else acc.other + total
 
 
 class _Min(_Reduction):

@@ -98,6 +98,7 @@ class AsyncHashJoin(Step):
         self.source, self.key, self.other, self.table, self.left = source, key, other, table, left
         self.building = table.filled(other)
         self.ready: deque[tuple[Any, Any]] = deque()
+        self.index = 0  # the items read
 
     async def __anext__(self) -> Any:
         for error in self.building:  # the table built first, its errors passed on in place
@@ -107,7 +108,8 @@ class AsyncHashJoin(Step):
                 del error  # the frame keeps no error alive once it is passed on
         while not self.ready:
             item = await anext(self.source)
-            self.ready.extend(self.table.pairs(item, self.key(item), self.left))
+            self.index += 1
+            self.ready.extend(self.table.pairs(item, self.key(item), self.left, self.index))
         return self.ready.popleft()
 
 

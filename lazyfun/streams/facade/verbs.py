@@ -10,6 +10,7 @@ terminal forms are awaited in an async stream.  The work is in
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Coroutine, Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
@@ -56,13 +57,25 @@ class Verbs(Shapes[T, M]):
     __slots__ = ()
 
     def sort(
-        self, key: Callable[[T], Any] | None = None, *, reverse: bool = False, memory: int = MEMORY
+        self,
+        key: Callable[[T], Any] | None = None,
+        *,
+        reverse: bool = False,
+        memory: int = MEMORY,
+        tmpdir: str | os.PathLike[str] | None = None,
     ) -> Stream[T, M]:
         """The items sorted by ``key`` (stable; ``reverse`` as ``sorted`` takes it),
-        holding about ``memory`` bytes (256 MiB unless you say): beyond it, sorted runs
-        are written to temporary files and merged lazily as the stream is read.  The
-        files are removed at the end, on ``close()``, on an error and on Ctrl-C.  An
-        error from upstream passes on before the sorted items, and the sort goes on.
+        holding about ``memory`` bytes (256 MiB unless you say) at any size: beyond it,
+        sorted runs are written to temporary files (in a folder of ``tmpdir``, the
+        system's temporary folder by default, named ``lazyfun-sort-<pid>-…``) and merged
+        in passes of at most 64 runs, the last one lazily as the stream is read; a merge
+        holds a frame of each run it reads, half the budget.  Beside ``memory`` a sort
+        holds a fixed overhead: a file buffer (8 KiB) for each of at most 64 open runs
+        and one frame's bytes.  The files are removed at the end, on ``close()``, on an
+        error and on Ctrl-C; a process killed outright leaves its folder, and the next
+        sort that spills into that ``tmpdir`` removes the folders of processes no
+        longer alive.  An error from upstream passes on before the sorted items, and
+        the sort goes on.
 
         >>> rows = [{"n": 2}, {"n": 1}, {"n": 2, "late": True}]
         >>> stream(rows).sort(key=lambda r: r["n"]).to_list()
@@ -70,7 +83,9 @@ class Verbs(Shapes[T, M]):
         """
         if key is not None:
             self._checked(key, "sort's key", plain=True)
-        made: Stream[T, M] = self._run.sort(self, key, reverse, _memory(memory, "sort"))
+        if tmpdir is not None and not isinstance(tmpdir, str | os.PathLike):
+            raise TypeError(f"sort's tmpdir must be a folder's path, got {tmpdir!r}")
+        made: Stream[T, M] = self._run.sort(self, key, reverse, _memory(memory, "sort"), tmpdir)
         return made
 
     def top(

@@ -310,9 +310,9 @@ def pmap(
     return then(s, window, window)
 
 
-def sort(s: Stream, key: Any, reverse: bool, memory: int) -> Any:
+def sort(s: Stream, key: Any, reverse: bool, memory: int, tmpdir: Any) -> Any:
     key = None if key is None else s._counted(key)
-    sorter: Sorter[Any] = gauged(s._stage, Sorter(key, reverse, memory))
+    sorter: Sorter[Any] = gauged(s._stage, Sorter(key, reverse, memory, tmpdir))
     return then(s, vsteps.read_all(s._take_items(), sorter), sorter)
 
 

@@ -84,7 +84,9 @@ def hash_join(
 ) -> Iterator[tuple[Any, Any]]:
     """Pairs of an item and each row of ``other`` with its key (``left``: and the items
     with none, paired with None), ``other`` read into ``table`` at the first read; read
-    in C, an error passed on as a segment whose read raises it."""
+    in C, an error passed on as a segment whose read raises it.  An item whose key can
+    equal none of the table's (by type: :meth:`HashTable.check`) is a KeyMismatch at its
+    place, and the join goes on."""
     return chain.from_iterable(_join_segments(source, key, other, table, left))
 
 
@@ -97,14 +99,19 @@ def _join_segments(
 ) -> Iterator[Iterable[tuple[Any, Any]]]:
     for error in table.filled(other):
         yield Failure(error)
-    rows_of = table.rows.get
+    rows_of, matching, check = table.rows.get, table.matching, table.check
+    numbered = enumerate(source, 1)  # an error from the source counts no item
     while True:
         try:
-            for item in source:  # the loop goes on after an error (the source resumes)
-                rows = rows_of(key(item))
+            for index, item in numbered:  # the loop goes on after an error (it resumes)
+                k = key(item)
+                rows = rows_of(k)
                 if rows:
                     yield [(item, row) for row in rows]
-                elif left:
+                    continue
+                if type(k) not in matching:  # a key that may never match: a type check
+                    check(k, index)
+                if left:
                     yield ((item, None),)
             return
         except Exception as error:
