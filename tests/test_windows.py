@@ -431,3 +431,15 @@ def test_sessions_hold_only_the_open_ones() -> None:
     assert most_open <= 2 and most_held <= 10
     core.finish()
     assert len(core.ready) == 2_000 and {len(w.items) for w in core.ready} == {5}
+
+
+def test_explain_names_the_step_and_the_most_items_it_held_in_both_modes() -> None:
+    sync = stream(range(100), analyze=True).tumbling(10, on=abs, lateness=5)
+    assert len(sync.to_list()) == 10
+    asynchronous = astream(range(100), analyze=True).tumbling(10, on=abs, lateness=5)
+    assert len(run(asynchronous.to_list())) == 10
+    for windows in (sync, asynchronous):
+        rows = windows.explain(analyze=True, format="dict")
+        row = next(row for row in rows if row["step"] == ".tumbling(10, on=abs, lateness=5)")
+        assert (row["in"], row["out"]) == (100, 10)
+        assert isinstance(row["held"], int) and 5 < row["held"] <= 15  # lateness + size at most
