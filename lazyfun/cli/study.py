@@ -50,7 +50,7 @@ RunsOpt = Annotated[
 ]
 LEFT = ("version", "strategy", "program")  # text columns, aligned left
 # plain lines: each column as wide as its heading, and these as wide as their widest cells
-WIDE = {"version": 13, "strategy": 12, "time": 16, "spread": 6, "peak memory": 11, "work": 7}
+WIDE = {"n": 2, "version": 13, "strategy": 12, "time": 17, "spread": 6, "peak memory": 11}
 
 
 def _runs(runs: int) -> int:

@@ -40,6 +40,7 @@ from lazyfun.study.measure import (
     human_bytes,
     labelled,
     peak_bytes,
+    runs_note,
     save_chart,
     seconds_cell,
     spread_cell,
@@ -240,7 +241,7 @@ def evaluation_notes(measurements: Iterable[EvaluationMeasurement]) -> list[str]
     """The table's footnotes: the figures' meaning and the work's unit for each program."""
     runs = max((m.runs for m in measurements), default=RUNS)
     return [
-        f"time: the best of {runs} runs; spread: how much slower the slowest run was.",
+        runs_note(runs),
         "work: row tuples computed (sudoku; size = blanks), generators started or cells\n"
         "computed (fibonacci; size = index).  Call-by-name recomputes what call-by-need\n"
         "computes once and shares; strict builds every candidate before filtering.",

@@ -21,6 +21,7 @@ __all__ = [
     "human_bytes",
     "labelled",
     "peak_bytes",
+    "runs_note",
     "save_chart",
     "seconds_cell",
     "spread_cell",
@@ -69,6 +70,17 @@ def seconds_cell(seconds: float) -> str:
     ('0.0513 s', '14 µs')
     """
     return f"{seconds:.4f} s" if seconds >= 0.001 else f"{seconds * 1e6:.0f} µs"
+
+
+def runs_note(runs: int) -> str:
+    """The table's note on its times.
+
+    >>> runs_note(3)
+    'time: the best of 3 runs; spread: how much slower the slowest run was.'
+    """
+    if runs < 2:
+        return "time: one run each (--runs R for the best of R, and their spread)."
+    return f"time: the best of {runs} runs; spread: how much slower the slowest run was."
 
 
 def spread_cell(t: Timing) -> str:

@@ -32,6 +32,7 @@ from lazyfun.study.measure import (
     human_bytes,
     labelled,
     peak_bytes,
+    runs_note,
     save_chart,
     seconds_cell,
     spread_cell,
@@ -179,9 +180,7 @@ def table_rows(measurements: Iterable[QueensMeasurement]) -> Iterator[tuple[str,
             seconds = seconds_cell(m.seconds)
             spread = spread_cell(Timing(m.seconds, m.spread, m.runs))
         else:
-            seconds = "not run" if m.seconds != m.seconds else f"~{m.seconds:,.3g} s (est.)"
-            if m.seconds >= 1000:
-                seconds = f"~{m.seconds:,.0f} s (est.)"
+            seconds = "not run" if m.seconds != m.seconds else f"~{_long(m.seconds)} (est.)"
             spread = "-"
         peak = human_bytes(m.peak_bytes) if m.peak_bytes is not None else "-"
         version = m.version.removeprefix("eager ")
@@ -196,12 +195,32 @@ def table_rows(measurements: Iterable[QueensMeasurement]) -> Iterator[tuple[str,
         )
 
 
+def _long(seconds: float) -> str:
+    """An estimated time in the unit a reader pictures: seconds, hours, days or years.
+
+    >>> [_long(s) for s in (38.2, 904.0, 9207.0, 243_303.0, 7.1e6, 2.1e8)]
+    ['38.2 s', '904 s', '2.6 hours', '2.8 days', '82 days', '6.7 years']
+    """
+    if seconds < 100:
+        return f"{seconds:.3g} s"
+    if seconds < 3600:
+        return f"{seconds:,.0f} s"
+    if seconds < 86_400:
+        return f"{seconds / 3600:.1f} hours"
+    days = seconds / 86_400
+    if days < 10:
+        return f"{days:.1f} days"
+    if days < 365:
+        return f"{days:,.0f} days"
+    return f"{days / 365.25:,.1f} years"
+
+
 def queens_notes(measurements: Iterable[QueensMeasurement]) -> list[str]:
     """The table's footnotes: what its words mean, the estimate's only under a table with one."""
     data = list(measurements)
     runs = max((m.runs for m in data), default=RUNS)
     notes = [
-        f"time: the best of {runs} runs; spread: how much slower the slowest run was.",
+        runs_note(runs),
         "placements built: partial placements each version made on its way; the eager\n"
         "versions make every candidate and then test it, the lazy search only safe ones.",
     ]

@@ -26,6 +26,7 @@ from lazyfun.study.measure import (
     human_bytes,
     labelled,
     peak_bytes,
+    runs_note,
     save_chart,
     seconds_cell,
     spread_cell,
@@ -150,7 +151,7 @@ def sudoku_notes(measurements: Iterable[SudokuMeasurement]) -> list[str]:
     """The table's footnotes: what the versions hold, and why pruning costs memory."""
     runs = max((m.runs for m in measurements), default=RUNS)
     return [
-        f"time: the best of {runs} runs; spread: how much slower the slowest run was.",
+        runs_note(runs),
         "lazy holds one candidate grid at a time; eager holds all of them.  The lazy\n"
         "expand recomputes row products instead of storing them, so it is slower.",
         "lazy, pruned: `many prune` first rewrites every cell's choices, a new grid of\n"
