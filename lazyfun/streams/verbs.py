@@ -59,6 +59,7 @@ MEMORY = 256 * 2**20  # bytes: what sort holds in memory before it spills sorted
 CHUNK = 4096  # items a verb reads at a time (in C, by islice)
 FAN_IN = 64  # the most runs a merge reads at once
 FRAME = 32 * 2**10  # bytes: the least frame of a run read back, unless the budget is smaller
+FRAME_MOST = 256 * 2**10  # bytes: the most (larger frames only read slower, out of cache)
 POINTERS = 12  # bytes an item held costs beside itself: its place in the list, in the
 # sort's scratch (half a list) and the list's room to grow; and with a key, KEYED more
 KEYED = 12  # bytes: an item's place in the sort's list of keys and in its scratch
@@ -126,8 +127,8 @@ class Sorter(Generic[T]):
     stable, the earlier run first on equal keys), each pass writing longer runs, until
     one merge of at most ``fan_in`` runs gives the items, lazily.  A merge holds a frame
     of each run it reads (and of the run it writes), ``fan_in + 1`` frames of
-    ``frame_bytes``: half the budget; the last run read stays in memory if it is within
-    the other half, else it is spilled too.  Beside ``memory``, a sort holds a fixed
+    ``frame_bytes``: half the budget; of the items read last, what passes the other
+    half is spilled too, the rest stays in memory.  Beside ``memory``, a sort holds a fixed
     overhead: a file's buffer (8 KiB) for each of at most :data:`FAN_IN` runs open at
     once, and one frame's pickled bytes as it is read or written.
 
@@ -145,7 +146,7 @@ class Sorter(Generic[T]):
         self.key, self.reverse, self.memory, self.tmpdir = key, reverse, memory, tmpdir
         # the fan-in: frames of at least FRAME bytes in half the budget, 2 to FAN_IN
         self.fan_in = max(2, min(FAN_IN, memory // (2 * FRAME) - 1))
-        self.frame_bytes = max(1, memory // (2 * (self.fan_in + 1)))
+        self.frame_bytes = max(1, min(FRAME_MOST, memory // (2 * (self.fan_in + 1))))
         self.items: list[T] = []
         self.held = 0  # bytes, estimated from one item a chunk
         self.each = 0  # bytes an item, as last measured
@@ -253,8 +254,11 @@ class Sorter(Generic[T]):
         if not self.runs:
             items, self.items = self.items, []
             return iter(items)
-        if self.held > self.memory // 2:  # it would crowd the frames of the merge
-            self._spill()
+        if self.held > self.memory // 2:  # what crowds the merge's frames, spilled
+            cut = len(self.items) - len(self.items) * (self.memory // 2) // self.held
+            self.runs.append(self._write(islice(self.items, cut)))  # before the rest, so
+            del self.items[:cut]  # the merge stays stable
+            self.held = self.memory // 2
         while len(self.runs) > self.fan_in:
             self._pass()
         self.readers = [_read_run(path) for path in self.runs]
