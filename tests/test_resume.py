@@ -1,11 +1,14 @@
 """A killed job resumes: a pipeline (JSON Lines in, a concurrent ordered map, a bad
-record caught; JSON Lines or SQLite out) is killed with SIGKILL at random moments and
-run again with ``resume=True`` until it ends; its output is then byte for byte (row
-for row) the output of a run never stopped.  And what cannot resume exactly is
-refused at the call with the reason."""
+record caught; JSON Lines, Parquet or SQLite out; a Stream's, or an AsyncStream's
+whose calls are coroutines) is killed with SIGKILL at random moments and run again
+with ``resume=True`` until it ends; its output is then byte for byte (row for row) the
+output of a run never stopped.  A resumed file source seeks past what was done rather
+than reading it again.  And what cannot resume exactly is refused at the call with the
+reason."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -19,28 +22,41 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 
-from lazyfun import RecordError, Stream, stream
-from lazyfun.io import read_csv, read_jsonl, read_lines, read_sql, to_jsonl
+from lazyfun import AsyncStream, RecordError, Stream, astream, stream
+from lazyfun.io import read_csv, read_jsonl, read_lines, read_parquet, read_sql, to_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = 8_000
 
 JOB = textwrap.dedent(
     """
-    import sys, time
-    from lazyfun import RecordError
+    import asyncio, sys, time
+    from lazyfun import RecordError, astream
     from lazyfun.io import read_jsonl
+
+    def enriched(record):
+        return {"n": record["n"], "square": record["n"] ** 2, "tag": "x" * (record["n"] % 7)}
 
     def enrich(record):
         time.sleep(0.0005)  # half a second for the job on 8 threads: time for kills
-        return {"n": record["n"], "square": record["n"] ** 2, "tag": "x" * (record["n"] % 7)}
+        return enriched(record)
+
+    async def fetch(record):  # an HTTP call, as the ingest in the docs makes
+        await asyncio.sleep(0.001)
+        return enriched(record)
 
     source, out, sink = sys.argv[1:4]
     pipeline = read_jsonl(source).map(enrich, concurrency=8).catch(RecordError)
     if sink == "jsonl":
         pipeline.to_jsonl(out, resume=True)
+    elif sink == "parquet":
+        pipeline.to_parquet(out, row_group=500, resume=True)
+    elif sink == "async":
+        ingest = astream(read_jsonl(source)).map(fetch, concurrency=8).catch(RecordError)
+        asyncio.run(ingest.to_jsonl(out, resume=True))
     else:
         pipeline.to_sql(out, "enriched", 500, resume=True)
     """
@@ -94,14 +110,20 @@ def _trials(source: Path, folder: Path, sink: str, trials: int) -> None:
             kills += 1
             assert kills < 30, "the job never ended between kills"
         killed += kills
-        if sink == "jsonl":
+        if sink in ("jsonl", "async"):
             assert out.read_bytes() == reference.read_bytes(), f"trial {trial}, {kills} kills"
+        elif sink == "parquet":
+            assert pq.read_table(out).to_pylist() == pq.read_table(reference).to_pylist()
+            assert not Path(f"{out}.parts").exists()
         else:
             assert _rows(out) == _rows(reference), f"trial {trial}, {kills} kills"
     assert killed > 0  # the kills did land in the runs (some, at random, after one ended)
 
 
-@pytest.mark.parametrize("sink", ["jsonl", "sql"])
+SINK_KINDS = ["jsonl", "sql", "parquet", "async"]
+
+
+@pytest.mark.parametrize("sink", SINK_KINDS)
 def test_a_job_killed_at_random_moments_resumes_to_the_same_output(
     source: Path, tmp_path: Path, sink: str
 ) -> None:
@@ -109,15 +131,155 @@ def test_a_job_killed_at_random_moments_resumes_to_the_same_output(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sink", ["jsonl", "sql"])
+@pytest.mark.parametrize("sink", SINK_KINDS)
 def test_twenty_five_kills_a_sink(source: Path, tmp_path: Path, sink: str) -> None:
     _trials(source, tmp_path, sink, 25)
 
 
-def test_the_reference_output_is_the_whole_job(source: Path, tmp_path: Path) -> None:
+def _junked(path: Path, start: int, end: int) -> None:
+    """The bytes ``start:end`` of ``path`` made one line of the same length: a source
+    that read them again would count one record where there were many."""
+    data = path.read_bytes()
+    path.write_bytes(data[:start] + b"#" * (end - start - 1) + b"\n" + data[end:])
+
+
+READERS: dict[str, Callable[[Path], Stream[Any]]] = {
+    "read_lines": lambda p: read_lines(p),
+    "read_jsonl": lambda p: read_jsonl(p),
+    "read_csv": lambda p: read_csv(p),
+}
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_resumed_file_source_seeks_past_what_was_done(tmp_path: Path, reader: str) -> None:
+    source = tmp_path / "in.txt"
+    rows = [{"n": str(n), "word": f"w{n}"} for n in range(3000)]
+    if reader == "read_csv":
+        source.write_text("n,word\n" + "".join(f"{r['n']},{r['word']}\n" for r in rows))
+    elif reader == "read_jsonl":
+        to_jsonl(rows, source)
+    else:
+        source.write_text("".join(f"{r['n']}\n" for r in rows))
+    read = READERS[reader]
+    out = tmp_path / "out.jsonl"
+
+    def stop_at(record: Any) -> Any:
+        if record == "1234" or (isinstance(record, dict) and record["n"] == "1234"):
+            raise KeyboardInterrupt
+        return record
+
+    with pytest.raises(KeyboardInterrupt):
+        read(source).map(stop_at).to_jsonl(out, resume=True)
+    whole = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(whole) == 1234
+    mark = json.loads(Path(f"{out}.progress").read_text())["mark"]
+    assert mark["file"] == str(source) and 0 < mark["position"] <= 1234
+    # the records before the mark, made unreadable: only a source that seeks gets on
+    header = len("n,word\n") if reader == "read_csv" else 0
+    _junked(source, header, mark["offset"])
+    assert read(source).to_jsonl(out, resume=True) == 3000 - 1234
+    expected = [r["n"] if reader == "read_lines" else r for r in rows]
+    assert [json.loads(line) for line in out.read_text().splitlines()] == expected
+
+
+def test_a_source_whose_files_changed_under_its_mark_is_read_through(tmp_path: Path) -> None:
+    (tmp_path / "part-1.txt").write_text("".join(f"{n}\n" for n in range(3000)))
+    source = str(tmp_path / "part-*.txt")
+    out = tmp_path / "out.txt"
+
+    def stop_at(line: str) -> str:
+        if line == "2500":
+            raise KeyboardInterrupt
+        return line
+
+    with pytest.raises(KeyboardInterrupt):
+        read_lines(source).map(stop_at).to_lines(out, resume=True)
+    mark = json.loads(Path(f"{out}.progress").read_text())["mark"]
+    assert mark["file"] == str(tmp_path / "part-1.txt") and mark["index"] == 0
+    # a file sorted first joins the glob: the mark's place now holds another file, so
+    # the 2,500 records done are counted again from the start, 100 of them in it
+    (tmp_path / "part-0.txt").write_text("".join(f"a{n}\n" for n in range(100)))
+    assert read_lines(source).to_lines(out, resume=True) == 600
+    assert read_lines(out).to_list()[2500:] == [str(n) for n in range(2400, 3000)]
+
+
+def test_an_async_job_resumes_and_refuses_what_it_cannot_resume(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(2500)), source)
+    out = tmp_path / "out.jsonl"
+
+    def stopping_at(n: int) -> Callable[[dict[str, int]], dict[str, int]]:
+        def stop_at(record: dict[str, int]) -> dict[str, int]:
+            if record["n"] == n:
+                raise KeyboardInterrupt
+            return record
+
+        return stop_at
+
+    for stop in (700, 1700):  # stopped twice: the second run goes on from the first's end
+        with pytest.raises(KeyboardInterrupt):
+            job = astream(read_jsonl(source)).map(stopping_at(stop), concurrency=4)
+            asyncio.run(job.to_jsonl(out, resume=True))
+        assert read_jsonl(out).count() == stop
+    assert asyncio.run(astream(read_jsonl(source)).to_jsonl(out, resume=True)) == 800
+    assert read_jsonl(out).to_list() == [{"n": n} for n in range(2500)]
+    parquet = tmp_path / "out.parquet"
+    assert asyncio.run(astream(read_jsonl(source)).to_parquet(parquet, resume=True)) == 2500
+    assert pq.read_table(parquet).to_pylist() == [{"n": n} for n in range(2500)]
+    refused: dict[str, Callable[[], AsyncStream[Any]]] = {
+        "enumerate": lambda: astream(read_jsonl(source)).enumerate(),
+        "map(concurrency=, ordered=False)": lambda: astream(read_jsonl(source)).map(
+            lambda r: r, concurrency=2, ordered=False
+        ),
+        "map(concurrency=) after a filter": lambda: (
+            astream(read_jsonl(source)).filter(bool).map(lambda r: r, concurrency=2)
+        ),
+    }
+    other = tmp_path / "other.jsonl"
+    for step, pipeline in refused.items():
+        with pytest.raises(ValueError, match=f"the pipeline's {re.escape(step)} step"):
+            _ = pipeline().to_jsonl(other, resume=True)  # at the call, before any await
+    with pytest.raises(ValueError, match="reads the source itself"):
+        _ = astream(read_jsonl(source).map(lambda r: r)).to_jsonl(other, resume=True)
+    with pytest.raises(ValueError, match="its to_sql not yet"):
+        _ = astream(read_jsonl(source)).to_sql(tmp_path / "o.db", "t", resume=True)
+    assert not other.exists()
+
+
+def test_a_parquet_job_resumes_by_row_group_and_commits_what_a_reader_sees(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(2500)), source)
+    out = tmp_path / "out.parquet"
+    stream([{"n": -1}]).to_parquet(out)  # an old file: replaced only when the job ends
+
+    def stop_at(record: dict[str, int]) -> dict[str, int]:
+        if record["n"] == 1234:
+            raise KeyboardInterrupt
+        return record
+
+    with pytest.raises(RecordError, match=r"no .*progress beside it"):
+        read_jsonl(source).to_parquet(out, resume=True)  # not this job's file
+    out.unlink()
+    with pytest.raises(KeyboardInterrupt):
+        read_jsonl(source).map(stop_at).to_parquet(out, row_group=500, resume=True)
+    assert not out.exists()
+    committed = read_parquet(f"{out}.parts/*.parquet").to_list()
+    assert committed == [{"n": n} for n in range(1234)]  # what a reader of the parts sees
+    assert read_jsonl(source).to_parquet(out, row_group=500, resume=True) == 2500 - 1234
+    assert pq.read_table(out).to_pylist() == [{"n": n} for n in range(2500)]
+    assert not Path(f"{out}.parts").exists()
+    assert read_jsonl(source).to_parquet(out, resume=True) == 0  # it had ended
+
+
+@pytest.mark.parametrize("sink", ["jsonl", "async"])
+def test_the_reference_output_is_the_whole_job(source: Path, tmp_path: Path, sink: str) -> None:
     out = tmp_path / "whole.jsonl"
-    assert _run(source, out, "jsonl", None)
-    assert read_jsonl(out).count() == RECORDS - 2
+    assert _run(source, out, sink, None)
+    kept = (n for n in range(RECORDS) if n not in (4321, 6789))  # the two bad lines caught
+    whole = [{"n": n, "square": n**2, "tag": "x" * (n % 7)} for n in kept]
+    assert read_jsonl(out).to_list() == whole
     assert json.loads((tmp_path / "whole.jsonl.progress").read_text())["done"] is True
 
 

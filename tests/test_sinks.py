@@ -515,3 +515,101 @@ def test_a_cancellation_while_a_batch_is_written_keeps_the_batch_gathered_meanwh
     asyncio.run(run())
     assert source.yielded == 8
     assert read(path) == _records(8)
+
+
+# --- whole files: a Parquet file is never torn; a dead writer's leftovers are swept ----------
+
+PARQUET_JOB = textwrap.dedent(
+    """
+    import sys, time
+    from lazyfun import stream
+
+    def rows():
+        print("writing", flush=True)
+        for n in range(30_000):
+            if n % 1000 == 0:
+                time.sleep(0.03)  # about a second in all: time for kills mid-write
+            yield {"n": n, "pad": "x" * 40}
+
+    stream(rows()).to_parquet(sys.argv[1], row_group=1000)
+    """
+)
+
+
+def _killed_while_writing(script: str, path: Path, after: float) -> bool:
+    """Run ``script`` on ``path``; SIGKILL it ``after`` seconds from its first line.
+    Whether it ended by itself first."""
+    with subprocess.Popen(
+        [sys.executable, "-c", script, str(path)], cwd=ROOT, stdout=subprocess.PIPE
+    ) as child:
+        assert child.stdout is not None
+        child.stdout.readline()  # it has begun writing
+        try:
+            return child.wait(timeout=after) == 0
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGKILL)
+            child.wait(timeout=60)
+            return False
+
+
+def test_a_parquet_file_killed_at_any_moment_is_the_old_file_or_the_new(tmp_path: Path) -> None:
+    import random
+
+    path = tmp_path / "good.parquet"
+    old = [{"n": -n, "pad": "old"} for n in range(500)]
+    assert stream(old).to_parquet(path) == 500
+    chance = random.Random(69)
+    kills = 0
+    for _ in range(5):
+        if not _killed_while_writing(PARQUET_JOB, path, chance.uniform(0.0, 1.0)):
+            kills += 1
+        rows = pq.read_table(path).to_pylist()  # whole: it reads back
+        assert rows == old or (len(rows) == 30_000 and rows[-1]["n"] == 29_999)
+    assert kills > 0
+    assert _killed_while_writing(PARQUET_JOB, path, 60.0)  # never killed: the new file
+    assert pq.read_table(path).num_rows == 30_000
+    assert [p.name for p in tmp_path.iterdir()] == ["good.parquet"]  # leftovers swept
+
+
+ATOMIC_JOB = textwrap.dedent(
+    """
+    import sys, time
+    from lazyfun import stream
+
+    def rows():
+        print("writing", flush=True)
+        for n in range(10**9):
+            if n % 1000 == 0:
+                time.sleep(0.01)
+            yield {"n": n}
+
+    stream(rows()).to_jsonl(sys.argv[1], atomic=True)
+    """
+)
+
+
+def test_a_dead_writers_temporary_file_is_swept_by_the_next_write(tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    with subprocess.Popen(
+        [sys.executable, "-c", ATOMIC_JOB, str(path)], cwd=ROOT, stdout=subprocess.PIPE
+    ) as child:
+        assert child.stdout is not None
+        child.stdout.readline()
+        dead = child.pid
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=60)
+    left = [p.name for p in tmp_path.iterdir()]
+    assert len(left) == 1 and left[0].startswith(f".out.jsonl.{dead}.")  # its pid in its name
+    # a live writer's file is left alone: this process's, and a running child's
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as alive:
+        try:
+            mine = tmp_path / f".out.jsonl.{os.getpid()}.0123456789ab.tmp"
+            theirs = tmp_path / f".out.jsonl.{alive.pid}.ba9876543210.tmp"
+            mine.write_bytes(b"")
+            theirs.write_bytes(b"")
+            assert stream([{"n": 1}]).to_jsonl(path) == 1
+            assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+                ["out.jsonl", mine.name, theirs.name]
+            )
+        finally:
+            alive.kill()

@@ -30,7 +30,7 @@ from typing import IO, Any, Protocol, TypeVar
 
 from lazyfun.parallel.window import Holding
 from lazyfun.sinks.errors import RecordError
-from lazyfun.sinks.paths import PathLike, expand, is_url, open_read
+from lazyfun.sinks.paths import COMPRESSED, PathLike, expand, is_url, open_read
 
 __all__ = ["Connection", "Csv", "FileSource", "Jsonl", "Lines", "Parquet", "Sql"]
 
@@ -54,6 +54,8 @@ class FileSource(Holding[T]):
         self.line = 0
         self.done = False
         self.position = 0  # records given, a RecordError counted as one
+        self.index = -1  # the place of the file being read among the path's files
+        self.file: IO[bytes] | None = None  # the file being read, as opened
 
     made_by = "read"  # the function of lazyfun.io that makes it
 
@@ -83,6 +85,73 @@ class FileSource(Holding[T]):
             except RecordError:
                 continue
 
+    def mark(self) -> dict[str, Any] | None:
+        """Where the reading stands, after the ``position`` records given so far, for a
+        resumed job to go on from without reading them again (:meth:`resume`): the file
+        (its absolute path and its place among the path's files), the line and the byte
+        offset after the last record.  None where the file being read cannot be sought
+        (standard input, a URL, a compressed file) or none is open.
+
+        >>> with open("marked.txt", "w") as file:
+        ...     _ = file.write("one\\ntwo\\n")
+        >>> lines = Lines("marked.txt", "utf-8")
+        >>> next(lines), lines.mark()["offset"], lines.mark()["line"]
+        ('one', 4, 1)
+        >>> lines.close()
+        """
+        file = self.file
+        name = self.name
+        if file is None or name == "-" or is_url(name) or name.endswith(COMPRESSED):
+            return None
+        return {
+            "position": self.position,
+            "file": os.path.abspath(name),
+            "index": self.index,
+            "line": self.line,
+            "offset": file.tell(),
+        }
+
+    def resume(self, mark: dict[str, Any] | None, n: int) -> None:
+        """Go on after the first ``n`` records (a RecordError counts as one): from
+        ``mark``, a :meth:`mark` taken at ``n`` records or before, by seeking to its byte
+        offset (nothing before it read again), then reading through to ``n``; where the
+        mark does not hold (none, one past ``n``, or its file is no longer at its place
+        among the path's files, or shorter than the offset), by reading through from the
+        start (:meth:`skip`)."""
+        if mark is not None and mark["position"] <= n and self.names is None:
+            self._seek(mark)
+        self.skip(n)
+
+    def _seek(self, mark: dict[str, Any]) -> None:
+        try:
+            names = expand(self.path)
+        except FileNotFoundError:
+            return
+        index, offset = mark["index"], mark["offset"]
+        if not 0 <= index < len(names):
+            return
+        name = names[index]
+        if os.path.abspath(name) != mark["file"] or os.path.getsize(name) < offset:
+            return
+        file, opened = open_read(name)
+        try:
+            file.seek(offset)
+            self._sought(file, mark)
+        except BaseException:
+            opened.close()
+            raise
+        self.names, self.index, self.opened, self.file = (
+            iter(names[index + 1 :]),
+            index,
+            opened,
+            file,
+        )
+        self.name, self.line, self.position = name, mark["line"], mark["position"]
+
+    def _sought(self, file: IO[bytes], mark: dict[str, Any]) -> None:
+        """Read on from ``file``, sought to ``mark``'s offset."""
+        self.lines = self._lines_of(file)
+
     def _advance(self) -> IO[bytes] | None:
         """Close the file being read and open the next; None when there is none."""
         self._close_file()
@@ -95,7 +164,8 @@ class FileSource(Holding[T]):
             self.done = True
             return None
         file, self.opened = open_read(name)
-        self.name, self.line = name, 0
+        self.name, self.line, self.file = name, 0, file
+        self.index += 1
         return file
 
     def _next_line(self) -> bytes | None:
@@ -123,7 +193,7 @@ class FileSource(Holding[T]):
         return [name for name in names if name != "-" and not is_url(name)]
 
     def _close_file(self) -> None:
-        self.lines = _NO_LINES
+        self.lines, self.file = _NO_LINES, None
         opened, self.opened = self.opened, None
         if opened is not None:
             opened.close()
@@ -326,6 +396,18 @@ class Csv(FileSource[T]):
         self.reader, self.header = csv.reader(_Text(self), **self.dialect), None
         return True
 
+    def mark(self) -> dict[str, Any] | None:
+        """:meth:`FileSource.mark`, with the header of the file being read (None before
+        it is read)."""
+        mark = super().mark()
+        if mark is None or self.header is None or self.reader is None:
+            return None
+        return {**mark, "header": self.header}
+
+    def _sought(self, file: IO[bytes], mark: dict[str, Any]) -> None:
+        self.lines = iter(file)
+        self.reader, self.header = csv.reader(_Text(self), **self.dialect), mark["header"]
+
     def __next__(self) -> T:
         return self._counted(self._next_record)
 
@@ -418,6 +500,10 @@ class Parquet(FileSource[dict[str, Any]]):
                 reason = f"bad Parquet: {error}"
                 raise RecordError(self.name, self.line + 1, reason, unit="row") from error
             self.batches = iter(table.to_batches(max_chunksize=self.ROWS))
+
+    def mark(self) -> None:
+        """None: a Parquet file is not read line by line (a resumed job reads through)."""
+        return None
 
     def _open_next(self) -> bool:
         import pyarrow.parquet

@@ -3,8 +3,11 @@ output), a glob, or any URL fsspec understands (``file://``, ``http://``, ``s3:/
 ...); compressed by the name's suffix (``.gz``, ``.bz2``, ``.xz``, ``.zst``).
 
 Local files are opened with the standard library, URLs with fsspec (imported only
-then), ``.zst`` with zstandard.  A :class:`Target` written with ``atomic=True`` is
-a temporary file beside the target, renamed over it at the end.
+then), ``.zst`` with zstandard.  A :class:`Target` written with ``atomic=True`` (or
+``whole=True``, a whole-or-nothing format such as Parquet) is a temporary file beside
+the target, renamed over it at the end; its name carries the writer's pid
+(:func:`beside`), and the next write to the target removes those of processes that are
+gone (:func:`sweep`).
 
 >>> for name in ("b.txt", "a.txt", "c.log"):
 ...     target = Target(name)
@@ -20,6 +23,7 @@ import errno
 import glob
 import io
 import os
+import re
 import sys
 import uuid
 from collections.abc import Iterable
@@ -27,13 +31,17 @@ from contextlib import ExitStack
 from typing import IO, Any, Protocol, cast, runtime_checkable
 
 __all__ = [
+    "COMPRESSED",
     "PathLike",
     "ReadsFiles",
     "Target",
+    "beside",
     "expand",
     "is_url",
     "open_read",
     "refuse_writing_what_is_read",
+    "sweep",
+    "synced",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -170,7 +178,7 @@ def _compressed(raw: IO[bytes], name: str, stack: ExitStack) -> IO[bytes]:
     return cast("IO[bytes]", wrapped)
 
 
-_COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
+COMPRESSED = (".gz", ".bz2", ".xz", ".zst")  # the suffixes of compressed files
 
 
 @runtime_checkable
@@ -204,12 +212,86 @@ def refuse_writing_what_is_read(path: PathLike, sources: Iterable[object], atomi
                 )
 
 
+def beside(name: str, kind: str = "tmp") -> str:
+    """A fresh name for a temporary file beside the local file ``name``, carrying this
+    process's pid: ``.NAME.PID.RANDOM.KIND``, so :func:`sweep` can tell a dead writer's
+    leftover from a live one's.
+
+    >>> beside("out/a.parquet").startswith(f"out/.a.parquet.{os.getpid()}.")
+    True
+    """
+    head, tail = os.path.split(name)
+    return os.path.join(head, f".{tail}.{os.getpid()}.{uuid.uuid4().hex[:12]}.{kind}")
+
+
+_LEFTOVER = re.compile(r"(?P<pid>[0-9]+)\.[0-9a-f]{12}\.(?:tmp|widen)")
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (``os.kill(pid, 0)``); one of another user counts."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's, or a pid the system refuses to say: kept
+        return True
+    return True
+
+
+def sweep(name: str) -> list[str]:
+    """Remove the temporary files :func:`beside` named for the local file ``name`` whose
+    writer has died (killed mid-write: ``kill -9``, an OOM); a live process's, or a file
+    of another shape, is left alone.  The paths removed.  Not on Windows, where
+    ``os.kill`` would end the process it asks about.
+
+    >>> sweep("nothing-here.parquet")
+    []
+    """
+    if os.name == "nt" or name == "-" or is_url(name):
+        return []
+    head, tail = os.path.split(name)
+    prefix = f".{tail}."
+    try:
+        entries = [entry for entry in os.listdir(head or ".") if entry.startswith(prefix)]
+    except OSError:
+        return []
+    removed = []
+    for entry in entries:
+        found = _LEFTOVER.fullmatch(entry[len(prefix) :])
+        if found is None or _alive(int(found["pid"])):
+            continue
+        path = os.path.join(head, entry)
+        try:
+            os.unlink(path)
+        except FileNotFoundError:  # swept by another writer meanwhile
+            continue
+        removed.append(path)
+    return removed
+
+
+def synced(path: str) -> None:
+    """``path`` (a file, or a folder's entries) made durable: fsynced."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class Target:
     """A file being written: ``-`` (standard output, flushed, never closed), a local path
     or a URL, compressed by its suffix; ``keep`` bytes of a local file kept and written
     after (a resumed job).  With ``atomic``, the bytes go to a temporary
     file beside the target, renamed over it by ``close(failed=False)`` and removed by
-    ``close(failed=True)``; without, ``close`` keeps what was written either way.
+    ``close(failed=True)``; without, ``close`` keeps what was written either way.  With
+    ``whole`` (a format that is whole or useless, Parquet), a local file is written
+    beside the target too and renamed over it by ``close`` either way (``failed`` keeps
+    what was written, as a whole file): a kill at any moment leaves the old file or the
+    new one, never a torn one.  ``abandon()`` removes it instead (its writer could not
+    end it).  Opening a local target first sweeps the temporary files beside it that
+    dead processes left (:func:`sweep`).
 
     >>> import pathlib
     >>> where = pathlib.Path("a.txt.gz")
@@ -223,7 +305,14 @@ class Target:
     b'hello\\n'
     """
 
-    def __init__(self, path: PathLike, *, atomic: bool = False, keep: int | None = None) -> None:
+    def __init__(
+        self,
+        path: PathLike,
+        *,
+        atomic: bool = False,
+        keep: int | None = None,
+        whole: bool = False,
+    ) -> None:
         self.name = os.fspath(path)
         self.atomic = atomic
         self.stack = ExitStack()
@@ -235,10 +324,10 @@ class Target:
             self.file: IO[bytes] = sys.stdout.buffer
             self.stack.callback(self.file.flush)
             return
+        sweep(self.name)
         where = self.name
-        if atomic:
-            head, tail = os.path.split(self.name)
-            where = self.temporary = os.path.join(head, f".{tail}.{uuid.uuid4().hex[:12]}.tmp")
+        if atomic or (whole and not is_url(self.name)):
+            where = self.temporary = beside(self.name)
         try:
             raw: IO[bytes]
             if is_url(where):
@@ -263,7 +352,7 @@ class Target:
         """The local file the bytes go to as they are (the temporary one with ``atomic``),
         which can be read back and replaced while writing; None for standard output, a
         URL or a compressed file."""
-        if self.name == "-" or self.fs is not None or _suffix(self.name) in _COMPRESSED:
+        if self.name == "-" or self.fs is not None or _suffix(self.name) in COMPRESSED:
             return None
         return self.temporary or self.name
 
@@ -276,12 +365,20 @@ class Target:
             raise
         if self.temporary is None:
             return
-        if failed:
+        if failed and self.atomic:
             self._discard()
         elif self.fs is not None:
             self.fs.mv(self.temporary, self.name)
         else:
+            synced(self.temporary)  # on disk before its name is: a crash leaves one whole
             os.replace(self.temporary, self.name)
+
+    def abandon(self) -> None:
+        """Close, and remove the temporary file (a torn one its writer could not end)."""
+        try:
+            self.stack.close()
+        finally:
+            self._discard()
 
     def _discard(self) -> None:
         if self.temporary is None:

@@ -5,13 +5,23 @@ appends, so the output is as if the job had never stopped.
 
 - Files (``to_jsonl``, ``to_lines``, ``to_csv``): the batch is flushed and fsynced,
   then ``PATH.progress`` (the output's size, the source's position, the records
-  written, whether the job ended) is replaced atomically.  A torn last line is cut
-  away with the rest of an unfinished batch.
+  written, whether the job ended, and where the source stood: :class:`Marks`) is
+  replaced atomically.  A torn last line is cut away with the rest of an unfinished
+  batch.
+- Parquet (``to_parquet``), a file that is whole or useless: each batch is a row
+  group in a Parquet file of its own in the folder ``PATH.parts`` (written beside,
+  renamed, fsynced), then the progress names it, so what is committed is what a
+  reader of the folder sees; when the job ends the parts are copied, row group by row
+  group, into a file beside ``PATH`` that is renamed over it, and the folder goes.
 - SQLite (``to_sql``): the batch and its progress row (``lazyfun_progress``) are one
   transaction.
 - The position is the source's count of records read (a bad record counts), less
   what a concurrent ordered map still holds: the records caught or filtered out
-  count, since the output's length is not the source's position.
+  count, since the output's length is not the source's position.  A file source that
+  can seek (a local file, not compressed) goes on from the byte offset recorded with
+  the progress, reading through only the records between that mark and the position
+  (those a concurrent map held at the commit); any other source reads through what
+  was done.
 - A record names its job: the sink and its source (a file source by its absolute
   path).  ``resume=True`` never destroys what it did not write: an output that holds
   something (a file of some bytes, a table of some rows) with no record of a job
@@ -30,6 +40,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, runtime_checkable
 
@@ -37,13 +48,16 @@ from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike, is_url
 
 __all__ = [
+    "Marks",
     "Progress",
     "Resumable",
     "drain_resumable",
+    "durable",
     "finished",
     "job_of",
     "plan",
     "refuse_resume_to",
+    "resume_source",
 ]
 
 _log = logging.getLogger("lazyfun.resume")
@@ -100,6 +114,47 @@ def plan(
     return source, position
 
 
+@runtime_checkable
+class Marking(Protocol):
+    """A source that can say where its reading stands, to go on from there."""
+
+    def mark(self) -> dict[str, Any] | None: ...
+
+
+class Marks:
+    """Where the source stood at each commit (its ``mark()``: a file source's byte offset),
+    to record with a committed position the latest mark taken at it or before: what a
+    resumed job seeks to.  With no concurrent map, the mark of a commit is at its
+    position; with one, the records it held are read through on resume."""
+
+    def __init__(self, source: object) -> None:
+        self.source = source if isinstance(source, Marking) else None
+        self.taken: deque[dict[str, Any]] = deque()
+
+    def at(self, position: int) -> dict[str, Any] | None:
+        """The mark to record with ``position`` (None: read through on resume), the
+        source's mark now taken for the commits to come."""
+        now = None if self.source is None else self.source.mark()
+        if now is not None:
+            self.taken.append(now)
+        best = None
+        while self.taken and self.taken[0]["position"] <= position:
+            best = self.taken.popleft()
+        if best is not None:
+            self.taken.appendleft(best)  # still the best for a later position
+        return best
+
+
+def resume_source(source: Positioned, state: dict[str, Any]) -> None:
+    """Have ``source`` go on after the position ``state`` records: from its mark, where
+    it can seek, else by reading through."""
+    resume = getattr(source, "resume", None)
+    if callable(resume):
+        resume(state.get("mark"), state["position"])
+    else:
+        source.skip(state["position"])
+
+
 def refuse_resume_to(path: PathLike, atomic: bool, what: str) -> str:
     """The local file a resumable sink writes, refused at the call where it cannot be cut
     back and appended to."""
@@ -149,23 +204,16 @@ class Progress:
         self.output, self.job = output, job
         self.path = output + ".progress"
 
-    def load(self) -> dict[str, Any] | None:
-        """The progress of this job's earlier run, or None where there is nothing to go on
-        from (no output, or an empty one); refused (a RecordError naming the output)
-        where the output holds bytes that no record says this job wrote: no progress
-        beside them, or one naming another job."""
+    def _read(self) -> dict[str, Any]:
         try:
             with open(self.path, encoding="utf-8") as file:
                 state: dict[str, Any] = json.load(file)
         except FileNotFoundError:
             state = {}
-        if not os.path.exists(self.output):
-            return None  # no output (or the output is gone): start afresh
-        size = os.path.getsize(self.output)
-        if not state:
-            if size == 0:
-                return None  # nothing there to keep
-            raise refuse_unrecorded(self.output, f"{size:,} bytes", f"no {self.path} beside it")
+        return state
+
+    def _refuse_another(self, state: dict[str, Any], size: int) -> None:
+        """Refuse an output whose record names another job (or none)."""
         if state.get("job") != self.job:
             named = state.get("job")
             raise refuse_unrecorded(
@@ -174,12 +222,51 @@ class Progress:
                 f"{self.path} naming {'no job' if named is None else repr(named)}, "
                 f"not {self.job!r}",
             )
+
+    def load(self) -> dict[str, Any] | None:
+        """The progress of this job's earlier run, or None where there is nothing to go on
+        from (no output, or an empty one); refused (a RecordError naming the output)
+        where the output holds bytes that no record says this job wrote: no progress
+        beside them, or one naming another job."""
+        state = self._read()
+        if not os.path.exists(self.output):
+            return None  # no output (or the output is gone): start afresh
+        size = os.path.getsize(self.output)
+        if not state:
+            if size == 0:
+                return None  # nothing there to keep
+            raise refuse_unrecorded(self.output, f"{size:,} bytes", f"no {self.path} beside it")
+        self._refuse_another(state, size)
         if size < state["size"]:
             raise RecordError(
                 self.output,
                 None,
                 f"shorter than its progress file says ({state['size']:,} bytes): it was "
                 f"changed outside the job; remove it and {self.path} to start afresh",
+            )
+        return state
+
+    def load_parts(self, folder: str, parts: Callable[[], int]) -> dict[str, Any] | None:
+        """:meth:`load` for an output written whole at the end from the parts in
+        ``folder`` (``parts()`` counts them): the committed state is the parts, so a
+        job not ended goes on with no output yet; one that ended starts afresh where its
+        output is gone.  Refused as :meth:`load` is where the output holds bytes no record
+        says this job wrote, and where fewer parts are there than its progress names."""
+        state = self._read()
+        size = os.path.getsize(self.output) if os.path.exists(self.output) else 0
+        if not state:
+            if size:
+                raise refuse_unrecorded(self.output, f"{size:,} bytes", f"no {self.path} beside it")
+            return None
+        self._refuse_another(state, size)
+        if state["done"]:
+            return state if os.path.exists(self.output) else None
+        if parts() < state["parts"]:
+            raise RecordError(
+                self.output,
+                None,
+                f"{folder} holds fewer parts than its progress file says ({state['parts']:,}):"
+                f" it was changed outside the job; remove it and {self.path} to start afresh",
             )
         return state
 
@@ -208,17 +295,20 @@ class Resumable(Protocol):
 
     def begin(self) -> None: ...
 
-    def commit(self, position: int, done: bool) -> None: ...
+    def commit(self, position: int, done: bool, mark: dict[str, Any] | None = None) -> None: ...
 
     def abort(self) -> None: ...
 
     def close(self, failed: bool) -> None: ...
 
 
-def drain_resumable(writer: Resumable, items: Iterator[Any], position: Callable[[], int]) -> int:
+def drain_resumable(
+    writer: Resumable, items: Iterator[Any], position: Callable[[], int], marks: Marks
+) -> int:
     """Write ``items`` in batches, each made durable with the source's position after its
-    last record; at the end, the position of the whole source, marked done.  A batch
-    that fails or is interrupted is undone (the next run writes it again)."""
+    last record (and the source's mark for it, :class:`Marks`); at the end, the position
+    of the whole source, marked done.  A batch that fails or is interrupted is undone
+    (the next run writes it again)."""
     gathered: list[Any] = []
     mark = position()
     try:
@@ -231,14 +321,14 @@ def drain_resumable(writer: Resumable, items: Iterator[Any], position: Callable[
             except BaseException:
                 # an error or an interrupt from the pipeline: what reached the sink is made
                 # durable, with the position after it (the failing record is read again)
-                _durable(writer, gathered, mark, done=False)
+                durable(writer, gathered, mark, marks, done=False)
                 raise
             gathered.append(item)
             mark = position()
             if len(gathered) >= writer.batch:
-                _durable(writer, gathered, mark, done=False)
+                durable(writer, gathered, mark, marks, done=False)
                 gathered = []
-        _durable(writer, gathered, mark, done=True)
+        durable(writer, gathered, mark, marks, done=True)
     except BaseException:
         writer.close(failed=True)
         raise
@@ -246,12 +336,16 @@ def drain_resumable(writer: Resumable, items: Iterator[Any], position: Callable[
     return writer.written
 
 
-def _durable(writer: Resumable, records: list[Any], mark: int, done: bool) -> None:
+def durable(
+    writer: Resumable, records: list[Any], position: int, marks: Marks, done: bool = False
+) -> None:
+    """``records`` written and made durable with ``position`` (and its mark), ``done``
+    whether the job ended; undone (the next run writes them again) where that fails."""
     writer.begin()
     try:
         if records:
             writer.write(records)
-        writer.commit(mark, done)
+        writer.commit(position, done, marks.at(position))
     except BaseException:
         writer.abort()
         raise

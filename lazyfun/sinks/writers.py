@@ -34,9 +34,9 @@ import csv
 import functools
 import io
 import os
+import shutil
 import signal
 import threading
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -44,8 +44,8 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from lazyfun.sinks.columns import Columns, Misfit
 from lazyfun.sinks.errors import RecordError
-from lazyfun.sinks.paths import PathLike, Target
-from lazyfun.sinks.resume import Progress, refuse_unrecorded
+from lazyfun.sinks.paths import PathLike, Target, beside, synced
+from lazyfun.sinks.resume import Marks, Progress, Resumable, durable, refuse_unrecorded
 
 if TYPE_CHECKING:
     import sqlite3
@@ -56,10 +56,12 @@ __all__ = [
     "CsvWriter",
     "JsonlWriter",
     "LinesWriter",
+    "ParquetParts",
     "ParquetWriter",
     "SqlWriter",
     "Writer",
     "adrain",
+    "adrain_resumable",
     "drain",
 ]
 
@@ -139,10 +141,13 @@ class Writer:
 
 
 class _FileWriter(Writer):
+    whole = False  # a format that is whole or useless: written beside, renamed at the end
+
     def __init__(self, path: PathLike, atomic: bool, resume: Resume | None = None) -> None:
         super().__init__(os.fspath(path))
         self.resume = resume
-        self.target = Target(path, atomic=atomic, keep=None if resume is None else resume.keep)
+        keep = None if resume is None else resume.keep
+        self.target = Target(path, atomic=atomic, keep=keep, whole=self.whole)
         self.file = self.target.file
 
     def put(self, encoded: bytes, count: int) -> None:
@@ -151,14 +156,15 @@ class _FileWriter(Writer):
     def begin(self) -> None:
         self.before = self.written
 
-    def commit(self, position: int, done: bool) -> None:
-        """The batch made durable (flushed, fsynced), then the progress beside it."""
+    def commit(self, position: int, done: bool, mark: dict[str, Any] | None = None) -> None:
+        """The batch made durable (flushed, fsynced), then the progress beside it (with
+        ``mark``, where the source stood)."""
         assert self.resume is not None
         self.file.flush()
         os.fsync(self.file.fileno())
         written = self.resume.written + self.written
         self.resume.progress.save(
-            size=self.file.tell(), position=position, written=written, done=done
+            size=self.file.tell(), position=position, written=written, done=done, mark=mark
         )
 
     def abort(self) -> None:
@@ -262,6 +268,7 @@ class ParquetWriter(_FileWriter):
 
     unit = "row"
     what = "not a Parquet row"
+    whole = True
 
     def __init__(self, path: PathLike, *, row_group: int, atomic: bool = False) -> None:
         import pyarrow as pa
@@ -301,7 +308,7 @@ class ParquetWriter(_FileWriter):
             schema = pa.unify_schemas([self.schema, batch], promote_options="permissive")
         except (pa.ArrowTypeError, pa.ArrowInvalid):
             schema = None
-        if schema is None or (schema != self.schema and self.target.plain is None):
+        if schema is None or (schema != self.schema and not self._rewritable()):
             changed = "; ".join(
                 f"column {field.name} is {field.type}, the rows before "
                 f"{self.schema.field(field.name).type}"
@@ -316,6 +323,10 @@ class ParquetWriter(_FileWriter):
             )
             raise Misfit(f"{changed}: {why}")
         return schema
+
+    def _rewritable(self) -> bool:
+        """Whether the rows written can be rewritten with a wider type."""
+        return self.target.plain is not None
 
     def put(self, encoded: Any, count: int) -> None:
         if self.sealed:
@@ -341,8 +352,7 @@ class ParquetWriter(_FileWriter):
         self.writer = None
         (self.widened or self.file).flush()
         self.sealed = True  # until the rewrite is done: no row group after a footer
-        head, tail = os.path.split(path)
-        fresh = os.path.join(head, f".{tail}.{uuid.uuid4().hex[:12]}.widen")
+        fresh = beside(self.name, "widen")  # beside the target: swept if left
         written = self.parquet.ParquetFile(path)
         file = open(fresh, "wb")  # noqa: SIM115  (closed by close())
         writer = None
@@ -380,8 +390,143 @@ class ParquetWriter(_FileWriter):
                 self.writer.close()
             if self.widened is not None:
                 self.widened.close()
-        finally:
-            super().close(failed)
+        except BaseException:
+            self.target.abandon()  # no footer: never renamed over the target
+            raise
+        super().close(failed)
+
+
+class ParquetParts(ParquetWriter):
+    """``to_parquet(resume=True)``: each batch one row group in a Parquet file of its own,
+    ``PATH.parts/00000000.parquet`` and on (written beside, fsynced, renamed), named by
+    the progress beside the output once the batch is committed: what is committed is
+    what a reader of the folder sees.  When the job ends the parts are copied, row
+    group by row group (cast to the widest type each column took), into a file beside
+    ``PATH`` renamed over it; the progress says the job ended and the folder goes.  Made
+    for a resumed job, the parts past the ``parts`` its progress names (a run killed
+    between a part and its progress) are removed.
+
+    >>> progress = Progress("parts.parquet", "a job")
+    >>> writer = ParquetParts("parts.parquet", row_group=2, resume=Resume(progress), parts=0)
+    >>> writer.begin(); writer.write([{"n": 1}, {"n": 2}]); writer.commit(2, False)
+    >>> sorted(os.listdir("parts.parquet.parts"))
+    ['00000000.parquet']
+    >>> writer.begin(); writer.write([{"n": 3}]); writer.commit(3, True)
+    >>> import pyarrow.parquet as pq
+    >>> pq.read_table("parts.parquet").column("n").to_pylist()
+    [1, 2, 3]
+    >>> os.path.exists("parts.parquet.parts")
+    False
+    """
+
+    def __init__(self, path: PathLike, *, row_group: int, resume: Resume, parts: int) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet
+
+        Writer.__init__(self, os.fspath(path))
+        self.arrow_invalid = pa.ArrowInvalid
+        self.batch = row_group
+        self.parquet = pyarrow.parquet
+        self.resume = resume
+        self.folder = parts_of(self.name)
+        self.columns: Columns | None = None
+        self.sealed = False
+        self.count = self.first = parts
+        os.makedirs(self.folder, exist_ok=True)
+        self._remove_from(parts)
+        schemas = [self.parquet.read_schema(self._part(index)) for index in range(parts)]
+        self.schema = pa.unify_schemas(schemas, promote_options="permissive") if schemas else None
+
+    def _part(self, index: int) -> str:
+        return os.path.join(self.folder, f"{index:08d}.parquet")
+
+    def _remove_from(self, first: int) -> None:
+        """Remove the parts from ``first`` on (and a killed writer's temporary files)."""
+        for entry in os.listdir(self.folder):
+            stem = entry.split(".", 1)[0]
+            if entry.startswith(".") or (stem.isdigit() and int(stem) >= first):
+                os.unlink(os.path.join(self.folder, entry))
+
+    def _rewritable(self) -> bool:
+        return True  # the parts are cast to the wider type when they are copied
+
+    def _wider(self, batch: Any) -> Any:
+        if batch.names != self.schema.names:
+            raise Misfit(
+                f"fields ({', '.join(batch.names)}) differ from the rows before "
+                f"({', '.join(self.schema.names)})"
+            )
+        return super()._wider(batch)
+
+    def put(self, encoded: Any, count: int) -> None:
+        part = self._part(self.count)
+        fresh = beside(part)
+        with open(fresh, "wb") as file:
+            self.parquet.write_table(encoded, file, row_group_size=max(count, 1))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(fresh, part)
+        self.schema = encoded.schema
+        self.count += 1
+
+    def begin(self) -> None:
+        self.before, self.first = self.written, self.count
+
+    def commit(self, position: int, done: bool, mark: dict[str, Any] | None = None) -> None:
+        """The batch's parts named by the progress; at the end, the output made whole."""
+        assert self.resume is not None
+        synced(self.folder)
+        written = self.resume.written + self.written
+        progress = self.resume.progress
+        state = {"parts": self.count, "position": position, "written": written, "mark": mark}
+        progress.save(done=False, **state)
+        if done:
+            self._whole()
+            progress.save(done=True, **state)
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _whole(self) -> None:
+        """The parts, row group by row group, into the output (beside it, then renamed)."""
+        import pyarrow as pa
+
+        schema = self.schema if self.schema is not None else pa.schema([])
+        target = Target(self.name, whole=True)
+        try:
+            writer = self.parquet.ParquetWriter(target.file, schema)
+            for index in range(self.count):
+                rows = self.parquet.read_table(self._part(index))
+                try:
+                    rows = rows.cast(schema)
+                except self.arrow_invalid as error:
+                    reason = f"widening the columns to {schema} would change a row before"
+                    raise RecordError(self.name, None, f"{reason}: {error}") from error
+                writer.write_table(rows, row_group_size=max(rows.num_rows, 1))
+            writer.close()
+        except BaseException:
+            target.abandon()
+            raise
+        target.close(failed=False)
+
+    def abort(self) -> None:
+        """Undo the batch: its parts go (the next run writes it again)."""
+        self._remove_from(self.first)
+        self.count, self.written = self.first, self.before
+
+    def close(self, failed: bool) -> None:
+        """Nothing to close: every part is whole, the committed ones named."""
+
+
+def parts_of(path: str) -> str:
+    """The folder of a resumable Parquet job's committed parts: ``PATH.parts``."""
+    return path + ".parts"
+
+
+def count_parts(path: str) -> int:
+    """How many parts of ``path``'s job are in its folder (none: no folder)."""
+    folder = parts_of(path)
+    if not os.path.isdir(folder):
+        return 0
+    return sum(1 for entry in os.listdir(folder) if entry.split(".", 1)[0].isdigit())
 
 
 def _quoted(name: str) -> str:
@@ -471,8 +616,9 @@ class SqlWriter(Writer):
         self.before = self.written
         self.db.execute("SAVEPOINT lazyfun_resume")
 
-    def commit(self, position: int, done: bool) -> None:
-        """The batch's progress row, in the batch's transaction, which ends here."""
+    def commit(self, position: int, done: bool, mark: dict[str, Any] | None = None) -> None:
+        """The batch's progress row, in the batch's transaction, which ends here (the
+        source is read through on resume: ``mark`` is not kept)."""
         self.db.execute(
             f"CREATE TABLE IF NOT EXISTS {self._PROGRESS} "
             "(sink TEXT PRIMARY KEY, position INTEGER, done INTEGER, job TEXT)"
@@ -672,12 +818,63 @@ async def adrain(open_writer: Callable[[], Writer], batches: AsyncBatches) -> in
             await _on(thread, functools.partial(writer.close, False))
             return writer.written
         finally:
-            close = getattr(batches, "aclose", None)
-            if close is not None:
-                await close()
+            await _aclosed(batches)
 
 
-def _close_opened(opening: Future[Writer]) -> None:
+async def adrain_resumable(
+    open_writer: Callable[[], Resumable],
+    items: AsyncIterator[Any],
+    position: Callable[[], int],
+    marks: Marks,
+) -> int:
+    """:func:`~lazyfun.sinks.resume.drain_resumable` for an AsyncStream: the writer made,
+    fed, made durable and closed on one thread of its own, never in the event loop.  An
+    error, an interrupt or a cancellation first makes what reached the sink durable with
+    its position (the batch being made durable finishes first; a second cancellation
+    does not cut that short).  ``items`` is closed at the end."""
+    with ThreadPoolExecutor(1, thread_name_prefix="lazyfun-sink") as thread:
+        try:
+            opening = thread.submit(open_writer)
+            try:
+                writer = await _waited(opening)
+            except BaseException:  # cancelled while it opens: what it opens is closed
+                opening.add_done_callback(_close_opened)
+                raise
+            try:
+                gathered: list[Any] = []
+                mark = position()
+                while True:
+                    try:
+                        item = await anext(items)
+                    except StopAsyncIteration:
+                        mark = position()  # what was caught or filtered after the last
+                        break
+                    except BaseException:
+                        await _on(thread, functools.partial(durable, writer, gathered, mark, marks))
+                        raise
+                    gathered.append(item)
+                    mark = position()
+                    if len(gathered) >= writer.batch:
+                        batch, gathered = gathered, []
+                        await _on(thread, functools.partial(durable, writer, batch, mark, marks))
+                await _on(thread, functools.partial(durable, writer, gathered, mark, marks, True))
+            except BaseException:
+                await _on(thread, functools.partial(writer.close, True))
+                raise
+            await _on(thread, functools.partial(writer.close, False))
+            return writer.written
+        finally:
+            await _aclosed(items)
+
+
+async def _aclosed(items: object) -> None:
+    """Close an async iterator that has ``aclose``."""
+    close = getattr(items, "aclose", None)
+    if close is not None:
+        await close()
+
+
+def _close_opened(opening: Future[Any]) -> None:
     """Close, as failed, the writer an abandoned open made."""
     if not opening.cancelled() and opening.exception() is None:
         opening.result().close(failed=True)

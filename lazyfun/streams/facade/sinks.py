@@ -1,8 +1,8 @@
 """The sinks: each writes every item and returns how many it wrote (awaited in an async
 stream, whose writing runs on a thread of its own, never in the event loop).  The
 writers are in :mod:`lazyfun.sinks`, one layer down; :mod:`lazyfun.io` documents them.
-A sync stream's job killed part way resumes with ``resume=True``
-(:mod:`lazyfun.sinks.resume`); an async stream's sinks write as they go.
+A job killed part way, a sync or an async stream's, resumes with ``resume=True``
+(:mod:`lazyfun.sinks.resume`).
 """
 
 from __future__ import annotations
@@ -29,17 +29,11 @@ class Sinks(Terminals[T, M]):
 
     __slots__ = ()
 
-    def _sink(self, path: PathLike | None, atomic: bool, resume: bool, what: str) -> None:
-        """Refuse at the call to write over a file the stream reads, or to resume an async
-        stream's job."""
+    def _sink(self, path: PathLike | None, atomic: bool) -> None:
+        """Refuse at the call to write over a file the stream reads (unless the file is
+        written beside the target and renamed at the end)."""
         if path is not None:
             refuse_writing_what_is_read(path, self._holds, atomic)
-        if resume and self._run.is_async:
-            raise ValueError(
-                f"{what}(resume=True) resumes a Stream's job; an AsyncStream's cannot resume "
-                "yet: read the source with a Stream (the sink's concurrency= steps run on "
-                "threads)"
-            )
 
     @overload
     def to_lines(
@@ -72,7 +66,7 @@ class Sinks(Terminals[T, M]):
         >>> stream(["a", "b"]).to_lines("letters.txt.gz")
         2
         """
-        self._sink(path, atomic, resume, "to_lines")
+        self._sink(path, atomic)
         return self._run.to_lines(self, path, encoding, atomic, resume)
 
     @overload
@@ -92,7 +86,7 @@ class Sinks(Terminals[T, M]):
         >>> stream([{"n": 1}, {"n": 2}]).to_jsonl("numbers.jsonl")
         2
         """
-        self._sink(path, atomic, resume, "to_jsonl")
+        self._sink(path, atomic)
         return self._run.to_jsonl(self, path, atomic, resume)
 
     @overload
@@ -125,29 +119,51 @@ class Sinks(Terminals[T, M]):
         >>> stream([{"n": 1, "word": "one"}]).to_csv("numbers.csv")
         1
         """
-        self._sink(path, atomic, resume, "to_csv")
+        self._sink(path, atomic)
         return self._run.to_csv(self, path, atomic, resume, dialect)
 
     @overload
     def to_parquet(
-        self: Sinks[Any, Sync], path: PathLike, *, row_group: int = 10_000, atomic: bool = False
+        self: Sinks[Any, Sync],
+        path: PathLike,
+        *,
+        row_group: int = 10_000,
+        atomic: bool = False,
+        resume: bool = False,
     ) -> int: ...
 
     @overload
     def to_parquet(
-        self: Sinks[Any, Async], path: PathLike, *, row_group: int = 10_000, atomic: bool = False
+        self: Sinks[Any, Async],
+        path: PathLike,
+        *,
+        row_group: int = 10_000,
+        atomic: bool = False,
+        resume: bool = False,
     ) -> Await[int]: ...
 
-    def to_parquet(self, path: PathLike, *, row_group: int = 10_000, atomic: bool = False) -> Any:
+    def to_parquet(
+        self,
+        path: PathLike,
+        *,
+        row_group: int = 10_000,
+        atomic: bool = False,
+        resume: bool = False,
+    ) -> Any:
         """Each item (a dict, a dataclass or a Struct) a row of the Parquet file ``path``,
-        ``row_group`` rows at a time (needs pyarrow).
+        ``row_group`` rows at a time (needs pyarrow).  A Parquet file is whole or useless,
+        so a local one is always written beside ``path`` and renamed over it at the end:
+        a kill at any moment leaves the old file or the new one (on an error, the rows
+        before it, a whole file; with ``atomic=True``, the old file).  With ``resume``,
+        each row group is committed as a part (``PATH.parts``) and a killed job run
+        again goes on from the last one (:mod:`lazyfun.sinks.resume`).
 
         >>> stream({"n": n} for n in range(5)).to_parquet("numbers.parquet", row_group=2)
         5
         """
         check_count(row_group, "to_parquet's row_group", 1)
-        self._sink(path, atomic, False, "to_parquet")
-        return self._run.to_parquet(self, path, row_group, atomic)
+        self._sink(path, True)  # written beside and renamed: the file read stays whole
+        return self._run.to_parquet(self, path, row_group, atomic, resume)
 
     @overload
     def to_sql(
@@ -196,7 +212,6 @@ class Sinks(Terminals[T, M]):
         >>> stream({"n": n} for n in range(5)).to_sql("numbers.db", "numbers", batch=2)
         5
         """
-        self._sink(None, atomic, resume, "to_sql")
         check_count(batch, "to_sql's batch", 1)
         limit = None if within is None else seconds(within, "to_sql's within")
         if resume and (atomic or limit is not None):

@@ -12,23 +12,28 @@ from typing import TYPE_CHECKING, Any, cast
 import more_itertools
 
 from lazyfun.sinks.resume import (
+    Marks,
     Progress,
     drain_resumable,
     finished,
     job_of,
     plan,
     refuse_resume_to,
+    resume_source,
 )
 from lazyfun.sinks.writers import (
     CsvWriter,
     JsonlWriter,
     LinesWriter,
+    ParquetParts,
     ParquetWriter,
     Resume,
     SqlWriter,
     Writer,
     _FileWriter,
+    count_parts,
     drain,
+    parts_of,
 )
 from lazyfun.streams.facade.base import NOTHING, Base
 from lazyfun.streams.run.sync_steps import then
@@ -166,7 +171,9 @@ def to_csv(s: Stream, path: PathLike, atomic: bool, resume: bool, dialect: dict[
     return _written(s, functools.partial(CsvWriter, path, atomic=atomic, **dialect))
 
 
-def to_parquet(s: Stream, path: PathLike, row_group: int, atomic: bool) -> int:
+def to_parquet(s: Stream, path: PathLike, row_group: int, atomic: bool, resume: bool) -> int:
+    if resume:
+        return _resumed_parquet(s, path, row_group, atomic)
     return _written(s, functools.partial(ParquetWriter, path, row_group=row_group, atomic=atomic))
 
 
@@ -203,8 +210,29 @@ def _resumed(
             writer = make(resume=Resume(progress))
         else:
             writer = make(resume=Resume(progress, state["size"], state["written"]))
-            source.skip(state["position"])
-        return drain_resumable(cast("_FileWriter", writer), items, position)
+            resume_source(source, state)
+        return drain_resumable(cast("_FileWriter", writer), items, position, Marks(source))
+
+
+def _resumed_parquet(s: Stream, path: PathLike, row_group: int, atomic: bool) -> int:
+    """``to_parquet``'s job, resumed from the parts its progress names
+    (:class:`~lazyfun.sinks.writers.ParquetParts`), or begun."""
+    name = refuse_resume_to(path, atomic, "to_parquet")
+    source, position = plan(s._holds, s._blocker, "to_parquet")
+    progress = Progress(name, job_of(source, "to_parquet"))
+    state = progress.load_parts(parts_of(name), functools.partial(count_parts, name))
+    if state is not None and state["done"]:
+        s.close()
+        return finished(name)
+    items = s._take_items()
+    with s:
+        if state is None:
+            writer = ParquetParts(name, row_group=row_group, resume=Resume(progress), parts=0)
+        else:
+            resumed = Resume(progress, None, state["written"])
+            writer = ParquetParts(name, row_group=row_group, resume=resumed, parts=state["parts"])
+            resume_source(source, state)
+        return drain_resumable(writer, items, position, Marks(source))
 
 
 def _resumed_sql(s: Stream, db: PathLike | sqlite3.Connection, table: str, batch: int) -> int:
@@ -223,4 +251,4 @@ def _resumed_sql(s: Stream, db: PathLike | sqlite3.Connection, table: str, batch
             return finished(f"{writer.name}, table {writer.table}")
         if state is not None:
             source.skip(state[0])
-        return drain_resumable(writer, items, position)
+        return drain_resumable(writer, items, position, Marks(None))
