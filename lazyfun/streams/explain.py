@@ -41,7 +41,7 @@ import os
 import reprlib
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sized
-from typing import Any, Literal, Self, TypeVar, cast, overload
+from typing import Any, Literal, Protocol, Self, TypeVar, cast, overload, runtime_checkable
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
@@ -105,10 +105,12 @@ class Stage:
     """One step of a plan: its name, its arguments as written, the stage it reads, and
     its counts when the stream is analysed (one :class:`~lazyfun.trace.Counts`).  A step
     that reads another input too (a join's other side) has that input's last stage in
-    ``sides``; a step that holds items says how many it holds now (``hold``), and one
-    that spills to disk how many runs and bytes it has written so far (``spill``)."""
+    ``sides``; a step that holds items says how many it holds now (``hold``, looked at
+    after each item it gives), and a verb that holds them before it gives any offers a
+    ``gauge`` of the most it held (and, a sort, of the runs and bytes it spilled), read
+    only when the plan is shown."""
 
-    __slots__ = ("args", "hold", "keywords", "meter", "name", "sides", "source", "spill")
+    __slots__ = ("args", "gauge", "hold", "keywords", "meter", "name", "sides", "source")
 
     def __init__(
         self,
@@ -122,7 +124,7 @@ class Stage:
         self.name, self.args, self.keywords, self.source = name, args, keywords, source
         self.meter, self.hold = meter, hold
         self.sides: tuple[Stage, ...] = ()
-        self.spill: Callable[[], tuple[int, int]] | None = None
+        self.gauge: Gauged | None = None
 
     def label(self) -> str:
         """The step as written: ``.map(str, concurrency=4)``; a source without the dot (a
@@ -175,7 +177,7 @@ def called(owner: Explaining, source: Stage, holding: tuple[object, ...] = ()) -
     else:
         name, args, keywords = owner._call
         stage = Stage(name, args, source, meter, hold, keywords)
-    stage.spill = cast("Callable[[], tuple[int, int]] | None", _offered(holding, "spilled"))
+    stage.gauge = next((h for h in holding if isinstance(h, Gauged)), None)
     return stage
 
 
@@ -397,6 +399,13 @@ class _MeteredHolding(_Metered[T], Holding[T]):
 C = TypeVar("C")
 
 
+@runtime_checkable
+class Gauged(Protocol):
+    """What a verb offers ``explain`` of what it holds: the most items at once."""
+
+    def most_held(self) -> int: ...
+
+
 def gauged(stage: Stage, core: C) -> C:
     """A verb's core (a sort's :class:`~lazyfun.streams.verbs.Sorter`, a top's) as its
     step should read it: itself, or, where ``stage`` (the stream the verb reads) is
@@ -423,7 +432,7 @@ class Gauge:
         self.most = max(self.most, len(getattr(self.core, self.kept)) + len(chunk))
         self.core.add(chunk)
 
-    def holding(self) -> int:
+    def most_held(self) -> int:
         """The most items held at once, so far."""
         return self.most
 
@@ -473,8 +482,8 @@ class Rows:
     def __init__(self, table: Any) -> None:
         self.table, self.keys, self.rows = table, -1, 0
 
-    def holding(self) -> int:
-        """The rows the table holds."""
+    def most_held(self) -> int:
+        """The rows the table holds (it only grows)."""
         rows = self.table.rows
         if len(rows) != self.keys:
             self.keys, self.rows = len(rows), sum(map(len, rows.values()))
@@ -572,19 +581,20 @@ def _row(stage: Stage, analyze: bool) -> dict[str, object]:
     if meter is None:
         return row | dict.fromkeys(_COUNTS)
     items, errors, seconds, held = meter.snapshot()
-    if stage.hold is not None:  # what it holds now: a verb holds before it gives
-        held = max(held, stage.hold() or 0)
+    if stage.gauge is not None:  # a verb: the most it held, before it gave any
+        held = max(held, stage.gauge.most_held())
     came = None if before is None else before.snapshot()
     row["in"] = None if came is None else came[0]
     row["out"] = items
     row["errors in"] = None if came is None else came[1]
     row["errors out"] = errors
     row["calls"] = meter.calls
-    row["held"] = held if stage.hold is not None or stage.name in _LISTS else None
+    holds = stage.hold is not None or stage.gauge is not None or stage.name in _LISTS
+    row["held"] = held if holds else None
     if isinstance(stage, Finish):
         row["out"], row["held"] = stage.out, stage.held
-    spilled = (None, None) if stage.spill is None else stage.spill()
-    row["spilled runs"], row["spilled bytes"] = spilled
+    spilled = getattr(stage.gauge, "spilled", None)
+    row["spilled runs"], row["spilled bytes"] = (None, None) if spilled is None else spilled()
     row["seconds"] = seconds
     row["waiting"] = None if came is None else came[2]
     row["inside"] = max(0.0, seconds - (0.0 if came is None else came[2]))
