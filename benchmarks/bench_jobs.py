@@ -266,10 +266,11 @@ def _status(field: str) -> int:
 def _child(engine: str, job: str, events: Path, users: Path, out: Path) -> None:
     """Run one job of one engine and print its seconds, peak and answer as JSON (and,
     for an analysed lazyfun job, its ``explain``)."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     answer, bad = _RUN[engine](job, events, users, out)
-    seconds = time.perf_counter() - start
-    report = {"seconds": seconds, "peak": _status("VmHWM:"), "answer": answer, "bad": bad}
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    report = {"seconds": seconds, "cpu": cpu, "peak": _status("VmHWM:"), "answer": answer}
+    report["bad"] = bad
     if EXPLAINED and os.environ.get("LAZYFUN_ANALYZE"):
         report["explain"] = EXPLAINED[-1].explain(analyze=True)
         report["rows"] = EXPLAINED[-1].explain(analyze=True, format="dict")
@@ -285,6 +286,7 @@ class Run:
 
     def __init__(self, report: dict[str, Any]) -> None:
         self.seconds: float = report["seconds"]
+        self.cpu: float = report["cpu"]  # the process's CPU seconds: what load changes least
         self.peak: int = report["peak"]
         self.answer: Answer = report["answer"]
         self.bad: int = report["bad"]
@@ -350,7 +352,9 @@ def main() -> list[str]:
     out.mkdir(exist_ok=True)
     engines = [engine for engine in ENGINES if _installed(engine)]
     print(f"five jobs on {LINES:,} lines and {USERS:,} users ({LINES_ENV} sets the lines)")
-    print(f"  {'job':<18}{'engine':<10}{'seconds':>9}{'peak MB':>9}  agrees with lazyfun")
+    print(
+        f"  {'job':<18}{'engine':<10}{'seconds':>9}{'CPU s':>8}{'peak MB':>9}  agrees with lazyfun"
+    )
     verdicts: list[str] = []
     ours_of: dict[str, Run] = {}
     for job in JOBS:
@@ -363,7 +367,7 @@ def main() -> list[str]:
             agrees = "-" if isinstance(ours, str) else _agrees(job, engine, run, ours, out)
             said = {True: "yes", False: "NO", "-": "-"}[agrees]
             extra = f" ({run.bad:,} bad lines reported by number)" if run.bad else ""
-            figures = f"{run.seconds:9.2f}{run.peak / 2**20:9.0f}"
+            figures = f"{run.seconds:9.2f}{run.cpu:8.2f}{run.peak / 2**20:9.0f}"
             print(f"  {job:<18}{engine:<10}{figures}  {said}{extra}")
         duck = runs.get("duckdb")
         if isinstance(ours, Run) and isinstance(duck, Run):
@@ -381,20 +385,41 @@ def main() -> list[str]:
     return verdicts
 
 
+def _identity(item: Any) -> Any:
+    return item
+
+
+def _odd(n: int) -> int:
+    return n & 1
+
+
+def analyze_cost(n: int = 1_000_000, rounds: int = 7) -> float:
+    """What ``analyze`` costs an item and stage, in nanoseconds of CPU time: a source
+    and three steps (``map``, ``filter``, ``catch``) over ``n`` numbers, analysed and
+    not, in turn, the best of ``rounds`` each (a job's own time varies by more than the
+    counts cost it, so they are measured here, on steps that cost little else)."""
+    from collections import deque
+
+    from lazyfun import stream
+
+    def run(on: bool) -> None:
+        pipeline = stream(range(n), analyze=on).map(_identity).filter(_odd)
+        deque(pipeline.catch(ValueError), maxlen=0)
+
+    best = {False: math.inf, True: math.inf}
+    for _ in range(rounds):
+        for on in best:
+            start = time.process_time()
+            run(on)
+            best[on] = min(best[on], time.process_time() - start)
+    items_and_stages = n * 2 + n // 2 * 2  # the source and the map give n, the rest n / 2
+    return (best[True] - best[False]) * 1e9 / items_and_stages
+
+
 def _analysed(ours: dict[str, Run], events: Path, users: Path, out: Path) -> None:
-    """What ``analyze`` costs an item and step on the first job (its time analysed
-    against not, over the items each counted stage gave), and where the time of the two
-    slowest lazyfun jobs goes: their ``explain(analyze=True)``."""
-    if "per kind" in ours:
-        run = _in_child("lazyfun", "per kind", events, users, out, analyze=True)
-        if isinstance(run, Run):
-            counted = sum(row["out"] or 0 for row in run.rows[:-1])  # the terminal: once
-            extra = (run.seconds - ours["per kind"].seconds) / max(1, counted)
-            print(
-                f"analyze's cost on 'per kind': {run.seconds:.2f} s analysed against "
-                f"{ours['per kind'].seconds:.2f} s, {extra * 1e9:.0f} ns an item and step "
-                f"({counted:,} items counted)"
-            )
+    """What ``analyze`` costs an item and stage (:func:`analyze_cost`), and where the
+    time of the two slowest lazyfun jobs goes: their ``explain(analyze=True)``."""
+    print(f"analyze's cost: {analyze_cost():.0f} ns of CPU time an item and stage")
     for job in sorted(ours, key=lambda j: ours[j].seconds)[-2:]:
         run = _in_child("lazyfun", job, events, users, out, analyze=True)
         if isinstance(run, Run):
