@@ -182,6 +182,27 @@ def test_a_resumed_file_source_seeks_past_what_was_done(tmp_path: Path, reader: 
     assert [json.loads(line) for line in out.read_text().splitlines()] == expected
 
 
+def test_a_resumed_job_into_sqlite_seeks_too(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(3000)), source)
+    db = tmp_path / "out.db"
+
+    def stop_at(record: dict[str, int]) -> dict[str, int]:
+        if record["n"] == 1234:
+            raise KeyboardInterrupt
+        return record
+
+    with pytest.raises(KeyboardInterrupt):
+        read_jsonl(source).map(stop_at).to_sql(db, "t", resume=True)
+    with sqlite3.connect(db) as connection:
+        (marked,) = connection.execute("SELECT mark FROM lazyfun_progress").fetchone()
+    mark = json.loads(marked)
+    assert mark["file"] == str(source) and 0 < mark["position"] <= 1234
+    _junked(source, 0, mark["offset"])  # only a source that seeks gets on
+    assert read_jsonl(source).to_sql(db, "t", resume=True) == 3000 - 1234
+    assert read_sql(db, "SELECT n FROM t").to_list() == [{"n": n} for n in range(3000)]
+
+
 def test_a_source_whose_files_changed_under_its_mark_is_read_through(tmp_path: Path) -> None:
     (tmp_path / "part-1.txt").write_text("".join(f"{n}\n" for n in range(3000)))
     source = str(tmp_path / "part-*.txt")

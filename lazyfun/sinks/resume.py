@@ -13,8 +13,8 @@ appends, so the output is as if the job had never stopped.
   renamed, fsynced), then the progress names it, so what is committed is what a
   reader of the folder sees; when the job ends the parts are copied, row group by row
   group, into a file beside ``PATH`` that is renamed over it, and the folder goes.
-- SQLite (``to_sql``): the batch and its progress row (``lazyfun_progress``) are one
-  transaction.
+- SQLite (``to_sql``): the batch and its progress row (``lazyfun_progress``: the
+  position, whether the job ended, the source's mark) are one transaction.
 - The position is the source's count of records read (a bad record counts), less
   what a concurrent ordered map still holds: the records caught or filtered out
   count, since the output's length is not the source's position.  A file source that

@@ -33,6 +33,7 @@ import contextlib
 import csv
 import functools
 import io
+import json
 import os
 import shutil
 import signal
@@ -583,17 +584,24 @@ class SqlWriter(Writer):
         ).fetchone()
         return found is not None
 
-    def progress(self, job: str) -> tuple[int, bool] | None:
-        """The position and whether ``job`` ended, as the last committed batch of this
-        table said; None where there is nothing to go on from (no record, and no rows
-        in the table); refused (a RecordError naming the table) where the table holds
-        rows no record says this job wrote: no progress row for it, or one naming
-        another job."""
+    def _marked(self) -> bool:
+        """Whether the progress table has its ``mark`` column (a table an earlier release
+        made has not)."""
+        columns = self.db.execute(f"PRAGMA table_info({self._PROGRESS})").fetchall()
+        return any(column[1] == "mark" for column in columns)
+
+    def progress(self, job: str) -> dict[str, Any] | None:
+        """The ``position``, whether ``job`` ended (``done``) and where the source stood
+        (``mark``), as the last committed batch of this table said; None where there is
+        nothing to go on from (no record, and no rows in the table); refused (a
+        RecordError naming the table) where the table holds rows no record says this
+        job wrote: no progress row for it, or one naming another job."""
         self.job = job
         row = None
         if self._exists(self._PROGRESS):
+            marked = "mark" if self._marked() else "NULL"
             row = self.db.execute(
-                f"SELECT position, done, job FROM {self._PROGRESS} WHERE sink = ?",
+                f"SELECT position, done, job, {marked} FROM {self._PROGRESS} WHERE sink = ?",
                 (self.table,),
             ).fetchone()
         where = f"{self.name}, table {self.table}"
@@ -610,23 +618,26 @@ class SqlWriter(Writer):
             raise refuse_unrecorded(
                 where, "rows", f"its {self._PROGRESS} row naming {named_job}, not {job!r}"
             )
-        return int(row[0]), bool(row[1])
+        mark = None if row[3] is None else json.loads(row[3])
+        return {"position": int(row[0]), "done": bool(row[1]), "mark": mark}
 
     def begin(self) -> None:
         self.before = self.written
         self.db.execute("SAVEPOINT lazyfun_resume")
 
     def commit(self, position: int, done: bool, mark: dict[str, Any] | None = None) -> None:
-        """The batch's progress row, in the batch's transaction, which ends here (the
-        source is read through on resume: ``mark`` is not kept)."""
+        """The batch's progress row (with ``mark``, where the source stood, as JSON), in
+        the batch's transaction, which ends here."""
         self.db.execute(
             f"CREATE TABLE IF NOT EXISTS {self._PROGRESS} "
-            "(sink TEXT PRIMARY KEY, position INTEGER, done INTEGER, job TEXT)"
+            "(sink TEXT PRIMARY KEY, position INTEGER, done INTEGER, job TEXT, mark TEXT)"
         )
+        if not self._marked():
+            self.db.execute(f"ALTER TABLE {self._PROGRESS} ADD COLUMN mark TEXT")
         self.db.execute(
-            f"INSERT OR REPLACE INTO {self._PROGRESS} (sink, position, done, job) "
-            "VALUES (?, ?, ?, ?)",
-            (self.table, position, int(done), self.job),
+            f"INSERT OR REPLACE INTO {self._PROGRESS} (sink, position, done, job, mark) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (self.table, position, int(done), self.job, None if mark is None else json.dumps(mark)),
         )
         self.db.execute("RELEASE lazyfun_resume")
 

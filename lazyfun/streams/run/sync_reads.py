@@ -246,9 +246,9 @@ def _resumed_sql(s: Stream, db: PathLike | sqlite3.Connection, table: str, batch
         writer.close(failed=True)
         raise
     with s:
-        if state is not None and state[1]:
+        if state is not None and state["done"]:
             writer.close(failed=False)
             return finished(f"{writer.name}, table {writer.table}")
         if state is not None:
-            source.skip(state[0])
-        return drain_resumable(writer, items, position, Marks(None))
+            resume_source(source, state)
+        return drain_resumable(writer, items, position, Marks(source))
