@@ -100,15 +100,19 @@ test-latest test-lowest: | $(BIN)/python
 # each one's output printed whole when it ends.  Each stage's time is written to
 # $(STAGE_TIMES) and the table printed at the end, also when a stage fails (make then
 # stops there and exits with that stage's status).  Compiling, mypy and the browser's
-# packages take one core each, so they share the setup's wait.
-STAGES := setup lint build+mypy+browser unit docs+sanitize+stubtest
+# packages take one core each, so they share the setup's wait.  The unit tests leave a
+# core idle for a third of their time (a test waiting on a child, a timeout, a cluster's
+# start), so the docs, the sanitizers and stubtest run beside them at a lower priority
+# (SIDE): they take what the tests leave, and the stage takes about the tests' time.
+STAGES := setup lint build+mypy+browser unit+docs+sanitize+stubtest
+SIDE ?=
 STAGE_TIMES := build/stage-times.txt
 test:
 	@mkdir -p $(dir $(STAGE_TIMES)) && : > $(STAGE_TIMES); \
 	status=0; all=$$(date +%s); \
 	for stage in $(STAGES); do \
 		start=$$(date +%s); \
-		$(MAKE) --no-print-directory -j3 --output-sync=target $$(echo $$stage | tr + ' ') \
+		$(MAKE) --no-print-directory -j4 --output-sync=target SIDE="nice -n 10" $$(echo $$stage | tr + ' ') \
 			|| status=$$?; \
 		echo "$$stage $$(($$(date +%s) - start))" >> $(STAGE_TIMES); \
 		if [ $$status -ne 0 ]; then echo "make test: $$stage failed"; break; fi; \
@@ -146,7 +150,7 @@ stubtest: $(DEV)
 		else echo "stubtest: $$engine not built here, skipped"; fi; \
 	done; \
 	echo "stubtest $$stubs"; \
-	$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml $$stubs
+	$(SIDE) $(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml $$stubs
 
 # Twice: as installed (compiled), then the tests marked `compiled` on the compiled
 # modules' own source; the coverage of both passes together must stay above the floor.
@@ -164,14 +168,15 @@ browser:
 			apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; \
 	else echo "browser tests will skip: install $(BROWSER_PACKAGES)"; fi
 
-# Both passes on every core (pytest-xdist; JOBS=0 runs in one process); --dist loadfile
+# Both passes on a worker more than the cores (pytest-xdist; a test waiting on a child
+# process or a timeout leaves its core to the others; JOBS=0 runs in one process); --dist loadfile
 # keeps a file's tests in one process, one after another, so a module's fixture (a
 # cluster, a browser) is started once and lives only while its file runs.  (Handing tests
 # out one by one, worksteal, saved some 14 s of 248 but left a file's dask cluster alive,
 # its nanny restarting a killed worker, under other files' tests: a memory peak and a
 # count of child processes saw it.)  A test that hangs fails after TIMEOUT seconds, its
 # threads' stacks printed, and the run goes on: the suite never hangs.
-JOBS ?= auto
+JOBS ?= $$(($$(nproc) + 1))
 TIMEOUT ?= 300
 PARALLEL = -n $(JOBS) --dist loadfile --timeout=$(TIMEOUT)
 #
@@ -186,17 +191,24 @@ SHARED_SKIPS := build/shared-skips.txt
 unit: $(DEV) browser
 	LAZYFUN_SHARED_DATA= LAZYFUN_SHARED_SKIPS=$(SHARED_SKIPS) \
 		$(BIN)/pytest $(PARALLEL) --durations=10 --cov --cov-report=
-	LAZYFUN_SHARED_DATA= LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) --durations=10 -m "compiled and not slow" \
-		--cov --cov-append --cov-fail-under=$(COVERAGE_FLOOR)
-	@if [ -z "$(SHARED_DATA)" ]; then echo "unit: no ../shared/data here: the cross-checks on the public sets are skipped"; \
+	@# the cross-checks on the public sets (mostly waiting on their files and children) run
+	@# beside the pure pass, their output printed after it
+	@rm -f $(SHARED_SKIPS).run $(SHARED_SKIPS).log $(SHARED_SKIPS).status; \
+	if [ -z "$(SHARED_DATA)" ]; then echo "unit: no ../shared/data here: the cross-checks on the public sets are skipped"; \
 	elif [ ! -s $(SHARED_SKIPS) ]; then echo "unit: no test needed the shared data"; \
 	else sed 's/\[.*//' $(SHARED_SKIPS) | sort -u > $(SHARED_SKIPS).run; \
+		($(BIN)/pytest $(PARALLEL) --no-cov @$(SHARED_SKIPS).run > $(SHARED_SKIPS).log 2>&1; \
+			echo $$? > $(SHARED_SKIPS).status) & fi; \
+	LAZYFUN_SHARED_DATA= LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) --durations=10 -m "compiled and not slow" \
+		--cov --cov-append --cov-fail-under=$(COVERAGE_FLOOR); status=$$?; wait; \
+	if [ -s $(SHARED_SKIPS).run ] && [ -n "$(SHARED_DATA)" ]; then \
 		echo "unit: the $$(wc -l < $(SHARED_SKIPS).run) tests and modules that read the shared data"; \
-		$(BIN)/pytest $(PARALLEL) --no-cov @$(SHARED_SKIPS).run; fi
+		cat $(SHARED_SKIPS).log; [ "$$(cat $(SHARED_SKIPS).status)" = 0 ] || status=1; fi; \
+	exit $$status
 
 # The user guide and API reference; --strict turns broken links into failures.
 docs: $(DEV)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(SIDE) $(BIN)/mkdocs build --strict
 
 # Regenerate the charts the docs show (the laziness study).
 docs-figures: $(DEV)
@@ -217,7 +229,7 @@ SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 SANITIZE_DIR := build/sanitize
 PY_INCLUDE = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 EXT_SUFFIX = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-SANITIZE_CC = $(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) -I"$(PY_INCLUDE)"
+SANITIZE_CC = $(SIDE) $(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) -I"$(PY_INCLUDE)"
 FLOW_TESTS := tests/test_flow_c.py tests/test_flow.py tests/test_nothing_lost.py \
 	tests/test_peer_behaviours.py tests/test_operators.py tests/test_stream.py lazyfun/streams
 # the tests of generation that run its C routines (blanking and completing a 9x9 grid)
@@ -248,7 +260,7 @@ sanitize: $(DEV)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
-		$(CURDIR)/$(BIN)/python -m pytest -p no:cacheprovider \
+		$(SIDE) $(CURDIR)/$(BIN)/python -m pytest -p no:cacheprovider \
 		tests/sudoku/test_learning.py tests/sudoku/test_learning_fuzz.py lazyfun/sudoku/solving/learning.py \
 		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
