@@ -291,7 +291,11 @@ def test_a_parquet_job_resumes_by_row_group_and_commits_what_a_reader_sees(
     assert read_jsonl(source).to_parquet(out, row_group=500, resume=True) == 2500 - 1234
     assert pq.read_table(out).to_pylist() == [{"n": n} for n in range(2500)]
     assert not Path(f"{out}.parts").exists()
+    # a kill after the end was recorded, before the parts went: run again, they go
+    Path(f"{out}.parts").mkdir()
+    stream([{"n": 0}]).to_parquet(Path(f"{out}.parts") / "00000000.parquet")
     assert read_jsonl(source).to_parquet(out, resume=True) == 0  # it had ended
+    assert not Path(f"{out}.parts").exists()
 
 
 @pytest.mark.parametrize("sink", ["jsonl", "async"])

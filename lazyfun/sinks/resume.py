@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, runtime_checkable
@@ -250,8 +251,9 @@ class Progress:
         """:meth:`load` for an output written whole at the end from the parts in
         ``folder`` (``parts()`` counts them): the committed state is the parts, so a
         job not ended goes on with no output yet; one that ended starts afresh where its
-        output is gone.  Refused as :meth:`load` is where the output holds bytes no record
-        says this job wrote, and where fewer parts are there than its progress names."""
+        output is gone (its folder, if a kill left it, removed).  Refused as :meth:`load`
+        is where the output holds bytes no record says this job wrote, and where fewer
+        parts are there than its progress names."""
         state = self._read()
         size = os.path.getsize(self.output) if os.path.exists(self.output) else 0
         if not state:
@@ -259,7 +261,8 @@ class Progress:
                 raise refuse_unrecorded(self.output, f"{size:,} bytes", f"no {self.path} beside it")
             return None
         self._refuse_another(state, size)
-        if state["done"]:
+        if state["done"]:  # the parts a kill left after the end are of no more use
+            shutil.rmtree(folder, ignore_errors=True)
             return state if os.path.exists(self.output) else None
         if parts() < state["parts"]:
             raise RecordError(
