@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import math
 import os
 import signal
 import statistics
@@ -24,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lazyfun import AsyncStream, Stream, astream, stream
-from lazyfun.streams.verbs import Recent
+from lazyfun.streams.verbs import Accumulators, Recent, reductions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -698,6 +699,27 @@ def test_aggregate_sums_floats_exactly_and_ints_as_ints() -> None:
     assert mixed == {0: {"s": 1.5}}  # the exact sum, as a float
     windows = stream(values * 2).aggregate(lambda _: 0, every=13, s=("sum", float)).to_list()
     assert windows == [{0: {"s": 2.0}}, {0: {"s": 2.0}}]
+
+
+def test_aggregate_sum_holds_a_few_floats_a_key_not_one_a_value() -> None:
+    import random
+    import tracemalloc
+
+    rng = random.Random(69)
+    rows = [(key, round(rng.uniform(0, 200), 2)) for _ in range(31) for key in range(4000)]
+    sums = stream(rows).aggregate(lambda r: r[0], s=("sum", lambda r: r[1]))
+    assert all(sums[k]["s"] == math.fsum(v for j, v in rows if j == k) for k in (0, 3999))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        fresh = reductions({"s": ("sum", lambda r: r[1] * 1.0)})  # floats of its own, as decoded
+        held = Accumulators(lambda r: r[0], fresh)
+        for row in rows:
+            held.add(row)
+        per_key = (tracemalloc.get_traced_memory()[0] - before) / 4000
+    finally:
+        tracemalloc.stop()
+    assert per_key < 300  # bytes: the key's list and its two floats (31 floats held were 1,200)
 
 
 @given(

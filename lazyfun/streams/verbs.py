@@ -661,9 +661,12 @@ class _Count(_Reduction):
 
 
 class _Exact(list[float]):
-    """A running sum, exact: its floats kept as the few floats (Shewchuk's partials,
-    nonoverlapping, and those not yet folded in) whose sum is exactly theirs, its ints
-    added as ints, anything else (a Decimal, a Fraction, a timedelta) added with ``+``."""
+    """A running sum, exact: its floats as ``[hi, lo, *more]``, floats whose sum is exactly
+    theirs (empty until the first float): each float ``x`` is added by Knuth's TwoSum,
+    ``hi + x == s + e`` and ``lo + e == t + f`` exactly, so ``hi, lo = s, t`` and ``f`` joins
+    ``more`` only when it is not zero (rare: ``lo`` holds what ``hi`` lost, at most a few
+    dozen bits; ``more`` folded into partials past ``SPARE``), two floats a key in practice;
+    its ints added as ints, anything else (a Decimal, a Fraction, a timedelta) with ``+``."""
 
     __slots__ = ("ints", "other")
 
@@ -673,7 +676,7 @@ class _Exact(list[float]):
         self.other: Any = _END
 
 
-SPARE = 32  # floats a sum gathers before it folds them into its partials
+SPARE = 32  # floats a sum gathers beyond its two before it folds them into its partials
 
 
 def _partials(values: list[float]) -> list[float]:
@@ -693,6 +696,15 @@ def _partials(values: list[float]) -> list[float]:
         return [sum(values[: len(values) - len(parts)])]
 
 
+def _rounded(values: list[float]) -> float:
+    """The sum of ``values`` correctly rounded (``math.fsum``); past the floats' range on
+    the way, the plain sum (inf, as ``sum``)."""
+    try:
+        return math.fsum(values)
+    except OverflowError:
+        return sum(values)
+
+
 def _int_floats(n: int) -> list[float]:
     """Floats whose sum is exactly ``n``."""
     parts: list[float] = []
@@ -703,6 +715,38 @@ def _int_floats(n: int) -> list[float]:
     return parts
 
 
+def _add_float(acc: _Exact, x: float) -> None:
+    """``acc`` plus the float ``x``, exactly (TwoSum twice; see :class:`_Exact`)."""
+    if not acc:
+        acc += (x, 0.0)
+        return
+    hi, lo = acc[0], acc[1]
+    s = hi + x
+    z = s - hi
+    e = (hi - (s - z)) + (x - z)  # hi + x == s + e
+    t = lo + e
+    z = t - lo
+    f = (lo - (t - z)) + (e - z)  # lo + e == t + f
+    if f:  # a part left over, or inf or nan past the floats' range
+        _spill_float(acc, x, s, t, f)
+    else:
+        acc[0], acc[1] = s, t
+
+
+def _spill_float(acc: _Exact, x: float, s: float, t: float, f: float) -> None:
+    """The rare case of :func:`_add_float`: ``f``, the part ``hi, lo = s, t`` leave out,
+    kept beside them; ``x`` itself when the TwoSums left the floats' range (``f`` inf or
+    nan), for :func:`math.fsum` to judge at the end; past ``SPARE`` of them, all folded."""
+    if math.isfinite(f):
+        acc[0], acc[1] = s, t
+        acc.append(f)
+    else:
+        acc.append(x)
+    if len(acc) > SPARE:
+        parts = _partials(list(acc))
+        acc[:] = parts if len(parts) > 1 else [parts[0], 0.0]
+
+
 class _Sum(_Reduction):
     """The sum, exact: ints stay ints; floats (and ints among them) give the exact sum
     rounded once, as ``math.fsum``; other values are added with ``+``, then to that."""
@@ -711,12 +755,10 @@ class _Sum(_Reduction):
         return self.step(_Exact(), value)
 
     def step(self, acc: Any, value: Any) -> Any:
-        if type(value) is float:  # the common case first: a type check and an append
-            acc.append(value)
-            if len(acc) > SPARE:
-                acc[:] = _partials(acc)
+        if type(value) is float:  # the common case first
+            _add_float(acc, value)
         elif isinstance(value, float):
-            self.step(acc, float(value))
+            _add_float(acc, float(value))
         elif isinstance(value, int):
             acc.ints = value if acc.ints is None else acc.ints + value
         else:
@@ -725,8 +767,11 @@ class _Sum(_Reduction):
 
     def end(self, acc: Any) -> Any:
         total: Any = acc.ints
-        if acc:  # floats: at least one part, once one came
-            total = math.fsum([*acc, *_int_floats(acc.ints or 0)])
+        if acc:  # floats: two at least, once one came
+            if len(acc) == 2 and not acc[1] and total is None:
+                total = acc[0]  # as fsum([x]) is x, -0.0 too
+            else:
+                total = _rounded([*acc, *_int_floats(acc.ints or 0)])
         if acc.other is _END:
             return total
         return acc.other if total is None else acc.other + total
@@ -827,7 +872,17 @@ class Accumulators:
     """Per key, the running state of each named reduction (``aggregate``), or of ``fn``
     from a copy of ``initial`` (``reduce_by``; a list folded in place is each key's own):
     memory by the number of keys, not of items.  An
-    item whose key or value raises changes nothing and its error passes on."""
+    item whose key or value raises changes nothing and its error passes on.
+
+    The named reductions' loop is written once for their set (:func:`_adder`): per item,
+    its key, its values (all read before any state changes), then each state's start or
+    step inline, with no list of values, no call per reduction, no method lookups.
+
+    >>> acc = Accumulators(len, reductions({"n": "count", "s": ("sum", len)}))
+    >>> acc.add_all(["ab", "cd", "e"])
+    >>> acc.output()
+    {2: {'n': 2, 's': 4}, 1: {'n': 1, 's': 1}}
+    """
 
     def __init__(
         self,
@@ -837,37 +892,127 @@ class Accumulators:
     ) -> None:
         self.by, self.named, self.fold = by, named, fold
         self.state: dict[Any, Any] = {}
+        self._add_all = _adder(by, named) if named is not None else None
 
     def fresh(self) -> Accumulators:
         """Accumulators of the same reductions, from nothing (a window's)."""
-        return Accumulators(self.by, self.named, self.fold)
+        fresh = Accumulators.__new__(Accumulators)
+        fresh.by, fresh.named, fresh.fold = self.by, self.named, self.fold
+        fresh.state, fresh._add_all = {}, self._add_all
+        return fresh
 
     def add(self, item: Any) -> None:
-        k = self.by(item)
+        """One item into its key's state."""
+        self.add_all((item,))
+
+    def add_all(self, items: Iterable[Any]) -> None:
+        """Each of ``items`` into its key's state, in order; an item's error passes on
+        at once (the items before it are in, it and those after it are not)."""
         state = self.state
-        if self.fold is not None:
-            fn, initial = self.fold
-            state[k] = fn(state[k] if k in state else copy.copy(initial), item)
+        if self._add_all is not None:
+            self._add_all(items, state)
             return
-        assert self.named is not None
-        values = [get(item) for _, _, get in self.named]  # all read before any is changed
-        accs = state.get(k)
-        if accs is None:
-            state[k] = [r.start(v) for (_, r, _), v in zip(self.named, values, strict=True)]
-        else:
-            for i, ((_, r, _), v) in enumerate(zip(self.named, values, strict=True)):
-                accs[i] = r.step(accs[i], v)
+        assert self.fold is not None
+        fn, initial = self.fold
+        get = state.get
+        for item in items:
+            k = self.by(item)
+            acc = get(k, _END)
+            state[k] = fn(copy.copy(initial) if acc is _END else acc, item)
 
     def output(self) -> dict[Any, Any]:
         """The aggregates so far, and a fresh start (a window's end)."""
         state, self.state = self.state, {}
         if self.named is None:
             return state
-        names = self.named
+        ends = [r.end for _, r, _ in self.named]
+        names = [name for name, _, _ in self.named]
+        if all(type(r) in _PLAIN_END for _, r, _ in self.named):
+            return {k: dict(zip(names, accs, strict=True)) for k, accs in state.items()}
         return {
-            k: {name: r.end(acc) for (name, r, _), acc in zip(names, accs, strict=True)}
+            k: {name: end(acc) for name, end, acc in zip(names, ends, accs, strict=True)}
             for k, accs in state.items()
         }
+
+
+_PLAIN_END: tuple[type, ...] = (_Count, _Min, _Max, _First, _Last)  # their state is the value
+
+# Each reduction's code in the loop of :func:`_adder`: its value read (or not), its start
+# (an expression), its step (statements on ``accs[{i}]``, ``v{i}``).  A reduction of a
+# type not here is called: ``r{i}.start(v{i})``, ``accs[{i}] = r{i}.step(accs[{i}], v{i})``.
+_CODE: dict[type, tuple[bool, str, str]] = {
+    _Count: (False, "1", "accs[{i}] += 1"),
+    _Sum: (
+        True,
+        "r{i}.start(v{i})",
+        "if type(v{i}) is float:\n"
+        "    a = accs[{i}]\n"
+        "    if a:\n"
+        "        hi = a[0]\n"
+        "        lo = a[1]\n"
+        "        s = hi + v{i}\n"
+        "        z = s - hi\n"
+        "        e = (hi - (s - z)) + (v{i} - z)\n"
+        "        t = lo + e\n"
+        "        z = t - lo\n"
+        "        f = (lo - (t - z)) + (e - z)\n"
+        "        if f:\n"
+        "            spill(a, v{i}, s, t, f)\n"
+        "        else:\n"
+        "            a[0] = s\n"
+        "            a[1] = t\n"
+        "    else:\n"
+        "        a += (v{i}, 0.0)\n"
+        "else:\n"
+        "    r{i}.step(accs[{i}], v{i})",
+    ),
+    _Min: (True, "v{i}", "if v{i} < accs[{i}]:\n    accs[{i}] = v{i}"),
+    _Max: (True, "v{i}", "if accs[{i}] < v{i}:\n    accs[{i}] = v{i}"),
+    _First: (True, "v{i}", "pass"),
+    _Last: (True, "v{i}", "accs[{i}] = v{i}"),
+}
+
+
+def _adder(
+    by: Callable[[Any], Any], named: list[tuple[str, _Reduction, Callable[[Any], Any]]]
+) -> Callable[[Iterable[Any], dict[Any, Any]], None]:
+    """The loop that adds items to the states of ``named``, written for them and compiled
+    once: for each item, ``k = by(item)``, each value ``v{i} = g{i}(item)``, then a new
+    key's ``[start, ...]`` or each state's step, as :data:`_CODE` has them (equal, item
+    for item, to ``r.start``/``r.step`` of each reduction)."""
+    reads: list[str] = []
+    starts: list[str] = []
+    steps: list[str] = []
+    names: dict[str, Any] = {"by": by, "spill": _spill_float}
+    for i, (_, r, get) in enumerate(named):
+        read, start, step = _CODE.get(
+            type(r), (True, "r{i}.start(v{i})", "accs[{i}] = r{i}.step(accs[{i}], v{i})")
+        )
+        names[f"r{i}"], names[f"g{i}"] = r, get
+        if read:
+            reads.append(f"        v{i} = g{i}(item)")
+        starts.append(start.format(i=i))
+        steps.extend("            " + line for line in step.format(i=i).splitlines())
+    source = "\n".join(
+        [
+            f"def make({', '.join(names)}):",
+            "    def add_all(items, state):",
+            "        get = state.get",
+            "        for item in items:",
+            "            k = by(item)",
+            *("    " + read for read in reads),
+            "            accs = get(k)",
+            "            if accs is None:",
+            f"                state[k] = [{', '.join(starts)}]",
+            "                continue",
+            *steps,
+            "    return add_all",
+        ]
+    )
+    scope: dict[str, Any] = {}
+    exec(compile(source, f"<aggregate of {', '.join(n for n, _, _ in named)}>", "exec"), scope)
+    made: Callable[[Iterable[Any], dict[Any, Any]], None] = scope["make"](**names)
+    return made
 
 
 class Recent:

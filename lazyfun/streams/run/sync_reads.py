@@ -123,8 +123,7 @@ def aggregated(
     """The verbs' folds: every item into ``acc`` (a terminal), or a dict a window."""
     if every is None and limit is None:
         with s:
-            for item in s._take_items():
-                acc.add(item)
+            acc.add_all(s._take_items())
         return acc.output()
     from lazyfun.streams.sync import threaded
 
