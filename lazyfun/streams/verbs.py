@@ -48,6 +48,7 @@ __all__ = [
     "Sorter",
     "Top",
     "field",
+    "one_key",
     "raise_first",
     "reductions",
     "size_of",
@@ -932,6 +933,11 @@ def _itself(item: T) -> T:
     return item
 
 
+def one_key(item: object) -> None:
+    """The one key of reductions over a whole group (a window's): None, for any item."""
+    return None
+
+
 class Accumulators:
     """Per key, the running state of each named reduction (``aggregate``), or of ``fn``
     from a copy of ``initial`` (``reduce_by``; a list folded in place is each key's own):
@@ -967,7 +973,10 @@ class Accumulators:
 
     def add(self, item: Any) -> None:
         """One item into its key's state."""
-        self.add_all((item,))
+        if self._add_all is not None:
+            self._add_all((item,), self.state)
+        else:
+            self.add_all((item,))
 
     def add_all(self, items: Iterable[Any]) -> None:
         """Each of ``items`` into its key's state, in order; an item's error passes on
@@ -1063,7 +1072,7 @@ def _adder(
             "    def add_all(items, state):",
             "        get = state.get",
             "        for item in items:",
-            "            k = by(item)",
+            "            k = None" if by is one_key else "            k = by(item)",
             *("    " + read for read in reads),
             "            accs = get(k)",
             "            if accs is None:",

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, NoReturn, TypeVar
 
-from lazyfun.streams.verbs import Accumulators, reductions
+from lazyfun.streams.verbs import Accumulators, one_key, reductions
 
 __all__ = [
     "EventTime",
@@ -137,12 +137,7 @@ def spans(what: str, lateness: object, **sizes: object) -> tuple[bool, Any]:
 def reducing(named: dict[str, Any]) -> Accumulators | None:
     """A window's reductions, as ``aggregate`` takes them (checked at the call), each
     window folding its own; None for none (a window keeps its items)."""
-    return Accumulators(_whole, reductions(named)) if named else None
-
-
-def _whole(item: object) -> None:
-    """The one key of a window's reductions: the window is the group."""
-    return None
+    return Accumulators(one_key, reductions(named)) if named else None
 
 
 class Fixed:
@@ -258,14 +253,20 @@ class EventTime(Generic[T]):
         self.position = position + 1
         t = self.on(item)
         kind = type(t)
-        if kind is int and not self.dated:  # the common case, checked first
+        if (kind is int or kind is float) and not self.dated and t == t:  # the common case
             origin: Any = 0
         else:
             origin = self._origin(t, position)
         key = None if self.by is None else self.by(item)
         window = self.recent.get(key)
         if window is not None and window.start <= t < window.end:
-            self._take(window, item)  # a tumbling window's item, in its key's last window
+            # a tumbling window's item, in its key's last window (most are): taken inline
+            acc = window.acc
+            if acc is not None:
+                acc.add(item)  # its values read before any is changed: may raise
+            else:
+                window.items.append(item)
+                self.held += 1
         elif self.fixed is not None:
             self._fixed(item, t, key, origin, position)
         else:
