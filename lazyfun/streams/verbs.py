@@ -29,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from itertools import islice
@@ -453,7 +454,12 @@ def field(on: str | Callable[[T], R]) -> Callable[[T], Any]:
             return getattr(item, on)
 
     get.__name__ = f"field_{on}"
+    _FIELD_NAMES[get] = on
     return get
+
+
+_FIELD_NAMES: weakref.WeakKeyDictionary[Callable[[Any], Any], str] = weakref.WeakKeyDictionary()
+# the name each getter :func:`field` made reads (a generated loop reads it inline)
 
 
 class KeyMismatch(ValueError):
@@ -1050,7 +1056,8 @@ def _adder(
     by: Callable[[Any], Any], named: list[tuple[str, _Reduction, Callable[[Any], Any]]]
 ) -> Callable[[Iterable[Any], dict[Any, Any]], None]:
     """The loop that adds items to the states of ``named``, written for them and compiled
-    once: for each item, ``k = by(item)``, each value ``v{i} = g{i}(item)``, then a new
+    once: for each item, ``k = by(item)``, each value ``v{i} = g{i}(item)`` (a
+    :func:`field`'s read inline), then a new
     key's ``[start, ...]`` or each state's step, as :data:`_CODE` has them (equal, item
     for item, to ``r.start``/``r.step`` of each reduction)."""
     reads: list[str] = []
@@ -1062,7 +1069,15 @@ def _adder(
             type(r), (True, "r{i}.start(v{i})", "accs[{i}] = r{i}.step(accs[{i}], v{i})")
         )
         names[f"r{i}"], names[f"g{i}"] = r, get
-        if read:
+        if read and get in _FIELD_NAMES:  # field(name): read inline, as it reads
+            names[f"n{i}"] = _FIELD_NAMES[get]
+            reads += [
+                "        try:",
+                f"            v{i} = item[n{i}]",
+                "        except TypeError:",
+                f"            v{i} = getattr(item, n{i})",
+            ]
+        elif read:
             reads.append(f"        v{i} = g{i}(item)")
         starts.append(start.format(i=i))
         steps.extend("            " + line for line in step.format(i=i).splitlines())
