@@ -576,32 +576,6 @@ def test_a_sort_spills_runs_in_passes_of_its_fan_in() -> None:
     sorter.close()
 
 
-def test_a_sort_computes_each_key_once_and_holds_the_collector_only_while_it_reads() -> None:
-    import gc
-
-    calls = Counter[int]()
-
-    def key(n: int) -> tuple[int, int]:
-        calls[n] += 1
-        return (n % 1_000, n)
-
-    numbers = [(n * 7919) % 30_000 for n in range(30_000)]
-    sorted_numbers = stream(numbers).sort(key, memory=200_000)  # spills, merged in passes
-    assert list(sorted_numbers) == sorted(numbers, key=lambda n: (n % 1_000, n))
-    assert set(calls.values()) == {1}  # not again to sort, to merge or to measure
-    assert gc.isenabled()
-    left = iter(stream(numbers).sort(key, reverse=True, memory=200_000))
-    assert next(left) == 29_999 and gc.isenabled()  # the merge runs with it
-
-    def broken() -> Iterator[int]:
-        yield from numbers[:20_000]
-        raise Bad("mid-way")
-
-    with pytest.raises(Bad):
-        stream(broken()).sort(key, memory=200_000).to_list()
-    assert gc.isenabled()
-
-
 # --- the sort's folder: named for its process, swept once the process is gone -----------------
 
 

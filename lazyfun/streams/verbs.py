@@ -16,8 +16,8 @@ for its read.
 
 from __future__ import annotations
 
+import contextlib
 import copy
-import gc
 import heapq
 import math
 import numbers
@@ -27,13 +27,11 @@ import re
 import shutil
 import sys
 import tempfile
-import threading
 import time
 import weakref
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from itertools import islice
-from operator import itemgetter
 from typing import IO, Any, Generic, TypeVar
 
 __all__ = [
@@ -66,11 +64,9 @@ FRAME = 32 * 2**10  # bytes: the least frame of a run read back, unless the budg
 FRAME_MOST = 256 * 2**10  # bytes: the most (larger frames only read slower, out of cache)
 POINTERS = 12  # bytes an item held costs beside itself: its place in the list, in the
 # sort's scratch (half a list) and the list's room to grow; and with a key, KEYED more
-KEYED = 12 + sys.getsizeof((0, 0))  # bytes: the pair of a key and its item the sort holds,
-# and its place in the sort's list of keys and in its scratch
+KEYED = 12  # bytes: an item's place in the sort's list of keys and in its scratch
 PREFIX = "lazyfun-sort-"  # a spill folder's name: PREFIX, the owner's pid, "-", random
 _SPILL_FOLDER = re.compile(re.escape(PREFIX) + r"(\d+)-[a-z0-9_]+\Z")
-_END: Any = object()  # no value (a default, an end)
 
 
 def size_of(item: object, depth: int = 2) -> int:
@@ -119,49 +115,6 @@ def _sift(items: list[T], key: Callable[[T], Any], errors: deque[Exception]) -> 
     return kept
 
 
-def _keyed(items: list[T], key: Callable[[T], Any], errors: deque[Exception]) -> list[Any]:
-    """The pairs ``(key(item), item)`` of ``items`` but those whose ``key`` raises; their
-    errors added to ``errors``."""
-    kept: list[Any] = []
-    for item in items:
-        try:
-            kept.append((key(item), item))
-        except Exception as error:
-            errors.append(error)
-    return kept
-
-
-_first, _second = itemgetter(0), itemgetter(1)
-
-
-class _Collector:
-    """The cyclic garbage collector paused while any sort holds what it reads: each
-    collection of the oldest generation would scan all its items again (held items are
-    never garbage; what is freed is freed by its count), and it is running again, if it
-    was, as soon as none holds (its ``close`` and its ``output`` resume it, always)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.holding = 0  # sorts holding items
-        self.was_enabled = False
-
-    def pause(self) -> None:
-        with self.lock:
-            if not self.holding:
-                self.was_enabled = gc.isenabled()
-                gc.disable()
-            self.holding += 1
-
-    def resume(self) -> None:
-        with self.lock:
-            self.holding -= 1
-            if not self.holding and self.was_enabled:
-                gc.enable()
-
-
-_COLLECTOR = _Collector()
-
-
 class Sorter(Generic[T]):
     """Items sorted by ``key`` (stable, ``reverse`` as ``sorted`` takes it), holding about
     ``memory`` bytes at any size and any budget.  An item whose key raises is left out
@@ -172,9 +125,6 @@ class Sorter(Generic[T]):
     past it, what it holds is sorted and
     written as a run, in frames of ``frame_bytes``, to a folder of ``tmpdir`` (the
     system's temporary folder by default) named for its process, ``lazyfun-sort-<pid>-…``.
-    Each item's key is computed once, as it arrives: the sort holds and spills the pairs
-    of key and item, and the merge compares the keys it reads back.  While it reads, the
-    cyclic garbage collector is paused (:class:`_Collector`).
     At the end the runs are merged in passes of at most ``fan_in`` runs (``heapq.merge``:
     stable, the earlier run first on equal keys), each pass writing longer runs, until
     one merge of at most ``fan_in`` runs gives the items, lazily.  A merge holds a frame
@@ -199,15 +149,14 @@ class Sorter(Generic[T]):
         # the fan-in: frames of at least FRAME bytes in half the budget, 2 to FAN_IN
         self.fan_in = max(2, min(FAN_IN, memory // (2 * FRAME) - 1))
         self.frame_bytes = max(1, min(FRAME_MOST, memory // (2 * (self.fan_in + 1))))
-        self.items: list[Any] = []  # the items, or with a key the pairs (key, item)
+        self.items: list[T] = []
         self.held = 0  # bytes, estimated from one item a chunk
         self.each = 0  # bytes an item, as last measured
         self.runs: list[str] = []
         self.made = 0  # runs written, for their names
         self.folder: str | None = None
         self.errors: deque[Exception] = deque()
-        self.readers: list[Generator[Any, None, None]] = []
-        self.pausing = False  # whether this sort paused the garbage collector
+        self.readers: list[Generator[T, None, None]] = []
 
     def room(self) -> int:
         """How many items to read next: about what the budget has room for (by the last
@@ -220,48 +169,37 @@ class Sorter(Generic[T]):
         """Hold ``chunk``; spill a sorted run when the budget is passed."""
         if not chunk:
             return
-        if not self.pausing:
-            _COLLECTOR.pause()
-            self.pausing = True
-        key, items = self.key, self.items
-        if key is None:
-            items.extend(chunk)
-            self.each = self._measure(chunk[len(chunk) // 2])  # the item in the middle
-        else:
-            try:
-                pairs = [(key(item), item) for item in chunk]
-            except Exception:
-                pairs = _keyed(chunk, key, self.errors)
-            items.extend(pairs)
-            if pairs:
-                self.each = self._measure(*pairs[len(pairs) // 2])
+        self.items.extend(chunk)
+        self.each = self._measure(chunk[len(chunk) // 2])  # the item in the middle
         self.held += len(chunk) * self.each
         if self.held >= self.memory:
             self._sorted()
             self._spill()
 
-    def _measure(self, item: Any, k: Any = _END) -> int:
-        """The bytes an item held costs: itself, its pointers, and (given ``item``'s
-        key ``k``) its pair and its key, unless the key is one of the item's own values."""
+    def _measure(self, item: T) -> int:
+        """The bytes an item held costs: itself, its pointers, and its key (the sort
+        keeps each item's), unless the key is one of the item's own values."""
         each = POINTERS + size_of(item) * 9 // 8  # and the allocator's rounding up
         if self.key is not None:
             each += KEYED
-            if not any(k is value for value in _values(item)):
-                each += size_of(k, 1)
+            with contextlib.suppress(Exception):  # the sort reports it, in its place
+                k = self.key(item)
+                if not any(k is value for value in _values(item)):
+                    each += size_of(k, 1)
         return each
 
     def _sorted(self) -> None:
-        """Sort what is held: the items, or their pairs by key (keys that do not compare:
-        no item's own fault, the sort's error)."""
-        if self.key is None:
-            self.items.sort(reverse=self.reverse)
-        else:
-            self.items.sort(key=_first, reverse=self.reverse)
-
-    def _resume(self) -> None:
-        if self.pausing:
-            self.pausing = False
-            _COLLECTOR.resume()
+        key: Any = self.key  # the stubs want a key of comparables; the items' own order
+        try:
+            self.items.sort(key=key, reverse=self.reverse)
+        except Exception:
+            if key is None:
+                raise  # items that do not compare: no item's own fault
+            kept = _sift(self.items, key, self.errors)
+            if len(kept) == len(self.items):
+                raise
+            self.items = kept
+            self.items.sort(key=key, reverse=self.reverse)
 
     def _frame(self) -> int:
         """Items a frame: ``frame_bytes`` of them, by the last item measured."""
@@ -291,11 +229,9 @@ class Sorter(Generic[T]):
                 pickle.dump(part, file, pickle.HIGHEST_PROTOCOL)
         return path
 
-    def _merged(self, runs: list[Any]) -> Iterator[Any]:
-        """The items (or pairs) of ``runs`` merged, stable: the earlier run first."""
-        if self.key is None:
-            return heapq.merge(*runs, reverse=self.reverse)
-        return heapq.merge(*runs, key=_first, reverse=self.reverse)
+    def _merged(self, runs: list[Any]) -> Iterator[T]:
+        key: Any = self.key  # heapq's stub wants a key of comparables; the items' own order
+        return heapq.merge(*runs, key=key, reverse=self.reverse)
 
     def _pass(self) -> None:
         """Merge each ``fan_in`` runs in turn into one (in their order, so the merge
@@ -316,11 +252,10 @@ class Sorter(Generic[T]):
 
     def output(self) -> Iterator[T]:
         """The items in order: from memory, or merged from the runs and what is held."""
-        self._resume()
         self._sorted()
         if not self.runs:
             items, self.items = self.items, []
-            return iter(items) if self.key is None else map(_second, items)
+            return iter(items)
         if self.held > self.memory // 2:  # what crowds the merge's frames, spilled
             cut = len(self.items) - len(self.items) * (self.memory // 2) // self.held
             self.runs.append(self._write(islice(self.items, cut)))  # before the rest, so
@@ -329,15 +264,13 @@ class Sorter(Generic[T]):
         while len(self.runs) > self.fan_in:
             self._pass()
         self.readers = [_read_run(path) for path in self.runs]
-        merged = self._merged([*self.readers, self.items])
-        return merged if self.key is None else map(_second, merged)
+        return self._merged([*self.readers, self.items])
 
     def __del__(self) -> None:
         self.close()
 
     def close(self) -> None:
         """Let go of the items and remove the runs (also of a sort left early)."""
-        self._resume()
         self.items = []
         for reader in self.readers:
             reader.close()
@@ -571,6 +504,9 @@ class HashTable(Generic[T]):
                 self.check(k, index)
             return [(item, None)] if left else []
         return [(item, row) for row in rows]
+
+
+_END: Any = object()
 
 
 class OutOfOrder(ValueError):
