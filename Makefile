@@ -330,10 +330,12 @@ dist: $(DEV)
 
 # The long checks that `make test` (and so CI) leaves out: the tests marked slow.
 # From source, the tests marked long_from_source or untraced are slow too (conftest.py).
+# Then every hypothesis law with its whole budget (make test tries half: tests/budget.py).
 slow: TIMEOUT = 3600
 slow: $(DEV)
 	$(BIN)/pytest $(PARALLEL) -m slow tests
 	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m "long_from_source or untraced" tests
+	LAZYFUN_THOROUGH=1 $(BIN)/pytest $(PARALLEL) -m "law and not slow" tests
 
 bench: $(VENV)/.bench $(VENV)/.built
 	$(BIN)/python -u -m benchmarks $(BENCH)

@@ -13,6 +13,9 @@
   they read and write files by plain names.
 - Hypothesis runs without its per-example deadline: tests never assert on
   wall time, and a loaded machine must not turn a slow example into a failure.
+  A law tries half its budget (``tests/budget.py``; 50 examples without one of its
+  own); ``LAZYFUN_THOROUGH=1`` gives it all, and ``make slow`` runs every law (marked
+  ``law`` here) so.
   Hypothesis is a dev tool: without it (``pip install 'lazyfun[plot]' pytest nbmake``,
   enough for ``pytest --nbmake docs/tour.ipynb``) this file still loads.
 - ``make unit`` runs the tests on every core (pytest-xdist, ``--dist loadfile``): a
@@ -55,7 +58,10 @@ try:
 except ImportError:  # the `plot` extra alone runs the tour notebook: no dev tools
     pass
 else:
-    settings.register_profile("lazyfun", deadline=None)
+    # a law without its own budget tries 50 examples, 100 (hypothesis's own) when thorough
+    settings.register_profile(
+        "lazyfun", deadline=None, max_examples=100 if os.environ.get("LAZYFUN_THOROUGH") else 50
+    )
     settings.load_profile("lazyfun")
 
 collect_ignore = [name.replace(".", "/") + ".py" for name in COMPILED if is_compiled(name)]
@@ -90,6 +96,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     without the coverage tracer; from source the tests marked ``untraced`` or
     ``long_from_source`` are slow (the pure pass leaves them to ``make slow``)."""
     for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.law)
         if item.path in COMPILED_SOURCES:
             item.add_marker(pytest.mark.compiled)
         untraced = item.get_closest_marker("untraced")

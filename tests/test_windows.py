@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from lazyfun import Stream, astream, stream
 from lazyfun.streams import LateItem, Window
 from lazyfun.streams.windows import EventTime, Fixed
+from tests.budget import examples
 
 Item = tuple[int, int, int]  # (id: its place in the source, time, key)
 Shape = tuple[str, int, int]  # (kind, size or gap, every)
@@ -173,7 +174,7 @@ def run(coroutine: Any) -> Any:
 # --- against the model -------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     data=st.data(),
     shape=shapes(),

@@ -40,6 +40,7 @@ from lazyfun.sudoku.variants.exchange import (
     to_json,
     write_link,
 )
+from tests.budget import examples
 from tests.datafiles import DATA
 from tests.puzzles import NORVIG_GRID2
 from tests.sudoku.test_arithmetic import SOLVED4, rules_from
@@ -83,7 +84,7 @@ def test_a_variant_with_every_rule_survives_json_and_a_link() -> None:
     assert _same(read_variant(write_link(jigsaw)), jigsaw)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_random_4x4_variants_round_trip(data: st.DataObject) -> None:
     solution = data.draw(st.sampled_from(SOLVED4))

@@ -185,7 +185,7 @@ def test_the_c_minimiser_makes_the_puzzle_the_python_loop_makes(
 
 
 @needs_c
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(seed=st.integers(0, 10**9), diagonal=st.booleans())
 def test_the_c_completion_is_the_engines_first_solution(seed: int, diagonal: bool) -> None:
     """Where the C search gives a grid (its path met no failure), it is the one the

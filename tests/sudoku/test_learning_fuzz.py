@@ -45,7 +45,7 @@ def _engine_solutions(box: int, cells: tuple[int, ...], limit: int) -> list[tupl
 
 
 @pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(boards(), st.integers(1, 6), st.integers(1, 50))
 def test_random_boards_and_budgets_give_the_engines_solutions(
     board: tuple[int, tuple[int, ...]], limit: int, budget: int

@@ -25,6 +25,7 @@ from lazyfun.sudoku.variants import (
     Variant,
 )
 from lazyfun.sudoku.variants.exchange import read_variant
+from tests.budget import examples
 from tests.datafiles import DATA
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -65,7 +66,7 @@ def _shapes(draw: st.DrawFn) -> tuple[int, ...]:
     return tuple(cells)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_shapes())
 def test_a_cage_outline_is_closed_whatever_its_shape(cells: tuple[int, ...]) -> None:
     """Every corner of the dashed outline ends two of its segments: no gap, no overhang."""

@@ -41,6 +41,7 @@ from lazyfun.sudoku.variants import (
     solve,
 )
 from lazyfun.sudoku.variants.exchange import read_variant
+from tests.budget import examples
 from tests.datafiles import DATA
 from tests.sudoku.test_arithmetic import SOLVED4, rules_from
 
@@ -111,7 +112,7 @@ def test_the_rules_own_techniques_and_units_show_up_in_the_steps() -> None:
     assert not any(u.startswith("box ") for u in units if u.startswith("region"))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_no_deduction_strikes_a_value_of_any_4x4_solution(data: st.DataObject) -> None:
     """The law behind every rung: before the first guess, each step keeps every solution."""

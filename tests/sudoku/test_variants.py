@@ -24,6 +24,7 @@ from lazyfun.sudoku.variants import (
     is_unique,
     solve,
 )
+from tests.budget import examples
 from tests.puzzles import PUZZLES
 
 pytestmark = pytest.mark.compiled  # the engine; run again from source by `make unit`
@@ -145,7 +146,7 @@ def test_the_counts_that_make_4x4_variants_worth_testing() -> None:
 
 
 @pytest.mark.long_from_source  # from source it reaches no line the pure pass's other tests miss
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.sampled_from(RULE_SETS),
     st.sampled_from(LATIN),
@@ -169,7 +170,7 @@ def test_4x4_counts_with_givens_agree_with_brute_force(
         assert is_solution(variant, g)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.sampled_from([r for r in RULE_SETS if not any(isinstance(x, Regions) for x in r)]),
     st.sampled_from(LATIN),
