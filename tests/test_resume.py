@@ -127,7 +127,7 @@ SINK_KINDS = ["jsonl", "sql", "parquet", "async"]
 def test_a_job_killed_at_random_moments_resumes_to_the_same_output(
     source: Path, tmp_path: Path, sink: str
 ) -> None:
-    _trials(source, tmp_path, sink, 3)
+    _trials(source, tmp_path, sink, 2)
 
 
 @pytest.mark.slow
