@@ -722,6 +722,26 @@ def test_aggregate_sum_holds_a_few_floats_a_key_not_one_a_value() -> None:
     assert per_key < 300  # bytes: the key's list and its two floats (31 floats held were 1,200)
 
 
+def test_aggregate_lets_each_keys_state_go_as_it_makes_its_values() -> None:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        held = Accumulators(lambda r: r[0], reductions({"s": ("sum", lambda r: r[1] * 1.0)}))
+        for k in range(20_000):
+            held.add((k, 0.5))
+            held.add((k, 0.25))
+        state = tracemalloc.get_traced_memory()[0] - base
+        tracemalloc.reset_peak()
+        out = held.output()
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert out[19_999] == {"s": 0.75}
+    assert peak < 1.5 * state  # the state and the values both whole were 1.8 times
+
+
 @given(
     st.lists(
         st.floats(

@@ -944,10 +944,13 @@ class Accumulators:
         names = [name for name, _, _ in self.named]
         if all(type(r) in _PLAIN_END for _, r, _ in self.named):
             return {k: dict(zip(names, accs, strict=True)) for k, accs in state.items()}
-        return {
-            k: {name: end(acc) for name, end, acc in zip(names, ends, accs, strict=True)}
-            for k, accs in state.items()
-        }
+
+        def ended(accs: list[Any]) -> dict[str, Any]:
+            values = {name: end(acc) for name, end, acc in zip(names, ends, accs, strict=True)}
+            accs.clear()  # a key's state let go as its values are made: not both held
+            return values
+
+        return {k: ended(accs) for k, accs in state.items()}
 
 
 _PLAIN_END: tuple[type, ...] = (_Count, _Min, _Max, _First, _Last)  # their state is the value
