@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun import AsyncStream, Stream, astream, stream
 from lazyfun.streams.verbs import Accumulators, Recent, reductions
+from tests.budget import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -755,3 +756,26 @@ def test_aggregate_sum_is_math_fsum(values: list[float]) -> None:
 
     got = stream(values).aggregate(lambda _: 0, s=("sum", float))
     assert got == ({0: {"s": math.fsum(values)}} if values else {})
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(
+                allow_nan=False, allow_infinity=False, width=64, max_value=1e300, min_value=-1e300
+            ),
+            st.integers(min_value=-(2**53), max_value=2**53),
+        ),
+        min_size=1,
+        max_size=100,
+    )
+)
+def test_a_windows_sum_step_by_step_is_exact_as_math_fsum(values: list[float]) -> None:
+    """The reduction's own step (a window's, not aggregate's generated loop) sums
+    exactly too: floats and ints among them rounded once, ints alone an int."""
+    import math
+
+    (window,) = stream(values).tumbling(1, on=lambda _: 0, s=("sum", lambda v: v)).to_list()
+    exact = sum(values) if all(type(v) is int for v in values) else math.fsum(values)
+    assert window.values == {"s": exact}
