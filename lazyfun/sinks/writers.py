@@ -798,12 +798,7 @@ async def adrain(open_writer: Callable[[], Writer], batches: AsyncBatches) -> in
     the end."""
     with ThreadPoolExecutor(1, thread_name_prefix="lazyfun-sink") as thread:
         try:
-            opening = thread.submit(open_writer)
-            try:
-                writer = await _waited(opening)
-            except BaseException:  # cancelled while it opens: what it opens is closed
-                opening.add_done_callback(_close_opened)
-                raise
+            writer = await _opened(thread, open_writer)
             pending: Future[None] | None = None
             from_source = True
             taken: list[Any] = []  # a batch taken from the source while the last is written
@@ -845,12 +840,7 @@ async def adrain_resumable(
     does not cut that short).  ``items`` is closed at the end."""
     with ThreadPoolExecutor(1, thread_name_prefix="lazyfun-sink") as thread:
         try:
-            opening = thread.submit(open_writer)
-            try:
-                writer = await _waited(opening)
-            except BaseException:  # cancelled while it opens: what it opens is closed
-                opening.add_done_callback(_close_opened)
-                raise
+            writer = await _opened(thread, open_writer)
             try:
                 gathered: list[Any] = []
                 mark = position()
@@ -883,6 +873,17 @@ async def _aclosed(items: object) -> None:
     close = getattr(items, "aclose", None)
     if close is not None:
         await close()
+
+
+async def _opened(thread: ThreadPoolExecutor, open_writer: Callable[[], T]) -> T:
+    """The writer ``open_writer`` opens on the sink's ``thread``; cancelled while it
+    opens, what it opens is closed (as failed) once it is open."""
+    opening = thread.submit(open_writer)
+    try:
+        return await _waited(opening)
+    except BaseException:
+        opening.add_done_callback(_close_opened)
+        raise
 
 
 def _close_opened(opening: Future[Any]) -> None:
