@@ -1,7 +1,7 @@
 """The 9x9 C engine's entry points under random input: random givens (often clashing),
 random values ruled out, limits, and lines of random characters.  Every answer is checked
-against the depth-first engine; `make sanitize` runs these under AddressSanitizer and
-UndefinedBehaviorSanitizer."""
+against the depth-first engine, and every line the C reader reads against the Python
+reader; `make sanitize` runs these under AddressSanitizer and UndefinedBehaviorSanitizer."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.sudoku import Grid, MarkedGrid, PuzzleError
+from lazyfun.sudoku import Grid, MarkedGrid, PuzzleError, parse
+from lazyfun.sudoku.board import formats
 from lazyfun.sudoku.solving import engine, nine
 from tests.budget import examples
 
@@ -96,3 +97,94 @@ def test_random_lines_are_answered_or_refused_with_their_line(lines: list[str]) 
         expected = depth_first_count(Grid(tuple(0 if ch in ".0" else int(ch) for ch in line), 3), 2)
         assert count == (-1 if expected is None else expected)
         assert (solution is None) == (count <= 0)
+
+
+PLAIN = ".0123456789"  # what a plain line is written with
+
+
+def python_read(text: str) -> Grid | PuzzleError:
+    """What the Python reader makes of ``text``: its grid, or the error it raises."""
+    try:
+        return formats._read_text(text)
+    except PuzzleError as error:
+        return error
+
+
+def assert_read_alike(got: Grid | PuzzleError, expected: Grid | PuzzleError) -> None:
+    """The same grid (of the same type and alphabet), or the same error at the same place."""
+    if isinstance(expected, PuzzleError):
+        assert isinstance(got, PuzzleError)
+        assert (type(got), str(got), got.line, got.column) == (
+            type(expected),
+            str(expected),
+            expected.line,
+            expected.column,
+        )
+    else:
+        assert (type(got), got, getattr(got, "symbols", None)) == (
+            type(expected),
+            expected,
+            expected.symbols,
+        )
+
+
+def read_by_parse(text: str) -> Grid | PuzzleError:
+    try:
+        return parse(text)
+    except PuzzleError as error:
+        return error
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.one_of(
+        givens().map(line_of),
+        givens().map(lambda cells: "".join(map(str, cells))),  # blanks as 0
+        st.text(PLAIN + "x# \n\t|-\ufeff\u00e9\x00", min_size=78, max_size=84),
+        st.text(min_size=81, max_size=81),
+    )
+)
+def test_the_c_reader_reads_a_line_as_the_python_reader_does(text: str) -> None:
+    """C reads a plain line (81 characters of 1-9, . and 0) to the Python reader's grid and
+    leaves every other text to it (None); parse answers as the Python reader does, the
+    same error at the same place for a bad line."""
+    from lazyfun.sudoku.solving import _nine  # built: the mark skips this file otherwise
+
+    expected = python_read(text)
+    fast = _nine.parse_line(text, formats._NINE)
+    assert (fast is not None) == (len(text) == 81 and set(text) <= set(PLAIN))
+    if fast is not None:
+        assert_read_alike(fast, expected)
+    assert_read_alike(read_by_parse(text), expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [
+        ("x" + "." * 80, 1),
+        ("." * 11 + "x" + "." * 69, 12),
+        ("." * 40 + "\x00" + "." * 40, 41),
+        ("." * 80 + "\u00e9", 81),
+        ("." * 79 + "A.", 80),
+    ],
+)
+def test_a_bad_plain_line_is_left_to_the_python_reader_which_names_its_column(
+    text: str, column: int
+) -> None:
+    from lazyfun.sudoku.solving import _nine
+
+    assert _nine.parse_line(text, formats._NINE) is None
+    with pytest.raises(PuzzleError, match="unexpected character") as bad:
+        parse(text)
+    assert (bad.value.line, bad.value.column) == (None, column)
+
+
+def test_the_c_reader_is_given_a_str_and_a_grid_to_copy() -> None:
+    from lazyfun.sudoku.solving import _nine
+
+    with pytest.raises(TypeError, match="expected str"):
+        _nine.parse_line(b"." * 81, formats._NINE)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expected 2 arguments"):
+        _nine.parse_line("." * 81)  # type: ignore[call-arg]
+    with pytest.raises(AttributeError):
+        _nine.parse_line("." * 81, None)  # type: ignore[arg-type]

@@ -40,6 +40,10 @@ class Solutions(Generator[Grid]):
         """End the search and free it: next() then raises StopIteration (a generator's
         close)."""
 
+def parse_line(text: str, like: Grid, /) -> Grid | None:
+    """The Grid of a plain 81-character line (1-9 givens, '.' or '0' blanks), of the type
+    and symbols of like; None for any other text."""
+
 def count(
     cells: Sequence[int], limit: int = -1, ruled_out: Iterable[tuple[int, int]] | None = None
 ) -> int:

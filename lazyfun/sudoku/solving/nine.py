@@ -26,6 +26,10 @@ choices`` again, with the board laid out for the machine:
 * the search keeps a stack of boards inside a :class:`Solutions`, so each solution
   comes on demand; :func:`solve_lines` answers a batch of puzzle lines in one call.
 
+Its reader of a plain 81-character line (``_nine.parse_line``) is the one
+``lazyfun.sudoku.parse`` uses for such a line, so ``next(solve(parse(line)))``, or
+``solve(line)``, reads the line in C too.
+
 docs/sudoku.md, "The 9x9 engine in C", has the measurements beside tdoku.
 
 >>> from lazyfun.sudoku import parse

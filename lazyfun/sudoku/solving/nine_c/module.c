@@ -77,16 +77,40 @@ static int start_from(PyObject *cells_arg, PyObject *pairs, Board *board)
     return 0;
 }
 
-static PyObject *values_tuple(const Board *board)
+/* 81 values (0..9) as a tuple of ints. */
+static PyObject *cells_tuple(const uint8_t *values)
 {
-    uint8_t values[81];
-    nine_values(board, values);
     PyObject *out = PyTuple_New(81);
     if (!out)
         return NULL;
     for (int c = 0; c < 81; c++)
         PyTuple_SET_ITEM(out, c, Py_NewRef(DIGITS[values[c]]));
     return out;
+}
+
+static PyObject *values_tuple(const Board *board)
+{
+    uint8_t values[81];
+    nine_values(board, values);
+    return cells_tuple(values);
+}
+
+/* The engine's reader of a plain line: its 81 characters' values into `cells` (a digit
+ * 1-9 a given, '.' or '0' a blank).  -1 when every character is one of those, else the
+ * index of the first that is not. */
+static Py_ssize_t plain_cells(const char *text, uint8_t *cells)
+{
+    for (Py_ssize_t i = 0; i < 81; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        unsigned value = (unsigned)ch - '0';
+        if (value > 9) {
+            if (ch != '.')
+                return i;
+            value = 0;
+        }
+        cells[i] = (uint8_t)value;
+    }
+    return -1;
 }
 
 /* A search that gives its solutions one at a time, with a generator's methods: close()
@@ -114,6 +138,28 @@ static PyObject *grid_like(PyObject *like, PyObject *values)
     Py_XDECREF(symbols);
     Py_DECREF(values);
     return grid;
+}
+
+/* parse_line(text, like): the Grid of a plain 81-character line (1-9 givens, '.' or
+ * '0' blanks), of the type and symbols of `like`; None for any other text, which the
+ * caller reads the long way (and which names what is wrong with it). */
+static PyObject *parse_line(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "parse_line expected 2 arguments, got %zd", nargs);
+        return NULL;
+    }
+    PyObject *text = args[0];
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "text: expected str, got %s", Py_TYPE(text)->tp_name);
+        return NULL;
+    }
+    uint8_t cells[81];
+    if (PyUnicode_GET_LENGTH(text) != 81 || !PyUnicode_IS_ASCII(text) ||
+        plain_cells((const char *)PyUnicode_DATA(text), cells) >= 0)
+        Py_RETURN_NONE;
+    PyObject *values = cells_tuple(cells);
+    return values ? grid_like(args[1], values) : NULL;
 }
 
 static PyObject *Solutions_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
@@ -322,20 +368,25 @@ static int read_line(PyObject *line, Py_ssize_t index, uint8_t *cells, uint8_t *
                      index + 1, size);
         return -1;
     }
-    memset(cells, 0, 81);
-    for (Py_ssize_t i = 0; i < size; i++) {
-        char ch = text[i], digit = size == 81 ? 0 : (char)('1' + i % 9);
-        if (ch == '.' || ch == '0')
-            ruled_out[i] = size == 729;
-        else if (size == 81 && ch >= '1' && ch <= '9')
-            cells[i] = (uint8_t)(ch - '0');
-        else if (ch == digit)
-            ruled_out[i] = 0;
-        else {
-            PyErr_Format(PyExc_ValueError, "line %zd, column %zd: unexpected %c", index + 1,
-                         i + 1, (int)(unsigned char)ch);
-            return -1;
+    Py_ssize_t bad = -1;
+    if (size == 81)
+        bad = plain_cells(text, cells);
+    else {
+        memset(cells, 0, 81);
+        for (Py_ssize_t i = 0; i < size && bad < 0; i++) {
+            char ch = text[i];
+            if (ch == '.' || ch == '0')
+                ruled_out[i] = 1;
+            else if (ch == (char)('1' + i % 9))
+                ruled_out[i] = 0;
+            else
+                bad = i;
         }
+    }
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError, "line %zd, column %zd: unexpected %c", index + 1, bad + 1,
+                     (int)(unsigned char)text[bad]);
+        return -1;
     }
     return size == 729;
 }
@@ -397,6 +448,10 @@ fail:
 }
 
 static PyMethodDef module_methods[] = {
+    {"parse_line", (PyCFunction)(void (*)(void))parse_line, METH_FASTCALL,
+     "parse_line($module, text, like, /)\n--\n\n"
+     "The Grid of a plain 81-character line (1-9 givens, '.' or '0' blanks), of the type "
+     "and symbols of like; None for any other text."},
     {"count", (PyCFunction)(void (*)(void))count, METH_VARARGS | METH_KEYWORDS,
      "count(cells, limit=-1, ruled_out=None)\n--\n\n"
      "How many solutions a 9x9 puzzle has, stopping at limit (-1: none).  Raises Conflict "
