@@ -12,8 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.sudoku import Grid, MarkedGrid, PuzzleError, is_solution, parse
+from lazyfun.sudoku import (
+    Grid,
+    MarkedGrid,
+    PuzzleError,
+    count_solutions,
+    is_solution,
+    is_unique,
+    parse,
+    solve,
+)
 from lazyfun.sudoku.bird import solve_search
+from lazyfun.sudoku.board import formats
 from lazyfun.sudoku.solving import engine, nine
 from tests.budget import examples, sample
 from tests.datafiles import read_lines
@@ -170,6 +180,66 @@ def test_the_engines_public_functions_hand_9x9_to_c_when_fast(
     assert asked == ([top, top] if fast else [])
 
 
+def test_parse_hands_a_plain_line_to_the_c_reader_when_fast() -> None:
+    from lazyfun.sudoku.solving import _nine  # built: the mark skips this file otherwise
+
+    assert formats._parse_line is (_nine.parse_line if nine.FAST else None)
+
+
+def test_the_readers_agree_on_the_samples() -> None:
+    """The C reader's grid of each sample line is the Python reader's."""
+    from lazyfun.sudoku.solving import _nine
+
+    names = ["top95_first20", "forum_hardest_first20", "serg_first20"]
+    lines = [*PUZZLES, NO_SOLUTION, *(line for name in names for line in read_lines(f"{name}.txt"))]
+    lines += [line.split(":")[0] for line in read_lines("tdoku_test_puzzles_with_counts.txt")]
+    for line in lines:
+        expected = formats._read_text(line)
+        for grid in (_nine.parse_line(line, formats._NINE), parse(line)):
+            assert grid is not None
+            assert (type(grid), grid, grid.symbols) == (Grid, expected, expected.symbols)
+
+
+def first_solutions(found: Iterator[Grid], k: int = 5) -> list[str]:
+    return [str(grid) for grid in itertools.islice(found, k)]
+
+
+def assert_text_as_grid(line: str) -> None:
+    """solve, count_solutions and is_unique answer a line as they answer its grid."""
+    grid = parse(line)
+    assert first_solutions(solve(line)) == first_solutions(solve(grid))
+    assert count_solutions(line, limit=5) == count_solutions(grid, limit=5)
+    assert is_unique(line) == is_unique(grid)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(puzzles(3, max_blanks=60))
+def test_solve_count_and_is_unique_answer_a_line_as_its_grid(puzzle: Grid) -> None:
+    assert_text_as_grid(str(puzzle))
+    assert_text_as_grid(str(puzzle).replace("0", "."))
+
+
+def test_the_text_forms_answer_famous_impossible_and_other_sizes_as_their_grids() -> None:
+    pretty = parse(PUZZLES[0]).pretty()
+    for line in [*PUZZLES, NO_SOLUTION, "." * 81, "1" + "." * 80, "." * 16, pretty]:
+        assert_text_as_grid(line)
+    assert first_solutions(solve(PUZZLES[0])) == [SOLUTIONS[0]]
+
+
+def test_the_text_forms_raise_what_parse_raises_and_name_clashing_givens() -> None:
+    clash = "1" + "." * 8 + "1" + "." * 71
+    found = solve(clash)  # clashing givens: raised when the first solution is asked for
+    with pytest.raises(PuzzleError, match="r1c1 and r2c1 are both 1"):
+        next(found)
+    for count in (count_solutions, is_unique):
+        with pytest.raises(PuzzleError, match="r1c1 and r2c1 are both 1"):
+            count(clash)
+    for ask in (solve, count_solutions, is_unique):
+        with pytest.raises(PuzzleError, match="unexpected character 'x'") as bad:
+            ask("." * 11 + "x" + "." * 69)
+        assert bad.value.column == 12
+
+
 def test_clashing_givens_are_a_puzzle_error_naming_them() -> None:
     clash = parse("1" + "." * 8 + "1" + "." * 71)
     with pytest.raises(PuzzleError, match="r1c1 and r2c1 are both 1"):
@@ -195,6 +265,7 @@ def test_a_batch_answers_lines_and_pencil_marks_as_the_engine_does() -> None:
         (["1" * 80], "line 1: expected 81 or 729 characters, got 80"),
         (["." * 81, "." * 40 + "x" + "." * 40], "line 2, column 41: unexpected x"),
         (["2" + "." * 728], "line 1, column 1: unexpected 2"),
+        (["." * 40 + "\x00" + "." * 40], "line 1, column 41: unexpected"),
     ],
 )
 def test_a_batch_line_of_another_shape_is_refused_where_it_goes_wrong(

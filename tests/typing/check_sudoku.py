@@ -31,6 +31,12 @@ assert_type(solve(puzzle), Iterator[Grid])
 assert_type(next(solve(puzzle)), Grid)
 assert_type(count_solutions(puzzle), int)
 assert_type(is_unique(puzzle), bool)
+# a line of text is the grid parse reads from it
+line = "." * 81
+assert_type(solve(line), Iterator[Grid])
+assert_type(next(solve(line)), Grid)
+assert_type(count_solutions(line, limit=2), int)
+assert_type(is_unique(line), bool)
 assert_type(hint(puzzle), Step | None)
 assert_type(steps(puzzle), Iterator[Step])
 assert_type(rate(puzzle), Rating)

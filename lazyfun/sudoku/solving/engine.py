@@ -35,7 +35,10 @@ functions on them stay depth-first at every size.
 :func:`solve`, :func:`count_solutions` and :func:`is_unique` take a grid, a
 marked grid, or any puzzle that carries its own tables (:class:`Ruled`: a
 variant, whose rules the tables hold), so that ``solve(read(text))`` answers
-whatever ``lazyfun.sudoku.read`` read, without this layer knowing variants.
+whatever ``lazyfun.sudoku.read`` read, without this layer knowing variants.  They
+also take the text of a grid, read as ``parse`` reads it: ``solve(line) ==
+solve(parse(line))``, and a plain 81-character line goes through the C reader
+straight to the C engine (the loop a user writes over a file's lines).
 
 The failure weights are what a search learns as it goes; they live in a
 :class:`Search` beside the stream, never in the nodes, which are immutable.
@@ -55,6 +58,7 @@ from typing import Final, Protocol, final
 
 from lazyfun.search import search
 from lazyfun.sudoku.board import geometry
+from lazyfun.sudoku.board.formats import parse
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, check_givens
 from lazyfun.sudoku.solving import learning, nine
 from lazyfun.sudoku.solving.tables import CAGE, PAIR, SUM, Check, Tables, tables_of, variant_tables
@@ -598,10 +602,11 @@ def _board(puzzle: Puzzle, tables: Tables | None) -> tuple[Grid | MarkedGrid, Ta
     return puzzle.grid, puzzle.tables
 
 
-def solve(puzzle: Puzzle, tables: Tables | None = None) -> Iterator[Grid]:
+def solve(puzzle: Puzzle | str, tables: Tables | None = None) -> Iterator[Grid]:
     """Every solution of a puzzle, lazily, in depth-first order (for a marked grid:
     those that keep to its pencil marks; for a variant, or with a variant's
-    ``tables``, those that keep its rules).
+    ``tables``, those that keep its rules).  A text is the grid ``parse`` reads
+    from it (its ``PuzzleError`` at once).
 
     Raises ``PuzzleError`` at once if two givens conflict; an impossible
     puzzle simply yields nothing.  At 9x9 the engine in C finds them
@@ -614,7 +619,11 @@ def solve(puzzle: Puzzle, tables: Tables | None = None) -> Iterator[Grid]:
     1234341221434321
     >>> sum(1 for _ in found)  # the other 17, computed only now
     17
+    >>> print(next(solve("1..." "..1." ".1.." "...1")))
+    1234341221434321
     """
+    if isinstance(puzzle, str):
+        puzzle = parse(puzzle)
     if tables is None and isinstance(puzzle, Grid) and _in_c(puzzle):
         return nine.solve(puzzle)  # the C search itself: no generator around it
     return _searched(puzzle, tables)
@@ -648,15 +657,20 @@ def depth_first(puzzle: Grid | MarkedGrid, tables: Tables | None = None) -> Iter
         yield _grid(node, grid)
 
 
-def count_solutions(puzzle: Puzzle, limit: int | None = None, tables: Tables | None = None) -> int:
-    """How many solutions a puzzle has (keeping to its marks), stopping at ``limit``.
+def count_solutions(
+    puzzle: Puzzle | str, limit: int | None = None, tables: Tables | None = None
+) -> int:
+    """How many solutions a puzzle has (keeping to its marks), stopping at ``limit``;
+    a text is the grid ``parse`` reads from it.
 
     >>> from lazyfun.sudoku import parse
     >>> count_solutions(parse("0" * 16))
     288
-    >>> count_solutions(parse("0" * 16), limit=10)
-    10
+    >>> count_solutions(parse("0" * 16), limit=10), count_solutions("0" * 16, limit=10)
+    (10, 10)
     """
+    if isinstance(puzzle, str):
+        puzzle = parse(puzzle)
     if tables is None and isinstance(puzzle, Grid) and _in_c(puzzle):
         return nine.count_solutions(puzzle, limit)
     board, tables = _board(puzzle, tables)
@@ -668,8 +682,9 @@ def count_solutions(puzzle: Puzzle, limit: int | None = None, tables: Tables | N
     return count_below(start(board, tables), limit, tables)
 
 
-def is_unique(puzzle: Puzzle, tables: Tables | None = None) -> bool:
-    """Whether a puzzle has exactly one solution (stops at the second)."""
+def is_unique(puzzle: Puzzle | str, tables: Tables | None = None) -> bool:
+    """Whether a puzzle (or the text of a grid) has exactly one solution (stops at the
+    second)."""
     return count_solutions(puzzle, limit=2, tables=tables) == 1
 
 
