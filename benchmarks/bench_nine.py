@@ -13,10 +13,12 @@ same program for AVX2 (it defaults to ``$TDOKU``).
 Ours are timed in CPU time (the best of five; the program around tdoku takes the
 best of three), so that the other work of a shared machine counts as little as it can.
 
-Ours are timed two ways, because the Python call counts: a loop from Python over the
-public functions (``next(solve(grid))``, ``is_unique(grid)``), and one batch call over
-the lines (``nine.solve_lines``, which the command line calls on each plain 81-character
-line).
+Ours are timed in three ways, because the Python call counts: the loop a user writes
+over a file's lines, with the text read inside it (``next(solve(parse(line)))``,
+``is_unique(parse(line))``; the line handed over itself, ``solve(line)``, beside it);
+the same loop over grids parsed beforehand (``next(solve(grid))``, ``is_unique(grid)``);
+and one batch call over the lines (``nine.solve_lines``, which the command line calls
+on each plain 81-character line).  The targets are for the loops, the text one first.
 With valgrind installed, callgrind counts the instructions a puzzle of each on the
 first 100 of forum_hardest_1106 (ours through the batch call, less the interpreter's
 start, measured on one puzzle).
@@ -33,10 +35,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from benchmarks.common import data_file, lines, verdict
 from lazyfun.sudoku import Grid, is_unique, parse, solve
 from lazyfun.sudoku.solving import engine, nine
+
+T = TypeVar("T")
 
 TDOKU_ENV = "TDOKU"
 TDOKU_CALLGRIND_ENV = "TDOKU_CALLGRIND"
@@ -82,14 +87,22 @@ def _rate(count: int, work: Callable[[], object]) -> float:
     return count / cpu_best_of(5, work)
 
 
-def _first(grid: Grid) -> Grid:
+def _first(grid: Grid | str) -> Grid:
     return next(solve(grid))
 
 
-def _each(grids: list[Grid], work: Callable[[Grid], object]) -> None:
-    """``work`` on each grid, its answers dropped (as the program around tdoku drops its)."""
-    for grid in grids:
-        work(grid)
+def _first_parsed(line: str) -> Grid:
+    return next(solve(parse(line)))
+
+
+def _unique_parsed(line: str) -> bool:
+    return is_unique(parse(line))
+
+
+def _each(puzzles: list[T], work: Callable[[T], object]) -> None:
+    """``work`` on each puzzle, its answers dropped (as the program around tdoku drops its)."""
+    for puzzle in puzzles:
+        work(puzzle)
 
 
 def _depth_first_first(grid: Grid) -> engine.Node:
@@ -120,9 +133,16 @@ def _one_set(name: str, limit: int | None, program: str | None, verdicts: list[s
         _rate(n, lambda: nine.solve_lines(texts, 1)),
         _rate(n, lambda: nine.solve_lines(texts, 2)),
     )
+    parsed = (
+        _rate(n, lambda: _each(texts, _first_parsed)),
+        _rate(n, lambda: _each(texts, _unique_parsed)),
+    )
+    given = (_rate(n, lambda: _each(texts, _first)), _rate(n, lambda: _each(texts, is_unique)))
     loop = (_rate(n, lambda: _each(grids, _first)), _rate(n, lambda: _each(grids, is_unique)))
     _row("lazyfun C, one batch call", *batch, theirs)
-    _row("lazyfun C, solve/is_unique loop", *loop, theirs)
+    _row("lazyfun C, loop: f(parse(line))", *parsed, theirs)
+    _row("lazyfun C, loop: f(line)", *given, theirs)
+    _row("lazyfun C, loop over parsed grids", *loop, theirs)
     sample = grids[: min(n, 1000)]
     depth_first = (
         len(sample) / cpu_best_of(1, lambda: [_depth_first_first(g) for g in sample]),
@@ -130,7 +150,8 @@ def _one_set(name: str, limit: int | None, program: str | None, verdicts: list[s
     )
     _row(f"depth-first engine (first {len(sample)})", *depth_first, theirs)
     if theirs:
-        for way, (first, unique) in (("batch", batch), ("loop", loop)):
+        ways = (("text loop", parsed), ("grid loop", loop), ("batch", batch))
+        for way, (first, unique) in ways:
             verdicts.append(
                 verdict(
                     f"{name} ({way}): first within {FIRST_WITHIN}x of tdoku,"
