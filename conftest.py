@@ -41,6 +41,7 @@
 """
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,6 +64,13 @@ else:
         "lazyfun", deadline=None, max_examples=100 if os.environ.get("LAZYFUN_THOROUGH") else 50
     )
     settings.load_profile("lazyfun")
+
+# Ctrl-C is a KeyboardInterrupt in every test and in the children a test starts, also
+# where the suite was started in the background of a shell without job control (a script's
+# `cmd &`, as `make unit` starts its cross-checks), which starts it with SIGINT ignored:
+# the children would inherit that and a test's Ctrl-C would go unheard.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 collect_ignore = [name.replace(".", "/") + ".py" for name in COMPILED if is_compiled(name)]
 ENGINE_FROM_SOURCE = not is_compiled("lazyfun.sudoku.solving.engine")

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from lazyfun.cli import app
 from lazyfun.cli.output import Source
+from tests.children import running
 from tests.datafiles import DATA
 from tests.puzzles import PUZZLES, SOLUTIONS
 
@@ -93,7 +94,7 @@ def test_a_fifo_is_answered_line_by_line_before_it_ends(tmp_path: Path) -> None:
     fifo = tmp_path / "puzzles"
     os.mkfifo(fifo)
     command = [*LAZYFUN, "sudoku", "solve", "-q", "-f", str(fifo)]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
+    with running(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
         assert p.stdout is not None
         try:
             with open(_open_for_writing(fifo), "w") as f:

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from lazyfun.cli import app
 from lazyfun.sudoku import parse, solve
 from lazyfun.sudoku.canon import minlex, random_transform
+from tests.children import running
 from tests.puzzles import HARD, NO_SOLUTION, PUZZLES, SOLUTIONS
 
 EMPTY_4X4 = "0" * 16
@@ -290,7 +291,7 @@ def test_rate_says_the_same_on_the_line_and_in_the_summary() -> None:
 
 
 def test_results_reach_a_pipe_before_the_input_ends() -> None:
-    with subprocess.Popen(
+    with running(
         [*LAZYFUN, "sudoku", "solve", "-", "-q"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -318,7 +319,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 def test_ctrl_c_flushes_what_was_done_and_exits_130(tmp_path: Path) -> None:
     path = tmp_path / "hard.txt"
     path.write_text("\n".join(HARD * 1400) + "\n")
-    with subprocess.Popen(
+    with running(
         [*LAZYFUN, "sudoku", "solve", "-f", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

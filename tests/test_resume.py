@@ -27,6 +27,7 @@ import pytest
 
 from lazyfun import AsyncStream, RecordError, Stream, astream, stream
 from lazyfun.io import read_csv, read_jsonl, read_lines, read_parquet, read_sql, to_jsonl
+from tests.children import running
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = 8_000
@@ -76,9 +77,7 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _run(source: Path, out: Path, sink: str, kill_after: float | None) -> bool:
     """One run of the job; killed after ``kill_after`` seconds unless it ends first.
     Whether it ended by itself."""
-    with subprocess.Popen(
-        [sys.executable, "-c", JOB, str(source), str(out), sink], cwd=ROOT
-    ) as child:
+    with running([sys.executable, "-c", JOB, str(source), str(out), sink], cwd=ROOT) as child:
         if kill_after is None:
             return child.wait(timeout=120) == 0
         try:

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from lazyfun import astream, stream
 from lazyfun.io import RecordError, read_jsonl, read_lines, read_parquet, to_jsonl
+from tests.children import running
 from tests.test_io import SINKS, _folder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,7 +194,7 @@ def test_ctrl_c_keeps_every_record_the_pipeline_read(tmp_path: Path) -> None:
         """
     )
     out = tmp_path / "c.jsonl"
-    with subprocess.Popen(
+    with running(
         [sys.executable, "-c", script, str(out)], stdout=subprocess.PIPE, text=True, cwd=ROOT
     ) as child:
         assert child.stdout is not None
@@ -539,7 +540,7 @@ PARQUET_JOB = textwrap.dedent(
 def _killed_while_writing(script: str, path: Path, after: float) -> bool:
     """Run ``script`` on ``path``; SIGKILL it ``after`` seconds from its first line.
     Whether it ended by itself first."""
-    with subprocess.Popen(
+    with running(
         [sys.executable, "-c", script, str(path)], cwd=ROOT, stdout=subprocess.PIPE
     ) as child:
         assert child.stdout is not None
@@ -590,7 +591,7 @@ ATOMIC_JOB = textwrap.dedent(
 
 def test_a_dead_writers_temporary_file_is_swept_by_the_next_write(tmp_path: Path) -> None:
     path = tmp_path / "out.jsonl"
-    with subprocess.Popen(
+    with running(
         [sys.executable, "-c", ATOMIC_JOB, str(path)], cwd=ROOT, stdout=subprocess.PIPE
     ) as child:
         assert child.stdout is not None
@@ -601,7 +602,7 @@ def test_a_dead_writers_temporary_file_is_swept_by_the_next_write(tmp_path: Path
     left = [p.name for p in tmp_path.iterdir()]
     assert len(left) == 1 and left[0].startswith(f".out.jsonl.{dead}.")  # its pid in its name
     # a live writer's file is left alone: this process's, and a running child's
-    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as alive:
+    with running([sys.executable, "-c", "import time; time.sleep(60)"]) as alive:
         try:
             mine = tmp_path / f".out.jsonl.{os.getpid()}.0123456789ab.tmp"
             theirs = tmp_path / f".out.jsonl.{alive.pid}.ba9876543210.tmp"

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from lazyfun import AsyncStream, Stream, astream, stream
 from lazyfun.streams.verbs import Accumulators, Recent, reductions
 from tests.budget import examples
+from tests.children import running
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,7 +157,7 @@ def test_ctrl_c_while_sorting_removes_the_temporary_files(tmp_path: Path) -> Non
         """
     )
     env = {**os.environ, "TMPDIR": str(tmp_path)}
-    with subprocess.Popen(
+    with running(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env
     ) as child:
         assert child.stdout is not None
@@ -595,7 +596,7 @@ def test_a_killed_sorts_folder_is_swept_by_the_next_sort_and_a_live_ones_kept(
         stream(rows()).sort(lambda r: r["n"], memory=200_000, tmpdir=sys.argv[1]).count()
         """
     )
-    with subprocess.Popen(
+    with running(
         [sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True, cwd=ROOT
     ) as child:
         assert child.stdout is not None
@@ -605,7 +606,7 @@ def test_a_killed_sorts_folder_is_swept_by_the_next_sort_and_a_live_ones_kept(
         child.send_signal(signal.SIGKILL)
         assert child.wait(timeout=60) == -signal.SIGKILL
     assert [p.name for p in tmp_path.iterdir()] == killed  # left behind
-    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"]) as alive:
+    with running([sys.executable, "-c", "import time; time.sleep(600)"]) as alive:
         try:
             live = tmp_path / f"lazyfun-sort-{alive.pid}-abc_12"
             live.mkdir()
