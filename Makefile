@@ -241,6 +241,13 @@ GENERATION_C_TESTS := $(addprefix tests/sudoku/test_generation.py::test_, \
 	c_minimised_puzzles_are_unique_and_minimal_by_counting \
 	the_stream_is_the_same_with_and_without_the_c_routines \
 	the_c_minimiser_refuses_what_is_not_a_grid_and_its_orbits)
+# Under the sanitizers three of the learning engine's 25x25 searches take 66 s of the run's
+# 120 (a second each compiled): `make test` leaves those three to `make slow`, which runs
+# the whole list; the other 25x25 puzzles of the set still run.
+SANITIZE_LONG := $(foreach case,are_proved_unique_as_cp_sat_proved_them[10] \
+	are_proved_unique_as_cp_sat_proved_them[2] reach_their_recorded_solution[11], \
+	--deselect 'tests/sudoku/test_learning.py::test_25x25_puzzles_of_the_set_$(case)')
+SANITIZE_ARGS ?= $(SANITIZE_LONG)
 sanitize: $(DEV)
 	rm -rf $(SANITIZE_DIR)
 	mkdir -p $(SANITIZE_DIR)
@@ -265,7 +272,7 @@ sanitize: $(DEV)
 		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
 		tests/sudoku/test_nine_engine.py tests/sudoku/test_nine_fuzz.py lazyfun/sudoku/solving/nine.py \
-		tests/sudoku/test_minlex_c.py tests/csp/test_kernels.py tests/csp/test_reified_shift.py -n 2 --dist loadfile
+		tests/sudoku/test_minlex_c.py tests/csp/test_kernels.py tests/csp/test_reified_shift.py -n 2 --dist loadfile $(SANITIZE_ARGS)
 
 # Coverage-guided fuzzing (atheris, pip's `lazyfun[fuzz]`; clang for the C engines):
 # each reader's target (fuzz/readers.py, the source run: LAZYFUN_PURE=1), then each C
@@ -330,12 +337,14 @@ dist: $(DEV)
 
 # The long checks that `make test` (and so CI) leaves out: the tests marked slow.
 # From source, the tests marked long_from_source or untraced are slow too (conftest.py).
-# Then every hypothesis law with its whole budget (make test tries half: tests/budget.py).
+# Then every hypothesis law with its whole budget (make test tries half: tests/budget.py),
+# and the sanitizers' whole list (make test leaves out its three longest searches).
 slow: TIMEOUT = 3600
 slow: $(DEV)
 	$(BIN)/pytest $(PARALLEL) -m slow tests
 	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m "long_from_source or untraced" tests
 	LAZYFUN_THOROUGH=1 $(BIN)/pytest $(PARALLEL) -m "law and not slow" tests
+	$(MAKE) --no-print-directory sanitize SANITIZE_ARGS=
 
 bench: $(VENV)/.bench $(VENV)/.built
 	$(BIN)/python -u -m benchmarks $(BENCH)
