@@ -11,6 +11,7 @@ blocks for ever in user code is abandoned on a daemon thread: the process still 
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -188,11 +189,14 @@ def _run(tmp_path: Path, script: str, interrupt: bool) -> tuple[int, str, float]
     """Run ``script`` as ``__main__``; the seconds from its LEAVING to its end."""
     path = tmp_path / "leave.py"
     path.write_text(script)
+    # in a session of its own, so that a hung case is killed with every process it started
+    # (a pool's workers left alive hold its pipes open, and reading them would wait for ever)
     process = subprocess.Popen(
         [sys.executable, str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
     assert process.stdout is not None
     deadline = time.monotonic() + 120  # starting a cluster on a loaded machine
@@ -207,7 +211,7 @@ def _run(tmp_path: Path, script: str, interrupt: bool) -> tuple[int, str, float]
     try:
         _, err = process.communicate(timeout=EXIT_SECONDS + 25)
     except subprocess.TimeoutExpired:
-        process.kill()
+        os.killpg(process.pid, signal.SIGKILL)
         _, err = process.communicate()
         return -9, err, float("inf")
     return process.returncode, err, time.monotonic() - left
