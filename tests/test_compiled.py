@@ -51,6 +51,7 @@ def _setup() -> ModuleType:
     return module
 
 
+@pytest.mark.long_from_source
 def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.MonkeyPatch) -> None:
     import mypyc.build
 

@@ -94,6 +94,7 @@ def server() -> Iterator[str]:
         httpd.server_close()
 
 
+@pytest.mark.untraced
 def test_every_record_arrives_exactly_once(server: str, tmp_path: Path) -> None:
     example = load_example()
     db_path = tmp_path / "records.db"

@@ -163,6 +163,7 @@ return [...document.querySelectorAll("section svg")]
 """
 
 
+@pytest.mark.untraced
 def test_the_study_page_shows_its_tables_charts_tree_and_pipelines_offline(
     browser: object, tmp_path: Path
 ) -> None:

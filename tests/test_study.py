@@ -21,6 +21,7 @@ def measured() -> list[QueensMeasurement]:
     return list(study_queens(range(4, 10), run_limit=5))
 
 
+@pytest.mark.untraced
 def test_every_version_on_every_board(measured: list[QueensMeasurement]) -> None:
     assert [(m.n, m.version) for m in measured[:3]] == [
         (4, "eager comprehension"),

@@ -564,6 +564,7 @@ def test_a_sort_holds_its_budget_whatever_the_budget(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.untraced
 def test_a_sort_spills_runs_in_passes_of_its_fan_in() -> None:
     from lazyfun.streams.verbs import Sorter
 
@@ -703,6 +704,7 @@ def test_aggregate_sums_floats_exactly_and_ints_as_ints() -> None:
     assert windows == [{0: {"s": 2.0}}, {0: {"s": 2.0}}]
 
 
+@pytest.mark.untraced
 def test_aggregate_sum_holds_a_few_floats_a_key_not_one_a_value() -> None:
     import random
     import tracemalloc
@@ -724,6 +726,7 @@ def test_aggregate_sum_holds_a_few_floats_a_key_not_one_a_value() -> None:
     assert per_key < 300  # bytes: the key's list and its two floats (31 floats held were 1,200)
 
 
+@pytest.mark.untraced
 def test_aggregate_lets_each_keys_state_go_as_it_makes_its_values() -> None:
     import tracemalloc
 

@@ -62,6 +62,7 @@ def test_reading_stops_the_search_where_the_reader_stops() -> None:
     assert first.bound is not None and first.bound <= 44 <= first.objective[0]
 
 
+@pytest.mark.long_from_source
 def test_a_limit_gives_the_best_found_with_the_bound_proved_so_far() -> None:
     model, _ = golomb_model(9)
     cut_short = model.solve(node_limit=200)

@@ -127,6 +127,7 @@ def linears(draw: st.DrawFn) -> tuple[list[int], list[tuple[int, int, int]], int
     return doms, terms, draw(st.integers(-60, 60)), draw(st.booleans())
 
 
+@pytest.mark.long_from_source
 @settings(max_examples=examples(1500), deadline=None)
 @given(linears())
 def test_linear_bounds_in_c_are_the_python_bounds(

@@ -34,6 +34,7 @@ def test_engine_agrees_with_bird_on_any_4x4(puzzle: Grid) -> None:
     assert set(solve(puzzle)) == set(solve_search(puzzle))
 
 
+@pytest.mark.long_from_source
 def test_engine_agrees_with_bird_on_every_four_given_4x4_puzzle_of_a_grid() -> None:
     """Bird's search gives the 288 full grids once; a puzzle's solutions are those of them
     that keep its givens (brute force), and the engine must find exactly those."""

@@ -197,6 +197,7 @@ SAMPLES = [
 ]
 
 
+@pytest.mark.untraced
 def test_read_reads_a_sudoku_puzzle_document_and_solve_answers_it() -> None:
     for text in SAMPLES:
         puzzle = sudoku.read(text)

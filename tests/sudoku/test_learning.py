@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from lazyfun.sudoku import Grid, PuzzleError, count_solutions, is_solution, parse
 from lazyfun.sudoku.solving import engine, learning
+from tests.budget import cheap
 from tests.datafiles import read_lines
 from tests.sudoku.strategies import puzzles
 
@@ -103,7 +104,7 @@ def test_conflicting_givens_fail_at_once() -> None:
         learning.solve(parse("11" + "." * 79)).__next__()
 
 
-@pytest.mark.parametrize("k", [2, 11])
+@pytest.mark.parametrize("k", cheap([2, 11], {11}))
 def test_25x25_puzzles_of_the_set_reach_their_recorded_solution(k: int) -> None:
     """Two of the set's puzzles that depth-first search could not finish in 20 s."""
     puzzle_text, solution_text = SET25[k]
@@ -114,7 +115,7 @@ def test_25x25_puzzles_of_the_set_reach_their_recorded_solution(k: int) -> None:
     assert stats.learnt_literals >= stats.conflicts
 
 
-@pytest.mark.parametrize("k", [2, 10])
+@pytest.mark.parametrize("k", cheap([2, 10], {10}))
 def test_25x25_puzzles_of_the_set_are_proved_unique_as_cp_sat_proved_them(k: int) -> None:
     puzzle = parse(SET25[k][0])
     assert learning.count_solutions(puzzle, limit=2) == 1

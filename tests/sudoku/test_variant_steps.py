@@ -112,6 +112,7 @@ def test_the_rules_own_techniques_and_units_show_up_in_the_steps() -> None:
     assert not any(u.startswith("box ") for u in units if u.startswith("region"))
 
 
+@pytest.mark.untraced
 @settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_no_deduction_strikes_a_value_of_any_4x4_solution(data: st.DataObject) -> None:
