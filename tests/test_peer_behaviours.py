@@ -790,7 +790,8 @@ def test_group_within_reads_nothing_while_the_consumer_holds_a_list(
 ) -> None:
     # streamable: test_group_within_does_not_pull_ahead_of_consumption and
     # test_group_within_does_not_pull_ahead_of_consumption_on_timeout (within=0.002):
-    # past the lists handed on, at most the read in progress
+    # past the lists handed on, at most an item that came after its list's time was up
+    # (it opens the next list: docs/pipelines.md) and the read in progress
     pulled: list[int] = []
     if mode == "sync":
         with stream(_ticking(pulled)).group(within=within) as grouped:
@@ -809,7 +810,7 @@ def test_group_within_reads_nothing_while_the_consumer_holds_a_list(
         lists = asyncio.run(main())
     handed = [n for gathered in lists for n in gathered]
     assert handed == list(range(len(handed)))
-    assert len(pulled) <= len(handed) + 1
+    assert len(pulled) <= len(handed) + 2
 
 
 # --- take, drop (streamable's skip), takewhile, dropwhile -------------------------------
