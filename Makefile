@@ -34,7 +34,7 @@ ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solvi
 	lazyfun/csp/propagation/_kernels.c
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
-.PHONY: demo test test-all test-latest test-lowest lock setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
+.PHONY: demo test coverage test-all test-latest test-lowest lock setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
 
 # the tools first (pyproject.toml's group `tools`), at the lock's versions
 $(BIN)/python:
@@ -152,8 +152,7 @@ stubtest: $(DEV)
 	echo "stubtest $$stubs"; \
 	$(SIDE) $(BIN)/python -m mypy.stubtest --mypy-config-file .ci/stubtest.ini $$stubs
 
-# Twice: as installed (compiled), then the tests marked `compiled` on the compiled
-# modules' own source; the coverage of both passes together must stay above the floor.
+# The coverage floor of `make coverage` (CI's step after `make test`).
 COVERAGE_FLOOR := 94
 # The browser tests' headless Chromium, its driver and pdfinfo, and minizinc (with Gecode) for
 # the FlatZinc tests, from Debian's packages when they are missing and we run as root (as CI
@@ -179,32 +178,25 @@ browser:
 JOBS ?= $$(($$(nproc) + 1))
 TIMEOUT ?= 300
 PARALLEL = -n $(JOBS) --dist loadfile --timeout=$(TIMEOUT)
-#
-# The two coverage passes run as a bare clone runs them, with no shared data
-# (LAZYFUN_SHARED_DATA set empty): the floor counts only what the repo's own tests reach,
-# so a user's clone, which has no ../shared beside it, passes it too.  Where the shared
-# data is, a third pass then runs exactly the tests the first one skipped for want of it
-# (the cross-checks on the public sets, listed in $(SHARED_SKIPS) by conftest.py; a
-# parametrized one is run whole, its parameters being the shared lines), untraced.
-SHARED_DATA  := $(wildcard ../shared/data)
-SHARED_SKIPS := build/shared-skips.txt
+
+# Twice: as installed (compiled, every test, the cross-checks on the public sets in
+# ../shared/data among them where it is), then the tests marked `compiled` on the compiled
+# modules' own source.  No tracer: on Python 3.11 coverage's tracer slows all the Python a
+# traced process runs, traced or not, and took a third of the suite's CPU time.
 unit: $(DEV) browser
-	LAZYFUN_SHARED_DATA= LAZYFUN_SHARED_SKIPS=$(SHARED_SKIPS) \
-		$(BIN)/pytest $(PARALLEL) --durations=10 --cov --cov-report=
-	@# the cross-checks on the public sets (mostly waiting on their files and children) run
-	@# beside the pure pass, their output printed after it
-	@rm -f $(SHARED_SKIPS).run $(SHARED_SKIPS).log $(SHARED_SKIPS).status; \
-	if [ -z "$(SHARED_DATA)" ]; then echo "unit: no ../shared/data here: the cross-checks on the public sets are skipped"; \
-	elif [ ! -s $(SHARED_SKIPS) ]; then echo "unit: no test needed the shared data"; \
-	else sed 's/\[.*//' $(SHARED_SKIPS) | sort -u > $(SHARED_SKIPS).run; \
-		($(BIN)/pytest $(PARALLEL) --no-cov @$(SHARED_SKIPS).run > $(SHARED_SKIPS).log 2>&1; \
-			echo $$? > $(SHARED_SKIPS).status) & fi; \
-	LAZYFUN_SHARED_DATA= LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) --durations=10 -m "compiled and not slow" \
-		--cov --cov-append --cov-fail-under=$(COVERAGE_FLOOR); status=$$?; wait; \
-	if [ -s $(SHARED_SKIPS).run ] && [ -n "$(SHARED_DATA)" ]; then \
-		echo "unit: the $$(wc -l < $(SHARED_SKIPS).run) tests and modules that read the shared data"; \
-		cat $(SHARED_SKIPS).log; [ "$$(cat $(SHARED_SKIPS).status)" = 0 ] || status=1; fi; \
-	exit $$status
+	$(BIN)/pytest $(PARALLEL) --durations=10
+	LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) --durations=10 -m "compiled and not slow"
+
+# The coverage floor, over the same two passes under the tracer, each running only the tests
+# it traces (in the compiled pass a test marked `compiled` or `untraced` runs untraced, so
+# it is left out: its lines are counted from source), as a bare clone runs them:
+# LAZYFUN_SHARED_DATA set empty, so the floor counts only what the repo's own tests reach
+# and holds on a user's clone, which has no ../shared beside it.  CI runs it after `make test`.
+coverage: $(DEV) browser
+	LAZYFUN_SHARED_DATA= $(BIN)/pytest $(PARALLEL) -m "not compiled and not untraced and not slow and not dist" \
+		--cov --cov-report=
+	LAZYFUN_SHARED_DATA= LAZYFUN_PURE=1 $(BIN)/pytest $(PARALLEL) -m "compiled and not slow" \
+		--cov --cov-append --cov-fail-under=$(COVERAGE_FLOOR)
 
 # The user guide and API reference; --strict turns broken links into failures.
 docs: $(DEV)

@@ -22,34 +22,21 @@
   file's tests run in one process, so a module's fixture (a dask cluster, a
   browser, a measured study) is built once.
 - A test marked ``untraced`` (a long run: the engine on a big board, a memory test's
-  long input, the demo) runs without the coverage tracer, which slows Python that
-  runs line by line up to eightfold; the other tests reach the same lines, so the
-  coverage of both passes together holds without it.  From source, the pure pass
-  leaves it to ``make slow``, as it does a test marked ``long_from_source``
-  (minutes from source: a non-consecutive 9x9, a 16x16 made and proved).
-- In the compiled pass the tests marked ``compiled`` run untraced too: the tracer
-  cannot see into compiled code, and the pure pass runs the same tests on the
-  source under it, so their coverage is counted there, once.
-- ``LAZYFUN_SHARED_SKIPS=FILE``: each test (or module) skipped for want of the shared
-  data (its reason starts with ``tests.datafiles.NEEDS_SHARED``) is written to FILE, a
-  node id a line, so that ``make unit`` can run exactly those again where the shared
-  data is: its coverage passes run as a bare clone (``LAZYFUN_SHARED_DATA=``), the
-  floor counting only what runs anywhere, then the cross-checks on the public sets.
-- Untraced means no tracer at all: in a pytest-xdist worker a second coverage
-  instance traces beside the one pytest-cov pauses for ``no_cover``, so the hook
-  below pauses whatever still traces, and resumes it after the test.
+  long input, the demo) is left out of ``make coverage``, whose tracer slows Python
+  that runs line by line up to eightfold; the other tests reach the same lines, so the
+  floor holds without it.  From source, the pure pass leaves it to ``make slow``, as it
+  does a test marked ``long_from_source`` (minutes from source: a non-consecutive 9x9,
+  a 16x16 made and proved).
 """
 
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from lazyfun.compiled import COMPILED, is_compiled
 from lazyfun.streams.stream import astream, stream
-from tests.datafiles import NEEDS_SHARED
 
 HERE = Path(__file__).resolve().parent
 COMPILED_SOURCES = {HERE / (name.replace(".", "/") + ".py") for name in COMPILED}
@@ -99,59 +86,15 @@ def _stream_in_doctests(
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The doctests of the compiled modules are tests of compiled code too; the tests
-    marked ``untraced``, and on the compiled build those marked ``compiled``, run
-    without the coverage tracer; from source the tests marked ``untraced`` or
-    ``long_from_source`` are slow (the pure pass leaves them to ``make slow``)."""
+    """The doctests of the compiled modules are tests of compiled code too; from
+    source the tests marked ``untraced`` or ``long_from_source`` are slow (the pure
+    pass leaves them to ``make slow``)."""
     for item in items:
         if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
             item.add_marker(pytest.mark.law)
         if item.path in COMPILED_SOURCES:
             item.add_marker(pytest.mark.compiled)
-        untraced = item.get_closest_marker("untraced")
-        if untraced or (not ENGINE_FROM_SOURCE and item.get_closest_marker("compiled")):
-            item.add_marker(pytest.mark.no_cover)
-        if ENGINE_FROM_SOURCE and (untraced or item.get_closest_marker("long_from_source")):
+        if ENGINE_FROM_SOURCE and (
+            item.get_closest_marker("untraced") or item.get_closest_marker("long_from_source")
+        ):
             item.add_marker(pytest.mark.slow)
-
-
-@pytest.hookimpl(hookwrapper=True, trylast=True)
-def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """A test marked ``no_cover`` runs with every coverage instance still tracing
-    paused (inside pytest-cov's own pause, which reaches only the instance it made)."""
-    paused = []
-    if item.get_closest_marker("no_cover"):
-        import coverage
-
-        while (running := coverage.Coverage.current()) is not None:
-            running.stop()
-            paused.append(running)
-    try:
-        yield
-    finally:
-        for running in reversed(paused):
-            running.start()
-
-
-SHARED_SKIPS = os.environ.get("LAZYFUN_SHARED_SKIPS")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """The list of tests skipped for want of the shared data starts empty (in the
-    controlling process: pytest-xdist's workers append to it)."""
-    if SHARED_SKIPS and not hasattr(config, "workerinput"):
-        Path(SHARED_SKIPS).parent.mkdir(parents=True, exist_ok=True)
-        Path(SHARED_SKIPS).write_text("")
-
-
-def _note_shared_skip(report: pytest.CollectReport | pytest.TestReport) -> None:
-    """Append ``report``'s node id to the list when it was skipped for want of the
-    shared data (a line each; a module skipped while collecting is named by each
-    worker that collects it, so a reader takes the lines once each)."""
-    if SHARED_SKIPS and report.skipped and NEEDS_SHARED in str(report.longrepr):
-        with open(SHARED_SKIPS, "a") as skips:
-            skips.write(report.nodeid + "\n")
-
-
-pytest_collectreport = _note_shared_skip
-pytest_runtest_logreport = _note_shared_skip
