@@ -14,6 +14,7 @@ import pickle
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, TypedDict
+from unittest.mock import patch
 
 import msgspec
 import pyarrow.parquet as pq
@@ -40,6 +42,7 @@ from lazyfun.io import (
     read_sql,
     to_jsonl,
 )
+from tests.children import running
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -169,6 +172,94 @@ def test_jsonl_decodes_into_a_type_and_reports_each_bad_line_in_place(tmp_path: 
     ]
     assert isinstance(errors[0].__cause__, msgspec.DecodeError)
     assert isinstance(errors[1].__cause__, msgspec.ValidationError)
+
+
+class Counted(msgspec.Struct):
+    n: int
+
+
+# A line of a JSON Lines file as users meet them: a record, and each way a line can be
+# something else (blank, bad JSON, two values, half of a value split over two lines, a
+# value that does not fit, a byte that is not UTF-8, a BOM).
+_JSONL_LINE = st.one_of(
+    st.builds(lambda n: b'{"n": %d}' % n, st.integers(-(10**6), 10**6)),
+    st.sampled_from(
+        [b"", b"   ", b"{bad", b"1 2", b"{} {}", b"[1,", b"2]", b"3,4", b'{"n": "x"}', b'"caf\xe9"']
+    ),
+)
+
+
+def _alone(lines: list[bytes]) -> list[tuple[str, Any, int]]:
+    """What reading ``lines`` gives when each is decoded alone: each record, or the line
+    number of each error, with the byte offset after its line."""
+    given: list[tuple[str, Any, int]] = []
+    offset = 0
+    for number, line in enumerate(lines, 1):
+        offset += len(line)
+        text = line[3:] if number == 1 and line.startswith(b"\xef\xbb\xbf") else line
+        if not text.strip():
+            continue
+        try:
+            given.append(("record", msgspec.json.decode(text, type=Counted), offset))
+        except msgspec.DecodeError:  # a ValidationError too
+            given.append(("error", number, offset))
+    return given
+
+
+@given(
+    lines=st.lists(_JSONL_LINE, max_size=30),
+    block=st.sampled_from([1, 9, 40, 1 << 16]),
+    newline=st.sampled_from([b"\n", b"\r\n"]),
+    bom=st.booleans(),
+    ended=st.booleans(),
+)
+def test_jsonl_read_in_blocks_gives_what_each_line_alone_gives_and_marks_each(
+    lines: list[bytes], block: int, newline: bytes, bom: bool, ended: bool
+) -> None:
+    """A file is read and decoded a block of lines at a time: whatever the block's size,
+    each record and each error comes from its own line at its place, and the mark after
+    each is the offset after its line."""
+    from lazyfun.io import sources
+
+    raw = [line + newline for line in lines]
+    if raw and bom:
+        raw[0] = b"\xef\xbb\xbf" + raw[0]
+    if raw and not ended:
+        raw[-1] = raw[-1][: -len(newline)]
+    with tempfile.TemporaryDirectory() as folder, patch.object(sources, "_BLOCK", block):
+        path = Path(folder, "log.jsonl")
+        path.write_bytes(b"".join(raw))
+        source = sources.Jsonl(path, Counted)
+        read: list[tuple[str, Any, int]] = []
+        while True:
+            try:
+                record: Any = ("record", next(source))
+            except StopIteration:
+                break
+            except RecordError as error:
+                record = ("error", error.line)
+            mark = source.mark()
+            assert mark is not None
+            read.append((*record, mark["offset"]))
+    assert read == _alone(raw)
+
+
+def test_standard_input_is_decoded_a_line_as_it_arrives() -> None:
+    """A record on standard input is given as soon as its line has come, not when a
+    block of them has."""
+    script = (
+        "from lazyfun.io import read_jsonl\nfor r in read_jsonl('-'): print(r['n'], flush=True)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
+    with running([sys.executable, "-c", script], env=env, **pipes) as child:
+        assert child.stdin is not None and child.stdout is not None
+        for n in range(3):
+            child.stdin.write(b'{"n": %d}\n' % n)
+            child.stdin.flush()
+            assert child.stdout.readline() == b"%d\n" % n  # before the next line is written
+        child.stdin.close()
+        assert child.wait(timeout=60) == 0
 
 
 def test_jsonl_takes_typed_dicts_and_structs(tmp_path: Path) -> None:
