@@ -579,6 +579,77 @@ def test_a_sort_spills_runs_in_passes_of_its_fan_in() -> None:
     sorter.close()
 
 
+# --- keyed folds: one state a key, within memory= when it is given -----------------------
+
+
+def _folds(memory: int) -> dict[str, Any]:
+    """Each keyed fold of a stream of distinct numbers (each its own key), with ``memory``."""
+    return {
+        "count_by": lambda s: s.count_by(lambda n: n, memory=memory),
+        "reduce_by": lambda s: s.reduce_by(lambda n: n, lambda a, n: a + n, 0, memory=memory),
+        "aggregate": lambda s: s.aggregate(
+            lambda n: n, n="count", total=("sum", lambda n: n / 2), memory=memory
+        ),
+    }
+
+
+@pytest.mark.parametrize("fold", ["count_by", "reduce_by", "aggregate"])
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_keyed_fold_past_its_memory_is_refused_with_the_reason(fold: str, mode: str) -> None:
+    memory = 2_000_000
+    made = _folds(memory)[fold]
+    with pytest.raises(
+        ValueError, match=f"^{fold}: the states of .* keys passed memory="
+    ) as caught:
+        if mode == "sync":
+            made(stream(range(10**7)))
+        else:
+            asyncio.run(made(astream(range(10**7))))
+    keys = int(str(caught.value).split(" keys")[0].rsplit(" ", 1)[1].replace(",", ""))
+    # each number's state: from ~80 bytes (an int counted) to ~400 (two reductions)
+    assert memory // 500 <= keys <= memory // 60
+    # within its budget, the same fold gives what it gives with none
+    assert made(stream(range(1000))) == _folds(10**9)[fold](stream(range(1000)))
+
+
+def test_a_keyed_folds_budget_holds_for_each_window_of_its_own() -> None:
+    windows = stream(range(12)).count_by(lambda n: n % 4, every=4, memory=1000).to_list()
+    assert windows == [{0: 1, 1: 1, 2: 1, 3: 1}] * 3
+    with pytest.raises(ValueError, match="memory=1,000 bytes"):
+        stream(range(12)).count_by(lambda n: n, every=12, memory=1000).to_list()
+
+
+_FOLD_PEAK = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from lazyfun import stream
+
+    def peak():
+        lines = Path("/proc/self/status").read_text().splitlines()
+        return next(int(l.split()[1]) * 1024 for l in lines if l.startswith("VmHWM:"))
+
+    stream(range(10)).aggregate(lambda n: n, n="count", memory=10**6)  # the imports
+    base = peak()
+    try:
+        users = ({"user": f"user-{n}", "amount": n / 4} for n in range(5 * 10**6))
+        stream(users).aggregate(lambda u: u["user"], total=("sum", "amount"), memory=20 * 2**20)
+    except ValueError:
+        print(peak() - base)
+    """
+)
+
+
+@pytest.mark.untraced
+def test_a_keyed_fold_stops_at_its_budget_not_at_the_machines_end() -> None:
+    """Five million users' totals would take ~1.5 GB; with memory=20 MiB the fold is
+    refused with its process's peak near the budget."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COV_CORE", "COVERAGE"))}
+    command = [sys.executable, "-c", _FOLD_PEAK]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    assert 0 < int(done.stdout) <= 20 * 2**20 + 2**20
+
+
 # --- the sort's folder: named for its process, swept once the process is gone -----------------
 
 
@@ -715,12 +786,14 @@ def test_aggregate_sum_holds_a_few_floats_a_key_not_one_a_value() -> None:
     assert all(sums[k]["s"] == math.fsum(v for j, v in rows if j == k) for k in (0, 3999))
     tracemalloc.start()
     try:
-        before = tracemalloc.get_traced_memory()[0]
         fresh = reductions({"s": ("sum", lambda r: r[1] * 1.0)})  # floats of its own, as decoded
         held = Accumulators(lambda r: r[0], fresh)
         for row in rows:
             held.add(row)
-        per_key = (tracemalloc.get_traced_memory()[0] - before) / 4000
+        # what the fold's code allocated (its loop, its floats), not another thread's
+        ours = [tracemalloc.Filter(True, pattern) for pattern in ("*verbs.py", "<aggregate*")]
+        traced = tracemalloc.take_snapshot().filter_traces(ours).statistics("filename")
+        per_key = sum(stat.size for stat in traced) / 4000
     finally:
         tracemalloc.stop()
     assert per_key < 300  # bytes: the key's list and its two floats (31 floats held were 1,200)

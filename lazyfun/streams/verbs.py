@@ -901,17 +901,37 @@ class Accumulators:
         by: Callable[[Any], Any],
         named: list[tuple[str, _Reduction, Callable[[Any], Any]]] | None = None,
         fold: tuple[Callable[[Any, Any], Any], Any] | None = None,
+        memory: int | None = None,
+        what: str = "aggregate",
     ) -> None:
         self.by, self.named, self.fold = by, named, fold
+        self.memory, self.what = memory, what
         self.state: dict[Any, Any] = {}
-        self._add_all = _adder(by, named) if named is not None else None
+        self.held = 0  # about how many bytes the keys' states take, counted with a budget
+        grown = None if memory is None else self.grown
+        self._add_all = _adder(by, named, grown) if named is not None else None
 
     def fresh(self) -> Accumulators:
-        """Accumulators of the same reductions, from nothing (a window's)."""
+        """Accumulators of the same reductions and budget, from nothing (a window's)."""
         fresh = Accumulators.__new__(Accumulators)
         fresh.by, fresh.named, fresh.fold = self.by, self.named, self.fold
-        fresh.state, fresh._add_all = {}, self._add_all
+        fresh.memory, fresh.what, fresh.held = self.memory, self.what, 0
+        fresh.state = {}
+        grown = None if self.memory is None else fresh.grown
+        fresh._add_all = None if self.named is None else _adder(self.by, self.named, grown)
         return fresh
+
+    def grown(self, k: Any) -> None:
+        """Count the state just made for the new key ``k`` (its key, its state and a
+        dict entry); past the budget, a ValueError with the reason."""
+        assert self.memory is not None
+        self.held += _ENTRY + size_of(k) + size_of(self.state[k])
+        if self.held > self.memory:
+            raise ValueError(
+                f"{self.what}: the states of {len(self.state):,} keys passed "
+                f"memory={self.memory:,} bytes; it holds one state a key. Use a key with "
+                "fewer values, or windows (every=, within=), each holding its own keys"
+            )
 
     def add(self, item: Any) -> None:
         """One item into its key's state."""
@@ -929,15 +949,17 @@ class Accumulators:
             return
         assert self.fold is not None
         fn, initial = self.fold
-        get = state.get
+        get, counted = state.get, self.memory is not None
         for item in items:
             k = self.by(item)
             acc = get(k, _END)
             state[k] = fn(copy.copy(initial) if acc is _END else acc, item)
+            if counted and acc is _END:
+                self.grown(k)
 
     def output(self) -> dict[Any, Any]:
         """The aggregates so far, and a fresh start (a window's end)."""
-        state, self.state = self.state, {}
+        state, self.state, self.held = self.state, {}, 0
         if self.named is None:
             return state
         ends = [r.end for _, r, _ in self.named]
@@ -952,6 +974,8 @@ class Accumulators:
 
         return {k: ended(accs) for k, accs in state.items()}
 
+
+_ENTRY = 64  # bytes a key's entry takes in a dict of states, its growth included
 
 _PLAIN_END: tuple[type, ...] = (_Count, _Min, _Max, _First, _Last)  # their state is the value
 
@@ -992,17 +1016,20 @@ _CODE: dict[type, tuple[bool, str, str]] = {
 
 
 def _adder(
-    by: Callable[[Any], Any], named: list[tuple[str, _Reduction, Callable[[Any], Any]]]
+    by: Callable[[Any], Any],
+    named: list[tuple[str, _Reduction, Callable[[Any], Any]]],
+    grown: Callable[[Any], None] | None = None,
 ) -> Callable[[Iterable[Any], dict[Any, Any]], None]:
     """The loop that adds items to the states of ``named``, written for them and compiled
     once: for each item, ``k = by(item)``, each value ``v{i} = g{i}(item)`` (a
     :func:`field`'s read inline), then a new
-    key's ``[start, ...]`` or each state's step, as :data:`_CODE` has them (equal, item
-    for item, to ``r.start``/``r.step`` of each reduction)."""
+    key's ``[start, ...]`` (and ``grown(k)``, given a budget) or each state's step, as
+    :data:`_CODE` has them (equal, item for item, to ``r.start``/``r.step`` of each
+    reduction)."""
     reads: list[str] = []
     starts: list[str] = []
     steps: list[str] = []
-    names: dict[str, Any] = {"by": by, "spill": _spill_float}
+    names: dict[str, Any] = {"by": by, "spill": _spill_float, "grown": grown}
     for i, (_, r, get) in enumerate(named):
         read, start, step = _CODE.get(
             type(r), (True, "r{i}.start(v{i})", "accs[{i}] = r{i}.step(accs[{i}], v{i})")
@@ -1031,6 +1058,7 @@ def _adder(
             "            accs = get(k)",
             "            if accs is None:",
             f"                state[k] = [{', '.join(starts)}]",
+            *(["                grown(k)"] if grown is not None else []),
             "                continue",
             *steps,
             "    return add_all",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TypeGuard, assert_type
+from typing import Any, TypeGuard, assert_type
 
 from lazyfun import AsyncStream, LazyList, Stream, stream
 
@@ -83,3 +83,10 @@ assert_type(numbers.max(key=str), int)
 assert_type(numbers.any(), bool)
 assert_type(numbers.map(lambda n: (n, str(n))).to_dict(), dict[int, str])
 assert_type(numbers.lazylist(), LazyList[int])
+
+# the keyed folds: a dict (a stream of them by windows), with or without a budget
+assert_type(numbers.count_by(double), dict[int, int])
+assert_type(numbers.count_by(double, memory=2**20), dict[int, int])
+assert_type(numbers.count_by(str, every=2, memory=2**20), Stream[dict[str, int]])
+assert_type(numbers.reduce_by(str, lambda a, n: a + n, 0, memory=2**20), dict[str, int])
+assert_type(numbers.aggregate(str, n="count", memory=2**20), dict[str, dict[str, Any]])

@@ -34,6 +34,11 @@ A = TypeVar("A")
 How = Literal["inner", "left"]
 
 
+def _budget(memory: object, what: str) -> int | None:
+    """A keyed fold's ``memory=``: None (no budget) or a positive number of bytes."""
+    return None if memory is None else _memory(memory, what)
+
+
 def _memory(memory: object, what: str) -> int:
     check_count(memory, f"{what}'s memory (bytes)", 1)
     assert isinstance(memory, int)
@@ -168,21 +173,33 @@ class Verbs(Shapes[T, M]):
         return made
 
     @overload
-    def count_by(self: Verbs[T, Sync], key: Callable[[T], K]) -> dict[K, int]: ...
+    def count_by(
+        self: Verbs[T, Sync], key: Callable[[T], K], *, memory: int | None = None
+    ) -> dict[K, int]: ...
 
     @overload
     def count_by(
-        self: Verbs[T, Async], key: Callable[[T], K]
+        self: Verbs[T, Async], key: Callable[[T], K], *, memory: int | None = None
     ) -> Coroutine[Any, Any, dict[K, int]]: ...
 
     @overload
     def count_by(
-        self, key: Callable[[T], K], *, every: int | None = None, within: float | timedelta
+        self,
+        key: Callable[[T], K],
+        *,
+        every: int | None = None,
+        within: float | timedelta,
+        memory: int | None = None,
     ) -> Stream[dict[K, int], M]: ...
 
     @overload
     def count_by(
-        self, key: Callable[[T], K], *, every: int, within: float | timedelta | None = None
+        self,
+        key: Callable[[T], K],
+        *,
+        every: int,
+        within: float | timedelta | None = None,
+        memory: int | None = None,
     ) -> Stream[dict[K, int], M]: ...
 
     def count_by(
@@ -191,10 +208,13 @@ class Verbs(Shapes[T, M]):
         *,
         every: int | None = None,
         within: float | timedelta | None = None,
+        memory: int | None = None,
     ) -> Any:
         """How many items each key has, in a dict (a terminal, like ``collections.Counter``
         of the keys; awaited in an async stream); with ``every=n`` or ``within=seconds``,
-        a stream of such a dict for each window instead.  Holds one count a key.
+        a stream of such a dict for each window instead.  Holds one count a key: with
+        ``memory=`` bytes, refused with the reason once the keys' counts pass it (a
+        window's keys: each window's).
 
         >>> stream("banana").count_by(str.upper)
         {'B': 1, 'A': 3, 'N': 2}
@@ -202,19 +222,31 @@ class Verbs(Shapes[T, M]):
         [{'B': 1, 'A': 1, 'N': 1}, {'A': 2, 'N': 1}]
         """
         self._checked(key, "count_by's key", plain=True)
-        acc = Accumulators(key, fold=(_plus_one, 0))
+        acc = Accumulators(
+            key, fold=(_plus_one, 0), memory=_budget(memory, "count_by"), what="count_by"
+        )
         return self._run.aggregated(
             self, acc, every, _window(every, within, "count_by"), "count_by"
         )
 
     @overload
     def reduce_by(
-        self: Verbs[T, Sync], key: Callable[[T], K], fn: Callable[[A, T], A], initial: A
+        self: Verbs[T, Sync],
+        key: Callable[[T], K],
+        fn: Callable[[A, T], A],
+        initial: A,
+        *,
+        memory: int | None = None,
     ) -> dict[K, A]: ...
 
     @overload
     def reduce_by(
-        self: Verbs[T, Async], key: Callable[[T], K], fn: Callable[[A, T], A], initial: A
+        self: Verbs[T, Async],
+        key: Callable[[T], K],
+        fn: Callable[[A, T], A],
+        initial: A,
+        *,
+        memory: int | None = None,
     ) -> Coroutine[Any, Any, dict[K, A]]: ...
 
     @overload
@@ -226,6 +258,7 @@ class Verbs(Shapes[T, M]):
         *,
         every: int | None = None,
         within: float | timedelta,
+        memory: int | None = None,
     ) -> Stream[dict[K, A], M]: ...
 
     @overload
@@ -237,6 +270,7 @@ class Verbs(Shapes[T, M]):
         *,
         every: int,
         within: float | timedelta | None = None,
+        memory: int | None = None,
     ) -> Stream[dict[K, A], M]: ...
 
     def reduce_by(
@@ -247,16 +281,20 @@ class Verbs(Shapes[T, M]):
         *,
         every: int | None = None,
         within: float | timedelta | None = None,
+        memory: int | None = None,
     ) -> Any:
         """Each key's items folded by ``fn`` from ``initial``, in a dict (a terminal); with
-        ``every=`` or ``within=``, a stream of a dict a window.  Holds one value a key.
+        ``every=`` or ``within=``, a stream of a dict a window.  Holds one value a key
+        (with ``memory=`` bytes, refused with the reason once they pass it).
 
         >>> stream(["ab", "c", "de"]).reduce_by(len, lambda total, s: total + s, "")
         {2: 'abde', 1: 'c'}
         """
         self._checked(key, "reduce_by's key", plain=True)
         self._checked(fn, "reduce_by's fn", plain=True)
-        acc = Accumulators(key, fold=(fn, initial))
+        acc = Accumulators(
+            key, fold=(fn, initial), memory=_budget(memory, "reduce_by"), what="reduce_by"
+        )
         return self._run.aggregated(
             self, acc, every, _window(every, within, "reduce_by"), "reduce_by"
         )
@@ -268,6 +306,7 @@ class Verbs(Shapes[T, M]):
         *,
         every: None = None,
         within: None = None,
+        memory: int | None = None,
         **named: Any,
     ) -> dict[K, dict[str, Any]]: ...
 
@@ -278,6 +317,7 @@ class Verbs(Shapes[T, M]):
         *,
         every: None = None,
         within: None = None,
+        memory: int | None = None,
         **named: Any,
     ) -> Coroutine[Any, Any, dict[K, dict[str, Any]]]: ...
 
@@ -288,6 +328,7 @@ class Verbs(Shapes[T, M]):
         *,
         every: int,
         within: float | timedelta | None = None,
+        memory: int | None = None,
         **named: Any,
     ) -> Stream[dict[K, dict[str, Any]], M]: ...
 
@@ -298,6 +339,7 @@ class Verbs(Shapes[T, M]):
         *,
         every: int | None = None,
         within: float | timedelta,
+        memory: int | None = None,
         **named: Any,
     ) -> Stream[dict[K, dict[str, Any]], M]: ...
 
@@ -307,20 +349,24 @@ class Verbs(Shapes[T, M]):
         *,
         every: int | None = None,
         within: float | timedelta | None = None,
+        memory: int | None = None,
         **named: Any,
     ) -> Any:
         """Named reductions of each key's items, in a dict of dicts (a terminal); with
         ``every=`` or ``within=``, a stream of one a window.  Each name is ``"count"``
         or a pair of a reduction (``sum``, ``min``, ``max``, ``mean``, ``var``, ``std``:
         Welford's running moments, numerically stable; ``first``, ``last``) and what it
-        reduces: a field name or a function of the item.  Holds one state a key.
+        reduces: a field name or a function of the item.  Holds one state a key: with
+        ``memory=`` bytes, refused with the reason (a ValueError) once the keys' states
+        pass it (a window's keys: each window's), so a key with more values than the
+        machine can hold stops the job at the budget, not at the machine's end.
 
         >>> sales = [{"at": "Oslo", "eur": 10}, {"at": "Rome", "eur": 4}, {"at": "Oslo", "eur": 6}]
         >>> stream(sales).aggregate(lambda s: s["at"], n="count", total=("sum", "eur"))
         {'Oslo': {'n': 2, 'total': 16}, 'Rome': {'n': 1, 'total': 4}}
         """
         self._checked(by, "aggregate's by", plain=True)
-        acc = Accumulators(by, reductions(named))
+        acc = Accumulators(by, reductions(named), memory=_budget(memory, "aggregate"))
         return self._run.aggregated(
             self, acc, every, _window(every, within, "aggregate"), "aggregate"
         )
