@@ -529,6 +529,21 @@ def test_a_sort_shows_its_key_calls_what_it_held_and_the_runs_it_spilled() -> No
     assert "spilled" not in held.explain(analyze=True).splitlines()[0]
 
 
+def test_a_sorts_spill_counts_the_runs_its_merge_passes_wrote_and_removed() -> None:
+    """Past its fan-in, a sort merges its runs in passes, each writing every item again
+    into longer runs and removing the shorter: what it spilled is all of them."""
+    import pickle
+
+    rows = [{"n": (n * 7919) % 40_000, "pad": f"{n:020d}"} for n in range(40_000)]
+    once = len(pickle.dumps(rows, pickle.HIGHEST_PROTOCOL))  # the items written once
+    spilled = stream(rows, analyze=True).sort(key=lambda r: r["n"], memory=100_000)
+    assert [r["n"] for r in spilled] == list(range(40_000))
+    sort = spilled.explain(analyze=True, format="dict")[1]
+    # ~130 runs of ~300 items, merged two at a time: seven writes of every item
+    assert isinstance(sort["spilled runs"], int) and sort["spilled runs"] > 200
+    assert isinstance(sort["spilled bytes"], int) and sort["spilled bytes"] > 4 * once
+
+
 def test_a_join_shows_its_other_side_as_rows_above_it_and_the_table_it_holds(
     tmp_path: Any,
 ) -> None:

@@ -444,35 +444,13 @@ class Gauge:
 
 
 class Spilling(Gauge):
-    """A :class:`Gauge` of a core that spills runs to files (a sort): each run in its
-    ``runs`` counted with its bytes when it first shows there (after a chunk is taken,
-    and after the merge is set up)."""
-
-    def __init__(self, core: Any) -> None:
-        super().__init__(core)
-        self.seen: dict[str, int] = {}
-
-    def add(self, chunk: list[Any]) -> None:
-        super().add(chunk)
-        self._look()
-
-    def output(self) -> Any:
-        """The core's output, once the runs it wrote to set up its merge are counted."""
-        out = self.core.output()
-        self._look()
-        return out
-
-    def _look(self) -> None:
-        for path in self.core.runs:
-            if path not in self.seen:
-                try:
-                    self.seen[path] = os.path.getsize(path)
-                except OSError:  # already merged into a longer run
-                    self.seen[path] = 0
+    """A :class:`Gauge` of a core that spills runs to files (a sort): the runs it has
+    written and their bytes, as it counts them (a merge pass's runs, removed once merged
+    into a longer one, included)."""
 
     def spilled(self) -> tuple[int, int]:
         """The runs written so far, and their bytes."""
-        return len(self.seen), sum(self.seen.values())
+        return self.core.made, self.core.spilled
 
 
 class Rows:

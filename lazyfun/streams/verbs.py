@@ -153,7 +153,8 @@ class Sorter(Generic[T]):
         self.held = 0  # bytes, estimated from one item a chunk
         self.each = 0  # bytes an item, as last measured
         self.runs: list[str] = []
-        self.made = 0  # runs written, for their names
+        self.made = 0  # runs written (a merge pass's too), and names them
+        self.spilled = 0  # the bytes of the runs written
         self.folder: str | None = None
         self.errors: deque[Exception] = deque()
         self.readers: list[Generator[T, None, None]] = []
@@ -227,6 +228,7 @@ class Sorter(Generic[T]):
                 if not part:
                     break
                 pickle.dump(part, file, pickle.HIGHEST_PROTOCOL)
+            self.spilled += file.tell()
         return path
 
     def _merged(self, runs: list[Any]) -> Iterator[T]:
