@@ -31,7 +31,7 @@ ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solvi
 	lazyfun/streams/sync/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
 	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h) \
 	$(wildcard lazyfun/sudoku/canon/minlex_c/*.c lazyfun/sudoku/canon/minlex_c/*.h) \
-	lazyfun/csp/propagation/_kernels.c
+	$(wildcard lazyfun/csp/propagation/kernels_c/*.c lazyfun/csp/propagation/kernels_c/*.h)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test coverage test-all test-latest test-lowest lock setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
@@ -254,7 +254,7 @@ sanitize: $(DEV)
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_nine$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/sudoku/canon/minlex_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/canon/_minlex$(EXT_SUFFIX)
-	$(SANITIZE_CC) lazyfun/csp/propagation/_kernels.c \
+	$(SANITIZE_CC) lazyfun/csp/propagation/kernels_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/csp/propagation/_kernels$(EXT_SUFFIX)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

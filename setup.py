@@ -7,7 +7,8 @@ sources are ``lazyfun/sudoku/solving/learning_c``, ``C_FLOW`` for the Stream's
 hot steps, ``lazyfun/streams/sync/_flow.c``, and ``C_FORCING`` for Sudoku Explainer's
 chains and wings, whose sources are ``lazyfun/sudoku/steps/forcing_c``, and ``C_NINE``
 for the 9x9 engine, ``lazyfun/sudoku/solving/nine_c``, and ``C_MINLEX`` for minlex's
-search, ``lazyfun/sudoku/canon/minlex_c``); that file
+search, ``lazyfun/sudoku/canon/minlex_c``, and ``C_KERNELS`` for the constraint solver's
+kernels, ``lazyfun/csp/propagation/kernels_c``); that file
 imports only the standard library, so it is read here as a file, before lazyfun or its
 dependencies are installed.  ``LAZYFUN_PURE_BUILD=1`` skips compiling; if mypyc or the C compiler
 fails, the install goes on with the source (and without the learning engine: the
@@ -37,7 +38,7 @@ FLOW_C = Path("lazyfun", "streams", "sync", "_flow.c")
 FORCING_C = Path("lazyfun", "sudoku", "steps", "forcing_c")
 NINE_C = Path("lazyfun", "sudoku", "solving", "nine_c")
 MINLEX_C = Path("lazyfun", "sudoku", "canon", "minlex_c")
-KERNELS_C = Path("lazyfun", "csp", "propagation", "_kernels.c")
+KERNELS_C = Path("lazyfun", "csp", "propagation", "kernels_c")
 # What the build left out before building (mypyc's modules, when mypyc could not run).
 NOT_COMPILED: list[str] = []
 # The C engines are held to these: a warning is an error (make sanitize adds the sanitizers).
@@ -63,7 +64,7 @@ def _compiled() -> ModuleType:
 
 def folder_extension(name: str, folder: Path) -> Extension:
     """A C engine of several files: every ``.c`` of ``folder``, one extension (the learning
-    engine, the chains and wings, or the 9x9 engine)."""
+    engine, the chains and wings, the 9x9 engine, minlex's search, or the solver's kernels)."""
     return Extension(
         name,
         sources=sorted(str(path) for path in folder.glob("*.c")),
@@ -75,7 +76,7 @@ def folder_extension(name: str, folder: Path) -> Extension:
 
 
 def one_file_extension(name: str, source: Path) -> Extension:
-    """A C engine of one file: the Stream's flow, the solver's kernels."""
+    """A C engine of one file: the Stream's flow."""
     return Extension(name, sources=[str(source)], extra_compile_args=C_FLAGS, optional=True)
 
 
@@ -110,7 +111,7 @@ def extensions() -> list[Any]:
         folder_extension(compiled.C_FORCING, FORCING_C),
         folder_extension(compiled.C_NINE, NINE_C),
         folder_extension(compiled.C_MINLEX, MINLEX_C),
-        one_file_extension(compiled.C_KERNELS, KERNELS_C),
+        folder_extension(compiled.C_KERNELS, KERNELS_C),
     ]
     sources = [name.replace(".", "/") + ".py" for name in compiled.COMPILED]
     try:

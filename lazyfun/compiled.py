@@ -27,7 +27,8 @@ reader's guide is :mod:`lazyfun.sudoku.solving.nine`; its C sources are
 (:mod:`lazyfun.sudoku.canon` says when it runs; its C sources are
 ``lazyfun/sudoku/canon/minlex_c``); and ``C_KERNELS``, the constraint solver's commonest
 propagators and its propagation loop in C (:mod:`lazyfun.csp.propagation.kernels` says
-when they run; the readable forms are in :mod:`lazyfun.csp.propagation`).
+when they run; the readable forms are in :mod:`lazyfun.csp.propagation`; its C sources
+are ``lazyfun/csp/propagation/kernels_c``).
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling), and its last

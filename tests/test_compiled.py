@@ -93,6 +93,7 @@ FOLDERS = {
     C_FORCING: ROOT / "lazyfun" / "sudoku" / "steps" / "forcing_c",
     C_NINE: ROOT / "lazyfun" / "sudoku" / "solving" / "nine_c",
     C_MINLEX: ROOT / "lazyfun" / "sudoku" / "canon" / "minlex_c",
+    C_KERNELS: ROOT / "lazyfun" / "csp" / "propagation" / "kernels_c",
 }
 
 

@@ -1,5 +1,6 @@
-"""The C engine of the solver's commonest propagators, ``_kernels`` (its C in
-``_kernels.c``): a clause, a reified clause, a reified ``x == y + k``, a reified
+"""The C engine of the solver's commonest propagators, ``_kernels`` (its C in the folder
+``kernels_c``, in layers: the domains as words, the kernels, the loop, the module's entry
+points): a clause, a reified clause, a reified ``x == y + k``, a reified
 condition on one decision, linear bounds, and the propagation loop that calls them
 directly and any other propagator through Python.  ``BUILT`` says whether it was built
 and ``LAZYFUN_PURE`` is not set; ``c`` is the module then.
