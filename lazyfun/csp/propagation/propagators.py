@@ -10,7 +10,7 @@ The propagators: bounds reasoning for linear constraints (domain reasoning
 for ``x == y + k``), forward checking for ``!=``, ``abs`` and predicates
 (filter the last open decision's values), and for ``all_different`` removal
 of fixed values, the pigeonhole test, and hidden singles when the decisions
-must use every value they can take.
+must use every value they can take (:mod:`lazyfun.csp.propagation.distinct`).
 
 Installed from source, this module is compiled with mypyc (see
 :mod:`lazyfun.compiled`); the code here is what runs either way.
@@ -43,6 +43,7 @@ from lazyfun.csp.propagation import kernels
 from lazyfun.csp.propagation.circuit import circuit_filter
 from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
 from lazyfun.csp.propagation.distances import chain_bounds, chains, difference_filter, difference_of
+from lazyfun.csp.propagation.distinct import all_different_filter
 from lazyfun.csp.propagation.filters import (
     Changes,
     GoalBound,
@@ -94,81 +95,6 @@ def _is_shift(c: Constraint) -> bool:
     return (
         isinstance(c, Linear) and c.op in ("==", "!=") and sorted(c.expr.terms.values()) == [-1, 1]
     )
-
-
-def _distinct(scope: tuple[int, ...]) -> Propagator:
-    """``all_different`` over decisions whose bits stand for the same values.
-
-    A fixed value leaves the other decisions (and a decision left with one
-    value strikes it in turn); the pigeonhole test fails fewer values than
-    decisions; when the decisions must take every value they can, a value
-    only one decision can take is fixed there (hidden singles).
-    """
-    size = len(scope)
-
-    def prop(doms: list[int]) -> Changes:
-        # One pass: the values of fixed decisions, and the values open ones
-        # can take (once or more).  Most calls stop here with nothing to do.
-        fixed = once = twice = 0
-        for i in scope:
-            bits = doms[i]
-            if bits & (bits - 1):
-                twice |= once & bits
-                once |= bits
-            elif fixed & bits:
-                return None
-            else:
-                fixed |= bits
-        if not once & fixed:
-            count = (once | fixed).bit_count()
-            if count < size:
-                return None
-            if count > size or not once & ~twice & ~fixed:
-                return ()
-        return _narrow(doms, scope, fixed)
-
-    return prop
-
-
-def _narrow(doms: list[int], scope: tuple[int, ...], fixed: int) -> Changes:  # noqa: C901 (hot loop)
-    """``all_different``'s work when there is some: strike fixed values to a fixpoint,
-    test the pigeonhole, and place hidden singles, until nothing changes."""
-    size = len(scope)
-    open_ = [i for i in scope if doms[i] & (doms[i] - 1)]
-    before = [doms[i] for i in open_]
-    while True:
-        new = fixed
-        while new:
-            new = 0
-            for i in open_:
-                bits = doms[i]
-                if bits & fixed and bits & (bits - 1):
-                    bits &= ~fixed
-                    if not bits & (bits - 1):
-                        if not bits or new & bits:
-                            return None
-                        new |= bits
-                    doms[i] = bits
-            fixed |= new
-        once = twice = 0
-        for i in open_:
-            bits = doms[i]
-            twice |= once & bits
-            once |= bits
-        count = (once | fixed).bit_count()
-        if count < size:
-            return None
-        singles = once & ~twice & ~fixed
-        if count > size or not singles:
-            break
-        for i in open_:
-            hit = doms[i] & singles
-            if hit:
-                if hit & (hit - 1):
-                    return None  # one decision would need two values
-                doms[i] = hit
-        fixed |= singles
-    return [i for i, bits in zip(open_, before, strict=True) if doms[i] != bits]
 
 
 def _task(x: Interval, demand: Decision | int) -> Task:
@@ -321,7 +247,7 @@ class Propagators:
         if isinstance(c, Linear):
             return self._linear(c)
         if isinstance(c, AllDifferent):
-            return self._all_different(c)
+            return all_different_filter(c.scope, self.offsets)
         if isinstance(c, AbsCompare) and c.op == "!=" and sorted(c.expr.terms.values()) == [-1, 1]:
             return self._abs_pair(c)
         if isinstance(c, AbsCompare | Predicate | Not):
@@ -597,30 +523,6 @@ class Propagators:
             return [d for d, old, new in ((i, x0, x), (j, y0, y)) if old != new]
 
         return prop
-
-    def _all_different(self, c: AllDifferent) -> Propagator:
-        """``all_different``: its bits compared directly when the decisions share an offset,
-        else on a copy of their domains lifted to a common one."""
-        scope = c.scope
-        if not scope:
-            return lambda doms: ()
-        base = min(self.offsets[i] for i in scope)
-        lift = [(i, self.offsets[i] - base) for i in scope]
-        if not any(s for _, s in lift):
-            return _distinct(scope)
-        distinct = _distinct(tuple(range(len(scope))))
-
-        def lifted(doms: list[int]) -> Changes:
-            view = [doms[i] << s for i, s in lift]
-            changes = distinct(view)
-            if changes is None:
-                return None
-            for k in changes:
-                i, s = lift[k]
-                doms[i] = view[k] >> s
-            return [lift[k][0] for k in changes]
-
-        return lifted
 
     def propagate(self, doms: list[int], touched: Sequence[int]) -> bool:
         """Run propagators to a fixpoint, starting from those watching ``touched``

@@ -1,5 +1,5 @@
 """Search: the solver's branch and bound over propagated domains
-(:mod:`~lazyfun.csp.search.solver`), the branching strategies
-(:mod:`~lazyfun.csp.search.strategy`), the scheduling searches (rank-first,
-:mod:`~lazyfun.csp.search.ranking`; tabu, :mod:`~lazyfun.csp.search.tabu`) and the
-progress shown as it goes (:mod:`~lazyfun.csp.search.progress`)."""
+(:mod:`~lazyfun.csp.search.solver`, its state :mod:`~lazyfun.csp.search.node`), the
+branching strategies (:mod:`~lazyfun.csp.search.strategy`), the scheduling searches
+(rank-first, :mod:`~lazyfun.csp.search.ranking`; tabu, :mod:`~lazyfun.csp.search.tabu`)
+and the progress shown as it goes (:mod:`~lazyfun.csp.search.progress`)."""

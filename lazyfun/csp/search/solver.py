@@ -1,7 +1,8 @@
 """Solving a model: propagation to a fixpoint inside the core search skeleton.
 
 A search state is a tuple of domains, one bit set per decision (bit ``i`` of
-decision ``d`` stands for ``offset[d] + i``), with the decision last fixed.
+decision ``d`` stands for ``offset[d] + i``), with the decision last fixed
+(:class:`~lazyfun.csp.search.node.Node`).
 The four parameters of :func:`lazyfun.search`:
 
 - ``prune``: run the propagators of the constraints on the decision just
@@ -41,6 +42,7 @@ from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
 from lazyfun.csp.modelling.results import Decisions, Quality, Solution
 from lazyfun.csp.propagation.filters import low
 from lazyfun.csp.propagation.propagators import Propagators
+from lazyfun.csp.search.node import Domains, Node, replaced
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.ranking import Ranking, Ranks
 from lazyfun.csp.search.restarts import IDLE_RUNS, RESTART_NODES, luby
@@ -50,60 +52,6 @@ from lazyfun.csp.search.tabu import Arc, Shop
 from lazyfun.search import search
 
 __all__ = ["Node", "Solutions"]
-
-# A node's domains: a list, copied (never changed) when a child is made or pruned, so
-# that pruning hands its list on with no tuple made of it
-Domains = list[int]
-Postponed = tuple[tuple[int, int], ...]
-
-
-def replaced(doms: Domains, i: int, bits: int) -> Domains:
-    """``doms`` with decision ``i``'s domain ``bits`` (one copy, rather than two
-    slices joined).
-
-    >>> replaced([1, 2, 3], 1, 7)
-    [1, 7, 3]
-    """
-    child = list(doms)
-    child[i] = bits
-    return child
-
-
-class Node:
-    """A search state: the domains, the decision just fixed (-1: none), failure, the
-    tasks SetTimes put off (start, earliest start then), the tasks ranked on their
-    machines, the decisions a ranking branch narrowed (None: see ``fixed``), and the
-    domain ``fixed`` takes in a child not yet pruned (0: ``domains`` are the child's
-    own; else they are its parent's, copied once, when the child is pruned).
-
-    A class rather than a named tuple: compiled, a node is made and read in C (a named
-    tuple's constructor is Python even then, and a node is made per branch).
-    """
-
-    def __init__(
-        self,
-        domains: Domains,
-        fixed: int,
-        failed: bool = False,
-        postponed: Postponed = (),
-        ranks: Ranks = (),
-        moved: tuple[int, ...] | None = None,
-        value: int = 0,
-    ) -> None:
-        self.domains = domains
-        self.fixed = fixed
-        self.failed = failed
-        self.postponed = postponed
-        self.ranks = ranks
-        self.moved = moved
-        self.value = value
-
-    def __repr__(self) -> str:
-        return (
-            f"Node(fixed={self.fixed}, failed={self.failed}, value={self.value}, "
-            f"{sum(1 for bits in self.domains if bits & (bits - 1))} open)"
-        )
-
 
 # The neighbourhood search for a schedule's bound (see lazyfun.csp.search.ranking): the
 # branchings the first schedule may take, the machines left free to re-rank, the
