@@ -61,7 +61,16 @@ from lazyfun.sudoku.board import geometry
 from lazyfun.sudoku.board.formats import parse
 from lazyfun.sudoku.board.grid import Grid, MarkedGrid, check_givens
 from lazyfun.sudoku.solving import learning, nine
-from lazyfun.sudoku.solving.tables import CAGE, PAIR, SUM, Check, Tables, tables_of, variant_tables
+from lazyfun.sudoku.solving.tables import (
+    CAGE,
+    PAIR,
+    SUM,
+    Check,
+    Tables,
+    run_check,
+    tables_of,
+    variant_tables,
+)
 
 __all__ = [
     "CAGE",
@@ -201,7 +210,7 @@ def _propagate(  # noqa: C901, PLR0912, PLR0915 (the engine's hot loop, kept who
             changed ^= bit
             k = bit.bit_length() - 1
             if k >= first_check:
-                woken = _check(cands, queue, checks[k - first_check], t)
+                woken = run_check(cands, queue, checks[k - first_check], t)
                 if woken < 0:
                     return _failed(checks[k - first_check].cells, weights)
                 dirty |= woken
@@ -254,147 +263,6 @@ def _apart(
             dirty |= t.units_of[p]
             if not x & (x - 1):
                 queue.append(p)
-    return dirty
-
-
-def _check(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
-    """Run one arithmetic check: returns the units (and checks) that changed, as
-    bits, or -1 when the rule cannot be kept."""
-    if check.kind == PAIR:
-        return _pair(cands, queue, check, t)
-    if check.kind == SUM:
-        return _sum(cands, queue, check, t)
-    return _cage(cands, queue, check, t)
-
-
-def _values(x: int, t: Tables) -> int:
-    """A cell's values as bits, placed or not."""
-    return x if x <= t.full else x >> t.size
-
-
-def _narrow(cands: list[int], queue: list[int], cell: int, keep: int, t: Tables) -> int:
-    """Keep only the values ``keep`` at ``cell``: the units that changed, as bits, or -1."""
-    x = cands[cell]
-    if x > t.full:
-        return 0 if (x >> t.size) & keep else -1
-    y = x & keep
-    if y == x:
-        return 0
-    if not y:
-        return -1
-    cands[cell] = y
-    if not y & (y - 1):
-        queue.append(cell)
-    return t.units_of[cell]
-
-
-def _supported(x: int, table: tuple[int, ...], offset: int) -> int:
-    """The values the other cell of a pair may take while this one holds one of ``x``."""
-    allowed = 0
-    while x:
-        bit = x & -x
-        x ^= bit
-        allowed |= table[offset + bit.bit_length() - 1]
-    return allowed
-
-
-def _pair(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
-    """``PAIR``: each cell keeps the values the other's values allow (arc consistency)."""
-    a, b = check.cells[0], check.cells[1]
-    forward = _narrow(cands, queue, b, _supported(_values(cands[a], t), check.table, 0), t)
-    if forward < 0:
-        return -1
-    back = _narrow(cands, queue, a, _supported(_values(cands[b], t), check.table, t.size), t)
-    if back < 0:
-        return -1
-    return forward | back
-
-
-def _between(low: int, high: int, t: Tables) -> int:
-    """The values ``low..high`` as bits (within 1..N)."""
-    low, high = max(low, 1), min(high, t.size)
-    if low > high:
-        return 0
-    return ((1 << high) - 1) & ~((1 << (low - 1)) - 1)
-
-
-def _sum(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
-    """``SUM``: each term keeps the values that the others' bounds leave room for."""
-    cells, coefs = check.cells, check.table
-    least = [0] * len(cells)
-    most = [0] * len(cells)
-    for k, cell in enumerate(cells):
-        x = _values(cands[cell], t)
-        low, high = coefs[k] * (x & -x).bit_length(), coefs[k] * x.bit_length()
-        least[k], most[k] = min(low, high), max(low, high)
-    floor, ceiling = sum(least), sum(most)
-    dirty = 0
-    for k, cell in enumerate(cells):
-        low = check.total - (ceiling - most[k])
-        high = check.total - (floor - least[k])
-        a = coefs[k]
-        if a > 0:
-            keep = _between(-(-low // a), high // a, t)
-        else:
-            keep = _between(-(-high // a), low // a, t)
-        changed = _narrow(cands, queue, cell, keep, t)
-        if changed < 0:
-            return -1
-        dirty |= changed
-    return dirty
-
-
-def _cage(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
-    """``CAGE``: only the values of the sets that fit stay; a value every fitting set
-    needs, with one place left in the cage, goes there (a hidden single)."""
-    placed = possible = 0
-    for cell in check.cells:
-        x = cands[cell]
-        if x > t.full:
-            placed |= x >> t.size
-        possible |= _values(x, t)
-    allowed, required = 0, t.full
-    for digits in check.table:
-        if digits & placed != placed or digits & ~possible:
-            continue
-        if all(_values(cands[cell], t) & digits for cell in check.cells):
-            allowed |= digits
-            required &= digits
-    if not allowed:
-        return -1
-    dirty = 0
-    for cell in check.cells:
-        changed = _narrow(cands, queue, cell, allowed, t)
-        if changed < 0:
-            return -1
-        dirty |= changed
-    hidden = _hidden_in_cage(cands, queue, check.cells, required, t)
-    return -1 if hidden < 0 else dirty | hidden
-
-
-def _hidden_in_cage(
-    cands: list[int], queue: list[int], cells: tuple[int, ...], required: int, t: Tables
-) -> int:
-    """Place each ``required`` value with one place left among ``cells``: the units
-    that changed, as bits, or -1 (a required value with no place, or two in one cell)."""
-    once = twice = 0
-    for cell in cells:
-        x = _values(cands[cell], t)
-        twice |= once & x
-        once |= x
-    if required & ~once:
-        return -1
-    hidden = required & ~twice
-    dirty = 0
-    for cell in cells:
-        x = cands[cell]
-        h = x & hidden
-        if x <= t.full and h and h != x:
-            if h & (h - 1):
-                return -1
-            cands[cell] = h
-            queue.append(cell)
-            dirty |= t.units_of[cell]
     return dirty
 
 

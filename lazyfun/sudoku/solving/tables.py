@@ -3,7 +3,9 @@ variant as it runs them (:class:`Check`).
 
 A classic board of box size b has one :class:`Tables` (:func:`tables_of`, cached); a
 variant builds its own from its units, peers and rules (:func:`variant_tables`).  The
-engine (:mod:`lazyfun.sudoku.solving.engine`) only reads them.
+engine (:mod:`lazyfun.sudoku.solving.engine`) only reads them, and runs a variant's
+checks with :func:`run_check`: each narrows the candidates of its cells (a pair by arc
+consistency, a sum by bounds, a cage by the value sets that fit).
 
 Installed from source, this module is compiled with mypyc together with the engine
 (see :mod:`lazyfun.compiled`).
@@ -21,7 +23,7 @@ from typing import Final, final
 
 from lazyfun.sudoku.board import geometry
 
-__all__ = ["CAGE", "PAIR", "SUM", "Check", "Tables", "tables_of", "variant_tables"]
+__all__ = ["CAGE", "PAIR", "SUM", "Check", "Tables", "run_check", "tables_of", "variant_tables"]
 
 PAIR: Final = 0
 SUM: Final = 1
@@ -155,3 +157,147 @@ def variant_tables(
         adjacent,
         checks,
     )
+
+
+# --- the checks, as the engine runs them ---------------------------------------------
+
+
+def run_check(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
+    """Run one arithmetic check: returns the units (and checks) that changed, as
+    bits, or -1 when the rule cannot be kept."""
+    if check.kind == PAIR:
+        return _pair(cands, queue, check, t)
+    if check.kind == SUM:
+        return _sum(cands, queue, check, t)
+    return _cage(cands, queue, check, t)
+
+
+def _values(x: int, t: Tables) -> int:
+    """A cell's values as bits, placed or not."""
+    return x if x <= t.full else x >> t.size
+
+
+def _narrow(cands: list[int], queue: list[int], cell: int, keep: int, t: Tables) -> int:
+    """Keep only the values ``keep`` at ``cell``: the units that changed, as bits, or -1."""
+    x = cands[cell]
+    if x > t.full:
+        return 0 if (x >> t.size) & keep else -1
+    y = x & keep
+    if y == x:
+        return 0
+    if not y:
+        return -1
+    cands[cell] = y
+    if not y & (y - 1):
+        queue.append(cell)
+    return t.units_of[cell]
+
+
+def _supported(x: int, table: tuple[int, ...], offset: int) -> int:
+    """The values the other cell of a pair may take while this one holds one of ``x``."""
+    allowed = 0
+    while x:
+        bit = x & -x
+        x ^= bit
+        allowed |= table[offset + bit.bit_length() - 1]
+    return allowed
+
+
+def _pair(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
+    """``PAIR``: each cell keeps the values the other's values allow (arc consistency)."""
+    a, b = check.cells[0], check.cells[1]
+    forward = _narrow(cands, queue, b, _supported(_values(cands[a], t), check.table, 0), t)
+    if forward < 0:
+        return -1
+    back = _narrow(cands, queue, a, _supported(_values(cands[b], t), check.table, t.size), t)
+    if back < 0:
+        return -1
+    return forward | back
+
+
+def _between(low: int, high: int, t: Tables) -> int:
+    """The values ``low..high`` as bits (within 1..N)."""
+    low, high = max(low, 1), min(high, t.size)
+    if low > high:
+        return 0
+    return ((1 << high) - 1) & ~((1 << (low - 1)) - 1)
+
+
+def _sum(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
+    """``SUM``: each term keeps the values that the others' bounds leave room for."""
+    cells, coefs = check.cells, check.table
+    least = [0] * len(cells)
+    most = [0] * len(cells)
+    for k, cell in enumerate(cells):
+        x = _values(cands[cell], t)
+        low, high = coefs[k] * (x & -x).bit_length(), coefs[k] * x.bit_length()
+        least[k], most[k] = min(low, high), max(low, high)
+    floor, ceiling = sum(least), sum(most)
+    dirty = 0
+    for k, cell in enumerate(cells):
+        low = check.total - (ceiling - most[k])
+        high = check.total - (floor - least[k])
+        a = coefs[k]
+        if a > 0:
+            keep = _between(-(-low // a), high // a, t)
+        else:
+            keep = _between(-(-high // a), low // a, t)
+        changed = _narrow(cands, queue, cell, keep, t)
+        if changed < 0:
+            return -1
+        dirty |= changed
+    return dirty
+
+
+def _cage(cands: list[int], queue: list[int], check: Check, t: Tables) -> int:
+    """``CAGE``: only the values of the sets that fit stay; a value every fitting set
+    needs, with one place left in the cage, goes there (a hidden single)."""
+    placed = possible = 0
+    for cell in check.cells:
+        x = cands[cell]
+        if x > t.full:
+            placed |= x >> t.size
+        possible |= _values(x, t)
+    allowed, required = 0, t.full
+    for digits in check.table:
+        if digits & placed != placed or digits & ~possible:
+            continue
+        if all(_values(cands[cell], t) & digits for cell in check.cells):
+            allowed |= digits
+            required &= digits
+    if not allowed:
+        return -1
+    dirty = 0
+    for cell in check.cells:
+        changed = _narrow(cands, queue, cell, allowed, t)
+        if changed < 0:
+            return -1
+        dirty |= changed
+    hidden = _hidden_in_cage(cands, queue, check.cells, required, t)
+    return -1 if hidden < 0 else dirty | hidden
+
+
+def _hidden_in_cage(
+    cands: list[int], queue: list[int], cells: tuple[int, ...], required: int, t: Tables
+) -> int:
+    """Place each ``required`` value with one place left among ``cells``: the units
+    that changed, as bits, or -1 (a required value with no place, or two in one cell)."""
+    once = twice = 0
+    for cell in cells:
+        x = _values(cands[cell], t)
+        twice |= once & x
+        once |= x
+    if required & ~once:
+        return -1
+    hidden = required & ~twice
+    dirty = 0
+    for cell in cells:
+        x = cands[cell]
+        h = x & hidden
+        if x <= t.full and h and h != x:
+            if h & (h - 1):
+                return -1
+            cands[cell] = h
+            queue.append(cell)
+            dirty |= t.units_of[cell]
+    return dirty
