@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "minlex.h"
+#include "search.h"
 
 /* A partial column order for one orientation, its top row and its second row. */
 typedef struct {

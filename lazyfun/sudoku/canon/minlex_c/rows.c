@@ -3,7 +3,7 @@
  * smallest row become the next level, each way their open choices can go. */
 #include <string.h>
 
-#include "minlex.h"
+#include "search.h"
 
 enum { NEW = 15 }; /* a digit without a label yet: sorts after every label */
 
