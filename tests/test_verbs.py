@@ -619,6 +619,28 @@ def test_a_keyed_folds_budget_holds_for_each_window_of_its_own() -> None:
         stream(range(12)).count_by(lambda n: n, every=12, memory=1000).to_list()
 
 
+def test_a_folds_loop_is_written_once_not_once_a_window_or_a_session(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The named reductions' loop is compiled once a step: each window (and a session,
+    each of whose items is checked by a fresh fold) shares it, budget or none."""
+    from lazyfun.streams import verbs
+
+    written: list[object] = []
+
+    def counted(*args: Any) -> Any:
+        written.append(args)
+        return adder(*args)
+
+    adder = verbs._adder
+    monkeypatch.setattr(verbs, "_adder", counted)
+    windows = stream(range(100)).tumbling(2, on=float, n="count").to_list()
+    sessions = stream(range(0, 300, 3)).session(2, on=float, n="count").to_list()
+    budgeted = astream(range(100)).aggregate(lambda n: n % 3, n="count", every=2, memory=10**6)
+    assert (len(windows), len(sessions), len(asyncio.run(budgeted.to_list()))) == (50, 100, 50)
+    assert len(written) == 3  # one a step
+
+
 _FOLD_PEAK = textwrap.dedent(
     """
     import sys

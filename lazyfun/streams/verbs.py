@@ -910,17 +910,16 @@ class Accumulators:
         self.memory, self.what = memory, what
         self.state: dict[Any, Any] = {}
         self.held = 0  # about how many bytes the keys' states take, counted with a budget
-        grown = None if memory is None else self.grown
-        self._add_all = _adder(by, named, grown) if named is not None else None
+        self._grown = None if memory is None else self.grown
+        self._add_all = _adder(by, named) if named is not None else None
 
     def fresh(self) -> Accumulators:
         """Accumulators of the same reductions and budget, from nothing (a window's)."""
         fresh = Accumulators.__new__(Accumulators)
         fresh.by, fresh.named, fresh.fold = self.by, self.named, self.fold
         fresh.memory, fresh.what, fresh.held = self.memory, self.what, 0
-        fresh.state = {}
-        grown = None if self.memory is None else fresh.grown
-        fresh._add_all = None if self.named is None else _adder(self.by, self.named, grown)
+        fresh.state, fresh._add_all = {}, self._add_all
+        fresh._grown = None if self.memory is None else fresh.grown
         return fresh
 
     def grown(self, k: Any) -> None:
@@ -938,7 +937,7 @@ class Accumulators:
     def add(self, item: Any) -> None:
         """One item into its key's state."""
         if self._add_all is not None:
-            self._add_all((item,), self.state)
+            self._add_all((item,), self.state, self._grown)
         else:
             self.add_all((item,))
 
@@ -947,7 +946,7 @@ class Accumulators:
         at once (the items before it are in, it and those after it are not)."""
         state = self.state
         if self._add_all is not None:
-            self._add_all(items, state)
+            self._add_all(items, state, self._grown)
             return
         assert self.fold is not None
         fn, initial = self.fold
@@ -1018,20 +1017,18 @@ _CODE: dict[type, tuple[bool, str, str]] = {
 
 
 def _adder(
-    by: Callable[[Any], Any],
-    named: list[tuple[str, _Reduction, Callable[[Any], Any]]],
-    grown: Callable[[Any], None] | None = None,
-) -> Callable[[Iterable[Any], dict[Any, Any]], None]:
+    by: Callable[[Any], Any], named: list[tuple[str, _Reduction, Callable[[Any], Any]]]
+) -> Callable[[Iterable[Any], dict[Any, Any], Callable[[Any], None] | None], None]:
     """The loop that adds items to the states of ``named``, written for them and compiled
     once: for each item, ``k = by(item)``, each value ``v{i} = g{i}(item)`` (a
     :func:`field`'s read inline), then a new
-    key's ``[start, ...]`` (and ``grown(k)``, given a budget) or each state's step, as
+    key's ``[start, ...]`` (and ``grown(k)``, given a budget's) or each state's step, as
     :data:`_CODE` has them (equal, item for item, to ``r.start``/``r.step`` of each
     reduction)."""
     reads: list[str] = []
     starts: list[str] = []
     steps: list[str] = []
-    names: dict[str, Any] = {"by": by, "spill": _spill_float, "grown": grown}
+    names: dict[str, Any] = {"by": by, "spill": _spill_float}
     for i, (_, r, get) in enumerate(named):
         read, start, step = _CODE.get(
             type(r), (True, "r{i}.start(v{i})", "accs[{i}] = r{i}.step(accs[{i}], v{i})")
@@ -1052,7 +1049,7 @@ def _adder(
     source = "\n".join(
         [
             f"def make({', '.join(names)}):",
-            "    def add_all(items, state):",
+            "    def add_all(items, state, grown):",
             "        get = state.get",
             "        for item in items:",
             "            k = None" if by is one_key else "            k = by(item)",
@@ -1060,7 +1057,8 @@ def _adder(
             "            accs = get(k)",
             "            if accs is None:",
             f"                state[k] = [{', '.join(starts)}]",
-            *(["                grown(k)"] if grown is not None else []),
+            "                if grown is not None:",
+            "                    grown(k)",
             "                continue",
             *steps,
             "    return add_all",
@@ -1068,7 +1066,8 @@ def _adder(
     )
     scope: dict[str, Any] = {}
     exec(compile(source, f"<aggregate of {', '.join(n for n, _, _ in named)}>", "exec"), scope)
-    made: Callable[[Iterable[Any], dict[Any, Any]], None] = scope["make"](**names)
+    made: Callable[[Iterable[Any], dict[Any, Any], Callable[[Any], None] | None], None]
+    made = scope["make"](**names)
     return made
 
 
