@@ -1,6 +1,6 @@
 /* Sudoku Explainer's aligned pair and triple exclusion (the readable form is
  * lazyfun/sudoku/steps/aligned.py). */
-#include "forcing.h"
+#include "rules.h"
 
 static int
 count_cells(const Cells *set)

@@ -1,7 +1,10 @@
 /* Dynamic forcing chains (+): the rules a chain runs on its grid when its links run
- * dry (the readable form is lazyfun/sudoku/steps/inner.py).  Rows are units 0..n-1,
+ * dry (the readable form is lazyfun/sudoku/steps/inner.py). */
+#include "rules.h"
+
+/* The units of the classic grid that the inner rules read: rows are units 0..n-1,
  * columns n..2n-1, boxes 2n..3n-1. */
-#include "forcing.h"
+enum { ROWS = 0, COLUMNS = 1, BOXES = 2 };
 
 static const int *
 cells_of(const Search *s, int kind, int k)
@@ -294,27 +297,16 @@ x_wings(Inner *in)
 typedef void (*InnerRule)(Inner *);
 static const InnerRule INNER_RULES[] = {locking, hidden_pairs, naked_pairs, x_wings};
 
-/* When the links run dry: what the first inner rule that finds anything resting on the
- * chain's strikes strikes; at level 2, failing them, what the cycles and forcing chains
- * of one line found on the branch's grid strike; at level 3, failing those, what its
- * static cell and region forcing chains strike.  How many nodes it turned off (0: the
- * chain ends), -2 out of memory. */
-int
-infer(Search *s, Branch *b, short *pending, int *tail)
+/* When the links run dry: the inner rules in turn, until one finds anything resting on
+ * the chain's strikes (in->found) or runs out of memory (in->taken -2); what it struck
+ * is turned off in the branch, in->taken counting the nodes. */
+void
+inner_rules(Inner *in)
 {
     for (size_t r = 0; r < sizeof INNER_RULES / sizeof INNER_RULES[0]; r++) {
-        Inner in = {s, b, pending, tail, 0, 0};
-        INNER_RULES[r](&in);
-        if (in.taken < 0 || in.found) {
-            return in.taken;
+        INNER_RULES[r](in);
+        if (in->taken < 0 || in->found) {
+            return;
         }
     }
-    Inner in = {s, b, pending, tail, 0, 0};
-    if (s->level >= 2 && nested_chains(s, &in) < 0) {
-        return -2;
-    }
-    if (in.taken >= 0 && !in.found && s->level >= 3 && nested_multiple(s, &in) < 0) {
-        return -2;
-    }
-    return in.taken;
 }

@@ -1,6 +1,6 @@
 /* Sudoku Explainer's first chaining rule: cycles and forcing chains, one line of
  * links each (the readable form is lazyfun/sudoku/steps/chaining.py). */
-#include "forcing.h"
+#include "rules.h"
 
 static const double CHAIN_BASE[] = {6.5, 6.5, 6.6, 7.0, 7.0};
 static const int CHAIN_PLACE[] = {2, 3, 2, 4, 4};

@@ -1,7 +1,11 @@
-/* The Python glue of lazyfun.sudoku.steps._forcing: the grid read and checked from
- * Python's sequences, each search run without the GIL, its answer built as Python's
- * tuples; the module's functions and constants (forcing.h says what each unit does). */
-#include "forcing.h"
+/* The Python glue of lazyfun.sudoku.steps._forcing, the top layer: the grid read and
+ * checked from Python's sequences, each search run without the GIL, its answer built as
+ * Python's tuples; the module's functions and constants (state.h says what each unit
+ * does). */
+#include "state.h"
+#include "rules.h"
+#include "nested.h"
+#include "search.h"
 
 /* Reads a sequence of ints into out (at most room); the count, or -1 with an error set. */
 static int

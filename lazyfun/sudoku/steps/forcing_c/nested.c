@@ -1,9 +1,10 @@
 /* Levels 2 and 3, chains nested in dynamic ones (the readable form is nested() in
  * lazyfun/sudoku/steps/inner.py): where a branch's links and inner rules run dry, every
  * cycle and forcing chain of the first chaining rule on the branch's grid strikes (level
- * 2), then every static cell and region forcing chain on it (level 3); each nested chain
- * is kept once, by kind and nodes, and counted once in a hint's complexity. */
-#include "forcing.h"
+ * 2), then every static cell and region forcing chain on it (level 3: search.c runs its
+ * search, made ready here); each nested chain is kept once, by kind and nodes, and
+ * counted once in a hint's complexity. */
+#include "nested.h"
 
 /* Which of two hints comes first: the easier, then the lower complexity (length), then
  * the kind's place among ties, then the first found. */
@@ -249,7 +250,7 @@ nested_chains(Search *s, Inner *in)
 
 /* Level 3's search, static cell and region forcing chains keeping every hint, made
  * ready for a branch's grid (sharing s's units); NULL out of memory. */
-static Search *
+Search *
 multiple_search(Search *s)
 {
     Search *m = s->multiple;
@@ -350,26 +351,15 @@ rests_on_start(Search *s, Finding *f, const Offer *o)
     }
 }
 
-/* Level 3, where the chains of one line find nothing: every static cell and region
- * forcing chain on the branch's grid (searched as a grid of its own), easiest first
+/* Level 3, its search m run on the branch's grid: the hints m kept, easiest first
  * (difficulty, complexity, cell before region), one of each set of strikes; each that
  * rests on what the branch struck (the causes of the on nodes its branches rest on, a
  * start standing on its cell's or unit's struck candidates) strikes, through `in`; 0, or
  * -2 out of memory. */
 int
-nested_multiple(Search *s, Inner *in)
+nested_offers(Search *s, Search *m, Inner *in)
 {
     int n = s->n;
-    Search *m = multiple_search(s);
-    if (!m) {
-        return -2;
-    }
-    memcpy(m->cands, s->work, sizeof(unsigned) * (size_t)s->cells);
-    for (int cell = 0; cell < m->cells; cell++) {
-        if (popcount(m->cands[cell]) >= 3 && search_cell(m, cell) < 0) {
-            return -2;
-        }
-    }
     if (m->offer_count > 1) {
         qsort(m->offers, (size_t)m->offer_count, sizeof(Offer), compare_offers);
     }

@@ -1,7 +1,7 @@
 /* Sudoku Explainer's wings of its newer rules (the readable form is techniques.py's
  * _wings): `size` cells of a unit holding size + 1 values between them, and a cell of two
  * of those values (yz) that sees every one of them holding x. */
-#include "forcing.h"
+#include "rules.h"
 
 static int
 compare_ints(const void *a, const void *b)

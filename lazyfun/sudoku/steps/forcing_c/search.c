@@ -1,8 +1,10 @@
 /* What a start implies, as a Branch (the nodes it turned on and off, each with its
- * parents), and the forcing chains from many starts found in the branches: a start's two
+ * parents: its links followed, and where they run dry the inner rules and the nested
+ * levels), and the forcing chains from many starts found in the branches: a start's two
  * branches that clash or agree, a cell's branches, a region's (the readable form is
- * lazyfun/sudoku/steps/forcing.py's _Search). */
-#include "forcing.h"
+ * lazyfun/sudoku/steps/forcing.py's _Search).  Level 3 nests a search of this file in a
+ * branch: the one place the searches call back into themselves. */
+#include "search.h"
 
 static int
 place_of(int kind)
@@ -12,54 +14,6 @@ place_of(int kind)
     case CELL: return 5;
     case REGION: return 6;
     default: return 7;
-    }
-}
-
-/* Sudoku Explainer's bonus for a chain of `complexity` nodes, summed as it sums it. */
-double
-length_bonus(int complexity)
-{
-    double added = 0.0;
-    int ceiling = 4, odd = 0, length = complexity - 2;
-    while (length > ceiling) {
-        added += 0.1;
-        ceiling = odd ? ceiling * 4 / 3 : ceiling * 3 / 2;
-        odd = !odd;
-    }
-    return added;
-}
-
-/* Records `node` with its parents (none when count is 0); 0, or -1 out of memory. */
-int
-add(Branch *b, int node, const short *parents, int count)
-{
-    if (b->used + count > b->room) {
-        int room = (b->room ? b->room * 2 : 1024) + count;
-        short *pool = realloc(b->pool, (size_t)room * sizeof(short));
-        if (!pool) {
-            return -1;
-        }
-        b->pool = pool;
-        b->room = room;
-    }
-    b->present[node >> 6] |= (uint64_t)1 << (node & 63);
-    b->start[node] = b->used;
-    b->len[node] = (unsigned short)count;
-    if (count) {
-        memcpy(b->pool + b->used, parents, (size_t)count * sizeof(short));
-    }
-    b->used += count;
-    b->order[b->count++] = (short)node;
-    return 0;
-}
-
-void
-free_branch(Branch *b)
-{
-    if (b) {
-        free(b->nested);
-        free(b->pool);
-        free(b);
     }
 }
 
@@ -223,6 +177,50 @@ turn_on_from(Search *s, Branch *b, int p, short *pending, int *tail)
     return -1;
 }
 
+/* Level 3, where the chains of one line find nothing: every static cell and region
+ * forcing chain on the branch's grid (searched as a grid of its own), easiest first
+ * (difficulty, complexity, cell before region), one of each set of strikes; each that
+ * rests on what the branch struck (the causes of the on nodes its branches rest on, a
+ * start standing on its cell's or unit's struck candidates) strikes, through `in`; 0, or
+ * -2 out of memory. */
+static int
+nested_multiple(Search *s, Inner *in)
+{
+    Search *m = multiple_search(s);
+    if (!m) {
+        return -2;
+    }
+    memcpy(m->cands, s->work, sizeof(unsigned) * (size_t)s->cells);
+    for (int cell = 0; cell < m->cells; cell++) {
+        if (popcount(m->cands[cell]) >= 3 && search_cell(m, cell) < 0) {
+            return -2;
+        }
+    }
+    return nested_offers(s, m, in);
+}
+
+/* When the links run dry: what the first inner rule that finds anything resting on the
+ * chain's strikes strikes; at level 2, failing them, what the cycles and forcing chains
+ * of one line found on the branch's grid strike; at level 3, failing those, what its
+ * static cell and region forcing chains strike.  How many nodes it turned off (0: the
+ * chain ends), -2 out of memory. */
+static int
+infer(Search *s, Branch *b, short *pending, int *tail)
+{
+    Inner in = {s, b, pending, tail, 0, 0};
+    inner_rules(&in);
+    if (in.taken < 0 || in.found) {
+        return in.taken;
+    }
+    if (s->level >= 2 && nested_chains(s, &in) < 0) {
+        return -2;
+    }
+    if (in.taken >= 0 && !in.found && s->level >= 3 && nested_multiple(s, &in) < 0) {
+        return -2;
+    }
+    return in.taken;
+}
+
 /* Everything `source` implies, breadth first (on nodes before off ones), stopping at a
  * node found both on and off; NULL out of memory. */
 static Branch *
@@ -308,23 +306,6 @@ ancestors(Search *s, const Branch *b, int node)
         }
     }
     return seen;
-}
-
-/* Room for `more` items of `size` bytes in *items (holding *room); 0, or -1. */
-int
-grow(void **items, int *room, int used, int more, size_t size)
-{
-    if (used + more <= *room) {
-        return 0;
-    }
-    int wanted = (*room ? *room * 2 : 256) + more;
-    void *bigger = realloc(*items, (size_t)wanted * size);
-    if (!bigger) {
-        return -1;
-    }
-    *items = bigger;
-    *room = wanted;
-    return 0;
 }
 
 /* A hint concluding `node`: kept when it is the easiest so far, or, keeping them all,
