@@ -13,8 +13,9 @@ The folder shows the design, a room each:
   concurrent ones, the verbs' steps, ``observe``);
 - :mod:`lazyfun.streams.shared`: what the nodes of both chains share, and the only way
   one reaches the other;
-- beside them, for both modes: :mod:`~lazyfun.streams.verbs` (the data verbs' work:
-  sort, join, aggregate), :mod:`~lazyfun.streams.windows` (windows on event time:
+- beside them, for both modes: the data verbs' work, :mod:`~lazyfun.streams.sorting`
+  (sort, top), :mod:`~lazyfun.streams.joins` (join) and :mod:`~lazyfun.streams.verbs`
+  (aggregate, unique), :mod:`~lazyfun.streams.windows` (windows on event time:
   :class:`Window`, :class:`LateItem`), :mod:`~lazyfun.streams.explain` (the plan and its counts) and
   :mod:`~lazyfun.streams.progress` (the bar).
 

@@ -407,7 +407,7 @@ class Gauged(Protocol):
 
 
 def gauged(stage: Stage, core: C) -> C:
-    """A verb's core (a sort's :class:`~lazyfun.streams.verbs.Sorter`, a top's) as its
+    """A verb's core (a sort's :class:`~lazyfun.streams.sorting.Sorter`, a top's) as its
     step should read it: itself, or, where ``stage`` (the stream the verb reads) is
     analysed, a :class:`Gauge` of it, which the verb's step offers as what it holds."""
     if stage.meter is None:

@@ -9,17 +9,10 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+from lazyfun.streams.joins import HashTable, MergeJoin, MergeJoining
 from lazyfun.streams.shared.parts import Step, aclose
-from lazyfun.streams.verbs import (
-    Accumulators,
-    HashTable,
-    MergeJoin,
-    MergeJoining,
-    Recent,
-    Sorter,
-    Top,
-    raise_first,
-)
+from lazyfun.streams.sorting import Sorter, Top
+from lazyfun.streams.verbs import Accumulators, Recent, raise_first
 from lazyfun.streams.windows import EventTime
 
 __all__ = [

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 from lazyfun.streams.facade.base import async_only
 from lazyfun.streams.facade.shapes import Shapes
 from lazyfun.streams.modes import Async, M, Sync
+from lazyfun.streams.sorting import MEMORY
 from lazyfun.streams.sync.steps import check_count, seconds
-from lazyfun.streams.verbs import MEMORY, Accumulators, field, reductions
+from lazyfun.streams.verbs import Accumulators, field, reductions
 
 if TYPE_CHECKING:
     from lazyfun.streams.stream import Stream

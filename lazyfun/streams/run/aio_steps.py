@@ -48,10 +48,12 @@ from lazyfun.streams.aio.asteps import (
 from lazyfun.streams.aio.asteps import metered as _rated
 from lazyfun.streams.explain import Rows, beside, called, gauged, sided
 from lazyfun.streams.facade.base import Base
+from lazyfun.streams.joins import HashTable, MergeJoin
 from lazyfun.streams.shared.calling import with_retry
 from lazyfun.streams.shared.parts import check_count
 from lazyfun.streams.shared.reading import GROUP_AHEAD
-from lazyfun.streams.verbs import HashTable, MergeJoin, Recent, Sorter, Top
+from lazyfun.streams.sorting import Sorter, Top
+from lazyfun.streams.verbs import Recent
 from lazyfun.streams.windows import EventTime
 
 if TYPE_CHECKING:

@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 from lazyfun.streams.explain import Gauge, Rows, beside, called, gauged, sided
 from lazyfun.streams.explain import metered as metered  # what a sync stream hands on
 from lazyfun.streams.facade.base import Base, Closable, async_only
+from lazyfun.streams.joins import HashTable, MergeJoin
+from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.sync import calls, flow, steps, threaded, vsteps
 from lazyfun.streams.sync.observing import Counting, Observe
-from lazyfun.streams.verbs import HashTable, MergeJoin, Recent, Sorter, Top
+from lazyfun.streams.verbs import Recent
 from lazyfun.streams.windows import EventTime
 
 if TYPE_CHECKING:

@@ -18,17 +18,11 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 from typing import Any, TypeVar
 
+from lazyfun.streams.joins import HashTable, MergeJoin, MergeJoining
 from lazyfun.streams.shared.parts import Held
+from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.sync.steps import Failure
-from lazyfun.streams.verbs import (
-    Accumulators,
-    HashTable,
-    MergeJoin,
-    MergeJoining,
-    Recent,
-    Sorter,
-    Top,
-)
+from lazyfun.streams.verbs import Accumulators, Recent
 from lazyfun.streams.windows import EventTime, Window
 
 __all__ = [

@@ -1,0 +1,352 @@
+"""The sort's and top's work, each in bounded memory: :class:`Sorter` (sorted runs spilled
+to temporary files beyond a memory budget, merged lazily; :func:`sweep` removes the spill
+folders a process killed left behind) and :class:`Top` (the ``k`` least items, holding ``k``
+and a chunk); and :func:`size_of`, what an item costs in each verb's budget (a sort's, a
+hash join's in :mod:`lazyfun.streams.joins`, a keyed fold's in :mod:`lazyfun.streams.verbs`).
+
+Like every verb's core, each knows nothing of how its items arrive: a sync or an async
+step feeds it chunks and reads what it gives.
+
+>>> sorter = Sorter(None, False, MEMORY)
+>>> sorter.add([3, 1, 2])
+>>> list(sorter.output())
+[1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import os
+import pickle
+import re
+import shutil
+import sys
+import tempfile
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from itertools import islice
+from typing import IO, Any, Generic, TypeVar
+
+__all__ = [
+    "CHUNK",
+    "MEMORY",
+    "Sorter",
+    "Top",
+    "size_of",
+    "sweep",
+]
+
+T = TypeVar("T")
+
+MEMORY = 256 * 2**20  # bytes: what sort holds in memory before it spills sorted runs
+CHUNK = 4096  # items a verb reads at a time (in C, by islice)
+FAN_IN = 64  # the most runs a merge reads at once
+FRAME = 32 * 2**10  # bytes: the least frame of a run read back, unless the budget is smaller
+FRAME_MOST = 256 * 2**10  # bytes: the most (larger frames only read slower, out of cache)
+POINTERS = 12  # bytes an item held costs beside itself: its place in the list, in the
+# sort's scratch (half a list) and the list's room to grow; and with a key, KEYED more
+KEYED = 12  # bytes: an item's place in the sort's list of keys and in its scratch
+PREFIX = "lazyfun-sort-"  # a spill folder's name: PREFIX, the owner's pid, "-", random
+_SPILL_FOLDER = re.compile(re.escape(PREFIX) + r"(\d+)-[a-z0-9_]+\Z")
+
+
+def size_of(item: object, depth: int = 2) -> int:
+    """About how many bytes ``item`` takes: its own size and its contents' (a dict's
+    values, a sequence's or a set's items), ``depth`` levels down.  A dict's string keys
+    are not counted: the records of a stream share them (a decoder makes each once).
+
+    >>> size_of(1) == sys.getsizeof(1)
+    True
+    >>> size_of({"a": 1}) > sys.getsizeof({"a": 1})
+    True
+    """
+    size = sys.getsizeof(item)
+    if depth <= 0:
+        return size
+    if isinstance(item, dict):
+        for key, value in item.items():
+            size += size_of(value, depth - 1) + (0 if isinstance(key, str) else size_of(key))
+    elif isinstance(item, list | tuple | set | frozenset):
+        for inner in item:
+            size += size_of(inner, depth - 1)
+    return size
+
+
+def _values(item: object) -> Iterable[object]:
+    """What ``item`` holds that a key may give as it is: a dict's values, a sequence's
+    items, an object's attributes (none known: nothing)."""
+    if isinstance(item, dict):
+        return item.values()
+    if isinstance(item, list | tuple):
+        return item
+    fields = getattr(item, "__dict__", None)
+    return fields.values() if isinstance(fields, dict) else ()
+
+
+def _sift(items: list[T], key: Callable[[T], Any], errors: deque[Exception]) -> list[T]:
+    """``items`` without those whose ``key`` raises; their errors added to ``errors``."""
+    kept: list[T] = []
+    for item in items:
+        try:
+            key(item)
+        except Exception as error:
+            errors.append(error)
+        else:
+            kept.append(item)
+    return kept
+
+
+class Sorter(Generic[T]):
+    """Items sorted by ``key`` (stable, ``reverse`` as ``sorted`` takes it), holding about
+    ``memory`` bytes at any size and any budget.  An item whose key raises is left out
+    and its error kept in ``errors``.  ``close`` removes the temporary files.
+
+    While it reads, it holds what the budget has room for (an item costs its
+    :func:`size_of`, its pointers, and its key's, unless the key is one of its values);
+    past it, what it holds is sorted and
+    written as a run, in frames of ``frame_bytes``, to a folder of ``tmpdir`` (the
+    system's temporary folder by default) named for its process, ``lazyfun-sort-<pid>-…``.
+    At the end the runs are merged in passes of at most ``fan_in`` runs (``heapq.merge``:
+    stable, the earlier run first on equal keys), each pass writing longer runs, until
+    one merge of at most ``fan_in`` runs gives the items, lazily.  A merge holds a frame
+    of each run it reads (and of the run it writes), ``fan_in + 1`` frames of
+    ``frame_bytes``: half the budget; of the items read last, what passes the other
+    half is spilled too, the rest stays in memory.  Beside ``memory``, a sort holds a fixed
+    overhead: a file's buffer (8 KiB) for each of at most :data:`FAN_IN` runs open at
+    once, and one frame's pickled bytes as it is read or written.
+
+    The first spill of a process's sort removes the spill folders of processes that
+    are no longer alive (a sort killed with its process leaves its folder behind).
+    """
+
+    def __init__(
+        self,
+        key: Callable[[T], Any] | None,
+        reverse: bool,
+        memory: int,
+        tmpdir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.key, self.reverse, self.memory, self.tmpdir = key, reverse, memory, tmpdir
+        # the fan-in: frames of at least FRAME bytes in half the budget, 2 to FAN_IN
+        self.fan_in = max(2, min(FAN_IN, memory // (2 * FRAME) - 1))
+        self.frame_bytes = max(1, min(FRAME_MOST, memory // (2 * (self.fan_in + 1))))
+        self.items: list[T] = []
+        self.held = 0  # bytes, estimated from one item a chunk
+        self.each = 0  # bytes an item, as last measured
+        self.runs: list[str] = []
+        self.made = 0  # runs written (a merge pass's too), and names them
+        self.spilled = 0  # the bytes of the runs written
+        self.folder: str | None = None
+        self.errors: deque[Exception] = deque()
+        self.readers: list[Generator[T, None, None]] = []
+
+    def room(self) -> int:
+        """How many items to read next: about what the budget has room for (by the last
+        item measured), one chunk at most."""
+        if not self.each:
+            return 1
+        return max(1, min(CHUNK, (self.memory - self.held) // self.each))
+
+    def add(self, chunk: list[T]) -> None:
+        """Hold ``chunk``; spill a sorted run when the budget is passed."""
+        if not chunk:
+            return
+        self.items.extend(chunk)
+        self.each = self._measure(chunk[len(chunk) // 2])  # the item in the middle
+        self.held += len(chunk) * self.each
+        if self.held >= self.memory:
+            self._sorted()
+            self._spill()
+
+    def _measure(self, item: T) -> int:
+        """The bytes an item held costs: itself, its pointers, and its key (the sort
+        keeps each item's), unless the key is one of the item's own values."""
+        each = POINTERS + size_of(item) * 9 // 8  # and the allocator's rounding up
+        if self.key is not None:
+            each += KEYED
+            with contextlib.suppress(Exception):  # the sort reports it, in its place
+                k = self.key(item)
+                if not any(k is value for value in _values(item)):
+                    each += size_of(k, 1)
+        return each
+
+    def _sorted(self) -> None:
+        key: Any = self.key  # the stubs want a key of comparables; the items' own order
+        try:
+            self.items.sort(key=key, reverse=self.reverse)
+        except Exception:
+            if key is None:
+                raise  # items that do not compare: no item's own fault
+            kept = _sift(self.items, key, self.errors)
+            if len(kept) == len(self.items):
+                raise
+            self.items = kept
+            self.items.sort(key=key, reverse=self.reverse)
+
+    def _frame(self) -> int:
+        """Items a frame: ``frame_bytes`` of them, by the last item measured."""
+        return max(1, self.frame_bytes // max(1, self.each))
+
+    def _spill(self) -> None:
+        """Write the items held (sorted) as a run, and let go of them."""
+        items, self.items = self.items, []
+        self.runs.append(self._write(iter(items)))
+        del items
+        self.held = 0
+
+    def _write(self, items: Iterator[T]) -> str:
+        """A new run of ``items`` (in order), in frames; its path."""
+        if self.folder is None:
+            parent = tempfile.gettempdir() if self.tmpdir is None else os.fspath(self.tmpdir)
+            sweep(parent)
+            self.folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=parent)
+        path = os.path.join(self.folder, f"run{self.made}")
+        self.made += 1
+        frame = self._frame()
+        with open(path, "wb") as file:
+            while True:
+                part = list(islice(items, frame))
+                if not part:
+                    break
+                pickle.dump(part, file, pickle.HIGHEST_PROTOCOL)
+            self.spilled += file.tell()
+        return path
+
+    def _merged(self, runs: list[Any]) -> Iterator[T]:
+        key: Any = self.key  # heapq's stub wants a key of comparables; the items' own order
+        return heapq.merge(*runs, key=key, reverse=self.reverse)
+
+    def _pass(self) -> None:
+        """Merge each ``fan_in`` runs in turn into one (in their order, so the merge
+        stays stable)."""
+        runs, self.runs = self.runs, []
+        for start in range(0, len(runs), self.fan_in):
+            group = runs[start : start + self.fan_in]
+            if len(group) == 1:
+                self.runs.append(group[0])
+                continue
+            self.readers = [_read_run(path) for path in group]
+            self.runs.append(self._write(self._merged(self.readers)))
+            for reader in self.readers:
+                reader.close()
+            self.readers = []
+            for path in group:
+                os.remove(path)
+
+    def output(self) -> Iterator[T]:
+        """The items in order: from memory, or merged from the runs and what is held."""
+        self._sorted()
+        if not self.runs:
+            items, self.items = self.items, []
+            return iter(items)
+        if self.held > self.memory // 2:  # what crowds the merge's frames, spilled
+            cut = len(self.items) - len(self.items) * (self.memory // 2) // self.held
+            self.runs.append(self._write(islice(self.items, cut)))  # before the rest, so
+            del self.items[:cut]  # the merge stays stable
+            self.held = self.memory // 2
+        while len(self.runs) > self.fan_in:
+            self._pass()
+        self.readers = [_read_run(path) for path in self.runs]
+        return self._merged([*self.readers, self.items])
+
+    def __del__(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Let go of the items and remove the runs (also of a sort left early)."""
+        self.items = []
+        for reader in self.readers:
+            reader.close()
+        self.readers = []
+        folder, self.folder = self.folder, None
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _read_run(path: str) -> Generator[Any, None, None]:
+    """The items of a spilled run, a frame at a time."""
+    file: IO[bytes]
+    with open(path, "rb") as file:
+        while True:
+            try:
+                frame = pickle.load(file)
+            except EOFError:
+                return
+            yield from frame
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is alive (signal 0 tests it and sends nothing); a process
+    of another user is."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's, or no pid at all: not ours to judge
+    return True
+
+
+def sweep(parent: str) -> list[str]:
+    """Remove the spill folders in ``parent`` of processes no longer alive (their pid in
+    the name, ``lazyfun-sort-<pid>-…``); the folders removed.  Only on POSIX, where
+    signal 0 tests a process without touching it.
+
+    >>> sweep("/no/such/folder")
+    []
+    """
+    removed: list[str] = []
+    if os.name != "posix":
+        return removed
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return removed
+    for name in names:
+        found = _SPILL_FOLDER.match(name)
+        if found is None:
+            continue
+        pid = int(found[1])
+        if pid == os.getpid() or _alive(pid):
+            continue
+        path = os.path.join(parent, name)
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
+
+
+class Top(Generic[T]):
+    """The ``k`` least items by ``key`` (the greatest with ``reverse``), in order, as
+    ``heapq.nsmallest`` (``nlargest``) gives them, holding at most ``k`` + a chunk:
+    stable, since the kept items came before the new ones."""
+
+    def __init__(self, k: int, key: Callable[[T], Any] | None, reverse: bool) -> None:
+        self.k, self.key = k, key
+        self.order: Any = key  # heapq's stub wants a key of comparables
+        self.pick = heapq.nlargest if reverse else heapq.nsmallest
+        self.kept: list[T] = []
+        self.errors: deque[Exception] = deque()
+
+    def _picked(self) -> list[T]:
+        try:
+            return self.pick(self.k, self.kept, key=self.order)
+        except Exception:
+            if self.key is None:
+                raise
+            kept = _sift(self.kept, self.key, self.errors)
+            if len(kept) == len(self.kept):
+                raise
+            return self.pick(self.k, kept, key=self.order)
+
+    def room(self) -> int:
+        return CHUNK
+
+    def add(self, chunk: list[T]) -> None:
+        self.kept.extend(chunk)
+        if len(self.kept) >= 2 * self.k + CHUNK:
+            self.kept = self._picked()
+
+    def output(self) -> list[T]:
+        picked, self.kept = self._picked(), []
+        return picked
