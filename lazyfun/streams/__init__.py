@@ -16,7 +16,8 @@ The folder shows the design, a room each:
 - beside them, for both modes: the data verbs' work, :mod:`~lazyfun.streams.sorting`
   (sort, top), :mod:`~lazyfun.streams.joins` (join) and :mod:`~lazyfun.streams.verbs`
   (aggregate, unique), :mod:`~lazyfun.streams.windows` (windows on event time:
-  :class:`Window`, :class:`LateItem`), :mod:`~lazyfun.streams.explain` (the plan and its counts) and
+  :class:`Window`, :class:`LateItem`), :mod:`~lazyfun.streams.explain` (the plan and its counts;
+  :mod:`~lazyfun.streams.gauges`, what a verb holds) and
   :mod:`~lazyfun.streams.progress` (the bar).
 
 Concurrent steps run through :mod:`lazyfun.parallel`, one layer down.

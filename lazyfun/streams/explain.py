@@ -12,8 +12,8 @@ A step that watches its items (``observe``, ``progress``, ``probe``) counts them
 itself, into the counts its log, its bar or its probe shows: that object is the
 step's counts here (:func:`metered`), so there is one count a step, not two.  A verb
 that holds items before it gives any (``sort``, ``top``, a hash ``join``) offers a
-gauge of what it holds (:class:`Gauge`, :class:`Rows`), and a sort the runs it spilled
-with their bytes (:class:`Spilling`); a join's other input is counted as stages of
+gauge of what it holds, and a sort the runs it spilled with their bytes
+(:mod:`lazyfun.streams.gauges`); a join's other input is counted as stages of
 its own (:func:`beside`), shown above the join.  A terminal or a sink that reads an
 analysed stream leaves a last stage, :class:`Finish`: its whole time, so the time
 spent inside it (a sink's writing) is a row like any step's.  The counts cost a
@@ -41,10 +41,11 @@ import os
 import reprlib
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sized
-from typing import Any, Literal, Protocol, Self, TypeVar, cast, overload, runtime_checkable
+from typing import Any, Literal, Self, TypeVar, cast, overload
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
+from lazyfun.streams.gauges import Gauge, Gauged, Spilling
 from lazyfun.streams.shared.watching import Watching
 from lazyfun.trace import Counts
 
@@ -64,9 +65,6 @@ __all__ = [
     "Accounting",
     "Explaining",
     "Finish",
-    "Gauge",
-    "Rows",
-    "Spilling",
     "Stage",
     "adopted",
     "analysing",
@@ -399,76 +397,14 @@ class _MeteredHolding(_Metered[T], Holding[T]):
 C = TypeVar("C")
 
 
-@runtime_checkable
-class Gauged(Protocol):
-    """What a verb offers ``explain`` of what it holds: the most items at once."""
-
-    def most_held(self) -> int: ...
-
-
 def gauged(stage: Stage, core: C) -> C:
     """A verb's core (a sort's :class:`~lazyfun.streams.sorting.Sorter`, a top's) as its
     step should read it: itself, or, where ``stage`` (the stream the verb reads) is
-    analysed, a :class:`Gauge` of it, which the verb's step offers as what it holds."""
+    analysed, a :class:`~lazyfun.streams.gauges.Gauge` of it, which the verb's step offers
+    as what it holds."""
     if stage.meter is None:
         return core
     return cast(C, Spilling(core) if hasattr(core, "runs") else Gauge(core))
-
-
-class Gauge:
-    """A verb's core watched for ``explain``: the most items it held at once (what it
-    held with each chunk it took, before it let go of any).  Everything else is the
-    core's, read through (``room``, ``errors``, ``output``, ...)."""
-
-    def __init__(self, core: Any) -> None:
-        self.core, self.most = core, 0
-        self.kept = "items" if hasattr(core, "items") else "kept"  # a Sorter's, a Top's
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.core, name)
-
-    def add(self, chunk: list[Any]) -> None:
-        """The core takes ``chunk``; what it held with it counted."""
-        self.most = max(self.most, len(getattr(self.core, self.kept)) + len(chunk))
-        self.core.add(chunk)
-
-    def most_held(self) -> int:
-        """The most items held at once, so far."""
-        return self.most
-
-    def close(self) -> None:
-        """Close the core (a sort's removes its runs)."""
-        close = getattr(self.core, "close", None)
-        if close is not None:
-            close()
-
-
-class Spilling(Gauge):
-    """A :class:`Gauge` of a core that spills runs to files (a sort): the runs it has
-    written and their bytes, as it counts them (a merge pass's runs, removed once merged
-    into a longer one, included)."""
-
-    def spilled(self) -> tuple[int, int]:
-        """The runs written so far, and their bytes."""
-        return self.core.made, self.core.spilled
-
-
-class Rows:
-    """A hash join's table watched for ``explain``: the rows it holds (counted again
-    only when its number of keys changed: once filled, a look is a ``len``)."""
-
-    def __init__(self, table: Any) -> None:
-        self.table, self.keys, self.rows = table, -1, 0
-
-    def most_held(self) -> int:
-        """The rows the table holds (it only grows)."""
-        rows = self.table.rows
-        if len(rows) != self.keys:
-            self.keys, self.rows = len(rows), sum(map(len, rows.values()))
-        return self.rows
-
-    def close(self) -> None:
-        """Nothing to let go of: the table is the join's."""
 
 
 def beside(stage: Stage, other: Iterable[T]) -> tuple[Iterable[T], Stage | None]:

@@ -46,8 +46,9 @@ from lazyfun.streams.aio.asteps import (
     source,
 )
 from lazyfun.streams.aio.asteps import metered as _rated
-from lazyfun.streams.explain import Rows, beside, called, gauged, sided
+from lazyfun.streams.explain import beside, called, gauged, sided
 from lazyfun.streams.facade.base import Base
+from lazyfun.streams.gauges import Rows
 from lazyfun.streams.joins import HashTable, MergeJoin
 from lazyfun.streams.shared.calling import with_retry
 from lazyfun.streams.shared.parts import check_count

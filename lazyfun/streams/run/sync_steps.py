@@ -16,9 +16,10 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from lazyfun.streams.explain import Gauge, Rows, beside, called, gauged, sided
+from lazyfun.streams.explain import beside, called, gauged, sided
 from lazyfun.streams.explain import metered as metered  # what a sync stream hands on
 from lazyfun.streams.facade.base import Base, Closable, async_only
+from lazyfun.streams.gauges import Gauge, Rows
 from lazyfun.streams.joins import HashTable, MergeJoin
 from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.sync import calls, flow, steps, threaded, vsteps
