@@ -1,16 +1,17 @@
 """The async steps that start work of their own: a concurrent ``map``/``filter``/``do``
 (tasks, or plain calls on a pool of daemon threads as wide as asked), a concurrent
-``flatmap`` that streams its inner iterables, ``buffer``, ``merge``, ``tee``, and a
-sync iterator stepped on a thread (``pmap``, ``async for`` over a Stream).
+``flatmap`` that streams its inner iterables, ``buffer``, a plain iterable read ahead on
+a thread, and a sync iterator stepped on a thread (``pmap``, ``async for`` over a Stream).
 
 Each ends all it started when it is closed, or when the task reading it is cancelled
-(:class:`Ending`).  The sequential steps are in :mod:`lazyfun.streams.aio.asteps`.
+(:class:`Ending`).  The sequential steps are in :mod:`lazyfun.streams.aio.asteps`, the
+steps of several streams at once (``merge``, ``tee``) in
+:mod:`lazyfun.streams.aio.abranches`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import math
 import time
@@ -22,19 +23,16 @@ from lazyfun.streams.aio.asteps import Threads, close_made
 from lazyfun.streams.shared import reading
 from lazyfun.streams.shared.calling import is_async
 from lazyfun.streams.shared.parts import NOTHING, Step, StreamConsumedError, aclose
-from lazyfun.streams.shared.reading import END, ENDED, READ, WAIT, WAKE, Mark, TeeBook, passed_on
+from lazyfun.streams.shared.reading import END, Mark, passed_on
 
 __all__ = [
     "Buffer",
     "Concurrent",
     "Ending",
     "FromLoop",
-    "Interleave",
     "Merge",
     "OnThread",
     "ReadAhead",
-    "Tee",
-    "TeeBranch",
 ]
 
 _ITEM, _ERROR, _END = range(3)  # what a concurrent flatmap's inner readers hand on
@@ -664,95 +662,3 @@ class OnThread(Step):
             self.thread.close()
             if self.feed is not None:
                 await aclose(self.feed.source)
-
-
-class Interleave(Ending):
-    """The items of several async iterators as they come, each read by a task of its own
-    into one queue of ``n`` places; an error from one arrives among them at its place,
-    and that iterator is read on.  Closing cancels the readers and closes the steps."""
-
-    def __init__(self, sources: list[AsyncIterator[Any]], n: int) -> None:
-        self.sources = sources
-        self.queue: asyncio.Queue[tuple[bool, Any]] = asyncio.Queue(n)
-        self.tasks: list[asyncio.Task[None]] = []
-        self.left = len(sources)
-
-    async def _read(self, items: AsyncIterator[Any]) -> None:
-        while True:
-            try:
-                entry: tuple[bool, Any] = (True, await anext(items))
-            except StopAsyncIteration:
-                await self.queue.put((True, END))
-                return
-            except Exception as error:  # at its place; the input is read on
-                entry = (False, error)
-            await self.queue.put(entry)
-
-    async def _next(self) -> Any:
-        if not self.tasks and self.left:
-            self.tasks = [asyncio.ensure_future(self._read(s)) for s in self.sources]
-        while self.left:
-            value = passed_on([await self.queue.get()])  # an error raised, kept by no frame
-            if value is END:
-                self.left -= 1
-                continue
-            return value
-        raise StopAsyncIteration
-
-    async def aclose(self) -> None:
-        self.left = 0
-        tasks, self.tasks = self.tasks, []
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for items in self.sources:
-            await aclose(items)
-
-
-class Tee:
-    """``n`` async branches over one source, at most ``bound`` items apart (the source's
-    errors reach every branch at their place).  A branch that far ahead waits for the
-    last one when another task reads it; when that branch is read by this task, or not
-    yet at all, waiting would never end: a BufferError says so."""
-
-    def __init__(self, source: AsyncIterator[Any], n: int, bound: int) -> None:
-        self.source = source
-        self.book = TeeBook(n, bound)
-        self.turn = asyncio.Condition()
-
-    async def next_for(self, k: int) -> Any:
-        """Branch ``k``'s next item (or its error)."""
-        book, me = self.book, asyncio.current_task()
-        async with self.turn:
-            while (move := book.move(k, me, "task")) in (READ, WAIT):
-                if move is READ:
-                    await self._read()
-                else:
-                    with contextlib.suppress(TimeoutError):  # a reader task that ends is seen
-                        await asyncio.wait_for(self.turn.wait(), WAKE)
-            if move is ENDED:
-                raise StopAsyncIteration
-            if book.freed:
-                self.turn.notify_all()
-            return book.hand_on()
-
-    async def _read(self) -> None:
-        try:
-            self.book.kept.append((True, await anext(self.source)))
-        except StopAsyncIteration:
-            self.book.ended = True
-        except Exception as error:  # at its place, for every branch
-            self.book.kept.append((False, error))
-
-
-class TeeBranch(Step):
-    """One branch of a :class:`Tee`."""
-
-    def __init__(self, tee: Tee, k: int) -> None:
-        self.tee, self.k = tee, k
-
-    async def __anext__(self) -> Any:
-        return await self.tee.next_for(self.k)
-
-    async def aclose(self) -> None:
-        """A branch closes nothing: the others may still be reading the source."""

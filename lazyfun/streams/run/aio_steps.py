@@ -1,8 +1,9 @@
 """The async runner's steps: each builds its part of a chain read with ``async for``,
-from the async iterators of :mod:`lazyfun.streams.aio.asteps` and the tasks of
-:mod:`lazyfun.streams.aio.aconcurrent` (a plain function's calls on threads).  The façade
-has checked the arguments.  A plain source is read in the event loop, or on a thread
-where a step reads ahead of it (``buffer``, ``group(within=)``).
+from the async iterators of :mod:`lazyfun.streams.aio.asteps`, the tasks of
+:mod:`lazyfun.streams.aio.aconcurrent` (a plain function's calls on threads) and the
+merges and tees of :mod:`lazyfun.streams.aio.abranches`.  The façade has checked the
+arguments.  A plain source is read in the event loop, or on a thread where a step reads
+ahead of it (``buffer``, ``group(within=)``).
 """
 
 from __future__ import annotations
@@ -12,16 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from lazyfun.parallel.window import grown
 from lazyfun.streams.aio import avsteps
+from lazyfun.streams.aio.abranches import Interleave, Tee, TeeBranch
 from lazyfun.streams.aio.aconcurrent import (
     Buffer,
     Concurrent,
     FromLoop,
-    Interleave,
     Merge,
     OnThread,
     ReadAhead,
-    Tee,
-    TeeBranch,
 )
 from lazyfun.streams.aio.aobserving import ACounting, Observed, ametered
 from lazyfun.streams.aio.asteps import (
