@@ -28,7 +28,8 @@ SOURCES := lazyfun tests fuzz benchmarks examples docs/hooks setup.py mypyc_docs
 # setup.py build_ext compiles only what is out of date.
 PACKAGE := $(wildcard lazyfun/*.py lazyfun/*/*.py lazyfun/*/*/*.py)
 ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solving/learning_c/*.h) \
-	lazyfun/streams/sync/_flow.c $(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
+	$(wildcard lazyfun/streams/sync/flow_c/*.c lazyfun/streams/sync/flow_c/*.h) \
+	$(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
 	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h) \
 	$(wildcard lazyfun/sudoku/canon/minlex_c/*.c lazyfun/sudoku/canon/minlex_c/*.h) \
 	$(wildcard lazyfun/csp/propagation/kernels_c/*.c lazyfun/csp/propagation/kernels_c/*.h)
@@ -247,7 +248,8 @@ sanitize: $(DEV)
 	find $(SANITIZE_DIR) -name '*.so' -delete
 	$(SANITIZE_CC) lazyfun/sudoku/solving/learning_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/solving/_learning$(EXT_SUFFIX)
-	$(SANITIZE_CC) lazyfun/streams/sync/_flow.c -o $(SANITIZE_DIR)/lazyfun/streams/sync/_flow$(EXT_SUFFIX)
+	$(SANITIZE_CC) lazyfun/streams/sync/flow_c/*.c \
+		-o $(SANITIZE_DIR)/lazyfun/streams/sync/_flow$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/sudoku/steps/forcing_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/sudoku/solving/nine_c/*.c \
@@ -290,7 +292,8 @@ fuzz: $(DEV)
 	find $(FUZZ_DIR) -name '*.so' -delete
 	$(FUZZ_CC) lazyfun/sudoku/solving/learning_c/*.c \
 		-o $(FUZZ_DIR)/lazyfun/sudoku/solving/_learning$(EXT_SUFFIX)
-	$(FUZZ_CC) lazyfun/streams/sync/_flow.c -o $(FUZZ_DIR)/lazyfun/streams/sync/_flow$(EXT_SUFFIX)
+	$(FUZZ_CC) lazyfun/streams/sync/flow_c/*.c \
+		-o $(FUZZ_DIR)/lazyfun/streams/sync/_flow$(EXT_SUFFIX)
 	$(FUZZ_CC) lazyfun/sudoku/steps/forcing_c/*.c \
 		-o $(FUZZ_DIR)/lazyfun/sudoku/steps/_forcing$(EXT_SUFFIX)
 	$(FUZZ_CC) lazyfun/sudoku/solving/nine_c/*.c \

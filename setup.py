@@ -4,7 +4,7 @@ engine; everything else is plain Python.
 The metadata lives in pyproject.toml.  The modules to compile are named once, in
 ``lazyfun.compiled`` (``COMPILED``, ``C_EXTENSION`` for the C engine, whose
 sources are ``lazyfun/sudoku/solving/learning_c``, ``C_FLOW`` for the Stream's
-hot steps, ``lazyfun/streams/sync/_flow.c``, and ``C_FORCING`` for Sudoku Explainer's
+hot steps, ``lazyfun/streams/sync/flow_c``, and ``C_FORCING`` for Sudoku Explainer's
 chains and wings, whose sources are ``lazyfun/sudoku/steps/forcing_c``, and ``C_NINE``
 for the 9x9 engine, ``lazyfun/sudoku/solving/nine_c``, and ``C_MINLEX`` for minlex's
 search, ``lazyfun/sudoku/canon/minlex_c``, and ``C_KERNELS`` for the constraint solver's
@@ -34,7 +34,7 @@ from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 LEARNING_C = Path("lazyfun", "sudoku", "solving", "learning_c")
-FLOW_C = Path("lazyfun", "streams", "sync", "_flow.c")
+FLOW_C = Path("lazyfun", "streams", "sync", "flow_c")
 FORCING_C = Path("lazyfun", "sudoku", "steps", "forcing_c")
 NINE_C = Path("lazyfun", "sudoku", "solving", "nine_c")
 MINLEX_C = Path("lazyfun", "sudoku", "canon", "minlex_c")
@@ -64,7 +64,8 @@ def _compiled() -> ModuleType:
 
 def folder_extension(name: str, folder: Path) -> Extension:
     """A C engine of several files: every ``.c`` of ``folder``, one extension (the learning
-    engine, the chains and wings, the 9x9 engine, minlex's search, or the solver's kernels)."""
+    engine, the Stream's flow, the chains and wings, the 9x9 engine, minlex's search, or
+    the solver's kernels)."""
     return Extension(
         name,
         sources=sorted(str(path) for path in folder.glob("*.c")),
@@ -73,11 +74,6 @@ def folder_extension(name: str, folder: Path) -> Extension:
         extra_link_args=["-flto"],
         optional=True,
     )
-
-
-def one_file_extension(name: str, source: Path) -> Extension:
-    """A C engine of one file: the Stream's flow."""
-    return Extension(name, sources=[str(source)], extra_compile_args=C_FLAGS, optional=True)
 
 
 # The compiled modules' shared libraries: the solver's propagation and its search are each
@@ -107,7 +103,7 @@ def extensions() -> list[Any]:
     compiled = _compiled()
     engines = [
         folder_extension(compiled.C_EXTENSION, LEARNING_C),
-        one_file_extension(compiled.C_FLOW, FLOW_C),
+        folder_extension(compiled.C_FLOW, FLOW_C),
         folder_extension(compiled.C_FORCING, FORCING_C),
         folder_extension(compiled.C_NINE, NINE_C),
         folder_extension(compiled.C_MINLEX, MINLEX_C),

@@ -17,7 +17,8 @@ that the Sudoku engine hands boards of 25x25 and up to (its reader's guide
 and API are :mod:`lazyfun.sudoku.solving.learning`; its C sources are
 ``lazyfun/sudoku/solving/learning_c``).  It is built beside them, and so is
 ``C_FLOW``, the Stream's take, catch and throttle as C iterators (the readable
-forms are in :mod:`lazyfun.streams.sync.steps`; :mod:`lazyfun.streams.sync.flow` chooses),
+forms are in :mod:`lazyfun.streams.sync.steps`; :mod:`lazyfun.streams.sync.flow` chooses;
+its C sources are ``lazyfun/streams/sync/flow_c``),
 and ``C_FORCING``, the slowest rules of Sudoku Explainer's ladder (its forcing
 chains, its chains of one line, its wings) as C searches; the readable forms are in
 :mod:`lazyfun.sudoku.steps`, and :mod:`lazyfun.sudoku.steps.engine` says which runs;

@@ -3,7 +3,7 @@ was built: the same steps as :mod:`lazyfun.streams.sync.steps`, with the same be
 
 The Python forms there pass the items through C builtins (``islice``, ``compress``,
 ``chain``), with a generator at each stretch's end; even so ``catch`` cost over twice
-a plain loop per item.  ``lazyfun/streams/sync/_flow.c`` does each in one C iterator:
+a plain loop per item.  The C of ``lazyfun/streams/sync/flow_c`` does each in one C iterator:
 ``Guarded`` recovers what ``catch`` is given to, with the same :class:`Recovery`;
 ``Counted`` passes at most ``n`` items on, exceptions uncounted, and is ``take`` itself;
 given a ``refill`` that waits for the next allowance, it is a throttle; ``FlatMapped``

@@ -1,0 +1,54 @@
+/* The hot steps of a Stream as C iterators, lazyfun.streams.sync._flow: the fast engine
+ * beside the readable Python forms of lazyfun/streams/sync/steps.py (take, catch and
+ * throttle's stretches, flatmap), with the same behaviour;
+ * lazyfun/streams/sync/flow.py chooses between them.
+ *
+ * The engine is three layers, each file calling only those below it, each layer's
+ * header declaring what it offers to those above:
+ *
+ *   base.h                what every iterator shares: one read at a time, the end of
+ *                         a source told from its error (this header);
+ *   steps.h  guarded.c    Guarded, catch's recovery;
+ *            counted.c    Counted, take and throttle's stretches;
+ *            tally.c      Tally and Calls, what a Stream's explain counts;
+ *            flatmapped.c FlatMapped, flatmap;
+ *            module.c     the module: its types made ready and added, its entry point.
+ *
+ * What one file calls in another is declared in its layer's header: this layer's
+ * as inline functions, the iterator types hidden outside the extension (INTERNAL). */
+#ifndef LAZYFUN_FLOW_BASE_H
+#define LAZYFUN_FLOW_BASE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define INTERNAL __attribute__((visibility("hidden")))
+
+/* Mark an iterator's read begun (*running); -1, with a ValueError, if one is under way. */
+static inline int
+enter(int *running)
+{
+    if (*running) {
+        PyErr_SetString(PyExc_ValueError, "iterator already executing");
+        return -1;
+    }
+    *running = 1;
+    return 0;
+}
+
+/* After the source's tp_iternext gave NULL: 1 if it ended (StopIteration cleared),
+ * 0 if an error is set. */
+static inline int
+ended(void)
+{
+    if (!PyErr_Occurred()) {
+        return 1;
+    }
+    if (PyErr_ExceptionMatches(PyExc_StopIteration)) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,39 @@
+/* The module lazyfun.streams.sync._flow: the iterator types of steps.h made ready and
+ * added, and its entry point. */
+#include "steps.h"
+
+static int
+flow_exec(PyObject *module)
+{
+    if (PyType_Ready(&GuardedType) < 0 || PyType_Ready(&CountedType) < 0
+        || PyType_Ready(&TallyType) < 0 || PyType_Ready(&CallsType) < 0
+        || PyType_Ready(&FlatMappedType) < 0) {
+        return -1;
+    }
+    if (PyModule_AddObjectRef(module, "Guarded", (PyObject *)&GuardedType) < 0
+        || PyModule_AddObjectRef(module, "Tally", (PyObject *)&TallyType) < 0
+        || PyModule_AddObjectRef(module, "Calls", (PyObject *)&CallsType) < 0
+        || PyModule_AddObjectRef(module, "FlatMapped", (PyObject *)&FlatMappedType) < 0) {
+        return -1;
+    }
+    return PyModule_AddObjectRef(module, "Counted", (PyObject *)&CountedType);
+}
+
+static PyModuleDef_Slot flow_slots[] = {
+    {Py_mod_exec, flow_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef flow_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "lazyfun.streams.sync._flow",
+    .m_doc = PyDoc_STR("The hot steps of a Stream as C iterators (see lazyfun.streams.sync.flow)."),
+    .m_size = 0,
+    .m_slots = flow_slots,
+};
+
+PyMODINIT_FUNC
+PyInit__flow(void)
+{
+    return PyModuleDef_Init(&flow_module);
+}

@@ -1,0 +1,39 @@
+/* The second layer: the iterator types, one a step (guarded.c, counted.c, tally.c,
+ * flatmapped.c), each over the shared reads of base.h; module.c adds them to the module.
+ *
+ * Guarded(source, recovery, dropped): the items of source; an exception of
+ * recovery.errors is handed to recovery.recover(error), whose result is yielded in its
+ * place, or nothing when it is `dropped`; once recovery.stopped, the iterator ends.
+ * Any other exception passes on unchanged and the next read goes on.
+ *
+ * Counted(source, n, on_last=None, refill=None): at most n items of source, counting
+ * only items: an exception passes on uncounted and the next read goes on.  on_last()
+ * is called once the nth item is read, before it is returned; then, given refill,
+ * the next read first asks refill() for the next allowance (at least 1) and goes on,
+ * which is a throttle: refill waits until more may come.  `left` is how many more
+ * may come before that.
+ *
+ * Tally(source, lists=False, hold=None): the items of source, unchanged, counted for
+ * a Stream's explain: `items` and `errors` that passed, the `seconds` spent in the
+ * source's next (a monotonic clock), and `held`: the longest item when `lists`, and
+ * the most hold() said (an int, or None for nothing to say) after an item.
+ *
+ * Calls(f): f, each call counted in `made` (under the GIL, so from any thread).
+ *
+ * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
+ * exception from source, from f or from iter passes on at its place and the next read
+ * goes on with the next x; one from an inner iterator passes on too, and the next read
+ * reads that iterator on (a generator that raised has ended; an iterator object may go
+ * on). */
+#ifndef LAZYFUN_FLOW_STEPS_H
+#define LAZYFUN_FLOW_STEPS_H
+
+#include "base.h"
+
+INTERNAL extern PyTypeObject GuardedType;
+INTERNAL extern PyTypeObject CountedType;
+INTERNAL extern PyTypeObject TallyType;
+INTERNAL extern PyTypeObject CallsType;
+INTERNAL extern PyTypeObject FlatMappedType;
+
+#endif
