@@ -8,7 +8,11 @@ return Streams); the Stream's terminals import this package, so no import goes u
 - :mod:`lazyfun.sinks.errors`: ``RecordError``, the one error of a record read or written;
 - :mod:`lazyfun.sinks.paths`: opening paths to read and to write (``Target``, ``atomic``);
 - :mod:`lazyfun.sinks.columns`: the named fields of a record, as columns;
-- :mod:`lazyfun.sinks.writers`: the writers and the loops that feed them.
+- :mod:`lazyfun.sinks.files`: the writer that every sink's is, and those of lines, JSON Lines
+  and CSV;
+- :mod:`lazyfun.sinks.parquet`: Parquet's writers, of one file or of a resumable job's parts;
+- :mod:`lazyfun.sinks.sql`: SQLite's writer;
+- :mod:`lazyfun.sinks.writers`: the loops that feed the writers, and the writers' names.
 """
 
 from lazyfun.sinks.errors import RecordError
