@@ -1,4 +1,4 @@
-"""The C flow engine (``lazyfun/streams/sync/_flow.c``) against the Python forms of the
+"""The C flow engine (``lazyfun/streams/sync/flow_c/``) against the Python forms of the
 steps it stands for: the same items, and the same errors at the same places, from
 sources that raise anywhere; and what a C iterator owes the collector."""
 
