@@ -259,3 +259,70 @@ def test_leaving_an_async_stream_ends_the_process(tmp_path: Path, way: str, func
     body = textwrap.dedent(ASYNC_WAYS[way]).replace("F,", f"{function},")
     status, err, seconds = _run(tmp_path, _script(body, None, blocking), way == "ctrl-c")
     _check(status, err, seconds, way)
+
+
+ORPHANS = """
+import os, sys, time
+from lazyfun import stream
+
+def slow(n):
+    time.sleep(0.05)
+    return n
+
+if __name__ == "__main__":
+    it = iter(stream(range(10**6)).map(slow, via="process", concurrency=2))
+    next(it), next(it)
+    import multiprocessing
+    print(*[p.pid for p in multiprocessing.active_children()], flush=True)
+    if sys.argv[1] == "exit":
+        os._exit(0)  # no pool shut down, no exit hook
+    time.sleep(600)  # until killed
+"""
+
+
+def _alive(pids: list[int]) -> list[int]:
+    """Those of ``pids`` still running (not yet reaped zombies count as gone)."""
+    alive = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().split(") ")[1][0] != "Z":
+                    alive.append(pid)
+        except FileNotFoundError:
+            continue
+    return alive
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("end", ["exit", "kill"])
+def test_a_process_pools_workers_end_when_their_process_ends_without_closing_it(
+    tmp_path: Path, end: str
+) -> None:
+    """A script that leaves by ``os._exit`` or is killed outright shuts no pool down: its
+    workers, waiting on a queue whose other end they hold themselves, used to live on
+    for ever (and a shell reading the script's output waited with them)."""
+    path = tmp_path / "orphans.py"
+    path.write_text(ORPHANS)
+    out = tmp_path / "pids"
+    with out.open("w") as pids_file:
+        process = subprocess.Popen(
+            [sys.executable, str(path), end], stdout=pids_file, start_new_session=True
+        )
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while not out.read_text().endswith("\n") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = [int(pid) for pid in out.read_text().split()]
+        assert len(workers) == 2
+        if end == "kill":
+            process.kill()
+        process.wait(timeout=60)
+        deadline = time.monotonic() + 15
+        while _alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _alive(workers) == []
+    finally:
+        process.kill()
+        for pid in _alive(workers):
+            os.kill(pid, signal.SIGKILL)

@@ -40,7 +40,7 @@ from lazyfun.parallel.runners import (
     Runner,
     check_pickles,
     check_sendable,
-    pool_context,
+    process_pool,
     runner,
 )
 from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, Kind, Window, grown
@@ -78,7 +78,7 @@ def _threads(n: int) -> AbstractContextManager[Runner]:
 
 
 def _processes(n: int) -> AbstractContextManager[Runner]:
-    return _owned(ProcessPoolExecutor(n, mp_context=pool_context()), n)
+    return _owned(process_pool(n), n)
 
 
 def _place(

@@ -26,6 +26,7 @@ import os
 import pickle
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -243,6 +244,29 @@ def pool_context() -> multiprocessing.context.BaseContext | None:
     return None
 
 
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that lazyfun starts (and shuts down), each worker
+    ending itself once the process that started it is gone (:func:`watch_parent`)."""
+    return ProcessPoolExecutor(workers, mp_context=pool_context(), initializer=watch_parent)
+
+
+def watch_parent() -> None:
+    """In a worker of :func:`process_pool`: end the worker (``os._exit``) within half a
+    second of its parent's end.  A process that ends without shutting its pool (killed,
+    ``os._exit``) leaves its workers waiting on a queue whose other end they hold
+    themselves, for ever, with whatever they inherited open (a pipe a shell reads to
+    its end waits with them); a worker whose parent has gone is adopted by another
+    process, which this daemon thread sees."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="lazyfun-parent-watch", daemon=True).start()
+
+
 def _warn_once(message: str) -> None:
     global _warned
     if not _warned:
@@ -315,7 +339,7 @@ def runner(scheduler: str | None, jobs: int | None, *, share: bool = True) -> It
                 f"the scheduler {scheduler} needs dask: pip install 'lazyfun[dask]'"
             ) from None
         _warn_once("dask is not installed (pip install 'lazyfun[dask]'): using a process pool")
-        with ProcessPoolExecutor(workers, mp_context=pool_context()) as pool:
+        with process_pool(workers) as pool:
             yield Pool(pool, workers)
         return
     import dask.config
