@@ -123,9 +123,9 @@ def extensions() -> list[Any]:
         # in place finds them wherever it runs from; several, compiled side by side.
         # Its own cache: `make test` type-checks with mypy beside the build, and two mypy
         # runs writing one .mypy_cache at once crashed one of them (an internal error).
-        cache = ["--cache-dir", str(Path("build", "mypyc-cache"))]
+        cache = f"--cache-dir={Path('build', 'mypyc-cache')}"
         mypyc = mypycify(
-            ["--ignore-missing-imports", "--no-site-packages", *cache, *sources],
+            ["--ignore-missing-imports", "--no-site-packages", cache, *sources],
             opt_level="3",
             separate=groups(sources),
         )
