@@ -261,3 +261,75 @@ def _read_through(items: Iterator[int]) -> list[object]:
             return seen
         except (ValueError, KeyError) as error:
             seen.append(type(error))
+
+
+# --- Folder: aggregate's loop, against the Python loop it stands for -------------------
+
+_NUMBERS = st.one_of(st.integers(-(2**70), 2**70), st.floats(width=64))
+_VALUES = st.one_of(_NUMBERS, _NUMBERS, st.sampled_from([None, "x", 1e308, -1e308, 0.1]))
+_VALUED = st.fixed_dictionaries({"k": st.integers(0, 3), "v": _VALUES})
+_ITEMS = st.one_of(
+    _VALUED,
+    _VALUED,
+    _VALUED,
+    st.fixed_dictionaries({"k": st.integers(0, 3)}),  # no value: a KeyError
+    st.tuples(st.integers(0, 3), _VALUES),  # no mapping of names: an AttributeError
+)
+_NAMED = st.sampled_from(["count", "sum", "min", "max", "first", "last", "mean", "var"])
+
+
+def _value(item: Any) -> Any:
+    return item["v"] if isinstance(item, dict) else item[1]
+
+
+@given(
+    items=st.lists(_ITEMS, max_size=40),
+    named=st.lists(st.tuples(_NAMED, st.booleans()), min_size=1, max_size=4),
+    by=st.sampled_from(["name", "function", "one"]),
+    budget=st.booleans(),
+)
+def test_a_folder_gives_the_python_loops_states_and_errors_at_the_same_items(
+    items: list[Any], named: list[tuple[str, bool]], by: str, budget: bool
+) -> None:
+    """Each item into its key's state: the C ``Folder`` and the loop ``_written`` writes
+    give the same states and raise the same errors at the same items, going on after."""
+    from lazyfun.streams import verbs
+
+    if verbs.FOLDER is None:
+        pytest.skip("the C flow engine is not in use")
+    spec = {
+        f"r{i}": name if name == "count" else (name, "v" if inline else _value)
+        for i, (name, inline) in enumerate(named)
+    }
+    key = {"name": verbs.field("k"), "function": lambda i: _value(i) is None, "one": verbs.one_key}
+    runs: list[tuple[list[str], str]] = []
+    for engine in (True, False):
+        acc = verbs.Accumulators(key[by], verbs.reductions(spec), memory=400 if budget else None)
+        acc._add_all = verbs._adder(key[by], acc.named or [], engine=engine)
+        errors, source = [], iter(items)
+        while True:
+            try:
+                acc.add_all(source)
+                break
+            except Exception as error:  # each error is compared, in order
+                errors.append(f"{type(error).__name__}: {error}")
+        runs.append((errors, repr(acc.output())))
+    assert runs[0] == runs[1]
+
+
+def test_a_folders_exact_sum_spills_and_folds_as_the_python_loop_does() -> None:
+    from lazyfun.streams import verbs
+
+    if verbs.FOLDER is None:
+        pytest.skip("the C flow engine is not in use")
+    values = [1e16, 1.0, -1e16, 0.1] * 50 + [1e308, 1e308, -1e308, float("inf"), 2.5]
+    states: list[Any] = []
+    for engine in (True, False):
+        acc = verbs.Accumulators(verbs.one_key, verbs.reductions({"s": ("sum", lambda v: v)}))
+        acc._add_all = verbs._adder(verbs.one_key, acc.named or [], engine=engine)
+        acc.add_all(values[:-2])
+        states.append(list(acc.state[None][0]))  # the floats kept beside hi and lo too
+        acc.add_all(values[-2:])
+        states.append(acc.output())
+    assert states[0] == states[2] and states[1] == states[3]
+    assert len(states[0]) > 2  # the rare case was taken

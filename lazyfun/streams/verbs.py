@@ -16,15 +16,24 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import time
 import weakref
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
+from lazyfun.compiled import PURE_ENV
 from lazyfun.streams.joins import HashTable, KeyMismatch, MergeJoin, MergeJoining, OutOfOrder
 from lazyfun.streams.sorting import CHUNK as CHUNK
 from lazyfun.streams.sorting import MEMORY, Sorter, Top, size_of, sweep
+
+try:  # the C flow engine's Folder, the named reductions' loop (beside _adder's Python)
+    from lazyfun.streams.sync import _flow  # which import-linter cannot read
+except ImportError:  # built without a C compiler
+    FOLDER = None
+else:
+    FOLDER = None if os.environ.get(PURE_ENV) else _flow.Folder
 
 __all__ = [
     "MEMORY",
@@ -75,6 +84,15 @@ def field(on: str | Callable[[T], R]) -> Callable[[T], Any]:
 
 _FIELD_NAMES: weakref.WeakKeyDictionary[Callable[[Any], Any], str] = weakref.WeakKeyDictionary()
 # the name each getter :func:`field` made reads (a generated loop reads it inline)
+
+
+def _name_read(get: Callable[[Any], Any]) -> str | None:
+    """The name a :func:`field` getter reads, or None for another function (one that
+    cannot be weakly referred to, like ``operator.itemgetter``, included)."""
+    try:
+        return _FIELD_NAMES.get(get)
+    except TypeError:  # no weak reference to it: not a getter field made
+        return None
 
 
 def raise_first(errors: deque[Exception]) -> None:
@@ -463,9 +481,41 @@ _CODE: dict[type, tuple[bool, str, str]] = {
 }
 
 
+# A reduction's operation in the C loop (``Folder``); any other type is called, as here.
+_OPS: dict[type, int] = {_Count: 0, _Sum: 1, _Min: 2, _Max: 3, _First: 4, _Last: 5}
+_CALLED = 6
+
+Adder = Callable[[Iterable[Any], dict[Any, Any], Callable[[Any], None] | None], None]
+
+
 def _adder(
+    by: Callable[[Any], Any],
+    named: list[tuple[str, _Reduction, Callable[[Any], Any]]],
+    engine: bool = True,
+) -> Adder:
+    """The loop that adds items to the states of ``named``: the C flow engine's
+    ``Folder`` where it is built (and ``engine``), else :func:`_written`."""
+    if FOLDER is None or not engine:
+        return _written(by, named)
+    ops = tuple(_OPS.get(type(r), _CALLED) for _, r, _ in named)
+    reads = tuple(
+        None if op == 0 else _name_read(get) or get
+        for op, (_, _, get) in zip(ops, named, strict=True)
+    )
+    return FOLDER(
+        None if by is one_key else by,
+        _name_read(by),
+        reads,
+        ops,
+        tuple(r.start for _, r, _ in named),
+        tuple(r.step for _, r, _ in named),
+        _spill_float,
+    )
+
+
+def _written(
     by: Callable[[Any], Any], named: list[tuple[str, _Reduction, Callable[[Any], Any]]]
-) -> Callable[[Iterable[Any], dict[Any, Any], Callable[[Any], None] | None], None]:
+) -> Adder:
     """The loop that adds items to the states of ``named``, written for them and compiled
     once: for each item, ``k = by(item)``, each value ``v{i} = g{i}(item)`` (a
     :func:`field`'s read inline), then a new
@@ -513,8 +563,7 @@ def _adder(
     )
     scope: dict[str, Any] = {}
     exec(compile(source, f"<aggregate of {', '.join(n for n, _, _ in named)}>", "exec"), scope)
-    made: Callable[[Iterable[Any], dict[Any, Any], Callable[[Any], None] | None], None]
-    made = scope["make"](**names)
+    made: Adder = scope["make"](**names)
     return made
 
 

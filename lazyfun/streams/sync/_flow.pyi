@@ -4,7 +4,7 @@ See lazyfun.streams.sync.flow.
 """
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Protocol, TypeVar, final
+from typing import Any, Protocol, TypeVar, final
 
 _T = TypeVar("_T")
 _S = TypeVar("_S")
@@ -79,3 +79,25 @@ class Calls:
     def f(self) -> Callable[..., object]: ...
     def __new__(cls, f: Callable[..., object]) -> Calls: ...
     def __call__(self, *args: object, **kwargs: object) -> object: ...
+
+@final
+class Folder:
+    """The loop of a keyed fold's named reductions (``aggregate``): for each item its key
+    (``by(item)``, or the field ``by_name`` read inline; ``by`` None: one key), each
+    reduction's value (``reads``: None, a field's name, or a function), then a new key's
+    state ``[start, ...]`` and ``grown(key)``, or each state's step, by ``ops`` (count,
+    sum, min, max, first, last, other); as :func:`lazyfun.streams.verbs._adder`'s loop."""
+
+    def __new__(
+        cls,
+        by: Callable[[Any], object] | None,
+        by_name: str | None,
+        reads: tuple[str | Callable[[Any], object] | None, ...],
+        ops: tuple[int, ...],
+        starts: tuple[Callable[[Any], object] | None, ...],
+        steps: tuple[Callable[[Any, Any], object] | None, ...],
+        spill: Callable[[Any, float, float, float, float], None],
+    ) -> Folder: ...
+    def __call__(
+        self, items: Iterable[Any], state: dict[Any, Any], grown: Callable[[Any], None] | None
+    ) -> None: ...

@@ -12,6 +12,7 @@
  *            counted.c    Counted, take and throttle's stretches;
  *            tally.c      Tally and Calls, what a Stream's explain counts;
  *            flatmapped.c FlatMapped, flatmap;
+ *            folded.c     Folder, the loop of aggregate's named reductions;
  *            module.c     the module: its types made ready and added, its entry point.
  *
  * What one file calls in another is declared in its layer's header: this layer's

@@ -20,6 +20,9 @@
  *
  * Calls(f): f, each call counted in `made` (under the GIL, so from any thread).
  *
+ * Folder(by, by_name, reads, ops, starts, steps, spill): a keyed fold's loop over its
+ * named reductions (lazyfun.streams.verbs), called as folder(items, state, grown).
+ *
  * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
  * exception from source, from f or from iter passes on at its place and the next read
  * goes on with the next x; one from an inner iterator passes on too, and the next read
@@ -35,5 +38,6 @@ INTERNAL extern PyTypeObject CountedType;
 INTERNAL extern PyTypeObject TallyType;
 INTERNAL extern PyTypeObject CallsType;
 INTERNAL extern PyTypeObject FlatMappedType;
+INTERNAL extern PyTypeObject FolderType;
 
 #endif
