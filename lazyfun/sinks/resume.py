@@ -41,6 +41,7 @@ import json
 import logging
 import os
 import shutil
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, runtime_checkable
@@ -49,9 +50,12 @@ from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike, is_url
 
 __all__ = [
+    "MARK_EVERY",
+    "Marking",
     "Marks",
     "Progress",
     "Resumable",
+    "ThreadMarks",
     "drain_resumable",
     "durable",
     "finished",
@@ -144,6 +148,75 @@ class Marks:
         if best is not None:
             self.taken.appendleft(best)  # still the best for a later position
         return best
+
+
+class _Readable(Positioned, Marking, Iterator[Any], Protocol):
+    """A source read on a thread of its own, that can say where its reading stands."""
+
+
+MARK_EVERY = 1024  # the records between two marks a reading thread takes (16 µs a mark)
+
+
+class ThreadMarks(Marks):
+    """The marks of a source read on a thread of its own (an AsyncStream's reader), taken
+    by that thread as it reads, never by another (where the source stands is that
+    thread's to say): one every ``every`` records given (:meth:`reading` wraps the
+    source), each naming the records given when it was taken.  A commit records the
+    latest of them at its position or before, never one ahead of what it committed,
+    however far the thread has read ahead; a resumed job seeks to it and reads through
+    the records from there to the position, fewer than ``every`` and those held.  It
+    keeps ``most`` marks at most: the last commit's (a later commit's fallback, as a
+    Stream's) and the latest, the thread being no further ahead of a commit than its
+    read-ahead and what the concurrent steps hold (and what a filter dropped since the
+    last record the sink took)."""
+
+    def __init__(self, every: int = MARK_EVERY, most: int = 64) -> None:
+        super().__init__(None)
+        self.every, self.most = every, most
+        self.lock = threading.Lock()
+
+    def took(self, mark: dict[str, Any] | None) -> None:
+        """Keep ``mark`` (None: the source cannot say where it stands, nothing kept), the
+        second oldest let go of when ``most`` are kept."""
+        if mark is not None:
+            with self.lock:
+                if len(self.taken) >= self.most:
+                    del self.taken[1]
+                self.taken.append(mark)
+
+    def at(self, position: int) -> dict[str, Any] | None:
+        """The latest mark taken at ``position`` or before (None: read through on resume),
+        kept for a later position."""
+        with self.lock:
+            best = None
+            while self.taken and self.taken[0]["position"] <= position:
+                best = self.taken.popleft()
+            if best is not None:
+                self.taken.appendleft(best)  # still the best for a later position
+        return best
+
+    def reading(self, source: Iterator[Any]) -> Iterator[Any]:
+        """``source`` as its thread reads it, a mark taken every ``every`` records (the
+        source itself where it cannot say where it stands)."""
+        if isinstance(source, Positioned) and isinstance(source, Marking):
+            return _Marked(source, self)
+        return source
+
+
+class _Marked(Iterator[Any]):
+    """A source whose reading thread takes its mark every so many records."""
+
+    def __init__(self, source: _Readable, marks: ThreadMarks) -> None:
+        self.source, self.marks, self.due = source, marks, source.position + marks.every
+
+    def __next__(self) -> Any:
+        source = self.source
+        try:
+            return next(source)
+        finally:  # a record error counts in the position too
+            if source.position >= self.due:
+                self.due = source.position + self.marks.every
+                self.marks.took(source.mark())
 
 
 def resume_source(source: Positioned, state: dict[str, Any]) -> None:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.resume import (
     HoldsBack,
-    Marks,
+    Marking,
     Positioned,
     Progress,
+    ThreadMarks,
     finished,
     job_of,
     plan,
@@ -300,12 +301,14 @@ class _Place:
         return self.start + self.counted.taken - held
 
 
-def _resumable(s: Stream, what: str) -> tuple[Positioned, _Place, AsyncIterator[Any]]:
+def _resumable(s: Stream, what: str) -> tuple[Positioned, _Place, AsyncIterator[Any], ThreadMarks]:
     """An async stream's source, its position for the records the sink has taken
-    (:class:`_Place`), and the items to write; refused at the call, with the reason,
-    where a resume could not be exact.  The source is read on a thread
-    (``astream(read_jsonl(...))``), so its position is counted in the loop
-    (:class:`_Counted`), never read from the source while that thread reads."""
+    (:class:`_Place`), the items to write, and the marks its reading thread takes;
+    refused at the call, with the reason, where a resume could not be exact.  The
+    source is read on a thread (``astream(read_jsonl(...))``), so its position is
+    counted in the loop (:class:`_Counted`), never read from the source while that
+    thread reads, and where it stands is taken by that thread (:class:`ThreadMarks`),
+    each mark naming the records given when it was taken."""
     source, _ = plan(s._holds, None, what)
     if any(isinstance(hold, HoldsBack) for hold in s._holds):
         raise ValueError(
@@ -315,6 +318,8 @@ def _resumable(s: Stream, what: str) -> tuple[Positioned, _Place, AsyncIterator[
         )
     reader, chain = _chain(s, source, what)
     windows = _windows(chain, what)
+    marks = ThreadMarks()
+    reader.ahead.source = marks.reading(reader.ahead.source)  # its thread starts at the first read
     items: AsyncIterator[Any] = s._take_items()  # the chain, or a meter over it
     counted = _Counted(reader)
     if items is reader:
@@ -322,7 +327,7 @@ def _resumable(s: Stream, what: str) -> tuple[Positioned, _Place, AsyncIterator[
     else:  # not read yet: the step over the source reads through the count
         over: Any = chain[-1] if chain else items  # a step, or the meter over the source
         over.source = counted
-    return source, _Place(counted, windows), items
+    return source, _Place(counted, windows), items, marks
 
 
 def _chain(s: Stream, source: object, what: str) -> tuple[ReadAhead, list[Any]]:
@@ -374,10 +379,10 @@ def _resumed(
 ) -> Awaitable[int]:
     """A file sink's job, resumed where a progress file beside ``path`` says it stopped
     (or begun, writing one), as a Stream's is, refused at the call where it cannot; the
-    source reads through what was done (a mark taken in the loop could not say where
-    its reading thread stands)."""
+    source goes on from the mark its reading thread took at the last commit or before,
+    where it can seek."""
     name = refuse_resume_to(path, atomic, what)
-    source, position, items = _resumable(s, what)
+    source, position, items, marks = _resumable(s, what)
     progress = Progress(name, job_of(source, what))
     state = progress.load()  # refused here where the output is not this job's
     if state is not None and state["done"]:
@@ -386,8 +391,8 @@ def _resumed(
         writer = functools.partial(make, resume=Resume(progress))
     else:
         resume = Resume(progress, state["size"], state["written"])
-        writer = functools.partial(_opened, make, resume, source, state, position)
-    return adrain_resumable(writer, items, position, Marks(None))
+        writer = functools.partial(_opened, make, resume, source, state, position, marks)
+    return adrain_resumable(writer, items, position, marks)
 
 
 def _opened(
@@ -396,20 +401,24 @@ def _opened(
     source: Positioned,
     state: dict[str, Any],
     place: _Place,
+    marks: ThreadMarks,
     **more: Any,
 ) -> Any:
     """The writer of a resumed job, on the sink's thread, the source gone on past what was
-    done first (read through there, never in the loop, before its reading thread
-    starts): the position this run begins at."""
-    resume_source(source, {**state, "mark": None})
+    done first (from its mark where it can seek, reading through the rest, never in the
+    loop, before its reading thread starts): the position this run begins at, and the
+    first mark of this run, until its thread takes one."""
+    resume_source(source, state)
     place.start = source.position
+    if isinstance(source, Marking):
+        marks.took(source.mark())
     return make(resume=resume, **more)
 
 
 def _resumed_parquet(s: Stream, path: PathLike, row_group: int, atomic: bool) -> Awaitable[int]:
     """``to_parquet``'s job, resumed from the parts its progress names."""
     name = refuse_resume_to(path, atomic, "to_parquet")
-    source, position, items = _resumable(s, "to_parquet")
+    source, position, items, marks = _resumable(s, "to_parquet")
     progress = Progress(name, job_of(source, "to_parquet"))
     state = progress.load_parts(parts_of(name), functools.partial(count_parts, name))
     if state is not None and state["done"]:
@@ -420,8 +429,10 @@ def _resumed_parquet(s: Stream, path: PathLike, row_group: int, atomic: bool) ->
     else:
         resume = Resume(progress, None, state["written"])
         parts = state["parts"]
-        writer = functools.partial(_opened, make, resume, source, state, position, parts=parts)
-    return adrain_resumable(writer, items, position, Marks(None))
+        writer = functools.partial(
+            _opened, make, resume, source, state, position, marks, parts=parts
+        )
+    return adrain_resumable(writer, items, position, marks)
 
 
 async def _finished(items: AsyncIterator[Any], name: str) -> int:
