@@ -333,3 +333,55 @@ def test_a_folders_exact_sum_spills_and_folds_as_the_python_loop_does() -> None:
         states.append(acc.output())
     assert states[0] == states[2] and states[1] == states[3]
     assert len(states[0]) > 2  # the rare case was taken
+
+
+# --- Runs: a source's records handed on from lists, against its Python form -------------
+
+
+@given(runs=st.lists(st.one_of(st.lists(st.integers(), max_size=4), st.none()), max_size=12))
+def test_runs_hand_on_the_lists_items_and_the_errors_of_refill_as_the_python_form(
+    runs: list[list[int] | None],
+) -> None:
+    """Each ``_refill`` sets the next list (or raises in place of a None), and the
+    reading goes on after an error; ``given`` counts each list's items given."""
+    from lazyfun.io.sources import _Runs
+    from lazyfun.streams.sync._flow import Runs
+
+    def read(base: type[Any]) -> list[object]:
+        class Listed(base):  # type: ignore[misc]
+            def __init__(self) -> None:
+                self.left = iter(runs)
+
+            def _refill(self) -> None:
+                run = next(self.left)  # StopIteration: the end
+                if run is None:
+                    raise KeyError("a failed record")
+                self.run = run
+
+        listed = Listed()
+        seen: list[object] = []
+        while True:
+            try:
+                seen.append((next(listed), listed.given))
+            except StopIteration:
+                return seen
+            except KeyError as error:
+                seen.append(repr(error))
+
+    assert read(Runs) == read(_Runs)
+
+
+def test_a_runs_subclass_in_a_cycle_is_collected() -> None:
+    from lazyfun.streams.sync._flow import Runs
+
+    class Cyclic(Runs):
+        def _refill(self) -> None:
+            raise StopIteration
+
+    cyclic = Cyclic()
+    cyclic.me = cyclic  # type: ignore[attr-defined]
+    cyclic.run = [cyclic]
+    gone = weakref.ref(cyclic)
+    del cyclic
+    gc.collect()
+    assert gone() is None

@@ -26,8 +26,9 @@ import csv
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, suppress
-from typing import IO, Any, Protocol, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar
 
+from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
 from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import COMPRESSED, PathLike, expand, is_url, open_read
@@ -281,11 +282,49 @@ class Lines(FileSource[str]):
 
 
 _BLOCK = 1 << 16  # the bytes of whole lines a JSON Lines source reads at once from a file
-_NO_RECORDS: Iterator[Any] = iter(())
-_GAP: Any = object()  # what an empty block of records gives
 
 
-class Jsonl(FileSource[Any]):
+class _Runs(Iterator[Any]):
+    """Records handed on from lists: ``next()`` gives the items of ``run`` in order
+    (``given`` of them so far), and when it is spent calls :meth:`_refill`, which sets
+    the next run or raises (an error at its place; ``StopIteration`` at the end); setting
+    ``run`` starts ``given`` over.  The Python form of the C flow engine's ``Runs``,
+    which gives a record with no Python call."""
+
+    given = 0
+    _run: list[Any] | None = None
+
+    @property
+    def run(self) -> list[Any] | None:
+        return self._run
+
+    @run.setter
+    def run(self, run: list[Any] | None) -> None:
+        self._run, self.given = run, 0
+
+    def _refill(self) -> None:
+        raise NotImplementedError
+
+    def __next__(self) -> Any:
+        while True:
+            run = self._run
+            if run is not None and self.given < len(run):
+                self.given += 1
+                return run[self.given - 1]
+            self._refill()
+
+
+try:  # the C flow engine's Runs, where it was built
+    from lazyfun.streams.sync import _flow
+except ImportError:  # built without a C compiler
+    _flow = None  # type: ignore[assignment]
+if TYPE_CHECKING or _flow is None or os.environ.get(PURE_ENV):  # noqa: SIM108 (a base class)
+    Runs = _Runs
+else:
+    Runs = _flow.Runs
+
+
+class Jsonl(Runs, FileSource[Any]):
     """One JSON value a line, decoded (and, with a type, validated) by msgspec; blank
     lines are skipped; a line that does not decode (bad JSON, a string that is not
     UTF-8, a value that does not fit the type) is a RecordError.
@@ -294,9 +333,31 @@ class Jsonl(FileSource[Any]):
     line at a time, so a record is decoded as it arrives), and a block's lines decoded
     one by one in a loop that runs in C (``map`` of msgspec's decoder) up to the first
     that fails, which is then decoded on its own and reported at its place: each
-    record comes from its own line, as if every line were read alone.  ``line``,
-    ``position`` and :meth:`mark` count the records given, not those decoded ahead.
+    record comes from its own line, as if every line were read alone.  The records
+    decoded are handed on from their list by :class:`Runs` (in C where it was built),
+    so ``line`` and ``position`` are what was counted before the list plus how many of
+    it were given: they and :meth:`mark` count the records given, not those decoded
+    ahead.
     """
+
+    _line = 0  # ``line`` before the run being handed on
+    _position = 0  # ``position`` before it
+
+    @property
+    def line(self) -> int:
+        return self._line + self.given
+
+    @line.setter
+    def line(self, line: int) -> None:
+        self._line = line - self.given
+
+    @property
+    def position(self) -> int:
+        return self._position + self.given
+
+    @position.setter
+    def position(self, position: int) -> None:
+        self._position = position - self.given
 
     made_by = "read_jsonl"
 
@@ -310,24 +371,14 @@ class Jsonl(FileSource[Any]):
         ).decode
         self.invalid = msgspec.ValidationError
         self.malformed = msgspec.DecodeError
-        self.ready: Iterator[Any] = _NO_RECORDS  # records decoded ahead, not yet given
         self.block: list[bytes] = []  # the lines of the file read last
         self.at = 0  # the first line of the block not decoded yet
         self.block_line = 0  # ``line`` before the block's first
         self.block_offset: int | None = None  # the byte offset of the block's first line
 
-    def __next__(self) -> Any:
-        record = next(self.ready, _GAP)
-        if record is _GAP:
-            return self._next_record()
-        self.line += 1
-        self.position += 1
-        return record
-
-    def _next_record(self) -> Any:
-        """The record after the block's decoded ones: the next run of lines decoded in
-        C, or, where the first of them fails, that line's record error (a blank line
-        skipped)."""
+    def _refill(self) -> None:
+        """The run after the records given: the next lines decoded in C up to the first
+        that fails, which, decoded alone, raises its record error (a blank line skipped)."""
         while True:
             if self.at == len(self.block) and not self._next_block():
                 raise StopIteration
@@ -338,11 +389,16 @@ class Jsonl(FileSource[Any]):
                 records.extend(map(self.decode, lines[at:] if at else lines))
             self.at = at + len(records)
             if records:
-                self.ready = iter(records)
-                return next(self)
+                self._start(records)
+                return
             self.at += 1
             self.line += 1
             self._fail(lines[at])
+
+    def _start(self, run: list[Any] | None) -> None:
+        """Hand on ``run`` from its start (None: nothing), what was given counted."""
+        self._line, self._position = self.line, self.position
+        self.run = run
 
     def _next_block(self) -> bool:
         """Read the next block of lines of the files (False at their end)."""
@@ -396,7 +452,8 @@ class Jsonl(FileSource[Any]):
         super()._close_file()
 
     def _forget_block(self) -> None:
-        self.ready, self.block, self.at, self.block_offset = _NO_RECORDS, [], 0, None
+        self._start(None)
+        self.block, self.at, self.block_offset = [], 0, None
 
 
 def not_utf8(line: bytes) -> str | None:

@@ -6,6 +6,8 @@ See lazyfun.streams.sync.flow.
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar, final
 
+from typing_extensions import disjoint_base
+
 _T = TypeVar("_T")
 _S = TypeVar("_S")
 
@@ -101,3 +103,15 @@ class Folder:
     def __call__(
         self, items: Iterable[Any], state: dict[Any, Any], grown: Callable[[Any], None] | None
     ) -> None: ...
+
+@disjoint_base
+class Runs(Iterator[Any]):
+    """A base for a source's iterator: ``next()`` hands on the items of ``run`` in order
+    (``given`` of them so far), and when it is spent calls ``self._refill()``, which sets
+    the next run or raises (``StopIteration`` at the end); setting ``run`` starts
+    ``given`` over."""
+
+    @property
+    def given(self) -> int: ...
+    run: list[Any] | None
+    def __next__(self) -> Any: ...

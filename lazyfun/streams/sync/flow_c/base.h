@@ -13,6 +13,7 @@
  *            tally.c      Tally and Calls, what a Stream's explain counts;
  *            flatmapped.c FlatMapped, flatmap;
  *            folded.c     Folder, the loop of aggregate's named reductions;
+ *            runs.c       Runs, a source's records handed on from lists;
  *            module.c     the module: its types made ready and added, its entry point.
  *
  * What one file calls in another is declared in its layer's header: this layer's

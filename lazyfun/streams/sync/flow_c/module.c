@@ -7,14 +7,16 @@ flow_exec(PyObject *module)
 {
     if (PyType_Ready(&GuardedType) < 0 || PyType_Ready(&CountedType) < 0
         || PyType_Ready(&TallyType) < 0 || PyType_Ready(&CallsType) < 0
-        || PyType_Ready(&FlatMappedType) < 0 || PyType_Ready(&FolderType) < 0) {
+        || PyType_Ready(&FlatMappedType) < 0 || PyType_Ready(&FolderType) < 0
+        || PyType_Ready(&RunsType) < 0) {
         return -1;
     }
     if (PyModule_AddObjectRef(module, "Guarded", (PyObject *)&GuardedType) < 0
         || PyModule_AddObjectRef(module, "Tally", (PyObject *)&TallyType) < 0
         || PyModule_AddObjectRef(module, "Calls", (PyObject *)&CallsType) < 0
         || PyModule_AddObjectRef(module, "FlatMapped", (PyObject *)&FlatMappedType) < 0
-        || PyModule_AddObjectRef(module, "Folder", (PyObject *)&FolderType) < 0) {
+        || PyModule_AddObjectRef(module, "Folder", (PyObject *)&FolderType) < 0
+        || PyModule_AddObjectRef(module, "Runs", (PyObject *)&RunsType) < 0) {
         return -1;
     }
     return PyModule_AddObjectRef(module, "Counted", (PyObject *)&CountedType);

@@ -23,6 +23,11 @@
  * Folder(by, by_name, reads, ops, starts, steps, spill): a keyed fold's loop over its
  * named reductions (lazyfun.streams.verbs), called as folder(items, state, grown).
  *
+ * Runs(): a base for a source's iterator: next() hands on the items of the list `run`
+ * in order (`given` of them so far), and when it is spent calls self._refill(), which
+ * sets the next run or raises (an error at its place, or StopIteration at the end);
+ * setting `run` starts `given` over.
+ *
  * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
  * exception from source, from f or from iter passes on at its place and the next read
  * goes on with the next x; one from an inner iterator passes on too, and the next read
@@ -39,5 +44,6 @@ INTERNAL extern PyTypeObject TallyType;
 INTERNAL extern PyTypeObject CallsType;
 INTERNAL extern PyTypeObject FlatMappedType;
 INTERNAL extern PyTypeObject FolderType;
+INTERNAL extern PyTypeObject RunsType;
 
 #endif
