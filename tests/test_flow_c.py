@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import weakref
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -274,11 +275,14 @@ _ITEMS = st.one_of(
     _VALUED,
     st.fixed_dictionaries({"k": st.integers(0, 3)}),  # no value: a KeyError
     st.tuples(st.integers(0, 3), _VALUES),  # no mapping of names: an AttributeError
+    st.builds(SimpleNamespace, k=st.integers(0, 3), v=_VALUES),  # no mapping: attributes
 )
 _NAMED = st.sampled_from(["count", "sum", "min", "max", "first", "last", "mean", "var"])
 
 
 def _value(item: Any) -> Any:
+    if isinstance(item, SimpleNamespace):
+        return item.v
     return item["v"] if isinstance(item, dict) else item[1]
 
 
@@ -313,7 +317,10 @@ def test_a_folder_gives_the_python_loops_states_and_errors_at_the_same_items(
                 break
             except Exception as error:  # each error is compared, in order
                 errors.append(f"{type(error).__name__}: {error}")
-        runs.append((errors, repr(acc.output())))
+        try:
+            runs.append((errors, repr(acc.output())))
+        except TypeError as error:  # a sum of numbers and None ends in a TypeError, in both
+            runs.append((errors, repr(error)))
     assert runs[0] == runs[1]
 
 

@@ -24,6 +24,10 @@ typedef struct {
 static PyObject *
 read_field(PyObject *item, PyObject *name)
 {
+    PyMappingMethods *mapping = Py_TYPE(item)->tp_as_mapping;
+    if (mapping == NULL || mapping->mp_subscript == NULL) {
+        return PyObject_GetAttr(item, name);  /* item[name] would be a TypeError */
+    }
     PyObject *value = PyObject_GetItem(item, name);
     if (value == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
         PyErr_Clear();
