@@ -73,6 +73,7 @@ class FlatZinc:
     outputs: list[Output]
     goal: str  # "satisfy", "minimize" or "maximize"
     unsatisfiable: str | None = None  # why, when a constraint on numbers alone fails
+    introduced: frozenset[int] = frozenset()  # the decisions FlatZinc introduced or defines
 
 
 Cond: TypeAlias = Constraint | bool

@@ -15,6 +15,7 @@ from lazyfun.csp.flatzinc.reader import read
 from lazyfun.csp.flatzinc.text import FlatZincError
 from lazyfun.csp.modelling.results import Quality, Solution
 from lazyfun.csp.search.restarts import RESTART_NODES
+from lazyfun.csp.search.solver import Solutions
 
 __all__ = ["COMPLETE", "SOLUTION", "UNKNOWN", "UNSATISFIABLE", "main", "run", "solve"]
 
@@ -47,6 +48,7 @@ def solve(
     out: TextIO | None = None,
     statistics: bool = False,
     init_time: float | None = None,
+    lns: bool = False,
 ) -> None:
     """Solve ``fz`` and write its solutions to ``out`` in the FlatZinc protocol.
 
@@ -57,11 +59,14 @@ def solve(
     solution as it is found, otherwise the best; ``==========`` once it is proved
     optimal.  The search restarts (see :mod:`lazyfun.csp.search.restarts`): the
     challenge's search annotations are often weak, and dom/wdeg's runs make up for
-    it.  ``time_limit`` is in seconds; ``=====UNKNOWN=====`` when it ends the search
+    it; with ``lns`` (MiniZinc's ``-f``, free search), once a solution is known, its runs
+    are rounds of large neighbourhood search (see :mod:`lazyfun.csp.search.lns`).
+    ``time_limit`` is in seconds; ``=====UNKNOWN=====`` when it ends the search
     before a solution.
     ``statistics`` adds the search's nodes, failures, propagations and time as
     ``%%%mzn-stat:`` lines (``solveTime``: the search, compiling the constraints
-    included; ``initTime``, when given: reading the model, in seconds).
+    included; ``initTime``, when given: reading the model, in seconds; with ``lns``,
+    ``lnsRounds``).
     """
     target = out if out is not None else sys.stdout
     if fz.unsatisfiable is not None:
@@ -69,8 +74,7 @@ def solve(
         return
     satisfy = fz.goal == "satisfy"
     started = time.perf_counter()
-    stream = fz.model.solutions(time_limit=time_limit)
-    stream.restart_nodes = RESTART_NODES  # the challenge's branchings are often weak
+    stream = _searched(fz, time_limit, lns=lns)
     shown: tuple[int, ...] | None = None
     seen: set[str] = set()
     last: Solution | None = None
@@ -102,7 +106,21 @@ def solve(
             f"%%%mzn-stat: propagations={stream.propagations}\n"
             f"%%%mzn-stat: solveTime={elapsed:.3f}\n"
         )
+        if stream.lns is not None:
+            target.write(f"%%%mzn-stat: lnsRounds={stream.lns.rounds}\n")
         target.write("%%%mzn-stat-end\n")
+
+
+def _searched(fz: FlatZinc, time_limit: float | None, *, lns: bool) -> Solutions:
+    """``fz``'s solutions, searched in restarts (the challenge's branchings are often
+    weak), with ``lns`` in rounds that set free or keep the model's own variables: those
+    FlatZinc introduced follow them (unless there are no others)."""
+    stream = fz.model.solutions(time_limit=time_limit, lns=lns)
+    stream.restart_nodes = RESTART_NODES
+    if stream.lns is not None:
+        own = [i for i in stream.lns.candidates if i not in fz.introduced]
+        stream.lns.candidates = own or stream.lns.candidates
+    return stream
 
 
 def _show_new(fz: FlatZinc, values: tuple[int, ...], target: TextIO, seen: set[str]) -> None:
@@ -132,7 +150,8 @@ def run(
     """Read the ``.fzn`` file at ``path``, solve it and write the solutions to ``out``
     (standard output by default) in the FlatZinc protocol (see :func:`solve`;
     ``time_limit`` in seconds, reading the file included: MiniZinc's limit is the
-    whole run's)."""
+    whole run's); ``free_search`` (``-f``) leaves out the search annotations and searches
+    large neighbourhoods (``lns``)."""
     started = time.perf_counter()
     fz = read(path, free_search=free_search)
     init_time = time.perf_counter() - started
@@ -145,6 +164,7 @@ def run(
         out=out,
         statistics=statistics,
         init_time=init_time,
+        lns=free_search,
     )
 
 
@@ -165,7 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "-t", "--time-limit", type=int, metavar="MS", help="stop after MS milliseconds"
     )
     parser.add_argument(
-        "-f", "--free-search", action="store_true", help="leave out the search annotations"
+        "-f",
+        "--free-search",
+        action="store_true",
+        help="leave out the search annotations; search large neighbourhoods",
     )
     parser.add_argument(
         "-s", "--statistics", action="store_true", help="the search's nodes and time at the end"

@@ -56,7 +56,7 @@ def parse(text: str, *, free_search: bool = False) -> FlatZinc:
                     b.model.minimize(objective)
                 else:
                     b.model.maximize(objective)
-    return FlatZinc(b.model, outputs, goal, b.unsatisfiable)
+    return FlatZinc(b.model, outputs, goal, b.unsatisfiable, frozenset(b.introduced))
 
 
 def _post_machines(b: Builder, shop: Machines) -> None:

@@ -271,6 +271,8 @@ class Model:
         time_limit: float | None = None,
         node_limit: int | None = None,
         progress: bool | TextIO = False,
+        lns: bool = False,
+        seed: int = 0,
     ) -> Solutions:
         """Every solution, found one at a time as you ask (``GetNext`` as a generator).
 
@@ -282,6 +284,11 @@ class Model:
         ``progress=True`` shows the search on standard error as it goes (nodes,
         the best goal value so far and the bound; see :mod:`lazyfun.csp.search.progress`);
         a text stream instead of True shows it there.
+
+        ``lns=True`` (with goals) searches, once a solution is known, neighbourhoods of the
+        best (most decisions kept, a random part set free, chosen by ``seed``) between
+        slices of the complete search, which still proves the optimum (see
+        :mod:`lazyfun.csp.search.lns`): often better solutions sooner on a large model.
         """
         shown = None
         if progress is not False:
@@ -295,14 +302,24 @@ class Model:
             goals=self.goals,
             strategies=self.strategies,
             progress=shown,
+            lns=lns,
+            seed=seed,
         )
 
-    def solve(self, *, time_limit: float | None = None, node_limit: int | None = None) -> Solution:
+    def solve(
+        self,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        lns: bool = False,
+        seed: int = 0,
+    ) -> Solution:
         """Without goals, the first solution (FEASIBLE); with goals, the optimum (OPTIMAL),
         or when a limit stops the search the best found (FEASIBLE, with the ``bound``
         proved so far).  INFEASIBLE when there is no solution; UNKNOWN when a limit
-        stopped the search before one was found."""
-        stream = self.solutions(time_limit=time_limit, node_limit=node_limit)
+        stopped the search before one was found.  ``lns`` and ``seed``: as for
+        :meth:`solutions`."""
+        stream = self.solutions(time_limit=time_limit, node_limit=node_limit, lns=lns, seed=seed)
         last = None
         for solution in stream:
             last = solution

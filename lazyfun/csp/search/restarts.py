@@ -9,7 +9,9 @@ factor of the best fixed budget, whatever it is).  The runs alternate:
   annotations, ``Model.branch_on``), the proof's: each slice goes on where the last
   stopped, so none of its work is lost, and it is the proof once the restarts end;
 - the even ones restart from the root by the solver's own branching: the smallest
-  domain per weighted degree (dom/wdeg: one more each time a constraint fails).
+  domain per weighted degree (dom/wdeg: one more each time a constraint fails); with
+  ``lns``, once a solution is known, they are rounds of large neighbourhood search
+  instead (see :mod:`lazyfun.csp.search.lns`).
 
 In both, each decision is tried first at its value in the best solution, where its
 domain still holds it (solution-guided search, or phase saving), so a run explores

@@ -2,7 +2,7 @@
 task earlier never harms (a *regular* model, where SetTimes may postpone tasks and
 ranking applies; see :mod:`lazyfun.csp.search.ranking`), whether it is a shop the
 tabu search can judge (see :mod:`lazyfun.csp.search.tabu`), and so which of the
-scheduling searches apply (:func:`schedulers`)."""
+scheduling searches apply (:func:`schedulers`); and the budgets the solver gives them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,33 @@ from lazyfun.csp.propagation.propagators import Propagators
 from lazyfun.csp.search.ranking import Ranking
 from lazyfun.csp.search.tabu import Arc
 
-__all__ = ["earlier_keeps", "precedence", "regular", "schedulers", "shop"]
+__all__ = [
+    "FIRST_NODES",
+    "FREE_MACHINES",
+    "PATIENCE",
+    "RUNS",
+    "TARGET_NODES",
+    "TRY_NODES",
+    "earlier_keeps",
+    "precedence",
+    "regular",
+    "schedulers",
+    "shop",
+]
+
+# The neighbourhood search for a schedule's bound (see lazyfun.csp.search.ranking): the
+# branchings the first schedule may take, the machines left free to re-rank, the
+# branchings a try may take, and how many tries in a row may find nothing better.
+FIRST_NODES = 3_000
+FREE_MACHINES = 3
+TRY_NODES = 300
+PATIENCE = 40
+# Where the model is a shop the tabu search can judge, the searches in a row that
+# may find nothing better.
+RUNS = 3
+# Then targets below the best schedule, with shaving (see lazyfun.csp.search.solver): the
+# branchings each may take.
+TARGET_NODES = 2_000
 
 
 def schedulers(

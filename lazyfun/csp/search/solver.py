@@ -23,7 +23,8 @@ With goals, the same search is branch and bound: each solution found
 tightens the goals' cut (see :class:`lazyfun.csp.propagation.filters.GoalBound`), so the
 stream holds strictly improving solutions; when it runs out, the last one is
 proved optimal and is yielded again as such.  Outside scheduling, the proof's search
-runs in slices between restarts by dom/wdeg (see :mod:`lazyfun.csp.search.restarts`).
+runs in slices between restarts by dom/wdeg (see :mod:`lazyfun.csp.search.restarts`),
+with ``lns`` between rounds of large neighbourhood search (:mod:`lazyfun.csp.search.lns`).
 A decision of the first goal that lowers the goal as it grows is tried largest first.
 
 The solver knows decisions and constraints, not the model that holds them.
@@ -42,30 +43,26 @@ from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
 from lazyfun.csp.modelling.results import Decisions, Quality, Solution
 from lazyfun.csp.propagation.filters import low
 from lazyfun.csp.propagation.propagators import Propagators
+from lazyfun.csp.search.lns import ROUND_NODES, STALE_RUNS, Neighbourhoods, neighbourhoods
 from lazyfun.csp.search.node import Domains, Node, replaced
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.ranking import Ranking, Ranks
 from lazyfun.csp.search.restarts import IDLE_RUNS, RESTART_NODES, luby
-from lazyfun.csp.search.shop import schedulers
+from lazyfun.csp.search.shop import (
+    FIRST_NODES,
+    FREE_MACHINES,
+    PATIENCE,
+    RUNS,
+    TARGET_NODES,
+    TRY_NODES,
+    schedulers,
+)
 from lazyfun.csp.search.strategy import Strategy, branches, by_weighted_degree, chosen
 from lazyfun.csp.search.tabu import Arc, Shop
 from lazyfun.search import search
 
 __all__ = ["Node", "Solutions"]
 
-# The neighbourhood search for a schedule's bound (see lazyfun.csp.search.ranking): the
-# branchings the first schedule may take, the machines left free to re-rank, the
-# branchings a try may take, and how many tries in a row may find nothing better.
-FIRST_NODES = 3_000
-FREE_MACHINES = 3
-TRY_NODES = 300
-PATIENCE = 40
-# Where the model is a shop the tabu search can judge, the searches in a row that
-# may find nothing better.
-RUNS = 3
-# Then targets below the best schedule, with shaving (see Solutions._targets): the
-# branchings each may take.
-TARGET_NODES = 2_000
 # The ``fixed`` of the node that ends a slice of the proof's search (see _restarts).
 PAUSED = -2
 
@@ -92,7 +89,8 @@ class Solutions(Iterator[Solution]):
     (``restart_nodes`` branchings times the Luby sequence, set before the first
     ``next``, as the FlatZinc front end does with :data:`RESTART_NODES`; see
     :mod:`lazyfun.csp.search.restarts`).  By default 0: one search by the model's
-    branching, but for a tentative branching, which restarts by default.
+    branching, but for a tentative branching or ``lns`` (runs of large neighbourhood
+    search by ``seed``, counted in ``lns``: see :mod:`lazyfun.csp.search.lns`).
     """
 
     def __init__(
@@ -106,6 +104,8 @@ class Solutions(Iterator[Solution]):
         goals: Sequence[tuple[Expr, int]] = (),
         strategies: Sequence[Strategy] = (),
         progress: SearchProgress | None = None,
+        lns: bool = False,
+        seed: int = 0,
     ) -> None:
         self._started = time.perf_counter()  # the limit counts compiling the constraints
         self.model = model
@@ -135,8 +135,10 @@ class Solutions(Iterator[Solution]):
         # searches; whether this run takes the solver's own branching, and the best
         # solution's domains (one bit each), whose values are tried first.
         tentative = any(s.tentative for s in strategies)
-        self.restart_nodes = RESTART_NODES if tentative else 0
-        self._restarting = self._set_times is None and (bool(goals) or tentative)
+        self.restart_nodes = RESTART_NODES if tentative or lns else 0
+        self.lns = neighbourhoods(decisions, goals, seed) if lns else None
+        searched = self._set_times is None or self.lns is not None  # outside scheduling
+        self._restarting = searched and (bool(goals) or tentative)
         self._skip: tuple[int, ...] | None = None  # a solution the runs found, shown once
         self._free = False
         self._guide: Domains | None = None
@@ -180,9 +182,7 @@ class Solutions(Iterator[Solution]):
         shows nothing there fits): the goal's span, raised by the relaxation."""
         least = self._compiled.goal.lowest(0, doms)
         relaxed = self._compiled.relaxation
-        if relaxed is None:
-            return [least]
-        bound = relaxed.lowest(doms)
+        bound = least if relaxed is None else relaxed.lowest(doms)
         return [] if bound is None else [max(least, bound)]
 
     def __iter__(self) -> Solutions:
@@ -216,11 +216,8 @@ class Solutions(Iterator[Solution]):
     def _limits(self) -> None:
         """Stop the stream once a limit is reached."""
         if self._limited():
-            raise _Stop(
-                "node_limit"
-                if self.node_limit is not None and self.nodes > self.node_limit
-                else "time_limit"
-            )
+            nodes = self.node_limit is not None and self.nodes > self.node_limit
+            raise _Stop("node_limit" if nodes else "time_limit")
 
     def _prune(self, node: Node) -> Node:
         if node.fixed == PAUSED:
@@ -606,7 +603,7 @@ class Solutions(Iterator[Solution]):
         self._open = [root.domains]  # the bound stays the whole model's meanwhile
         proof = self._tree(root)
         run = idle = 0
-        while idle < IDLE_RUNS and not self._empty:
+        while idle < (IDLE_RUNS if self.lns is None else STALE_RUNS) and not self._empty:
             run += 1
             self._free = run % 2 == 0
             self._try_ends = self.nodes + self.restart_nodes * luby(run)
@@ -647,7 +644,10 @@ class Solutions(Iterator[Solution]):
     def _run_free(self, root: Node) -> Generator[Solution, None, bool]:
         """A run by the solver's branching from ``root`` until its budget ends; whether
         it found a solution (without goals: the first ends it, and the proof's search
-        leaves it out).  Searched to its end, it has settled the model."""
+        leaves it out).  Searched to its end, it has settled the model.  With ``lns`` and a
+        solution, rounds of large neighbourhood search instead (:meth:`_rounds`)."""
+        if self.lns is not None and self._guide is not None:
+            return (yield from self._rounds(root, self.lns))
         found = False
         try:
             for solution in self._found(root):
@@ -660,6 +660,24 @@ class Solutions(Iterator[Solution]):
             return found
         self._empty = True
         return found
+
+    def _rounds(self, root: Node, lns: Neighbourhoods) -> Generator[Solution, None, bool]:
+        """Rounds until the run's budget ends, each the best solution with a part of ``root``
+        set free, searched for :data:`ROUND_NODES` branchings (one counted for its root,
+        which may fail); whether one found better.  A round settles nothing but itself."""
+        ends, before = self._try_ends, self.best
+        while self.nodes < ends and self._guide is not None:
+            self.nodes += 1
+            self._limits()
+            self._try_ends = min(ends, self.nodes + ROUND_NODES)
+            start, best = self._prune(Node(lns.relaxed(root.domains, self._guide), -1)), self.best
+            try:
+                yield from self._found(start)
+                lns.ended(improved=self.best is not best, exhausted=True)
+            except _Enough:
+                lns.ended(improved=self.best is not best, exhausted=False)
+        self._try_ends = ends
+        return self.best is not before
 
     def _run(self) -> Iterator[Solution]:
         compiled = self._compiled
