@@ -44,6 +44,7 @@ import shutil
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain, islice
 from typing import Any, Protocol, runtime_checkable
 
 from lazyfun.sinks.errors import RecordError
@@ -154,17 +155,18 @@ class _Readable(Positioned, Marking, Iterator[Any], Protocol):
     """A source read on a thread of its own, that can say where its reading stands."""
 
 
-MARK_EVERY = 1024  # the records between two marks a reading thread takes (16 µs a mark)
+MARK_EVERY = 1024  # the values between two marks a reading thread takes (16 µs a mark)
 
 
 class ThreadMarks(Marks):
     """The marks of a source read on a thread of its own (an AsyncStream's reader), taken
     by that thread as it reads, never by another (where the source stands is that
-    thread's to say): one every ``every`` records given (:meth:`reading` wraps the
-    source), each naming the records given when it was taken.  A commit records the
-    latest of them at its position or before, never one ahead of what it committed,
-    however far the thread has read ahead; a resumed job seeks to it and reads through
-    the records from there to the position, fewer than ``every`` and those held.  It
+    thread's to say): one every ``every`` values given, a record error counted, as in
+    the position (:meth:`reading` wraps the source), each naming the values given when
+    it was taken.  A commit records the latest of them at its position or before,
+    never one ahead of what it committed, however far the thread has read ahead; a
+    resumed job seeks to it and reads through the values from there to the position:
+    ``every`` at most, and those held.  It
     keeps ``most`` marks at most: the last commit's (a later commit's fallback, as a
     Stream's) and the latest, the thread being no further ahead of a commit than its
     read-ahead and what the concurrent steps hold (and what a filter dropped since the
@@ -196,27 +198,45 @@ class ThreadMarks(Marks):
         return best
 
     def reading(self, source: Iterator[Any]) -> Iterator[Any]:
-        """``source`` as its thread reads it, a mark taken every ``every`` records (the
+        """``source`` as its thread reads it, its mark taken every ``every`` values (the
         source itself where it cannot say where it stands)."""
         if isinstance(source, Positioned) and isinstance(source, Marking):
-            return _Marked(source, self)
+            return chain.from_iterable(self._stretches(source))
         return source
 
+    def _stretches(self, source: _Readable) -> Iterator[Iterator[Any]]:
+        """The values of ``source`` in stretches of ``every``, each read in C (nothing
+        between its values), the source's mark taken after each, on the reading thread.
+        A stretch cut short (the end, or an error) is followed by one value read on its
+        own, which tells the end from an error (the reading goes on after an error, as
+        the source's own does)."""
+        every = self.every
+        while True:
+            before = source.position
+            yield islice(source, every)
+            if source.position - before < every:
+                last = _Last(source)
+                yield last
+                if last.ended:
+                    return
+            self.took(source.mark())
 
-class _Marked(Iterator[Any]):
-    """A source whose reading thread takes its mark every so many records."""
 
-    def __init__(self, source: _Readable, marks: ThreadMarks) -> None:
-        self.source, self.marks, self.due = source, marks, source.position + marks.every
+class _Last(Iterator[Any]):
+    """One value of a source, read on its own: whether the source has ended."""
+
+    def __init__(self, source: Iterator[Any]) -> None:
+        self.source, self.read, self.ended = source, False, False
 
     def __next__(self) -> Any:
-        source = self.source
+        if self.read:
+            raise StopIteration
+        self.read = True
         try:
-            return next(source)
-        finally:  # a record error counts in the position too
-            if source.position >= self.due:
-                self.due = source.position + self.marks.every
-                self.marks.took(source.mark())
+            return next(self.source)
+        except StopIteration:
+            self.ended = True
+            raise
 
 
 def resume_source(source: Positioned, state: dict[str, Any]) -> None:
