@@ -58,18 +58,15 @@ class Spilling(Gauge):
 
 
 class Rows:
-    """A hash join's table watched for ``explain``: the rows it holds (counted again
-    only when its number of keys changed: once filled, a look is a ``len``)."""
+    """A hash join's table watched for ``explain``: the rows it holds."""
 
     def __init__(self, table: Any) -> None:
-        self.table, self.keys, self.rows = table, -1, 0
+        self.table = table
 
     def most_held(self) -> int:
         """The rows the table holds (it only grows)."""
-        rows = self.table.rows
-        if len(rows) != self.keys:
-            self.keys, self.rows = len(rows), sum(map(len, rows.values()))
-        return self.rows
+        count: int = self.table.count
+        return count
 
     def close(self) -> None:
         """Nothing to let go of: the table is the join's."""

@@ -64,13 +64,20 @@ def _mismatch(this: Any, item: int, other: Any, where: str) -> KeyMismatch:
 
 class HashTable(Generic[T]):
     """The other side of a hash join: its items by key, in their order, holding at most
-    ``memory`` bytes (a ValueError with the reason beyond it).  A key of this side that
+    ``memory`` bytes (a ValueError with the reason beyond it).  Each key's first row is
+    in ``first`` (the keys in the order they came), the rows after it, of a key that has
+    more, in ``more``: a key of one row, the usual case, is found in one lookup.  Keys
+    that are all ints from 0 to less than twice their number (ids) have their first
+    rows in a list as well, at their key (:meth:`indexed`).  A key of this side that
     finds no rows is checked by its type (:meth:`check`): one that can equal none of
     the table's keys' types is a :class:`KeyMismatch` at its place."""
 
     def __init__(self, key: Callable[[T], Any], memory: int | None) -> None:
         self.key, self.memory = key, memory
-        self.rows: dict[Any, list[T]] = {}
+        self.first: dict[Any, T] = {}
+        self.more: dict[Any, list[T]] = {}
+        self.count = 0  # the rows held
+        self.index: list[Any] = []  # first[k] at k, MISSING where no key (see indexed)
         self.held = 0
         self.errors: deque[Exception] = deque()
         # the key types a missing key may have (a set lookup a miss); the first key of
@@ -80,20 +87,25 @@ class HashTable(Generic[T]):
 
     def add(self, chunk: list[T]) -> None:
         """Hold the rows of ``chunk`` (a row whose key raises left out, its error kept)."""
-        key, rows = self.key, self.rows
+        key, first, more = self.key, self.first, self.more
+        keys = len(first)
         for item in chunk:
             try:
                 k = key(item)
             except Exception as error:
                 self.errors.append(error)
                 continue
-            rows.setdefault(k, []).append(item)
+            first.setdefault(k, item)
+            if len(first) == keys:  # a key seen before: a row after its first
+                more.setdefault(k, []).append(item)
+            keys = len(first)
+            self.count += 1
         if self.memory is not None and chunk:
             self.held += len(chunk) * (64 + size_of(chunk[0]))
             if self.held > self.memory:
                 raise ValueError(
                     f"join: the other side passed memory={self.memory:,} bytes after "
-                    f"{sum(map(len, rows.values())):,} items; a hash join holds it all. Sort "
+                    f"{self.count:,} items; a hash join holds it all. Sort "
                     "both sides on the key and join with sorted=True (constant memory)"
                 )
 
@@ -112,7 +124,24 @@ class HashTable(Generic[T]):
             while self.errors:
                 yield self.errors.popleft()
             if not chunk:
+                self.indexed()
                 return
+
+    def indexed(self) -> None:
+        """The first rows in ``index`` at their keys, when every key is an int (not a
+        bool) from 0 to less than twice the keys' number, and the list (8 bytes a place)
+        fits the memory budget: an int key in its range is read there, one index
+        instead of a dict's lookup, and finds there what ``first`` holds for it."""
+        first = self.first
+        if not first or set(map(type, first)) != {int} or min(first) < 0:
+            return
+        size = max(first) + 1
+        if size > 2 * len(first) or (self.memory and self.held + 8 * size > self.memory):
+            return
+        index = [MISSING] * size
+        for k, row in first.items():
+            index[k] = row
+        self.index = index
 
     def check(self, k: Any, item: int) -> None:
         """A key ``k`` of this side's ``item`` that found no rows, and whose type is not
@@ -120,7 +149,7 @@ class HashTable(Generic[T]):
         empty table matches every type)."""
         if self.firsts is None:
             self.firsts = {}
-            for key in self.rows:  # once, by distinct key
+            for key in self.first:  # once, by distinct key
                 self.firsts.setdefault(type(key), key)
         kind = type(k)
         if not self.firsts or any(_may_equal(kind, other) for other in self.firsts):
@@ -132,12 +161,18 @@ class HashTable(Generic[T]):
     def pairs(self, item: T, k: Any, left: bool, index: int) -> list[tuple[T, Any]]:
         """The pairs ``item`` (whose key is ``k``, the ``index``-th item) makes: one a
         matching row, or with ``left`` ``(item, None)`` when none matches."""
-        rows = self.rows.get(k)
-        if rows is None:
+        row = self.first.get(k, MISSING)
+        if row is MISSING:
             if type(k) not in self.matching:
                 self.check(k, index)
             return [(item, None)] if left else []
-        return [(item, row) for row in rows]
+        pairs = [(item, row)]
+        if self.more:
+            pairs.extend((item, row) for row in self.more.get(k, ()))
+        return pairs
+
+
+MISSING: Any = object()  # what ``HashTable.first.get(k, MISSING)`` gives a key of no rows
 
 
 _END: Any = object()

@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 from typing import Any, TypeVar
 
-from lazyfun.streams.joins import HashTable, MergeJoin, MergeJoining
+from lazyfun.streams.joins import MISSING, HashTable, MergeJoin, MergeJoining
 from lazyfun.streams.shared.parts import Held
 from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.sync.steps import Failure
-from lazyfun.streams.verbs import Accumulators, Recent
+from lazyfun.streams.verbs import _FIELD_NAMES, Accumulators, Recent
 from lazyfun.streams.windows import EventTime, Window
 
 __all__ = [
@@ -78,9 +78,10 @@ def hash_join(
 ) -> Iterator[tuple[Any, Any]]:
     """Pairs of an item and each row of ``other`` with its key (``left``: and the items
     with none, paired with None), ``other`` read into ``table`` at the first read; read
-    in C, an error passed on as a segment whose read raises it.  An item whose key can
-    equal none of the table's (by type: :meth:`HashTable.check`) is a KeyMismatch at its
-    place, and the join goes on."""
+    in C, the pairs up to an error as one segment, the error as a segment whose read
+    raises it (an item at a time: the pairs of an item are given before the next is
+    read).  An item whose key can equal none of the table's (by type:
+    :meth:`HashTable.check`) is a KeyMismatch at its place, and the join goes on."""
     return chain.from_iterable(_join_segments(source, key, other, table, left))
 
 
@@ -93,24 +94,52 @@ def _join_segments(
 ) -> Iterator[Iterable[tuple[Any, Any]]]:
     for error in table.filled(other):
         yield Failure(error)
-    rows_of, matching, check = table.rows.get, table.matching, table.check
     numbered = enumerate(source, 1)  # an error from the source counts no item
-    while True:
-        try:
-            for index, item in numbered:  # the loop goes on after an error (it resumes)
+    failed: list[Exception] = []
+    while True:  # the pairs up to an error, the error, the pairs after it
+        yield _pairs(numbered, key, table, left, failed)
+        if not failed:
+            return
+        yield Failure(failed.pop())
+
+
+def _pairs(
+    numbered: Iterator[tuple[int, Any]],
+    key: Callable[[Any], Any],
+    table: HashTable[Any],
+    left: bool,
+    failed: list[Exception],
+) -> Iterator[tuple[Any, Any]]:
+    """The pairs of the items of ``numbered`` up to its end, or up to an error (of the
+    source, of a key, a KeyMismatch), which ends them, kept in ``failed``.  A key made
+    by :func:`~lazyfun.streams.verbs.field` is read inline, as it reads."""
+    first, more, matching, check = table.first.get, table.more, table.matching, table.check
+    placed, size = table.index, len(table.index)
+    # (not _FIELD_NAMES.get: it raises for a key no weak reference can be made to)
+    name = _FIELD_NAMES[key] if key in _FIELD_NAMES else None  # noqa: SIM401
+    try:
+        for index, item in numbered:
+            if name is None:
                 k = key(item)
-                rows = rows_of(k)
-                if rows:
-                    yield [(item, row) for row in rows]
-                    continue
+            else:
+                try:
+                    k = item[name]
+                except TypeError:  # not a mapping: a dataclass, a Struct, a named tuple
+                    k = getattr(item, name)
+            # an int key of an indexed table is read at its place, any other looked up
+            row = placed[k] if type(k) is int and 0 <= k < size else first(k, MISSING)
+            if row is MISSING:
                 if type(k) not in matching:  # a key that may never match: a type check
                     check(k, index)
                 if left:
-                    yield ((item, None),)
-            return
-        except Exception as error:
-            yield Failure(error)
-            del error
+                    yield item, None
+                continue
+            yield item, row
+            if more:
+                for row in more.get(k, ()):
+                    yield item, row
+    except Exception as error:
+        failed.append(error)
 
 
 class MergeJoinStep(MergeJoining, Iterator[tuple[Any, Any]]):
