@@ -108,8 +108,9 @@ def _structure(draw: st.DrawFn, m: Model, picked: list[Decision], kind: str, k: 
 @st.composite
 def goal_models(draw: st.DrawFn) -> Model:
     """Three to seven decisions over 0..4, up to three constraints of any kind, a weighted sum
-    of some of them (less twice the largest of all, at times) to minimise or maximise: the
-    others are the rounds' to fix or set free; a branching of the model's, often poor."""
+    of some of them (less twice the largest of all, at times) to minimise or maximise, at
+    times a second goal: the others are the rounds' to fix or set free; a branching of the
+    model's, often poor."""
     m = Model()
     xs = [m.decision(f"x{i}", Domain.integer_range(0, 4)) for i in range(draw(st.integers(3, 7)))]
     for k in range(draw(st.integers(0, 3))):
@@ -120,6 +121,8 @@ def goal_models(draw: st.DrawFn) -> Model:
     if draw(st.booleans()):
         goal = goal - 2 * maximum(xs)
     (m.minimize if draw(st.booleans()) else m.maximize)(goal)
+    if draw(st.booleans()):  # a second goal, breaking the first's ties
+        m.minimize(xs[-1] - xs[0])
     order = draw(st.permutations(xs))  # a branching that is often poor: the first is bad
     m.branch_on(order, value=draw(st.sampled_from(["min", "max", "split", "reverse_split"])))
     return m
@@ -129,7 +132,7 @@ def _run(m: Model, *, lns: bool, nodes: int, seed: int = 0) -> list[Solution]:
     stream = m.solutions(lns=lns, seed=seed)
     stream.restart_nodes = nodes  # short runs: many rounds on a small model
     found = list(stream)
-    assert lns is (stream.lns is not None)  # the decisions out of the goal to set free
+    assert lns is (stream.lns is not None)
     return found
 
 

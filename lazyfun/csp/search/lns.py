@@ -10,16 +10,20 @@ strictly better solutions).  A better solution found is reported as branch and b
 reports one, and the next rounds start from it.
 
 The part set free is a fraction ``rate`` of the *candidates* (the model's own
-decisions, neither hidden nor in a goal; hidden ones and the goal's are never fixed:
-they follow the others).  It adapts: a round that searches its neighbourhood to the end
-and finds nothing better widens the next (``rate`` times :data:`GROW`, up to
-:data:`MOST`); one that runs out of branchings narrows it (down to :data:`LEAST`);
-one that finds better keeps it.  The choice is a seeded ``random.Random``, so a run is
-the same for the same seed and the same limits.
+decisions, neither hidden nor a goal that is one decision, such as a makespan: those are
+never fixed, they follow the others; a goal's sum is of candidates).  It adapts: a
+round that searches its neighbourhood to the end and finds nothing better widens the
+next (``rate`` times :data:`GROW`, up to :data:`MOST`); one that runs out of branchings
+narrows it (down to :data:`LEAST`); one that finds better keeps it.  The choice is a
+seeded ``random.Random``, so a run is the same for the same seed and the same limits.
 
 Rounds prove nothing: the proof's search, in slices between them, still runs, and once
 :data:`STALE_RUNS` of the rounds' runs in a row find nothing better it goes on alone to
 its end; a search that reaches its end proves the best optimal, as without rounds.
+
+Five candidates of six decisions, each over three values, the best solution at the
+first value of each: one candidate (a fifth) is set free, the sixth decision is not a
+candidate and stays free.
 
 >>> n = Neighbourhoods([0, 1, 2, 3, 4], seed=1)
 >>> n.relaxed([0b111] * 6, [0b001] * 6)
@@ -97,7 +101,7 @@ def neighbourhoods(
     decisions: Sequence[Decision], goals: Sequence[tuple[Expr, int]], seed: int
 ) -> Neighbourhoods | None:
     """The rounds' neighbourhoods for a model with ``goals``, over its decisions neither
-    hidden nor in a goal; None without goals or such decisions."""
-    in_goals = {i for expr, _ in goals for i in expr.terms}
-    free = [d.index for d in decisions if not d.hidden and d.index not in in_goals]
+    hidden nor a goal of one decision; None without goals or such decisions."""
+    objectives = {i for expr, _ in goals if len(expr.terms) == 1 for i in expr.terms}
+    free = [d.index for d in decisions if not d.hidden and d.index not in objectives]
     return Neighbourhoods(free, seed) if goals and free else None
