@@ -5,6 +5,11 @@ call that stops failing fails the suite.  Each was let through before (issue 58)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TypedDict
+
+import msgspec
+
 from lazyfun import AsyncStream, LazyList, Stream, astream, compose, compose_left, pipe, stream
 from lazyfun.parallel import pmap
 
@@ -72,3 +77,38 @@ sync_list: list[int] = astream(range(3)).to_list()  # type: ignore[assignment]  
 async_only: AsyncStream[int] = stream(range(3))  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
 for _ in astream(range(3)):  # type: ignore[misc]  # pyright: ignore[reportGeneralTypeIssues, reportUnknownVariableType]
     pass
+
+# a join of an int key against a str one (a JSON log's ids against a CSV's) found no pairs,
+# and both checkers let it through: the keys were Any (issue 69)
+
+
+class Event(TypedDict):
+    user: int
+
+
+class User(TypedDict):
+    id: str
+
+
+class Person(msgspec.Struct):
+    id: int
+
+
+@dataclass
+class Order:
+    ref: str
+
+
+def user_of(event: Event) -> int:
+    return event["user"]
+
+
+def id_of(user: User) -> str:
+    return user["id"]
+
+
+events: list[Event] = []
+users: list[User] = []
+stream(events).join(users, lambda e: e["user"], other_on=lambda u: u["id"])  # type: ignore[type-var]  # pyright: ignore[reportCallIssue, reportArgumentType]
+stream(events).join(users, user_of, other_on=id_of, how="left")  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+astream([Order("1")]).join([Person(1)], lambda o: o.ref, other_on=lambda p: p.id)  # type: ignore[type-var]  # pyright: ignore[reportCallIssue, reportArgumentType]

@@ -23,7 +23,38 @@ from lazyfun.streams.sync.steps import check_count, seconds
 from lazyfun.streams.verbs import Accumulators, field, reductions
 
 if TYPE_CHECKING:
+    from datetime import date, time
+    from decimal import Decimal
+    from enum import Enum
+    from uuid import UUID
+
     from lazyfun.streams.stream import Stream
+
+    # The key of a join given two functions: one of these types, the same on both sides (as
+    # AnyStr is str or bytes in both places), so that the checkers refuse an int key against
+    # a str one (the ids of a CSV file against a JSON log's).  A subclass counts as its type
+    # (bool and IntEnum as int, datetime as date), an int as a float, and the types with None
+    # are a missing key's.  Constrained, not a plain TypeVar: a plain one is widened to
+    # ``int | str`` (or ``object``) and lets the pair through.
+    Key = TypeVar(
+        "Key",
+        int,
+        float,
+        str,
+        bytes,
+        Decimal,
+        date,
+        time,
+        timedelta,
+        UUID,
+        Enum,
+        tuple[Any, ...],
+        int | None,
+        float | None,
+        str | None,
+        bytes | None,
+        date | None,
+    )
 
 __all__ = ["Verbs"]
 
@@ -116,7 +147,7 @@ class Verbs(Shapes[T, M]):
         on: str | Callable[[T], Any],
         *,
         how: Literal["inner"] = "inner",
-        other_on: str | Callable[[R], Any] | None = None,
+        other_on: str | None = None,
         sorted: bool = False,
         memory: int | None = None,
     ) -> Stream[tuple[T, R], M]: ...
@@ -128,7 +159,57 @@ class Verbs(Shapes[T, M]):
         on: str | Callable[[T], Any],
         *,
         how: Literal["left"],
-        other_on: str | Callable[[R], Any] | None = None,
+        other_on: str | None = None,
+        sorted: bool = False,
+        memory: int | None = None,
+    ) -> Stream[tuple[T, R | None], M]: ...
+
+    @overload
+    def join(
+        self,
+        other: Iterable[R],
+        on: str,
+        *,
+        how: Literal["inner"] = "inner",
+        other_on: Callable[[R], Any],
+        sorted: bool = False,
+        memory: int | None = None,
+    ) -> Stream[tuple[T, R], M]: ...
+
+    @overload
+    def join(
+        self,
+        other: Iterable[R],
+        on: str,
+        *,
+        how: Literal["left"],
+        other_on: Callable[[R], Any],
+        sorted: bool = False,
+        memory: int | None = None,
+    ) -> Stream[tuple[T, R | None], M]: ...
+
+    # Two key functions: typed (``Key``).  These come last: of the overloads a call fails
+    # alike, pyright reports the last, so a mismatched pair is told in their terms.
+    @overload
+    def join(
+        self,
+        other: Iterable[R],
+        on: Callable[[T], Key],
+        *,
+        how: Literal["inner"] = "inner",
+        other_on: Callable[[R], Key],
+        sorted: bool = False,
+        memory: int | None = None,
+    ) -> Stream[tuple[T, R], M]: ...
+
+    @overload
+    def join(
+        self,
+        other: Iterable[R],
+        on: Callable[[T], Key],
+        *,
+        how: Literal["left"],
+        other_on: Callable[[R], Key],
         sorted: bool = False,
         memory: int | None = None,
     ) -> Stream[tuple[T, R | None], M]: ...
@@ -151,6 +232,17 @@ class Verbs(Shapes[T, M]):
         (refused with the reason once it passes ``memory=`` bytes); with ``sorted=True``
         both sides must be sorted on their keys and are merged in constant memory (the
         rows of one key), a key out of order a ValueError.
+
+        Keys of two types that never equal each other are a ``KeyMismatch`` where they
+        meet.  Given as two functions, the keys are typed too, and mypy and pyright refuse
+        the pair before it runs: both must give the same one of ``int``, ``float``,
+        ``str``, ``bytes``, ``Decimal``, ``date``, ``time``, ``timedelta``, ``UUID``, an
+        ``Enum`` or a tuple (``int``, ``float``, ``str``, ``bytes`` and ``date`` may be
+        None), a subclass counting as its type and an int as a float.  So
+        ``on=lambda e: e["user"]`` (an ``int`` field of a TypedDict, a Struct or a
+        dataclass) against ``other_on=lambda u: u["id"]`` (a ``str``) is a type error.
+        Field names, and one function for both sides, are not checked; a key of another
+        type is given by name, or by a function typed as giving ``Any``.
 
         >>> people = [{"id": 1, "name": "ada"}, {"id": 2, "name": "alan"}]
         >>> orders = [{"who": 1, "item": "tea"}, {"who": 1, "item": "cake"}]
