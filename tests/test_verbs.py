@@ -579,6 +579,30 @@ def test_a_sort_spills_runs_in_passes_of_its_fan_in() -> None:
     sorter.close()
 
 
+@given(
+    keys=st.lists(st.integers(0, 5), min_size=50, max_size=400),
+    memory=st.integers(1_000, 30_000),
+    chunk=st.integers(1, 64),
+    reverse=st.booleans(),
+    keyed=st.booleans(),
+)
+def test_a_sorts_merge_of_its_runs_is_sorteds_order(
+    keys: list[int], memory: int, chunk: int, reverse: bool, keyed: bool
+) -> None:
+    # runs of any length, in frames of any size, merged a block at a time: each block
+    # what the frames hold up to the first of their last keys; on equal keys (few keys,
+    # many items) the earlier run first, the items held in memory last
+    from lazyfun.streams.verbs import Sorter
+
+    items = [(k, i) for i, k in enumerate(keys)]
+    key = (lambda item: item[0]) if keyed else None
+    sorter: Sorter[tuple[int, int]] = Sorter(key, reverse, memory)
+    for start in range(0, len(items), chunk):
+        sorter.add(items[start : start + chunk])
+    assert list(sorter.output()) == sorted(items, key=key, reverse=reverse)
+    sorter.close()
+
+
 # --- keyed folds: one state a key, within memory= when it is given -----------------------
 
 
@@ -835,11 +859,13 @@ def test_aggregate_lets_each_keys_state_go_as_it_makes_its_values() -> None:
         state = tracemalloc.get_traced_memory()[0] - base
         tracemalloc.reset_peak()
         out = held.output()
-        peak = tracemalloc.get_traced_memory()[1] - base
+        kept, peak = (at - base for at in tracemalloc.get_traced_memory())
     finally:
         tracemalloc.stop()
     assert out[19_999] == {"s": 0.75}
-    assert peak < 1.5 * state  # the state and the values both whole were 1.8 times
+    # the values and the state both whole at the end would be kept + state (a list a key
+    # emptied, or a C state let go, as its values are made)
+    assert peak < kept + state / 2
 
 
 @given(

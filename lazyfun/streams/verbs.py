@@ -20,7 +20,7 @@ import os
 import time
 import weakref
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from lazyfun.compiled import PURE_ENV
@@ -430,15 +430,24 @@ class Accumulators:
             return state
         ends = [r.end for _, r, _ in self.named]
         names = [name for name, _, _ in self.named]
+        states = state.items() if FOLDER is None else _listed(state)
         if all(type(r) in _PLAIN_END for _, r, _ in self.named):
-            return {k: dict(zip(names, accs, strict=True)) for k, accs in state.items()}
+            return {k: dict(zip(names, accs, strict=True)) for k, accs in states}
 
         def ended(accs: list[Any]) -> dict[str, Any]:
             values = {name: end(acc) for name, end, acc in zip(names, ends, accs, strict=True)}
             accs.clear()  # a key's state let go as its values are made: not both held
             return values
 
-        return {k: ended(accs) for k, accs in state.items()}
+        return {k: ended(accs) for k, accs in states}
+
+
+def _listed(state: dict[Any, Any]) -> Iterator[tuple[Any, list[Any]]]:
+    """Each key of ``state`` and its state as a list of each reduction's, in order, a C
+    ``Folder``'s state (an ``Accs``) let go as its list is made."""
+    for k in list(state):
+        accs = state.pop(k)
+        yield k, accs if isinstance(accs, list) else accs.list()
 
 
 _ENTRY = 64  # bytes a key's entry takes in a dict of states, its growth included
@@ -510,6 +519,7 @@ def _adder(
         tuple(r.start for _, r, _ in named),
         tuple(r.step for _, r, _ in named),
         _spill_float,
+        _Exact,
     )
 
 

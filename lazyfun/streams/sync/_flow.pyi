@@ -99,6 +99,7 @@ class Folder:
         starts: tuple[Callable[[Any], object] | None, ...],
         steps: tuple[Callable[[Any, Any], object] | None, ...],
         spill: Callable[[Any, float, float, float, float], None],
+        exact: Callable[[], list[float]],
     ) -> Folder: ...
     def __call__(
         self, items: Iterable[Any], state: dict[Any, Any], grown: Callable[[Any], None] | None
@@ -115,3 +116,10 @@ class Runs(Iterator[Any]):
     def given(self) -> int: ...
     run: list[Any] | None
     def __next__(self) -> Any: ...
+
+@final
+class Accs:
+    """A key's state in a :class:`Folder`'s fold: a count and a sum of floats held as C
+    numbers, any other reduction's state as the Python loop keeps it."""
+
+    def list(self) -> list[Any]: ...

@@ -2,7 +2,8 @@
  * loop lazyfun.streams.verbs._adder writes in Python, step for step (see steps.h). */
 #include "steps.h"
 
-#include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 enum { FOLD_COUNT, FOLD_SUM, FOLD_MIN, FOLD_MAX, FOLD_FIRST, FOLD_LAST, FOLD_OTHER, FOLD_OPS };
 
@@ -14,7 +15,7 @@ typedef struct {
     PyObject *starts;   /* a tuple of each reduction's start (bound), or None */
     PyObject *steps;    /* a tuple of each reduction's step (bound), or None */
     PyObject *spill;    /* the exact sum's rare case: spill(acc, x, s, t, f) */
-    PyObject *one;      /* the int 1, a count's step */
+    PyObject *exact;    /* the class of an exact sum's state as the Python loop keeps it */
     Py_ssize_t n;
     int *ops;
 } Folder;
@@ -50,51 +51,103 @@ read_value(Folder *self, Py_ssize_t i, PyObject *item, PyObject **value)
     return *value == NULL ? -1 : 0;
 }
 
-/* A new key's state: each reduction's start of its value, in order. */
+/* A key's state: one slot a reduction.  A count is a C integer and an exact sum, while
+ * only floats came, its two floats (hi, lo) as C doubles: no object at all (obj NULL);
+ * any other state is the object the Python loop keeps (obj).  list() gives the state as
+ * that loop keeps it (a list of each reduction's), which Accumulators.output() ends. */
+typedef struct {
+    PyObject *obj;
+    double hi, lo;
+    long long count;
+} Slot;
+
+typedef struct {
+    PyObject_VAR_HEAD
+    Folder *folder;  /* the reductions', for their kinds and the exact sum's class */
+    Slot slots[1];
+} Accs;
+
+/* A new state of n empty slots, untracked by the collector until one holds an object. */
+static Accs *
+new_accs(Folder *folder)
+{
+    Accs *accs = PyObject_GC_NewVar(Accs, &AccsType, folder->n);
+    if (accs == NULL) {
+        return NULL;
+    }
+    memset(accs->slots, 0, sizeof(Slot) * (size_t)folder->n);
+    accs->folder = (Folder *)Py_NewRef(folder);
+    return accs;
+}
+
+/* Slot i holds obj from now (taking its reference); -1 if obj is NULL. */
+static int
+hold(Accs *accs, Py_ssize_t i, PyObject *obj)
+{
+    if (obj == NULL) {
+        return -1;
+    }
+    Py_XSETREF(accs->slots[i].obj, obj);
+    if (!PyObject_GC_IsTracked((PyObject *)accs)) {
+        PyObject_GC_Track((PyObject *)accs);
+    }
+    return 0;
+}
+
+/* An exact sum's two floats as the Python loop keeps them: an _Exact [hi, lo]. */
 static PyObject *
+exact_of(Folder *folder, Slot *slot)
+{
+    PyObject *exact = PyObject_CallNoArgs(folder->exact);
+    if (exact == NULL) {
+        return NULL;
+    }
+    PyObject *hi = PyFloat_FromDouble(slot->hi), *lo = PyFloat_FromDouble(slot->lo);
+    if (hi == NULL || lo == NULL || PyList_Append(exact, hi) < 0 || PyList_Append(exact, lo) < 0) {
+        Py_CLEAR(exact);
+    }
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    return exact;
+}
+
+/* A new key's state: each reduction's start of its value, in order. */
+static Accs *
 started(Folder *self, PyObject **values)
 {
-    PyObject *accs = PyList_New(self->n);
+    Accs *accs = new_accs(self);
     if (accs == NULL) {
         return NULL;
     }
     for (Py_ssize_t i = 0; i < self->n; i++) {
-        PyObject *acc;
+        Slot *slot = &accs->slots[i];
+        PyObject *v = values[i];
+        int failed = 0;
         switch (self->ops[i]) {
         case FOLD_COUNT:
-            acc = Py_NewRef(self->one);
+            slot->count = 1;
             break;
         case FOLD_SUM:
         case FOLD_OTHER:
-            acc = PyObject_CallOneArg(PyTuple_GET_ITEM(self->starts, i), values[i]);
+            if (self->ops[i] == FOLD_SUM && PyFloat_CheckExact(v)) {  /* as [] += (v, 0.0) */
+                slot->hi = PyFloat_AS_DOUBLE(v);
+            } else {
+                failed = hold(accs, i, PyObject_CallOneArg(PyTuple_GET_ITEM(self->starts, i), v));
+            }
             break;
         default:
-            acc = Py_NewRef(values[i]);
+            failed = hold(accs, i, Py_NewRef(v));
         }
-        if (acc == NULL) {
+        if (failed) {
             Py_DECREF(accs);
             return NULL;
         }
-        PyList_SET_ITEM(accs, i, acc);
     }
     return accs;
 }
 
-/* Replace accs[i] by value (taking its reference); -1 if value is NULL. */
-static int
-put(PyObject *accs, Py_ssize_t i, PyObject *value)
-{
-    if (value == NULL) {
-        return -1;
-    }
-    PyObject *old = PyList_GET_ITEM(accs, i);
-    PyList_SET_ITEM(accs, i, value);
-    Py_DECREF(old);
-    return 0;
-}
-
-/* The exact sum's step for the float x: TwoSum twice over acc = [hi, lo, *more]
- * (lazyfun.streams.verbs._add_float), the rare case handed to spill. */
+/* The exact sum's step for the float x over acc = [hi, lo, *more] (an _Exact list):
+ * TwoSum twice (lazyfun.streams.verbs._add_float), the rare case handed to spill. */
 static int
 add_float(Folder *self, PyObject *acc, PyObject *x)
 {
@@ -125,61 +178,83 @@ add_float(Folder *self, PyObject *acc, PyObject *x)
         Py_XDECREF(done);
         return done == NULL ? -1 : 0;
     }
-    if (put(acc, 0, PyFloat_FromDouble(s)) < 0) {
+    PyObject *high = PyFloat_FromDouble(s), *low = PyFloat_FromDouble(t);
+    if (high == NULL || low == NULL) {
+        Py_XDECREF(high);
+        Py_XDECREF(low);
         return -1;
     }
-    return put(acc, 1, PyFloat_FromDouble(t));
+    Py_SETREF(PyList_GET_ITEM(acc, 0), high);
+    Py_SETREF(PyList_GET_ITEM(acc, 1), low);
+    return 0;
+}
+
+/* The exact sum's step of slot i for the value v: TwoSum twice on the slot's doubles
+ * while only floats come and nothing is left over; else the state made an _Exact
+ * (exact_of) and v added to it as the Python loop adds it. */
+static int
+summed(Folder *self, Accs *accs, Py_ssize_t i, PyObject *v)
+{
+    Slot *slot = &accs->slots[i];
+    if (slot->obj == NULL && PyFloat_CheckExact(v)) {
+        double hi = slot->hi, lo = slot->lo, x = PyFloat_AS_DOUBLE(v);
+        double s = hi + x, z = s - hi;
+        double e = (hi - (s - z)) + (x - z);
+        double t = lo + e;
+        z = t - lo;
+        double f = (lo - (t - z)) + (e - z);
+        if (f == 0.0) {
+            slot->hi = s;
+            slot->lo = t;
+            return 0;
+        }
+    }
+    if (slot->obj == NULL && hold(accs, i, exact_of(self, slot)) < 0) {
+        return -1;
+    }
+    if (PyFloat_CheckExact(v) && PyList_Check(slot->obj)) {
+        return add_float(self, slot->obj, v);
+    }
+    PyObject *done =
+        PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(self->steps, i), slot->obj, v, NULL);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
 }
 
 /* Each reduction's step over the key's state accs, in order. */
 static int
-stepped(Folder *self, PyObject *accs, PyObject **values)
+stepped(Folder *self, Accs *accs, PyObject **values)
 {
-    if (!PyList_Check(accs) || PyList_GET_SIZE(accs) != self->n) {
-        PyErr_SetString(PyExc_SystemError, "a key's state is not a list of its reductions'");
-        return -1;
-    }
     for (Py_ssize_t i = 0; i < self->n; i++) {
-        PyObject *acc = PyList_GET_ITEM(accs, i), *v = values[i];
+        PyObject *acc = accs->slots[i].obj, *v = values[i];
         int less;
         switch (self->ops[i]) {
         case FOLD_COUNT:
-            if (put(accs, i, PyNumber_InPlaceAdd(acc, self->one)) < 0) {
-                return -1;
-            }
+            accs->slots[i].count++;
             break;
         case FOLD_SUM:
-            if (PyFloat_CheckExact(v) && PyList_Check(acc)) {
-                if (add_float(self, acc, v) < 0) {
-                    return -1;
-                }
-            } else {
-                PyObject *done = PyObject_CallFunctionObjArgs(
-                    PyTuple_GET_ITEM(self->steps, i), acc, v, NULL);
-                if (done == NULL) {
-                    return -1;
-                }
-                Py_DECREF(done);
+            if (summed(self, accs, i, v) < 0) {
+                return -1;
             }
             break;
         case FOLD_MIN:
         case FOLD_MAX:
             less = self->ops[i] == FOLD_MIN ? PyObject_RichCompareBool(v, acc, Py_LT)
                                             : PyObject_RichCompareBool(acc, v, Py_LT);
-            if (less < 0 || (less && put(accs, i, Py_NewRef(v)) < 0)) {
+            if (less < 0 || (less && hold(accs, i, Py_NewRef(v)) < 0)) {
                 return -1;
             }
             break;
         case FOLD_FIRST:
             break;
         case FOLD_LAST:
-            if (put(accs, i, Py_NewRef(v)) < 0) {
+            if (hold(accs, i, Py_NewRef(v)) < 0) {
                 return -1;
             }
             break;
         default:
-            if (put(accs, i, PyObject_CallFunctionObjArgs(
-                                 PyTuple_GET_ITEM(self->steps, i), acc, v, NULL)) < 0) {
+            if (hold(accs, i, PyObject_CallFunctionObjArgs(
+                                  PyTuple_GET_ITEM(self->steps, i), acc, v, NULL)) < 0) {
                 return -1;
             }
         }
@@ -207,11 +282,15 @@ fold_one(Folder *self, PyObject *item, PyObject *state, PyObject *grown, PyObjec
     if (read < self->n) {
         /* a value's error is set */
     } else if (accs != NULL) {
-        Py_INCREF(accs);  /* a step may call Python, which may change the state */
-        done = stepped(self, accs, values);
-        Py_DECREF(accs);
+        if (!Py_IS_TYPE(accs, &AccsType) || ((Accs *)accs)->folder != self) {
+            PyErr_SetString(PyExc_SystemError, "a key's state is not this fold's");
+        } else {
+            Py_INCREF(accs);  /* a step may call Python, which may change the state */
+            done = stepped(self, (Accs *)accs, values);
+            Py_DECREF(accs);
+        }
     } else if (!PyErr_Occurred()) {
-        PyObject *fresh = started(self, values);
+        PyObject *fresh = (PyObject *)started(self, values);
         if (fresh != NULL) {
             done = PyDict_SetItem(state, k, fresh);
             Py_DECREF(fresh);
@@ -258,15 +337,16 @@ Folder_call(Folder *self, PyObject *args, PyObject *kwargs)
     Py_RETURN_NONE;
 }
 
-/* Folder(by, by_name, reads, ops, starts, steps, spill): see lazyfun.streams.verbs. */
+/* Folder(by, by_name, reads, ops, starts, steps, spill, exact): see lazyfun.streams.verbs. */
 static PyObject *
 Folder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *by, *by_name, *reads, *ops, *starts, *steps, *spill;
-    static char *names[] = {"by", "by_name", "reads", "ops", "starts", "steps", "spill", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!O!O!O!O:Folder", names, &by, &by_name,
+    PyObject *by, *by_name, *reads, *ops, *starts, *steps, *spill, *exact;
+    static char *names[] = {"by", "by_name", "reads", "ops", "starts", "steps", "spill", "exact",
+                            NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!O!O!O!OO:Folder", names, &by, &by_name,
                                      &PyTuple_Type, &reads, &PyTuple_Type, &ops, &PyTuple_Type,
-                                     &starts, &PyTuple_Type, &steps, &spill)) {
+                                     &starts, &PyTuple_Type, &steps, &spill, &exact)) {
         return NULL;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(reads);
@@ -308,11 +388,7 @@ Folder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->starts = Py_NewRef(starts);
     self->steps = Py_NewRef(steps);
     self->spill = Py_NewRef(spill);
-    self->one = PyLong_FromLong(1);
-    if (self->one == NULL) {
-        Py_DECREF(self);
-        return NULL;
-    }
+    self->exact = Py_NewRef(exact);
     return (PyObject *)self;
 }
 
@@ -325,6 +401,7 @@ Folder_traverse(Folder *self, visitproc visit, void *arg)
     Py_VISIT(self->starts);
     Py_VISIT(self->steps);
     Py_VISIT(self->spill);
+    Py_VISIT(self->exact);
     return 0;
 }
 
@@ -337,7 +414,7 @@ Folder_clear(Folder *self)
     Py_CLEAR(self->starts);
     Py_CLEAR(self->steps);
     Py_CLEAR(self->spill);
-    Py_CLEAR(self->one);
+    Py_CLEAR(self->exact);
     return 0;
 }
 
@@ -361,4 +438,97 @@ PyTypeObject FolderType = {
     .tp_traverse = (traverseproc)Folder_traverse,
     .tp_clear = (inquiry)Folder_clear,
     .tp_dealloc = (destructor)Folder_dealloc,
+};
+
+/* ---- Accs: a key's state -------------------------------------------------------- */
+
+/* accs.list(): the state as the Python loop keeps it, a list of each reduction's. */
+static PyObject *
+Accs_list(Accs *self, PyObject *Py_UNUSED(ignored))
+{
+    Py_ssize_t n = Py_SIZE(self);
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t i = 0; list != NULL && i < n; i++) {
+        Slot *slot = &self->slots[i];
+        PyObject *acc = slot->obj != NULL                        ? Py_NewRef(slot->obj)
+                        : self->folder->ops[i] == FOLD_COUNT ? PyLong_FromLongLong(slot->count)
+                                                             : exact_of(self->folder, slot);
+        if (acc == NULL) {
+            Py_CLEAR(list);
+        } else {
+            PyList_SET_ITEM(list, i, acc);
+        }
+    }
+    return list;
+}
+
+/* accs.__sizeof__(): its own bytes and its objects' (each one level down). */
+static PyObject *
+Accs_sizeof(Accs *self, PyObject *Py_UNUSED(ignored))
+{
+    Py_ssize_t size = Py_TYPE(self)->tp_basicsize + Py_SIZE(self) * Py_TYPE(self)->tp_itemsize;
+    for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
+        if (self->slots[i].obj == NULL) {
+            continue;
+        }
+        PyObject *inner = PyObject_CallMethod(self->slots[i].obj, "__sizeof__", NULL);
+        if (inner == NULL) {
+            return NULL;
+        }
+        size += PyLong_AsSsize_t(inner);
+        Py_DECREF(inner);
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    return PyLong_FromSsize_t(size);
+}
+
+static int
+Accs_traverse(Accs *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->folder);
+    for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
+        Py_VISIT(self->slots[i].obj);
+    }
+    return 0;
+}
+
+static int
+Accs_clear(Accs *self)
+{
+    Py_CLEAR(self->folder);
+    for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
+        Py_CLEAR(self->slots[i].obj);
+    }
+    return 0;
+}
+
+static void
+Accs_dealloc(Accs *self)
+{
+    PyObject_GC_UnTrack(self);
+    Accs_clear(self);
+    PyObject_GC_Del(self);
+}
+
+static PyMethodDef Accs_methods[] = {
+    {"list", (PyCFunction)Accs_list, METH_NOARGS,
+     PyDoc_STR("The state as a list of each reduction's, as the Python loop keeps it.")},
+    {"__sizeof__", (PyCFunction)Accs_sizeof, METH_NOARGS,
+     PyDoc_STR("Its bytes and its objects', one level down.")},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject AccsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lazyfun.streams.sync._flow.Accs",
+    .tp_doc = PyDoc_STR("A key's state in a Folder's fold: each reduction's."),
+    .tp_basicsize = offsetof(Accs, slots),
+    .tp_itemsize = sizeof(Slot),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Accs_traverse,
+    .tp_clear = (inquiry)Accs_clear,
+    .tp_dealloc = (destructor)Accs_dealloc,
+    .tp_methods = Accs_methods,
 };

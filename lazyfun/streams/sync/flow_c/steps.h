@@ -20,8 +20,10 @@
  *
  * Calls(f): f, each call counted in `made` (under the GIL, so from any thread).
  *
- * Folder(by, by_name, reads, ops, starts, steps, spill): a keyed fold's loop over its
- * named reductions (lazyfun.streams.verbs), called as folder(items, state, grown).
+ * Folder(by, by_name, reads, ops, starts, steps, spill, exact): a keyed fold's loop over
+ * its named reductions (lazyfun.streams.verbs), called as folder(items, state, grown);
+ * each key's state an Accs (a count and a sum of floats held as C numbers), whose
+ * list() is the state as the Python loop keeps it.
  *
  * Runs(): a base for a source's iterator: next() hands on the items of the list `run`
  * in order (`given` of them so far), and when it is spent calls self._refill(), which
@@ -44,6 +46,7 @@ INTERNAL extern PyTypeObject TallyType;
 INTERNAL extern PyTypeObject CallsType;
 INTERNAL extern PyTypeObject FlatMappedType;
 INTERNAL extern PyTypeObject FolderType;
+INTERNAL extern PyTypeObject AccsType;
 INTERNAL extern PyTypeObject RunsType;
 
 #endif
