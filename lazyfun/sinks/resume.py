@@ -20,8 +20,9 @@ appends, so the output is as if the job had never stopped.
   count, since the output's length is not the source's position.  A file source that
   can seek (a local file, not compressed) goes on from the byte offset recorded with
   the progress, reading through only the records between that mark and the position
-  (those a concurrent map held at the commit); any other source reads through what
-  was done.
+  (those a concurrent map held at the commit; an AsyncStream's, whose source is read
+  on a thread of its own, also those since the mark that thread took last before the
+  commit, :class:`ThreadMarks`); any other source reads through what was done.
 - A record names its job: the sink and its source (a file source by its absolute
   path).  ``resume=True`` never destroys what it did not write: an output that holds
   something (a file of some bytes, a table of some rows) with no record of a job
