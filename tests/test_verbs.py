@@ -17,6 +17,7 @@ import sys
 import textwrap
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -819,6 +820,37 @@ def test_aggregate_sums_floats_exactly_and_ints_as_ints() -> None:
     assert mixed == {0: {"s": 1.5}}  # the exact sum, as a float
     windows = stream(values * 2).aggregate(lambda _: 0, every=13, s=("sum", float)).to_list()
     assert windows == [{0: {"s": 2.0}}, {0: {"s": 2.0}}]
+
+
+@pytest.mark.parametrize("engine", [True, False], ids=["engine", "written"])
+@pytest.mark.parametrize(
+    ("values", "refused", "total"),
+    [
+        ([1, 2, None, 3], [2], 6),
+        ([None, 1, 2.5], [1, 2], None),
+        ([1.5, None, 2.5], [1], 4.0),
+        ([0.5, 1, 2.25, "x"], [3], 3.75),
+        ([Decimal("1.5"), 2, 0.5], [2], Decimal("3.5")),
+        (["a", "b"], [], "ab"),
+    ],
+)
+def test_a_sum_refuses_a_value_it_cannot_add_at_its_item_not_at_the_end(
+    values: list[Any], refused: list[int], total: Any, engine: bool
+) -> None:
+    """A sum of numbers and a None (a missing amount) was a TypeError at the end, from
+    the last ``+``, and the whole key's sum lost; now the item is refused where it is."""
+    from lazyfun.streams import verbs
+
+    acc = Accumulators(lambda _: 0, reductions({"s": ("sum", lambda v: v)}))
+    acc._add_all = verbs._adder(acc.by, acc.named or [], engine=engine)
+    failed = []
+    for i, value in enumerate(values):
+        try:
+            acc.add(value)
+        except TypeError:
+            failed.append(i)
+    assert failed == refused
+    assert acc.output() == {0: {"s": total}}
 
 
 @pytest.mark.untraced

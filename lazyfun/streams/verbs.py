@@ -223,20 +223,27 @@ def _spill_float(acc: _Exact, x: float, s: float, t: float, f: float) -> None:
 
 class _Sum(_Reduction):
     """The sum, exact: ints stay ints; floats (and ints among them) give the exact sum
-    rounded once, as ``math.fsum``; other values are added with ``+``, then to that."""
+    rounded once, as ``math.fsum``; other values are added with ``+``, then to that.
+    A value that could not be added to what came before (a None, a str or a timedelta
+    among numbers) is a TypeError at its item, before it changes anything, not at the
+    end: where numbers and other values meet, their sum's last ``+`` is tried then."""
 
     def start(self, value: Any) -> Any:
         return self.step(_Exact(), value)
 
     def step(self, acc: Any, value: Any) -> Any:
         if type(value) is float:  # the common case first
-            _add_float(acc, value)
+            _add_float(acc, _mixed(acc, value))
         elif isinstance(value, float):
-            _add_float(acc, float(value))
+            _add_float(acc, float(_mixed(acc, value)))
         elif isinstance(value, int):
-            acc.ints = value if acc.ints is None else acc.ints + value
+            acc.ints = _mixed(acc, value) if acc.ints is None else acc.ints + value
+        elif acc.other is _END:
+            if acc or acc.ints is not None:
+                value + (0.0 if acc else 0)  # as end() will add them: may raise
+            acc.other = value
         else:
-            acc.other = value if acc.other is _END else acc.other + value
+            acc.other += value
         return acc
 
     def end(self, acc: Any) -> Any:
@@ -249,6 +256,14 @@ class _Sum(_Reduction):
         if acc.other is _END:
             return total
         return acc.other if total is None else acc.other + total
+
+
+def _mixed(acc: _Exact, number: T) -> T:
+    """``number``, once tried against the sum's other values, where there are some and
+    no number of its kind came before (end() adds them): a TypeError if they cannot."""
+    if acc.other is not _END and not acc and (acc.ints is None or type(number) is float):
+        acc.other + (0.0 if type(number) is float else 0)
+    return number
 
 
 class _Min(_Reduction):
@@ -479,7 +494,7 @@ _CODE: dict[type, tuple[bool, str, str]] = {
         "            a[0] = s\n"
         "            a[1] = t\n"
         "    else:\n"
-        "        a += (v{i}, 0.0)\n"
+        "        r{i}.step(a, v{i})\n"
         "else:\n"
         "    r{i}.step(accs[{i}], v{i})",
     ),

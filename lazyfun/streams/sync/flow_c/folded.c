@@ -146,21 +146,13 @@ started(Folder *self, PyObject **values)
     return accs;
 }
 
-/* The exact sum's step for the float x over acc = [hi, lo, *more] (an _Exact list):
- * TwoSum twice (lazyfun.streams.verbs._add_float), the rare case handed to spill. */
+/* The exact sum's step for the float x over acc = [hi, lo, *more] (an _Exact list with
+ * its two floats): TwoSum twice (lazyfun.streams.verbs._add_float), the rare case handed
+ * to spill. */
 static int
 add_float(Folder *self, PyObject *acc, PyObject *x)
 {
-    if (PyList_GET_SIZE(acc) == 0) {
-        if (PyList_Append(acc, x) < 0) {
-            return -1;
-        }
-        PyObject *zero = PyFloat_FromDouble(0.0);
-        int appended = zero == NULL ? -1 : PyList_Append(acc, zero);
-        Py_XDECREF(zero);
-        return appended;
-    }
-    if (PyList_GET_SIZE(acc) < 2 || !PyFloat_CheckExact(PyList_GET_ITEM(acc, 0))
+    if (!PyFloat_CheckExact(PyList_GET_ITEM(acc, 0))
         || !PyFloat_CheckExact(PyList_GET_ITEM(acc, 1))) {
         PyErr_SetString(PyExc_SystemError, "an exact sum's state lost its two floats");
         return -1;
@@ -212,8 +204,8 @@ summed(Folder *self, Accs *accs, Py_ssize_t i, PyObject *v)
     if (slot->obj == NULL && hold(accs, i, exact_of(self, slot)) < 0) {
         return -1;
     }
-    if (PyFloat_CheckExact(v) && PyList_Check(slot->obj)) {
-        return add_float(self, slot->obj, v);
+    if (PyFloat_CheckExact(v) && PyList_Check(slot->obj) && PyList_GET_SIZE(slot->obj) >= 2) {
+        return add_float(self, slot->obj, v);  /* the first float is the step's: it checks */
     }
     PyObject *done =
         PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(self->steps, i), slot->obj, v, NULL);
