@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
+import operator
 import os
 import pickle
 import re
@@ -24,8 +25,8 @@ import shutil
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator
-from itertools import islice
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from itertools import chain, islice
 from typing import IO, Any, Generic, TypeVar
 
 __all__ = [
@@ -47,6 +48,8 @@ FRAME_MOST = 256 * 2**10  # bytes: the most (larger frames only read slower, out
 POINTERS = 12  # bytes an item held costs beside itself: its place in the list, in the
 # sort's scratch (half a list) and the list's room to grow; and with a key, KEYED more
 KEYED = 12  # bytes: an item's place in the sort's list of keys and in its scratch
+BLOCK = 64  # bytes: an item's place in a merge's block: in its lists of items and keys,
+# its index (an int) and place in the order the block is sorted in, and in the block given
 PREFIX = "lazyfun-sort-"  # a spill folder's name: PREFIX, the owner's pid, "-", random
 _SPILL_FOLDER = re.compile(re.escape(PREFIX) + r"(\d+)-[a-z0-9_]+\Z")
 
@@ -107,14 +110,20 @@ class Sorter(Generic[T]):
     past it, what it holds is sorted and
     written as a run, in frames of ``frame_bytes``, to a folder of ``tmpdir`` (the
     system's temporary folder by default) named for its process, ``lazyfun-sort-<pid>-…``.
-    At the end the runs are merged in passes of at most ``fan_in`` runs (``heapq.merge``:
-    stable, the earlier run first on equal keys), each pass writing longer runs, until
-    one merge of at most ``fan_in`` runs gives the items, lazily.  A merge holds a frame
-    of each run it reads (and of the run it writes), ``fan_in + 1`` frames of
-    ``frame_bytes``: half the budget; of the items read last, what passes the other
-    half is spilled too, the rest stays in memory.  Beside ``memory``, a sort holds a fixed
-    overhead: a file's buffer (8 KiB) for each of at most :data:`FAN_IN` runs open at
-    once, and one frame's pickled bytes as it is read or written.
+    At the end the runs are merged in passes of at most ``fan_in`` runs (stable: the
+    earlier run first on equal keys), each pass writing longer runs, until one merge of
+    at most ``fan_in`` runs and what is held gives the items, lazily.  A merge reads its
+    runs a frame at a time and gives them a block at a time: what the frames it holds
+    hold up to the first of their last keys, sorted as one list (in C, the sort finds
+    each frame's sorted part and merges them).  It finds the keys of each frame as it
+    reads it: a spilled item's key is found twice, as its run is sorted and as it is
+    read back (for a key of a field or two, cheaper than writing the key and reading
+    it back).  A merge holds a frame of each run it reads (and of the run it writes),
+    ``fan_in + 1`` frames of ``frame_bytes``, their items' places in a block counted:
+    half the budget; of the items read last, what passes the other half is spilled too,
+    the rest stays in memory.  Beside ``memory``, a sort holds a fixed overhead: a file's
+    buffer (8 KiB) for each of at most :data:`FAN_IN` runs open at once, and one frame's
+    pickled bytes as it is read or written.
 
     The first spill of a process's sort removes the spill folders of processes that
     are no longer alive (a sort killed with its process leaves its folder behind).
@@ -139,7 +148,7 @@ class Sorter(Generic[T]):
         self.spilled = 0  # the bytes of the runs written
         self.folder: str | None = None
         self.errors: deque[Exception] = deque()
-        self.readers: list[Generator[T, None, None]] = []
+        self.readers: list[Generator[list[T], None, None]] = []
 
     def room(self) -> int:
         """How many items to read next: about what the budget has room for (by the last
@@ -185,8 +194,9 @@ class Sorter(Generic[T]):
             self.items.sort(key=key, reverse=self.reverse)
 
     def _frame(self) -> int:
-        """Items a frame: ``frame_bytes`` of them, by the last item measured."""
-        return max(1, self.frame_bytes // max(1, self.each))
+        """Items a frame: ``frame_bytes`` of them, by the last item measured, each with
+        its place in a merge's block."""
+        return max(1, self.frame_bytes // (self.each + BLOCK))
 
     def _spill(self) -> None:
         """Write the items held (sorted) as a run, and let go of them."""
@@ -213,9 +223,54 @@ class Sorter(Generic[T]):
             self.spilled += file.tell()
         return path
 
-    def _merged(self, runs: list[Any]) -> Iterator[T]:
-        key: Any = self.key  # heapq's stub wants a key of comparables; the items' own order
-        return heapq.merge(*runs, key=key, reverse=self.reverse)
+    def _keys(self, items: list[T]) -> list[Any]:
+        """The keys of ``items`` (sorted: their order), in a list."""
+        return items if self.key is None else list(map(self.key, items))
+
+    def _merged(self, sources: Sequence[Iterator[list[T]]]) -> Iterator[T]:
+        """The items of ``sources`` (each sorted, in frames), merged stably: the earlier
+        source's first on equal keys."""
+        return chain.from_iterable(self._blocks(sources))
+
+    def _blocks(self, sources: Sequence[Iterator[list[T]]]) -> Iterator[list[T]]:
+        """The merge of ``sources``, a block at a time: what the frames held hold up to
+        the first of their last keys (which no item still unread comes before), sorted
+        as one list (in C: the sort finds each frame's sorted part and merges them).
+        Each key is found once as its frame is read; an item at a time through a heap
+        would cost a Python step and a key call an item more."""
+        before = operator.gt if self.reverse else operator.lt  # a key before another
+        heads = [head for head in (_Head(source, self._keys).next() for source in sources) if head]
+        while heads:
+            first = 0  # the first source whose frame ends with the first last key
+            for index in range(1, len(heads)):
+                if before(heads[index].keys[-1], heads[first].keys[-1]):
+                    first = index
+            bound = heads[first].keys[-1]
+            keys: list[Any] = []
+            items: list[T] = []
+            parts = 0
+            for index, head in enumerate(heads):
+                # the bound's equals: this source's, those of the sources before it
+                # (their frames hold all they have), none of the later ones' yet
+                end = head.cut(bound, index <= first, before)
+                if end > head.start:
+                    parts += 1
+                    items += head.items[head.start : end]
+                    if self.key is not None:
+                        keys += head.keys[head.start : end]
+                    head.start = end
+            yield items if parts == 1 else self._ordered(items, keys)
+            del items, keys
+            heads = [head for head in (head.more() for head in heads) if head]
+
+    def _ordered(self, items: list[T], keys: list[Any]) -> list[T]:
+        """``items`` sorted by their ``keys`` (stable, as ``reverse`` says)."""
+        if self.key is None:
+            own: Any = None  # the stubs want a key of comparables; the items' own order
+            items.sort(key=own, reverse=self.reverse)
+            return items
+        order = sorted(range(len(keys)), key=keys.__getitem__, reverse=self.reverse)
+        return list(map(items.__getitem__, order))
 
     def _pass(self) -> None:
         """Merge each ``fan_in`` runs in turn into one (in their order, so the merge
@@ -248,7 +303,7 @@ class Sorter(Generic[T]):
         while len(self.runs) > self.fan_in:
             self._pass()
         self.readers = [_read_run(path) for path in self.runs]
-        return self._merged([*self.readers, self.items])
+        return self._merged([*self.readers, _frames(self.items, self._frame())])
 
     def __del__(self) -> None:
         self.close()
@@ -264,16 +319,58 @@ class Sorter(Generic[T]):
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _read_run(path: str) -> Generator[Any, None, None]:
-    """The items of a spilled run, a frame at a time."""
+def _frames(items: list[T], frame: int) -> Iterator[list[T]]:
+    """``items`` in frames of ``frame`` items (copies, one at a time)."""
+    for start in range(0, len(items), frame):
+        yield items[start : start + frame]
+
+
+def _read_run(path: str) -> Generator[list[Any], None, None]:
+    """The frames of a spilled run, in order."""
     file: IO[bytes]
     with open(path, "rb") as file:
         while True:
             try:
-                frame = pickle.load(file)
+                yield pickle.load(file)
             except EOFError:
                 return
-            yield from frame
+
+
+class _Head(Generic[T]):
+    """A source's frame as a merge reads it: its items, their keys, and where the items
+    not given yet start."""
+
+    __slots__ = ("items", "keyed", "keys", "source", "start")
+
+    def __init__(self, source: Iterator[list[T]], keyed: Callable[[list[T]], list[Any]]) -> None:
+        self.source, self.keyed = source, keyed
+        self.items: list[T] = []
+        self.keys: list[Any] = []
+        self.start = 0
+
+    def next(self) -> _Head[T] | None:
+        """This head on its source's next frame (with its keys); None past the last."""
+        for frame in self.source:
+            if frame:
+                self.items, self.keys, self.start = frame, self.keyed(frame), 0
+                return self
+        return None
+
+    def more(self) -> _Head[T] | None:
+        """This head, on its next frame once its frame is all given; None past the last."""
+        return self if self.start < len(self.keys) else self.next()
+
+    def cut(self, bound: Any, through: bool, before: Callable[[Any, Any], bool]) -> int:
+        """Where the frame's items up to ``bound`` end: past its equals (``through``), or
+        at the first of them."""
+        keys, low, high = self.keys, self.start, len(self.keys)
+        while low < high:
+            middle = (low + high) // 2
+            if before(bound, keys[middle]) if through else not before(keys[middle], bound):
+                high = middle
+            else:
+                low = middle + 1
+        return low
 
 
 def _alive(pid: int) -> bool:
