@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -273,6 +274,64 @@ def test_a_file_that_cannot_be_rewritten_refuses_to_widen(tmp_path: Path) -> Non
     assert b"RecordError: -, row 2: column v is double, the rows before int64: - cannot" in (
         done.stderr
     )
+
+
+@dataclass
+class _AB:
+    a: int
+    b: int
+
+
+@dataclass
+class _AB2:
+    a: int
+    b: int
+
+
+@dataclass
+class _BA:
+    b: int
+    a: int
+
+
+# each batch: two records that fit, then the third; None (all written) or the error's
+# reason, as a pattern
+_FIELDS: dict[str, tuple[list[Any], str | None]] = {
+    "a field missing": ([{"a": 1, "b": 2}, {"b": 4, "a": 3}, {"a": 5}], r"fields \(a\) differ"),
+    "a field more": (
+        [{"a": 1, "b": 2}, {"b": 4, "a": 3}, {"a": 5, "b": 6, "c": 0}],
+        r"\(a, b, c\) differ",
+    ),
+    "a field other": ([{"a": 1, "b": 2}, {"b": 4, "a": 3}, {"a": 5, "c": 6}], r"\(a, c\) differ"),
+    "no fields": ([{"a": 1, "b": 2}, {"b": 4, "a": 3}, 7], "named fields .*, got int"),
+    "a list": ([{"a": 1, "b": 2}, {"b": 4, "a": 3}, ["a", "b"]], "got list"),
+    "a dataclass among dicts": ([{"a": 1, "b": 2}, {"b": 4, "a": 3}, _AB(5, 6)], None),
+    "a dict among dataclasses": ([_AB(1, 2), _AB(3, 4), {"b": 6, "a": 5}], None),
+    "another dataclass alike": ([_AB(1, 2), _AB(3, 4), _AB2(5, 6)], None),
+    "a dataclass in another order": ([_AB(1, 2), _AB(3, 4), _BA(6, 5)], r"\(b, a\) differ"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_FIELDS))
+def test_a_parquet_batch_read_by_columns_finds_the_record_whose_fields_differ(
+    case: str, tmp_path: Path
+) -> None:
+    # a batch of records alike is read a column at a time; one that differs is found as
+    # the columns of the first record say, at its row, after the rows before it
+    records, reason = _FIELDS[case]
+    path = tmp_path / "f.parquet"
+    if reason is None:
+        assert stream(records).to_parquet(path) == 3
+        assert read_parquet(path).to_list() == [
+            {"a": 1, "b": 2},
+            {"a": 3, "b": 4},
+            {"a": 5, "b": 6},
+        ]
+        return
+    with pytest.raises(RecordError, match=f"row 3: .*{reason}") as caught:
+        stream(records).to_parquet(path)
+    assert caught.value.reason.endswith("from the first record's (a, b)") == ("differ" in reason)
+    assert read_parquet(path).to_list() == [{"a": 1, "b": 2}, {"a": 3, "b": 4}]
 
 
 # --- reading: every bad line is a RecordError -------------------------------------------------

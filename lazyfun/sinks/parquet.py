@@ -5,8 +5,10 @@ batches each a file of its own until the job ends and they are copied into one.
 
 from __future__ import annotations
 
+import operator
 import os
 import shutil
+from itertools import repeat
 from typing import IO, Any
 
 from lazyfun.sinks.columns import Columns, Misfit
@@ -49,9 +51,7 @@ class ParquetWriter(_FileWriter):
         import pyarrow as pa
 
         columns = self.columns or Columns(records[0])
-        rows = columns.rows(records)
-        values = list(zip(*rows, strict=True)) if rows else [() for _ in columns.names]
-        arrays = [pa.array(column) for column in values]
+        arrays = [pa.array(column) for column in _values(columns, records)]
         table = pa.Table.from_arrays(arrays, names=list(columns.names))
         self.columns = columns
         if self.schema is None or table.schema == self.schema:
@@ -276,6 +276,25 @@ class ParquetParts(ParquetWriter):
 
     def close(self, failed: bool) -> None:
         """Nothing to close: every part is whole, the committed ones named."""
+
+
+def _values(columns: Columns, records: list[Any]) -> list[list[Any]]:
+    """The values of ``records``, a list a column, read a column at a time (in C, no row
+    made); Misfit at the first record whose fields are not the columns, as
+    :meth:`Columns.rows` finds it, where the records are not all alike."""
+    names = columns.names
+    if issubclass(columns.kind, dict):
+        try:
+            values = [list(map(operator.itemgetter(name), records)) for name in names]
+        except (KeyError, TypeError):
+            pass
+        else:  # every name found and no other key: the same fields
+            if all(map(operator.eq, map(len, records), repeat(len(names)))):
+                return values
+    elif all(map(operator.is_, map(type, records), repeat(columns.kind))):
+        return [list(map(operator.attrgetter(name), records)) for name in names]
+    rows = columns.rows(records)
+    return [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in names]
 
 
 def parts_of(path: str) -> str:
