@@ -88,7 +88,7 @@ class HashTable(Generic[T]):
     def add(self, chunk: list[T]) -> None:
         """Hold the rows of ``chunk`` (a row whose key raises left out, its error kept)."""
         key, first, more = self.key, self.first, self.more
-        keys = len(first)
+        keys, errors = len(first), len(self.errors)
         for item in chunk:
             try:
                 k = key(item)
@@ -99,7 +99,7 @@ class HashTable(Generic[T]):
             if len(first) == keys:  # a key seen before: a row after its first
                 more.setdefault(k, []).append(item)
             keys = len(first)
-            self.count += 1
+        self.count += len(chunk) - (len(self.errors) - errors)
         if self.memory is not None and chunk:
             self.held += len(chunk) * (64 + size_of(chunk[0]))
             if self.held > self.memory:
@@ -136,7 +136,9 @@ class HashTable(Generic[T]):
         if not first or set(map(type, first)) != {int} or min(first) < 0:
             return
         size = max(first) + 1
-        if size > 2 * len(first) or (self.memory and self.held + 8 * size > self.memory):
+        if size > 2 * len(first) or (
+            self.memory is not None and self.held + 8 * size > self.memory
+        ):
             return
         index = [MISSING] * size
         for k, row in first.items():
