@@ -163,7 +163,8 @@ class HashTable(Generic[T]):
     def pairs(self, item: T, k: Any, left: bool, index: int) -> list[tuple[T, Any]]:
         """The pairs ``item`` (whose key is ``k``, the ``index``-th item) makes: one a
         matching row, or with ``left`` ``(item, None)`` when none matches."""
-        row = self.first.get(k, MISSING)
+        placed = self.index
+        row = placed[k] if type(k) is int and 0 <= k < len(placed) else self.first.get(k, MISSING)
         if row is MISSING:
             if type(k) not in self.matching:
                 self.check(k, index)
