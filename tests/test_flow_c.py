@@ -338,7 +338,8 @@ def test_a_folders_exact_sum_spills_and_folds_as_the_python_loop_does() -> None:
         acc._add_all = verbs._adder(verbs.one_key, acc.named or [], engine=engine)
         acc.add_all(values[:-2])
         held = acc.state[None]
-        states.append(list((held.list() if engine else held)[0]))  # floats beside hi and lo too
+        listed = held.list(acc._add_all) if engine else held
+        states.append(list(listed[0]))  # the floats kept beside hi and lo too
         acc.add_all(values[-2:])
         states.append(acc.output())
     assert states[0] == states[2] and states[1] == states[3]
@@ -395,3 +396,61 @@ def test_a_runs_subclass_in_a_cycle_is_collected() -> None:
     del cyclic
     gc.collect()
     assert gone() is None
+
+
+def test_a_fold_in_a_cycle_through_its_key_function_is_collected() -> None:
+    """A key's state of counts and float sums holds no reference (left to no collector),
+    so a job whose key is its own method is freed with its states."""
+    from lazyfun.streams.verbs import Accumulators, reductions
+
+    class Job:
+        def __init__(self) -> None:
+            self.acc = Accumulators(self.key, reductions({"n": "count", "s": ("sum", "x")}))
+
+        def key(self, item: dict[str, Any]) -> Any:
+            return item["k"]
+
+    job = Job()
+    job.acc.add_all([{"k": i % 3, "x": float(i)} for i in range(10)])
+    gone = weakref.ref(job)
+    del job
+    gc.collect()
+    assert gone() is None
+
+
+def test_a_min_whose_comparison_folds_into_its_own_key_again_reads_no_freed_state() -> None:
+    from lazyfun.streams.verbs import Accumulators, reductions
+
+    acc = Accumulators(lambda item: 0, reductions({"m": ("min", lambda item: item)}))
+    compared: list[object] = []
+
+    class Old:
+        def __gt__(self, other: object) -> bool:
+            compared.append(other)
+            return other == -1
+
+    class Folding:
+        def __lt__(self, other: object) -> Any:
+            acc.add(-1)  # replaces the state's Old, its last reference but the step's
+            return NotImplemented
+
+    acc.add(Old())
+    acc.add(Folding())  # then Old.__gt__, reflected: on a live Old
+    assert [type(other) for other in compared] == [int, Folding]
+    assert acc.output() == {0: {"m": -1}}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (None, None, (None,), (1,), (None,), (None,), None, list),  # a sum that reads nothing
+        (None, None, ("x",), (6,), (None,), (None,), len, list),  # a step not a function
+        (None, None, ("x",), (9,), (len,), (len,), len, list),  # no such reduction
+        (None, 3, ("x",), (2,), (len,), (len,), len, list),  # a name not a str
+    ],
+)
+def test_a_folder_refuses_reductions_it_could_not_run(args: tuple[Any, ...]) -> None:
+    from lazyfun.streams.sync._flow import Folder
+
+    with pytest.raises((TypeError, ValueError), match=r"^Folder: "):
+        Folder(*args)

@@ -936,3 +936,24 @@ def test_a_windows_sum_step_by_step_is_exact_as_math_fsum(values: list[float]) -
     (window,) = stream(values).tumbling(1, on=lambda _: 0, s=("sum", lambda v: v)).to_list()
     exact = sum(values) if all(type(v) is int for v in values) else math.fsum(values)
     assert window.values == {"s": exact}
+
+
+def test_a_sum_of_inf_and_minus_inf_is_nan_as_sum_gives() -> None:
+    got = stream([math.inf, 1.5, -math.inf]).aggregate(lambda _: 0, s=("sum", float))
+    assert math.isnan(got[0]["s"])
+    spilled = [1e16, 1.0, -1e16, 0.1] * 20 + [math.inf, -math.inf]  # past its 32 floats
+    assert math.isnan(stream(spilled).aggregate(lambda _: 0, s=("sum", float))[0]["s"])
+
+
+def test_a_join_on_a_key_function_that_cannot_be_hashed() -> None:
+    class Id:
+        """A callable with __eq__ and no __hash__ (so it cannot be hashed)."""
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Id)
+
+        def __call__(self, row: dict[str, int]) -> int:
+            return row["id"]
+
+    pairs = stream([{"id": 1}, {"id": 2}]).join([{"id": 2}], Id()).to_list()
+    assert pairs == [({"id": 2}, {"id": 2})]

@@ -307,10 +307,10 @@ class _Runs(Iterator[Any]):
 
     def __next__(self) -> Any:
         while True:
-            run = self._run
-            if run is not None and self.given < len(run):
-                self.given += 1
-                return run[self.given - 1]
+            run, given = self._run, self.given
+            if run is not None and given < len(run):
+                self.given = given + 1
+                return run[given]
             self._refill()
 
 

@@ -48,6 +48,7 @@ __all__ = [
     "Sorter",
     "Top",
     "field",
+    "field_name",
     "one_key",
     "raise_first",
     "reductions",
@@ -86,12 +87,13 @@ _FIELD_NAMES: weakref.WeakKeyDictionary[Callable[[Any], Any], str] = weakref.Wea
 # the name each getter :func:`field` made reads (a generated loop reads it inline)
 
 
-def _name_read(get: Callable[[Any], Any]) -> str | None:
-    """The name a :func:`field` getter reads, or None for another function (one that
-    cannot be weakly referred to, like ``operator.itemgetter``, included)."""
+def field_name(get: Callable[[Any], Any]) -> str | None:
+    """The name a :func:`field` getter reads (a loop reads it inline), or None for another
+    function (one that cannot be weakly referred to, like ``operator.itemgetter``, or
+    hashed, included)."""
     try:
         return _FIELD_NAMES.get(get)
-    except TypeError:  # no weak reference to it: not a getter field made
+    except TypeError:  # no weak reference to it, or no hash: not a getter field made
         return None
 
 
@@ -157,7 +159,8 @@ def _partials(values: list[float]) -> list[float]:
     """Floats whose sum is exactly the sum of ``values`` (which it takes for its own),
     largest first: the sum correctly rounded (``math.fsum``), then what it left out,
     rounded, until nothing is (each left-out part is below half an ulp of the last:
-    two or three steps).  Past the floats' range, the plain sum (inf, as ``sum``)."""
+    two or three steps).  Past the floats' range, the plain sum (inf, or nan for -inf and
+    inf, as ``sum``)."""
     parts: list[float] = []
     try:
         while True:
@@ -166,7 +169,7 @@ def _partials(values: list[float]) -> list[float]:
                 return parts or [part]
             parts.append(part)
             values.append(-part)
-    except OverflowError:  # an intermediate sum past the floats' range
+    except (OverflowError, ValueError):  # a sum past the range, or -inf and inf (nan)
         return [sum(values[: len(values) - len(parts)])]
 
 
@@ -175,7 +178,7 @@ def _rounded(values: list[float]) -> float:
     the way, the plain sum (inf, as ``sum``)."""
     try:
         return math.fsum(values)
-    except OverflowError:
+    except (OverflowError, ValueError):  # past the range, or -inf and inf (nan, as sum)
         return sum(values)
 
 
@@ -240,7 +243,7 @@ class _Sum(_Reduction):
             acc.ints = _mixed(acc, value) if acc.ints is None else acc.ints + value
         elif acc.other is _END:
             if acc or acc.ints is not None:
-                value + (0.0 if acc else 0)  # as end() will add them: may raise
+                _ = value + (0.0 if acc else 0)  # as end() will add them: may raise
             acc.other = value
         else:
             acc.other += value
@@ -262,7 +265,7 @@ def _mixed(acc: _Exact, number: T) -> T:
     """``number``, once tried against the sum's other values, where there are some and
     no number of its kind came before (end() adds them): a TypeError if they cannot."""
     if acc.other is not _END and not acc and (acc.ints is None or type(number) is float):
-        acc.other + (0.0 if type(number) is float else 0)
+        _ = acc.other + (0.0 if type(number) is float else 0)  # as end() will: may raise
     return number
 
 
@@ -445,7 +448,7 @@ class Accumulators:
             return state
         ends = [r.end for _, r, _ in self.named]
         names = [name for name, _, _ in self.named]
-        states = state.items() if FOLDER is None else _listed(state)
+        states = state.items() if FOLDER is None else _listed(state, self._add_all)
         if all(type(r) in _PLAIN_END for _, r, _ in self.named):
             return {k: dict(zip(names, accs, strict=True)) for k, accs in states}
 
@@ -457,12 +460,12 @@ class Accumulators:
         return {k: ended(accs) for k, accs in states}
 
 
-def _listed(state: dict[Any, Any]) -> Iterator[tuple[Any, list[Any]]]:
+def _listed(state: dict[Any, Any], folder: Any) -> Iterator[tuple[Any, list[Any]]]:
     """Each key of ``state`` and its state as a list of each reduction's, in order, a C
-    ``Folder``'s state (an ``Accs``) let go as its list is made."""
+    ``Folder``'s state (an ``Accs``, made by ``folder``) let go as its list is made."""
     for k in list(state):
         accs = state.pop(k)
-        yield k, accs if isinstance(accs, list) else accs.list()
+        yield k, accs if isinstance(accs, list) else accs.list(folder)
 
 
 _ENTRY = 64  # bytes a key's entry takes in a dict of states, its growth included
@@ -523,12 +526,12 @@ def _adder(
         return _written(by, named)
     ops = tuple(_OPS.get(type(r), _CALLED) for _, r, _ in named)
     reads = tuple(
-        None if op == 0 else _name_read(get) or get
+        None if op == 0 else field_name(get) or get
         for op, (_, _, get) in zip(ops, named, strict=True)
     )
     return FOLDER(
         None if by is one_key else by,
-        _name_read(by),
+        field_name(by),
         reads,
         ops,
         tuple(r.start for _, r, _ in named),
@@ -556,8 +559,8 @@ def _written(
             type(r), (True, "r{i}.start(v{i})", "accs[{i}] = r{i}.step(accs[{i}], v{i})")
         )
         names[f"r{i}"], names[f"g{i}"] = r, get
-        if read and get in _FIELD_NAMES:  # field(name): read inline, as it reads
-            names[f"n{i}"] = _FIELD_NAMES[get]
+        if read and field_name(get) is not None:  # field(name): read inline, as it reads
+            names[f"n{i}"] = field_name(get)
             reads += [
                 "        try:",
                 f"            v{i} = item[n{i}]",

@@ -22,7 +22,7 @@ from lazyfun.streams.joins import MISSING, HashTable, MergeJoin, MergeJoining
 from lazyfun.streams.shared.parts import Held
 from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.sync.steps import Failure
-from lazyfun.streams.verbs import _FIELD_NAMES, Accumulators, Recent
+from lazyfun.streams.verbs import Accumulators, Recent, field_name
 from lazyfun.streams.windows import EventTime, Window
 
 __all__ = [
@@ -115,8 +115,7 @@ def _pairs(
     by :func:`~lazyfun.streams.verbs.field` is read inline, as it reads."""
     first, more, matching, check = table.first.get, table.more, table.matching, table.check
     placed, size = table.index, len(table.index)
-    # (not _FIELD_NAMES.get: it raises for a key no weak reference can be made to)
-    name = _FIELD_NAMES[key] if key in _FIELD_NAMES else None  # noqa: SIM401
+    name = field_name(key)
     try:
         for index, item in numbered:
             if name is None:

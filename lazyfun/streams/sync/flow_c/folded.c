@@ -53,8 +53,10 @@ read_value(Folder *self, Py_ssize_t i, PyObject *item, PyObject **value)
 
 /* A key's state: one slot a reduction.  A count is a C integer and an exact sum, while
  * only floats came, its two floats (hi, lo) as C doubles: no object at all (obj NULL);
- * any other state is the object the Python loop keeps (obj).  list() gives the state as
- * that loop keeps it (a list of each reduction's), which Accumulators.output() ends. */
+ * any other state is the object the Python loop keeps (obj).  list(folder) gives the
+ * state as that loop keeps it (a list of each reduction's), which output() ends.  An
+ * Accs refers to nothing but its slots' objects, so it is left to the collector only
+ * once it holds one (a state of counts and float sums is never in a cycle). */
 typedef struct {
     PyObject *obj;
     double hi, lo;
@@ -63,7 +65,6 @@ typedef struct {
 
 typedef struct {
     PyObject_VAR_HEAD
-    Folder *folder;  /* the reductions', for their kinds and the exact sum's class */
     Slot slots[1];
 } Accs;
 
@@ -76,7 +77,6 @@ new_accs(Folder *folder)
         return NULL;
     }
     memset(accs->slots, 0, sizeof(Slot) * (size_t)folder->n);
-    accs->folder = (Folder *)Py_NewRef(folder);
     return accs;
 }
 
@@ -213,42 +213,44 @@ summed(Folder *self, Accs *accs, Py_ssize_t i, PyObject *v)
     return done == NULL ? -1 : 0;
 }
 
+/* Reduction i's step over slot i of accs, whose object was acc, for the value v. */
+static int
+stepped_one(Folder *self, Accs *accs, Py_ssize_t i, PyObject *acc, PyObject *v)
+{
+    int less;
+    switch (self->ops[i]) {
+    case FOLD_COUNT:
+        accs->slots[i].count++;
+        return 0;
+    case FOLD_SUM:
+        return summed(self, accs, i, v);
+    case FOLD_MIN:
+    case FOLD_MAX:
+        less = self->ops[i] == FOLD_MIN ? PyObject_RichCompareBool(v, acc, Py_LT)
+                                        : PyObject_RichCompareBool(acc, v, Py_LT);
+        return less < 0 || (less && hold(accs, i, Py_NewRef(v)) < 0) ? -1 : 0;
+    case FOLD_FIRST:
+        return 0;
+    case FOLD_LAST:
+        return hold(accs, i, Py_NewRef(v));
+    default:
+        return hold(accs, i,
+                    PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(self->steps, i), acc, v, NULL));
+    }
+}
+
 /* Each reduction's step over the key's state accs, in order. */
 static int
 stepped(Folder *self, Accs *accs, PyObject **values)
 {
     for (Py_ssize_t i = 0; i < self->n; i++) {
-        PyObject *acc = accs->slots[i].obj, *v = values[i];
-        int less;
-        switch (self->ops[i]) {
-        case FOLD_COUNT:
-            accs->slots[i].count++;
-            break;
-        case FOLD_SUM:
-            if (summed(self, accs, i, v) < 0) {
-                return -1;
-            }
-            break;
-        case FOLD_MIN:
-        case FOLD_MAX:
-            less = self->ops[i] == FOLD_MIN ? PyObject_RichCompareBool(v, acc, Py_LT)
-                                            : PyObject_RichCompareBool(acc, v, Py_LT);
-            if (less < 0 || (less && hold(accs, i, Py_NewRef(v)) < 0)) {
-                return -1;
-            }
-            break;
-        case FOLD_FIRST:
-            break;
-        case FOLD_LAST:
-            if (hold(accs, i, Py_NewRef(v)) < 0) {
-                return -1;
-            }
-            break;
-        default:
-            if (hold(accs, i, PyObject_CallFunctionObjArgs(
-                                  PyTuple_GET_ITEM(self->steps, i), acc, v, NULL)) < 0) {
-                return -1;
-            }
+        /* a reference of the step's own: a comparison may call Python, which may fold
+         * into this key again and replace the slot's object */
+        PyObject *acc = Py_XNewRef(accs->slots[i].obj);
+        int failed = stepped_one(self, accs, i, acc, values[i]);
+        Py_XDECREF(acc);
+        if (failed) {
+            return -1;
         }
     }
     return 0;
@@ -274,7 +276,7 @@ fold_one(Folder *self, PyObject *item, PyObject *state, PyObject *grown, PyObjec
     if (read < self->n) {
         /* a value's error is set */
     } else if (accs != NULL) {
-        if (!Py_IS_TYPE(accs, &AccsType) || ((Accs *)accs)->folder != self) {
+        if (!Py_IS_TYPE(accs, &AccsType) || Py_SIZE(accs) != self->n) {
             PyErr_SetString(PyExc_SystemError, "a key's state is not this fold's");
         } else {
             Py_INCREF(accs);  /* a step may call Python, which may change the state */
@@ -309,6 +311,10 @@ Folder_call(Folder *self, PyObject *args, PyObject *kwargs)
     static char *names[] = {"items", "state", "grown", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO!O:Folder", names, &items,
                                      &PyDict_Type, &state, &grown)) {
+        return NULL;
+    }
+    if (self->reads == NULL) {
+        PyErr_SetString(PyExc_ValueError, "Folder: cleared");
         return NULL;
     }
     PyObject **values = PyMem_Calloc(self->n ? self->n : 1, sizeof(PyObject *));
@@ -347,8 +353,10 @@ Folder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_ValueError, "Folder: one read, op, start and step a reduction");
         return NULL;
     }
-    if (by_name != Py_None && !PyUnicode_Check(by_name)) {
-        PyErr_SetString(PyExc_TypeError, "Folder: by_name is a str or None");
+    if ((by_name != Py_None && !PyUnicode_Check(by_name))
+        || (by != Py_None && !PyCallable_Check(by)) || !PyCallable_Check(spill)
+        || !PyCallable_Check(exact)) {
+        PyErr_SetString(PyExc_TypeError, "Folder: by, spill and exact are functions");
         return NULL;
     }
     Folder *self = (Folder *)type->tp_alloc(type, 0);
@@ -368,6 +376,17 @@ Folder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         }
         if (op < 0 || op >= FOLD_OPS) {
             PyErr_Format(PyExc_ValueError, "Folder: no reduction %ld", op);
+            Py_DECREF(self);
+            return NULL;
+        }
+        /* a value read by all but a count; a start and a step called by a sum and others */
+        PyObject *read = PyTuple_GET_ITEM(reads, i);
+        int called = op == FOLD_SUM || op == FOLD_OTHER;
+        if ((op == FOLD_COUNT) != (read == Py_None)
+            || (read != Py_None && !PyUnicode_Check(read) && !PyCallable_Check(read))
+            || (called && (!PyCallable_Check(PyTuple_GET_ITEM(starts, i))
+                           || !PyCallable_Check(PyTuple_GET_ITEM(steps, i))))) {
+            PyErr_Format(PyExc_ValueError, "Folder: reduction %zd's read, start or step", i);
             Py_DECREF(self);
             return NULL;
         }
@@ -434,17 +453,24 @@ PyTypeObject FolderType = {
 
 /* ---- Accs: a key's state -------------------------------------------------------- */
 
-/* accs.list(): the state as the Python loop keeps it, a list of each reduction's. */
+/* accs.list(folder): the state as the Python loop keeps it, a list of each reduction's
+ * (the folder that made it says which reductions they are). */
 static PyObject *
-Accs_list(Accs *self, PyObject *Py_UNUSED(ignored))
+Accs_list(Accs *self, PyObject *arg)
 {
+    if (!Py_IS_TYPE(arg, &FolderType) || ((Folder *)arg)->n != Py_SIZE(self)
+        || ((Folder *)arg)->exact == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Accs.list takes the Folder whose state it is");
+        return NULL;
+    }
+    Folder *folder = (Folder *)arg;
     Py_ssize_t n = Py_SIZE(self);
     PyObject *list = PyList_New(n);
     for (Py_ssize_t i = 0; list != NULL && i < n; i++) {
         Slot *slot = &self->slots[i];
-        PyObject *acc = slot->obj != NULL                        ? Py_NewRef(slot->obj)
-                        : self->folder->ops[i] == FOLD_COUNT ? PyLong_FromLongLong(slot->count)
-                                                             : exact_of(self->folder, slot);
+        PyObject *acc = slot->obj != NULL                   ? Py_NewRef(slot->obj)
+                        : folder->ops[i] == FOLD_COUNT ? PyLong_FromLongLong(slot->count)
+                                                       : exact_of(folder, slot);
         if (acc == NULL) {
             Py_CLEAR(list);
         } else {
@@ -479,7 +505,6 @@ Accs_sizeof(Accs *self, PyObject *Py_UNUSED(ignored))
 static int
 Accs_traverse(Accs *self, visitproc visit, void *arg)
 {
-    Py_VISIT(self->folder);
     for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
         Py_VISIT(self->slots[i].obj);
     }
@@ -489,7 +514,6 @@ Accs_traverse(Accs *self, visitproc visit, void *arg)
 static int
 Accs_clear(Accs *self)
 {
-    Py_CLEAR(self->folder);
     for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
         Py_CLEAR(self->slots[i].obj);
     }
@@ -505,7 +529,7 @@ Accs_dealloc(Accs *self)
 }
 
 static PyMethodDef Accs_methods[] = {
-    {"list", (PyCFunction)Accs_list, METH_NOARGS,
+    {"list", (PyCFunction)Accs_list, METH_O,
      PyDoc_STR("The state as a list of each reduction's, as the Python loop keeps it.")},
     {"__sizeof__", (PyCFunction)Accs_sizeof, METH_NOARGS,
      PyDoc_STR("Its bytes and its objects', one level down.")},
