@@ -34,7 +34,8 @@ import inspect
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar, overload
 
-from lazyfun.io.sources import Connection, Csv, Jsonl, Lines, Parquet, Sql
+from lazyfun.io.sources import Csv, Jsonl, Lines
+from lazyfun.io.tables import Connection, Parquet, Sql
 from lazyfun.parallel.window import Holding
 from lazyfun.sinks.errors import RecordError
 from lazyfun.sinks.paths import PathLike
