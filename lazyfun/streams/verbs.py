@@ -20,7 +20,7 @@ import os
 import time
 import weakref
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from lazyfun.compiled import PURE_ENV
@@ -446,26 +446,36 @@ class Accumulators:
         state, self.state, self.held = self.state, {}, 0
         if self.named is None:
             return state
-        ends = [r.end for _, r, _ in self.named]
         names = [name for name, _, _ in self.named]
-        states = state.items() if FOLDER is None else _listed(state, self._add_all)
+        if FOLDER is not None and isinstance(self._add_all, FOLDER):
+            return _ended(state, self._add_all, names, self.named)
+        ends = [r.end for _, r, _ in self.named]
         if all(type(r) in _PLAIN_END for _, r, _ in self.named):
-            return {k: dict(zip(names, accs, strict=True)) for k, accs in states}
+            return {k: dict(zip(names, accs, strict=True)) for k, accs in state.items()}
 
         def ended(accs: list[Any]) -> dict[str, Any]:
             values = {name: end(acc) for name, end, acc in zip(names, ends, accs, strict=True)}
             accs.clear()  # a key's state let go as its values are made: not both held
             return values
 
-        return {k: ended(accs) for k, accs in states}
+        return {k: ended(accs) for k, accs in state.items()}
 
 
-def _listed(state: dict[Any, Any], folder: Any) -> Iterator[tuple[Any, list[Any]]]:
-    """Each key of ``state`` and its state as a list of each reduction's, in order, a C
-    ``Folder``'s state (an ``Accs``, made by ``folder``) let go as its list is made."""
+def _ended(
+    state: dict[Any, Any],
+    folder: Any,
+    names: list[str],
+    named: list[tuple[str, _Reduction, Callable[[Any], Any]]],
+) -> dict[Any, Any]:
+    """The values of each key's C state (an ``Accs`` of ``folder``), in order, each state
+    let go as its values are made: a count's and a sum of floats' made in C (the sum's
+    ``hi + lo``, one rounding of their exact sum, as ``math.fsum`` gives), the others'
+    by their reduction's end (none for those whose state is their value)."""
+    ends = tuple(None if type(r) in _PLAIN_END else r.end for _, r, _ in named)
+    keys, made = tuple(names), {}
     for k in list(state):
-        accs = state.pop(k)
-        yield k, accs if isinstance(accs, list) else accs.list(folder)
+        made[k] = state.pop(k).values(folder, keys, ends)
+    return made
 
 
 _ENTRY = 64  # bytes a key's entry takes in a dict of states, its growth included

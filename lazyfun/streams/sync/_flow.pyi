@@ -123,3 +123,10 @@ class Accs:
     numbers, any other reduction's state as the Python loop keeps it."""
 
     def list(self, folder: Folder, /) -> list[Any]: ...
+    def values(
+        self,
+        folder: Folder,
+        names: tuple[str, ...],
+        ends: tuple[Callable[[Any], object] | None, ...],
+        /,
+    ) -> dict[str, Any]: ...

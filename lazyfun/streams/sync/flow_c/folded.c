@@ -480,6 +480,42 @@ Accs_list(Accs *self, PyObject *arg)
     return list;
 }
 
+/* accs.values(folder, names, ends): a dict of each reduction's name and value: a
+ * count's and a sum of floats' made here (hi + lo: one rounding of their exact sum, as
+ * math.fsum gives it; hi alone where lo is zero, -0.0 kept), any other state's by its
+ * end in ends (None: the state is the value). */
+static PyObject *
+Accs_values(Accs *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t n = Py_SIZE(self);
+    if (nargs != 3 || !Py_IS_TYPE(args[0], &FolderType) || ((Folder *)args[0])->n != n
+        || ((Folder *)args[0])->ops == NULL || !PyTuple_Check(args[1])
+        || PyTuple_GET_SIZE(args[1]) != n || !PyTuple_Check(args[2])
+        || PyTuple_GET_SIZE(args[2]) != n) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Accs.values takes its Folder, a name and an end a reduction");
+        return NULL;
+    }
+    Folder *folder = (Folder *)args[0];
+    PyObject *values = PyDict_New();
+    for (Py_ssize_t i = 0; values != NULL && i < n; i++) {
+        Slot *slot = &self->slots[i];
+        PyObject *end = PyTuple_GET_ITEM(args[2], i), *value;
+        if (slot->obj != NULL) {
+            value = end == Py_None ? Py_NewRef(slot->obj) : PyObject_CallOneArg(end, slot->obj);
+        } else if (folder->ops[i] == FOLD_COUNT) {
+            value = PyLong_FromLongLong(slot->count);
+        } else {
+            value = PyFloat_FromDouble(slot->lo == 0.0 ? slot->hi : slot->hi + slot->lo);
+        }
+        if (value == NULL || PyDict_SetItem(values, PyTuple_GET_ITEM(args[1], i), value) < 0) {
+            Py_CLEAR(values);
+        }
+        Py_XDECREF(value);
+    }
+    return values;
+}
+
 /* accs.__sizeof__(): its own bytes and its objects' (each one level down). */
 static PyObject *
 Accs_sizeof(Accs *self, PyObject *Py_UNUSED(ignored))
@@ -531,6 +567,8 @@ Accs_dealloc(Accs *self)
 static PyMethodDef Accs_methods[] = {
     {"list", (PyCFunction)Accs_list, METH_O,
      PyDoc_STR("The state as a list of each reduction's, as the Python loop keeps it.")},
+    {"values", (PyCFunction)(void (*)(void))Accs_values, METH_FASTCALL,
+     PyDoc_STR("values(folder, names, ends): a dict of each reduction's name and value.")},
     {"__sizeof__", (PyCFunction)Accs_sizeof, METH_NOARGS,
      PyDoc_STR("Its bytes and its objects', one level down.")},
     {NULL, NULL, 0, NULL},
