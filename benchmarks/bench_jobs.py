@@ -151,6 +151,7 @@ def _lazyfun(job: str, events: Path, users: Path, out: Path) -> tuple[Answer, in
         hourly = log.tumbling(
             3600, on=_seconds, by=itemgetter("kind"), lateness=DISORDER, n="count"
         )
+        EXPLAINED.append(hourly)
         answer = {f"{w.key} {_stamp(w.start)[:13]}": w.values["n"] for w in hourly}
     elif job == "sort to parquet":
         ordered = log.sort(key=lambda e: (e["user"], e["ts"]), memory=BUDGET)
