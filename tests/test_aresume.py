@@ -26,10 +26,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun import AsyncStream, RecordError, astream
-from lazyfun.io import read_csv, read_jsonl, read_lines, to_jsonl
+from lazyfun.io import read_csv, read_jsonl, read_lines
 from lazyfun.io.sources import Jsonl
 from lazyfun.sinks.resume import MARK_EVERY, ThreadMarks
 from tests.children import running
+from tests.test_resume import written
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = 8_000
@@ -138,19 +139,6 @@ READERS: dict[str, Callable[[Path], Any]] = {
 }
 
 
-def _written(reader: str, source: Path, records: int) -> list[Any]:
-    """``source`` written with ``records`` rows for ``reader``; what it reads back."""
-    rows = [{"n": str(n), "word": f"w{n}"} for n in range(records)]
-    if reader == "read_csv":
-        source.write_text("n,word\n" + "".join(f"{r['n']},{r['word']}\n" for r in rows))
-    elif reader == "read_jsonl":
-        to_jsonl(rows, source)
-    else:
-        source.write_text("".join(f"{r['n']}\n" for r in rows))
-        return [r["n"] for r in rows]
-    return rows
-
-
 def _number(record: Any) -> int:
     return int(record if isinstance(record, str) else record["n"])
 
@@ -183,7 +171,7 @@ def _stopped_and_resumed(
     """A job stopped at record ``stop``, the source before its mark made unreadable,
     and resumed: only a source that seeks gets on, to the whole output."""
     source, out = folder / "in.txt", folder / "out.jsonl"
-    expected = _written(reader, source, records)
+    expected = written(reader, source, records)
     read = READERS[reader]
     with pytest.raises(Stop):
         asyncio.run(_job(read(source), stop, concurrency).to_jsonl(out, resume=True))

@@ -149,16 +149,23 @@ READERS: dict[str, Callable[[Path], Stream[Any]]] = {
 }
 
 
-@pytest.mark.parametrize("reader", READERS)
-def test_a_resumed_file_source_seeks_past_what_was_done(tmp_path: Path, reader: str) -> None:
-    source = tmp_path / "in.txt"
-    rows = [{"n": str(n), "word": f"w{n}"} for n in range(3000)]
+def written(reader: str, source: Path, records: int) -> list[Any]:
+    """``source`` written with ``records`` rows for ``reader``; what it reads back."""
+    rows = [{"n": str(n), "word": f"w{n}"} for n in range(records)]
     if reader == "read_csv":
         source.write_text("n,word\n" + "".join(f"{r['n']},{r['word']}\n" for r in rows))
     elif reader == "read_jsonl":
         to_jsonl(rows, source)
     else:
         source.write_text("".join(f"{r['n']}\n" for r in rows))
+        return [r["n"] for r in rows]
+    return rows
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_resumed_file_source_seeks_past_what_was_done(tmp_path: Path, reader: str) -> None:
+    source = tmp_path / "in.txt"
+    expected = written(reader, source, 3000)
     read = READERS[reader]
     out = tmp_path / "out.jsonl"
 
@@ -177,7 +184,6 @@ def test_a_resumed_file_source_seeks_past_what_was_done(tmp_path: Path, reader: 
     header = len("n,word\n") if reader == "read_csv" else 0
     _junked(source, header, mark["offset"])
     assert read(source).to_jsonl(out, resume=True) == 3000 - 1234
-    expected = [r["n"] if reader == "read_lines" else r for r in rows]
     assert [json.loads(line) for line in out.read_text().splitlines()] == expected
 
 

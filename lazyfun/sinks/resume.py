@@ -144,6 +144,11 @@ class Marks:
         now = None if self.source is None else self.source.mark()
         if now is not None:
             self.taken.append(now)
+        return self._latest(position)
+
+    def _latest(self, position: int) -> dict[str, Any] | None:
+        """The latest mark taken at ``position`` or before (None: none), those before it
+        let go of, it kept for a later position."""
         best = None
         while self.taken and self.taken[0]["position"] <= position:
             best = self.taken.popleft()
@@ -191,12 +196,7 @@ class ThreadMarks(Marks):
         """The latest mark taken at ``position`` or before (None: read through on resume),
         kept for a later position."""
         with self.lock:
-            best = None
-            while self.taken and self.taken[0]["position"] <= position:
-                best = self.taken.popleft()
-            if best is not None:
-                self.taken.appendleft(best)  # still the best for a later position
-        return best
+            return self._latest(position)
 
     def reading(self, source: Iterator[Any]) -> Iterator[Any]:
         """``source`` as its thread reads it, its mark taken every ``every`` values (the
