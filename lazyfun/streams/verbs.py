@@ -569,8 +569,9 @@ def _written(
             type(r), (True, "r{i}.start(v{i})", "accs[{i}] = r{i}.step(accs[{i}], v{i})")
         )
         names[f"r{i}"], names[f"g{i}"] = r, get
-        if read and field_name(get) is not None:  # field(name): read inline, as it reads
-            names[f"n{i}"] = field_name(get)
+        name = field_name(get) if read else None
+        if name is not None:  # field(name): read inline, as it reads
+            names[f"n{i}"] = name
             reads += [
                 "        try:",
                 f"            v{i} = item[n{i}]",

@@ -50,6 +50,13 @@ def _check(command: list[str], folder: Path) -> str:
     return done.stdout + done.stderr
 
 
+def _mypy(folder: Path) -> tuple[str, list[str]]:
+    """What ``mypy --strict`` says of ``folder``'s user.py, and its error lines."""
+    command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(CACHE / "mypy")]
+    report = _check([*command, "user.py"], folder)
+    return report, [line for line in report.splitlines() if ": error:" in line]
+
+
 @pytest.fixture
 def outside(tmp_path: Path) -> Path:
     """A folder outside the repository holding the user's file."""
@@ -62,11 +69,7 @@ def outside(tmp_path: Path) -> Path:
 # pyright check below holds the same install shape in `make test`.
 @pytest.mark.slow
 def test_mypy_finds_the_installed_package_and_its_types(outside: Path) -> None:
-    cache = CACHE / "mypy"
-    report = _check(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), "user.py"], outside
-    )
-    errors = [line for line in report.splitlines() if ": error:" in line]
+    report, errors = _mypy(outside)
     assert errors, report
     assert all(line.startswith("user.py:7: error:") for line in errors), report
 
@@ -111,11 +114,7 @@ def mistakes(tmp_path: Path) -> Path:
 
 @pytest.mark.slow
 def test_mypy_says_what_is_wrong_with_a_map_and_a_join(mistakes: Path) -> None:
-    cache = CACHE / "mypy"
-    report = _check(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), "user.py"], mistakes
-    )
-    errors = [line for line in report.splitlines() if ": error:" in line]
+    report, errors = _mypy(mistakes)
     # mypy names the first overload a call could match by its shape: for map in a sync
     # stream that is the one refusing a coroutine function (it must come before the plain
     # one to catch it), so only the words up to the function given are pinned.
