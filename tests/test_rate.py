@@ -102,7 +102,10 @@ def test_law_no_window_of_per_seconds_holds_more_than_count_starts_of_a_rated_ma
 
     _run(mode, made)
     assert len(starts) == calls
-    assert _most_after_a_start(starts, per) <= count
+    # each start is read in the call, after the rate has let it go, so it may come a
+    # thread switch late (a loaded run saw 4 of 3, the window 0.124 s): a window shorter
+    # by that much is held to the count, as the throttle's law below does
+    assert _most_after_a_start(starts, per - min(per / 4, 0.03)) <= count
 
 
 @settings(max_examples=8, deadline=None)
