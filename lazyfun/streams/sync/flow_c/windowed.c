@@ -1,0 +1,729 @@
+/* Windowed and TimeField: the C form of lazyfun.streams.windows.EventTime for tumbling
+ * and sliding windows of numbers with named reductions, and of its TimeField, an on=
+ * given as a field's name (see windowed.h).  Step for step as the Python, which stays
+ * the reference: a law (tests/test_windows_c.py) holds the two to the same windows. */
+#include "windowed.h"
+
+#include <math.h>
+#include <structmember.h>
+
+/* ---- TimeField: an item's time read by a field's name ---------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *name;   /* the field's name */
+    PyObject *parse;  /* the Python reading of a string the fast one leaves */
+    vectorcallfunc vectorcall;
+} TimeField;
+
+/* item[name], or, where item is no mapping (a TypeError), getattr(item, name): as
+ * lazyfun.streams.verbs.field reads. */
+static PyObject *
+read_named(PyObject *item, PyObject *name)
+{
+    PyMappingMethods *mapping = Py_TYPE(item)->tp_as_mapping;
+    if (mapping == NULL || mapping->mp_subscript == NULL) {
+        return PyObject_GetAttr(item, name);
+    }
+    PyObject *value = PyObject_GetItem(item, name);
+    if (value == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        value = PyObject_GetAttr(item, name);
+    }
+    return value;
+}
+
+/* The n digits at s as a number, or -1 if one is not a digit. */
+static int
+digits(const char *s, int n)
+{
+    int value = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            return -1;
+        }
+        value = value * 10 + (s[i] - '0');
+    }
+    return value;
+}
+
+/* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian). */
+static long long
+days_from_civil(long long y, int m, int d)
+{
+    y -= m <= 2;
+    long long era = (y >= 0 ? y : y - 399) / 400;
+    long long yoe = y - era * 400;
+    long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static int
+month_days(int y, int m)
+{
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return days[m - 1] + (m == 2 && leap);
+}
+
+/* The seconds since 1970 (UTC) of the common ISO-8601 shape
+ * YYYY-MM-DDTHH:MM:SS[.fff|.ffffff][Z|+HH:MM|-HH:MM] (no offset: UTC), as
+ * datetime.fromisoformat(text).timestamp() gives them (the exact microseconds over a
+ * million, one rounding); 0 with *seconds set, or -1 for any other text (the Python
+ * reading decides). */
+static int
+iso_seconds(const char *s, Py_ssize_t n, double *seconds)
+{
+    if (n < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') {
+        return -1;
+    }
+    int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2);
+    int h = digits(s + 11, 2), mi = digits(s + 14, 2), se = digits(s + 17, 2);
+    if (y < 1 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0
+        || se > 59 || d > month_days(y, mo)) {
+        return -1;
+    }
+    Py_ssize_t at = 19;
+    long long micro = 0;
+    if (at < n && s[at] == '.') {
+        Py_ssize_t end = at + 1;
+        while (end < n && s[end] >= '0' && s[end] <= '9') {
+            end++;
+        }
+        Py_ssize_t width = end - at - 1;
+        if (width != 3 && width != 6) {
+            return -1;
+        }
+        micro = digits(s + at + 1, (int)width) * (width == 3 ? 1000LL : 1LL);
+        at = end;
+    }
+    long long offset = 0;
+    if (at < n && s[at] == 'Z') {
+        at++;
+    } else if (at < n && (s[at] == '+' || s[at] == '-')) {
+        if (n - at != 6 || s[at + 3] != ':') {
+            return -1;
+        }
+        int oh = digits(s + at + 1, 2), om = digits(s + at + 4, 2);
+        if (oh < 0 || oh > 23 || om < 0 || om > 59) {
+            return -1;
+        }
+        offset = (s[at] == '-' ? -1 : 1) * (oh * 3600LL + om * 60LL);
+        at = n;
+    }
+    if (at != n) {
+        return -1;
+    }
+    long long whole = days_from_civil(y, mo, d) * 86400LL + h * 3600LL + mi * 60LL + se - offset;
+    if (whole > 9000000000LL || whole < -9000000000LL) {  /* past 2^53 microseconds */
+        return -1;
+    }
+    *seconds = (double)(whole * 1000000LL + micro) / 1e6;
+    return 0;
+}
+
+/* time_field(item): the item's field; a string read as an ISO-8601 time, fast for the
+ * common shape, else by the Python parse. */
+static PyObject *
+time_of(TimeField *self, PyObject *item)
+{
+    PyObject *value = read_named(item, self->name);
+    if (value == NULL || !PyUnicode_Check(value)) {
+        return value;
+    }
+    Py_ssize_t n;
+    const char *text = PyUnicode_AsUTF8AndSize(value, &n);
+    double seconds;
+    if (text != NULL && iso_seconds(text, n, &seconds) == 0) {
+        Py_DECREF(value);
+        return PyFloat_FromDouble(seconds);
+    }
+    PyErr_Clear();  /* a string UTF-8 cannot hold: the Python parse says why */
+    PyObject *parsed = PyObject_CallOneArg(self->parse, value);
+    Py_DECREF(value);
+    return parsed;
+}
+
+static PyObject *
+TimeField_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (PyVectorcall_NARGS(nargsf) != 1 || kwnames != NULL) {
+        PyErr_SetString(PyExc_TypeError, "TimeField takes one item");
+        return NULL;
+    }
+    return time_of((TimeField *)self, args[0]);
+}
+
+static PyObject *
+TimeField_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"name", "parse", NULL};
+    PyObject *name, *parse;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO:TimeField", names, &name, &parse)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(parse)) {
+        PyErr_SetString(PyExc_TypeError, "TimeField's parse must be a function");
+        return NULL;
+    }
+    TimeField *self = (TimeField *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->name = Py_NewRef(name);
+    self->parse = Py_NewRef(parse);
+    self->vectorcall = TimeField_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+TimeField_traverse(TimeField *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->name);
+    Py_VISIT(self->parse);
+    return 0;
+}
+
+static int
+TimeField_clear(TimeField *self)
+{
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->parse);
+    return 0;
+}
+
+static void
+TimeField_dealloc(TimeField *self)
+{
+    PyObject_GC_UnTrack(self);
+    TimeField_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef TimeField_members[] = {
+    {"name", T_OBJECT, offsetof(TimeField, name), READONLY, PyDoc_STR("The field's name.")},
+    {"parse", T_OBJECT, offsetof(TimeField, parse), READONLY,
+     PyDoc_STR("The Python reading of a string.")},
+    {NULL, 0, 0, 0, NULL},
+};
+
+PyTypeObject TimeFieldType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lazyfun.streams.sync._flow.TimeField",
+    .tp_doc = PyDoc_STR("An item's time read by a field's name, an ISO string as seconds."),
+    .tp_basicsize = sizeof(TimeField),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = TimeField_new,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(TimeField, vectorcall),
+    .tp_traverse = (traverseproc)TimeField_traverse,
+    .tp_clear = (inquiry)TimeField_clear,
+    .tp_dealloc = (destructor)TimeField_dealloc,
+    .tp_members = TimeField_members,
+};
+
+/* ---- Windowed: tumbling and sliding windows of numbers, folded ------------------- */
+
+/* An open window is a tuple (key, start, end, args), args the Folder's call
+ * (one, state, None): one the list the item is folded from, state the window's
+ * {None: Accs}.  The heap's entries are (end, seq, window), in a list kept by heapq. */
+enum { W_KEY, W_START, W_END, W_ARGS };
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *what, *on, *by, *late, *folder, *size, *every, *lateness;
+    PyObject *starts;      /* Fixed.starts(t, origin): a time's windows' starts */
+    PyObject *check;       /* EventTime._origin(t, position): a time not int nor float */
+    PyObject *late_error;  /* LateItem */
+    PyObject *values;      /* values(state): a closed window's values by name */
+    PyObject *window;      /* Window */
+    PyObject *ready;       /* the deque of closed windows */
+    PyObject *heappush, *heappop;
+    PyObject *one;         /* [item]: the Folder's items */
+    PyObject *recent;      /* tumbling: a key's last window */
+    PyObject *opened;      /* (key, start): window */
+    PyObject *heap;
+    PyObject *latest, *watermark;  /* NULL before the first item */
+    Py_ssize_t position;
+    long long seq;
+    int tumbling;
+} Windowed;
+
+/* item into window: its values folded into the window's state. */
+static int
+fold(Windowed *self, PyObject *window, PyObject *item)
+{
+    Py_INCREF(item);
+    PyObject *gone = PyList_GET_ITEM(self->one, 0);
+    PyList_SET_ITEM(self->one, 0, item);
+    Py_DECREF(gone);
+    PyObject *done = PyObject_Call(self->folder, PyTuple_GET_ITEM(window, W_ARGS), NULL);
+    gone = PyList_GET_ITEM(self->one, 0);
+    PyList_SET_ITEM(self->one, 0, Py_NewRef(Py_None));  /* the item not kept alive */
+    Py_DECREF(gone);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
+}
+
+/* A late item to late(item), or a LateItem at its place. */
+static int
+take_late(Windowed *self, PyObject *item, PyObject *t, Py_ssize_t position)
+{
+    if (self->late != NULL) {
+        PyObject *said = PyObject_CallOneArg(self->late, item);
+        Py_XDECREF(said);
+        return said == NULL ? -1 : 0;
+    }
+    PyObject *error = PyObject_CallFunction(self->late_error, "OOnOO", self->what, item,
+                                            position, t, self->watermark);
+    if (error != NULL) {
+        PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+        Py_DECREF(error);
+    }
+    return -1;
+}
+
+/* A new window of key from start, item folded in; opened, on the heap (and the key's
+ * recent one when tumbling) only once the fold succeeded. */
+static int
+open_window(Windowed *self, PyObject *item, PyObject *key, PyObject *start, PyObject *at)
+{
+    PyObject *state = PyDict_New(), *end = PyNumber_Add(start, self->size), *args = NULL;
+    PyObject *window = NULL, *seq = NULL, *entry = NULL;
+    int done = -1;
+    if (state == NULL || end == NULL) {
+        goto out;
+    }
+    args = PyTuple_Pack(3, self->one, state, Py_None);
+    window = args == NULL ? NULL : PyTuple_Pack(4, key, start, end, args);
+    if (window == NULL || fold(self, window, item) < 0) {
+        goto out;
+    }
+    seq = PyLong_FromLongLong(self->seq);
+    entry = seq == NULL ? NULL : PyTuple_Pack(3, end, seq, window);
+    if (entry == NULL) {
+        goto out;
+    }
+    self->seq++;
+    if (PyDict_SetItem(self->opened, at, window) < 0) {
+        goto out;
+    }
+    PyObject *pushed = PyObject_CallFunctionObjArgs(self->heappush, self->heap, entry, NULL);
+    if (pushed == NULL) {
+        goto out;
+    }
+    Py_DECREF(pushed);
+    done = self->tumbling ? PyDict_SetItem(self->recent, key, window) : 0;
+out:
+    Py_XDECREF(state);
+    Py_XDECREF(end);
+    Py_XDECREF(args);
+    Py_XDECREF(window);
+    Py_XDECREF(seq);
+    Py_XDECREF(entry);
+    return done;
+}
+
+/* A tumbling or sliding window's item: late if its first window has closed. */
+static int
+place(Windowed *self, PyObject *item, PyObject *t, PyObject *key, Py_ssize_t position)
+{
+    PyObject *zero = PyLong_FromLong(0);  /* the origin of numbers */
+    PyObject *starts = zero == NULL ? NULL
+                                    : PyObject_CallFunctionObjArgs(self->starts, t, zero, NULL);
+    Py_XDECREF(zero);
+    if (starts == NULL) {
+        return -1;
+    }
+    if (!PyList_Check(starts) || PyList_GET_SIZE(starts) == 0) {
+        PyErr_SetString(PyExc_SystemError, "Fixed.starts gave no list of starts");
+        Py_DECREF(starts);
+        return -1;
+    }
+    int done = 0;
+    if (self->watermark != NULL) {
+        PyObject *end = PyNumber_Add(PyList_GET_ITEM(starts, 0), self->size);
+        int closed = end == NULL ? -1 : PyObject_RichCompareBool(end, self->watermark, Py_LE);
+        Py_XDECREF(end);
+        if (closed != 0) {
+            Py_DECREF(starts);
+            return closed < 0 ? -1 : take_late(self, item, t, position);
+        }
+    }
+    for (Py_ssize_t i = 0; done == 0 && i < PyList_GET_SIZE(starts); i++) {
+        PyObject *start = PyList_GET_ITEM(starts, i);
+        PyObject *at = PyTuple_Pack(2, key, start);
+        PyObject *window = at == NULL ? NULL : PyDict_GetItemWithError(self->opened, at);
+        if (at == NULL || (window == NULL && PyErr_Occurred())) {
+            done = -1;
+        } else if (window != NULL) {
+            Py_INCREF(window);
+            done = fold(self, window, item);
+            Py_DECREF(window);
+        } else {
+            done = open_window(self, item, key, start, at);
+        }
+        Py_XDECREF(at);
+    }
+    Py_DECREF(starts);
+    return done;
+}
+
+/* Close the window of a heap entry and hand it on. */
+static int
+emit(Windowed *self, PyObject *entry)
+{
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3) {
+        PyErr_SetString(PyExc_SystemError, "a window's heap entry is not (end, seq, window)");
+        return -1;
+    }
+    PyObject *window = PyTuple_GET_ITEM(entry, 2);
+    PyObject *key = PyTuple_GET_ITEM(window, W_KEY), *start = PyTuple_GET_ITEM(window, W_START);
+    PyObject *at = PyTuple_Pack(2, key, start);
+    if (at == NULL || PyDict_DelItem(self->opened, at) < 0) {
+        Py_XDECREF(at);
+        return -1;
+    }
+    Py_DECREF(at);
+    PyObject *recent = PyDict_GetItemWithError(self->recent, key);
+    if ((recent == NULL && PyErr_Occurred())
+        || (recent == window && PyDict_DelItem(self->recent, key) < 0)) {
+        return -1;
+    }
+    PyObject *state = PyTuple_GET_ITEM(PyTuple_GET_ITEM(window, W_ARGS), 1);
+    PyObject *values = PyObject_CallOneArg(self->values, state);
+    if (values == NULL) {
+        return -1;
+    }
+    PyObject *items = PyTuple_New(0);
+    PyObject *made = items == NULL ? NULL
+                                   : PyObject_CallFunctionObjArgs(self->window, key, start,
+                                                                  PyTuple_GET_ITEM(entry, 0),
+                                                                  items, values, NULL);
+    Py_XDECREF(items);
+    Py_DECREF(values);
+    if (made == NULL) {
+        return -1;
+    }
+    PyObject *appended = PyObject_CallMethod(self->ready, "append", "O", made);
+    Py_DECREF(made);
+    Py_XDECREF(appended);
+    return appended == NULL ? -1 : 0;
+}
+
+/* Close every window that ends by mark (NULL: all), in order of end. */
+static int
+close_by(Windowed *self, PyObject *mark)
+{
+    while (PyList_GET_SIZE(self->heap) > 0) {
+        if (mark != NULL) {
+            PyObject *top = PyList_GET_ITEM(self->heap, 0);
+            int due = PyObject_RichCompareBool(PyTuple_GET_ITEM(top, 0), mark, Py_LE);
+            if (due <= 0) {
+                return due;
+            }
+        }
+        PyObject *entry = PyObject_CallOneArg(self->heappop, self->heap);
+        int done = entry == NULL ? -1 : emit(self, entry);
+        Py_XDECREF(entry);
+        if (done < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* start <= t < end of window: 1, 0, or -1 with an error. */
+static int
+holds(PyObject *window, PyObject *t)
+{
+    int after = PyObject_RichCompareBool(PyTuple_GET_ITEM(window, W_START), t, Py_LE);
+    if (after <= 0) {
+        return after;
+    }
+    return PyObject_RichCompareBool(t, PyTuple_GET_ITEM(window, W_END), Py_LT);
+}
+
+/* The item's key and windows: the fold or the late item; an error changes nothing. */
+static int
+placed(Windowed *self, PyObject *item, PyObject *t, Py_ssize_t position)
+{
+    PyObject *key = self->by == NULL ? Py_NewRef(Py_None) : PyObject_CallOneArg(self->by, item);
+    if (key == NULL) {
+        return -1;
+    }
+    PyObject *window = NULL;
+    int done = 0;
+    if (self->tumbling) {
+        window = PyDict_GetItemWithError(self->recent, key);
+        if (window == NULL && PyErr_Occurred()) {
+            done = -1;
+        }
+    }
+    Py_XINCREF(window);
+    int inside = window == NULL || done < 0 ? 0 : holds(window, t);
+    if (inside < 0) {
+        done = -1;
+    } else if (inside) {
+        done = fold(self, window, item);
+    } else if (done == 0) {
+        done = place(self, item, t, key, position);
+    }
+    Py_XDECREF(window);
+    Py_DECREF(key);
+    return done;
+}
+
+/* add(item): as EventTime.add. */
+static int
+add_one(Windowed *self, PyObject *item)
+{
+    Py_ssize_t position = self->position++;
+    PyObject *t = Py_IS_TYPE(self->on, &TimeFieldType) ? time_of((TimeField *)self->on, item)
+                                                        : PyObject_CallOneArg(self->on, item);
+    if (t == NULL) {
+        return -1;
+    }
+    int plain = PyLong_CheckExact(t) || (PyFloat_CheckExact(t) && !isnan(PyFloat_AS_DOUBLE(t)));
+    if (!plain) {  /* the Python check: refused, or an int or float of a subclass */
+        PyObject *origin = PyObject_CallFunction(self->check, "On", t, position);
+        if (origin == NULL) {
+            Py_DECREF(t);
+            return -1;
+        }
+        Py_DECREF(origin);
+    }
+    int later = 1;
+    if (placed(self, item, t, position) < 0
+        || (self->latest != NULL
+            && (later = PyObject_RichCompareBool(t, self->latest, Py_GT)) < 0)) {
+        Py_DECREF(t);
+        return -1;
+    }
+    if (!later) {
+        Py_DECREF(t);
+        return 0;
+    }
+    Py_XSETREF(self->latest, t);  /* its own windows end after t: they stay open */
+    PyObject *mark = PyNumber_Subtract(t, self->lateness);
+    if (mark == NULL) {
+        return -1;
+    }
+    Py_XSETREF(self->watermark, mark);
+    return close_by(self, mark);
+}
+
+static PyObject *
+Windowed_add(Windowed *self, PyObject *item)
+{
+    if (add_one(self, item) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* pull(source): items of source added until a window is ready (False) or the source
+ * ends (True); an error of the source or of an item passes on, and the next pull goes
+ * on with the next. */
+static PyObject *
+Windowed_pull(Windowed *self, PyObject *source)
+{
+    iternextfunc next = Py_TYPE(source)->tp_iternext;
+    if (next == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Windowed.pull reads an iterator");
+        return NULL;
+    }
+    for (;;) {
+        PyObject *item = next(source);
+        if (item == NULL) {
+            if (ended()) {
+                Py_RETURN_TRUE;
+            }
+            return NULL;
+        }
+        int done = add_one(self, item);
+        Py_DECREF(item);
+        if (done < 0) {
+            return NULL;
+        }
+        Py_ssize_t ready = PyObject_Length(self->ready);
+        if (ready < 0) {
+            return NULL;
+        }
+        if (ready > 0) {
+            Py_RETURN_FALSE;
+        }
+    }
+}
+
+static PyObject *
+Windowed_finish(Windowed *self, PyObject *Py_UNUSED(ignored))
+{
+    if (close_by(self, NULL) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Windowed_close(Windowed *self, PyObject *Py_UNUSED(ignored))
+{
+    PyDict_Clear(self->recent);
+    PyDict_Clear(self->opened);
+    if (PyList_SetSlice(self->heap, 0, PyList_GET_SIZE(self->heap), NULL) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"what",   "on",         "by",     "late",   "folder",
+                            "size",   "every",      "lateness", "starts", "check",
+                            "late_error", "values", "window", "ready",  "heappush",
+                            "heappop", NULL};
+    PyObject *a[16];
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOOOOOOOOOOOOOO:Windowed", names, &a[0],
+                                     &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7], &a[8],
+                                     &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15])) {
+        return NULL;
+    }
+    int called[] = {1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1};
+    for (int i = 0; i < 16; i++) {
+        if (called[i] && !PyCallable_Check(a[i])) {
+            PyErr_Format(PyExc_TypeError, "Windowed's %s must be a function", names[i]);
+            return NULL;
+        }
+    }
+    if ((a[2] != Py_None && !PyCallable_Check(a[2]))
+        || (a[3] != Py_None && !PyCallable_Check(a[3]))) {
+        PyErr_SetString(PyExc_TypeError, "Windowed's by and late are functions or None");
+        return NULL;
+    }
+    Windowed *self = (Windowed *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->what = Py_NewRef(a[0]);
+    self->on = Py_NewRef(a[1]);
+    self->by = a[2] == Py_None ? NULL : Py_NewRef(a[2]);
+    self->late = a[3] == Py_None ? NULL : Py_NewRef(a[3]);
+    self->folder = Py_NewRef(a[4]);
+    self->size = Py_NewRef(a[5]);
+    self->every = Py_NewRef(a[6]);
+    self->lateness = Py_NewRef(a[7]);
+    self->starts = Py_NewRef(a[8]);
+    self->check = Py_NewRef(a[9]);
+    self->late_error = Py_NewRef(a[10]);
+    self->values = Py_NewRef(a[11]);
+    self->window = Py_NewRef(a[12]);
+    self->ready = Py_NewRef(a[13]);
+    self->heappush = Py_NewRef(a[14]);
+    self->heappop = Py_NewRef(a[15]);
+    self->tumbling = PyObject_RichCompareBool(a[5], a[6], Py_EQ);
+    self->one = PyList_New(1);
+    self->recent = PyDict_New();
+    self->opened = PyDict_New();
+    self->heap = PyList_New(0);
+    if (self->tumbling < 0 || self->one == NULL || self->recent == NULL || self->opened == NULL
+        || self->heap == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    PyList_SET_ITEM(self->one, 0, Py_NewRef(Py_None));
+    return (PyObject *)self;
+}
+
+#define WINDOWED_FIELDS(V)                                                                    \
+    V(what) V(on) V(by) V(late) V(folder) V(size) V(every) V(lateness) V(starts) V(check)     \
+    V(late_error) V(values) V(window) V(ready) V(heappush) V(heappop) V(one) V(recent)        \
+    V(opened) V(heap) V(latest) V(watermark)
+
+static int
+Windowed_traverse(Windowed *self, visitproc visit, void *arg)
+{
+#define VISIT(f) Py_VISIT(self->f);
+    WINDOWED_FIELDS(VISIT)
+#undef VISIT
+    return 0;
+}
+
+static int
+Windowed_clear(Windowed *self)
+{
+#define CLEAR(f) Py_CLEAR(self->f);
+    WINDOWED_FIELDS(CLEAR)
+#undef CLEAR
+    return 0;
+}
+
+static void
+Windowed_dealloc(Windowed *self)
+{
+    PyObject_GC_UnTrack(self);
+    Windowed_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+Windowed_held(Windowed *Py_UNUSED(self), void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(0);  /* folded windows hold no items */
+}
+
+static PyObject *
+Windowed_open(Windowed *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(self->opened == NULL ? 0 : PyDict_GET_SIZE(self->opened));
+}
+
+static PyObject *
+Windowed_mark(Windowed *self, void *closure)
+{
+    PyObject *value = closure == NULL ? self->latest : self->watermark;
+    return Py_NewRef(value == NULL ? Py_None : value);
+}
+
+static PyGetSetDef Windowed_getset[] = {
+    {"held", (getter)Windowed_held, NULL, PyDoc_STR("The items the open windows hold: none."),
+     NULL},
+    {"open", (getter)Windowed_open, NULL, PyDoc_STR("How many windows are open."), NULL},
+    {"latest", (getter)Windowed_mark, NULL, PyDoc_STR("The latest time seen, or None."), NULL},
+    {"watermark", (getter)Windowed_mark, NULL, PyDoc_STR("The watermark, or None."), "w"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef Windowed_members[] = {
+    {"what", T_OBJECT, offsetof(Windowed, what), READONLY, PyDoc_STR("The step's name.")},
+    {"ready", T_OBJECT, offsetof(Windowed, ready), READONLY,
+     PyDoc_STR("The closed windows, in order of end.")},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMethodDef Windowed_methods[] = {
+    {"add", (PyCFunction)Windowed_add, METH_O, PyDoc_STR("Place an item in its windows.")},
+    {"pull", (PyCFunction)Windowed_pull, METH_O,
+     PyDoc_STR("Add items of an iterator until a window is ready (False) or it ends (True).")},
+    {"finish", (PyCFunction)Windowed_finish, METH_NOARGS,
+     PyDoc_STR("The source has ended: every open window closes, in order of end.")},
+    {"close", (PyCFunction)Windowed_close, METH_NOARGS,
+     PyDoc_STR("Let go of the open windows.")},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject WindowedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lazyfun.streams.sync._flow.Windowed",
+    .tp_doc = PyDoc_STR("Tumbling and sliding windows of numbers, folded: EventTime in C."),
+    .tp_basicsize = sizeof(Windowed),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = Windowed_new,
+    .tp_traverse = (traverseproc)Windowed_traverse,
+    .tp_clear = (inquiry)Windowed_clear,
+    .tp_dealloc = (destructor)Windowed_dealloc,
+    .tp_methods = Windowed_methods,
+    .tp_members = Windowed_members,
+    .tp_getset = Windowed_getset,
+};

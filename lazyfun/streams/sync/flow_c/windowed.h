@@ -1,0 +1,21 @@
+/* Beside the steps of steps.h, the windows on event time (windowed.c):
+ *
+ * TimeField(name, parse): an item's time read by a field's name (item[name], else the
+ * attribute): a string is an ISO-8601 time, read in C as seconds since 1970 (UTC; no
+ * offset is UTC) for its common shape YYYY-MM-DDTHH:MM:SS[.fff|.ffffff][Z|+HH:MM],
+ * else by parse(text); any other value as it is.
+ *
+ * Windowed(what, on, by, late, folder, size, every, lateness, starts, check,
+ * late_error, values, window, ready, heappush, heappop): the core of
+ * lazyfun.streams.windows.EventTime for tumbling and sliding windows of numbers whose
+ * named reductions a Folder folds: add(item), pull(iterator), finish(), close(), the
+ * closed windows in `ready`; each window's state the Folder's {None: Accs}. */
+#ifndef LAZYFUN_FLOW_WINDOWED_H
+#define LAZYFUN_FLOW_WINDOWED_H
+
+#include "base.h"
+
+INTERNAL extern PyTypeObject TimeFieldType;
+INTERNAL extern PyTypeObject WindowedType;
+
+#endif
