@@ -379,7 +379,7 @@ def test_a_time_of_the_other_kind_is_refused_at_the_first_item_and_the_stream_go
         (lambda s: s.sliding(5, 10, on=abs), ValueError),
         (lambda s: s.session(5, on=abs, lateness=-1), ValueError),
         (lambda s: s.session(5, on=abs, n="median"), ValueError),
-        (lambda s: s.tumbling(5, on="t"), TypeError),
+        (lambda s: s.tumbling(5, on=5), TypeError),
     ],
 )
 def test_what_a_window_step_refuses_at_the_call(

@@ -47,18 +47,22 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Generic, NoReturn, TypeVar
+from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from lazyfun.streams.verbs import Accumulators, one_key, reductions
 
 __all__ = [
+    "Core",
     "EventTime",
     "Fixed",
     "LateItem",
+    "TimeField",
     "Window",
+    "iso_moment",
+    "iso_seconds",
     "reducing",
     "spans",
 ]
@@ -94,6 +98,54 @@ class LateItem(ValueError):
             "late items, or a larger lateness="
         )
         self.item, self.position, self.time, self.watermark = item, position, time, watermark
+
+
+def iso_moment(text: str) -> datetime:
+    """An ISO-8601 time as an aware datetime: one without an offset is UTC's.
+
+    >>> iso_moment("2026-11-01T10:30:00.250+01:00").isoformat()
+    '2026-11-01T10:30:00.250000+01:00'
+    >>> iso_moment("2026-11-01 10:30").tzinfo
+    datetime.timezone.utc
+    """
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not an ISO-8601 time") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def iso_seconds(text: str) -> float:
+    """An ISO-8601 time as seconds since 1970 (UTC; one without an offset is UTC's), as
+    ``datetime.fromisoformat(text).timestamp()`` gives an aware time's.
+
+    >>> iso_seconds("1970-01-02T00:00:00.500Z"), iso_seconds("1970-01-01T01:00:00+01:00")
+    (86400.5, 0.0)
+    """
+    return iso_moment(text).timestamp()
+
+
+class TimeField:
+    """``on=`` given a field's name: the item's value of that name (a dict's key, else an
+    attribute), a string read by ``parse`` (:func:`iso_seconds` for windows of numbers,
+    :func:`iso_moment` for datetimes'), any other value as it is.  The C flow engine's
+    ``TimeField`` reads the common ISO shape itself, with the same result.
+
+    >>> TimeField("ts", iso_seconds)({"ts": "1970-01-01T00:01:00Z"})
+    60.0
+    """
+
+    __slots__ = ("name", "parse")
+
+    def __init__(self, name: str, parse: Callable[[str], Any]) -> None:
+        self.name, self.parse = name, parse
+
+    def __call__(self, item: Any) -> Any:
+        try:
+            value = item[self.name]
+        except TypeError:  # not a mapping: a dataclass, a Struct, a named tuple
+            value = getattr(item, self.name)
+        return self.parse(value) if isinstance(value, str) else value
 
 
 def _span(value: object, what: str, least: str) -> None:
@@ -173,6 +225,22 @@ class _Open:
         self.items: list[Any] = []
         self.acc = acc
         self.closed = False
+
+
+class Core(Protocol):
+    """What the steps read of a window core: :class:`EventTime`, or the C flow engine's
+    ``Windowed`` (tumbling and sliding windows of numbers, folded)."""
+
+    @property
+    def what(self) -> str: ...
+    @property
+    def ready(self) -> deque[Window[Any]]: ...
+    @property
+    def held(self) -> int: ...
+    def add(self, item: Any, /) -> None: ...
+    def pull(self, source: Iterator[Any], /) -> bool: ...
+    def finish(self) -> None: ...
+    def close(self) -> None: ...
 
 
 class EventTime(Generic[T]):
@@ -278,6 +346,16 @@ class EventTime(Generic[T]):
             heap = self.heap
             if heap and heap[0][0] <= mark:
                 self._close(mark)
+
+    def pull(self, source: Iterator[T]) -> bool:
+        """Add the items of ``source`` until a window is ready (False) or it ends (True);
+        an error of the source or of an item passes on, and the next pull goes on."""
+        ready, add = self.ready, self.add
+        for item in source:
+            add(item)
+            if ready:
+                return False
+        return True
 
     def _late(self, item: T, t: Any, position: int) -> None:
         """A late ``item`` goes to ``late``, or is a :class:`LateItem` at its place."""

@@ -13,7 +13,7 @@ from lazyfun.streams.joins import HashTable, MergeJoin, MergeJoining
 from lazyfun.streams.shared.parts import Step, aclose
 from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.verbs import Accumulators, Recent, raise_first
-from lazyfun.streams.windows import EventTime
+from lazyfun.streams.windows import Core
 
 __all__ = [
     "AsyncEventTimeWindows",
@@ -175,7 +175,7 @@ class AsyncEventTimeWindows(Step):
     """:class:`~lazyfun.streams.sync.vsteps.EventTimeWindows` over an async source: the
     same core, each window handed on as soon as the watermark closes it."""
 
-    def __init__(self, source: AsyncIterator[Any], core: EventTime[Any]) -> None:
+    def __init__(self, source: AsyncIterator[Any], core: Core) -> None:
         self.source, self.core, self.ended = source, core, False
 
     async def __anext__(self) -> Any:

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 from lazyfun.streams.facade.steps import Steps
 from lazyfun.streams.modes import Async, M
 from lazyfun.streams.sync.steps import check_count, seconds
+from lazyfun.streams.sync.windowed import event_time, time_field
 from lazyfun.streams.verbs import Named
-from lazyfun.streams.windows import EventTime, Fixed, Window, reducing, spans
+from lazyfun.streams.windows import Fixed, Window, reducing, spans
 
 if TYPE_CHECKING:
     import logging
@@ -237,7 +238,7 @@ class Shapes(Steps[T, M]):
         self,
         size: float | timedelta,
         *,
-        on: Callable[[T], datetime | float],
+        on: Callable[[T], datetime | float] | str,
         by: Callable[[T], Any] | None = None,
         lateness: float | timedelta = 0,
         late: Callable[[T], object] | None = None,
@@ -246,7 +247,11 @@ class Shapes(Steps[T, M]):
         """Windows of ``size`` by each item's own time ``on(item)`` (a datetime, with
         timedeltas for ``size`` and ``lateness``, or a number, with numbers), side by
         side: ``[k*size, (k+1)*size)`` from 0 (a datetime's from 1970-01-01), per key of
-        ``by`` given one.  A window is a :class:`~lazyfun.streams.windows.Window` with
+        ``by`` given one.  ``on`` may be a field's name (a dict's key, else an attribute)
+        whose values are numbers, datetimes or ISO-8601 strings, a string read as seconds
+        since 1970 (UTC) for number sizes and as an aware datetime for timedeltas (a
+        string without an offset is UTC's).  A window is a
+        :class:`~lazyfun.streams.windows.Window` with
         ``key``, ``start``, ``end`` and its ``items``, or, given named reductions as
         ``aggregate`` takes them (``n="count"``, ``total=("sum", "eur")``), their
         ``values`` and no items.  It closes, and comes, as soon as the watermark (the
@@ -271,7 +276,7 @@ class Shapes(Steps[T, M]):
         size: float | timedelta,
         every: float | timedelta,
         *,
-        on: Callable[[T], datetime | float],
+        on: Callable[[T], datetime | float] | str,
         by: Callable[[T], Any] | None = None,
         lateness: float | timedelta = 0,
         late: Callable[[T], object] | None = None,
@@ -294,7 +299,7 @@ class Shapes(Steps[T, M]):
         self,
         gap: float | timedelta,
         *,
-        on: Callable[[T], datetime | float],
+        on: Callable[[T], datetime | float] | str,
         by: Callable[[T], Any] | None = None,
         lateness: float | timedelta = 0,
         late: Callable[[T], object] | None = None,
@@ -318,7 +323,7 @@ class Shapes(Steps[T, M]):
     def _windows(
         self,
         what: str,
-        on: Callable[[T], Any],
+        on: Callable[[T], Any] | str,
         by: Callable[[T], Any] | None,
         lateness: object,
         late: Callable[[T], object] | None,
@@ -326,22 +331,25 @@ class Shapes(Steps[T, M]):
         **sizes: Any,
     ) -> Stream[Window[T], M]:
         """The windows on event time, their arguments checked at the call."""
-        _, zero = spans(what, lateness, **sizes)
+        dated, zero = spans(what, lateness, **sizes)
         if "every" in sizes and sizes["every"] > sizes["size"]:
             raise ValueError(
                 "sliding's every must be at most its size (else some items are in no window)"
             )
-        self._checked(on, f"{what}'s on", plain=True)
+        if isinstance(on, str):
+            on = time_field(on, dated)
+        else:
+            self._checked(on, f"{what}'s on", plain=True)
         if by is not None:
             self._checked(by, f"{what}'s by", plain=True)
         if late is not None:
             self._checked(late, f"{what}'s late", plain=True)
         acc = reducing(named)
         if "gap" in sizes:
-            core: EventTime[T] = EventTime(what, on, by, zero, late, acc, gap=sizes["gap"])
+            core = event_time(what, on, by, zero, late, acc, gap=sizes["gap"])
         else:
             fixed = Fixed(sizes["size"], sizes.get("every", sizes["size"]))
-            core = EventTime(what, on, by, zero, late, acc, fixed=fixed)
+            core = event_time(what, on, by, zero, late, acc, fixed=fixed)
         made: Stream[Window[T], M] = self._run.event_windows(self, core)
         return made
 

@@ -54,7 +54,7 @@ from lazyfun.streams.shared.parts import check_count
 from lazyfun.streams.shared.reading import GROUP_AHEAD
 from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.verbs import Recent
-from lazyfun.streams.windows import EventTime
+from lazyfun.streams.windows import Core
 
 if TYPE_CHECKING:
     import logging
@@ -318,6 +318,6 @@ def join(
     return sided(then(s, joined, Rows(table)), side)
 
 
-def event_windows(s: Stream, core: EventTime[Any]) -> Any:
+def event_windows(s: Stream, core: Core) -> Any:
     """``tumbling``, ``sliding``, ``session``: the windows of ``core`` as they close."""
     return then(s, avsteps.AsyncEventTimeWindows(s._take_items(), core))

@@ -25,7 +25,7 @@ from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.sync import calls, flow, steps, threaded, vsteps
 from lazyfun.streams.sync.observing import Counting, Observe
 from lazyfun.streams.verbs import Recent
-from lazyfun.streams.windows import EventTime
+from lazyfun.streams.windows import Core
 
 if TYPE_CHECKING:
     import logging
@@ -345,7 +345,7 @@ def join(
     return sided(then(s, joined, *holding, Rows(table)), side)
 
 
-def event_windows(s: Stream, core: EventTime[Any]) -> Any:
+def event_windows(s: Stream, core: Core) -> Any:
     """``tumbling``, ``sliding``, ``session``: the windows of ``core`` as they close."""
     windows = vsteps.EventTimeWindows(s._take_items(), core)
     return then(s, windows, windows, step=core.what)

@@ -3,6 +3,7 @@
 See lazyfun.streams.sync.flow.
 """
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar, final
 
@@ -130,3 +131,57 @@ class Accs:
         ends: tuple[Callable[[Any], object] | None, ...],
         /,
     ) -> dict[str, Any]: ...
+
+@final
+class TimeField:
+    """An item's time read by a field's name (a dict's key, else an attribute): a string
+    an ISO-8601 time as seconds since 1970 (UTC), read in C for the common shape, else
+    by ``parse``; any other value as it is."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def parse(self) -> Callable[[str], Any]: ...
+    def __new__(cls, name: str, parse: Callable[[str], Any]) -> TimeField: ...
+    def __call__(self, item: Any, /) -> Any: ...
+
+@final
+class Windowed:
+    """Tumbling and sliding windows of numbers whose named reductions a :class:`Folder`
+    folds: ``EventTime`` of ``lazyfun.streams.windows`` in C."""
+
+    @property
+    def what(self) -> str: ...
+    @property
+    def ready(self) -> deque[Any]: ...
+    @property
+    def held(self) -> int: ...
+    @property
+    def open(self) -> int: ...
+    @property
+    def latest(self) -> Any: ...
+    @property
+    def watermark(self) -> Any: ...
+    def __new__(
+        cls,
+        what: str,
+        on: Callable[[Any], Any],
+        by: Callable[[Any], Any] | None,
+        late: Callable[[Any], object] | None,
+        folder: Folder,
+        size: Any,
+        every: Any,
+        lateness: Any,
+        starts: Callable[[Any, Any], list[Any]],
+        check: Callable[[Any, int], Any],
+        late_error: Callable[[str, Any, int, Any, Any], BaseException],
+        values: Callable[[dict[Any, Any]], dict[str, Any]],
+        window: Callable[[Any, Any, Any, tuple[Any, ...], dict[str, Any]], Any],
+        ready: deque[Any],
+        heappush: Callable[[list[Any], Any], None],
+        heappop: Callable[[list[Any]], Any],
+    ) -> Windowed: ...
+    def add(self, item: Any, /) -> None: ...
+    def pull(self, source: Iterator[Any], /) -> bool: ...
+    def finish(self) -> None: ...
+    def close(self) -> None: ...

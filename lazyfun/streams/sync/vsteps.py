@@ -23,7 +23,7 @@ from lazyfun.streams.shared.parts import Held
 from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.sync.steps import Failure
 from lazyfun.streams.verbs import Accumulators, Recent, field_name
-from lazyfun.streams.windows import EventTime, Window
+from lazyfun.streams.windows import Core, Window
 
 __all__ = [
     "EventTimeWindows",
@@ -261,7 +261,7 @@ class EventTimeWindows(Iterator[Window[Any]]):
     passes on at its place and the step goes on with the next; closing it lets go of
     the open windows.
 
-    >>> from lazyfun.streams.windows import Fixed
+    >>> from lazyfun.streams.windows import EventTime, Fixed
     >>> core = EventTime("tumbling", abs, None, 0, None, None, fixed=Fixed(2, 2))
     >>> [(w.start, w.items) for w in EventTimeWindows(iter([0, 1, 2, 5]), core)]
     [(0, (0, 1)), (2, (2,)), (4, (5,))]
@@ -269,7 +269,7 @@ class EventTimeWindows(Iterator[Window[Any]]):
 
     __slots__ = ("core", "ended", "source")
 
-    def __init__(self, source: Iterator[Any], core: EventTime[Any]) -> None:
+    def __init__(self, source: Iterator[Any], core: Core) -> None:
         self.source, self.core, self.ended = source, core, False
 
     def __next__(self) -> Window[Any]:
@@ -277,13 +277,9 @@ class EventTimeWindows(Iterator[Window[Any]]):
         while not core.ready:
             if self.ended:
                 raise StopIteration
-            try:
-                item = next(self.source)
-            except StopIteration:
+            if core.pull(self.source):  # the source ended
                 self.ended = True
                 core.finish()
-                continue
-            core.add(item)
         return core.ready.popleft()
 
     def holding(self) -> int:

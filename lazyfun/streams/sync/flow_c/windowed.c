@@ -590,7 +590,7 @@ Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
                                      &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15])) {
         return NULL;
     }
-    int called[] = {1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1};
+    int called[] = {0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1};
     for (int i = 0; i < 16; i++) {
         if (called[i] && !PyCallable_Check(a[i])) {
             PyErr_Format(PyExc_TypeError, "Windowed's %s must be a function", names[i]);
