@@ -62,6 +62,7 @@ from lazyfun.csp.propagation.filters import (
 )
 from lazyfun.csp.propagation.hall import bounds_distinct
 from lazyfun.csp.propagation.matching import matching_distinct
+from lazyfun.csp.propagation.nogoods import Nogoods
 from lazyfun.csp.propagation.nonlinear import (
     abs_filter,
     all_filter,
@@ -113,6 +114,7 @@ class Propagators:
         decisions: Sequence[Decision],
         constraints: Sequence[Constraint],
         goals: Sequence[Expr] = (),
+        learn: bool = False,
     ) -> None:
         self.size = len(decisions)
         self.offsets = [d.domain.offset for d in decisions]
@@ -170,6 +172,12 @@ class Propagators:
         for prop, scope in self.costly:
             self._watch(prop, scope, idempotent=False)
             self.slow[-1] = True
+        # With ``learn``, the nogoods the search learns (see lazyfun.csp.search.learning),
+        # each decision's watched ones a propagator on it.
+        self.nogoods: Nogoods | None = Nogoods(self.size) if learn else None
+        if self.nogoods is not None:
+            for i in range(self.size):
+                self._watch(self.nogoods.watcher(i), (i,), idempotent=False)
         # The goals' cut and the relaxation are queued first in every run; with the C
         # engine built, the loop runs in C (see lazyfun.csp.propagation.kernels).
         self._seeds = [
@@ -390,6 +398,13 @@ class Propagators:
 
     def value(self, i: int, bits: int) -> int:
         return self.offsets[i] + low(bits)
+
+    def reach(self, doms: Sequence[int]) -> list[int]:
+        """The least the first goal can reach within ``doms`` (none when the relaxation
+        shows nothing there fits): the goal's span, raised by the relaxation."""
+        least = self.goal.lowest(0, doms)
+        bound = least if self.relaxation is None else self.relaxation.lowest(doms)
+        return [] if bound is None else [max(least, bound)]
 
     def _forward(self, c: Constraint) -> Propagator:
         """Forward checking: once one decision is open, keep its values that satisfy ``c``."""
