@@ -49,6 +49,7 @@ def solve(
     statistics: bool = False,
     init_time: float | None = None,
     lns: bool = False,
+    learn: bool = False,
 ) -> None:
     """Solve ``fz`` and write its solutions to ``out`` in the FlatZinc protocol.
 
@@ -61,12 +62,14 @@ def solve(
     challenge's search annotations are often weak, and dom/wdeg's runs make up for
     it; with ``lns`` (MiniZinc's ``-f``, free search), once a solution is known, its runs
     are rounds of large neighbourhood search (see :mod:`lazyfun.csp.search.lns`).
+    With ``learn`` (``--learn``), the runs keep what they refuted as nogoods (see
+    :mod:`lazyfun.csp.search.learning`).
     ``time_limit`` is in seconds; ``=====UNKNOWN=====`` when it ends the search
     before a solution.
     ``statistics`` adds the search's nodes, failures, propagations and time as
     ``%%%mzn-stat:`` lines (``solveTime``: the search, compiling the constraints
     included; ``initTime``, when given: reading the model, in seconds; with ``lns``,
-    ``lnsRounds``).
+    ``lnsRounds``; with ``learn``, ``nogoods``).
     """
     target = out if out is not None else sys.stdout
     if fz.unsatisfiable is not None:
@@ -74,7 +77,7 @@ def solve(
         return
     satisfy = fz.goal == "satisfy"
     started = time.perf_counter()
-    stream = _searched(fz, time_limit, lns=lns)
+    stream = _searched(fz, time_limit, lns=lns, learn=learn)
     shown: tuple[int, ...] | None = None
     seen: set[str] = set()
     last: Solution | None = None
@@ -98,24 +101,33 @@ def solve(
         ):
             target.write(COMPLETE + "\n")
     if statistics:
-        elapsed = time.perf_counter() - started
-        if init_time is not None:
-            target.write(f"%%%mzn-stat: initTime={init_time:.3f}\n")
-        target.write(
-            f"%%%mzn-stat: nodes={stream.nodes}\n%%%mzn-stat: failures={stream.failures}\n"
-            f"%%%mzn-stat: propagations={stream.propagations}\n"
-            f"%%%mzn-stat: solveTime={elapsed:.3f}\n"
-        )
-        if stream.lns is not None:
-            target.write(f"%%%mzn-stat: lnsRounds={stream.lns.rounds}\n")
-        target.write("%%%mzn-stat-end\n")
+        _statistics(stream, time.perf_counter() - started, init_time, target)
 
 
-def _searched(fz: FlatZinc, time_limit: float | None, *, lns: bool) -> Solutions:
+def _statistics(stream: Solutions, elapsed: float, init_time: float | None, target: TextIO) -> None:
+    """The search's figures as ``%%%mzn-stat:`` lines (see :func:`solve`)."""
+    if init_time is not None:
+        target.write(f"%%%mzn-stat: initTime={init_time:.3f}\n")
+    target.write(
+        f"%%%mzn-stat: nodes={stream.nodes}\n%%%mzn-stat: failures={stream.failures}\n"
+        f"%%%mzn-stat: propagations={stream.propagations}\n"
+        f"%%%mzn-stat: solveTime={elapsed:.3f}\n"
+    )
+    if stream.lns is not None:
+        target.write(f"%%%mzn-stat: lnsRounds={stream.lns.rounds}\n")
+    if stream.learnt is not None:
+        target.write(f"%%%mzn-stat: nogoods={stream.nogoods}\n")
+    target.write("%%%mzn-stat-end\n")
+
+
+def _searched(
+    fz: FlatZinc, time_limit: float | None, *, lns: bool, learn: bool = False
+) -> Solutions:
     """``fz``'s solutions, searched in restarts (the challenge's branchings are often
     weak), with ``lns`` in rounds that set free or keep the model's own variables: those
-    FlatZinc introduced follow them (unless there are no others)."""
-    stream = fz.model.solutions(time_limit=time_limit, lns=lns)
+    FlatZinc introduced follow them (unless there are no others); with ``learn``,
+    keeping nogoods."""
+    stream = fz.model.solutions(time_limit=time_limit, lns=lns, learn=learn)
     stream.restart_nodes = RESTART_NODES
     if stream.lns is not None:
         own = [i for i in stream.lns.candidates if i not in fz.introduced]
@@ -146,12 +158,13 @@ def run(
     *,
     free_search: bool = False,
     statistics: bool = False,
+    learn: bool = False,
 ) -> None:
     """Read the ``.fzn`` file at ``path``, solve it and write the solutions to ``out``
     (standard output by default) in the FlatZinc protocol (see :func:`solve`;
     ``time_limit`` in seconds, reading the file included: MiniZinc's limit is the
     whole run's); ``free_search`` (``-f``) leaves out the search annotations and searches
-    large neighbourhoods (``lns``)."""
+    large neighbourhoods (``lns``); ``learn`` (``--learn``) records nogoods from restarts."""
     started = time.perf_counter()
     fz = read(path, free_search=free_search)
     init_time = time.perf_counter() - started
@@ -165,11 +178,13 @@ def run(
         statistics=statistics,
         init_time=init_time,
         lns=free_search,
+        learn=learn,
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-i] [-t MS] [-f] [-s] [-p N]``."""
+    """``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-i] [-t MS] [-f] [-s] [-p N]
+    [--learn]``."""
     parser = argparse.ArgumentParser(
         prog="python -m lazyfun.csp.flatzinc",
         description="Solve a FlatZinc model with lazyfun.csp.",
@@ -194,6 +209,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "-s", "--statistics", action="store_true", help="the search's nodes and time at the end"
     )
     parser.add_argument("-p", "--parallel", type=int, metavar="N", help="workers: one only")
+    parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="keep what each restart refuted as nogoods, propagated by the later ones",
+    )
     args = parser.parse_args(argv)
     if args.parallel is not None and args.parallel > 1:
         print(f"{parser.prog}: one worker only; -p {args.parallel} is ignored", file=sys.stderr)
@@ -204,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             time_limit=None if args.time_limit is None else args.time_limit / 1000,
             free_search=args.free_search,
             statistics=args.statistics,
+            learn=args.learn,
         )
     except (FlatZincError, OSError) as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)

@@ -25,6 +25,12 @@ best is optimal (or, with none found, the model has no solution).  After
 slices not counted: their work is kept), the restarts end and the proof's search
 goes on to its end.
 
+With ``learn`` (see :mod:`lazyfun.csp.search.learning`), the odd runs restart from the
+root too, by the model's branching, and the runs go on until one ends within its budget:
+each run's refuted branches are kept as nogoods that every later run propagates, so a
+restart loses only the nodes on its current branch.  Without goals, a model learns the
+same way until its first solution.
+
 A satisfaction model whose branching is *tentative* (a guess: the FlatZinc reader's
 for a model without search annotations) is searched the same way until the first
 solution: its branching and the solver's in turn, so that a guess that leads nowhere

@@ -24,7 +24,8 @@ tightens the goals' cut (see :class:`lazyfun.csp.propagation.filters.GoalBound`)
 stream holds strictly improving solutions; when it runs out, the last one is
 proved optimal and is yielded again as such.  Outside scheduling, the proof's search
 runs in slices between restarts by dom/wdeg (see :mod:`lazyfun.csp.search.restarts`),
-with ``lns`` between rounds of large neighbourhood search (:mod:`lazyfun.csp.search.lns`).
+with ``lns`` between rounds of large neighbourhood search (:mod:`lazyfun.csp.search.lns`),
+with ``learn`` keeping the nogoods each run refuted (:mod:`lazyfun.csp.search.learning`).
 A decision of the first goal that lowers the goal as it grows is tried largest first.
 
 The solver knows decisions and constraints, not the model that holds them.
@@ -42,7 +43,9 @@ from collections.abc import Generator, Iterator, Sequence
 from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
 from lazyfun.csp.modelling.results import Decisions, Quality, Solution
 from lazyfun.csp.propagation.filters import low
+from lazyfun.csp.propagation.nogoods import Nogoods
 from lazyfun.csp.propagation.propagators import Propagators
+from lazyfun.csp.search.learning import Branch, tracked
 from lazyfun.csp.search.lns import ROUND_NODES, STALE_RUNS, Neighbourhoods, neighbourhoods
 from lazyfun.csp.search.node import Domains, Node, replaced
 from lazyfun.csp.search.progress import SearchProgress
@@ -57,7 +60,7 @@ from lazyfun.csp.search.shop import (
     TRY_NODES,
     schedulers,
 )
-from lazyfun.csp.search.strategy import Strategy, branches, by_weighted_degree, chosen
+from lazyfun.csp.search.strategy import Strategy, branches, choice
 from lazyfun.csp.search.tabu import Arc, Shop
 from lazyfun.search import search
 
@@ -89,8 +92,10 @@ class Solutions(Iterator[Solution]):
     (``restart_nodes`` branchings times the Luby sequence, set before the first
     ``next``, as the FlatZinc front end does with :data:`RESTART_NODES`; see
     :mod:`lazyfun.csp.search.restarts`).  By default 0: one search by the model's
-    branching, but for a tentative branching or ``lns`` (runs of large neighbourhood
-    search by ``seed``, counted in ``lns``: see :mod:`lazyfun.csp.search.lns`).
+    branching, but for a tentative branching, ``lns`` (runs of large neighbourhood
+    search by ``seed``, counted in ``lns``: see :mod:`lazyfun.csp.search.lns`) or ``learn``
+    (a model with or without goals; ``nogoods`` counts what the runs refuted and every
+    later run propagates: see :mod:`lazyfun.csp.search.learning`).
     """
 
     def __init__(
@@ -106,6 +111,7 @@ class Solutions(Iterator[Solution]):
         progress: SearchProgress | None = None,
         lns: bool = False,
         seed: int = 0,
+        learn: bool = False,
     ) -> None:
         self._started = time.perf_counter()  # the limit counts compiling the constraints
         self.model = model
@@ -115,7 +121,7 @@ class Solutions(Iterator[Solution]):
         self.nodes = 0
         self.best: Solution | None = None
         self._signs = [sign for _, sign in goals]
-        self._compiled = Propagators(decisions, constraints, [e * sign for e, sign in goals])
+        self._compiled = Propagators(decisions, constraints, [e * sign for e, sign in goals], learn)
         # Per open branching, the domains of its siblings still to try (None: none
         # left): the least the first goal can reach there makes ``bound`` a proof.
         self._open: list[Domains | None] = []
@@ -135,10 +141,13 @@ class Solutions(Iterator[Solution]):
         # searches; whether this run takes the solver's own branching, and the best
         # solution's domains (one bit each), whose values are tried first.
         tentative = any(s.tentative for s in strategies)
-        self.restart_nodes = RESTART_NODES if tentative or lns else 0
+        self.restart_nodes = RESTART_NODES if tentative or lns or learn else 0
         self.lns = neighbourhoods(decisions, goals, seed) if lns else None
         searched = self._set_times is None or self.lns is not None  # outside scheduling
-        self._restarting = searched and (bool(goals) or tentative)
+        self._restarting = searched and (bool(goals) or tentative or learn)
+        # With ``learn``, outside scheduling: the branch searched now (see learning.py).
+        self._learning = learn and self._ranking is None and self._set_times is None
+        self._branch: Branch | None = None
         self._skip: tuple[int, ...] | None = None  # a solution the runs found, shown once
         self._free = False
         self._guide: Domains | None = None
@@ -159,6 +168,16 @@ class Solutions(Iterator[Solution]):
         return self._compiled.failures
 
     @property
+    def learnt(self) -> Nogoods | None:
+        """The nogoods learnt so far (None without ``learn``)."""
+        return self._compiled.nogoods
+
+    @property
+    def nogoods(self) -> int:
+        """How many nogoods were learnt so far."""
+        return 0 if self._compiled.nogoods is None else len(self._compiled.nogoods)
+
+    @property
     def propagations(self) -> int:
         """The propagators run so far."""
         return self._compiled.propagations
@@ -172,18 +191,10 @@ class Solutions(Iterator[Solution]):
         """
         if not self._signs:
             return None
-        reach = [r for doms in self._open if doms is not None for r in self._reach(doms)]
+        reach = [r for doms in self._open if doms is not None for r in self._compiled.reach(doms)]
         if self.best is not None:
             reach.append(self._signs[0] * self.best.objective[0])
         return self._signs[0] * min(reach) if reach else None
-
-    def _reach(self, doms: Domains) -> list[int]:
-        """The least the first goal can reach within ``doms`` (none when the relaxation
-        shows nothing there fits): the goal's span, raised by the relaxation."""
-        least = self._compiled.goal.lowest(0, doms)
-        relaxed = self._compiled.relaxation
-        bound = least if relaxed is None else relaxed.lowest(doms)
-        return [] if bound is None else [max(least, bound)]
 
     def __iter__(self) -> Solutions:
         return self
@@ -240,39 +251,12 @@ class Solutions(Iterator[Solution]):
                 ok = ranking.shave(doms) and ranking.enforce(doms, node.ranks)
         return Node(doms, node.fixed, not ok, node.postponed, node.ranks)
 
-    def _choose(self, doms: Domains) -> tuple[int, str]:
-        """The decision to branch on and how to split its domain: the first strategy's
-        with an open decision, else the decision the first goal's relaxation takes a
-        fraction of, else the smallest domain, ties to the highest weighted degree (each
-        value in turn)."""
-        compiled = self._compiled
-        for strategy in () if self._free else self._strategies:
-            i = chosen(strategy, doms, compiled.offsets, compiled.weight)
-            if i >= 0:
-                return i, strategy.value
-        return self._default(doms), "default"
-
-    def _default(self, doms: Domains) -> int:
-        """The solver's own choice: the decision the relaxation takes a fraction of, else
-        the smallest domain, ties to the highest weighted degree."""
-        relaxed = self._compiled.relaxation
-        if relaxed is not None:
-            critical = relaxed.critical(doms)
-            if critical >= 0:
-                return critical
-        weight = self._compiled.weight
-        if self._free:
-            return by_weighted_degree(doms, weight)
-        best = -1
-        best_key = (0, 0)
-        for i, bits in enumerate(doms):
-            if bits & (bits - 1):
-                key = (bits.bit_count(), -weight[i])
-                if best < 0 or key < best_key:
-                    best, best_key = i, key
-        return best
-
     def _expand1(self, node: Node) -> Iterator[Node]:
+        """The children of ``node`` (:meth:`_children`), their branch kept while learning."""
+        children = self._children(node)
+        return children if self._branch is None else tracked(self._branch, children)
+
+    def _children(self, node: Node) -> Iterator[Node]:
         self.nodes += 1
         if self._progress is not None and not self.nodes & 255 and self._progress.due():
             self._show()
@@ -282,6 +266,7 @@ class Solutions(Iterator[Solution]):
             self._open.append(doms)
         self._limits()
         if self._trying and self.nodes > self._try_ends:
+            self._record()
             if not self._pausing:
                 raise _Enough
             yield Node(doms, PAUSED)  # the slice ends here; resumed, the children follow
@@ -295,7 +280,8 @@ class Solutions(Iterator[Solution]):
         if children is not None:
             yield from children
             return
-        best, value = self._choose(doms)
+        c = self._compiled  # the model's branching, else the solver's (see strategy.py)
+        best, value = choice(self._strategies, doms, c.offsets, c.weight, c.relaxation, self._free)
         bits = doms[best]
         guide = self._guide[best] & bits if self._guide is not None else 0
         if guide:  # the best solution's value first (see restarts)
@@ -595,7 +581,9 @@ class Solutions(Iterator[Solution]):
         :mod:`lazyfun.csp.search.restarts`).  A run that ends within its budget has
         settled it; after :data:`IDLE_RUNS` of the solver's runs in a row find nothing
         better, the proof's search goes on to its end.  Without goals (a tentative branching),
-        the first solution ends the runs; the proof's search, going on, leaves it out."""
+        the first solution ends the runs; the proof's search, going on, leaves it out.
+        Learning, every run restarts from the root, by either branching, until one ends
+        within its budget: the nogoods keep it from searching again what the others did."""
         root = self._prune(Node(list(self._compiled.start), -1))
         if root.failed:
             return
@@ -603,19 +591,20 @@ class Solutions(Iterator[Solution]):
         self._open = [root.domains]  # the bound stays the whole model's meanwhile
         proof = self._tree(root)
         run = idle = 0
-        while idle < (IDLE_RUNS if self.lns is None else STALE_RUNS) and not self._empty:
+        idle_runs = IDLE_RUNS if self.lns is None else STALE_RUNS
+        while (idle < idle_runs or self._learning) and not self._empty:
             run += 1
             self._free = run % 2 == 0
             self._try_ends = self.nodes + self.restart_nodes * luby(run)
             before = self.best
-            if self._free:
+            if self._free or self._learning:  # learning, each run restarts from the root
                 found = yield from self._run_free(root)
                 idle = 0 if self.best is not before else idle + 1
             else:
                 found = yield from self._slice(proof)
             if found and not self._signs:
                 break
-        self._free = False
+        self._free, self._branch = False, None
         if not self._empty:
             self._try_ends = 1 << 62
             yield from self._slice(proof, last=True)
@@ -647,10 +636,13 @@ class Solutions(Iterator[Solution]):
         leaves it out).  Searched to its end, it has settled the model.  With ``lns`` and a
         solution, rounds of large neighbourhood search instead (:meth:`_rounds`)."""
         if self.lns is not None and self._guide is not None:
+            self._branch = None
             return (yield from self._rounds(root, self.lns))
+        if self._learning:  # from the root with the nogoods learnt so far
+            self._branch, root = Branch(), self._prune(Node(root.domains, -1))
         found = False
         try:
-            for solution in self._found(root):
+            for solution in [] if root.failed else self._found(root):
                 found = True
                 yield solution
                 if not self._signs:
@@ -678,6 +670,13 @@ class Solutions(Iterator[Solution]):
                 lns.ended(improved=self.best is not best, exhausted=False)
         self._try_ends = ends
         return self.best is not before
+
+    def _record(self) -> None:
+        """Keep the nogoods of the branch the run stopping now searched (see
+        :mod:`lazyfun.csp.search.learning`), with the best objective then."""
+        if self._compiled.nogoods is not None and self._branch is not None:
+            bound = tuple(self._compiled.goal.incumbent) if self._signs else None
+            self._compiled.nogoods.extend(self._branch.nogoods(), self._compiled.start, bound)
 
     def _run(self) -> Iterator[Solution]:
         compiled = self._compiled

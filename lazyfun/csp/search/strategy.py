@@ -34,13 +34,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lazyfun.csp.propagation.relaxation import Relaxation
+
 __all__ = [
     "VALUE_CHOICES",
     "VARIABLE_CHOICES",
     "Strategy",
     "branches",
     "by_weighted_degree",
+    "choice",
     "chosen",
+    "solvers_choice",
 ]
 
 VARIABLE_CHOICES = (
@@ -118,6 +122,46 @@ def by_weighted_degree(doms: Sequence[int], weight: Sequence[int]) -> int:
     for i, bits in enumerate(doms):
         if bits & (bits - 1):
             key = bits.bit_count() / max(1, weight[i])
+            if best < 0 or key < best_key:
+                best, best_key = i, key
+    return best
+
+
+def choice(
+    strategies: Sequence[Strategy],
+    doms: Sequence[int],
+    offsets: Sequence[int],
+    weight: Sequence[int],
+    relaxed: Relaxation | None,
+    free: bool,
+) -> tuple[int, str]:
+    """The decision to branch on and how to split its domain: the first strategy's with an
+    open decision (none when ``free``: a restart's run by the solver's branching), else
+    :func:`solvers_choice`'s, each value in turn (``default``)."""
+    for strategy in () if free else strategies:
+        i = chosen(strategy, doms, offsets, weight)
+        if i >= 0:
+            return i, strategy.value
+    return solvers_choice(doms, weight, relaxed, free), "default"
+
+
+def solvers_choice(
+    doms: Sequence[int], weight: Sequence[int], relaxed: Relaxation | None, free: bool
+) -> int:
+    """The solver's own choice: the decision the relaxation takes a fraction of, else
+    the smallest domain, ties to the highest weighted degree (``free``, in a restart's
+    run: the smallest domain per weighted degree); -1 when all are fixed."""
+    if relaxed is not None:
+        critical = relaxed.critical(doms)
+        if critical >= 0:
+            return critical
+    if free:
+        return by_weighted_degree(doms, weight)
+    best = -1
+    best_key = (0, 0)
+    for i, bits in enumerate(doms):
+        if bits & (bits - 1):
+            key = (bits.bit_count(), -weight[i])
             if best < 0 or key < best_key:
                 best, best_key = i, key
     return best
