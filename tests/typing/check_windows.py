@@ -43,6 +43,7 @@ assert_type(events.session(five, on=at, lateness=five), Stream[Window[Event]])
 assert_type(events.tumbling(60, on=minutes, n="count", total=("sum", "eur")), Stream[Window[Event]])
 assert_type(astream(events).tumbling(hour, on=at), AsyncStream[Window[Event]])
 assert_type(astream(events).session(30, on=minutes, by=kind), AsyncStream[Window[Event]])
+assert_type(events.tumbling(60, on="at", n="count"), Stream[Window[Event]])  # a field's name
 
 window = events.tumbling(hour, on=at).first()
 assert_type(window, Window[Event])
