@@ -312,6 +312,7 @@ def test_a_folder_gives_the_python_loops_states_and_errors_at_the_same_items(
         # a budget's grown(key) called for each new key (the C states are the smaller)
         acc = verbs.Accumulators(key[by], verbs.reductions(spec), memory=10**6 if budget else None)
         acc._add_all = verbs._adder(key[by], acc.named or [], engine=engine)
+        acc.state = verbs._states(acc._add_all)
         errors, source = [], iter(items)
         while True:
             try:
@@ -326,6 +327,74 @@ def test_a_folder_gives_the_python_loops_states_and_errors_at_the_same_items(
     assert runs[0] == runs[1]
 
 
+_KEYS = st.one_of(
+    st.integers(-3, 3),
+    st.integers(-(2**64), 2**64),  # past 64 bits: the table moves into a dict
+    st.sampled_from([True, False, 1.0, 2.0, 0.5, "a", None]),  # equal to ints, or not ints
+)
+
+
+@given(
+    keyed=st.lists(
+        st.tuples(st.one_of(st.integers(0, 300), _KEYS), st.one_of(st.floats(width=64), _VALUES)),
+        max_size=300,
+    ),
+    named=st.lists(st.sampled_from(["count", "sum"]), min_size=1, max_size=3),
+)
+def test_law_a_folders_table_of_integer_keys_is_the_python_loops_dict(
+    keyed: list[tuple[Any, Any]], named: list[str]
+) -> None:
+    """Counts and sums by integer keys are folded in a table of their own (one place in
+    memory a key) until a key or a value it cannot hold comes (a key past 64 bits, not an
+    int, a bool; a value not a float; a sum needing more than two floats); then in the
+    dict the Python loop keeps, from where the table left off: the same states, in the
+    same order of keys (1.0 and True are the key 1, as in a dict), and the same errors."""
+    from lazyfun.streams import verbs
+
+    if verbs.FOLDER is None:
+        pytest.skip("the C flow engine is not in use")
+    spec = {f"r{i}": name if name == "count" else (name, "v") for i, name in enumerate(named)}
+    items = [{"k": k, "v": v} for k, v in keyed]
+    runs: list[tuple[list[str], str]] = []
+    for engine in (True, False):
+        acc = verbs.Accumulators(verbs.field("k"), verbs.reductions(spec))
+        acc._add_all = verbs._adder(verbs.field("k"), acc.named or [], engine=engine)
+        acc.state = verbs._states(acc._add_all)
+        errors, source = [], iter(items)
+        while True:
+            try:
+                acc.add_all(source)
+                break
+            except Exception as error:
+                errors.append(f"{type(error).__name__}: {error}")
+        try:
+            runs.append((errors, repr(list(acc.output().items()))))
+        except TypeError as error:
+            runs.append((errors, repr(error)))
+    assert runs[0] == runs[1]
+
+
+def test_a_folders_table_holds_many_keys_and_says_each_state() -> None:
+    """Past its first size the table grows (every key found again after), and ``len``,
+    ``states[k]`` and ``list(k)`` read it as a dict of Accs would be read."""
+    from lazyfun.streams import verbs
+
+    if verbs.FOLDER is None:
+        pytest.skip("the C flow engine is not in use")
+    acc = verbs.Accumulators(verbs.field("k"), verbs.reductions({"n": "count", "s": ("sum", "v")}))
+    keys = [(i * 7919) % 10_007 - 5_000 for i in range(10_007)]
+    acc.add_all({"k": k, "v": 0.5} for k in keys + keys[:100])
+    state = acc.state
+    assert len(state) == 10_007
+    assert state.list(keys[0]) == [2, [1.0, 0.0]] and state.list(keys[-1]) == [1, [0.5, 0.0]]
+    assert type(state[keys[5]]).__name__ == "Accs"
+    with pytest.raises(KeyError):
+        state[10**30]
+    out = acc.output()
+    assert list(out) == keys and out[keys[0]] == {"n": 2, "s": 1.0}
+    assert len(acc.state) == 0
+
+
 def test_a_folders_exact_sum_spills_and_folds_as_the_python_loop_does() -> None:
     from lazyfun.streams import verbs
 
@@ -336,6 +405,7 @@ def test_a_folders_exact_sum_spills_and_folds_as_the_python_loop_does() -> None:
     for engine in (True, False):
         acc = verbs.Accumulators(verbs.one_key, verbs.reductions({"s": ("sum", lambda v: v)}))
         acc._add_all = verbs._adder(verbs.one_key, acc.named or [], engine=engine)
+        acc.state = verbs._states(acc._add_all)
         acc.add_all(values[:-2])
         held = acc.state[None]
         listed = held.list(acc._add_all) if engine else held

@@ -843,6 +843,7 @@ def test_a_sum_refuses_a_value_it_cannot_add_at_its_item_not_at_the_end(
 
     acc = Accumulators(lambda _: 0, reductions({"s": ("sum", lambda v: v)}))
     acc._add_all = verbs._adder(acc.by, acc.named or [], engine=engine)
+    acc.state = verbs._states(acc._add_all)
     failed = []
     for i, value in enumerate(values):
         try:
@@ -878,13 +879,19 @@ def test_aggregate_sum_holds_a_few_floats_a_key_not_one_a_value() -> None:
 
 
 @pytest.mark.untraced
-def test_aggregate_lets_each_keys_state_go_as_it_makes_its_values() -> None:
+@pytest.mark.parametrize("key", [str, int])
+def test_aggregate_lets_each_keys_state_go_as_it_makes_its_values(key: type) -> None:
+    """A dict's states are let go key by key as their values are made; the C fold's
+    table of integer keys' states is let go whole once they are made, and is kept small
+    beside them (a third of the values), so the two together are never twice either."""
     import tracemalloc
+
+    from lazyfun.streams import verbs
 
     tracemalloc.start()
     try:
         base = tracemalloc.get_traced_memory()[0]
-        held = Accumulators(lambda r: r[0], reductions({"s": ("sum", lambda r: r[1] * 1.0)}))
+        held = Accumulators(lambda r: key(r[0]), reductions({"s": ("sum", lambda r: r[1] * 1.0)}))
         for k in range(20_000):
             held.add((k, 0.5))
             held.add((k, 0.25))
@@ -894,10 +901,11 @@ def test_aggregate_lets_each_keys_state_go_as_it_makes_its_values() -> None:
         kept, peak = (at - base for at in tracemalloc.get_traced_memory())
     finally:
         tracemalloc.stop()
-    assert out[19_999] == {"s": 0.75}
-    # the values and the state both whole at the end would be kept + state (a list a key
-    # emptied, or a C state let go, as its values are made)
-    assert peak < kept + state / 2
+    assert out[key(19_999)] == {"s": 0.75}
+    if key is int and verbs.FOLDER is not None:  # the table, whole until the end
+        assert state < kept / 2 and peak < kept + state * 1.1
+    else:  # a list a key emptied, or a C state let go, as its values are made
+        assert peak < kept + state / 2
 
 
 @given(

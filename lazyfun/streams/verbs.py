@@ -373,7 +373,10 @@ class Accumulators:
 
     The named reductions' loop is written once for their set (:func:`_adder`): per item,
     its key, its values (all read before any state changes), then each state's start or
-    step inline, with no list of values, no call per reduction, no method lookups.
+    step inline, with no list of values, no call per reduction, no method lookups.  In
+    the C flow engine, counts and sums by integer keys are held inline in a table of
+    their own (a key's state one place in memory, where a dict's is four), until a key
+    or value it cannot hold comes, and then in a dict from there on.
 
     >>> acc = Accumulators(len, reductions({"n": "count", "s": ("sum", len)}))
     >>> acc.add_all(["ab", "cd", "e"])
@@ -391,17 +394,17 @@ class Accumulators:
     ) -> None:
         self.by, self.named, self.fold = by, named, fold
         self.memory, self.what = memory, what
-        self.state: dict[Any, Any] = {}
         self.held = 0  # about how many bytes the keys' states take, counted with a budget
         self._grown = None if memory is None else self.grown
         self._add_all = _adder(by, named) if named is not None else None
+        self.state: Any = _states(self._add_all)
 
     def fresh(self) -> Accumulators:
         """Accumulators of the same reductions and budget, from nothing (a window's)."""
         fresh = Accumulators.__new__(Accumulators)
         fresh.by, fresh.named, fresh.fold = self.by, self.named, self.fold
         fresh.memory, fresh.what, fresh.held = self.memory, self.what, 0
-        fresh.state, fresh._add_all = {}, self._add_all
+        fresh.state, fresh._add_all = _states(self._add_all), self._add_all
         fresh._grown = None if self.memory is None else fresh.grown
         return fresh
 
@@ -443,9 +446,10 @@ class Accumulators:
 
     def output(self) -> dict[Any, Any]:
         """The aggregates so far, and a fresh start (a window's end)."""
-        state, self.state, self.held = self.state, {}, 0
-        if self.named is None:
-            return state
+        state, self.state, self.held = self.state, _states(self._add_all), 0
+        if self.named is None:  # reduce_by's: a dict
+            folded: dict[Any, Any] = state
+            return folded
         names = [name for name, _, _ in self.named]
         if FOLDER is not None and isinstance(self._add_all, FOLDER):
             return _ended(state, self._add_all, names, self.named)
@@ -461,18 +465,32 @@ class Accumulators:
         return {k: ended(accs) for k, accs in state.items()}
 
 
+def _states(adder: Adder | None) -> Any:
+    """New empty states for the keys of a fold by ``adder``: the C ``Folder``'s own
+    (integer keys' states inline in a table, while every key is one: a state is then
+    one place in memory, where a dict's is four), else a dict."""
+    if FOLDER is not None and isinstance(adder, FOLDER):
+        return adder.states()
+    return {}
+
+
 def _ended(
-    state: dict[Any, Any],
+    state: Any,
     folder: Any,
     names: list[str],
     named: list[tuple[str, _Reduction, Callable[[Any], Any]]],
 ) -> dict[Any, Any]:
-    """The values of each key's C state (an ``Accs`` of ``folder``), in order, each state
-    let go as its values are made: a count's and a sum of floats' made in C (the sum's
-    ``hi + lo``, one rounding of their exact sum, as ``math.fsum`` gives), the others'
-    by their reduction's end (none for those whose state is their value)."""
+    """The values of each key's C state (the ``States`` of ``folder``, or a dict of its
+    ``Accs``), in order, each state let go as its values are made: a count's and a sum of
+    floats' made in C (the sum's ``hi + lo``, one rounding of their exact sum, as
+    ``math.fsum`` gives), the others' by their reduction's end (none for those whose
+    state is their value)."""
     ends = tuple(None if type(r) in _PLAIN_END else r.end for _, r, _ in named)
-    keys, made = tuple(names), {}
+    keys = tuple(names)
+    if not isinstance(state, dict):
+        made: dict[Any, Any] = state.ended(keys, ends)
+        return made
+    made = {}
     for k in list(state):
         made[k] = state.pop(k).values(folder, keys, ends)
     return made
@@ -522,7 +540,7 @@ _CODE: dict[type, tuple[bool, str, str]] = {
 _OPS: dict[type, int] = {_Count: 0, _Sum: 1, _Min: 2, _Max: 3, _First: 4, _Last: 5}
 _CALLED = 6
 
-Adder = Callable[[Iterable[Any], dict[Any, Any], Callable[[Any], None] | None], None]
+Adder = Callable[[Iterable[Any], Any, Callable[[Any], None] | None], None]
 
 
 def _adder(

@@ -103,8 +103,12 @@ class Folder:
         exact: Callable[[], list[float]],
     ) -> Folder: ...
     def __call__(
-        self, items: Iterable[Any], state: dict[Any, Any], grown: Callable[[Any], None] | None
+        self,
+        items: Iterable[Any],
+        state: States | dict[Any, Any],
+        grown: Callable[[Any], None] | None,
     ) -> None: ...
+    def states(self) -> States: ...
 
 @disjoint_base
 class Runs(Iterator[Any]):
@@ -131,6 +135,19 @@ class Accs:
         ends: tuple[Callable[[Any], object] | None, ...],
         /,
     ) -> dict[str, Any]: ...
+
+@final
+class States:
+    """A :class:`Folder`'s states: while every key is an integer of 64 bits (and the fold
+    is of counts and sums, by a key), inline in a table; from the first other key or
+    value, a dict of key to :class:`Accs`, in the order the keys came."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, k: object, /) -> Accs: ...
+    def list(self, k: object, /) -> list[Any]: ...
+    def ended(
+        self, names: tuple[str, ...], ends: tuple[Callable[[Any], object] | None, ...], /
+    ) -> dict[Any, dict[str, Any]]: ...
 
 @final
 class TimeField:

@@ -3,11 +3,15 @@
  * throttle's stretches, flatmap), with the same behaviour;
  * lazyfun/streams/sync/flow.py chooses between them.
  *
- * The engine is three layers, each file calling only those below it, each layer's
+ * The engine is in layers, each file calling only those below it, each layer's
  * header declaring what it offers to those above:
  *
  *   base.h                what every iterator shares: one read at a time, the end of
  *                         a source told from its error (this header);
+ *   accs.h   accs.c      a keyed fold's states: Accs, a key's own, and Table, integer
+ *                         keys' inline;
+ *   states.h states.c    States, a fold's states as one object, in a Table while it
+ *                         can hold them, else a dict of Accs;
  *   steps.h  guarded.c    Guarded, catch's recovery;
  *            counted.c    Counted, take and throttle's stretches;
  *            tally.c      Tally and Calls, what a Stream's explain counts;

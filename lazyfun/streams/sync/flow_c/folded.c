@@ -1,11 +1,10 @@
 /* Folder: the loop of a keyed fold's named reductions (aggregate), the C form of the
  * loop lazyfun.streams.verbs._adder writes in Python, step for step (see steps.h). */
+#include "states.h"
 #include "steps.h"
 
 #include <stddef.h>
 #include <string.h>
-
-enum { FOLD_COUNT, FOLD_SUM, FOLD_MIN, FOLD_MAX, FOLD_FIRST, FOLD_LAST, FOLD_OTHER, FOLD_OPS };
 
 typedef struct {
     PyObject_HEAD
@@ -15,9 +14,7 @@ typedef struct {
     PyObject *starts;   /* a tuple of each reduction's start (bound), or None */
     PyObject *steps;    /* a tuple of each reduction's step (bound), or None */
     PyObject *spill;    /* the exact sum's rare case: spill(acc, x, s, t, f) */
-    PyObject *exact;    /* the class of an exact sum's state as the Python loop keeps it */
-    Py_ssize_t n;
-    int *ops;
+    Spec spec;          /* the reductions, and the class of an exact sum's state */
 } Folder;
 
 /* item[name], or, where item is no mapping (a TypeError), getattr(item, name): as
@@ -51,85 +48,25 @@ read_value(Folder *self, Py_ssize_t i, PyObject *item, PyObject **value)
     return *value == NULL ? -1 : 0;
 }
 
-/* A key's state: one slot a reduction.  A count is a C integer and an exact sum, while
- * only floats came, its two floats (hi, lo) as C doubles: no object at all (obj NULL);
- * any other state is the object the Python loop keeps (obj).  list(folder) gives the
- * state as that loop keeps it (a list of each reduction's), which output() ends.  An
- * Accs refers to nothing but its slots' objects, so it is left to the collector only
- * once it holds one (a state of counts and float sums is never in a cycle). */
-typedef struct {
-    PyObject *obj;
-    double hi, lo;
-    long long count;
-} Slot;
-
-typedef struct {
-    PyObject_VAR_HEAD
-    Slot slots[1];
-} Accs;
-
-/* A new state of n empty slots, untracked by the collector until one holds an object. */
-static Accs *
-new_accs(Folder *folder)
-{
-    Accs *accs = PyObject_GC_NewVar(Accs, &AccsType, folder->n);
-    if (accs == NULL) {
-        return NULL;
-    }
-    memset(accs->slots, 0, sizeof(Slot) * (size_t)folder->n);
-    return accs;
-}
-
-/* Slot i holds obj from now (taking its reference); -1 if obj is NULL. */
-static int
-hold(Accs *accs, Py_ssize_t i, PyObject *obj)
-{
-    if (obj == NULL) {
-        return -1;
-    }
-    Py_XSETREF(accs->slots[i].obj, obj);
-    if (!PyObject_GC_IsTracked((PyObject *)accs)) {
-        PyObject_GC_Track((PyObject *)accs);
-    }
-    return 0;
-}
-
-/* An exact sum's two floats as the Python loop keeps them: an _Exact [hi, lo]. */
-static PyObject *
-exact_of(Folder *folder, Slot *slot)
-{
-    PyObject *exact = PyObject_CallNoArgs(folder->exact);
-    if (exact == NULL) {
-        return NULL;
-    }
-    PyObject *hi = PyFloat_FromDouble(slot->hi), *lo = PyFloat_FromDouble(slot->lo);
-    if (hi == NULL || lo == NULL || PyList_Append(exact, hi) < 0 || PyList_Append(exact, lo) < 0) {
-        Py_CLEAR(exact);
-    }
-    Py_XDECREF(hi);
-    Py_XDECREF(lo);
-    return exact;
-}
-
 /* A new key's state: each reduction's start of its value, in order. */
 static Accs *
 started(Folder *self, PyObject **values)
 {
-    Accs *accs = new_accs(self);
+    Accs *accs = new_accs(&self->spec);
     if (accs == NULL) {
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < self->n; i++) {
+    for (Py_ssize_t i = 0; i < self->spec.n; i++) {
         Slot *slot = &accs->slots[i];
         PyObject *v = values[i];
         int failed = 0;
-        switch (self->ops[i]) {
+        switch (self->spec.ops[i]) {
         case FOLD_COUNT:
             slot->count = 1;
             break;
         case FOLD_SUM:
         case FOLD_OTHER:
-            if (self->ops[i] == FOLD_SUM && PyFloat_CheckExact(v)) {  /* as [] += (v, 0.0) */
+            if (self->spec.ops[i] == FOLD_SUM && PyFloat_CheckExact(v)) {  /* as [] += (v, 0.0) */
                 slot->hi = PyFloat_AS_DOUBLE(v);
             } else {
                 failed = hold(accs, i, PyObject_CallOneArg(PyTuple_GET_ITEM(self->starts, i), v));
@@ -159,12 +96,7 @@ add_float(Folder *self, PyObject *acc, PyObject *x)
     }
     double hi = PyFloat_AS_DOUBLE(PyList_GET_ITEM(acc, 0));
     double lo = PyFloat_AS_DOUBLE(PyList_GET_ITEM(acc, 1));
-    double v = PyFloat_AS_DOUBLE(x);
-    double s = hi + v, z = s - hi;
-    double e = (hi - (s - z)) + (v - z);
-    double t = lo + e;
-    z = t - lo;
-    double f = (lo - (t - z)) + (e - z);
+    double s, t, f = two_sums(hi, lo, PyFloat_AS_DOUBLE(x), &s, &t);
     if (f != 0.0) {  /* a part left over, or nan past the floats' range (as `if f:`) */
         PyObject *done = PyObject_CallFunction(self->spill, "OOddd", acc, x, s, t, f);
         Py_XDECREF(done);
@@ -189,19 +121,14 @@ summed(Folder *self, Accs *accs, Py_ssize_t i, PyObject *v)
 {
     Slot *slot = &accs->slots[i];
     if (slot->obj == NULL && PyFloat_CheckExact(v)) {
-        double hi = slot->hi, lo = slot->lo, x = PyFloat_AS_DOUBLE(v);
-        double s = hi + x, z = s - hi;
-        double e = (hi - (s - z)) + (x - z);
-        double t = lo + e;
-        z = t - lo;
-        double f = (lo - (t - z)) + (e - z);
-        if (f == 0.0) {
+        double s, t;
+        if (two_sums(slot->hi, slot->lo, PyFloat_AS_DOUBLE(v), &s, &t) == 0.0) {
             slot->hi = s;
             slot->lo = t;
             return 0;
         }
     }
-    if (slot->obj == NULL && hold(accs, i, exact_of(self, slot)) < 0) {
+    if (slot->obj == NULL && hold(accs, i, exact_of(&self->spec, slot->hi, slot->lo)) < 0) {
         return -1;
     }
     if (PyFloat_CheckExact(v) && PyList_Check(slot->obj) && PyList_GET_SIZE(slot->obj) >= 2) {
@@ -218,7 +145,7 @@ static int
 stepped_one(Folder *self, Accs *accs, Py_ssize_t i, PyObject *acc, PyObject *v)
 {
     int less;
-    switch (self->ops[i]) {
+    switch (self->spec.ops[i]) {
     case FOLD_COUNT:
         accs->slots[i].count++;
         return 0;
@@ -226,7 +153,7 @@ stepped_one(Folder *self, Accs *accs, Py_ssize_t i, PyObject *acc, PyObject *v)
         return summed(self, accs, i, v);
     case FOLD_MIN:
     case FOLD_MAX:
-        less = self->ops[i] == FOLD_MIN ? PyObject_RichCompareBool(v, acc, Py_LT)
+        less = self->spec.ops[i] == FOLD_MIN ? PyObject_RichCompareBool(v, acc, Py_LT)
                                         : PyObject_RichCompareBool(acc, v, Py_LT);
         return less < 0 || (less && hold(accs, i, Py_NewRef(v)) < 0) ? -1 : 0;
     case FOLD_FIRST:
@@ -243,7 +170,7 @@ stepped_one(Folder *self, Accs *accs, Py_ssize_t i, PyObject *acc, PyObject *v)
 static int
 stepped(Folder *self, Accs *accs, PyObject **values)
 {
-    for (Py_ssize_t i = 0; i < self->n; i++) {
+    for (Py_ssize_t i = 0; i < self->spec.n; i++) {
         /* a reference of the step's own: a comparison may call Python, which may fold
          * into this key again and replace the slot's object */
         PyObject *acc = Py_XNewRef(accs->slots[i].obj);
@@ -256,10 +183,51 @@ stepped(Folder *self, Accs *accs, PyObject **values)
     return 0;
 }
 
-/* One item into its key's state: its key, its values (all read before any state
- * changes), then a new key's start (and grown(key)) or each state's step. */
+/* The new key k's state counted by grown(k), unless grown is None. */
 static int
-fold_one(Folder *self, PyObject *item, PyObject *state, PyObject *grown, PyObject **values)
+told(PyObject *grown, PyObject *k)
+{
+    if (grown == Py_None) {
+        return 0;
+    }
+    PyObject *said = PyObject_CallOneArg(grown, k);
+    Py_XDECREF(said);
+    return said == NULL ? -1 : 0;
+}
+
+/* Item's values into k's state in the dict state: a new key's start (and grown(key)) or
+ * each state's step. */
+static int
+dict_fold(Folder *self, PyObject *state, PyObject *k, PyObject **values, PyObject *grown)
+{
+    PyObject *accs = PyDict_GetItemWithError(state, k); /* borrowed */
+    if (accs != NULL) {
+        if (!Py_IS_TYPE(accs, &AccsType) || Py_SIZE(accs) != self->spec.n) {
+            PyErr_SetString(PyExc_SystemError, "a key's state is not this fold's");
+            return -1;
+        }
+        Py_INCREF(accs); /* a step may call Python, which may change the state */
+        int done = stepped(self, (Accs *)accs, values);
+        Py_DECREF(accs);
+        return done;
+    }
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    PyObject *fresh = (PyObject *)started(self, values);
+    if (fresh == NULL) {
+        return -1;
+    }
+    int done = PyDict_SetItem(state, k, fresh);
+    Py_DECREF(fresh);
+    return done < 0 ? -1 : told(grown, k);
+}
+
+/* One item into its key's state: its key, its values (all read before any state
+ * changes), then the table's or the dict's fold.  states is NULL for a plain dict. */
+static int
+fold_one(Folder *self, PyObject *item, States *states, PyObject *state, PyObject *grown,
+         PyObject **values)
 {
     PyObject *k = self->by == NULL ? Py_NewRef(Py_None)
                   : self->by_name != NULL ? read_field(item, self->by_name)
@@ -269,30 +237,17 @@ fold_one(Folder *self, PyObject *item, PyObject *state, PyObject *grown, PyObjec
     }
     int done = -1;
     Py_ssize_t read = 0;
-    while (read < self->n && read_value(self, read, item, &values[read]) == 0) {
+    while (read < self->spec.n && read_value(self, read, item, &values[read]) == 0) {
         read++;
     }
-    PyObject *accs = read < self->n ? NULL : PyDict_GetItemWithError(state, k);  /* borrowed */
-    if (read < self->n) {
-        /* a value's error is set */
-    } else if (accs != NULL) {
-        if (!Py_IS_TYPE(accs, &AccsType) || Py_SIZE(accs) != self->n) {
-            PyErr_SetString(PyExc_SystemError, "a key's state is not this fold's");
-        } else {
-            Py_INCREF(accs);  /* a step may call Python, which may change the state */
-            done = stepped(self, (Accs *)accs, values);
-            Py_DECREF(accs);
-        }
-    } else if (!PyErr_Occurred()) {
-        PyObject *fresh = (PyObject *)started(self, values);
-        if (fresh != NULL) {
-            done = PyDict_SetItem(state, k, fresh);
-            Py_DECREF(fresh);
-            if (done == 0 && grown != Py_None) {
-                PyObject *said = PyObject_CallOneArg(grown, k);
-                done = said == NULL ? -1 : 0;
-                Py_XDECREF(said);
-            }
+    if (read == self->spec.n) {
+        int held = states == NULL || states->dict != NULL
+                       ? 0
+                       : table_fold(states, k, values);
+        if (held > 0) {
+            done = held == 1 ? told(grown, k) : 0;
+        } else if (held == 0 && (states == NULL || states->dict != NULL || to_dict(states) == 0)) {
+            done = dict_fold(self, states == NULL ? state : states->dict, k, values, grown);
         }
     }
     for (Py_ssize_t i = 0; i < read; i++) {
@@ -302,37 +257,56 @@ fold_one(Folder *self, PyObject *item, PyObject *state, PyObject *grown, PyObjec
     return done;
 }
 
-/* folder(items, state, grown): each of items into its key's state, in order; an
- * item's error passes on at once (those before it are in, it and those after not). */
+/* folder(items, state, grown): each of items into its key's state (state: the folder's
+ * States, or a dict), in order; an item's error passes on at once (those before it are
+ * in, it and those after not). */
 static PyObject *
 Folder_call(Folder *self, PyObject *args, PyObject *kwargs)
 {
     PyObject *items, *state, *grown;
     static char *names[] = {"items", "state", "grown", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO!O:Folder", names, &items,
-                                     &PyDict_Type, &state, &grown)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:Folder", names, &items, &state, &grown)) {
+        return NULL;
+    }
+    States *states = Py_IS_TYPE(state, &StatesType) ? (States *)state : NULL;
+    if ((states == NULL && !PyDict_Check(state)) || (states && states->folder != (PyObject *)self)) {
+        PyErr_SetString(PyExc_TypeError, "Folder: the states are this folder's, or a dict");
         return NULL;
     }
     if (self->reads == NULL) {
         PyErr_SetString(PyExc_ValueError, "Folder: cleared");
         return NULL;
     }
-    PyObject **values = PyMem_Calloc(self->n ? self->n : 1, sizeof(PyObject *));
+    PyObject **values = PyMem_Calloc(self->spec.n ? self->spec.n : 1, sizeof(PyObject *));
     if (values == NULL) {
         return PyErr_NoMemory();
     }
+    Py_XINCREF(states); /* a step's Python may let go of them */
     PyObject *iterator = PyObject_GetIter(items), *item = NULL;
     int failed = iterator == NULL;
     while (!failed && (item = PyIter_Next(iterator)) != NULL) {
-        failed = fold_one(self, item, state, grown, values) < 0;
+        failed = fold_one(self, item, states, state, grown, values) < 0;
         Py_DECREF(item);
     }
     PyMem_Free(values);
     Py_XDECREF(iterator);
+    Py_XDECREF(states);
     if (failed || PyErr_Occurred()) {
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* folder.states(): new empty states for this folder's fold, in a table where it allows
+ * one (a key function, and only counts and sums). */
+static PyObject *
+Folder_states(Folder *self, PyObject *Py_UNUSED(ignored))
+{
+    int tabled = self->by != NULL;
+    for (Py_ssize_t i = 0; i < self->spec.n; i++) {
+        tabled = tabled && (self->spec.ops[i] == FOLD_COUNT || self->spec.ops[i] == FOLD_SUM);
+    }
+    return new_states((PyObject *)self, &self->spec, tabled);
 }
 
 /* Folder(by, by_name, reads, ops, starts, steps, spill, exact): see lazyfun.streams.verbs. */
@@ -363,8 +337,8 @@ Folder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     if (self == NULL) {
         return NULL;
     }
-    self->ops = PyMem_Calloc(n ? n : 1, sizeof(int));
-    if (self->ops == NULL) {
+    self->spec.ops = PyMem_Calloc(n ? n : 1, sizeof(int));
+    if (self->spec.ops == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
@@ -390,16 +364,17 @@ Folder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             Py_DECREF(self);
             return NULL;
         }
-        self->ops[i] = (int)op;
+        self->spec.ops[i] = (int)op;
     }
-    self->n = n;
+    self->spec.n = n;
+    self->spec.type = &AccsType;
     self->by = by == Py_None ? NULL : Py_NewRef(by);
     self->by_name = by_name == Py_None ? NULL : Py_NewRef(by_name);
     self->reads = Py_NewRef(reads);
     self->starts = Py_NewRef(starts);
     self->steps = Py_NewRef(steps);
     self->spill = Py_NewRef(spill);
-    self->exact = Py_NewRef(exact);
+    self->spec.exact = Py_NewRef(exact);
     return (PyObject *)self;
 }
 
@@ -412,7 +387,7 @@ Folder_traverse(Folder *self, visitproc visit, void *arg)
     Py_VISIT(self->starts);
     Py_VISIT(self->steps);
     Py_VISIT(self->spill);
-    Py_VISIT(self->exact);
+    Py_VISIT(self->spec.exact);
     return 0;
 }
 
@@ -425,7 +400,7 @@ Folder_clear(Folder *self)
     Py_CLEAR(self->starts);
     Py_CLEAR(self->steps);
     Py_CLEAR(self->spill);
-    Py_CLEAR(self->exact);
+    Py_CLEAR(self->spec.exact);
     return 0;
 }
 
@@ -434,9 +409,15 @@ Folder_dealloc(Folder *self)
 {
     PyObject_GC_UnTrack(self);
     Folder_clear(self);
-    PyMem_Free(self->ops);
+    PyMem_Free(self->spec.ops);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
+
+static PyMethodDef Folder_methods[] = {
+    {"states", (PyCFunction)Folder_states, METH_NOARGS,
+     PyDoc_STR("New empty states for this folder's fold.")},
+    {NULL, NULL, 0, NULL},
+};
 
 PyTypeObject FolderType = {
     PyVarObject_HEAD_INIT(NULL, 0)
@@ -449,119 +430,50 @@ PyTypeObject FolderType = {
     .tp_traverse = (traverseproc)Folder_traverse,
     .tp_clear = (inquiry)Folder_clear,
     .tp_dealloc = (destructor)Folder_dealloc,
+    .tp_methods = Folder_methods,
 };
 
+
 /* ---- Accs: a key's state -------------------------------------------------------- */
+
+/* The folder an Accs's method was given, if its states are of its reductions. */
+static Folder *
+folder_of(PyObject *arg, Py_ssize_t n)
+{
+    if (!Py_IS_TYPE(arg, &FolderType) || ((Folder *)arg)->spec.n != n
+        || ((Folder *)arg)->spec.ops == NULL || ((Folder *)arg)->spec.exact == NULL) {
+        return NULL;
+    }
+    return (Folder *)arg;
+}
 
 /* accs.list(folder): the state as the Python loop keeps it, a list of each reduction's
  * (the folder that made it says which reductions they are). */
 static PyObject *
 Accs_list(Accs *self, PyObject *arg)
 {
-    if (!Py_IS_TYPE(arg, &FolderType) || ((Folder *)arg)->n != Py_SIZE(self)
-        || ((Folder *)arg)->exact == NULL) {
+    Folder *folder = folder_of(arg, Py_SIZE(self));
+    if (folder == NULL) {
         PyErr_SetString(PyExc_TypeError, "Accs.list takes the Folder whose state it is");
         return NULL;
     }
-    Folder *folder = (Folder *)arg;
-    Py_ssize_t n = Py_SIZE(self);
-    PyObject *list = PyList_New(n);
-    for (Py_ssize_t i = 0; list != NULL && i < n; i++) {
-        Slot *slot = &self->slots[i];
-        PyObject *acc = slot->obj != NULL                   ? Py_NewRef(slot->obj)
-                        : folder->ops[i] == FOLD_COUNT ? PyLong_FromLongLong(slot->count)
-                                                       : exact_of(folder, slot);
-        if (acc == NULL) {
-            Py_CLEAR(list);
-        } else {
-            PyList_SET_ITEM(list, i, acc);
-        }
-    }
-    return list;
+    return accs_list(&folder->spec, self);
 }
 
-/* accs.values(folder, names, ends): a dict of each reduction's name and value: a
- * count's and a sum of floats' made here (hi + lo: one rounding of their exact sum, as
- * math.fsum gives it; hi alone where lo is zero, -0.0 kept), any other state's by its
- * end in ends (None: the state is the value). */
+/* accs.values(folder, names, ends): a dict of each reduction's name and value
+ * (accs_values). */
 static PyObject *
 Accs_values(Accs *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_ssize_t n = Py_SIZE(self);
-    if (nargs != 3 || !Py_IS_TYPE(args[0], &FolderType) || ((Folder *)args[0])->n != n
-        || ((Folder *)args[0])->ops == NULL || !PyTuple_Check(args[1])
-        || PyTuple_GET_SIZE(args[1]) != n || !PyTuple_Check(args[2])
-        || PyTuple_GET_SIZE(args[2]) != n) {
+    Folder *folder = nargs == 3 ? folder_of(args[0], n) : NULL;
+    if (folder == NULL || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != n
+        || !PyTuple_Check(args[2]) || PyTuple_GET_SIZE(args[2]) != n) {
         PyErr_SetString(PyExc_TypeError,
                         "Accs.values takes its Folder, a name and an end a reduction");
         return NULL;
     }
-    Folder *folder = (Folder *)args[0];
-    PyObject *values = PyDict_New();
-    for (Py_ssize_t i = 0; values != NULL && i < n; i++) {
-        Slot *slot = &self->slots[i];
-        PyObject *end = PyTuple_GET_ITEM(args[2], i), *value;
-        if (slot->obj != NULL) {
-            value = end == Py_None ? Py_NewRef(slot->obj) : PyObject_CallOneArg(end, slot->obj);
-        } else if (folder->ops[i] == FOLD_COUNT) {
-            value = PyLong_FromLongLong(slot->count);
-        } else {
-            value = PyFloat_FromDouble(slot->lo == 0.0 ? slot->hi : slot->hi + slot->lo);
-        }
-        if (value == NULL || PyDict_SetItem(values, PyTuple_GET_ITEM(args[1], i), value) < 0) {
-            Py_CLEAR(values);
-        }
-        Py_XDECREF(value);
-    }
-    return values;
-}
-
-/* accs.__sizeof__(): its own bytes and its objects' (each one level down). */
-static PyObject *
-Accs_sizeof(Accs *self, PyObject *Py_UNUSED(ignored))
-{
-    Py_ssize_t size = Py_TYPE(self)->tp_basicsize + Py_SIZE(self) * Py_TYPE(self)->tp_itemsize;
-    for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
-        if (self->slots[i].obj == NULL) {
-            continue;
-        }
-        PyObject *inner = PyObject_CallMethod(self->slots[i].obj, "__sizeof__", NULL);
-        if (inner == NULL) {
-            return NULL;
-        }
-        size += PyLong_AsSsize_t(inner);
-        Py_DECREF(inner);
-        if (PyErr_Occurred()) {
-            return NULL;
-        }
-    }
-    return PyLong_FromSsize_t(size);
-}
-
-static int
-Accs_traverse(Accs *self, visitproc visit, void *arg)
-{
-    for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
-        Py_VISIT(self->slots[i].obj);
-    }
-    return 0;
-}
-
-static int
-Accs_clear(Accs *self)
-{
-    for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
-        Py_CLEAR(self->slots[i].obj);
-    }
-    return 0;
-}
-
-static void
-Accs_dealloc(Accs *self)
-{
-    PyObject_GC_UnTrack(self);
-    Accs_clear(self);
-    PyObject_GC_Del(self);
+    return accs_values(&folder->spec, self, args[1], args[2]);
 }
 
 static PyMethodDef Accs_methods[] = {
@@ -569,7 +481,7 @@ static PyMethodDef Accs_methods[] = {
      PyDoc_STR("The state as a list of each reduction's, as the Python loop keeps it.")},
     {"values", (PyCFunction)(void (*)(void))Accs_values, METH_FASTCALL,
      PyDoc_STR("values(folder, names, ends): a dict of each reduction's name and value.")},
-    {"__sizeof__", (PyCFunction)Accs_sizeof, METH_NOARGS,
+    {"__sizeof__", (PyCFunction)accs_sizeof, METH_NOARGS,
      PyDoc_STR("Its bytes and its objects', one level down.")},
     {NULL, NULL, 0, NULL},
 };
@@ -581,8 +493,8 @@ PyTypeObject AccsType = {
     .tp_basicsize = offsetof(Accs, slots),
     .tp_itemsize = sizeof(Slot),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_traverse = (traverseproc)Accs_traverse,
-    .tp_clear = (inquiry)Accs_clear,
-    .tp_dealloc = (destructor)Accs_dealloc,
+    .tp_traverse = (traverseproc)accs_traverse,
+    .tp_clear = (inquiry)accs_clear,
+    .tp_dealloc = (destructor)accs_dealloc,
     .tp_methods = Accs_methods,
 };

@@ -1,5 +1,6 @@
 /* The module lazyfun.streams.sync._flow: the iterator types of steps.h made ready and
  * added, and its entry point. */
+#include "states.h"
 #include "steps.h"
 #include "windowed.h"
 
@@ -9,6 +10,7 @@ flow_exec(PyObject *module)
     if (PyType_Ready(&GuardedType) < 0 || PyType_Ready(&CountedType) < 0
         || PyType_Ready(&TallyType) < 0 || PyType_Ready(&CallsType) < 0
         || PyType_Ready(&FlatMappedType) < 0 || PyType_Ready(&FolderType) < 0 || PyType_Ready(&AccsType) < 0
+        || PyType_Ready(&StatesType) < 0
         || PyType_Ready(&RunsType) < 0 || PyType_Ready(&TimeFieldType) < 0
         || PyType_Ready(&WindowedType) < 0) {
         return -1;
@@ -19,6 +21,7 @@ flow_exec(PyObject *module)
         || PyModule_AddObjectRef(module, "FlatMapped", (PyObject *)&FlatMappedType) < 0
         || PyModule_AddObjectRef(module, "Folder", (PyObject *)&FolderType) < 0
         || PyModule_AddObjectRef(module, "Accs", (PyObject *)&AccsType) < 0
+        || PyModule_AddObjectRef(module, "States", (PyObject *)&StatesType) < 0
         || PyModule_AddObjectRef(module, "Runs", (PyObject *)&RunsType) < 0
         || PyModule_AddObjectRef(module, "TimeField", (PyObject *)&TimeFieldType) < 0
         || PyModule_AddObjectRef(module, "Windowed", (PyObject *)&WindowedType) < 0) {
