@@ -7,15 +7,16 @@ bits up to ``v``'s.  A nogood is a list of literals that cannot all be true in a
 solution better than the best known when it was learnt (see
 :mod:`lazyfun.csp.search.learning`, which records them from the search's branches).
 
-:class:`Nogoods` holds them and propagates them as one propagator per decision (see
-:meth:`Nogoods.watcher`), each run by the propagation engine when its decision's domain
-narrows.  Each nogood watches two literals that were open when they were chosen; only a
-watched literal turning true wakes the nogood: then another literal that is not true
-takes its watch, or, with none left, the other watched literal is made false (its values
-in ``mask`` struck out); both true, the node fails.  Watches need no undoing when the
-search backs up: domains only grow there, so a literal open below stays open above.
-A literal is always checked against the domains before anything is struck, so a stale
-watch can only miss a pruning, never make a wrong one.
+:class:`Nogoods` holds them and propagates them as one propagator per decision they
+name (see :meth:`Nogoods.watcher`; ``Propagators.learnt`` registers them), each run by
+the propagation engine when its decision's domain narrows.  Each nogood watches two
+literals that were open when they were chosen; only a watched literal turning true
+wakes the nogood: then another literal that is not true takes its watch, or, with none
+left, the other watched literal is made false (its values in ``mask`` struck out); both
+true, the node fails.  Watches need no undoing when the search backs up: domains only
+grow there, so a literal open below stays open above.  A literal is always checked
+against the domains before anything is struck, so a stale watch can only miss a
+pruning, never make a wrong one.
 
 >>> store = Nogoods(2)
 >>> store.add([(0, 0b01), (1, 0b01)], [0b11, 0b11])  # not (x = 0 and y = 0)
@@ -65,7 +66,9 @@ class Nogoods:
         self, literals: list[Literal], doms: Sequence[int], bound: tuple[int, ...] | None = None
     ) -> bool:
         """Keep ``literals`` as a nogood (unless it is kept already; whether it is new),
-        watching two that are not true in ``doms`` (the domains a search starts from)."""
+        watching the last two that are not true in ``doms`` (the domains a search starts
+        from): a branch's nogood ends with its deepest decisions, the last to come true
+        as a search goes down, so it is woken late."""
         key = tuple(sorted(literals))
         if key in self._seen:
             return False
@@ -73,8 +76,9 @@ class Nogoods:
         k = len(self.clauses)
         self.clauses.append(list(literals))
         self.bounds.append(bound)
-        open_ = [p for p, lit in enumerate(literals) if not is_true(doms, lit)]
-        chosen = (open_ + [p for p in range(len(literals)) if p not in open_])[:2]
+        positions = range(len(literals) - 1, -1, -1)
+        open_ = [p for p in positions if not is_true(doms, literals[p])]
+        chosen = (open_ + [p for p in positions if p not in open_])[:2]
         watched = [chosen[0], chosen[-1]]
         self._watched.append(watched)
         for i in {literals[p][0] for p in watched}:
@@ -111,7 +115,8 @@ class Nogoods:
                 return None
             if struck >= 0:
                 changed.append(struck)
-            if any(self.clauses[k][p][0] == i for p in self._watched[k]):
+            literals, (first, second) = self.clauses[k], self._watched[k]
+            if literals[first][0] == i or literals[second][0] == i:
                 kept.append(k)
         self._watches[i] = kept
         return changed
@@ -122,18 +127,22 @@ class Nogoods:
         (-1: none; -2: all its literals are true, a dead end)."""
         literals = self.clauses[k]
         watched = self._watched[k]
+        first, second = literals[watched[0]], literals[watched[1]]
+        if watched[0] != watched[1] and not is_true(doms, first) and not is_true(doms, second):
+            return -1  # two literals open: nothing to infer (most wakes end here)
         for w in (0, 1):
             old = literals[watched[w]]
             if not is_true(doms, old):
                 continue
             other = watched[1 - w]
-            for p, lit in enumerate(literals):
+            for p in range(len(literals) - 1, -1, -1):  # the deepest first: woken later
+                lit = literals[p]
                 if p != other and p != watched[w] and not is_true(doms, lit):
                     watched[w] = p
                     if lit[0] not in (i, old[0], literals[other][0]):
                         self._watches[lit[0]].append(k)
                     break
-        first, second = (literals[p] for p in watched)
+        first, second = literals[watched[0]], literals[watched[1]]
         true_first, true_second = is_true(doms, first), is_true(doms, second)
         if true_first and true_second:
             return -2  # every literal is true (the search went through the others)

@@ -173,11 +173,9 @@ class Propagators:
             self._watch(prop, scope, idempotent=False)
             self.slow[-1] = True
         # With ``learn``, the nogoods the search learns (see lazyfun.csp.search.learning),
-        # each decision's watched ones a propagator on it.
+        # and the decisions with a propagator of theirs (see learnt).
         self.nogoods: Nogoods | None = Nogoods(self.size) if learn else None
-        if self.nogoods is not None:
-            for i in range(self.size):
-                self._watch(self.nogoods.watcher(i), (i,), idempotent=False)
+        self._listened: set[int] = set()
         # The goals' cut and the relaxation are queued first in every run; with the C
         # engine built, the loop runs in C (see lazyfun.csp.propagation.kernels).
         self._seeds = [
@@ -398,6 +396,22 @@ class Propagators:
 
     def value(self, i: int, bits: int) -> int:
         return self.offsets[i] + low(bits)
+
+    def learnt(self, nogoods: list[list[tuple[int, int]]], bound: tuple[int, ...] | None) -> None:
+        """Keep ``nogoods`` (with the goals' ``bound`` then; see
+        :class:`~lazyfun.csp.propagation.nogoods.Nogoods`), and give each decision they
+        name its propagator of the nogoods watching it, once: a decision in none wakes none,
+        so a model pays only for the decisions its nogoods are about.  Between searches
+        only: the loop in C is made again with the new propagators."""
+        store = self.nogoods
+        assert store is not None, "learnt nogoods need Propagators(..., learn=True)"
+        store.extend(nogoods, self.start, bound)
+        named = {i for literals in nogoods for i, _ in literals} - self._listened
+        for i in sorted(named):
+            self._watch(store.watcher(i), (i,), idempotent=False)
+        self._listened |= named
+        if named and self._loop is not None:
+            self._loop = kernels.c.Loop(self.propagators, self.watchers, self.idempotent, self.slow)
 
     def reach(self, doms: Sequence[int]) -> list[int]:
         """The least the first goal can reach within ``doms`` (none when the relaxation

@@ -676,7 +676,7 @@ class Solutions(Iterator[Solution]):
         :mod:`lazyfun.csp.search.learning`), with the best objective then."""
         if self._compiled.nogoods is not None and self._branch is not None:
             bound = tuple(self._compiled.goal.incumbent) if self._signs else None
-            self._compiled.nogoods.extend(self._branch.nogoods(), self._compiled.start, bound)
+            self._compiled.learnt(self._branch.nogoods(), bound)
 
     def _run(self) -> Iterator[Solution]:
         compiled = self._compiled
