@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import enum
+import math
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazyfun.streams.sorting import _by_keys, _by_keys_reference
+from lazyfun.streams.sorting import Sorter, _by_keys, _by_keys_reference
 
 
 @given(keys=st.lists(st.integers(0, 4), max_size=300), reverse=st.booleans())
@@ -21,3 +29,54 @@ def test_a_block_sorted_by_its_keys_reads_them_not_the_items() -> None:
     # the keys given, not the items' own order, decide (the items do not even compare)
     items = [object(), object(), object()]
     assert _by_keys(list(items), [2, 0, 1], False) == [items[1], items[2], items[0]]
+
+
+class _Text(str):
+    """A str of its own kind: a spill that writes it as a plain str loses it."""
+
+
+class _Level(enum.IntEnum):
+    LOW = 1
+
+
+def _shape(value: object) -> object:
+    """``value`` as its types and reprs all the way down: equal only for the same types,
+    tuples and lists told apart, bool from int, -0.0 from 0.0, nan equal to itself."""
+    if isinstance(value, dict):
+        return (type(value), [(_shape(k), _shape(v)) for k, v in value.items()])
+    if isinstance(value, list | tuple | set | frozenset):
+        inner = sorted(map(repr, value)) if isinstance(value, set | frozenset) else value
+        return (type(value), [_shape(item) for item in inner])
+    return (type(value), repr(value))
+
+
+# every kind of value a JSON-like fast path could get wrong, and some it should refuse
+_VALUES: list[object] = [
+    None, True, False, 0, 1, -(2**63), 2**64, 10**30, 0.0, -0.0, 1.5, math.inf, math.nan,
+    "", "é", "a\ud800b", _Text("t"), b"\x00b", bytearray(b"ba"), (1, 2), [1, 2], (), [],
+    {"a": (1,)}, {1: "int key"}, {(1, 2): "tuple key"}, {"x": [1, {"y": (2,)}]},
+    {1, 2}, frozenset({3}), Decimal("1.10"), Fraction(1, 3), complex(1, -0.0),
+    datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC), date(2026, 1, 2), _Level.LOW,
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("memory", [1, 2_000, 50_000])
+def test_a_spilled_sorts_items_come_back_as_they_went_in(memory: int) -> None:
+    # dicts of plain values, dicts of the rest, and items that are no dicts at all, on
+    # few keys (equal keys keep their order across the runs), through runs on disk
+    items: list[Any] = []
+    for place, value in enumerate(_VALUES * 20):
+        key = place % 3
+        items.append({"k": key, "v": value} if place % 4 else (key, value))
+    sorter: Sorter[Any] = Sorter(_key_of, False, memory)
+    for start in range(0, len(items), 7):
+        sorter.add(items[start : start + 7])
+    got = list(sorter.output())
+    assert sorter.runs  # spilled
+    assert list(map(_shape, got)) == list(map(_shape, sorted(items, key=_key_of)))
+    sorter.close()
+
+
+def _key_of(item: Any) -> int:
+    """A dict's ``k``, a tuple's first."""
+    return int(item["k"] if isinstance(item, dict) else item[0])
