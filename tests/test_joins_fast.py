@@ -154,7 +154,6 @@ def test_the_budget_refusal_counts_the_rows_read() -> None:
         stream([{"k": 1}]).join(big, "k", memory=100_000).to_list()
 
 
-
 class _Raising(Exception):
     """A source's error, at its place among the items."""
 

@@ -64,7 +64,11 @@ def flat_map(source: Iterator[T], f: Callable[[T], Iterable[U]]) -> Iterator[U]:
 
 
 def joined(
-    source: Iterator[T], key: Callable[[T], object], name: str | None, table: HashTable[U], left: bool
+    source: Iterator[T],
+    key: Callable[[T], object],
+    name: str | None,
+    table: HashTable[U],
+    left: bool,
 ) -> Iterator[tuple[T, U | None]] | None:
     """A hash join's pairs of ``source``'s items with ``table``'s rows, in C
     (``_flow.Joined``: the loop of :func:`lazyfun.streams.sync.vsteps._pairs`, each
