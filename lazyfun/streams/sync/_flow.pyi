@@ -84,30 +84,6 @@ class Calls:
     def __call__(self, *args: object, **kwargs: object) -> object: ...
 
 @final
-class Joined(Iterator[tuple[Any, Any]]):
-    """A hash join's pairs ``(item, row)``: each item of ``source`` with each row of its
-    key (``by(item)``, or the field ``by_name``): the first row at the key's place in
-    ``index`` or in ``first``, the rows after it in ``more``; a key of no rows has its
-    type checked by ``check(key, n)`` (unless ``matching`` holds it) and gives
-    ``(item, None)`` where ``left``.  An error passes on at its place; the next read
-    goes on with the next item."""
-
-    def __new__(
-        cls,
-        source: Iterable[Any],
-        by: Callable[[Any], object],
-        by_name: str | None,
-        first: dict[Any, Any],
-        more: dict[Any, list[Any]],
-        index: list[Any],
-        missing: object,
-        matching: set[type],
-        check: Callable[[Any, int], None],
-        left: bool,
-    ) -> Joined: ...
-    def __next__(self) -> tuple[Any, Any]: ...
-
-@final
 class Folder:
     """The loop of a keyed fold's named reductions (``aggregate``): for each item its key
     (``by(item)``, or the field ``by_name`` read inline; ``by`` None: one key), each
