@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any
 
 import pytest
@@ -152,78 +151,3 @@ def test_the_budget_refusal_counts_the_rows_read() -> None:
     big = [{"k": n % 50, "pad": "x" * 100} for n in range(10_000)]
     with pytest.raises(ValueError, match=r"passed memory=100,000 bytes after 4,096 items"):
         stream([{"k": 1}]).join(big, "k", memory=100_000).to_list()
-
-
-class _Raising(Exception):
-    """A source's error, at its place among the items."""
-
-
-class _Resumed(Iterator[Any]):
-    """The items, each "raise" an error at its place, the reading going on after it."""
-
-    def __init__(self, items: list[Any]) -> None:
-        self.items, self.at = items, 0
-
-    def __next__(self) -> Any:
-        if self.at >= len(self.items):
-            raise StopIteration
-        item = self.items[self.at]
-        self.at += 1
-        if item == "raise":
-            raise _Raising("the source failed")
-        return item
-
-
-@settings(max_examples=examples(200), deadline=None)
-@given(
-    items=st.lists(
-        st.one_of(
-            this_keys.map(lambda k: {"user": k}),
-            st.just({"who": 1}),  # no key: a KeyError at its place
-            st.just("raise"),  # the source's error at its place
-            st.sampled_from(["2", "x"]).map(lambda k: {"user": k}),  # a str: a KeyMismatch
-        ),
-        max_size=30,
-    ),
-    ids=st.lists(other_keys, max_size=12),
-    left=st.booleans(),
-    by_name=st.booleans(),
-)
-def test_law_the_c_join_gives_the_python_joins_pairs_and_errors_in_place(
-    items: list[Any], ids: list[int], left: bool, by_name: bool
-) -> None:
-    """``_flow.Joined`` and the Python loop it stands for (``vsteps._join_segments``,
-    its errors as segments) give the same pairs of the same objects and the same errors
-    at the same places, and both read on after each."""
-    from lazyfun.streams.sync import flow, vsteps
-
-    if not flow.BUILT:
-        pytest.skip("the C flow engine is not in use")
-
-    rows = [{"id": k, "j": j} for j, k in enumerate(ids)]
-
-    def read(engine: bool) -> list[Any]:
-        table: HashTable[Any] = HashTable(lambda row: row["id"], None)
-        assert list(table.filled(iter(rows))) == []
-        key = (lambda item: item["user"]) if not by_name else _by_user
-        pairs = flow.joined(_Resumed(items), key, "user" if by_name else None, table, left)
-        if not engine:
-            segments = vsteps._join_segments(_Resumed(items), key, iter(()), table, left)
-            pairs = chain.from_iterable(segments)
-        assert pairs is not None
-        seen: list[Any] = []
-        while True:
-            try:
-                pair = next(pairs)
-            except StopIteration:
-                return seen
-            except Exception as error:
-                seen.append(f"{type(error).__name__}: {error}")
-            else:
-                seen.append((id(pair[0]), id(pair[1]), pair))
-
-    assert read(True) == read(False)
-
-
-def _by_user(item: Any) -> Any:
-    return item["user"]

@@ -24,7 +24,6 @@ from typing import TypeVar
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
-from lazyfun.streams.joins import MISSING, HashTable
 from lazyfun.streams.shared.parts import DROPPED, Clock, Recovery, Sleep
 from lazyfun.streams.sync import steps
 from lazyfun.streams.sync.steps import Pace
@@ -36,7 +35,7 @@ except ImportError:  # built without a C compiler
 else:
     BUILT = not os.environ.get(PURE_ENV)
 
-__all__ = ["BUILT", "catch", "counted_throttle", "flat_map", "joined", "take", "throttle"]
+__all__ = ["BUILT", "catch", "counted_throttle", "flat_map", "take", "throttle"]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -60,33 +59,6 @@ def flat_map(source: Iterator[T], f: Callable[[T], Iterable[U]]) -> Iterator[U]:
         return steps.flat_map(source, f)
     return _flow.FlatMapped(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
         source, f
-    )
-
-
-def joined(
-    source: Iterator[T],
-    key: Callable[[T], object],
-    name: str | None,
-    table: HashTable[U],
-    left: bool,
-) -> Iterator[tuple[T, U | None]] | None:
-    """A hash join's pairs of ``source``'s items with ``table``'s rows, in C
-    (``_flow.Joined``: the loop of :func:`lazyfun.streams.sync.vsteps._pairs`, each
-    error at its place and the next read going on); None where the engine is not built.
-    """
-    if not BUILT:
-        return None
-    return _flow.Joined(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
-        source,
-        key,
-        name,
-        table.first,
-        table.more,
-        table.index,
-        MISSING,
-        table.matching,
-        table.check,
-        left,
     )
 
 

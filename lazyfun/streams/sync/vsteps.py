@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 from lazyfun.streams.joins import MISSING, HashTable, MergeJoin, MergeJoining
 from lazyfun.streams.shared.parts import Held
 from lazyfun.streams.sorting import Sorter, Top
-from lazyfun.streams.sync import flow
 from lazyfun.streams.sync.steps import Failure
 from lazyfun.streams.verbs import Accumulators, Recent, field_name
 from lazyfun.streams.windows import Core, Window
@@ -95,10 +94,6 @@ def _join_segments(
 ) -> Iterator[Iterable[tuple[Any, Any]]]:
     for error in table.filled(other):
         yield Failure(error)
-    pairs = flow.joined(source, key, field_name(key), table, left)
-    if pairs is not None:  # in C: an error at its place, and the reading goes on
-        yield pairs
-        return
     numbered = enumerate(source, 1)  # an error from the source counts no item
     failed: list[Exception] = []
     while True:  # the pairs up to an error, the error, the pairs after it

@@ -16,7 +16,6 @@
  *            counted.c    Counted, take and throttle's stretches;
  *            tally.c      Tally and Calls, what a Stream's explain counts;
  *            flatmapped.c FlatMapped, flatmap;
- *            joined.c     Joined, a hash join's pairs;
  *            folded.c     Folder, the loop of aggregate's named reductions;
  *            runs.c       Runs, a source's records handed on from lists;
  *            module.c     the module: its types made ready and added, its entry point.
@@ -56,23 +55,6 @@ ended(void)
         return 1;
     }
     return 0;
-}
-
-/* item[name], or, where item is no mapping (a TypeError), getattr(item, name): as
- * lazyfun.streams.verbs.field reads. */
-static inline PyObject *
-read_field(PyObject *item, PyObject *name)
-{
-    PyMappingMethods *mapping = Py_TYPE(item)->tp_as_mapping;
-    if (mapping == NULL || mapping->mp_subscript == NULL) {
-        return PyObject_GetAttr(item, name);  /* item[name] would be a TypeError */
-    }
-    PyObject *value = PyObject_GetItem(item, name);
-    if (value == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
-        PyErr_Clear();
-        value = PyObject_GetAttr(item, name);
-    }
-    return value;
 }
 
 #endif

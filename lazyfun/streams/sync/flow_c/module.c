@@ -9,8 +9,7 @@ flow_exec(PyObject *module)
 {
     if (PyType_Ready(&GuardedType) < 0 || PyType_Ready(&CountedType) < 0
         || PyType_Ready(&TallyType) < 0 || PyType_Ready(&CallsType) < 0
-        || PyType_Ready(&FlatMappedType) < 0 || PyType_Ready(&JoinedType) < 0
-        || PyType_Ready(&FolderType) < 0 || PyType_Ready(&AccsType) < 0
+        || PyType_Ready(&FlatMappedType) < 0 || PyType_Ready(&FolderType) < 0 || PyType_Ready(&AccsType) < 0
         || PyType_Ready(&StatesType) < 0
         || PyType_Ready(&RunsType) < 0 || PyType_Ready(&TimeFieldType) < 0
         || PyType_Ready(&WindowedType) < 0) {
@@ -20,7 +19,6 @@ flow_exec(PyObject *module)
         || PyModule_AddObjectRef(module, "Tally", (PyObject *)&TallyType) < 0
         || PyModule_AddObjectRef(module, "Calls", (PyObject *)&CallsType) < 0
         || PyModule_AddObjectRef(module, "FlatMapped", (PyObject *)&FlatMappedType) < 0
-        || PyModule_AddObjectRef(module, "Joined", (PyObject *)&JoinedType) < 0
         || PyModule_AddObjectRef(module, "Folder", (PyObject *)&FolderType) < 0
         || PyModule_AddObjectRef(module, "Accs", (PyObject *)&AccsType) < 0
         || PyModule_AddObjectRef(module, "States", (PyObject *)&StatesType) < 0

@@ -30,14 +30,6 @@
  * sets the next run or raises (an error at its place, or StopIteration at the end);
  * setting `run` starts `given` over.
  *
- * Joined(source, by, by_name, first, more, index, missing, matching, check, left): a
- * hash join's pairs (item, row), each item of source with each row of its key (by(item),
- * or the field by_name read inline): the first row at the key's place in index (an int
- * in its range) or in first, the rows after it in more; a key of no rows has its type
- * checked (check(key, n), n the items read, unless matching holds it) and gives
- * (item, None) where left, else nothing.  An error from source, from a key or from the
- * check passes on at its place and the next read goes on with the next item.
- *
  * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
  * exception from source, from f or from iter passes on at its place and the next read
  * goes on with the next x; one from an inner iterator passes on too, and the next read
@@ -53,7 +45,6 @@ INTERNAL extern PyTypeObject CountedType;
 INTERNAL extern PyTypeObject TallyType;
 INTERNAL extern PyTypeObject CallsType;
 INTERNAL extern PyTypeObject FlatMappedType;
-INTERNAL extern PyTypeObject JoinedType;
 INTERNAL extern PyTypeObject FolderType;
 INTERNAL extern PyTypeObject AccsType;
 INTERNAL extern PyTypeObject RunsType;
