@@ -50,6 +50,7 @@ def _amount(item: Item) -> Any:
 
 
 NAMED: dict[str, Any] = {"n": "count", "total": ("sum", _amount), "low": ("min", _time)}
+COUNTS: dict[str, Any] = {"n": "count", "again": "count"}  # counted with no Folder
 
 
 @st.composite
@@ -102,13 +103,21 @@ def _trace(core: Core, source: list[Item], late: list[Item]) -> list[Any]:
 @settings(max_examples=examples(300), deadline=None)
 @given(
     source=items(),
-    shape=st.sampled_from([(1, 1), (3, 3), (4, 2), (5, 1), (2.5, 2.5), (3, 1.5)]),
+    shape=st.sampled_from(
+        [(1, 1), (3, 3), (4, 2), (5, 1), (2.5, 2.5), (3, 1.5), (12, 12), (10, 4)]
+    ),
     lateness=st.sampled_from([0, 1, 4, 2.5]),
     keyed=st.booleans(),
     taken=st.booleans(),
+    named=st.sampled_from([NAMED, COUNTS]),
 )
 def test_the_c_windows_are_the_pythons_item_for_item(
-    source: list[Item], shape: tuple[Any, Any], lateness: Any, keyed: bool, taken: bool
+    source: list[Item],
+    shape: tuple[Any, Any],
+    lateness: Any,
+    keyed: bool,
+    taken: bool,
+    named: dict[str, Any],
 ) -> None:
     size, every = shape
     traces = []
@@ -120,7 +129,7 @@ def test_the_c_windows_are_the_pythons_item_for_item(
             _key if keyed else None,
             lateness,
             late.append if taken else None,
-            reducing(NAMED),
+            reducing(named),
             fixed=Fixed(size, every),
         )
         traces.append((_trace(core, source, late), late))

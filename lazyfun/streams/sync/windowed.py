@@ -4,11 +4,12 @@ cores as :mod:`lazyfun.streams.windows`, with the same behaviour.
 Tumbling and sliding windows of numbers with named reductions that the engine's
 ``Folder`` folds (``n="count"``, ``total=("sum", "amount")``) run in its ``Windowed``:
 per item, its time and key, its window found (a tumbling key's last one first) or
-opened, the item folded, the watermark moved on and the windows it passes closed, with
-no Python between them; the rest (a window's values, the starts of an item's windows
-when its key's last window is not it, a time of the wrong kind, a late item) calls
-the Python of :class:`~lazyfun.streams.windows.EventTime`.  An ``on=`` given as a
-field's name is the engine's ``TimeField``, which reads the common ISO-8601 shape in C.
+opened, the item folded (counted, where every reduction is a count), the watermark
+moved on and the windows it passes closed, with no Python between them; the rest (a
+window's values, the starts of an item's windows when its key's last window is not
+it, a time of the wrong kind, a late item) calls the Python of
+:class:`~lazyfun.streams.windows.EventTime`.  An ``on=`` given as a field's name is the
+engine's ``TimeField``, which reads the common ISO-8601 shape in C.
 Where the engine was not built, or ``LAZYFUN_PURE=1`` is set, the Python runs.
 
 >>> from lazyfun.streams.windows import Fixed, reducing
@@ -28,7 +29,7 @@ from datetime import timedelta
 from typing import Any
 
 from lazyfun.compiled import PURE_ENV
-from lazyfun.streams.verbs import Accumulators
+from lazyfun.streams.verbs import REDUCTIONS, Accumulators
 from lazyfun.streams.windows import (
     Core,
     EventTime,
@@ -113,5 +114,15 @@ def event_time(
         deque(),
         heapq.heappush,
         heapq.heappop,
+        _counts(acc),
     )
     return windowed
+
+
+def _counts(acc: Accumulators) -> tuple[str, ...] | None:
+    """The reductions' names when every one is a count (the engine counts a window's
+    items itself, with no Folder), else None."""
+    named = acc.named or []
+    if all(r is REDUCTIONS["count"] for _, r, _ in named):
+        return tuple(name for name, _, _ in named)
+    return None

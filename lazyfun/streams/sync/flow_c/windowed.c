@@ -9,7 +9,9 @@
 
 /* An open window is a tuple (key, start, end, args), args the Folder's call
  * (one, state, None): one the list the item is folded from, state the window's
- * {None: Accs}.  The heap's entries are (end, seq, window), in a list kept by heapq. */
+ * {None: Accs}; or, when every reduction is a count, a list [n] of its items counted
+ * here, with no Folder.  The heap's entries are (end, seq, window), in a list kept by
+ * heapq. */
 enum { W_KEY, W_START, W_END, W_ARGS };
 
 typedef struct {
@@ -22,6 +24,7 @@ typedef struct {
     PyObject *window;      /* Window */
     PyObject *ready;       /* the deque of closed windows */
     PyObject *heappush, *heappop;
+    PyObject *counts;      /* the names, when every reduction is a count; else NULL */
     PyObject *one;         /* [item]: the Folder's items */
     PyObject *recent;      /* tumbling: a key's last window */
     PyObject *opened;      /* (key, start): window */
@@ -32,10 +35,21 @@ typedef struct {
     int tumbling;
 } Windowed;
 
-/* item into window: its values folded into the window's state. */
+/* item into window: its values folded into the window's state, or counted. */
 static int
 fold(Windowed *self, PyObject *window, PyObject *item)
 {
+    if (self->counts != NULL) {
+        PyObject *cell = PyTuple_GET_ITEM(window, W_ARGS);
+        PyObject *n = PyList_GET_ITEM(cell, 0);
+        PyObject *more = PyLong_FromLongLong(PyLong_AsLongLong(n) + 1);
+        if (more == NULL) {
+            return -1;
+        }
+        PyList_SET_ITEM(cell, 0, more);
+        Py_DECREF(n);
+        return 0;
+    }
     Py_INCREF(item);
     PyObject *gone = PyList_GET_ITEM(self->one, 0);
     PyList_SET_ITEM(self->one, 0, item);
@@ -77,7 +91,8 @@ open_window(Windowed *self, PyObject *item, PyObject *key, PyObject *start, PyOb
     if (state == NULL || end == NULL) {
         goto out;
     }
-    args = PyTuple_Pack(3, self->one, state, Py_None);
+    args = self->counts != NULL ? Py_BuildValue("[i]", 0)
+                                : PyTuple_Pack(3, self->one, state, Py_None);
     window = args == NULL ? NULL : PyTuple_Pack(4, key, start, end, args);
     if (window == NULL || fold(self, window, item) < 0) {
         goto out;
@@ -217,8 +232,17 @@ emit(Windowed *self, PyObject *entry)
         || (recent == window && PyDict_DelItem(self->recent, key) < 0)) {
         return -1;
     }
-    PyObject *state = PyTuple_GET_ITEM(PyTuple_GET_ITEM(window, W_ARGS), 1);
-    PyObject *values = PyObject_CallOneArg(self->values, state);
+    PyObject *args = PyTuple_GET_ITEM(window, W_ARGS);
+    PyObject *values = self->counts != NULL ? PyDict_New()
+                                            : PyObject_CallOneArg(self->values,
+                                                                  PyTuple_GET_ITEM(args, 1));
+    for (Py_ssize_t i = 0; self->counts != NULL && values != NULL
+                           && i < PyTuple_GET_SIZE(self->counts); i++) {
+        if (PyDict_SetItem(values, PyTuple_GET_ITEM(self->counts, i), PyList_GET_ITEM(args, 0))
+            < 0) {
+            Py_CLEAR(values);
+        }
+    }
     if (values == NULL) {
         return -1;
     }
@@ -260,7 +284,6 @@ close_by(Windowed *self, PyObject *mark)
     return 0;
 }
 
-
 /* The item's key and windows: the fold or the late item; an error changes nothing. */
 static int
 placed(Windowed *self, PyObject *item, PyObject *t, Py_ssize_t position)
@@ -289,6 +312,18 @@ placed(Windowed *self, PyObject *item, PyObject *t, Py_ssize_t position)
     Py_XDECREF(window);
     Py_DECREF(key);
     return done;
+}
+
+/* 0 while the core holds its state; -1, with a ValueError, once the collector cleared
+ * it (a call from a finalizer in the cycle it was in). */
+static int
+alive(Windowed *self)
+{
+    if (self->heap == NULL) {
+        PyErr_SetString(PyExc_ValueError, "Windowed: cleared");
+        return -1;
+    }
+    return 0;
 }
 
 /* add(item): as EventTime.add. */
@@ -333,7 +368,7 @@ add_one(Windowed *self, PyObject *item)
 static PyObject *
 Windowed_add(Windowed *self, PyObject *item)
 {
-    if (add_one(self, item) < 0) {
+    if (alive(self) < 0 || add_one(self, item) < 0) {
         return NULL;
     }
     Py_RETURN_NONE;
@@ -345,6 +380,9 @@ Windowed_add(Windowed *self, PyObject *item)
 static PyObject *
 Windowed_pull(Windowed *self, PyObject *source)
 {
+    if (alive(self) < 0) {
+        return NULL;
+    }
     iternextfunc next = Py_TYPE(source)->tp_iternext;
     if (next == NULL) {
         PyErr_SetString(PyExc_TypeError, "Windowed.pull reads an iterator");
@@ -376,7 +414,7 @@ Windowed_pull(Windowed *self, PyObject *source)
 static PyObject *
 Windowed_finish(Windowed *self, PyObject *Py_UNUSED(ignored))
 {
-    if (close_by(self, NULL) < 0) {
+    if (alive(self) < 0 || close_by(self, NULL) < 0) {
         return NULL;
     }
     Py_RETURN_NONE;
@@ -385,6 +423,9 @@ Windowed_finish(Windowed *self, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Windowed_close(Windowed *self, PyObject *Py_UNUSED(ignored))
 {
+    if (alive(self) < 0) {
+        return NULL;
+    }
     PyDict_Clear(self->recent);
     PyDict_Clear(self->opened);
     if (PyList_SetSlice(self->heap, 0, PyList_GET_SIZE(self->heap), NULL) < 0) {
@@ -399,11 +440,16 @@ Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     static char *names[] = {"what",   "on",         "by",     "late",   "folder",
                             "size",   "every",      "lateness", "starts", "check",
                             "late_error", "values", "window", "ready",  "heappush",
-                            "heappop", NULL};
-    PyObject *a[16];
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOOOOOOOOOOOOOO:Windowed", names, &a[0],
+                            "heappop", "counts", NULL};
+    PyObject *a[17];
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOOOOOOOOOOOOOOO:Windowed", names, &a[0],
                                      &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7], &a[8],
-                                     &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15])) {
+                                     &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15],
+                                     &a[16])) {
+        return NULL;
+    }
+    if (a[16] != Py_None && !PyTuple_Check(a[16])) {
+        PyErr_SetString(PyExc_TypeError, "Windowed's counts are a tuple of names or None");
         return NULL;
     }
     int called[] = {0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1};
@@ -438,6 +484,7 @@ Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->ready = Py_NewRef(a[13]);
     self->heappush = Py_NewRef(a[14]);
     self->heappop = Py_NewRef(a[15]);
+    self->counts = a[16] == Py_None ? NULL : Py_NewRef(a[16]);
     self->tumbling = PyObject_RichCompareBool(a[5], a[6], Py_EQ);
     self->one = PyList_New(1);
     self->recent = PyDict_New();
@@ -454,8 +501,8 @@ Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 
 #define WINDOWED_FIELDS(V)                                                                    \
     V(what) V(on) V(by) V(late) V(folder) V(size) V(every) V(lateness) V(starts) V(check)     \
-    V(late_error) V(values) V(window) V(ready) V(heappush) V(heappop) V(one) V(recent)        \
-    V(opened) V(heap) V(latest) V(watermark)
+    V(late_error) V(values) V(window) V(ready) V(heappush) V(heappop) V(counts) V(one)        \
+    V(recent) V(opened) V(heap) V(latest) V(watermark)
 
 static int
 Windowed_traverse(Windowed *self, visitproc visit, void *arg)
