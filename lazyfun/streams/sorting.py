@@ -47,8 +47,9 @@ CHUNK = 4096  # items a verb reads at a time (in C, by islice)
 FAN_IN = 64  # the most runs a merge reads at once
 FRAME = 32 * 2**10  # bytes: the least frame of a run read back, unless the budget is smaller
 FRAME_MOST = 256 * 2**10  # bytes: the most (larger frames only read slower, out of cache)
-POINTERS = 12  # bytes an item held costs beside itself: its place in the list, in the
-# sort's scratch (half a list) and the list's room to grow; and with a key, KEYED more
+POINTERS = 20  # bytes an item held costs beside itself: its place in the list, in the
+# sorted copy a run is written from, in the sort's scratch (half a list) and the list's
+# room to grow; and with a key, KEYED more
 KEYED = 12  # bytes: an item's place in the sort's list of keys and in its scratch
 BLOCK = 64  # bytes: an item's place in a merge's block: in its lists of items and keys,
 # its index (an int) and place in the order the block is sorted in, and in the block given
@@ -167,7 +168,6 @@ class Sorter(Generic[T]):
         self.each = self._measure(chunk[len(chunk) // 2])  # the item in the middle
         self.held += len(chunk) * self.each
         if self.held >= self.memory:
-            self._sorted()
             self._spill()
 
     def _measure(self, item: T) -> int:
@@ -182,10 +182,12 @@ class Sorter(Generic[T]):
                     each += size_of(k, 1)
         return each
 
-    def _sorted(self) -> None:
+    def _sorted(self) -> list[T]:
+        """The items held, sorted, in a list of their own: the list held keeps the order
+        they were read in (less an item whose key raises, its error kept)."""
         key: Any = self.key  # the stubs want a key of comparables; the items' own order
         try:
-            self.items.sort(key=key, reverse=self.reverse)
+            return sorted(self.items, key=key, reverse=self.reverse)
         except Exception:
             if key is None:
                 raise  # items that do not compare: no item's own fault
@@ -193,7 +195,7 @@ class Sorter(Generic[T]):
             if len(kept) == len(self.items):
                 raise
             self.items = kept
-            self.items.sort(key=key, reverse=self.reverse)
+            return sorted(kept, key=key, reverse=self.reverse)
 
     def _frame(self) -> int:
         """Items a frame: ``frame_bytes`` of them, by the last item measured, each with
@@ -201,10 +203,15 @@ class Sorter(Generic[T]):
         return max(1, self.frame_bytes // (self.each + BLOCK))
 
     def _spill(self) -> None:
-        """Write the items held (sorted) as a run, and let go of them."""
-        items, self.items = self.items, []
-        self.runs.append(self._write(iter(items)))
-        del items
+        """Write the items held, sorted, as a run, and let go of them: of the sorted list
+        first (nothing is freed, the list held has them all), then of the list held, so
+        they are freed in the order they were read, the order they lie in memory in
+        (freed in sorted order, each far from the last, they take several times longer:
+        the cache misses each)."""
+        ordered = self._sorted()
+        self.runs.append(self._write(iter(ordered)))
+        del ordered
+        self.items = []
         self.held = 0
 
     def _write(self, items: Iterator[T]) -> str:
@@ -292,7 +299,7 @@ class Sorter(Generic[T]):
 
     def output(self) -> Iterator[T]:
         """The items in order: from memory, or merged from the runs and what is held."""
-        self._sorted()
+        self.items = self._sorted()
         if not self.runs:
             items, self.items = self.items, []
             return iter(items)
