@@ -631,10 +631,11 @@ class Solutions(Iterator[Solution]):
         return found
 
     def _run_free(self, root: Node) -> Generator[Solution, None, bool]:
-        """A run by the solver's branching from ``root`` until its budget ends; whether
-        it found a solution (without goals: the first ends it, and the proof's search
-        leaves it out).  Searched to its end, it has settled the model.  With ``lns`` and a
-        solution, rounds of large neighbourhood search instead (:meth:`_rounds`)."""
+        """A run by the solver's branching (learning, the model's on odd runs) from ``root``
+        until its budget ends; whether it found a solution (without goals: the first ends
+        it, and the proof's search leaves it out).  Searched to its end, it has settled the
+        model.  With ``lns`` and a solution, rounds of large neighbourhood search instead
+        (:meth:`_rounds`)."""
         if self.lns is not None and self._guide is not None:
             self._branch = None
             return (yield from self._rounds(root, self.lns))
