@@ -307,24 +307,34 @@ def test_a_folder_gives_the_python_loops_states_and_errors_at_the_same_items(
         for i, (name, inline) in enumerate(named)
     }
     key = {"name": verbs.field("k"), "function": lambda i: _value(i) is None, "one": verbs.one_key}
-    runs: list[tuple[list[str], str]] = []
-    for engine in (True, False):
-        # a budget's grown(key) called for each new key (the C states are the smaller)
-        acc = verbs.Accumulators(key[by], verbs.reductions(spec), memory=10**6 if budget else None)
-        acc._add_all = verbs._adder(key[by], acc.named or [], engine=engine)
-        acc.state = verbs._states(acc._add_all)
-        errors, source = [], iter(items)
-        while True:
-            try:
-                acc.add_all(source)
-                break
-            except Exception as error:  # each error is compared, in order
-                errors.append(f"{type(error).__name__}: {error}")
+    # a budget's grown(key) called for each new key (the C states are the smaller)
+    memory = 10**6 if budget else None
+    assert _folded(key[by], spec, items, True, memory) == _folded(
+        key[by], spec, items, False, memory
+    )
+
+
+def _folded(
+    key: Any, spec: dict[str, Any], items: list[Any], engine: bool, memory: int | None = None
+) -> tuple[list[str], str]:
+    """Each error of folding ``items`` by ``spec`` (in order: the fold goes on after
+    each) and the output, by the C ``Folder`` (``engine``) or the Python loop."""
+    from lazyfun.streams import verbs
+
+    acc = verbs.Accumulators(key, verbs.reductions(spec), memory=memory)
+    acc._add_all = verbs._adder(key, acc.named or [], engine=engine)
+    acc.state = verbs._states(acc._add_all)
+    errors, source = [], iter(items)
+    while True:
         try:
-            runs.append((errors, repr(acc.output())))
-        except TypeError as error:  # a sum of numbers and None ends in a TypeError, in both
-            runs.append((errors, repr(error)))
-    assert runs[0] == runs[1]
+            acc.add_all(source)
+            break
+        except Exception as error:
+            errors.append(f"{type(error).__name__}: {error}")
+    try:
+        return errors, repr(list(acc.output().items()))
+    except TypeError as error:  # a sum of numbers and None ends in a TypeError, in both
+        return errors, repr(error)
 
 
 _KEYS = st.one_of(
@@ -355,23 +365,8 @@ def test_law_a_folders_table_of_integer_keys_is_the_python_loops_dict(
         pytest.skip("the C flow engine is not in use")
     spec = {f"r{i}": name if name == "count" else (name, "v") for i, name in enumerate(named)}
     items = [{"k": k, "v": v} for k, v in keyed]
-    runs: list[tuple[list[str], str]] = []
-    for engine in (True, False):
-        acc = verbs.Accumulators(verbs.field("k"), verbs.reductions(spec))
-        acc._add_all = verbs._adder(verbs.field("k"), acc.named or [], engine=engine)
-        acc.state = verbs._states(acc._add_all)
-        errors, source = [], iter(items)
-        while True:
-            try:
-                acc.add_all(source)
-                break
-            except Exception as error:
-                errors.append(f"{type(error).__name__}: {error}")
-        try:
-            runs.append((errors, repr(list(acc.output().items()))))
-        except TypeError as error:
-            runs.append((errors, repr(error)))
-    assert runs[0] == runs[1]
+    by: Any = verbs.field("k")
+    assert _folded(by, spec, items, True) == _folded(by, spec, items, False)
 
 
 def test_a_folders_table_holds_many_keys_and_says_each_state() -> None:
