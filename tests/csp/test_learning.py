@@ -27,6 +27,8 @@ from lazyfun.csp import (
     total,
 )
 from lazyfun.csp.flatzinc import run
+from lazyfun.csp.flatzinc.protocol import main
+from lazyfun.csp.flatzinc.solver_config import configuration
 from lazyfun.csp.propagation.nogoods import Literal, Nogoods
 from lazyfun.csp.search.learning import Branch
 from lazyfun.csp.search.solver import Solutions
@@ -266,3 +268,16 @@ def test_flatzinc_learns_when_asked_and_reports_its_nogoods(tmp_path: Path) -> N
     assert "%%%mzn-stat: nogoods=" in shown[True]
     for answer in shown.values():
         assert "x = 3;\n" in answer and "==========\n" in answer
+
+
+def test_the_command_line_and_minizinc_pass_the_switch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--learn`` on the command line, and in the solver configuration as a flag of
+    lazyfun's own (``minizinc --solver lazyfun --learn`` passes it on)."""
+    path = tmp_path / "pick.fzn"
+    path.write_text("var 0..3: x:: output_var;\nconstraint int_ne(x,2);\nsolve maximize x;\n")
+    assert main([str(path), "--learn", "-s"]) == 0
+    assert "%%%mzn-stat: nogoods=" in capsys.readouterr().out
+    flags = configuration("lazyfun-fzn")["extraFlags"]
+    assert flags == [["--learn", "keep nogoods from the restarts", "bool", "false"]]
