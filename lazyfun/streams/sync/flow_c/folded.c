@@ -17,23 +17,6 @@ typedef struct {
     Spec spec;          /* the reductions, and the class of an exact sum's state */
 } Folder;
 
-/* item[name], or, where item is no mapping (a TypeError), getattr(item, name): as
- * lazyfun.streams.verbs.field reads. */
-static PyObject *
-read_field(PyObject *item, PyObject *name)
-{
-    PyMappingMethods *mapping = Py_TYPE(item)->tp_as_mapping;
-    if (mapping == NULL || mapping->mp_subscript == NULL) {
-        return PyObject_GetAttr(item, name);  /* item[name] would be a TypeError */
-    }
-    PyObject *value = PyObject_GetItem(item, name);
-    if (value == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
-        PyErr_Clear();
-        value = PyObject_GetAttr(item, name);
-    }
-    return value;
-}
-
 /* The value reduction i reads of item (a new reference), or NULL with the error set;
  * *value is left NULL for a reduction that reads none. */
 static int

@@ -13,23 +13,6 @@ typedef struct {
     vectorcallfunc vectorcall;
 } TimeField;
 
-/* item[name], or, where item is no mapping (a TypeError), getattr(item, name): as
- * lazyfun.streams.verbs.field reads. */
-static PyObject *
-read_named(PyObject *item, PyObject *name)
-{
-    PyMappingMethods *mapping = Py_TYPE(item)->tp_as_mapping;
-    if (mapping == NULL || mapping->mp_subscript == NULL) {
-        return PyObject_GetAttr(item, name);
-    }
-    PyObject *value = PyObject_GetItem(item, name);
-    if (value == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
-        PyErr_Clear();
-        value = PyObject_GetAttr(item, name);
-    }
-    return value;
-}
-
 /* The n digits at s as a number, or -1 if one is not a digit. */
 static int
 digits(const char *s, int n)
@@ -126,7 +109,7 @@ PyObject *
 time_of(PyObject *field, PyObject *item)
 {
     TimeField *self = (TimeField *)field;
-    PyObject *value = read_named(item, self->name);
+    PyObject *value = read_field(item, self->name);
     if (value == NULL || !PyUnicode_Check(value)) {
         return value;
     }
