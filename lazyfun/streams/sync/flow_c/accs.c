@@ -218,7 +218,7 @@ table_find(const Table *table, long long key)
 
 /* The table twice as large, its entries placed again. */
 static int
-grow(Table *table)
+table_grow(Table *table)
 {
     Table old = *table;
     if (allocate(table, old.capacity * 2) < 0) {
@@ -243,7 +243,7 @@ grow(Table *table)
 Cell *
 table_add(Table *table, long long key)
 {
-    if (2 * (table->used + 1) > table->capacity && grow(table) < 0) {
+    if (2 * (table->used + 1) > table->capacity && table_grow(table) < 0) {
         return NULL;
     }
     if ((table->used & (table->used - 1)) == 0) {  /* 0, 1, 2, 4, ...: the order grows */

@@ -36,27 +36,30 @@ typedef struct {
     Slot slots[1];
 } Accs;
 
+/* The functions below are the extension's own, hidden outside it (as INTERNAL). */
+#pragma GCC visibility push(hidden)
+
 /* A new state of spec's n empty slots, untracked by the collector until one holds an
  * object. */
-INTERNAL Accs *new_accs(const Spec *spec);
+Accs *new_accs(const Spec *spec);
 /* Slot i of accs holds obj from now (taking its reference); -1 if obj is NULL. */
-INTERNAL int hold(Accs *accs, Py_ssize_t i, PyObject *obj);
+int hold(Accs *accs, Py_ssize_t i, PyObject *obj);
 /* An exact sum's two floats as the Python loop keeps them: an _Exact [hi, lo]. */
-INTERNAL PyObject *exact_of(const Spec *spec, double hi, double lo);
+PyObject *exact_of(const Spec *spec, double hi, double lo);
 /* The state as the Python loop keeps it: a list of each reduction's. */
-INTERNAL PyObject *accs_list(const Spec *spec, const Accs *accs);
+PyObject *accs_list(const Spec *spec, const Accs *accs);
 /* A dict of each reduction's name and value: a count's and a sum of floats' made here
  * (hi + lo: one rounding of their exact sum, as math.fsum gives it; hi alone where lo
  * is zero, -0.0 kept), any other state's by its end in ends (None: the state is the
  * value).  names and ends are tuples of n. */
-INTERNAL PyObject *accs_values(const Spec *spec, const Accs *accs, PyObject *names,
-                               PyObject *ends);
+PyObject *accs_values(const Spec *spec, const Accs *accs, PyObject *names,
+                      PyObject *ends);
 /* What the Accs type's slots do: its bytes and its objects' (one level down), and the
  * collector's visit, clear and dealloc. */
-INTERNAL PyObject *accs_sizeof(Accs *self, PyObject *ignored);
-INTERNAL int accs_traverse(Accs *self, visitproc visit, void *arg);
-INTERNAL int accs_clear(Accs *self);
-INTERNAL void accs_dealloc(Accs *self);
+PyObject *accs_sizeof(Accs *self, PyObject *ignored);
+int accs_traverse(Accs *self, visitproc visit, void *arg);
+int accs_clear(Accs *self);
+void accs_dealloc(Accs *self);
 
 /* A reduction's state in a Table: a count, or a sum's two floats. */
 typedef struct {
@@ -77,21 +80,23 @@ typedef struct {
 } Table;
 
 /* An empty table of n cells a key; -1 with a MemoryError. */
-INTERNAL int table_init(Table *table, Py_ssize_t n);
+int table_init(Table *table, Py_ssize_t n);
 /* Its memory given back (the table is empty after). */
-INTERNAL void table_free(Table *table);
+void table_free(Table *table);
 /* The cells of key, or NULL where it has none. */
-INTERNAL Cell *table_find(const Table *table, long long key);
+Cell *table_find(const Table *table, long long key);
 /* New cells for key, which has none (left for the caller to start); NULL with a
  * MemoryError. */
-INTERNAL Cell *table_add(Table *table, long long key);
+Cell *table_add(Table *table, long long key);
 /* Its bytes. */
-INTERNAL Py_ssize_t table_bytes(const Table *table);
+Py_ssize_t table_bytes(const Table *table);
 /* The state of a table's key as an Accs of spec. */
-INTERNAL Accs *table_accs(const Spec *spec, const Cell *cells);
+Accs *table_accs(const Spec *spec, const Cell *cells);
 /* The table's states as a dict of key to Accs, in the order the keys came. */
-INTERNAL PyObject *table_dict(const Spec *spec, const Table *table);
+PyObject *table_dict(const Spec *spec, const Table *table);
 /* The table's keys' values, a dict of each key's accs_values(names), in order. */
-INTERNAL PyObject *table_values(const Spec *spec, const Table *table, PyObject *names);
+PyObject *table_values(const Spec *spec, const Table *table, PyObject *names);
+
+#pragma GCC visibility pop
 
 #endif

@@ -21,14 +21,18 @@ typedef struct {
 
 INTERNAL extern PyTypeObject StatesType;
 
+#pragma GCC visibility push(hidden)
+
 /* New empty states of folder's fold, of spec's reductions; in a table if tabled. */
-INTERNAL PyObject *new_states(PyObject *folder, const Spec *spec, int tabled);
+PyObject *new_states(PyObject *folder, const Spec *spec, int tabled);
 /* An item's values into the table's state for k: 1 for a new key, 2 for a known one, 0
  * where the table cannot hold them (k no integer of 64 bits, a sum's value no float, a
  * sum that needs more than two floats), nothing changed; -1 with an error. */
-INTERNAL int table_fold(States *states, PyObject *k, PyObject **values);
+int table_fold(States *states, PyObject *k, PyObject **values);
 /* The states from the table into a dict, for good; -1 with an error. */
-INTERNAL int to_dict(States *states);
+int to_dict(States *states);
+
+#pragma GCC visibility pop
 
 /* TwoSum twice: the exact sum of hi + lo and x as s + t, and the part f left over
  * (0.0 where none is, nan past the floats' range; the Python loop's `if f:`). */
