@@ -34,6 +34,7 @@ from lazyfun.csp.search.learning import Branch
 from lazyfun.csp.search.solver import Solutions
 from tests.budget import examples
 from tests.csp.brute import brute_force
+from tests.csp.test_lns import goal_models
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
@@ -222,6 +223,25 @@ def test_no_solution_breaks_a_learnt_nogood(m: Model, nodes: int) -> None:
         for values in solutions:
             if all(mask >> (values[i] - offsets[i]) & 1 for i, mask in literals_):
                 assert bound is not None and _score(m, values) >= bound, (literals_, values)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(goal_models(), st.sampled_from([1, 2, 5]), st.integers(0, 3))
+def test_learning_beside_large_neighbourhoods_still_proves_the_optimum(
+    m: Model, nodes: int, seed: int
+) -> None:
+    """The rounds take the solver's runs, the model's runs restart and learn: one of
+    them ends, and the optimum is the one search's (scheduling models learn nothing)."""
+    plain = list(m.solutions())
+    stream = m.solutions(lns=True, learn=True, seed=seed, node_limit=50_000)
+    stream.restart_nodes = nodes
+    found = list(stream)
+    assert stream.stopped_by is None
+    constraints = list(m.constraints.values())
+    assert all(s.values is not None and all(c.holds(s.values) for c in constraints) for s in found)
+    assert [(s.quality, s.objective) for s in found[-1:]] == [
+        (s.quality, s.objective) for s in plain[-1:]
+    ]
 
 
 # --- fewer nodes on a hard model ---

@@ -636,7 +636,7 @@ class Solutions(Iterator[Solution]):
         it, and the proof's search leaves it out).  Searched to its end, it has settled the
         model.  With ``lns`` and a solution, rounds of large neighbourhood search instead
         (:meth:`_rounds`)."""
-        if self.lns is not None and self._guide is not None:
+        if self._free and self.lns is not None and self._guide is not None:
             self._branch = None
             return (yield from self._rounds(root, self.lns))
         if self._learning:  # from the root with the nogoods learnt so far
