@@ -13,6 +13,7 @@ import asyncio
 import math
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
+from operator import itemgetter
 from typing import Any
 
 import pytest
@@ -133,6 +134,31 @@ def test_the_c_windows_are_the_pythons_item_for_item(
             fixed=Fixed(size, every),
         )
         traces.append((_trace(core, source, late), late))
+    assert type(core).__name__ == "Windowed"
+    assert traces[0] == traces[1]
+
+
+def _dated(item: dict[str, Any]) -> Any:
+    """A dict item's time, as :func:`_time` reads a tuple's."""
+    return _time((item["id"], item["t"], 0))
+
+
+@needs_c
+@settings(max_examples=examples(150), deadline=None)
+@given(source=items(), counted=st.booleans(), lateness=st.sampled_from([0, 2.5]))
+def test_by_a_fields_getter_is_read_inline_with_the_same_windows_and_errors(
+    source: list[Item], counted: bool, lateness: Any
+) -> None:
+    """``by=itemgetter("k")`` is read by its field's name in C (as the fold reads one):
+    the same windows as its call, and an item without the field its KeyError in place."""
+    dicts = [{"id": i, "t": t} if k < 0 else {"id": i, "t": t, "k": k} for i, t, k in source]
+    named: dict[str, Any] = {"n": "count"} if counted else {"n": "count", "low": ("min", _dated)}
+    traces = []
+    for engine in (EventTime, event_time):
+        core = engine(
+            "tumbling", _dated, itemgetter("k"), lateness, None, reducing(named), fixed=Fixed(3, 3)
+        )
+        traces.append(_trace(core, dicts, []))  # type: ignore[arg-type]
     assert type(core).__name__ == "Windowed"
     assert traces[0] == traces[1]
 

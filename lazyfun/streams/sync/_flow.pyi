@@ -183,7 +183,7 @@ class Windowed:
         cls,
         what: str,
         on: Callable[[Any], Any],
-        by: Callable[[Any], Any] | None,
+        by: Callable[[Any], Any] | str | None,
         late: Callable[[Any], object] | None,
         folder: Folder,
         size: Any,

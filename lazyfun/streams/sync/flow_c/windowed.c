@@ -288,7 +288,9 @@ close_by(Windowed *self, PyObject *mark)
 static int
 placed(Windowed *self, PyObject *item, PyObject *t, Py_ssize_t position)
 {
-    PyObject *key = self->by == NULL ? Py_NewRef(Py_None) : PyObject_CallOneArg(self->by, item);
+    PyObject *key = self->by == NULL            ? Py_NewRef(Py_None)
+                    : PyUnicode_Check(self->by) ? read_field(item, self->by)
+                                                : PyObject_CallOneArg(self->by, item);
     if (key == NULL) {
         return -1;
     }
@@ -459,9 +461,11 @@ Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             return NULL;
         }
     }
-    if ((a[2] != Py_None && !PyCallable_Check(a[2]))
+    if ((a[2] != Py_None && !PyCallable_Check(a[2]) && !PyUnicode_Check(a[2]))
         || (a[3] != Py_None && !PyCallable_Check(a[3]))) {
-        PyErr_SetString(PyExc_TypeError, "Windowed's by and late are functions or None");
+        PyErr_SetString(PyExc_TypeError,
+                        "Windowed's by is a function, a field's name or None, its late a "
+                        "function or None");
         return NULL;
     }
     Windowed *self = (Windowed *)type->tp_alloc(type, 0);

@@ -9,7 +9,8 @@
  * Windowed(what, on, by, late, folder, size, every, lateness, starts, check,
  * late_error, values, window, ready, heappush, heappop, counts), windowed.c: the
  * core of lazyfun.streams.windows.EventTime for tumbling and sliding windows of numbers
- * whose named reductions a Folder folds: add(item), pull(iterator), finish(), close(),
+ * whose named reductions a Folder folds (by: a key function, or a field's name read
+ * inline, as the Folder reads one): add(item), pull(iterator), finish(), close(),
  * the closed windows in `ready`; each window's state the Folder's {None: Accs}, or,
  * given counts (the names, when every reduction is a count), its count, kept here. */
 #ifndef LAZYFUN_FLOW_WINDOWED_H
