@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp import Domain, Model, all_different
-from lazyfun.csp.propagation.hall import bounds_distinct, hall_bounds, hall_bounds_naive
+from lazyfun.csp.propagation.distinct import bounds_distinct, hall_bounds, hall_bounds_naive
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`

@@ -3,7 +3,7 @@
 (:mod:`~lazyfun.csp.propagation.filters`), functions and combinations
 (:mod:`~lazyfun.csp.propagation.nonlinear`), scheduling
 (:mod:`~lazyfun.csp.propagation.disjunctive`), all_different
-(:mod:`~lazyfun.csp.propagation.distinct`, :mod:`~lazyfun.csp.propagation.hall`,
+(:mod:`~lazyfun.csp.propagation.distinct`, its values and bounds,
 :mod:`~lazyfun.csp.propagation.distances`)
 and the goal's linear relaxation (:mod:`~lazyfun.csp.propagation.relaxation`).
 Installed from source, most of these are compiled with mypyc."""

@@ -43,7 +43,7 @@ from lazyfun.csp.propagation import kernels
 from lazyfun.csp.propagation.circuit import circuit_filter
 from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
 from lazyfun.csp.propagation.distances import chain_bounds, chains, difference_filter, difference_of
-from lazyfun.csp.propagation.distinct import all_different_filter
+from lazyfun.csp.propagation.distinct import all_different_filter, bounds_distinct
 from lazyfun.csp.propagation.filters import (
     Changes,
     GoalBound,
@@ -60,7 +60,6 @@ from lazyfun.csp.propagation.filters import (
     table_filter,
     unit_equality,
 )
-from lazyfun.csp.propagation.hall import bounds_distinct
 from lazyfun.csp.propagation.matching import matching_distinct
 from lazyfun.csp.propagation.nogoods import Nogoods
 from lazyfun.csp.propagation.nonlinear import (
