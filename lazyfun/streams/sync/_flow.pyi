@@ -189,7 +189,6 @@ class Windowed:
         size: Any,
         every: Any,
         lateness: Any,
-        starts: Callable[[Any, Any], list[Any]],
         check: Callable[[Any, int], Any],
         late_error: Callable[[str, Any, int, Any, Any], BaseException],
         values: Callable[[dict[Any, Any]], dict[str, Any]],

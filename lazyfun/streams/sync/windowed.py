@@ -4,10 +4,10 @@ cores as :mod:`lazyfun.streams.windows`, with the same behaviour.
 Tumbling and sliding windows of numbers with named reductions that the engine's
 ``Folder`` folds (``n="count"``, ``total=("sum", "amount")``) run in its ``Windowed``:
 per item, its time and key, its window found (a tumbling key's last one first) or
-opened, the item folded (counted, where every reduction is a count), the watermark
-moved on and the windows it passes closed, with no Python between them; the rest (a
-window's values, the starts of an item's windows when its key's last window is not
-it, a time of the wrong kind, a late item) calls the Python of
+opened (its windows' starts worked out as ``Fixed.starts`` works them out, on the
+same number operators), the item folded (counted, where every reduction is a count),
+the watermark moved on and the windows it passes closed, with no Python between them;
+the rest (a window's values, a time of the wrong kind, a late item) calls the Python of
 :class:`~lazyfun.streams.windows.EventTime`.  An ``on=`` given as a field's name is the
 engine's ``TimeField``, which reads the common ISO-8601 shape in C.
 Where the engine was not built, or ``LAZYFUN_PURE=1`` is set, the Python runs.
@@ -106,7 +106,6 @@ def event_time(
         fixed.size,
         fixed.every,
         lateness,
-        fixed.starts,
         reference._origin,
         LateItem,
         _values(acc),

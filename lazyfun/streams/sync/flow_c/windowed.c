@@ -17,7 +17,6 @@ enum { W_KEY, W_START, W_END, W_ARGS };
 typedef struct {
     PyObject_HEAD
     PyObject *what, *on, *by, *late, *folder, *size, *every, *lateness;
-    PyObject *starts;      /* Fixed.starts(t, origin): a time's windows' starts */
     PyObject *check;       /* EventTime._origin(t, position): a time not int nor float */
     PyObject *late_error;  /* LateItem */
     PyObject *values;      /* values(state): a closed window's values by name */
@@ -166,19 +165,68 @@ holds(PyObject *window, PyObject *t)
     return below(t, PyTuple_GET_ITEM(window, W_END), Py_LT);
 }
 
+/* int(a // b), as Python reads it (NULL with its error). */
+static PyObject *
+whole_quotient(PyObject *a, PyObject *b)
+{
+    PyObject *q = PyNumber_FloorDivide(a, b);
+    PyObject *k = q == NULL ? NULL : PyNumber_Long(q);
+    Py_XDECREF(q);
+    return k;
+}
+
+/* The starts of the windows holding t, earliest first: lazyfun.streams.windows.Fixed's
+ * starts(t, 0), step for step on the number protocol (the same operators, so the same
+ * numbers, types and errors), with no call into Python. */
+static PyObject *
+starts_of(Windowed *self, PyObject *t)
+{
+    PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1); /* the origin of numbers */
+    PyObject *since = zero == NULL || one == NULL ? NULL : PyNumber_Subtract(t, zero);
+    PyObject *last = since == NULL ? NULL : whole_quotient(since, self->every);
+    PyObject *back = last == NULL ? NULL : PyNumber_Subtract(since, self->size);
+    PyObject *before = back == NULL ? NULL : whole_quotient(back, self->every);
+    PyObject *k = before == NULL ? NULL : PyNumber_Add(before, one);
+    PyObject *starts = k == NULL ? NULL : PyList_New(0);
+    int lower = starts == NULL ? -1 : PyObject_RichCompareBool(last, k, Py_LT);
+    if (lower > 0) { /* first = min(k, last) */
+        Py_SETREF(k, Py_NewRef(last));
+    }
+    int more = lower < 0 ? -1 : PyObject_RichCompareBool(k, last, Py_LE);
+    while (more > 0) {
+        PyObject *step = PyNumber_Multiply(k, self->every);
+        PyObject *start = step == NULL ? NULL : PyNumber_Add(zero, step);
+        more = start == NULL || PyList_Append(starts, start) < 0 ? -1 : 1;
+        Py_XDECREF(start);
+        Py_XDECREF(step);
+        if (more > 0) {
+            Py_SETREF(k, PyNumber_Add(k, one));
+            more = k == NULL ? -1 : PyObject_RichCompareBool(k, last, Py_LE);
+        }
+    }
+    if (more < 0) {
+        Py_CLEAR(starts);
+    }
+    Py_XDECREF(k);
+    Py_XDECREF(before);
+    Py_XDECREF(back);
+    Py_XDECREF(last);
+    Py_XDECREF(since);
+    Py_XDECREF(one);
+    Py_XDECREF(zero);
+    return starts;
+}
+
 /* A tumbling or sliding window's item: late if its first window has closed. */
 static int
 place(Windowed *self, PyObject *item, PyObject *t, PyObject *key, Py_ssize_t position)
 {
-    PyObject *zero = PyLong_FromLong(0);  /* the origin of numbers */
-    PyObject *starts = zero == NULL ? NULL
-                                    : PyObject_CallFunctionObjArgs(self->starts, t, zero, NULL);
-    Py_XDECREF(zero);
+    PyObject *starts = starts_of(self, t);
     if (starts == NULL) {
         return -1;
     }
-    if (!PyList_Check(starts) || PyList_GET_SIZE(starts) == 0) {
-        PyErr_SetString(PyExc_SystemError, "Fixed.starts gave no list of starts");
+    if (PyList_GET_SIZE(starts) == 0) {
+        PyErr_SetString(PyExc_SystemError, "a time in no window");
         Py_DECREF(starts);
         return -1;
     }
@@ -440,22 +488,21 @@ static PyObject *
 Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"what",   "on",         "by",     "late",   "folder",
-                            "size",   "every",      "lateness", "starts", "check",
+                            "size",   "every",      "lateness", "check",
                             "late_error", "values", "window", "ready",  "heappush",
                             "heappop", "counts", NULL};
-    PyObject *a[17];
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOOOOOOOOOOOOOOO:Windowed", names, &a[0],
+    PyObject *a[16];
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOOOOOOOOOOOOOO:Windowed", names, &a[0],
                                      &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7], &a[8],
-                                     &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15],
-                                     &a[16])) {
+                                     &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15])) {
         return NULL;
     }
-    if (a[16] != Py_None && !PyTuple_Check(a[16])) {
+    if (a[15] != Py_None && !PyTuple_Check(a[15])) {
         PyErr_SetString(PyExc_TypeError, "Windowed's counts are a tuple of names or None");
         return NULL;
     }
-    int called[] = {0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1};
-    for (int i = 0; i < 16; i++) {
+    int called[] = {0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1};
+    for (int i = 0; i < 15; i++) {
         if (called[i] && !PyCallable_Check(a[i])) {
             PyErr_Format(PyExc_TypeError, "Windowed's %s must be a function", names[i]);
             return NULL;
@@ -480,15 +527,14 @@ Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->size = Py_NewRef(a[5]);
     self->every = Py_NewRef(a[6]);
     self->lateness = Py_NewRef(a[7]);
-    self->starts = Py_NewRef(a[8]);
-    self->check = Py_NewRef(a[9]);
-    self->late_error = Py_NewRef(a[10]);
-    self->values = Py_NewRef(a[11]);
-    self->window = Py_NewRef(a[12]);
-    self->ready = Py_NewRef(a[13]);
-    self->heappush = Py_NewRef(a[14]);
-    self->heappop = Py_NewRef(a[15]);
-    self->counts = a[16] == Py_None ? NULL : Py_NewRef(a[16]);
+    self->check = Py_NewRef(a[8]);
+    self->late_error = Py_NewRef(a[9]);
+    self->values = Py_NewRef(a[10]);
+    self->window = Py_NewRef(a[11]);
+    self->ready = Py_NewRef(a[12]);
+    self->heappush = Py_NewRef(a[13]);
+    self->heappop = Py_NewRef(a[14]);
+    self->counts = a[15] == Py_None ? NULL : Py_NewRef(a[15]);
     self->tumbling = PyObject_RichCompareBool(a[5], a[6], Py_EQ);
     self->one = PyList_New(1);
     self->recent = PyDict_New();
@@ -504,7 +550,7 @@ Windowed_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 }
 
 #define WINDOWED_FIELDS(V)                                                                    \
-    V(what) V(on) V(by) V(late) V(folder) V(size) V(every) V(lateness) V(starts) V(check)     \
+    V(what) V(on) V(by) V(late) V(folder) V(size) V(every) V(lateness) V(check)     \
     V(late_error) V(values) V(window) V(ready) V(heappush) V(heappop) V(counts) V(one)        \
     V(recent) V(opened) V(heap) V(latest) V(watermark)
 

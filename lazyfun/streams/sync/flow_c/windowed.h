@@ -6,7 +6,7 @@
  * YYYY-MM-DDTHH:MM:SS[.fff|.ffffff][Z|+HH:MM], else by parse(text); any other value as
  * it is.
  *
- * Windowed(what, on, by, late, folder, size, every, lateness, starts, check,
+ * Windowed(what, on, by, late, folder, size, every, lateness, check,
  * late_error, values, window, ready, heappush, heappop, counts), windowed.c: the
  * core of lazyfun.streams.windows.EventTime for tumbling and sliding windows of numbers
  * whose named reductions a Folder folds (by: a key function, or a field's name read
