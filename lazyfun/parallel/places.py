@@ -45,7 +45,14 @@ from lazyfun.parallel.runners import (
 )
 from lazyfun.parallel.window import MAX_CHUNK, TASK_SECONDS, Kind, Window, grown
 
-__all__ = ["THREAD_CHUNK", "THREAD_TASK_SECONDS", "Via", "check_concurrency", "concurrent"]
+__all__ = [
+    "THREAD_CHUNK",
+    "THREAD_TASK_SECONDS",
+    "Via",
+    "check_concurrency",
+    "check_place",
+    "concurrent",
+]
 
 Via: TypeAlias = Literal["thread", "process", "dask"] | str | Executor | Runner | None
 
@@ -86,30 +93,41 @@ def _place(
 ) -> tuple[Runner | None, AbstractContextManager[Runner] | None, int | None, bool]:
     """Where ``via`` runs ``work``, checked now: a runner (or what starts one), the tasks
     to keep unfinished (None: two a worker), and whether the work crosses a process."""
-    function = f"{what}'s function"
+    check_place(work, via, what)
     if via is None or via == "thread":
         return None, _threads(n), 2 * n, False
     if via == "process":
-        check_pickles(pickle.dumps, work, function, "a process pool pickles it", "leave via out")
         return None, _processes(n), None, True
     if isinstance(via, Executor):
         remote = isinstance(via, ProcessPoolExecutor)
-        if remote:
-            check_pickles(pickle.dumps, work, function, "the pool pickles it")
         return Pool(via, n), None, n, remote
-    if isinstance(via, str) and (via in ("dask", "sync") or "://" in via):
-        scheduler = None if via == "dask" else via
-        check_sendable(work, function, scheduler)
-        return None, runner(scheduler, concurrency), None, True
-    if not isinstance(via, str) and all(
+    if isinstance(via, str):
+        return None, runner(None if via == "dask" else via, concurrency), None, True
+    return via, None, None, True
+
+
+def check_place(work: Callable[[Any], Any], via: Via, what: str) -> None:
+    """Refuse at once a place ``via`` does not name, or ``work`` that cannot travel to
+    the place's workers (a lambda to a process pool: it must pickle)."""
+    function = f"{what}'s function"
+    if via is None or via == "thread":
+        return
+    if via == "process":
+        check_pickles(pickle.dumps, work, function, "a process pool pickles it", "leave via out")
+    elif isinstance(via, Executor):
+        if isinstance(via, ProcessPoolExecutor):
+            check_pickles(pickle.dumps, work, function, "the pool pickles it")
+    elif isinstance(via, str) and (via in ("dask", "sync") or "://" in via):
+        check_sendable(work, function, None if via == "dask" else via)
+    elif not isinstance(via, str) and all(
         hasattr(via, name) for name in ("submit", "cancel", "wait_any", "workers")
     ):
         via.check_sendable(work, function)
-        return via, None, None, True
-    raise ParallelError(
-        f"{what}: via must be 'thread', 'process', 'dask', a dask scheduler address, "
-        f"a cluster() or a concurrent.futures.Executor, got {via!r}"
-    )
+    else:
+        raise ParallelError(
+            f"{what}: via must be 'thread', 'process', 'dask', a dask scheduler address, "
+            f"a cluster() or a concurrent.futures.Executor, got {via!r}"
+        )
 
 
 def concurrent(
