@@ -69,7 +69,8 @@ def test_importing_lazyfun_loads_no_async_concurrency_io_cluster_or_terminal_mod
 
 
 def test_the_probe_sees_what_a_name_loads_when_it_is_used() -> None:
-    loaded = _imported("import lazyfun; lazyfun.astream([1]); lazyfun.io.read_jsonl")
+    read = "import asyncio, lazyfun; asyncio.run(lazyfun.astream([1]).to_list())"
+    loaded = _imported(read + "; lazyfun.io.read_jsonl")
     assert {"asyncio", "lazyfun.io", "lazyfun.streams.run.aio_steps"} <= loaded
 
 

@@ -40,7 +40,7 @@ import inspect
 import os
 import reprlib
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sized
+from collections.abc import Awaitable, Callable, Iterator, Sized
 from typing import Any, Literal, Self, TypeVar, cast, overload
 
 from lazyfun.compiled import PURE_ENV
@@ -68,15 +68,14 @@ __all__ = [
     "Stage",
     "adopted",
     "analysing",
-    "beside",
     "called",
     "counted",
     "explained",
     "gauged",
+    "held",
     "metered",
     "recorded",
     "root",
-    "sided",
 ]
 
 T = TypeVar("T")
@@ -165,27 +164,26 @@ def root(items: object, meter: Counts | None, made_by: str = "stream") -> Stage:
     return Stage(made_by, (items,), None, meter)
 
 
-def called(owner: Explaining, source: Stage, holding: tuple[object, ...] = ()) -> Stage:
-    """The stage that the step of ``owner`` (a stream) now returning a new stream wrote,
-    as the step recorded its call (:func:`recorded`)."""
-    meter = None if source.meter is None else owner._calls or Counts()
-    hold = cast("Callable[[], int | None] | None", _offered(holding, "holding"))
+def called(owner: Explaining, source: Stage) -> Stage:
+    """The stage of the step of ``owner`` (a stream) now declaring a new stream, as the
+    step recorded its call (:func:`recorded`); counted where ``source`` is."""
+    meter = None if source.meter is None else Counts()
     if owner._call is None:  # a stream made outside a step: named by its type
-        stage = Stage(type(owner).__name__, (), source, meter, hold)
-    else:
-        name, args, keywords = owner._call
-        stage = Stage(name, args, source, meter, hold, keywords)
+        return Stage(type(owner).__name__, (), source, meter)
+    name, args, keywords = owner._call
+    return Stage(name, args, source, meter, None, keywords)
+
+
+def held(stage: Stage, holding: tuple[object, ...]) -> Stage:
+    """``stage``, told what its step holds once built (``holding``): how many items it
+    holds now, and a verb's gauge of the most it held."""
+    offered = next(filter(callable, (getattr(h, "holding", None) for h in holding)), None)
+    stage.hold = cast("Callable[[], int | None] | None", offered)
     stage.gauge = next((h for h in holding if isinstance(h, Gauged)), None)
     return stage
 
 
-def _offered(holding: tuple[object, ...], name: str) -> object:
-    """The first of the ``holding`` objects' methods called ``name``, or None."""
-    return next(filter(callable, (getattr(h, name, None) for h in holding)), None)
-
-
 S = TypeVar("S", bound=type)
-E = TypeVar("E", bound="Explaining")
 
 
 TERMINALS = frozenset(
@@ -254,7 +252,7 @@ def _finishing(method: Callable[..., Any], name: str) -> Callable[..., Any]:
             self._call = None
         if isinstance(result, Explaining):  # count_by(every=...): a step, recorded
             return result
-        if self._run.is_async:
+        if self._is_async:
             return _awaited(self, call, result)
         self._stage = Finish(call, self._stage, start, result)
         return result
@@ -407,28 +405,6 @@ def gauged(stage: Stage, core: C) -> C:
     return cast(C, Spilling(core) if hasattr(core, "runs") else Gauge(core))
 
 
-def beside(stage: Stage, other: Iterable[T]) -> tuple[Iterable[T], Stage | None]:
-    """The other input of a step (a join's other side) and its last stage, where
-    ``stage`` (the stream the step reads) is analysed: a stream given is analysed too
-    (when not read yet), any other iterable counted as a source of its own."""
-    if stage.meter is None:
-        return other, None
-    if isinstance(other, Explaining):
-        if other._stage.meter is None and not other._used:
-            other.analyze()
-        return other, other._stage
-    side = root(other, Counts())
-    return metered(iter(other), side), side
-
-
-def sided(made: E, side: Stage | None) -> E:
-    """The stream ``made`` by a step that read another input, whose last stage is
-    ``side``: ``explain`` shows that input's stages above the step's."""
-    if side is not None:
-        made._stage.sides = (side,)
-    return made
-
-
 def counted(f: Callable[..., Any], meter: Counts | None) -> Callable[..., Any]:
     """``f``, each call counted into ``meter`` (a coroutine function stays one)."""
     if meter is None:
@@ -570,15 +546,26 @@ def _bytes(size: object) -> str:
 
 class Explaining:
     """``explain``, ``analyze`` and the plan as ``repr``, for both kinds of stream (each
-    keeps its ``_stage``, and ``_calls``: the meter its next step's calls count into)."""
+    keeps its ``_stage``: the last node's of its plan)."""
 
-    __slots__ = ("_call", "_calls", "_stage")
+    __slots__ = ("_call", "_stage")
 
     _stage: Stage
-    _calls: Counts | None
     _call: tuple[str, tuple[Any, ...], dict[str, Any]] | None  # the step being written
-    _used: bool
-    _run: Any  # the runner of the stream's mode (lazyfun.streams.run)
+
+    @property
+    def _used(self) -> bool:
+        """Whether the stream was read (or a step made of it)."""
+        raise NotImplementedError
+
+    @property
+    def _is_async(self) -> bool:
+        """Whether the stream is read with ``async for``."""
+        raise NotImplementedError
+
+    def _restaged(self, stage: Stage) -> None:
+        """Show ``stage`` as the stream's last (an analysed one, the same step)."""
+        raise NotImplementedError
 
     @overload
     def explain(
@@ -634,18 +621,10 @@ class Explaining:
             raise ValueError("analyze(): this stream was already read; call it before reading")
         stage = self._stage
         if stage.meter is None:
-            self._stage = Stage(
-                stage.name, stage.args, stage.source, Counts(), stage.hold, stage.keywords
-            )
+            made = Stage(stage.name, stage.args, stage.source, Counts(), stage.hold, stage.keywords)
+            made.sides = stage.sides
+            self._restaged(made)
         return self
-
-    def _counted(self, f: Callable[..., Any], via: object = None) -> Callable[..., Any]:
-        """``f`` with its calls counted for the next step, when this stream is analysed
-        and the calls run here (in this process: not ``via`` a pool or cluster)."""
-        if self._stage.meter is None or via is not None:
-            return f
-        self._calls = Counts()
-        return counted(f, self._calls)
 
     def __repr__(self) -> str:
         return explained(self._stage, False, "text", True)  # type: ignore[return-value]

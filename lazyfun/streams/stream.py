@@ -62,6 +62,7 @@ from lazyfun.streams.facade.steps import Steps
 from lazyfun.streams.facade.terminals import Terminals
 from lazyfun.streams.facade.verbs import Verbs
 from lazyfun.streams.modes import Async, M, Sync
+from lazyfun.streams.run import SYNC as SYNC  # the runners, registered with the plan
 from lazyfun.streams.shared.calling import Rate
 from lazyfun.streams.shared.parts import StreamConsumedError
 from lazyfun.trace import Counts
@@ -93,7 +94,7 @@ class _Moded(type):
     ``AsyncStream[T]`` is ``Stream[T, Async]``."""
 
     def __instancecheck__(cls, instance: object) -> bool:
-        return isinstance(instance, Stream) and bool(instance._run.is_async)
+        return isinstance(instance, Stream) and instance._is_async
 
     def __getitem__(cls, item: object) -> Any:
         return Stream[item, Async]  # type: ignore[valid-type]
@@ -146,7 +147,7 @@ def stream(items: Any, *, until: object = _NO_END, analyze: bool | None = None) 
     :meth:`~lazyfun.streams.explain.Explaining.explain` shows (``LAZYFUN_ANALYZE=1``
     turns it on for every stream).
     """
-    if isinstance(items, Stream) and not items._run.is_async:
+    if isinstance(items, Stream) and not items._is_async:
         return items.analyze() if analyze else items  # its sources stay known to its sinks
     meter = Counts() if analysing(analyze) else None
     if until is not _NO_END:
@@ -172,11 +173,9 @@ def astream(
     >>> asyncio.run(astream([3, 1, 2]).map(lambda n: n * 2).to_list())
     [6, 2, 4]
     """
-    from lazyfun.streams.run import ASYNC
-
-    if isinstance(items, Stream) and items._run.is_async:
+    if isinstance(items, Stream) and items._is_async:
         return items.analyze() if analyze else items
     stage = root(items, Counts() if analysing(analyze) else None, "astream")
     # a sync Stream is read on a thread: what it holds (its sources) stays known
     holds = items._holds if isinstance(items, Stream) else ()
-    return Stream(items, holds, stage=stage, run=ASYNC())
+    return Stream(items, holds, stage=stage, mode="async")

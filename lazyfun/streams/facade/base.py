@@ -1,24 +1,36 @@
-"""What every stream is, in either mode: one-shot items, what its steps hold, closing,
-and the two ways to read it (``for``, ``async for``).
+"""What every stream is, in either mode: a plan of one-shot items, what its steps
+hold, closing, and the two ways to read it (``for``, ``async for``).
 
-A stream keeps the runner of its mode (:mod:`lazyfun.streams.run`): the façade's
-steps check their arguments, then hand the building of the chain to it.
+A stream is its plan (:mod:`lazyfun.streams.plan`): each step the façade declares
+checks its arguments and appends a node; nothing runs.  At the first read, the runner
+of the stream's mode builds the chain from the plan (:func:`~lazyfun.streams.plan.build`)
+and the stream keeps it, to be closed with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from lazyfun.streams.explain import Explaining, Stage, analysing, called, root
 from lazyfun.streams.modes import Async, M, Sync
-from lazyfun.streams.sync.steps import NOTHING, StreamConsumedError
+from lazyfun.streams.plan import (
+    Chain,
+    Closable,
+    Node,
+    Planned,
+    Runner,
+    Shared,
+    async_only,
+    build,
+    runner,
+)
+from lazyfun.streams.shared.parts import NOTHING, StreamConsumedError
 from lazyfun.trace import Counts
 
 if TYPE_CHECKING:
     from lazyfun.lazylist import LazyList
-    from lazyfun.streams.run import Runner
     from lazyfun.streams.stream import Stream
 
 __all__ = ["NOTHING", "Base", "Closable", "StreamConsumedError", "async_only"]
@@ -26,56 +38,61 @@ __all__ = ["NOTHING", "Base", "Closable", "StreamConsumedError", "async_only"]
 T = TypeVar("T")
 S = TypeVar("S", bound="Base[Any, Sync]")
 
-_AHEAD = 256  # the most items ``async for`` over a sync stream has read ahead on its thread
 
+class Base(Planned, Explaining, Generic[T, M]):
+    """A one-shot source of items: its plan, and once read, the chain built from it."""
 
-class Closable(Protocol):
-    """What a step that holds threads, processes, tasks or a progress bar offers."""
-
-    def close(self) -> None: ...
-
-
-def async_only(items: object) -> bool:
-    """Whether ``items`` can only be read with ``async for``: an async stream, or an
-    async iterable that is not also a plain one."""
-    if isinstance(items, Base):
-        return bool(items._run.is_async)
-    return isinstance(items, AsyncIterable) and not isinstance(items, Iterable)
-
-
-class Base(Explaining, Generic[T, M]):
-    """A one-shot source of items, the runner of its mode, and what its steps hold."""
-
-    __slots__ = ("_blocker", "_closed", "_dropped", "_holds", "_items", "_run", "_used")
+    __slots__ = ("_chain", "_claimed", "_closed", "_node")
 
     def __init__(
         self,
-        items: Iterable[T] | AsyncIterable[T],
+        items: Any,
         holds: tuple[Closable, ...] = (),
-        blocker: str | None = None,
-        dropped: str | None = None,
+        *,
         stage: Stage | None = None,
-        run: Runner | None = None,
+        mode: str = "sync",
+        node: Node | None = None,
     ) -> None:
-        from lazyfun.streams.run import SYNC
-
-        self._run = SYNC if run is None else run
-        # the step as written and its counts (the source's, when this is the first)
-        self._stage = root(items, Counts() if analysing(None) else None) if stage is None else stage
-        self._calls: Counts | None = None
+        if node is None:  # a source: the step as written and its counts
+            if stage is None:
+                stage = root(items, Counts() if analysing(None) else None)
+            node = Node("source", (items,), None, stage, mode, holds)
+        self._node = node
+        self._stage = node.stage
         self._call: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
-        self._items: Any = self._run.source(items)
-        self._used = self._closed = False
-        # what the steps hold (threads, pools, a progress bar; a sync stream an async
-        # stream was made of); the sinks refuse to write over a file one of them reads
-        self._holds = holds
-        self._blocker = blocker  # the first step after which a killed job cannot resume
-        # the first step that may drop items (filter, catch): a concurrent map after it
-        # cannot say which source records its outputs came from
-        self._dropped = dropped
+        self._chain: Chain | None = None
+        self._claimed = self._closed = False
 
-    def _take_items(self) -> Any:
-        """The underlying iterator, once; a second call is a StreamConsumedError."""
+    @property
+    def _run(self) -> Runner:
+        """The runner of the stream's mode."""
+        return runner(self._node.mode)
+
+    @property
+    def _is_async(self) -> bool:
+        return self._node.mode == "async"
+
+    @property
+    def _used(self) -> bool:
+        """Whether a step or a read has taken this stream's items."""
+        return self._claimed or (self._chain is not None and self._chain.taken)
+
+    @property
+    def _holds(self) -> tuple[Closable, ...]:
+        """What the stream holds: its plan's sources, and once built, its steps' too."""
+        return self._node.holds if self._chain is None else self._chain._holds
+
+    @property
+    def _items(self) -> Any:
+        """The iterator its chain ends with (built now, if it was not)."""
+        return self._built()._items
+
+    def _restaged(self, stage: Stage) -> None:
+        self._stage = stage
+        self._node = self._node.restaged(stage)
+
+    def _refuse_taken(self) -> None:
+        """A StreamConsumedError when the stream was closed, read, or stepped from."""
         noun = self._run.noun
         if self._closed:
             raise StreamConsumedError(f"this {noun} was closed: build the {noun} again")
@@ -83,12 +100,60 @@ class Base(Explaining, Generic[T, M]):
             raise StreamConsumedError(
                 f"this {noun} was already read: a {noun} is one-shot. {self._run.reread}"
             )
-        self._used = True
-        return self._run.metered(self._items, self._stage)
+
+    def _step(self, step: str, *args: Any, holds: tuple[Closable, ...] = ()) -> Any:
+        """The stream of the step ``step`` declared on this one, with its checked
+        arguments: a new node over this stream's plan (which it uses up)."""
+        return self._then(step, args, self._node.mode, holds)
+
+    def _then(
+        self, step: str, args: tuple[Any, ...], mode: str, holds: tuple[Closable, ...]
+    ) -> Any:
+        self._refuse_taken()
+        self._claimed = True
+        stage = called(self, self._stage)
+        node = Node(step, args, self._node, stage, mode, (*self._node.holds, *holds))
+        return type(self)(None, node=node)
+
+    def _branches(self, n: int, bound: int) -> Any:
+        """``tee``'s streams: each a branch over one node they share (built once, by the
+        first of them to be read), which reads this stream's plan."""
+        self._refuse_taken()
+        self._claimed = True
+        mode, holds = self._node.mode, self._node.holds
+        tee = Node("tee", (n, bound), self._node, self._stage, mode, holds, Shared())
+        return tuple(
+            type(self)(None, node=Node("branch", (k,), tee, called(self, self._stage), mode, holds))
+            for k in range(n)
+        )
+
+    def _input(self, other: Any) -> Any:
+        """Another input of a step: a stream of this mode as its plan (used up by the
+        step), anything else as it is."""
+        if isinstance(other, Base) and other._is_async == self._is_async:
+            other._refuse_taken()
+            other._claimed = True
+            return other._node
+        return other
+
+    def _built(self) -> Chain:
+        """The chain of the plan, built at the first read."""
+        if self._chain is None:
+            self._refuse_taken()
+            self._chain = build(self._node)
+        return self._chain
+
+    def _take_items(self) -> Any:
+        """The chain's items, once; a second read is a StreamConsumedError."""
+        chain = self._built()
+        if chain.closed and not chain.taken:  # a sink that found its job done closed it
+            self._closed = True
+            self._refuse_taken()
+        return chain._take_items()
 
     def _sync_only(self, what: str, instead: str = "") -> None:
         """Refuse a sync stream's method on an async stream, with what to do instead."""
-        if self._run.is_async:
+        if self._is_async:
             also = f": use {instead}" if instead else ""
             raise TypeError(f"{what}() is a sync stream's; this is an async stream{also}")
 
@@ -97,7 +162,7 @@ class Base(Explaining, Generic[T, M]):
     def __iter__(self: Base[T, Sync]) -> Iterator[T]:
         """The items, once (a ``for`` loop over a stream uses it up).  An async stream is
         refused at once: it is read with ``async for``, or its terminals awaited."""
-        if self._run.is_async:
+        if self._is_async:
             raise TypeError(
                 "an async stream is read with 'async for' (or its terminals awaited), not 'for'"
             )
@@ -118,16 +183,11 @@ class Base(Explaining, Generic[T, M]):
         >>> asyncio.run(read())
         ['0', '1', '2']
         """
-        if self._run.is_async:
-            items: AsyncIterator[T] = self._take_items()
+        items: AsyncIterator[T] = self._take_items()
+        if self._is_async:
             return items
-        from lazyfun.streams.aio.aconcurrent import ReadAhead
-        from lazyfun.streams.aio.asteps import FromSync, in_memory
-
-        plain: Iterator[T] = self._take_items()
-        if in_memory(plain):
-            return FromSync(plain)
-        return ReadAhead(plain, 1, most=_AHEAD, close=self._close)
+        reading: AsyncIterator[T] = runner("async").read_ahead(items, self._close)
+        return reading
 
     # --- closing ------------------------------------------------------------------------
 
@@ -152,9 +212,11 @@ class Base(Explaining, Generic[T, M]):
 
     def _close(self) -> None:
         self._closed = not self._used  # once read, a second read says so
-        holds, self._holds = self._holds, ()
-        for hold in reversed(holds):  # from the consumer's end back to the source
-            hold.close()
+        if self._chain is not None:  # what its steps hold, from the consumer's end back
+            self._chain.close()
+        else:  # its sources, which nothing read
+            for hold in reversed(self._node.holds):
+                hold.close()
 
     def __enter__(self: S) -> S:
         """``with stream(...) as s:`` closes ``s`` when the block is left, any way.
@@ -189,12 +251,11 @@ class Base(Explaining, Generic[T, M]):
         >>> asyncio.run(first_two())
         (0, 1)
         """
-        if not self._run.is_async:
+        if not self._is_async:
             raise TypeError("a sync stream is closed with 's.close()'")
-        from lazyfun.streams.aio.asteps import aclose
-
         self._closed = True
-        await aclose(self._items)
+        if self._chain is not None:
+            await self._run.aclose(self._chain._items)
 
     async def __aenter__(self) -> Self:
         """``async with astream(...) as s:`` closes ``s`` when the block is left, any way."""
@@ -218,12 +279,8 @@ class Base(Explaining, Generic[T, M]):
         >>> asyncio.run(stream(range(3)).to_async().map(str).to_list())
         ['0', '1', '2']
         """
-        from lazyfun.streams.run import ASYNC
-
         self._sync_only("to_async")
-        items = self._take_items()
-        stage = called(self, self._stage)
-        made: Stream[T, Async] = type(self)(items, self._holds, None, None, stage, ASYNC())  # type: ignore[assignment]
+        made: Stream[T, Async] = self._then("to_async", (), "async", ())
         return made
 
     def lazylist(self: Base[T, Sync]) -> LazyList[T]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
 from lazyfun.streams.facade.steps import Steps
 from lazyfun.streams.modes import Async, M
-from lazyfun.streams.sync.steps import check_count, seconds
+from lazyfun.streams.shared.parts import check_count, seconds
 from lazyfun.streams.sync.windowed import event_time, time_field
 from lazyfun.streams.verbs import Named
 from lazyfun.streams.windows import Fixed, Window, reducing, spans
@@ -48,7 +48,7 @@ class Shapes(Steps[T, M]):
         [0, 1, 2]
         """
         check_count(n, "take's n", 0)
-        made: Stream[T, M] = self._run.take(self, n)
+        made: Stream[T, M] = self._step("take", n)
         return made
 
     def drop(self, n: int) -> Stream[T, M]:
@@ -58,7 +58,7 @@ class Shapes(Steps[T, M]):
         [3, 4]
         """
         check_count(n, "drop's n", 0)
-        made: Stream[T, M] = self._run.drop(self, n)
+        made: Stream[T, M] = self._step("drop", n)
         return made
 
     def chunked(self, n: int) -> Stream[list[T], M]:
@@ -68,7 +68,7 @@ class Shapes(Steps[T, M]):
         [[0, 1], [2, 3], [4]]
         """
         check_count(n, "chunked's n", 1)
-        made: Stream[list[T], M] = self._run.chunked(self, n)
+        made: Stream[list[T], M] = self._step("chunked", n)
         return made
 
     def window(self, n: int) -> Stream[tuple[T, ...], M]:
@@ -78,7 +78,7 @@ class Shapes(Steps[T, M]):
         [(0, 1), (1, 2), (2, 3)]
         """
         check_count(n, "window's n", 1)
-        made: Stream[tuple[T, ...], M] = self._run.window(self, n)
+        made: Stream[tuple[T, ...], M] = self._step("window", n)
         return made
 
     def enumerate(self, start: int = 0) -> Stream[tuple[int, T], M]:
@@ -87,7 +87,7 @@ class Shapes(Steps[T, M]):
         >>> stream("ab").enumerate(1).to_list()
         [(1, 'a'), (2, 'b')]
         """
-        made: Stream[tuple[int, T], M] = self._run.enumerate(self, start)
+        made: Stream[tuple[int, T], M] = self._step("enumerate", start)
         return made
 
     def zip(self, other: Iterable[U] | AsyncIterable[U]) -> Stream[tuple[T, U], M]:
@@ -98,7 +98,7 @@ class Shapes(Steps[T, M]):
         >>> stream("abc").zip(itertools.count()).to_list()
         [('a', 0), ('b', 1), ('c', 2)]
         """
-        made: Stream[tuple[T, U], M] = self._run.zip(self, other, False, None)
+        made: Stream[tuple[T, U], M] = self._step("zip", self._input(other), False, None)
         return made
 
     @overload
@@ -120,7 +120,7 @@ class Shapes(Steps[T, M]):
         >>> stream("abc").zip_longest([1], fillvalue=0).to_list()
         [('a', 1), ('b', 0), ('c', 0)]
         """
-        made: Stream[tuple[Any, Any], M] = self._run.zip(self, other, True, fillvalue)
+        made: Stream[tuple[Any, Any], M] = self._step("zip", self._input(other), True, fillvalue)
         return made
 
     def chain(self, *others: Iterable[T] | AsyncIterable[T]) -> Stream[T, M]:
@@ -129,7 +129,7 @@ class Shapes(Steps[T, M]):
         >>> (stream("ab").chain("c", "d") + "e").to_list()
         ['a', 'b', 'c', 'd', 'e']
         """
-        made: Stream[T, M] = self._run.chain(self, others)
+        made: Stream[T, M] = self._step("chain", tuple(map(self._input, others)))
         return made
 
     def __add__(self, other: Iterable[T] | AsyncIterable[T]) -> Stream[T, M]:
@@ -145,7 +145,7 @@ class Shapes(Steps[T, M]):
         [1, 2, 3, 4]
         """
         check_count(buffer, "merge's buffer", 1)
-        made: Stream[T, M] = self._run.merge(self, others, buffer)
+        made: Stream[T, M] = self._step("merge", tuple(map(self._input, others)), buffer)
         return made
 
     def tee(self, n: int = 2, *, bound: int = 1000) -> tuple[Stream[T, M], ...]:
@@ -160,7 +160,7 @@ class Shapes(Steps[T, M]):
         """
         check_count(n, "tee's n", 1)
         check_count(bound, "tee's bound", 1)
-        made: tuple[Stream[T, M], ...] = self._run.tee(self, n, bound)
+        made: tuple[Stream[T, M], ...] = self._branches(n, bound)
         return made
 
     def throttle(self, count: int, *, per: float | timedelta) -> Stream[T, M]:
@@ -175,7 +175,7 @@ class Shapes(Steps[T, M]):
         [0, 1, 2]
         """
         check_count(count, "throttle's count", 1)
-        made: Stream[T, M] = self._run.throttle(self, count, seconds(per, "throttle's per"))
+        made: Stream[T, M] = self._step("throttle", count, seconds(per, "throttle's per"))
         return made
 
     @overload
@@ -231,7 +231,7 @@ class Shapes(Steps[T, M]):
         limit = None if within is None else seconds(within, "group's within")
         if by is not None:
             self._checked(by, "group's by")
-        made: Stream[Any, Any] = self._run.group(self, size, limit, by)
+        made: Stream[Any, Any] = self._step("group", size, limit, by)
         return made
 
     def tumbling(
@@ -350,7 +350,7 @@ class Shapes(Steps[T, M]):
         else:
             fixed = Fixed(sizes["size"], sizes.get("every", sizes["size"]))
             core = event_time(what, on, by, zero, late, acc, fixed=fixed)
-        made: Stream[Window[T], M] = self._run.event_windows(self, core)
+        made: Stream[Window[T], M] = self._step("event_windows", core)
         return made
 
     def buffer(self, n: int) -> Stream[T, M]:
@@ -365,7 +365,7 @@ class Shapes(Steps[T, M]):
         [0, 1, 2, 3]
         """
         check_count(n, "buffer's n", 1)
-        made: Stream[T, M] = self._run.buffer(self, n)
+        made: Stream[T, M] = self._step("buffer", n)
         return made
 
     def observe(self, name: str, logger: logging.Logger | None = None) -> Stream[T, M]:
@@ -376,7 +376,7 @@ class Shapes(Steps[T, M]):
         >>> stream("ab").observe("letters").to_list()
         ['a', 'b']
         """
-        made: Stream[T, M] = self._run.observe(self, name, logger)
+        made: Stream[T, M] = self._step("observe", name, logger)
         return made
 
     def progress(self, description: str | None = None, total: int | None = None) -> Stream[T, M]:
@@ -386,7 +386,7 @@ class Shapes(Steps[T, M]):
         >>> stream("ab").progress("letters").to_list()
         ['a', 'b']
         """
-        made: Stream[T, M] = self._run.progress(self, description, total)
+        made: Stream[T, M] = self._step("progress", description, total)
         return made
 
     def probe(self, name: str, probe: Probe) -> Stream[T, M]:
@@ -399,7 +399,8 @@ class Shapes(Steps[T, M]):
         >>> p.counts
         {'read': 6}
         """
-        made: Stream[T, M] = self._run.probe(self, name, probe)
+        counts = probe.counter(name) if probe.enabled else None  # named from here on
+        made: Stream[T, M] = self._step("probe", counts)
         return made
 
     def pipe(
@@ -433,5 +434,5 @@ class Shapes(Steps[T, M]):
         ['0', '1', '2', '3', '4']
         """
         self._checked(f, "pmap")
-        made: Stream[R, M] = self._run.pmap(self, f, jobs, scheduler, buffer, chunksize)
+        made: Stream[R, M] = self._step("pmap", f, jobs, scheduler, buffer, chunksize)
         return made

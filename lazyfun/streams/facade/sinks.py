@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from lazyfun.sinks.paths import PathLike, refuse_writing_what_is_read
 from lazyfun.streams.facade.terminals import Await, Terminals
 from lazyfun.streams.modes import Async, M, Sync
-from lazyfun.streams.sync.steps import check_count, seconds
+from lazyfun.streams.shared.parts import check_count, seconds
 
 if TYPE_CHECKING:
     import sqlite3
@@ -67,7 +67,7 @@ class Sinks(Terminals[T, M]):
         2
         """
         self._sink(path, atomic)
-        return self._run.to_lines(self, path, encoding, atomic, resume)
+        return self._run.to_lines(self._built(), path, encoding, atomic, resume)
 
     @overload
     def to_jsonl(
@@ -87,7 +87,7 @@ class Sinks(Terminals[T, M]):
         2
         """
         self._sink(path, atomic)
-        return self._run.to_jsonl(self, path, atomic, resume)
+        return self._run.to_jsonl(self._built(), path, atomic, resume)
 
     @overload
     def to_csv(
@@ -120,7 +120,7 @@ class Sinks(Terminals[T, M]):
         1
         """
         self._sink(path, atomic)
-        return self._run.to_csv(self, path, atomic, resume, dialect)
+        return self._run.to_csv(self._built(), path, atomic, resume, dialect)
 
     @overload
     def to_parquet(
@@ -163,7 +163,7 @@ class Sinks(Terminals[T, M]):
         """
         check_count(row_group, "to_parquet's row_group", 1)
         self._sink(path, True)  # written beside and renamed: the file read stays whole
-        return self._run.to_parquet(self, path, row_group, atomic, resume)
+        return self._run.to_parquet(self._built(), path, row_group, atomic, resume)
 
     @overload
     def to_sql(
@@ -216,4 +216,4 @@ class Sinks(Terminals[T, M]):
         limit = None if within is None else seconds(within, "to_sql's within")
         if resume and (atomic or limit is not None):
             raise ValueError("to_sql(resume=True) writes batches of a size: no atomic=, within=")
-        return self._run.to_sql(self, db, table, batch, limit, atomic, resume)
+        return self._run.to_sql(self._built(), db, table, batch, limit, atomic, resume)

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterable, Awaitable, Callable, Coroutine, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Never, TypeVar, overload
 
 from typing_extensions import TypeIs, deprecated
 
+from lazyfun.parallel.places import check_concurrency, check_place
 from lazyfun.streams.facade.base import Base
 from lazyfun.streams.modes import Async, M, Sync
-from lazyfun.streams.sync.steps import check_count, seconds
+from lazyfun.streams.shared.calling import Rate, is_async, retry_policy
+from lazyfun.streams.shared.parts import check_count, seconds
 
 if TYPE_CHECKING:
     from typing import TypeGuard
@@ -25,7 +28,6 @@ if TYPE_CHECKING:
 
     from lazyfun.parallel.places import Via
     from lazyfun.streams.stream import Stream
-    from lazyfun.streams.sync.threaded import Rate
 
 __all__ = ["Steps"]
 
@@ -69,11 +71,22 @@ class Steps(Base[T, M]):
         are tasks (a plain function's on threads): there is no pool to place or size;
         and an ``ahead`` that is not a count of at least ``concurrency``, or given to a
         step that runs one call at a time."""
-        if self._run.is_async and (via is not None or chunksize is not None):
+        if self._is_async and (via is not None or chunksize is not None):
             raise ValueError(
                 f"{what}: via= and chunksize= place a sync stream's calls on threads, "
                 "processes or dask; an async stream's calls are tasks (use .pmap for workers)"
             )
+        if chunksize is not None:
+            check_count(chunksize, f"{what}'s chunksize", 1)
+            if concurrency is None and via is None:
+                raise ValueError(
+                    f"{what}: chunksize sizes the tasks of concurrency= or via=; give one"
+                )
+        if concurrency is not None:
+            if self._is_async:
+                check_count(concurrency, f"{what}'s concurrency", 1)
+            else:
+                check_concurrency(concurrency, what)
         if ahead is None:
             return
         check_count(ahead, f"{what}'s ahead", 1)
@@ -86,6 +99,30 @@ class Steps(Base[T, M]):
                 f"{what}: ahead={ahead} is below concurrency={concurrency}: "
                 "the calls could never all run at once"
             )
+
+    def _policed(
+        self,
+        what: str,
+        f: Callable[..., Any],
+        via: Via,
+        retry: object,
+        rate: object = None,
+        timeout: float | timedelta | None = None,
+    ) -> None:
+        """Refuse at the call a ``timeout`` that is not a positive time, a ``rate`` that
+        is not a :class:`~lazyfun.streams.shared.calling.Rate` (or one given a pool
+        it cannot meter), a ``retry`` that is not a count or a tenacity policy of the
+        function's kind, and a function ``via`` cannot send to its workers."""
+        if timeout is not None:
+            seconds(timeout, "map's timeout")
+        if rate is not None:
+            if not isinstance(rate, Rate):
+                raise TypeError(f"map's rate must be a lazyfun Rate, got {type(rate).__name__}")
+            if via not in (None, "thread") and not isinstance(via, ThreadPoolExecutor):
+                raise ValueError("map's rate meters calls on this process's threads: leave via out")
+        retry_policy(retry, coroutine=is_async(f))
+        if via is not None:
+            check_place(f, via, what)
 
     @overload
     def map(
@@ -195,8 +232,9 @@ class Steps(Base[T, M]):
         """
         self._checked(f, "map")
         self._placed("map", via, chunksize, concurrency, ahead)
-        made: Stream[Any, Any] = self._run.map(
-            self, f, concurrency, ordered, ahead, via, chunksize, retry, rate, timeout
+        self._policed("map", f, via, retry, rate, timeout)
+        made: Stream[Any, Any] = self._step(
+            "map", f, concurrency, ordered, ahead, via, chunksize, retry, rate, timeout
         )
         return made
 
@@ -272,8 +310,9 @@ class Steps(Base[T, M]):
         keep = bool if keep is None else keep
         self._checked(keep, "filter")
         self._placed("filter", via, chunksize, concurrency, ahead)
-        made: Stream[Any, Any] = self._run.filter(
-            self, keep, concurrency, ordered, ahead, via, chunksize
+        self._policed("filter", keep, via, None)
+        made: Stream[Any, Any] = self._step(
+            "filter", keep, concurrency, ordered, ahead, via, chunksize
         )
         return made
 
@@ -336,8 +375,9 @@ class Steps(Base[T, M]):
         """
         self._checked(f, "flatmap")
         self._placed("flatmap", via, chunksize, concurrency, ahead)
-        made: Stream[Any, Any] = self._run.flatmap(
-            self, f, concurrency, ordered, ahead, via, chunksize, retry
+        self._policed("flatmap", f, via, retry)
+        made: Stream[Any, Any] = self._step(
+            "flatmap", f, concurrency, ordered, ahead, via, chunksize, retry
         )
         return made
 
@@ -365,9 +405,8 @@ class Steps(Base[T, M]):
         """
         self._checked(f, "do")
         self._placed("do", via, chunksize, concurrency, ahead)
-        made: Stream[T, M] = self._run.do(
-            self, f, concurrency, ordered, ahead, via, chunksize, retry
-        )
+        self._policed("do", f, via, retry)
+        made: Stream[T, M] = self._step("do", f, concurrency, ordered, ahead, via, chunksize, retry)
         return made
 
     @overload
@@ -385,7 +424,7 @@ class Steps(Base[T, M]):
         [0, 1, 3, 6]
         """
         self._checked(f, "scan")
-        made: Stream[U, Any] = self._run.scan(self, f, initial)
+        made: Stream[U, Any] = self._step("scan", f, initial)
         return made
 
     def takewhile(self, keep: Callable[[T], object]) -> Stream[T, M]:
@@ -395,7 +434,7 @@ class Steps(Base[T, M]):
         [1, 4, 9]
         """
         self._checked(keep, "takewhile")
-        made: Stream[T, M] = self._run.takewhile(self, keep)
+        made: Stream[T, M] = self._step("takewhile", keep)
         return made
 
     def dropwhile(self, drop: Callable[[T], object]) -> Stream[T, M]:
@@ -405,7 +444,7 @@ class Steps(Base[T, M]):
         [16, 1]
         """
         self._checked(drop, "dropwhile")
-        made: Stream[T, M] = self._run.dropwhile(self, drop)
+        made: Stream[T, M] = self._step("dropwhile", drop)
         return made
 
     def unique(
@@ -432,14 +471,14 @@ class Steps(Base[T, M]):
         if key is not None:
             self._checked(key, "unique's key")
         if within is None and last is None:
-            made: Stream[T, M] = self._run.unique(self, key)
+            made: Stream[T, M] = self._step("unique", key)
             return made
         if within is not None and last is not None:
             raise ValueError("unique takes within= (seconds) or last= (items), not both")
         if last is not None:
             check_count(last, "unique's last", 1)
         limit = None if within is None else seconds(within, "unique's within")
-        windowed: Stream[T, M] = self._run.unique_within(self, key, limit, last)
+        windowed: Stream[T, M] = self._step("unique_within", key, limit, last)
         return windowed
 
     @overload
@@ -512,5 +551,5 @@ class Steps(Base[T, M]):
         for name, f in (("where", where), ("replace", replace), ("do", do)):
             if f is not None:
                 self._checked(f, f"catch's {name}")
-        made: Stream[Any, Any] = self._run.catch(self, errors, where, replace, do, stop)
+        made: Stream[Any, Any] = self._step("catch", errors, where, replace, do, stop)
         return made

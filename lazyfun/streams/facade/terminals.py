@@ -64,7 +64,7 @@ class Terminals(Verbs[T, M]):
         >>> asyncio.run(astream(range(7, 10**9)).first())
         7
         """
-        return self._run.first(self, default)
+        return self._run.first(self._built(), default)
 
     @overload
     def last(self: Terminals[T, Sync]) -> T: ...
@@ -84,7 +84,7 @@ class Terminals(Verbs[T, M]):
         >>> stream(range(5)).last()
         4
         """
-        return self._run.last(self, default)
+        return self._run.last(self._built(), default)
 
     @overload
     def to_list(self: Terminals[T, Sync]) -> list[T]: ...
@@ -101,7 +101,7 @@ class Terminals(Verbs[T, M]):
         >>> asyncio.run(astream(range(3)).map(str).to_list())
         ['0', '1', '2']
         """
-        return self._run.to_list(self)
+        return self._run.to_list(self._built())
 
     @overload
     def count(self: Terminals[T, Sync]) -> int: ...
@@ -115,7 +115,7 @@ class Terminals(Verbs[T, M]):
         >>> stream(range(10)).filter(lambda n: n % 2).count()
         5
         """
-        return self._run.count(self)
+        return self._run.count(self._built())
 
     @overload
     def reduce(self: Terminals[T, Sync], f: Callable[[U, T], U], initial: U) -> U: ...
@@ -136,7 +136,7 @@ class Terminals(Verbs[T, M]):
         123
         """
         self._checked(f, "reduce")
-        return self._run.reduce(self, f, initial)
+        return self._run.reduce(self._built(), f, initial)
 
     @overload
     def for_each(self: Terminals[T, Sync], f: Callable[[T], object]) -> None: ...
@@ -153,7 +153,7 @@ class Terminals(Verbs[T, M]):
         b
         """
         self._checked(f, "for_each")
-        return self._run.for_each(self, f)
+        return self._run.for_each(self._built(), f)
 
     @overload
     def sum(self: Terminals[int, Sync], start: int = 0) -> int: ...
@@ -173,7 +173,7 @@ class Terminals(Verbs[T, M]):
         >>> stream(range(5)).sum()
         10
         """
-        return self._run.sum(self, start)
+        return self._run.sum(self._built(), start)
 
     @overload
     def min(self: Terminals[C, Sync], *, key: None = None) -> C: ...
@@ -215,7 +215,7 @@ class Terminals(Verbs[T, M]):
         """
         if key is not None:
             self._checked(key, "min's key")
-        return self._run.extreme(self, False, key, default, "min")
+        return self._run.extreme(self._built(), False, key, default, "min")
 
     @overload
     def max(self: Terminals[C, Sync], *, key: None = None) -> C: ...
@@ -256,7 +256,7 @@ class Terminals(Verbs[T, M]):
         """
         if key is not None:
             self._checked(key, "max's key")
-        return self._run.extreme(self, True, key, default, "max")
+        return self._run.extreme(self._built(), True, key, default, "max")
 
     @overload
     def any(self: Terminals[T, Sync], pred: Callable[[T], object] | None = None) -> bool: ...
@@ -277,7 +277,7 @@ class Terminals(Verbs[T, M]):
         """
         if pred is not None:
             self._checked(pred, "any")
-        return self._run.decides(self, pred, True)
+        return self._run.decides(self._built(), pred, True)
 
     @overload
     def all(self: Terminals[T, Sync], pred: Callable[[T], object] | None = None) -> bool: ...
@@ -298,7 +298,7 @@ class Terminals(Verbs[T, M]):
         """
         if pred is not None:
             self._checked(pred, "all")
-        return self._run.decides(self, pred, False)
+        return self._run.decides(self._built(), pred, False)
 
     @overload
     def to_set(self: Terminals[T, Sync]) -> set[T]: ...
@@ -312,7 +312,7 @@ class Terminals(Verbs[T, M]):
         >>> sorted(stream("abracadabra").to_set())
         ['a', 'b', 'c', 'd', 'r']
         """
-        return self._run.collected(self, set)
+        return self._run.collected(self._built(), set)
 
     @overload
     def to_dict(self: Terminals[tuple[K, V], Sync]) -> dict[K, V]: ...
@@ -326,4 +326,4 @@ class Terminals(Verbs[T, M]):
         >>> stream("ab").enumerate().to_dict()
         {0: 'a', 1: 'b'}
         """
-        return self._run.collected(self, dict)
+        return self._run.collected(self._built(), dict)

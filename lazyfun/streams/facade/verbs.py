@@ -15,12 +15,15 @@ from collections.abc import Callable, Coroutine, Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
-from lazyfun.streams.facade.base import async_only
+from lazyfun.streams.explain import Stage, root
+from lazyfun.streams.facade.base import Base, async_only
 from lazyfun.streams.facade.shapes import Shapes
 from lazyfun.streams.modes import Async, M, Sync
+from lazyfun.streams.plan import Node
+from lazyfun.streams.shared.parts import check_count, seconds
 from lazyfun.streams.sorting import MEMORY
-from lazyfun.streams.sync.steps import check_count, seconds
 from lazyfun.streams.verbs import Accumulators, field, reductions
+from lazyfun.trace import Counts
 
 if TYPE_CHECKING:
     from datetime import date, time
@@ -122,7 +125,7 @@ class Verbs(Shapes[T, M]):
             self._checked(key, "sort's key", plain=True)
         if tmpdir is not None and not isinstance(tmpdir, str | os.PathLike):
             raise TypeError(f"sort's tmpdir must be a folder's path, got {tmpdir!r}")
-        made: Stream[T, M] = self._run.sort(self, key, reverse, _memory(memory, "sort"), tmpdir)
+        made: Stream[T, M] = self._step("sort", key, reverse, _memory(memory, "sort"), tmpdir)
         return made
 
     def top(
@@ -137,7 +140,7 @@ class Verbs(Shapes[T, M]):
         check_count(k, "top's k", 0)
         if key is not None:
             self._checked(key, "top's key", plain=True)
-        made: Stream[T, M] = self._run.top(self, k, key, reverse)
+        made: Stream[T, M] = self._step("top", k, key, reverse)
         return made
 
     @overload
@@ -260,10 +263,34 @@ class Verbs(Shapes[T, M]):
             raise TypeError("join reads the other side as it goes: give a plain iterable")
         limit = None if memory is None else _memory(memory, "join")
         key, other_key = field(on), field(on if other_on is None else other_on)
-        made: Stream[Any, M] = self._run.join(
-            self, other, key, other_key, how == "left", sorted, limit
+        rows, side = self._beside(other)
+        made: Stream[Any, M] = self._step(
+            "join", rows, key, other_key, how == "left", sorted, limit
         )
+        if side is not None:  # explain shows the other side's plan above the join
+            made._stage.sides = (side,)
         return made
+
+    def _beside(self, other: Iterable[Any]) -> tuple[Any, Stage | None]:
+        """The other side of a join, and its last stage where this stream is analysed:
+        a stream given is analysed too (when not read yet), any other iterable counted
+        as a source of its own."""
+        if self._stage.meter is None:
+            return self._input(other), None
+        if isinstance(other, Base):
+            if other._stage.meter is None and not other._used:
+                other.analyze()
+            return self._input(other), other._stage
+        side = root(other, Counts())
+        return Node("source", (other,), None, side), side
+
+    def _aggregated(
+        self, acc: Accumulators, every: int | None, limit: float | None, what: str
+    ) -> Any:
+        """The verbs' folds: a terminal, or with a window a step of a dict a window."""
+        if every is None and limit is None:
+            return self._run.aggregated(self._built(), acc, None, None, what)
+        return self._step("aggregated", acc, every, limit, what)
 
     @overload
     def count_by(
@@ -318,9 +345,7 @@ class Verbs(Shapes[T, M]):
         acc = Accumulators(
             key, fold=(_plus_one, 0), memory=_budget(memory, "count_by"), what="count_by"
         )
-        return self._run.aggregated(
-            self, acc, every, _window(every, within, "count_by"), "count_by"
-        )
+        return self._aggregated(acc, every, _window(every, within, "count_by"), "count_by")
 
     @overload
     def reduce_by(
@@ -388,9 +413,7 @@ class Verbs(Shapes[T, M]):
         acc = Accumulators(
             key, fold=(fn, initial), memory=_budget(memory, "reduce_by"), what="reduce_by"
         )
-        return self._run.aggregated(
-            self, acc, every, _window(every, within, "reduce_by"), "reduce_by"
-        )
+        return self._aggregated(acc, every, _window(every, within, "reduce_by"), "reduce_by")
 
     @overload
     def aggregate(
@@ -460,6 +483,4 @@ class Verbs(Shapes[T, M]):
         """
         self._checked(by, "aggregate's by", plain=True)
         acc = Accumulators(by, reductions(named), memory=_budget(memory, "aggregate"))
-        return self._run.aggregated(
-            self, acc, every, _window(every, within, "aggregate"), "aggregate"
-        )
+        return self._aggregated(acc, every, _window(every, within, "aggregate"), "aggregate")

@@ -42,9 +42,9 @@ from lazyfun.sinks.writers import (
 from lazyfun.streams.aio import avsteps
 from lazyfun.streams.aio.aconcurrent import Concurrent, ReadAhead
 from lazyfun.streams.aio.asteps import Group, aclose, call, is_async, may_wait
-from lazyfun.streams.facade.base import NOTHING, Base
+from lazyfun.streams.plan import Chain
 from lazyfun.streams.run.aio_steps import then
-from lazyfun.streams.shared.parts import Step
+from lazyfun.streams.shared.parts import NOTHING, Step
 from lazyfun.streams.shared.reading import GROUP_AHEAD
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from lazyfun.sinks.paths import PathLike
     from lazyfun.streams.verbs import Accumulators
 
-Stream = Base[Any, Any]
+Stream = Chain
 
 
 def _empty(default: Any, name: str) -> Any:

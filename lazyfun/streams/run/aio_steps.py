@@ -8,7 +8,7 @@ ahead of it (``buffer``, ``group(within=)``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from lazyfun.parallel.window import grown
@@ -41,14 +41,16 @@ from lazyfun.streams.aio.asteps import (
     Unique,
     While,
     Zip,
+    in_memory,
     may_wait,
     source,
 )
 from lazyfun.streams.aio.asteps import metered as _rated
-from lazyfun.streams.explain import beside, called, gauged, sided
-from lazyfun.streams.facade.base import Base
+from lazyfun.streams.explain import gauged
 from lazyfun.streams.gauges import Rows
 from lazyfun.streams.joins import HashTable, MergeJoin
+from lazyfun.streams.plan import Chain as Built
+from lazyfun.streams.plan import Node, build, runner
 from lazyfun.streams.shared.calling import with_retry
 from lazyfun.streams.shared.parts import check_count
 from lazyfun.streams.shared.reading import GROUP_AHEAD
@@ -60,24 +62,41 @@ if TYPE_CHECKING:
     import logging
 
     from lazyfun.streams.shared.calling import Rate
-    from lazyfun.trace import Probe
+    from lazyfun.trace import Counts
 
-Stream = Base[Any, Any]
+Stream = Built
 metered = ametered  # what an async stream hands on: its items, counted
+
+_AHEAD = 256  # the most items ``async for`` over a sync stream has read ahead on its thread
 
 
 def then(s: Stream, items: AsyncIterable[Any], *gauges: object) -> Any:
     """The next step's stream, which knows what this one's sources hold (and what the
     step holds: ``items``, or the ``gauges`` of it, for ``explain``)."""
-    return type(s)(items, s._holds, None, None, called(s, s._stage, (items, *gauges)), s._run)
+    return Built(items, s._holds, None, None, s._made((items, *gauges)), s._run)
 
 
 def _read(other: Any) -> AsyncIterator[Any]:
-    """Another input of a step: an async stream's items, or any iterable's, async."""
-    if isinstance(other, Base) and other._run.is_async:
-        items: AsyncIterator[Any] = other._take_items()
+    """Another input of a step: an async stream's items (its plan's chain's), or any
+    iterable's, async."""
+    if isinstance(other, Node):
+        items: AsyncIterator[Any] = build(other)._take_items()
         return items
     return source(other)
+
+
+def to_async(s: Built) -> Any:
+    """A sync chain's items read in the event loop (its steps' holds kept)."""
+    return Built(source(s._take_items()), s._holds, None, None, s._made(()), runner("async"))
+
+
+def read_ahead(items: Iterator[Any], close: Callable[[], None]) -> AsyncIterator[Any]:
+    """A sync stream's items for ``async for``: read on a daemon thread of their own,
+    handed over in batches (one ahead at first, as many as were handed over each time
+    the loop has to wait, ``_AHEAD`` at most); a container's items in the loop."""
+    if in_memory(items):
+        return FromSync(items)
+    return ReadAhead(items, 1, most=_AHEAD, close=close)
 
 
 def _step(
@@ -216,20 +235,25 @@ def enumerate(s: Stream, start: int) -> Any:
 
 
 def zip(s: Stream, other: Any, longest: bool, fillvalue: Any) -> Any:
-    return then(s, Zip(s._take_items(), source(other), longest, fillvalue))
+    return then(s, Zip(s._take_items(), _read(other), longest, fillvalue))
 
 
 def chain(s: Stream, others: tuple[Any, ...]) -> Any:
-    return then(s, Chain([s._take_items(), *(source(other) for other in others)]))
+    return then(s, Chain([s._take_items(), *(_read(other) for other in others)]))
 
 
 def merge(s: Stream, others: tuple[Any, ...], buffer: int) -> Any:
     return then(s, Interleave([s._take_items(), *(_read(other) for other in others)], buffer))
 
 
-def tee(s: Stream, n: int, bound: int) -> tuple[Any, ...]:
-    shared = Tee(s._take_items(), n, bound)
-    return tuple(then(s, TeeBranch(shared, k)) for k in range(n))
+def tee(s: Stream, n: int, bound: int) -> Any:
+    """What the branches share: the items, kept until each branch has read them."""
+    return Built(Tee(s._take_items(), n, bound), s._holds, None, None, s._stage, s._run)
+
+
+def branch(s: Stream, k: int) -> Any:
+    """The ``k``-th branch of a tee (``s``: the tee's chain)."""
+    return then(s, TeeBranch(s._items, k))
 
 
 def throttle(s: Stream, count: int, per: float) -> Any:
@@ -265,10 +289,10 @@ def progress(s: Stream, description: str | None, total: int | None) -> Any:
     return then(s, aprogress(s._take_items(), description, total))
 
 
-def probe(s: Stream, name: str, probe: Probe) -> Any:
-    if not probe.enabled:
+def probe(s: Stream, counts: Counts | None) -> Any:
+    if counts is None:  # the probe is off
         return then(s, s._take_items())
-    return then(s, ACounting(s._take_items(), probe.counter(name)))
+    return then(s, ACounting(s._take_items(), counts))
 
 
 def pmap(
@@ -308,14 +332,14 @@ def join(
     merged: bool,
     limit: int | None,
 ) -> Any:
-    other, side = beside(s._stage, other)
-    rows, key = iter(other), s._counted(key)
+    rows = build(other)._take_items() if isinstance(other, Node) else iter(other)
+    key = s._counted(key)
     if merged:
         merge = avsteps.AsyncMergeJoin(s._take_items(), key, MergeJoin(rows, other_key), left)
-        return sided(then(s, merge), side)
+        return then(s, merge)
     table: HashTable[Any] = HashTable(other_key, limit)
     joined = avsteps.AsyncHashJoin(s._take_items(), key, rows, table, left)
-    return sided(then(s, joined, Rows(table)), side)
+    return then(s, joined, Rows(table))
 
 
 def event_windows(s: Stream, core: Core) -> Any:

@@ -35,8 +35,9 @@ from lazyfun.sinks.writers import (
     drain,
     parts_of,
 )
-from lazyfun.streams.facade.base import NOTHING, Base
+from lazyfun.streams.plan import Chain
 from lazyfun.streams.run.sync_steps import then
+from lazyfun.streams.shared.parts import NOTHING
 from lazyfun.streams.sync import vsteps
 from lazyfun.streams.sync.steps import Chunked, Group
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from lazyfun.sinks.paths import PathLike
     from lazyfun.streams.verbs import Accumulators
 
-Stream = Base[Any, Any]
+Stream = Chain
 _sum = sum
 
 

@@ -16,11 +16,11 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from lazyfun.streams.explain import beside, called, gauged, sided
+from lazyfun.streams.explain import gauged
 from lazyfun.streams.explain import metered as metered  # what a sync stream hands on
-from lazyfun.streams.facade.base import Base, Closable, async_only
 from lazyfun.streams.gauges import Gauge, Rows
 from lazyfun.streams.joins import HashTable, MergeJoin
+from lazyfun.streams.plan import Chain, Closable, Node, async_only, build
 from lazyfun.streams.sorting import Sorter, Top
 from lazyfun.streams.sync import calls, flow, steps, threaded, vsteps
 from lazyfun.streams.sync.observing import Counting, Observe
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
     from lazyfun.parallel.places import Via
     from lazyfun.parallel.window import Kind
     from lazyfun.streams.sync.threaded import Rate
-    from lazyfun.trace import Probe
+    from lazyfun.trace import Counts
 
-Stream = Base[Any, Any]
+Stream = Chain
 _map, _filter, _zip, _enumerate = map, filter, zip, enumerate
 
 
@@ -49,29 +49,24 @@ def then(s: Stream, items: Iterable[Any], *holding: Closable, step: str | None =
     killed job with this step (named by the function that calls, unless ``step`` says)
     cannot resume exactly: its sink refuses ``resume=True``."""
     blocker = s._blocker or step or sys._getframe(1).f_code.co_name
-    stage = called(s, s._stage, holding)
-    return type(s)(items, (*s._holds, *holding), blocker, None, stage, s._run)
+    return Chain(items, (*s._holds, *holding), blocker, None, s._made(holding), s._run)
 
 
 def kept(s: Stream, items: Iterable[Any], *holding: Closable, drops: str | None = None) -> Any:
     """The next step's stream, for a step a killed job resumes through: one output an
     input at most, in order, and no state carried from item to item (``drops``: the
     step may drop items)."""
-    stage = called(s, s._stage, holding)
     holds = (*s._holds, *holding)
-    return type(s)(items, holds, s._blocker, s._dropped or drops, stage, s._run)
-
-
-def _holds_of(items: object) -> tuple[Closable, ...]:
-    """What a stream given as another step's input holds (nothing, for other iterables)."""
-    return items._holds if isinstance(items, Base) else ()
+    return Chain(items, holds, s._blocker, s._dropped or drops, s._made(holding), s._run)
 
 
 def _read(items: Any) -> tuple[Iterator[Any], tuple[Closable, ...]]:
-    """Another input of a step, as an iterator, and what it holds: a stream's items, an
-    iterable's iterator, an async iterable read on an event loop of its own."""
-    if isinstance(items, Base) and not items._run.is_async:
-        return items._take_items(), items._holds
+    """Another input of a step, as an iterator, and what it holds: a plan's chain's
+    items (a stream of this mode), an iterable's iterator, an async iterable read on an
+    event loop of its own."""
+    if isinstance(items, Node):
+        chain = build(items)
+        return chain._take_items(), chain._holds
     if async_only(items):
         read = threaded.FromAsync(items)
         return read, (read,)
@@ -237,10 +232,13 @@ def zip(s: Stream, other: Any, longest: bool, fillvalue: Any) -> Any:
 
 def chain(s: Stream, others: tuple[Any, ...]) -> Any:
     items = s._take_items()
-    holds = [hold for other in others for hold in _holds_of(other)]
+    holds: list[Closable] = []
     later = []  # read when the chain comes to them; an async iterable on a loop of its own
     for other in others:
-        if async_only(other):
+        if isinstance(other, Node):
+            other, holding = _read(other)
+            holds.extend(holding)
+        elif async_only(other):
             other = threaded.FromAsync(other)
             holds.append(other)
         later.append(other)
@@ -255,9 +253,16 @@ def merge(s: Stream, others: tuple[Any, ...], buffer: int) -> Any:
     return then(s, merged, *holds, merged)
 
 
-def tee(s: Stream, n: int, bound: int) -> tuple[Any, ...]:
-    shared = threaded.Tee(s._take_items(), n, bound)
-    return tuple(then(s, threaded.TeeBranch(shared, k), step="tee") for k in range(n))
+def tee(s: Stream, n: int, bound: int) -> Any:
+    """What the branches share: the items, kept until each branch has read them."""
+    return Chain(
+        threaded.Tee(s._take_items(), n, bound), s._holds, s._blocker, None, s._stage, s._run
+    )
+
+
+def branch(s: Stream, k: int) -> Any:
+    """The ``k``-th branch of a tee (``s``: the tee's chain)."""
+    return then(s, threaded.TeeBranch(s._items, k), step="tee")
 
 
 def throttle(s: Stream, count: int, per: float) -> Any:
@@ -292,10 +297,10 @@ def progress(s: Stream, description: str | None, total: int | None) -> Any:
     return kept(s, counted, *([counted] if isinstance(counted, Bar) else []))
 
 
-def probe(s: Stream, name: str, probe: Probe) -> Any:
-    if not probe.enabled:
+def probe(s: Stream, counts: Counts | None) -> Any:
+    if counts is None:  # the probe is off
         return then(s, s._take_items())
-    return then(s, Counting(s._take_items(), probe.counter(name)))
+    return then(s, Counting(s._take_items(), counts))
 
 
 def pmap(
@@ -334,15 +339,14 @@ def join(
     merged: bool,
     limit: int | None,
 ) -> Any:
-    holding = _holds_of(other)
-    other, side = beside(s._stage, other)
-    rows, key = iter(other), s._counted(key)
+    rows, holding = _read(other)
+    key = s._counted(key)
     if merged:
         merge = vsteps.MergeJoinStep(s._take_items(), key, MergeJoin(rows, other_key), left)
-        return sided(then(s, merge, *holding), side)
+        return then(s, merge, *holding)
     table: HashTable[Any] = HashTable(other_key, limit)
     joined = vsteps.hash_join(s._take_items(), key, rows, table, left)
-    return sided(then(s, joined, *holding, Rows(table)), side)
+    return then(s, joined, *holding, Rows(table))
 
 
 def event_windows(s: Stream, core: Core) -> Any:
