@@ -253,9 +253,11 @@ class Base(Planned, Explaining, Generic[T, M]):
         """
         if not self._is_async:
             raise TypeError("a sync stream is closed with 's.close()'")
-        self._closed = True
-        if self._chain is not None:
+        if self._chain is None:  # nothing built: its sources, which nothing read
+            self._close()
+        else:
             await self._run.aclose(self._chain._items)
+        self._closed = True
 
     async def __aenter__(self) -> Self:
         """``async with astream(...) as s:`` closes ``s`` when the block is left, any way."""
