@@ -25,6 +25,9 @@ class Counted:
     def __init__(self, n: int) -> None:
         self.n, self.iterated, self.pulled = n, 0, 0
 
+    def __repr__(self) -> str:
+        return f"Counted({self.n})"
+
     def __iter__(self) -> Iterator[int]:
         self.iterated += 1
         for k in range(self.n):
@@ -134,3 +137,17 @@ def test_every_step_the_facade_declares_is_in_both_runners_tables() -> None:
     assert sorted(declared - set(BUILDS) - set(ASYNC_BUILDS)) == []
     for name in BUILDS:
         assert callable(getattr(SYNC, name)) and callable(getattr(ASYNC(), name))
+
+
+def test_explain_before_a_read_shows_a_joins_other_side_as_rows_above_it() -> None:
+    users = Counted(3)
+    other = stream(users).map(lambda n: {"id": n, "name": f"u{n}"})
+    joined = stream([2, 0, 5]).join(other, lambda n: n, other_on="id")
+    assert joined.explain().splitlines() == [
+        "stream([2, 0, 5])",
+        "  stream(Counted(3))",
+        "  .map(<lambda>)",
+        ".join(stream(Counted(3))….map(<lambda>), <lambda>, other_on='id')",
+    ]
+    assert users.iterated == 0
+    assert joined.to_list() == [(2, {"id": 2, "name": "u2"}), (0, {"id": 0, "name": "u0"})]

@@ -151,6 +151,9 @@ def _short(value: object) -> str:
         return f"<generator {value.__name__}>"
     if isinstance(value, Iterator) and not isinstance(value, (str, bytes)):
         return f"<{type(value).__name__}>"
+    if isinstance(value, Explaining):  # another stream: its source and last step, one line
+        first, *rest = repr(value).splitlines()
+        return f"{first}…{rest[-1]}" if rest else first
     return _SHORT.repr(value)
 
 

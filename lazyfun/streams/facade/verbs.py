@@ -267,16 +267,16 @@ class Verbs(Shapes[T, M]):
         made: Stream[Any, M] = self._step(
             "join", rows, key, other_key, how == "left", sorted, limit
         )
-        if side is not None:  # explain shows the other side's plan above the join
-            made._stage.sides = (side,)
+        made._stage.sides = (side,)  # explain shows the other side's plan above the join
         return made
 
-    def _beside(self, other: Iterable[Any]) -> tuple[Any, Stage | None]:
-        """The other side of a join, and its last stage where this stream is analysed:
+    def _beside(self, other: Iterable[Any]) -> tuple[Any, Stage]:
+        """The other side of a join, and its last stage: where this stream is analysed,
         a stream given is analysed too (when not read yet), any other iterable counted
         as a source of its own."""
         if self._stage.meter is None:
-            return self._input(other), None
+            side = other._stage if isinstance(other, Base) else root(other, None)
+            return self._input(other), side
         if isinstance(other, Base):
             if other._stage.meter is None and not other._used:
                 other.analyze()
