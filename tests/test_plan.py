@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,6 +34,15 @@ class Counted:
         for k in range(self.n):
             self.pulled += 1
             yield k
+
+
+class SlowToStart(Counted):
+    """A source whose iterator takes a while to make (a file opened over a network, say)."""
+
+    def __iter__(self) -> Iterator[int]:
+        self.iterated += 1
+        time.sleep(0.02)
+        return iter(range(self.n))
 
 
 def test_declaring_steps_reads_nothing_and_starts_no_thread() -> None:
@@ -151,3 +161,28 @@ def test_explain_before_a_read_shows_a_joins_other_side_as_rows_above_it() -> No
     ]
     assert users.iterated == 0
     assert joined.to_list() == [(2, {"id": 2, "name": "u2"}), (0, {"id": 0, "name": "u0"})]
+
+
+def _race(declared: Stream[str], start: threading.Barrier, outcomes: list[int]) -> None:
+    """Read ``declared`` when every racer is ready: how many items, or -1 when refused."""
+    start.wait()
+    try:
+        outcomes.append(len(declared.to_list()))
+    except StreamConsumedError:
+        outcomes.append(-1)
+
+
+def test_threads_racing_to_read_one_stream_build_it_once_and_one_reads_it() -> None:
+    for _ in range(5):
+        source = SlowToStart(200)
+        declared = stream(source).map(str)
+        start, outcomes = threading.Barrier(4), list[int]()
+        readers = [
+            threading.Thread(target=_race, args=(declared, start, outcomes)) for _ in range(4)
+        ]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join(timeout=30)
+        assert sorted(outcomes) == [-1, -1, -1, 200]
+        assert source.iterated == 1

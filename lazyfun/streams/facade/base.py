@@ -9,6 +9,7 @@ and the stream keeps it, to be closed with it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
@@ -42,7 +43,7 @@ S = TypeVar("S", bound="Base[Any, Sync]")
 class Base(Planned, Explaining, Generic[T, M]):
     """A one-shot source of items: its plan, and once read, the chain built from it."""
 
-    __slots__ = ("_chain", "_claimed", "_closed", "_node")
+    __slots__ = ("_building", "_chain", "_claimed", "_closed", "_node")
 
     def __init__(
         self,
@@ -62,6 +63,7 @@ class Base(Planned, Explaining, Generic[T, M]):
         self._call: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
         self._chain: Chain | None = None
         self._claimed = self._closed = False
+        self._building = threading.Lock()
 
     @property
     def _run(self) -> Runner:
@@ -137,10 +139,12 @@ class Base(Planned, Explaining, Generic[T, M]):
         return other
 
     def _built(self) -> Chain:
-        """The chain of the plan, built at the first read."""
+        """The chain of the plan, built at the first read (once, when threads race to it)."""
         if self._chain is None:
-            self._refuse_taken()
-            self._chain = build(self._node)
+            with self._building:
+                if self._chain is None:
+                    self._refuse_taken()
+                    self._chain = build(self._node)
         return self._chain
 
     def _take_items(self) -> Any:
