@@ -507,3 +507,37 @@ def test_resume_refuses_an_output_whose_record_names_another_job(
     # theirs: it had ended
     monkeypatch.chdir(tmp_path)
     assert SINKS[sink](read_jsonl(theirs.name), out) == 0
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_job_killed_before_its_first_progress_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """A kill between the first batch's bytes and its progress leaves an output this job
+    recorded (begun, nothing durable): the next run cuts it back and writes it whole."""
+    from lazyfun.sinks.resume import Progress
+
+    source = tmp_path / "in.jsonl"
+    to_jsonl(({"n": n} for n in range(2500)), source)
+    out = tmp_path / "out.jsonl"
+    save = Progress.save
+
+    def killed_at_the_first_batch(self: Progress, **state: Any) -> None:
+        if state["size"]:
+            raise KeyboardInterrupt  # the batch's bytes are written, its progress is not
+        save(self, **state)
+
+    def run() -> int:
+        if mode == "sync":
+            return read_jsonl(source).to_jsonl(out, resume=True)
+        return asyncio.run(astream(read_jsonl(source)).to_jsonl(out, resume=True))
+
+    monkeypatch.setattr(Progress, "save", killed_at_the_first_batch)
+    with pytest.raises(KeyboardInterrupt):
+        run()
+    assert out.stat().st_size > 0  # the bytes a kill would leave, with no batch recorded
+    monkeypatch.setattr(Progress, "save", save)
+    assert run() == 2500
+    assert [json.loads(line) for line in out.read_text().splitlines()] == [
+        {"n": n} for n in range(2500)
+    ]

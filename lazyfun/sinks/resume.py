@@ -3,11 +3,11 @@ records with it how far the pipeline's source had been read for it; run again, i
 its output back to the last durable batch, has the source skip what was done, and
 appends, so the output is as if the job had never stopped.
 
-- Files (``to_jsonl``, ``to_lines``, ``to_csv``): the batch is flushed and fsynced,
-  then ``PATH.progress`` (the output's size, the source's position, the records
-  written, whether the job ended, and where the source stood: :class:`Marks`) is
-  replaced atomically.  A torn last line is cut away with the rest of an unfinished
-  batch.
+- Files (``to_jsonl``, ``to_lines``, ``to_csv``): a job begun records itself (nothing
+  written yet) before it opens its output; each batch is flushed and fsynced, then
+  ``PATH.progress`` (the output's size, the source's position, the records written,
+  whether the job ended, and where the source stood: :class:`Marks`) is replaced
+  atomically.  A torn last line is cut away with the rest of an unfinished batch.
 - Parquet (``to_parquet``), a file that is whole or useless: each batch is a row
   group in a Parquet file of its own in the folder ``PATH.parts`` (written beside,
   renamed, fsynced), then the progress names it, so what is committed is what a
@@ -366,6 +366,12 @@ class Progress:
                 f" it was changed outside the job; remove it and {self.path} to start afresh",
             )
         return state
+
+    def begin(self) -> None:
+        """The record of a job begun, saved before its output is opened: a kill between
+        the first batch's bytes and its progress leaves an output this job may cut back
+        (to nothing), not one it holds no record of."""
+        self.save(size=0, position=0, written=0, done=False, mark=None)
 
     def save(self, **state: Any) -> None:
         """Replace the record with ``state`` and this job's name."""

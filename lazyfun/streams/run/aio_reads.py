@@ -388,11 +388,18 @@ def _resumed(
     if state is not None and state["done"]:
         return _finished(items, name)
     if state is None:
-        writer = functools.partial(make, resume=Resume(progress))
+        writer = functools.partial(_begun, make, progress)
     else:
         resume = Resume(progress, state["size"], state["written"])
         writer = functools.partial(_opened, make, resume, source, state, position, marks)
     return adrain_resumable(writer, items, position, marks)
+
+
+def _begun(make: Callable[..., Any], progress: Progress) -> Any:
+    """The writer of a job begun, on the sink's thread, its record saved before the
+    output is opened (a kill leaves an output this job may cut back)."""
+    progress.begin()
+    return make(resume=Resume(progress))
 
 
 def _opened(

@@ -207,6 +207,7 @@ def _resumed(
     items = s._take_items()
     with s:
         if state is None:
+            progress.begin()  # before the output is opened: a kill leaves it this job's
             writer = make(resume=Resume(progress))
         else:
             writer = make(resume=Resume(progress, state["size"], state["written"]))
