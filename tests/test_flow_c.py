@@ -519,3 +519,91 @@ def test_a_folder_refuses_reductions_it_could_not_run(args: tuple[Any, ...]) -> 
 
     with pytest.raises((TypeError, ValueError), match=r"^Folder: "):
         Folder(*args)
+
+
+def _rows(n: int, failing: dict[int, Kind], generator: bool, kinds: int) -> Iterator[Any]:
+    """This side's items: a dict of an ``id`` (an int, a str now and then where ``kinds``
+    says, a float for 5), from a source that raises anywhere."""
+
+    def row(at: int) -> Any:
+        k: Any = at % 7
+        if kinds and at % kinds == 0:
+            k = str(k)
+        return {"id": 5.0 if k == 5 else k, "at": at}
+
+    return map(row, sources(n, failing, generator))
+
+
+def _failing_id(row: dict[str, Any]) -> Any:
+    if row["at"] % 9 == 8:
+        raise KeyError(f"no id in {row['at']}")
+    return row["id"]
+
+
+@given(
+    st.integers(0, 24),
+    failures,
+    st.booleans(),
+    st.sampled_from([0, 4, 11]),
+    st.lists(st.integers(0, 9), max_size=12),
+    st.booleans(),
+    st.booleans(),
+)
+def test_law_the_c_probe_is_the_python_probe(
+    n: int,
+    failing: dict[int, Kind],
+    generator: bool,
+    kinds: int,
+    ids: list[int],
+    by_field: bool,
+    left: bool,
+) -> None:
+    # a table of int ids (dense ones indexed, repeats in `more`), probed by items whose
+    # ids are ints, floats, or strs (a KeyMismatch at its place), read by their field or
+    # by a function that fails: the same pairs and errors at the same reads
+    from lazyfun.streams.joins import HashTable
+    from lazyfun.streams.sync import vsteps
+    from lazyfun.streams.verbs import field
+
+    key = field("id") if by_field else _failing_id
+
+    def joined(built: bool) -> list[object]:
+        table: HashTable[Any] = HashTable(lambda row: row["id"], None)
+        other = iter([{"id": k, "row": place} for place, k in enumerate(ids)])
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(flow, "BUILT", built)
+            pairs = vsteps.hash_join(_rows(n, failing, generator, kinds), key, other, table, left)
+            return outcomes(pairs, 60)
+
+    assert joined(True) == joined(False)
+
+
+def test_a_probe_in_a_cycle_through_its_key_is_collected() -> None:
+    from lazyfun.streams.joins import MISSING
+    from lazyfun.streams.sync._flow import Probe
+
+    class Keyed:
+        probe: Iterator[Any] | None = None
+
+        def key(self, item: int) -> int:
+            return item
+
+    keyed = Keyed()
+    probe = Probe(
+        iter([1, 2, 3]),
+        keyed.key,
+        None,
+        {1: "a", 3: "c"},
+        [],
+        {3: ["d"]},
+        {int},
+        print,
+        MISSING,
+        False,
+    )
+    keyed.probe = probe
+    assert list(probe) == [(1, "a"), (3, "c"), (3, "d")]
+    watched = weakref.ref(keyed)
+    del keyed, probe
+    gc.collect()
+    assert watched() is None

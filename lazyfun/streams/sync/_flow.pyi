@@ -123,6 +123,29 @@ class Runs(Iterator[Any]):
     def __next__(self) -> Any: ...
 
 @final
+class Probe(Iterator[tuple[Any, Any]]):
+    """A hash join's pairs: each item of ``source`` with each row of its key (read from
+    the field ``name``, or ``key(item)`` where ``name`` is None): the first row from
+    ``index`` or ``first``, the later from ``more``; an item of no rows checked by
+    ``check(k, item)`` unless its key's type is in ``matching``, and paired with None
+    when ``left``.  An error passes on at its place and the next read goes on."""
+
+    def __new__(
+        cls,
+        source: Iterable[Any],
+        key: Callable[[Any], Any],
+        name: str | None,
+        first: dict[Any, Any],
+        index: list[Any],
+        more: dict[Any, list[Any]],
+        matching: set[type],
+        check: Callable[[Any, int], object],
+        missing: object,
+        left: bool,
+    ) -> Probe: ...
+    def __next__(self) -> tuple[Any, Any]: ...
+
+@final
 class Accs:
     """A key's state in a :class:`Folder`'s fold: a count and a sum of floats held as C
     numbers, any other reduction's state as the Python loop keeps it."""

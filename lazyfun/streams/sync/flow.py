@@ -7,7 +7,8 @@ a plain loop per item.  The C of ``lazyfun/streams/sync/flow_c`` does each in on
 ``Guarded`` recovers what ``catch`` is given to, with the same :class:`Recovery`;
 ``Counted`` passes at most ``n`` items on, exceptions uncounted, and is ``take`` itself;
 given a ``refill`` that waits for the next allowance, it is a throttle; ``FlatMapped``
-reads each ``f(x)`` in turn, with no generator between them.  Where the
+reads each ``f(x)`` in turn, with no generator between them; ``Probe`` is a hash join's
+probe, pairing each item with its rows.  Where the
 engine was not built, or ``LAZYFUN_PURE=1`` is set, the Python forms run.
 
 >>> list(take(iter("abcd"), 2)), list(catch(iter([1, 2]), Recovery(())))
@@ -20,13 +21,15 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
+from lazyfun.streams.joins import MISSING, HashTable
 from lazyfun.streams.shared.parts import DROPPED, Clock, Recovery, Sleep
 from lazyfun.streams.sync import steps
 from lazyfun.streams.sync.steps import Pace
+from lazyfun.streams.verbs import field_name
 
 try:
     from lazyfun.streams.sync import _flow  # the C engine, which import-linter cannot read
@@ -35,7 +38,7 @@ except ImportError:  # built without a C compiler
 else:
     BUILT = not os.environ.get(PURE_ENV)
 
-__all__ = ["BUILT", "catch", "counted_throttle", "flat_map", "take", "throttle"]
+__all__ = ["BUILT", "catch", "counted_throttle", "flat_map", "probe", "take", "throttle"]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -59,6 +62,27 @@ def flat_map(source: Iterator[T], f: Callable[[T], Iterable[U]]) -> Iterator[U]:
         return steps.flat_map(source, f)
     return _flow.FlatMapped(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
         source, f
+    )
+
+
+def probe(
+    source: Iterator[Any], key: Callable[[Any], Any], table: HashTable[Any], left: bool
+) -> Iterator[tuple[Any, Any]]:
+    """A hash join's pairs, ``table`` filled: each item of ``source`` with each row of its
+    key (``_flow.Probe``: no generator between an item and its pairs; an error passes on
+    at its place and the next read goes on), as ``vsteps``' Python loop gives them.  The
+    engine must be built (:data:`BUILT`)."""
+    return _flow.Probe(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
+        source,
+        key,
+        field_name(key),
+        table.first,
+        table.index,
+        table.more,
+        table.matching,
+        table.check,
+        MISSING,
+        left,
     )
 
 

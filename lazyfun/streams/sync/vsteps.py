@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from lazyfun.streams.joins import MISSING, HashTable, MergeJoin, MergeJoining
 from lazyfun.streams.shared.parts import Held
 from lazyfun.streams.sorting import Sorter, Top
+from lazyfun.streams.sync import flow
 from lazyfun.streams.sync.steps import Failure
 from lazyfun.streams.verbs import Accumulators, Recent, field_name
 from lazyfun.streams.windows import Core, Window
@@ -77,11 +78,12 @@ def hash_join(
     left: bool,
 ) -> Iterator[tuple[Any, Any]]:
     """Pairs of an item and each row of ``other`` with its key (``left``: and the items
-    with none, paired with None), ``other`` read into ``table`` at the first read; read
-    in C, the pairs up to an error as one segment, the error as a segment whose read
-    raises it (an item at a time: the pairs of an item are given before the next is
-    read).  An item whose key can equal none of the table's (by type:
-    :meth:`HashTable.check`) is a KeyMismatch at its place, and the join goes on."""
+    with none, paired with None), ``other`` read into ``table`` at the first read; the
+    pairs by the C flow engine's ``Probe`` where it was built, else read in C, the
+    pairs up to an error as one segment, the error as a segment whose read raises it
+    (an item at a time: the pairs of an item are given before the next is read).  An
+    item whose key can equal none of the table's (by type: :meth:`HashTable.check`) is
+    a KeyMismatch at its place, and the join goes on."""
     return chain.from_iterable(_join_segments(source, key, other, table, left))
 
 
@@ -94,6 +96,9 @@ def _join_segments(
 ) -> Iterator[Iterable[tuple[Any, Any]]]:
     for error in table.filled(other):
         yield Failure(error)
+    if flow.BUILT:  # the same pairs and errors, in one C iterator
+        yield flow.probe(source, key, table, left)
+        return
     numbered = enumerate(source, 1)  # an error from the source counts no item
     failed: list[Exception] = []
     while True:  # the pairs up to an error, the error, the pairs after it

@@ -18,6 +18,7 @@
  *            flatmapped.c FlatMapped, flatmap;
  *            folded.c     Folder, the loop of aggregate's named reductions;
  *            runs.c       Runs, a source's records handed on from lists;
+ *            probe.c      Probe, a hash join's pairs;
  *            module.c     the module: its types made ready and added, its entry point.
  *
  * What one file calls in another is declared in its layer's header: this layer's

@@ -11,7 +11,8 @@ flow_exec(PyObject *module)
         || PyType_Ready(&TallyType) < 0 || PyType_Ready(&CallsType) < 0
         || PyType_Ready(&FlatMappedType) < 0 || PyType_Ready(&FolderType) < 0 || PyType_Ready(&AccsType) < 0
         || PyType_Ready(&StatesType) < 0
-        || PyType_Ready(&RunsType) < 0 || PyType_Ready(&TimeFieldType) < 0
+        || PyType_Ready(&RunsType) < 0 || PyType_Ready(&ProbeType) < 0
+        || PyType_Ready(&TimeFieldType) < 0
         || PyType_Ready(&WindowedType) < 0) {
         return -1;
     }
@@ -23,6 +24,7 @@ flow_exec(PyObject *module)
         || PyModule_AddObjectRef(module, "Accs", (PyObject *)&AccsType) < 0
         || PyModule_AddObjectRef(module, "States", (PyObject *)&StatesType) < 0
         || PyModule_AddObjectRef(module, "Runs", (PyObject *)&RunsType) < 0
+        || PyModule_AddObjectRef(module, "Probe", (PyObject *)&ProbeType) < 0
         || PyModule_AddObjectRef(module, "TimeField", (PyObject *)&TimeFieldType) < 0
         || PyModule_AddObjectRef(module, "Windowed", (PyObject *)&WindowedType) < 0) {
         return -1;

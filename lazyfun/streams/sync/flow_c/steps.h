@@ -30,6 +30,14 @@
  * sets the next run or raises (an error at its place, or StopIteration at the end);
  * setting `run` starts `given` over.
  *
+ * Probe(source, key, name, first, index, more, matching, check, missing, left): a hash
+ * join's pairs, (item, row) for each item of source and each row of its key (the key
+ * read from the field `name`, or key(item) where name is None): the first row from
+ * index (int keys in its range) or first, the later ones from more; an item of no
+ * rows is checked by check(k, item number) unless its key's type is in `matching`,
+ * and paired with None when `left`.  An exception from source (no item counted), from
+ * the key or from check passes on at its place and the next read goes on.
+ *
  * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
  * exception from source, from f or from iter passes on at its place and the next read
  * goes on with the next x; one from an inner iterator passes on too, and the next read
@@ -48,5 +56,6 @@ INTERNAL extern PyTypeObject FlatMappedType;
 INTERNAL extern PyTypeObject FolderType;
 INTERNAL extern PyTypeObject AccsType;
 INTERNAL extern PyTypeObject RunsType;
+INTERNAL extern PyTypeObject ProbeType;
 
 #endif
