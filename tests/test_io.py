@@ -657,3 +657,78 @@ class _folder:
 
     def __exit__(self, *exc: object) -> None:
         self.made.cleanup()
+
+
+class _Pair(TypedDict):
+    n: int
+    word: str
+
+
+_CSV_LINES = st.sampled_from(
+    [
+        b"1,one\n",
+        b"2,two\n",
+        b"x,not a number\n",  # does not convert to an int
+        b"3\n",  # a row of another width
+        b"\n",  # a blank line, skipped
+        b'4,"two\nlines"\n',  # a row over two lines
+        b'y,"two\nlines"\n',  # a row over two lines that does not convert
+        b"5,caf\xe9\n",  # not UTF-8
+        b'6,"unclosed\n',  # a quote the file's end closes
+    ]
+)
+
+
+@given(
+    st.lists(_CSV_LINES, max_size=40),
+    st.sampled_from([1, 2, 3, 7]),
+    st.booleans(),
+    st.integers(0, 45),
+)
+def test_law_csv_rows_read_ahead_are_read_as_one_at_a_time(
+    lines: list[bytes], ahead: int, typed: bool, resume_at: int
+) -> None:
+    # the records, and each error at its line, the same whatever rows are read ahead;
+    # and a mark taken anywhere, resumed, reads on to the same rest
+    from lazyfun.io import sources
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "rows.csv")
+        path.write_bytes(b"n,word\n" + b"".join(lines))
+        kind = _Pair if typed else None
+
+        def outcomes(source: Iterator[Any], reads: int = 10**6) -> list[object]:
+            seen: list[object] = []
+            for _ in range(reads):
+                try:
+                    seen.append(next(source))
+                except StopIteration:
+                    break
+                except RecordError as error:
+                    seen.append((error.line, str(error)))
+            return seen
+
+        def read(most: int) -> tuple[list[object], list[object]]:
+            with patch.object(sources, "AHEAD", most):
+                source: sources.Csv[Any] = sources.Csv(path, kind, "utf-8", {})
+                first = outcomes(source, resume_at)
+                mark = source.mark()
+                source.close()
+                again: sources.Csv[Any] = sources.Csv(path, kind, "utf-8", {})
+                again.resume(mark, source.position)
+                rest = outcomes(again)
+                again.close()
+                return first, rest
+
+        one = read(1)
+        assert read(ahead) == one
+        assert read(sources.AHEAD) == one
+
+
+def test_a_csv_rows_error_is_at_the_line_it_starts_on(tmp_path: Path) -> None:
+    path = tmp_path / "rows.csv"
+    path.write_bytes(b'n,word\n1,one\ny,"two\nlines"\n3\n\n5,caf\xe9\n6,six\n')
+    errors: list[RecordError] = []
+    rows = read_csv(path, _Pair).catch(RecordError, do=errors.append).to_list()
+    assert rows == [{"n": 1, "word": "one"}, {"n": 6, "word": "six"}]
+    assert [error.line for error in errors] == [3, 5, 7]
