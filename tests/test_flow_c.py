@@ -369,6 +369,82 @@ def test_law_a_folders_table_of_integer_keys_is_the_python_loops_dict(
     assert _folded(by, spec, items, True) == _folded(by, spec, items, False)
 
 
+class _Flaky:
+    """The items in order, raising a ValueError in place of each ``_FAILS`` among them and
+    going on after it; ``at`` counts what was taken."""
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items, self.at = items, 0
+
+    def __iter__(self) -> _Flaky:
+        return self
+
+    def __next__(self) -> Any:
+        if self.at == len(self.items):
+            raise StopIteration
+        self.at += 1
+        item = self.items[self.at - 1]
+        if item is _FAILS:
+            raise ValueError(f"the source failed at {self.at - 1}")
+        return item
+
+
+_FAILS = object()  # the source raises there
+_RINGED = st.one_of(
+    st.fixed_dictionaries({"k": st.integers(0, 2**20), "v": st.floats(width=64)}),
+    st.fixed_dictionaries({"k": st.integers(0, 30), "v": st.floats(-1e6, 1e6)}),
+    st.fixed_dictionaries({"k": st.integers(0, 30)}),  # no value: a KeyError in reading it
+    st.fixed_dictionaries({"k": st.just(-1), "v": st.just(1.0)}),  # the key function fails
+    st.fixed_dictionaries({"k": _KEYS, "v": _VALUES}),  # one the table cannot hold
+    st.just(_FAILS),
+)
+
+
+def _key_or_fail(item: dict[str, Any]) -> Any:
+    if item["k"] == -1:
+        raise KeyError("the key function failed")
+    return item["k"]
+
+
+@given(
+    items=st.lists(_RINGED, max_size=120),
+    named=st.lists(st.sampled_from(["count", "sum"]), min_size=1, max_size=3),
+    by=st.sampled_from(["name", "function"]),
+)
+def test_law_a_folder_reading_ahead_folds_every_item_it_takes_before_an_error_passes(
+    items: list[Any], named: list[str], by: str
+) -> None:
+    """While the table holds the states, the C fold reads a few items ahead of folding
+    them (to fetch their keys' places in memory); an error in reading an item (the
+    source's, the key function's, a missing value) still passes on with every item
+    before it folded and none after it taken: the same errors, taken at the same item,
+    the same states as the Python loop, reading on after each error."""
+    from lazyfun.streams import verbs
+
+    if verbs.FOLDER is None:
+        pytest.skip("the C flow engine is not in use")
+    spec = {f"r{i}": name if name == "count" else (name, "v") for i, name in enumerate(named)}
+    key: Any = verbs.field("k") if by == "name" else _key_or_fail
+
+    def folded(engine: bool) -> tuple[list[tuple[str, int]], str]:
+        acc = verbs.Accumulators(key, verbs.reductions(spec))
+        acc._add_all = verbs._adder(key, acc.named or [], engine=engine)
+        acc.state = verbs._states(acc._add_all)
+        errors, source = [], _Flaky(items)
+        while True:
+            try:
+                acc.add_all(source)
+                break
+            except Exception as error:
+                errors.append((f"{type(error).__name__}: {error}", source.at))
+        try:
+            return errors, repr(list(acc.output().items()))
+        except TypeError as error:  # a sum of numbers and None ends in a TypeError, in both
+            return errors, repr(error)
+
+    assert folded(True) == folded(False)
+
+
 def test_a_folders_table_holds_many_keys_and_says_each_state() -> None:
     """Past its first size the table grows (every key found again after), and ``len``,
     ``states[k]`` and ``list(k)`` read it as a dict of Accs would be read."""

@@ -202,6 +202,12 @@ table_free(Table *table)
     table->capacity = table->used = 0;
 }
 
+void
+table_touch(const Table *table, long long key)
+{
+    __builtin_prefetch(entry_at(table, home(table, key)), 1);
+}
+
 Cell *
 table_find(const Table *table, long long key)
 {

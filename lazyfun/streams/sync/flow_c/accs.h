@@ -83,6 +83,9 @@ typedef struct {
 int table_init(Table *table, Py_ssize_t n);
 /* Its memory given back (the table is empty after). */
 void table_free(Table *table);
+/* The cache line where key's search starts asked for ahead of its use (a hint: nothing
+ * changes). */
+void table_touch(const Table *table, long long key);
 /* The cells of key, or NULL where it has none. */
 Cell *table_find(const Table *table, long long key);
 /* New cells for key, which has none (left for the caller to start); NULL with a

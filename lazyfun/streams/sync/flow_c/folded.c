@@ -206,38 +206,178 @@ dict_fold(Folder *self, PyObject *state, PyObject *k, PyObject **values, PyObjec
     return done < 0 ? -1 : told(grown, k);
 }
 
+/* Item's key *k and values (new references), all read before any state changes; -1
+ * with the error set and nothing held. */
+static int
+read_one(Folder *self, PyObject *item, PyObject **k, PyObject **values)
+{
+    *k = self->by == NULL ? Py_NewRef(Py_None)
+         : self->by_name != NULL ? read_field(item, self->by_name)
+                                 : PyObject_CallOneArg(self->by, item);
+    if (*k == NULL) {
+        return -1;
+    }
+    Py_ssize_t read = 0;
+    while (read < self->spec.n && read_value(self, read, item, &values[read]) == 0) {
+        read++;
+    }
+    if (read == self->spec.n) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < read; i++) {
+        Py_CLEAR(values[i]);
+    }
+    Py_CLEAR(*k);
+    return -1;
+}
+
+/* An item's key k and values into k's state, the table's fold or the dict's (states
+ * NULL: state, a plain dict); the references are let go. */
+static int
+fold_read(Folder *self, States *states, PyObject *state, PyObject *grown, PyObject *k,
+          PyObject **values)
+{
+    int done = -1;
+    int held = states == NULL ? 0 : table_fold(states, k, values);
+    if (held > 0) {
+        done = held == 1 ? told(grown, k) : 0;
+    } else if (held == 0 && (states == NULL || states->dict != NULL || to_dict(states) == 0)) {
+        done = dict_fold(self, states == NULL ? state : states->dict, k, values, grown);
+    }
+    for (Py_ssize_t i = 0; i < self->spec.n; i++) {
+        Py_CLEAR(values[i]);
+    }
+    Py_DECREF(k);
+    return done;
+}
+
+/* The items read ahead of their fold in a table: a key's entry is far in memory (a
+ * table of 200,000 keys misses the cache at each), so it is asked for AHEAD items
+ * before it is folded, and the items between are read meanwhile. */
+enum { AHEAD = 8 };
+
+typedef struct {
+    PyObject *keys[AHEAD];  /* each read item's key, its values at values + slot * n */
+    PyObject **values;
+    Py_ssize_t first, count, n;
+} Ring;
+
+/* The oldest item of the ring into its state. */
+static int
+fold_oldest(Folder *self, States *states, Ring *ring)
+{
+    Py_ssize_t slot = ring->first;
+    ring->first = (slot + 1) % AHEAD;
+    ring->count--;
+    PyObject *k = ring->keys[slot];
+    ring->keys[slot] = NULL;
+    return fold_read(self, states, (PyObject *)states, Py_None, k, ring->values + slot * ring->n);
+}
+
+/* The ring's items let go unfolded, from the first at or after slot ring->first. */
+static void
+let_go(Ring *ring)
+{
+    for (; ring->count > 0; ring->count--) {
+        Py_ssize_t slot = ring->first;
+        for (Py_ssize_t i = 0; i < ring->n; i++) {
+            Py_CLEAR(ring->values[slot * ring->n + i]);
+        }
+        Py_CLEAR(ring->keys[slot]);
+        ring->first = (slot + 1) % AHEAD;
+    }
+}
+
+/* The ring's items into their states, in order; where one fails, those after it are
+ * let go unfolded (only a MemoryError can fail a fold the table holds). */
+static int
+flushed(Folder *self, States *states, Ring *ring)
+{
+    while (ring->count > 0) {
+        if (fold_oldest(self, states, ring) < 0) {
+            let_go(ring);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* An item's key k and values let go unfolded. */
+static void
+dropped(Py_ssize_t n, PyObject *k, PyObject **values)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_CLEAR(values[i]);
+    }
+    Py_DECREF(k);
+}
+
+/* The fold of each of iterator's items into states with no budget to tell (grown is
+ * None), as fold_one folds them one by one: an item the table holds waits in the ring
+ * while its entry is fetched; any other is folded once those before it are.  Every item
+ * read is folded before an error in reading one (the source's, its key's or a value's)
+ * passes on; folding an item the table holds fails only for want of memory. */
+static int
+fold_ahead(Folder *self, PyObject *iterator, States *states)
+{
+    Ring ring = {.first = 0, .count = 0, .n = self->spec.n};
+    ring.values = PyMem_Calloc((size_t)(AHEAD * (ring.n ? ring.n : 1)), sizeof(PyObject *));
+    if (ring.values == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(ring.keys, 0, sizeof(ring.keys));
+    int failed = 0, read_failed = 0;
+    PyObject *item;
+    while (!failed && !read_failed && (item = PyIter_Next(iterator)) != NULL) {
+        Py_ssize_t slot = (ring.first + ring.count) % AHEAD;
+        PyObject **values = ring.values + slot * ring.n, *k;
+        long long key;
+        read_failed = read_one(self, item, &k, values) < 0;
+        Py_DECREF(item);
+        int holds = read_failed ? 0 : table_key(states, k, values, &key);
+        if (read_failed) {
+            continue;
+        }
+        if (holds > 0) {
+            table_touch(&states->table, key);
+            ring.keys[slot] = k;
+            failed = ++ring.count == AHEAD && fold_oldest(self, states, &ring) < 0;
+        } else if (holds < 0 || flushed(self, states, &ring) < 0) {
+            dropped(ring.n, k, values);
+            failed = 1;
+        } else {
+            failed = fold_read(self, states, (PyObject *)states, Py_None, k, values) < 0;
+        }
+    }
+    read_failed = read_failed || (!failed && PyErr_Occurred());
+    if (failed) {
+        let_go(&ring);
+    } else if (read_failed) {  /* those read before the one that failed are in, then it raises */
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        if (flushed(self, states, &ring) < 0) {
+            _PyErr_ChainExceptions(type, value, traceback);
+        } else {
+            PyErr_Restore(type, value, traceback);
+        }
+    } else {
+        failed = flushed(self, states, &ring) < 0;
+    }
+    PyMem_Free(ring.values);
+    return failed || read_failed ? -1 : 0;
+}
+
 /* One item into its key's state: its key, its values (all read before any state
  * changes), then the table's or the dict's fold.  states is NULL for a plain dict. */
 static int
 fold_one(Folder *self, PyObject *item, States *states, PyObject *state, PyObject *grown,
          PyObject **values)
 {
-    PyObject *k = self->by == NULL ? Py_NewRef(Py_None)
-                  : self->by_name != NULL ? read_field(item, self->by_name)
-                                          : PyObject_CallOneArg(self->by, item);
-    if (k == NULL) {
-        return -1;
-    }
-    int done = -1;
-    Py_ssize_t read = 0;
-    while (read < self->spec.n && read_value(self, read, item, &values[read]) == 0) {
-        read++;
-    }
-    if (read == self->spec.n) {
-        int held = states == NULL || states->dict != NULL
-                       ? 0
-                       : table_fold(states, k, values);
-        if (held > 0) {
-            done = held == 1 ? told(grown, k) : 0;
-        } else if (held == 0 && (states == NULL || states->dict != NULL || to_dict(states) == 0)) {
-            done = dict_fold(self, states == NULL ? state : states->dict, k, values, grown);
-        }
-    }
-    for (Py_ssize_t i = 0; i < read; i++) {
-        Py_CLEAR(values[i]);
-    }
-    Py_DECREF(k);
-    return done;
+    PyObject *k;
+    return read_one(self, item, &k, values) < 0
+               ? -1
+               : fold_read(self, states, state, grown, k, values);
 }
 
 /* folder(items, state, grown): each of items into its key's state (state: the folder's
@@ -267,9 +407,13 @@ Folder_call(Folder *self, PyObject *args, PyObject *kwargs)
     Py_XINCREF(states); /* a step's Python may let go of them */
     PyObject *iterator = PyObject_GetIter(items), *item = NULL;
     int failed = iterator == NULL;
-    while (!failed && (item = PyIter_Next(iterator)) != NULL) {
-        failed = fold_one(self, item, states, state, grown, values) < 0;
-        Py_DECREF(item);
+    if (!failed && states != NULL && states->dict == NULL && grown == Py_None) {
+        failed = fold_ahead(self, iterator, states) < 0;
+    } else {
+        while (!failed && (item = PyIter_Next(iterator)) != NULL) {
+            failed = fold_one(self, item, states, state, grown, values) < 0;
+            Py_DECREF(item);
+        }
     }
     PyMem_Free(values);
     Py_XDECREF(iterator);

@@ -23,24 +23,35 @@ new_states(PyObject *folder, const Spec *spec, int tabled)
 }
 
 int
+table_key(const States *states, PyObject *k, PyObject **values, long long *key)
+{
+    if (states->dict != NULL || !PyLong_CheckExact(k)) {
+        return 0;
+    }
+    int overflow;
+    *key = PyLong_AsLongLongAndOverflow(k, &overflow);
+    if (overflow || (*key == -1 && PyErr_Occurred())) {
+        return overflow ? 0 : -1;
+    }
+    for (Py_ssize_t i = 0; i < states->spec.n; i++) {
+        if (states->spec.ops[i] == FOLD_SUM && !PyFloat_CheckExact(values[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int
 table_fold(States *states, PyObject *k, PyObject **values)
 {
     const Spec *spec = &states->spec;
     Table *table = &states->table;
-    if (!PyLong_CheckExact(k)) {
-        return 0;
-    }
-    int overflow;
-    long long key = PyLong_AsLongLongAndOverflow(k, &overflow);
-    if (overflow || (key == -1 && PyErr_Occurred())) {
-        return overflow ? 0 : -1;
+    long long key;
+    int holds = table_key(states, k, values, &key);
+    if (holds <= 0) {
+        return holds;
     }
     double s, t;
-    for (Py_ssize_t i = 0; i < spec->n; i++) {
-        if (spec->ops[i] == FOLD_SUM && !PyFloat_CheckExact(values[i])) {
-            return 0;
-        }
-    }
     Cell *cells = table_find(table, key);
     int known = cells != NULL;
     for (Py_ssize_t i = 0; known && i < spec->n; i++) {

@@ -25,6 +25,9 @@ INTERNAL extern PyTypeObject StatesType;
 
 /* New empty states of folder's fold, of spec's reductions; in a table if tabled. */
 PyObject *new_states(PyObject *folder, const Spec *spec, int tabled);
+/* 1 where the table holds k's state (the table in use, k an integer of 64 bits, its
+ * value *key, each sum's value a float), else 0 (-1 with an error); nothing changes. */
+int table_key(const States *states, PyObject *k, PyObject **values, long long *key);
 /* An item's values into the table's state for k: 1 for a new key, 2 for a known one, 0
  * where the table cannot hold them (k no integer of 64 bits, a sum's value no float, a
  * sum that needs more than two floats), nothing changed; -1 with an error. */
