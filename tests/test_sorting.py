@@ -5,16 +5,29 @@ from __future__ import annotations
 import enum
 import math
 import pickle
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazyfun.streams.sorting import Sorter, _by_fields, _by_keys, _by_keys_reference, _pickled
+from lazyfun.streams.sorting import (
+    Sorter,
+    _by_fields,
+    _by_keys,
+    _by_keys_reference,
+    _calls,
+    _pickled,
+    _unpickled,
+    size_of,
+)
 
 
 @given(keys=st.lists(st.integers(0, 4), max_size=300), reverse=st.booleans())
@@ -78,6 +91,117 @@ def test_a_spilled_sorts_items_come_back_as_they_went_in(memory: int) -> None:
     sorter.close()
 
 
+class _Event(msgspec.Struct):
+    user: int
+    ts: str
+    extra: Any = None
+
+
+class _Named(msgspec.Struct, kw_only=True):
+    user: int
+    ts: str = ""
+
+
+class _Checked(msgspec.Struct):
+    user: int
+
+    def __post_init__(self) -> None:
+        _MADE.append(self.user)
+
+
+_MADE: list[int] = []
+
+
+@dataclass
+class _Row:
+    user: int
+
+
+class _Either:
+    """Rebuilt by one of two calls: no one call makes a frame of them."""
+
+    def __init__(self, user: int) -> None:
+        self.user = user
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return (_Either if self.user % 2 else _either), (self.user,)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Either and other.user == self.user
+
+    def __hash__(self) -> int:
+        return self.user
+
+
+def _either(user: int) -> _Either:
+    return _Either(user)
+
+
+_SHARED = [1, 2]
+_OBJECTS: list[Callable[[int], Any]] = [
+    lambda n: _Event(n % 5, f"t{n}", (_SHARED, _Level.LOW, {"n": n})),
+    lambda n: _Named(user=n % 5, ts=f"t{n}"),
+    lambda n: _Checked(n % 5),
+    lambda n: _Row(n % 5),
+    lambda n: _Either(n),
+    lambda n: _Level.LOW,
+]
+
+
+@pytest.mark.parametrize("made", range(len(_OBJECTS)))
+def test_a_spilled_frame_of_one_class_comes_back_as_pickle_makes_it(made: int) -> None:
+    # a frame of objects pickle rebuilds by one call (msgspec Structs, an enum's members)
+    # is written as the call and each one's arguments; the others as pickle writes them
+    items = [_OBJECTS[made](n) for n in range(300)]
+    if made < 3 or made == 5:
+        assert _calls(items) is not None
+    else:
+        assert _calls(items) is None
+    _MADE.clear()
+    sorter: Sorter[Any] = Sorter(_user, False, 1)
+    for start in range(0, len(items), 7):
+        sorter.add(items[start : start + 7])
+    got = list(sorter.output())
+    assert sorter.runs
+    want = sorted(items, key=_user)
+    assert got == want and list(map(type, got)) == list(map(type, want))
+    assert all(a is b for a, b in zip(got, want, strict=True)) == (made == 5)  # members
+    if made == 0:
+        assert got[0].extra[0] == _SHARED and got[0].extra[0] is not got[1].extra[0]
+    if made == 2:  # made again each time it is read back, as pickle makes them
+        assert set(_MADE) == {item.user for item in items} and len(_MADE) >= len(items)
+    sorter.close()
+
+
+def test_a_frame_of_mixed_classes_or_a_cycle_is_pickled_as_it_is() -> None:
+    mixed: list[Any] = [_Event(1, "a"), _Named(user=1), _Event(2, "b")]
+    assert _calls(mixed) is None
+    looped = _Event(1, "a", [])
+    looped.extra.append(looped)
+    back = _unpickled(pickle.loads(_pickled([looped, _Event(2, "b")])))
+    assert back[0].extra[0] is back[0] and back[1] == _Event(2, "b")
+
+
+def test_a_structs_or_a_slotted_objects_fields_count_in_its_size() -> None:
+    # the budget of a sort of Structs counts what they hold, as a dict's values count
+    text = "x" * 1000
+
+    @dataclass(slots=True)
+    class Slotted:
+        text: str
+
+    class Plain:
+        def __init__(self) -> None:
+            self.text = text
+
+    assert size_of(_Event(1, text)) > sys.getsizeof(text) < size_of(Slotted(text))
+    assert size_of(Plain()) < sys.getsizeof(text)  # its __dict__ is not read (nor made)
+
+
+def _user(item: Any) -> int:
+    return int(item.user) if not isinstance(item, enum.Enum) else 0
+
+
 def _key_of(item: Any) -> int:
     """A dict's ``k``, a tuple's first."""
     return int(item["k"] if isinstance(item, dict) else item[0])
@@ -123,7 +247,7 @@ def test_a_frame_holding_a_cycle_or_one_object_twice_comes_back_equal() -> None:
     cyclic.append(cyclic)
     shared = {"a": [1, 2]}
     frame: list[Any] = [{"k": 0, "v": cyclic}, shared, shared, (_Text("t"), _Level.LOW)]
-    back = pickle.loads(_pickled(frame))
+    back = _unpickled(pickle.loads(_pickled(frame)))
     assert back[0]["v"][1] is back[0]["v"]  # the cycle kept one, by pickle's memo
     assert back[1] == back[2] == shared
     assert [_shape(v) for v in back[3]] == [_shape(v) for v in frame[3]]
