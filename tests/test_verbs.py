@@ -16,7 +16,7 @@ import subprocess
 import sys
 import textwrap
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -965,3 +965,34 @@ def test_a_join_on_a_key_function_that_cannot_be_hashed() -> None:
 
     pairs = stream([{"id": 1}, {"id": 2}]).join([{"id": 2}], Id()).to_list()
     assert pairs == [({"id": 2}, {"id": 2})]
+
+
+def test_a_field_is_an_items_value_of_that_name_else_its_attribute() -> None:
+    from collections import namedtuple
+    from dataclasses import dataclass
+    from types import MappingProxyType
+
+    import msgspec
+
+    from lazyfun.streams.verbs import field
+
+    class Event(msgspec.Struct):
+        user: int
+
+    @dataclass(slots=True)
+    class Row:
+        user: int
+
+    Pair = namedtuple("Pair", "user other")
+    user: Callable[[Any], Any] = field("user")
+    kinds: list[Any] = [
+        {"user": 1}, MappingProxyType({"user": 2}), Counter(user=3), Event(4), Row(5), Pair(6, 0)
+    ]  # fmt: skip
+    assert list(map(user, kinds)) == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(KeyError):
+        user({"id": 1})  # a mapping without it: its KeyError, no attribute tried
+    with pytest.raises(AttributeError):
+        user((1, 2))  # a tuple's items are by number: no such attribute either
+    ids: Callable[[Any], Any] = field("id")
+    with pytest.raises(AttributeError):
+        ids(Event(1))

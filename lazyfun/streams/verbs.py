@@ -73,16 +73,28 @@ def field(on: str | Callable[[T], R]) -> Callable[[T], Any]:
         raise TypeError(f"a key must be a field name or a function, got {type(on).__name__}")
 
     def get(item: Any) -> Any:
-        try:
-            return item[on]
-        except TypeError:  # not a mapping: a dataclass, a Struct, a named tuple
-            return getattr(item, on)
+        kind = type(item)
+        if kind is dict or _has_items(kind):
+            try:
+                return item[on]
+            except TypeError:  # not a mapping: a named tuple
+                pass
+        return getattr(item, on)  # a dataclass, a Struct: no error raised to get here
 
     get.__name__ = f"field_{on}"
     _FIELD_NAMES[get] = on
     return get
 
 
+def _has_items(kind: type) -> bool:
+    """Whether objects of ``kind`` may have items (``obj[name]``), asked once a class."""
+    has = _ITEMS.get(kind)
+    if has is None:
+        has = _ITEMS[kind] = hasattr(kind, "__getitem__")
+    return has
+
+
+_ITEMS: dict[type, bool] = {}
 _FIELD_NAMES: weakref.WeakKeyDictionary[Callable[[Any], Any], str] = weakref.WeakKeyDictionary()
 # the name each getter :func:`field` made reads (a generated loop reads it inline)
 
