@@ -22,13 +22,14 @@ the child's ``VmHWM`` (the interpreter and the engine's imports included); its t
 is the job's wall time, from before its first read to its answer.  Each job runs
 ``ROUNDS`` times (``LAZYFUN_BENCH_JOBS_ROUNDS``, 3 unless set), the engines taking
 turns, and the table shows each engine's fastest run and its highest peak (one run
-alone strayed by up to 60% on this machine).  lazyfun's jobs are
-written as ``docs/pipelines.md`` teaches (``read_jsonl`` with a ``catch`` of the bad
-lines, ``aggregate``, ``top``, ``tumbling``, ``sort(memory=).to_parquet``, ``join``
-with ``read_csv``); DuckDB's and polars' as their users would write them, their bad
-lines skipped as each allows (a row of NULLs dropped).  Every answer is set beside
-lazyfun's (counts exactly, sums to 1e-9 of their size, the sorted files by their key
-columns), and each job ends with the target: lazyfun within 3x of DuckDB's time at no
+alone strayed by up to 60% on this machine).  lazyfun's jobs are written as
+``docs/pipelines.md`` teaches (``read_jsonl`` of a type, the msgspec Struct ``Event``, as
+polars is given the log's schema, with a ``catch`` of the bad lines, ``aggregate``,
+``top``, ``tumbling``, ``sort(memory=).to_parquet``, ``join`` with ``read_csv`` of the
+Struct ``User``); DuckDB's and polars' as their users would write them, their bad lines
+skipped as each allows (a row of NULLs dropped).  Every answer is set beside lazyfun's
+(counts exactly, sums to 1e-9 of their size, the sorted files by their key columns), and
+each job ends with the target: lazyfun within 3x of DuckDB's time at no
 more than DuckDB's peak.  An engine that is not installed is skipped with one line
 (``pip install 'lazyfun[bench]'`` brings both).
 
@@ -48,9 +49,11 @@ import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from operator import itemgetter
+from operator import attrgetter
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
+
+import msgspec
 
 from benchmarks.common import ROOT, verdict
 
@@ -70,7 +73,16 @@ SPAN = 30 * 86_400  # seconds of events: 720 hours
 DISORDER = 300  # seconds an event's time may lag the latest before it
 
 
-class User(TypedDict):
+class Event(msgspec.Struct):
+    """A line of the log, as lazyfun's ``read_jsonl`` decodes it."""
+
+    ts: str
+    kind: str
+    user: int
+    amount: float
+
+
+class User(msgspec.Struct):
     """A row of users.csv, as lazyfun's ``read_csv`` converts it."""
 
     id: int
@@ -133,29 +145,29 @@ def _lazyfun(job: str, events: Path, users: Path, out: Path) -> tuple[Answer, in
     from lazyfun.io import read_csv, read_jsonl
 
     bad: list[int | None] = []  # the bad lines' numbers
-    log = read_jsonl(events).catch(RecordError, do=lambda error: bad.append(error.line))
+    log = read_jsonl(events, Event).catch(RecordError, do=lambda error: bad.append(error.line))
     EXPLAINED.append(log)
     answer: Answer
     if job == "per kind":
-        kinds = log.aggregate(itemgetter("kind"), n="count", total=("sum", "amount"))
+        kinds = log.aggregate(attrgetter("kind"), n="count", total=("sum", "amount"))
         answer = {k: [v["n"], v["total"]] for k, v in kinds.items()}
     elif job == "top users":
-        totals = log.aggregate(itemgetter("user"), total=("sum", "amount"))
+        totals = log.aggregate(attrgetter("user"), total=("sum", "amount"))
         best = stream(totals.items()).top(10, key=lambda kv: kv[1]["total"], reverse=True)
         answer = [[user, v["total"]] for user, v in best]
     elif job == "per hour":  # event-time windows of an hour, per kind, as they close
-        hourly = log.tumbling(3600, on="ts", by=itemgetter("kind"), lateness=DISORDER, n="count")
+        hourly = log.tumbling(3600, on="ts", by=attrgetter("kind"), lateness=DISORDER, n="count")
         EXPLAINED.append(hourly)
         answer = {f"{w.key} {_stamp(w.start)[:13]}": w.values["n"] for w in hourly}
     elif job == "sort to parquet":
-        ordered = log.sort(key=lambda e: (e["user"], e["ts"]), memory=BUDGET)
+        ordered = log.sort(key=attrgetter("user", "ts"), memory=BUDGET)
         EXPLAINED.append(ordered)
         answer = ordered.to_parquet(out / "lazyfun.parquet")
     else:
         pairs = log.join(read_csv(users, User), "user", other_on="id")
         EXPLAINED.append(pairs)
         countries = pairs.aggregate(
-            lambda pair: pair[1]["country"], n="count", total=("sum", lambda p: p[0]["amount"])
+            lambda pair: pair[1].country, n="count", total=("sum", lambda p: p[0].amount)
         )
         answer = {k: [v["n"], v["total"]] for k, v in countries.items()}
     return answer, len(bad)
