@@ -456,8 +456,13 @@ def _calls(part: list[Any]) -> tuple[Callable[..., Any], list[tuple[Any, ...]]] 
         or not all(map(operator.is_, map(type, part), repeat(kind)))
     ):
         return None
+    # what pickle asks of each, or where that is object's, what object's asks in turn
+    reduce: Callable[[Any], Any] = _REDUCE
+    own: Any = kind
+    if own.__reduce_ex__ is object.__reduce_ex__ and own.__reduce__ is not object.__reduce__:
+        reduce = own.__reduce__
     try:
-        reduced = list(map(_REDUCE, part))
+        reduced = list(map(reduce, part))
     except Exception:  # pickle itself will say what it cannot write
         return None
     if not all(map(operator.is_, map(type, reduced), repeat(tuple))) or any(
