@@ -6,21 +6,24 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
 from lazyfun import stream
 
+T = TypeVar("T")
 
-class Flaky(Iterator[int]):
+
+class Flaky(Iterator[T]):
     """A resumable source: the items of ``items``, raising ``ValueError`` instead at the
-    positions in ``failing`` and going on with the next one, as a Stream step does."""
+    positions in ``failing`` and going on with the next one, as a Stream step does;
+    ``at`` counts the reads."""
 
-    def __init__(self, items: list[int], failing: set[int]) -> None:
+    def __init__(self, items: list[T], failing: set[int]) -> None:
         self.items, self.failing, self.at = items, failing, 0
 
-    def __next__(self) -> int:
+    def __next__(self) -> T:
         if self.at >= len(self.items):
             raise StopIteration
         self.at += 1
@@ -33,7 +36,7 @@ class AsyncFlaky:
     """``Flaky`` as an async iterator."""
 
     def __init__(self, items: list[int], failing: set[int]) -> None:
-        self.flaky = Flaky(items, failing)
+        self.flaky: Flaky[int] = Flaky(items, failing)
 
     def __aiter__(self) -> AsyncFlaky:
         return self

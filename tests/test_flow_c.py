@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from lazyfun.streams.sync import flow, steps
 from lazyfun.streams.sync.steps import DROPPED, Recovery
+from tests import raising
 from tests.test_flow import FakeClock
 
 try:
@@ -315,10 +316,11 @@ def test_a_folder_gives_the_python_loops_states_and_errors_at_the_same_items(
 
 
 def _folded(
-    key: Any, spec: dict[str, Any], items: list[Any], engine: bool, memory: int | None = None
-) -> tuple[list[str], str]:
+    key: Any, spec: dict[str, Any], items: Iterable[Any], engine: bool, memory: int | None = None
+) -> tuple[list[tuple[str, int | None]], str]:
     """Each error of folding ``items`` by ``spec`` (in order: the fold goes on after
-    each) and the output, by the C ``Folder`` (``engine``) or the Python loop."""
+    each), with the reads a :class:`Flaky` source had made by then, and the output, by
+    the C ``Folder`` (``engine``) or the Python loop."""
     from lazyfun.streams import verbs
 
     acc = verbs.Accumulators(key, verbs.reductions(spec), memory=memory)
@@ -330,7 +332,7 @@ def _folded(
             acc.add_all(source)
             break
         except Exception as error:
-            errors.append(f"{type(error).__name__}: {error}")
+            errors.append((f"{type(error).__name__}: {error}", getattr(source, "at", None)))
     try:
         return errors, repr(list(acc.output().items()))
     except TypeError as error:  # a sum of numbers and None ends in a TypeError, in both
@@ -369,34 +371,12 @@ def test_law_a_folders_table_of_integer_keys_is_the_python_loops_dict(
     assert _folded(by, spec, items, True) == _folded(by, spec, items, False)
 
 
-class _Flaky:
-    """The items in order, raising a ValueError in place of each ``_FAILS`` among them and
-    going on after it; ``at`` counts what was taken."""
-
-    def __init__(self, items: list[Any]) -> None:
-        self.items, self.at = items, 0
-
-    def __iter__(self) -> _Flaky:
-        return self
-
-    def __next__(self) -> Any:
-        if self.at == len(self.items):
-            raise StopIteration
-        self.at += 1
-        item = self.items[self.at - 1]
-        if item is _FAILS:
-            raise ValueError(f"the source failed at {self.at - 1}")
-        return item
-
-
-_FAILS = object()  # the source raises there
 _RINGED = st.one_of(
     st.fixed_dictionaries({"k": st.integers(0, 2**20), "v": st.floats(width=64)}),
     st.fixed_dictionaries({"k": st.integers(0, 30), "v": st.floats(-1e6, 1e6)}),
     st.fixed_dictionaries({"k": st.integers(0, 30)}),  # no value: a KeyError in reading it
     st.fixed_dictionaries({"k": st.just(-1), "v": st.just(1.0)}),  # the key function fails
     st.fixed_dictionaries({"k": _KEYS, "v": _VALUES}),  # one the table cannot hold
-    st.just(_FAILS),
 )
 
 
@@ -408,11 +388,12 @@ def _key_or_fail(item: dict[str, Any]) -> Any:
 
 @given(
     items=st.lists(_RINGED, max_size=120),
+    failing=st.sets(st.integers(0, 130)),
     named=st.lists(st.sampled_from(["count", "sum"]), min_size=1, max_size=3),
     by=st.sampled_from(["name", "function"]),
 )
 def test_law_a_folder_reading_ahead_folds_every_item_it_takes_before_an_error_passes(
-    items: list[Any], named: list[str], by: str
+    items: list[Any], failing: set[int], named: list[str], by: str
 ) -> None:
     """While the table holds the states, the C fold reads a few items ahead of folding
     them (to fetch their keys' places in memory); an error in reading an item (the
@@ -425,24 +406,8 @@ def test_law_a_folder_reading_ahead_folds_every_item_it_takes_before_an_error_pa
         pytest.skip("the C flow engine is not in use")
     spec = {f"r{i}": name if name == "count" else (name, "v") for i, name in enumerate(named)}
     key: Any = verbs.field("k") if by == "name" else _key_or_fail
-
-    def folded(engine: bool) -> tuple[list[tuple[str, int]], str]:
-        acc = verbs.Accumulators(key, verbs.reductions(spec))
-        acc._add_all = verbs._adder(key, acc.named or [], engine=engine)
-        acc.state = verbs._states(acc._add_all)
-        errors, source = [], _Flaky(items)
-        while True:
-            try:
-                acc.add_all(source)
-                break
-            except Exception as error:
-                errors.append((f"{type(error).__name__}: {error}", source.at))
-        try:
-            return errors, repr(list(acc.output().items()))
-        except TypeError as error:  # a sum of numbers and None ends in a TypeError, in both
-            return errors, repr(error)
-
-    assert folded(True) == folded(False)
+    folded = [_folded(key, spec, raising.Flaky(items, failing), engine) for engine in (True, False)]
+    assert folded[0] == folded[1]
 
 
 def test_a_folders_table_holds_many_keys_and_says_each_state() -> None:
