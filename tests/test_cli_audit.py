@@ -122,6 +122,7 @@ def test_a_missing_file_is_one_line() -> None:
         (["queens", "8", "--jobs", "2"], "--jobs and --scheduler go with --count"),
         (["study", "queens", "--to", "40"], "--to"),
         (["study", "sudoku", "--to", "60"], "--to <= 6"),
+        (["study", "learning", "--model", "golomb 99"], "no model 'golomb 99': --model takes"),
         (["sudoku", "generate", "--size", "36"], "'36' is not one of '4', '9', '16', '25'"),
         (["sudoku", "generate", "-n", "-5"], "--number must be at least 1"),
     ],

@@ -8,7 +8,7 @@ bar, the one renderer of answers).
 - ``lazyfun sudoku explain|hint|rate|show`` (:mod:`lazyfun.cli.explain`);
 - ``lazyfun queens`` (:mod:`lazyfun.cli.queens`);
 - ``lazyfun csp solve|install-solver`` (:mod:`lazyfun.cli.csp`);
-- ``lazyfun study queens|sudoku|evaluation|tree|report`` (:mod:`lazyfun.cli.study`);
+- ``lazyfun study queens|sudoku|evaluation|learning|tree|report`` (:mod:`lazyfun.cli.study`);
 - ``lazyfun demo`` (:mod:`lazyfun.cli.demo`).
 
 User errors (a board that is not a board, a missing extra, a bad line)
@@ -60,13 +60,14 @@ sudoku_app = typer.Typer(
     ),
 )
 study_app = typer.Typer(
-    help="Eager against lazy, measured: time, memory, work.",
+    help="Eager against lazy, and learning against none, measured: time, memory, work.",
     no_args_is_help=True,
     cls=group(
         {
             "queens": ("lazyfun.cli.study", "queens_command", None),
             "sudoku": ("lazyfun.cli.study", "sudoku_command", None),
             "evaluation": ("lazyfun.cli.study", "evaluation_command", None),
+            "learning": ("lazyfun.cli.study", "learning_command", None),
             "tree": ("lazyfun.cli.study", "tree_command", None),
             "report": ("lazyfun.cli.study", "report_command", None),
         }

@@ -31,6 +31,13 @@ from lazyfun.study import (
     table_rows,
 )
 from lazyfun.study.evaluation import FIB_LARGEST_NAIVE, evaluation_notes
+from lazyfun.study.learning import (
+    DEFAULT_MODELS,
+    LEARNING_MODELS,
+    learning_notes,
+    learning_table_rows,
+    study_learning,
+)
 from lazyfun.study.measure import RUNS
 from lazyfun.study.queens import LARGEST_BOARD, queens_notes
 from lazyfun.study.sudoku import LARGEST_BLANKS, sudoku_notes
@@ -48,9 +55,17 @@ RunsOpt = Annotated[
     int,
     value("--runs", metavar="R", help=f"Timed runs per row, the best kept (default {RUNS})."),
 ]
-LEFT = ("version", "strategy", "program")  # text columns, aligned left
+LEFT = (
+    "version",
+    "strategy",
+    "program",
+    "model",
+    "learning",
+    "found",
+)  # text columns, aligned left
 # plain lines: each column as wide as its heading, and these as wide as their widest cells
 WIDE = {"n": 2, "version": 13, "strategy": 12, "time": 17, "spread": 6, "peak memory": 11}
+WIDE |= {"model": 13, "nodes": 7, "nogoods": 7, "found": 13}
 
 
 def _runs(runs: int) -> int:
@@ -255,6 +270,37 @@ def evaluation_command(
     )
     if plot is not None:
         _plot(lambda: plot_evaluation(measured, plot), plot)
+
+
+def learning_command(
+    models: Annotated[
+        list[str] | None,
+        value(
+            "--model",
+            metavar="NAME",
+            help=f"A model to search ({', '.join(LEARNING_MODELS)}; repeatable).",
+        ),
+    ] = None,
+    runs: RunsOpt = RUNS,
+) -> None:
+    """One model searched with nogoods (learning from each restart) and without.
+
+    Each row is printed when it is measured: the nodes, failures, nogoods and time of
+    the search, and what it found (the same either way).
+    """
+    runs = _runs(runs)
+    chosen = models or list(DEFAULT_MODELS)
+    unknown = [name for name in chosen if name not in LEARNING_MODELS]
+    if unknown:
+        takes = ", ".join(LEARNING_MODELS)
+        raise fail(f"no model {', '.join(map(repr, unknown))}: --model takes {takes}")
+    _measure(
+        "Learning: the same search with nogoods and without",
+        ("model", "learning", "nodes", "failures", "nogoods", "time", "found"),
+        lambda tell: study_learning(chosen, runs=runs, progress=tell),
+        learning_table_rows,
+        learning_notes,
+    )
 
 
 def tree_command(

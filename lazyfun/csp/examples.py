@@ -8,19 +8,22 @@
 - ``golomb_model``: Golomb rulers (CSPLib prob006), the shortest wanted;
 - ``knapsack_model``: 0-1 knapsack, the most value wanted; ``HIKING`` is
   Rosetta Code's 22-item instance (capacity 400, optimum 1030);
-  ``correlated_items`` draws Pisinger's strongly correlated instances.
+  ``correlated_items`` draws Pisinger's strongly correlated instances;
+- ``random_csp_model``: a random binary CSP (model B), pairs of decisions
+  constrained by tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, product
 from random import Random
 from typing import Literal
 
 from lazyfun.csp.modelling.constraints import Decision, all_different, total
 from lazyfun.csp.modelling.domain import Domain, ModelError
 from lazyfun.csp.modelling.model import Model
+from lazyfun.csp.modelling.relations import table
 
 __all__ = [
     "HIKING",
@@ -29,6 +32,7 @@ __all__ = [
     "golomb_model",
     "knapsack_model",
     "queens_model",
+    "random_csp_model",
     "send_more_money",
     "sudoku_model",
 ]
@@ -200,3 +204,24 @@ def correlated_items(
     weights = [rng.randint(1, spread) for _ in range(n)]
     items = [(f"item{k}", w, w + spread // 10) for k, w in enumerate(weights)]
     return items, sum(weights) // 2
+
+
+def random_csp_model(n: int, d: int, density: float, tightness: float, seed: int) -> Model:
+    """A random binary CSP (model B's kind): ``n`` decisions over ``0..d-1``, each pair
+    constrained with probability ``density`` by a table without a ``tightness`` share
+    of the value pairs, drawn by ``random.Random(seed)``.  Near ``tightness`` 0.38 with
+    fifty decisions over ten values at density 0.2, most have no solution, and proving
+    it is hard: a search meets the same dead ends again and again.
+
+    >>> m = random_csp_model(4, 3, 1.0, 0.0, seed=0)  # every pair allowed
+    >>> len(m.decisions), len(m.constraints), m.count()
+    (4, 6, 81)
+    """
+    rng = Random(seed)
+    m = Model()
+    xs = [m.decision(f"x{i}", Domain.integer_range(0, d - 1)) for i in range(n)]
+    pairs = [p for p in combinations(range(n), 2) if rng.random() < density]
+    for k, (i, j) in enumerate(pairs):
+        rows = [r for r in product(range(d), repeat=2) if rng.random() >= tightness]
+        m.add_constraint(f"t{k}", table([xs[i], xs[j]], rows))
+    return m

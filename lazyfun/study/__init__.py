@@ -5,6 +5,8 @@
 - :mod:`lazyfun.study.sudoku`: Bird's specification eager, lazy, and pruned;
 - :mod:`lazyfun.study.evaluation`: strict lists, call-by-name and
   call-by-need on Bird's specification and on Fibonacci;
+- :mod:`lazyfun.study.learning`: a constraint model searched with the
+  solver's nogoods and without;
 - :mod:`lazyfun.study.measure`: time (the best of a few runs), traced peak
   memory, and the charts;
 - :mod:`lazyfun.study.tree`: the search tree, drawn or summed up by depth;

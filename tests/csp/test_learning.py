@@ -6,8 +6,6 @@ on a hard random binary CSP the runs search fewer nodes with learning than witho
 from __future__ import annotations
 
 import io
-import random
-from itertools import combinations, product
 from pathlib import Path
 
 import pytest
@@ -26,6 +24,7 @@ from lazyfun.csp import (
     table,
     total,
 )
+from lazyfun.csp.examples import random_csp_model
 from lazyfun.csp.flatzinc import run
 from lazyfun.csp.flatzinc.protocol import main
 from lazyfun.csp.flatzinc.solver_config import configuration
@@ -247,26 +246,12 @@ def test_learning_beside_large_neighbourhoods_still_proves_the_optimum(
 # --- fewer nodes on a hard model ---
 
 
-def random_csp(n: int, d: int, density: float, tightness: float, seed: int) -> Model:
-    """A random binary CSP (model B's kind): ``n`` decisions over ``0..d-1``, each pair
-    constrained with probability ``density`` by a table without a ``tightness`` share
-    of the value pairs, drawn by ``random.Random(seed)``."""
-    rng = random.Random(seed)
-    m = Model()
-    xs = [m.decision(f"x{i}", Domain.integer_range(0, d - 1)) for i in range(n)]
-    pairs = [p for p in combinations(range(n), 2) if rng.random() < density]
-    for k, (i, j) in enumerate(pairs):
-        rows = [r for r in product(range(d), repeat=2) if rng.random() >= tightness]
-        m.add_constraint(f"t{k}", table([xs[i], xs[j]], rows))
-    return m
-
-
 def test_learning_searches_a_hard_random_csp_in_fewer_nodes() -> None:
     """Fifty decisions over ten values, seed 1: no solution.  Searched once by the solver's
     branching, 1,230 nodes; with learning (restarts that keep their nogoods), 589."""
-    plain = random_csp(50, 10, 0.2, 0.38, 1).solutions()
+    plain = random_csp_model(50, 10, 0.2, 0.38, 1).solutions()
     assert list(plain) == []
-    learnt = random_csp(50, 10, 0.2, 0.38, 1).solutions(learn=True)
+    learnt = random_csp_model(50, 10, 0.2, 0.38, 1).solutions(learn=True)
     assert list(learnt) == []
     assert learnt.nogoods > 0
     assert learnt.nodes < plain.nodes * 3 // 4, (learnt.nodes, plain.nodes)
