@@ -176,14 +176,16 @@ def test_the_study_page_shows_its_tables_charts_tree_and_pipelines_offline(
 
     assert isinstance(browser, WebDriver)
     page = tmp_path / "study.html"
-    html = report_page(queens_sizes=range(4, 7), blanks=range(1, 3), runs=1, tree_n=5)
+    html = report_page(
+        queens_sizes=range(4, 7), blanks=range(1, 3), runs=1, tree_n=5, learning=["queens 6"]
+    )
     page.write_text(html, encoding="utf-8")
     browser.get(page.as_uri())
     pictures = browser.execute_script(_PICTURES)
     assert len(pictures) == 3  # two charts and the tree
     assert all(width > 400 and height > 150 for width, height in pictures), pictures
     assert browser.execute_script("return document.querySelectorAll('tbody tr').length") == (
-        3 * 3 + 2 * 3
+        3 * 3 + 2 * 3 + 2  # queens, Sudoku, the learning model without nogoods and with
     )
     explained = browser.execute_script(
         "return [...document.querySelectorAll('.side pre')].map(p => p.innerText)"

@@ -1,13 +1,16 @@
 r"""One page for the class: the study's tables, charts, search tree and a pipeline explained.
 
 :func:`report_page` measures the queens and Sudoku studies, draws their charts,
-the search tree of the lazy queens search, and runs one pipeline twice, lazy
+the search tree of the lazy queens search, searches constraint models with the
+solver's nogoods and without, and runs one pipeline twice, lazy
 and with an eager step, each explained with its counts (``explain(analyze=True)``),
 and lays them out as one self-contained HTML file: the charts are inline SVG,
 the styles inline, nothing fetched from the network, so the page opens from a
 USB stick in a classroom without a connection.
 
->>> page = report_page(queens_sizes=range(4, 6), blanks=range(1, 3), runs=1, tree_n=4)
+>>> page = report_page(
+...     queens_sizes=range(4, 6), blanks=range(1, 3), runs=1, tree_n=4, learning=["queens 6"]
+... )
 >>> addresses = re.sub(r' xmlns(:\w+)?="[^"]*"', "", page)  # namespaces are names only
 >>> page.startswith("<!doctype html>"), page.count("<svg"), "http" in addresses
 (True, 3, False)
@@ -22,6 +25,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from lazyfun.streams.stream import Stream, stream
+from lazyfun.study.learning import learning_notes, learning_table_rows, study_learning
 from lazyfun.study.measure import RUNS
 from lazyfun.study.queens import queens_figure, queens_notes, study_queens, table_rows
 from lazyfun.study.sudoku import study_sudoku, sudoku_figure, sudoku_notes, sudoku_table_rows
@@ -66,7 +70,7 @@ def _pipelines() -> tuple[Stream[int], Stream[int]]:
 
 
 def _table(headings: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    text = {"version", "strategy", "program"}
+    text = {"version", "strategy", "program", "model", "learning", "found"}
 
     def cell(tag: str, heading: str, value: str) -> str:
         kind = ' class="text"' if heading in text else ""
@@ -100,16 +104,19 @@ def report_page(
     blanks: Iterable[int] = range(1, 6),
     runs: int = RUNS,
     tree_n: int = 6,
+    learning: Iterable[str] = ("random CSP 50", "golomb 9"),
 ) -> str:
     """The study as one self-contained HTML page (needs matplotlib, for the charts).
 
     Sections: the queens study (table, notes, chart), the Sudoku study (the same), the
     search tree of ``tree_n`` queens to its first solution (drawn, and depth by depth),
-    and :data:`PIPELINE` lazy and with ``.sort()``, each ``explain(analyze=True)``.
+    the ``learning`` models searched without nogoods and with them (table, notes), and
+    :data:`PIPELINE` lazy and with ``.sort()``, each ``explain(analyze=True)``.
     """
     queens = list(study_queens(queens_sizes, run_limit=run_limit, runs=runs))
     sudoku = list(study_sudoku(blanks, runs=runs))
     tree = queens_tree(tree_n, 1)
+    learnt = list(study_learning(learning, runs=runs))
     lazy, eager = _pipelines()
     results = (lazy.to_list(), eager.to_list())
     explained = [
@@ -145,6 +152,14 @@ def report_page(
             "What the lazy search built, inside the eager tree",
             f'<div class="tree">{tree_svg(tree)}</div>',
             f"<pre>{escape(tree_summary(tree))}</pre>",
+        ),
+        _section(
+            "Learning from failure: the same search with nogoods and without",
+            _table(
+                ("model", "learning", "nodes", "failures", "nogoods", "time", "found"),
+                learning_table_rows(learnt),
+            ),
+            notes(escape("\n".join(learning_notes(learnt)))),
         ),
         _section(
             "One pipeline, lazy and with one eager step: explain(analyze=True)",
