@@ -33,7 +33,9 @@ from lazyfun.study import (
 from lazyfun.study.evaluation import FIB_LARGEST_NAIVE, evaluation_notes
 from lazyfun.study.learning import (
     DEFAULT_MODELS,
+    LEARNING_HEADINGS,
     LEARNING_MODELS,
+    LEARNING_TITLE,
     learning_notes,
     learning_table_rows,
     study_learning,
@@ -295,8 +297,8 @@ def learning_command(
         takes = ", ".join(LEARNING_MODELS)
         raise fail(f"no model {', '.join(map(repr, unknown))}: --model takes {takes}")
     _measure(
-        "Learning: the same search with nogoods and without",
-        ("model", "learning", "nodes", "failures", "nogoods", "time", "found"),
+        LEARNING_TITLE,
+        LEARNING_HEADINGS,
         lambda tell: study_learning(chosen, runs=runs, progress=tell),
         learning_table_rows,
         learning_notes,

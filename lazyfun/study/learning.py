@@ -23,7 +23,9 @@ from lazyfun.csp.examples import golomb_model, knapsack_model, queens_model, ran
 from lazyfun.study.measure import RUNS, seconds_cell, timed
 
 __all__ = [
+    "LEARNING_HEADINGS",
     "LEARNING_MODELS",
+    "LEARNING_TITLE",
     "LearningMeasurement",
     "learning_notes",
     "learning_table_rows",
@@ -42,6 +44,8 @@ LEARNING_MODELS: dict[str, Callable[[], Model]] = {
     "knapsack": lambda: knapsack_model()[0],
 }
 DEFAULT_MODELS = ("random CSP 50", "queens 9", "golomb 9", "knapsack")
+LEARNING_TITLE = "Learning from failure: the same search with nogoods and without"
+LEARNING_HEADINGS = ("model", "learning", "nodes", "failures", "nogoods", "time", "found")
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,8 @@ def _search_into(searched: list[LearningMeasurement], name: str, learn: bool) ->
 
 
 def learning_table_rows(measured: Iterable[LearningMeasurement]) -> Iterator[tuple[str, ...]]:
-    """Cells for a table: model, learning (on or off), nodes, failures, nogoods, time,
-    found."""
+    """Cells for a table under :data:`LEARNING_HEADINGS`: model, learning (on or off),
+    nodes, failures, nogoods, time, found."""
     for m in measured:
         on = "on" if m.learn else "off"
         counts = (f"{m.nodes:,}", f"{m.failures:,}", f"{m.nogoods:,}")

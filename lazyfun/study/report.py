@@ -25,7 +25,13 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from lazyfun.streams.stream import Stream, stream
-from lazyfun.study.learning import learning_notes, learning_table_rows, study_learning
+from lazyfun.study.learning import (
+    LEARNING_HEADINGS,
+    LEARNING_TITLE,
+    learning_notes,
+    learning_table_rows,
+    study_learning,
+)
 from lazyfun.study.measure import RUNS
 from lazyfun.study.queens import queens_figure, queens_notes, study_queens, table_rows
 from lazyfun.study.sudoku import study_sudoku, sudoku_figure, sudoku_notes, sudoku_table_rows
@@ -154,11 +160,8 @@ def report_page(
             f"<pre>{escape(tree_summary(tree))}</pre>",
         ),
         _section(
-            "Learning from failure: the same search with nogoods and without",
-            _table(
-                ("model", "learning", "nodes", "failures", "nogoods", "time", "found"),
-                learning_table_rows(learnt),
-            ),
+            LEARNING_TITLE,
+            _table(LEARNING_HEADINGS, learning_table_rows(learnt)),
             notes(escape("\n".join(learning_notes(learnt)))),
         ),
         _section(
