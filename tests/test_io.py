@@ -732,3 +732,30 @@ def test_a_csv_rows_error_is_at_the_line_it_starts_on(tmp_path: Path) -> None:
     rows = read_csv(path, _Pair).catch(RecordError, do=errors.append).to_list()
     assert rows == [{"n": 1, "word": "one"}, {"n": 6, "word": "six"}]
     assert [error.line for error in errors] == [3, 5, 7]
+
+
+def test_a_csv_columns_repeats_share_one_string_while_it_has_few_values(tmp_path: Path) -> None:
+    # a column of few values (a country) holds one string a value across the file; one
+    # past SHARED values (a bucket of 2,000) is let be, so what is kept for it stays
+    # bounded; the records are the same either way, with a type or without
+    from lazyfun.io.sources import SHARED
+
+    path = tmp_path / "users.csv"
+    lines = [f"{n},{'de' if n % 3 else 'fr-ca'},{n % 2000}" for n in range(3000)]
+    path.write_text("id,country,bucket\n" + "\n".join(lines) + "\n")
+    records = read_csv(path).to_list()
+    assert records == [
+        {"id": str(n), "country": "de" if n % 3 else "fr-ca", "bucket": str(n % 2000)}
+        for n in range(3000)
+    ]
+    assert len({id(record["country"]) for record in records}) == 2
+    assert len({id(record["bucket"]) for record in records}) > 2000 > SHARED
+
+    class User(msgspec.Struct):
+        id: int
+        country: str
+        bucket: int
+
+    typed = read_csv(path, User).to_list()
+    assert [(u.id, u.country) for u in typed] == [(int(r["id"]), r["country"]) for r in records]
+    assert len({id(user.country) for user in typed}) == 2

@@ -26,7 +26,7 @@ import csv
 import operator
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, suppress
 from itertools import repeat
 from types import GenericAlias
@@ -499,6 +499,7 @@ class _Text(Iterator[str]):
 
 
 AHEAD = 512  # the rows a CSV source reads and converts at once from a file
+SHARED = 1024  # the most values of a CSV column whose repeats share one string
 
 
 class _Failed:
@@ -539,6 +540,7 @@ class Csv(FileSource[T]):
         self.rows_type = GenericAlias(list, (type,))  # what a batch converts to
         self.start = 0  # the line the row read last starts on
         self.begun: dict[str, Any] | None = None  # the mark before the rows read ahead
+        self.sharing: tuple[list[str] | None, dict[int, dict[str, str]]] = (None, {})
 
     def _next_line_of_file(self) -> bytes | None:
         line = next(self.lines, None)
@@ -644,13 +646,26 @@ class Csv(FileSource[T]):
         header = self.header
         assert header is not None
         if all(map(operator.eq, map(len, rows), repeat(len(header)))):
-            records = list(map(dict, map(zip, repeat(header), rows)))
+            records = list(map(dict, map(zip, repeat(header), self._shared(rows, header))))
             if self.type is None:
                 return records
             with suppress(self.invalid):
                 converted: list[Any] = self.convert(records, self.rows_type, strict=False)
                 return converted
         return [self._outcome(row, start) for row, start in zip(rows, starts, strict=True)]
+
+    def _shared(self, rows: list[list[str]], header: list[str]) -> Iterable[Sequence[str]]:
+        """``rows`` with a column's repeated values one string, for each column that has
+        held at most :data:`SHARED` values so far (one past that is let be from then on):
+        a country or a kind is one object, held once and hashed once."""
+        if self.sharing[0] is not header:  # a file's first rows
+            self.sharing = (header, {j: {} for j in range(len(header))})
+        columns: list[Sequence[str]] = list(zip(*rows, strict=True))
+        for j, seen in list(self.sharing[1].items()):
+            columns[j] = list(map(seen.setdefault, columns[j], columns[j]))
+            if len(seen) > SHARED:
+                del self.sharing[1][j]
+        return zip(*columns, strict=True)
 
     def _outcome(self, row: list[str], start: int) -> Any:
         """The record of ``row``, or its error as a :class:`_Failed`."""
