@@ -73,8 +73,9 @@ SPAN = 30 * 86_400  # seconds of events: 720 hours
 DISORDER = 300  # seconds an event's time may lag the latest before it
 
 
-class Event(msgspec.Struct):
-    """A line of the log, as lazyfun's ``read_jsonl`` decodes it."""
+class Event(msgspec.Struct, gc=False):
+    """A line of the log, as lazyfun's ``read_jsonl`` decodes it (plain values, no cycle:
+    left out of the garbage collector's count, as msgspec advises for such a Struct)."""
 
     ts: str
     kind: str
@@ -82,7 +83,7 @@ class Event(msgspec.Struct):
     amount: float
 
 
-class User(msgspec.Struct):
+class User(msgspec.Struct, gc=False):
     """A row of users.csv, as lazyfun's ``read_csv`` converts it."""
 
     id: int
