@@ -57,14 +57,8 @@ RunsOpt = Annotated[
     int,
     value("--runs", metavar="R", help=f"Timed runs per row, the best kept (default {RUNS})."),
 ]
-LEFT = (
-    "version",
-    "strategy",
-    "program",
-    "model",
-    "learning",
-    "found",
-)  # text columns, aligned left
+# text columns, aligned left
+LEFT = ("version", "strategy", "program", "model", "learning", "found")
 # plain lines: each column as wide as its heading, and these as wide as their widest cells
 WIDE = {"n": 2, "version": 13, "strategy": 12, "time": 17, "spread": 6, "peak memory": 11}
 WIDE |= {"model": 13, "nodes": 7, "nogoods": 7, "found": 13}

@@ -335,10 +335,10 @@ fold_ahead(Folder *self, PyObject *iterator, States *states)
         long long key;
         read_failed = read_one(self, item, &k, values) < 0;
         Py_DECREF(item);
-        int holds = read_failed ? 0 : table_key(states, k, values, &key);
         if (read_failed) {
             continue;
         }
+        int holds = table_key(states, k, values, &key);
         if (holds > 0) {
             table_touch(&states->table, key);
             ring.keys[slot] = k;
