@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -615,6 +616,88 @@ def test_law_the_c_probe_is_the_python_probe(
             patch.setattr(flow, "BUILT", built)
             pairs = vsteps.hash_join(_rows(n, failing, generator, kinds), key, other, table, left)
             return outcomes(pairs, 60)
+
+    assert joined(True) == joined(False)
+
+
+class _Slotted(msgspec.Struct):
+    """An item whose ``id`` is a slot: the probe may see it ahead in a run."""
+
+    id: Any
+    at: int
+
+
+class _Watched:
+    """An item whose ``id`` runs code to read: each read counted (never seen ahead)."""
+
+    reads = 0
+
+    def __init__(self, id: Any, at: int) -> None:
+        self._id, self.at = id, at
+
+    @property
+    def id(self) -> Any:
+        _Watched.reads += 1
+        return self._id
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Watched) and (self._id, self.at) == (other._id, other.at)
+
+    def __repr__(self) -> str:
+        return f"_Watched({self._id!r}, {self.at})"
+
+
+@given(
+    st.lists(st.one_of(st.lists(st.integers(-2, 12), max_size=20), st.none()), max_size=8),
+    st.lists(st.integers(0, 9), max_size=12),
+    st.sampled_from([_Slotted, _Watched]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_law_a_probe_looking_ahead_in_a_run_gives_the_pairs_and_reads_of_the_python_probe(
+    runs: list[list[int] | None],
+    ids: list[int],
+    kind: Callable[[Any, int], Any],
+    caught: bool,
+    left: bool,
+) -> None:
+    # A run's items (decoded ahead, as read_jsonl's), through a catch or not, probed by
+    # their field: the C probe asks the cache for the rows of the items it sees ahead,
+    # and still gives the Python probe's pairs and errors, each after the same reads of
+    # the source, and reads a field that runs code as often (never ahead)
+    from lazyfun.streams.joins import HashTable
+    from lazyfun.streams.sync import vsteps
+    from lazyfun.streams.sync._flow import Runs
+    from lazyfun.streams.verbs import field
+
+    class Listed(Runs):
+        def __init__(self) -> None:
+            self.left, self.before = iter(runs), 0
+
+        def _refill(self) -> None:
+            self.before += len(self.run or [])
+            run = next(self.left)  # StopIteration: the end
+            self.run = None
+            if run is None:
+                raise KeyError("a failed record")
+            self.run = [kind(k if k != 11 else str(k), at) for at, k in enumerate(run)]
+
+        def read(self) -> int:
+            return self.before + self.given
+
+    def joined(built: bool) -> list[object]:
+        _Watched.reads = 0
+        table: HashTable[Any] = HashTable(lambda row: row["id"], None)
+        other = iter([{"id": k, "row": place} for place, k in enumerate(ids)])
+        listed = Listed()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(flow, "BUILT", built)
+            source: Iterator[Any] = flow.catch(listed, Recovery((KeyError,))) if caught else listed
+            pairs = vsteps.hash_join(source, field("id"), other, table, left)
+            seen: list[object] = []
+            for outcome in outcomes(pairs, 90):
+                seen.append((outcome, listed.read(), _Watched.reads))
+            return seen
 
     assert joined(True) == joined(False)
 

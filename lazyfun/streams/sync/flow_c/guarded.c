@@ -167,6 +167,12 @@ Guarded_next_running(Guarded *self)
     return NULL;
 }
 
+PyObject *
+guarded_source(PyObject *guarded)
+{
+    return ((Guarded *)guarded)->source;
+}
+
 static PyObject *
 Guarded_next(Guarded *self)
 {

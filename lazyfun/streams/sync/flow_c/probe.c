@@ -2,6 +2,13 @@
  * _pairs with no generator between the items and their pairs. */
 #include "steps.h"
 
+#include <structmember.h>
+
+/* How many reads on the items are that look_ahead asks the cache for: an index entry's
+ * load takes a few of the loop's turns, then its row's, each out of the cache in a
+ * large join (the two loads that held each pair up). */
+enum { ROW_AHEAD = 4, INDEX_AHEAD = 12 };
+
 typedef struct {
     PyObject_HEAD
     PyObject *source;    /* the iterator of this side's items */
@@ -69,6 +76,78 @@ unmatched(Probe *self, PyObject *k)
     return 0;
 }
 
+/* The item source gives `ahead` reads after its next, where it is in hand already: in a
+ * Runs' run (its next is Runs' own), read through the catches (Guarded) that give its
+ * items on unchanged; NULL else.  Borrowed; nothing read, no code run. */
+static PyObject *
+seen_ahead(PyObject *source, Py_ssize_t ahead)
+{
+    while (source != NULL && Py_IS_TYPE(source, &GuardedType)) {
+        source = guarded_source(source);
+    }
+    if (source == NULL || Py_TYPE(source)->tp_iternext != RunsType.tp_iternext) {
+        return NULL;
+    }
+    return runs_ahead(source, ahead);
+}
+
+/* item's field `name` where reading it runs no code: a slot of its class (a msgspec
+ * Struct's field, a slotted dataclass's) that the generic getattr reads; NULL else.
+ * Borrowed. */
+static PyObject *
+seen_field(PyObject *item, PyObject *name)
+{
+    PyTypeObject *type = Py_TYPE(item);
+    if (type->tp_getattro != PyObject_GenericGetAttr) {
+        return NULL;
+    }
+    PyObject *found = _PyType_Lookup(type, name);
+    if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type) ||
+        !PyObject_TypeCheck(item, PyDescr_TYPE(found))) {
+        return NULL;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
+    if (member->type != T_OBJECT_EX && member->type != T_OBJECT) {
+        return NULL;
+    }
+    return *(PyObject **)((char *)item + member->offset);
+}
+
+/* Where the key of `item`, an item seen ahead, lies in index; -1 for none or not known. */
+static Py_ssize_t
+seen_place(Probe *self, PyObject *item)
+{
+    PyObject *k = item == NULL ? NULL : seen_field(item, self->name);
+    if (k == NULL || !PyLong_CheckExact(k)) {
+        return -1;
+    }
+    int overflow = 0;
+    long long at = PyLong_AsLongLongAndOverflow(k, &overflow);
+    return !overflow && at >= 0 && at < PyList_GET_SIZE(self->index) ? (Py_ssize_t)at : -1;
+}
+
+/* Ask the cache for what the items a few reads on will need, where they can be seen
+ * without reading them (seen_ahead, seen_field): the index entry of the one INDEX_AHEAD
+ * reads on, the row of the one ROW_AHEAD on (whose count its pair raises).  A hint and
+ * nothing more: nothing is read from the source and no code runs, so the pairs, the
+ * errors and when each item is read are the loop's own. */
+static void
+look_ahead(Probe *self)
+{
+    if (self->name == NULL || PyList_GET_SIZE(self->index) == 0) {
+        return;
+    }
+    PyObject **entries = ((PyListObject *)self->index)->ob_item;
+    Py_ssize_t at = seen_place(self, seen_ahead(self->source, INDEX_AHEAD));
+    if (at >= 0) {
+        __builtin_prefetch(&entries[at]);
+    }
+    at = seen_place(self, seen_ahead(self->source, ROW_AHEAD));
+    if (at >= 0 && entries[at] != self->missing) {
+        __builtin_prefetch(entries[at], 1);
+    }
+}
+
 static PyObject *
 Probe_step(Probe *self)
 {
@@ -86,6 +165,7 @@ Probe_step(Probe *self)
             return NULL;
         }
         self->taken++;
+        look_ahead(self);
         PyObject *k = self->name != NULL ? read_field(item, self->name)
                                          : PyObject_CallOneArg(self->key, item);
         if (k == NULL) {

@@ -27,6 +27,16 @@ Runs_next(Runs *self)
     }
 }
 
+PyObject *
+runs_ahead(PyObject *runs, Py_ssize_t ahead)
+{
+    Runs *self = (Runs *)runs;
+    if (self->run == NULL || ahead < 0 || ahead >= PyList_GET_SIZE(self->run) - self->given) {
+        return NULL;
+    }
+    return PyList_GET_ITEM(self->run, self->given + ahead);
+}
+
 static PyObject *
 Runs_get_run(Runs *self, void *Py_UNUSED(closure))
 {

@@ -30,6 +30,12 @@
  * sets the next run or raises (an error at its place, or StopIteration at the end);
  * setting `run` starts `given` over.
  *
+ * Seen ahead: runs_ahead(runs, k) is the item a Runs will give k reads after its next
+ * (0: the next), where its run holds it, else NULL; guarded_source(guarded) is the
+ * iterator a Guarded reads (NULL once it ended), which it gives on unchanged but for an
+ * exception.  Both borrowed, and neither runs any code: a look that changes nothing,
+ * for a prefetch.
+ *
  * Probe(source, key, name, first, index, more, matching, check, missing, left): a hash
  * join's pairs, (item, row) for each item of source and each row of its key (the key
  * read from the field `name`, or key(item) where name is None): the first row from
@@ -57,5 +63,8 @@ INTERNAL extern PyTypeObject FolderType;
 INTERNAL extern PyTypeObject AccsType;
 INTERNAL extern PyTypeObject RunsType;
 INTERNAL extern PyTypeObject ProbeType;
+
+INTERNAL PyObject *runs_ahead(PyObject *runs, Py_ssize_t ahead);
+INTERNAL PyObject *guarded_source(PyObject *guarded);
 
 #endif
