@@ -26,8 +26,9 @@ alone strayed by up to 60% on this machine).  lazyfun's jobs are written as
 ``docs/pipelines.md`` teaches (``read_jsonl`` of a type, the msgspec Struct ``Event``, as
 polars is given the log's schema, with a ``catch`` of the bad lines, ``aggregate``,
 ``top``, ``tumbling``, ``sort(memory=).to_parquet``, ``join`` with ``read_csv`` of the
-Struct ``User``); DuckDB's and polars' as their users would write them, their bad lines
-skipped as each allows (a row of NULLs dropped).  Every answer is set beside lazyfun's
+Struct ``User``, its pairs' fields read by ``field`` paths); DuckDB's and polars' as
+their users would write them, their bad lines skipped as each allows (a row of NULLs
+dropped).  Every answer is set beside lazyfun's
 (counts exactly, sums to 1e-9 of their size, the sorted files by their key columns), and
 each job ends with the target: lazyfun within 3x of DuckDB's time at no
 more than DuckDB's peak.  An engine that is not installed is skipped with one line
@@ -142,7 +143,7 @@ EXPLAINED: list[Any] = []  # the stream a lazyfun job read last, for its explain
 
 def _lazyfun(job: str, events: Path, users: Path, out: Path) -> tuple[Answer, int]:
     """A job as lazyfun's docs teach it, and how many bad lines it reported."""
-    from lazyfun import RecordError, stream
+    from lazyfun import RecordError, field, stream
     from lazyfun.io import read_csv, read_jsonl
 
     bad: list[int | None] = []  # the bad lines' numbers
@@ -167,8 +168,9 @@ def _lazyfun(job: str, events: Path, users: Path, out: Path) -> tuple[Answer, in
     else:
         pairs = log.join(read_csv(users, User), "user", other_on="id")
         EXPLAINED.append(pairs)
+        # each pair's fields by path, read inline by the fold
         countries = pairs.aggregate(
-            lambda pair: pair[1].country, n="count", total=("sum", lambda p: p[0].amount)
+            field(1, "country"), n="count", total=("sum", field(0, "amount"))
         )
         answer = {k: [v["n"], v["total"]] for k, v in countries.items()}
     return answer, len(bad)

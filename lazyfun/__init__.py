@@ -22,7 +22,15 @@ if TYPE_CHECKING:
     from lazyfun.io import RecordError
     from lazyfun.lazylist import LazyList, LazyListLoop
     from lazyfun.search import search
-    from lazyfun.streams import AsyncStream, Rate, Stream, StreamConsumedError, astream, stream
+    from lazyfun.streams import (
+        AsyncStream,
+        Rate,
+        Stream,
+        StreamConsumedError,
+        astream,
+        field,
+        stream,
+    )
     from lazyfun.vocab import (
         chunked,
         concat,
@@ -52,6 +60,7 @@ else:
             "lazyfun.streams.stream": ("AsyncStream", "Stream", "astream", "stream"),
             "lazyfun.streams.shared.parts": ("StreamConsumedError",),
             "lazyfun.streams.shared.calling": ("Rate",),
+            "lazyfun.streams.verbs": ("field",),
             "lazyfun.vocab": (
                 "chunked",
                 "concat",
@@ -88,6 +97,7 @@ __all__ = [
     "cp",
     "drop",
     "fair_cp",
+    "field",
     "first",
     "flatmap",
     "identity",

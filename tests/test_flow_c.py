@@ -316,6 +316,42 @@ def test_a_folder_gives_the_python_loops_states_and_errors_at_the_same_items(
     )
 
 
+_SIDES = st.one_of(
+    st.fixed_dictionaries({"k": st.integers(0, 3), "v": _VALUES}),
+    st.fixed_dictionaries({"v": _VALUES}),  # no k: a KeyError
+    st.builds(SimpleNamespace, k=st.integers(0, 3), v=_VALUES),  # attributes
+    st.tuples(st.integers(0, 3), _VALUES),  # places, and no names: an AttributeError
+    st.lists(st.integers(0, 3), max_size=2),  # a list: a place read, or an IndexError
+    st.integers(0, 3),  # nothing to read: a TypeError or an AttributeError
+)
+_PATHS = st.sampled_from([("k",), (1, "k"), (1, 0), (0, "v"), (0, 1), (-1, "v"), (2,), (0, 5)])
+
+
+@given(
+    pairs=st.lists(st.one_of(st.tuples(_SIDES, _SIDES), _SIDES), max_size=30),
+    by=_PATHS,
+    reads=st.lists(
+        st.tuples(st.sampled_from(["count", "sum", "min", "last"]), _PATHS), min_size=1, max_size=3
+    ),
+)
+def test_law_a_folder_reads_a_fields_path_as_the_python_getter_does(
+    pairs: list[Any], by: tuple[str | int, ...], reads: list[tuple[str, tuple[str | int, ...]]]
+) -> None:
+    """A key and values read by a path (``field(1, "k")``: a join's pair's field), inline
+    in C, give the states and errors, at the same items, of the Python loop calling the
+    path's getter: each step a place (``x[i]``) or a name (a key, else an attribute)."""
+    from lazyfun.streams import verbs
+
+    if verbs.FOLDER is None:
+        pytest.skip("the C flow engine is not in use")
+    spec: dict[str, Any] = {
+        f"r{i}": name if name == "count" else (name, verbs.field(*path))
+        for i, (name, path) in enumerate(reads)
+    }
+    key: Any = verbs.field(*by)
+    assert _folded(key, spec, pairs, True) == _folded(key, spec, pairs, False)
+
+
 def _folded(
     key: Any, spec: dict[str, Any], items: Iterable[Any], engine: bool, memory: int | None = None
 ) -> tuple[list[tuple[str, int | None]], str]:

@@ -967,6 +967,35 @@ def test_a_join_on_a_key_function_that_cannot_be_hashed() -> None:
     assert pairs == [({"id": 2}, {"id": 2})]
 
 
+def test_a_fields_path_reads_a_step_at_a_time_and_a_fold_reads_it_as_a_function_would() -> None:
+    import msgspec
+
+    from lazyfun import field
+
+    class User(msgspec.Struct):
+        id: int
+        country: str
+
+    pairs = [({"amount": 2.0}, User(1, "pt")), ({"amount": 3.5}, User(2, "pt"))]
+    pairs.append(({"amount": 1.0}, User(3, "fr")))
+    assert field("user", "id")({"user": {"id": 7}}) == 7  # a nested record
+    assert field(1, "country")(pairs[0]) == "pt"
+    assert field(-1)([4, 5]) == 5  # a place alone: x[place]
+    by_path = stream(pairs).aggregate(field(1, "country"), n="count", s=("sum", field(0, "amount")))
+    by_hand = stream(pairs).aggregate(
+        lambda p: p[1].country, n="count", s=("sum", lambda p: p[0]["amount"])
+    )
+    assert by_path == by_hand == {"pt": {"n": 2, "s": 5.5}, "fr": {"n": 1, "s": 1.0}}
+    assert "field(1, 'country')" in repr(stream(pairs).map(field(1, "country")))
+    with pytest.raises(IndexError):
+        field(2, "country")(pairs[0])  # a place past the pair: its IndexError
+    with pytest.raises(AttributeError):
+        field(1, "name")(pairs[0])
+    for wrong in [(1.5,), ("a", True), (len, "a"), ()]:
+        with pytest.raises(TypeError):
+            field(*wrong)  # type: ignore[arg-type]
+
+
 def test_a_field_is_an_items_value_of_that_name_else_its_attribute() -> None:
     from collections import namedtuple
     from dataclasses import dataclass

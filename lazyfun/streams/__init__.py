@@ -15,7 +15,8 @@ The folder shows the design, a room each:
   one reaches the other;
 - beside them, for both modes: the data verbs' work, :mod:`~lazyfun.streams.sorting`
   (sort, top), :mod:`~lazyfun.streams.joins` (join) and :mod:`~lazyfun.streams.verbs`
-  (aggregate, unique), :mod:`~lazyfun.streams.windows` (windows on event time:
+  (aggregate, unique; :func:`field`, a key by a field's name or path),
+  :mod:`~lazyfun.streams.windows` (windows on event time:
   :class:`Window`, :class:`LateItem`), :mod:`~lazyfun.streams.explain` (the plan and its counts;
   :mod:`~lazyfun.streams.gauges`, what a verb holds) and
   :mod:`~lazyfun.streams.progress` (the bar).
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from lazyfun.streams.shared.calling import Rate
     from lazyfun.streams.shared.parts import StreamConsumedError
     from lazyfun.streams.stream import AsyncStream, Stream, astream, stream
+    from lazyfun.streams.verbs import field
     from lazyfun.streams.windows import LateItem, Window
 else:
     from lazyfun.loading import lazily
@@ -44,6 +46,7 @@ else:
             "lazyfun.streams.stream": ("AsyncStream", "Stream", "astream", "stream"),
             "lazyfun.streams.shared.parts": ("StreamConsumedError",),
             "lazyfun.streams.shared.calling": ("Rate",),
+            "lazyfun.streams.verbs": ("field",),
             "lazyfun.streams.windows": ("LateItem", "Window"),
         },
     )
@@ -56,5 +59,6 @@ __all__ = [
     "StreamConsumedError",
     "Window",
     "astream",
+    "field",
     "stream",
 ]

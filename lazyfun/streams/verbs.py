@@ -21,7 +21,7 @@ import time
 import weakref
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.streams.joins import HashTable, KeyMismatch, MergeJoin, MergeJoining, OutOfOrder
@@ -49,6 +49,8 @@ __all__ = [
     "Top",
     "field",
     "field_name",
+    "field_path",
+    "key_of",
     "one_key",
     "raise_first",
     "reductions",
@@ -60,29 +62,81 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def field(on: str | Callable[[T], R]) -> Callable[[T], Any]:
+@overload
+def field(on: Callable[[T], R]) -> Callable[[T], R]: ...
+
+
+@overload
+def field(on: str | int, *path: str | int) -> Callable[[Any], Any]: ...
+
+
+def field(on: str | int | Callable[[T], R], *path: str | int) -> Callable[[Any], Any]:
     """A key function: ``on`` itself, or for a name, the item's value of that name (a
-    dict's key, else an attribute).
+    dict's key, else an attribute); given more steps, the value at that path, read a
+    step at a time (a name as above, an int a place: ``value[place]``), such as a
+    join's pair's ``field(1, "country")`` or a nested record's ``field("user", "id")``.
+    A fold reads a name or a path inline, in C where the flow engine is built.
 
     >>> field("id")({"id": 7}), field(len)("abc")
     (7, 3)
+    >>> field(1, "country")(({"amount": 2.5}, {"country": "pt"}))
+    'pt'
     """
     if callable(on):
+        if path:
+            raise TypeError("a key function takes no path after it")
         return on
-    if not isinstance(on, str):
-        raise TypeError(f"a key must be a field name or a function, got {type(on).__name__}")
+    steps = (on, *path)
+    for step in steps:
+        if not isinstance(step, str) and type(step) is not int:
+            raise TypeError(f"a key must be a field name or a function, got {type(step).__name__}")
+    if len(steps) > 1 or not isinstance(on, str):
+        return _path(steps)
+    name = on
 
     def get(item: Any) -> Any:
         kind = type(item)
         if kind is dict or _has_items(kind):
             try:
-                return item[on]
+                return item[name]
             except TypeError:  # not a mapping: a named tuple
                 pass
-        return getattr(item, on)  # a dataclass, a Struct: no error raised to get here
+        return getattr(item, name)  # a dataclass, a Struct: no error raised to get here
 
-    get.__name__ = f"field_{on}"
-    _FIELD_NAMES[get] = on
+    get.__name__, get.__qualname__ = f"field_{name}", f"field({name!r})"  # as a plan shows it
+    _FIELD_NAMES[get] = name
+    return get
+
+
+def key_of(on: str | Callable[[T], R]) -> Callable[[T], Any]:
+    """A verb's key as its caller gave it, a field's name or a function (a path comes as
+    :func:`field`'s function): :func:`field` of it; a TypeError for anything else."""
+    if not isinstance(on, str) and not callable(on):
+        raise TypeError(f"a key must be a field name or a function, got {type(on).__name__}")
+    return field(on)
+
+
+def _path(steps: tuple[str | int, ...]) -> Callable[[Any], Any]:
+    """:func:`field`'s getter of the value at ``steps``."""
+
+    def get(item: Any) -> Any:
+        for step in steps:
+            if isinstance(step, int):  # a place (field let no bool in)
+                item = item[step]
+                continue
+            kind = type(item)
+            if kind is dict or _has_items(kind):
+                try:
+                    item = item[step]
+                    continue
+                except TypeError:  # not a mapping: a pair, a named tuple
+                    pass
+            item = getattr(item, step)
+        return item
+
+    get.__name__ = "field_" + "_".join(map(str, steps))
+    get.__qualname__ = f"field({', '.join(map(repr, steps))})"
+    _FIELD_PATHS[get] = steps
     return get
 
 
@@ -97,6 +151,9 @@ def _has_items(kind: type) -> bool:
 _ITEMS: dict[type, bool] = {}
 _FIELD_NAMES: weakref.WeakKeyDictionary[Callable[[Any], Any], str] = weakref.WeakKeyDictionary()
 # the name each getter :func:`field` made reads (a generated loop reads it inline)
+_FIELD_PATHS: weakref.WeakKeyDictionary[Callable[[Any], Any], tuple[str | int, ...]] = (
+    weakref.WeakKeyDictionary()
+)  # the path each getter of a path reads (the C fold reads it inline)
 
 
 def field_name(get: Callable[[Any], Any]) -> str | None:
@@ -105,6 +162,15 @@ def field_name(get: Callable[[Any], Any]) -> str | None:
     hashed, included)."""
     try:
         return _FIELD_NAMES.get(get)
+    except TypeError:  # no weak reference to it, or no hash: not a getter field made
+        return None
+
+
+def field_path(get: Callable[[Any], Any]) -> tuple[str | int, ...] | None:
+    """The path a :func:`field` getter of several steps (or of a place) reads, or None
+    for another function (see :func:`field_name`)."""
+    try:
+        return _FIELD_PATHS.get(get)
     except TypeError:  # no weak reference to it, or no hash: not a getter field made
         return None
 
@@ -364,7 +430,7 @@ def reductions(named: dict[str, Any]) -> list[tuple[str, _Reduction, Callable[[A
                 f"aggregate's {name}= must be 'count' or (reduction, field or function) with "
                 f"a reduction of {', '.join(REDUCTIONS)}; got {spec!r}"
             )
-        made.append((name, REDUCTIONS[spec[0]], field(spec[1])))
+        made.append((name, REDUCTIONS[spec[0]], key_of(spec[1])))
     return made
 
 
@@ -566,12 +632,12 @@ def _adder(
         return _written(by, named)
     ops = tuple(_OPS.get(type(r), _CALLED) for _, r, _ in named)
     reads = tuple(
-        None if op == 0 else field_name(get) or get
+        None if op == 0 else field_name(get) or field_path(get) or get
         for op, (_, _, get) in zip(ops, named, strict=True)
     )
     return FOLDER(
         None if by is one_key else by,
-        field_name(by),
+        field_name(by) or field_path(by),
         reads,
         ops,
         tuple(r.start for _, r, _ in named),

@@ -4,13 +4,14 @@ mismatched pairs both checkers refuse are in ``check_rejected.py``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sized
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, NotRequired, TypedDict, assert_type
 
 import msgspec
 
-from lazyfun import AsyncStream, Stream, astream, stream
+from lazyfun import AsyncStream, Stream, astream, field, stream
 
 
 class Event(TypedDict):
@@ -99,3 +100,9 @@ assert_type(events.join(users, "user", other_on=number_of), Stream[tuple[Event, 
 assert_type(events.join(users, lambda e: e["user"], other_on="id"), Stream[tuple[Event, User]])
 assert_type(stream([1, 2]).join([2, 3], lambda n: n), Stream[tuple[int, int]])
 assert_type(events.join(users, "user", how="left"), Stream[tuple[Event, User | None]])
+
+# a field's path over the pairs (issue 69): a key function of anything, read inline by a fold
+pairs = events.join(users, "user", other_on="id")
+assert_type(field(1, "joined"), Callable[[Any], Any])
+assert_type(field(len), Callable[[Sized], int])  # a function is its own key, its type kept
+assert_type(pairs.aggregate(field(1, "joined"), n="count"), dict[Any, dict[str, Any]])

@@ -10,7 +10,17 @@ from typing import TypedDict
 
 import msgspec
 
-from lazyfun import AsyncStream, LazyList, Stream, astream, compose, compose_left, pipe, stream
+from lazyfun import (
+    AsyncStream,
+    LazyList,
+    Stream,
+    astream,
+    compose,
+    compose_left,
+    field,
+    pipe,
+    stream,
+)
 from lazyfun.parallel import pmap
 
 
@@ -112,3 +122,6 @@ users: list[User] = []
 stream(events).join(users, lambda e: e["user"], other_on=lambda u: u["id"])  # type: ignore[type-var]  # pyright: ignore[reportCallIssue, reportArgumentType]
 stream(events).join(users, user_of, other_on=id_of, how="left")  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
 astream([Order("1")]).join([Person(1)], lambda o: o.ref, other_on=lambda p: p.id)  # type: ignore[type-var]  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+# a field's path is names and places: a float is neither (issue 69)
+field(1.5)  # type: ignore[call-overload]  # pyright: ignore[reportArgumentType, reportCallIssue]

@@ -22,7 +22,7 @@ from lazyfun.streams.modes import Async, M, Sync
 from lazyfun.streams.plan import Node
 from lazyfun.streams.shared.parts import check_count, seconds
 from lazyfun.streams.sorting import MEMORY
-from lazyfun.streams.verbs import Accumulators, field, reductions
+from lazyfun.streams.verbs import Accumulators, key_of, reductions
 from lazyfun.trace import Counts
 
 if TYPE_CHECKING:
@@ -262,7 +262,7 @@ class Verbs(Shapes[T, M]):
         if async_only(other):
             raise TypeError("join reads the other side as it goes: give a plain iterable")
         limit = None if memory is None else _memory(memory, "join")
-        key, other_key = field(on), field(on if other_on is None else other_on)
+        key, other_key = key_of(on), key_of(on if other_on is None else other_on)
         rows, side = self._beside(other)
         made: Stream[Any, M] = self._step(
             "join", rows, key, other_key, how == "left", sorted, limit

@@ -86,16 +86,17 @@ class Calls:
 @final
 class Folder:
     """The loop of a keyed fold's named reductions (``aggregate``): for each item its key
-    (``by(item)``, or the field ``by_name`` read inline; ``by`` None: one key), each
-    reduction's value (``reads``: None, a field's name, or a function), then a new key's
-    state ``[start, ...]`` and ``grown(key)``, or each state's step, by ``ops`` (count,
-    sum, min, max, first, last, other); as :func:`lazyfun.streams.verbs._adder`'s loop."""
+    (``by(item)``, or the field or path ``by_name`` read inline; ``by`` None: one key),
+    each reduction's value (``reads``: None, a field's name or path, or a function), then
+    a new key's state ``[start, ...]`` and ``grown(key)``, or each state's step, by
+    ``ops`` (count, sum, min, max, first, last, other); as
+    :func:`lazyfun.streams.verbs._adder`'s loop."""
 
     def __new__(
         cls,
         by: Callable[[Any], object] | None,
-        by_name: str | None,
-        reads: tuple[str | Callable[[Any], object] | None, ...],
+        by_name: str | tuple[str | int, ...] | None,
+        reads: tuple[str | tuple[str | int, ...] | Callable[[Any], object] | None, ...],
         ops: tuple[int, ...],
         starts: tuple[Callable[[Any], object] | None, ...],
         steps: tuple[Callable[[Any, Any], object] | None, ...],

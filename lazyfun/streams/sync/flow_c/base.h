@@ -75,4 +75,61 @@ read_field(PyObject *item, PyObject *name)
     return value;
 }
 
+/* Whether path is a field's path: a tuple of names (str) and places (int), at least one. */
+static inline int
+is_path(PyObject *path)
+{
+    if (!PyTuple_CheckExact(path) || PyTuple_GET_SIZE(path) == 0) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(path); i++) {
+        PyObject *step = PyTuple_GET_ITEM(path, i);
+        if (!PyUnicode_Check(step) && !PyLong_CheckExact(step)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The value at path (is_path's) of item, a step at a time: item[place] for a place (a
+ * tuple's read at once), read_field for a name; as lazyfun.streams.verbs.field reads. */
+static inline PyObject *
+read_path(PyObject *item, PyObject *path)
+{
+    PyObject *value = Py_NewRef(item);
+    for (Py_ssize_t i = 0; value != NULL && i < PyTuple_GET_SIZE(path); i++) {
+        PyObject *step = PyTuple_GET_ITEM(path, i);
+        PyObject *next;
+        if (PyUnicode_Check(step)) {
+            next = read_field(value, step);
+        }
+        else {
+            Py_ssize_t at = PyTuple_CheckExact(value) ? PyLong_AsSsize_t(step) : -1;
+            if (at >= 0 && at < PyTuple_GET_SIZE(value)) {
+                next = Py_NewRef(PyTuple_GET_ITEM(value, at));
+            }
+            else {
+                PyErr_Clear();  /* a place past a Py_ssize_t: item[step] says what is wrong */
+                next = PyObject_GetItem(value, step);
+            }
+        }
+        Py_DECREF(value);
+        value = next;
+    }
+    return value;
+}
+
+/* What `read` reads of item: a field by its name, a field's path, or read(item). */
+static inline PyObject *
+read_by(PyObject *item, PyObject *read)
+{
+    if (PyUnicode_Check(read)) {
+        return read_field(item, read);
+    }
+    if (PyTuple_CheckExact(read)) {
+        return read_path(item, read);
+    }
+    return PyObject_CallOneArg(read, item);
+}
+
 #endif

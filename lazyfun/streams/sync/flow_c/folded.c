@@ -9,8 +9,8 @@
 typedef struct {
     PyObject_HEAD
     PyObject *by;       /* the key function; NULL: one key, None */
-    PyObject *by_name;  /* a field's name the key is read by, inline; or NULL */
-    PyObject *reads;    /* a tuple: for each reduction None (no value), a name, or a function */
+    PyObject *by_name;  /* a field's name or path the key is read by, inline; or NULL */
+    PyObject *reads;    /* a tuple: each reduction's None (no value), name, path or function */
     PyObject *starts;   /* a tuple of each reduction's start (bound), or None */
     PyObject *steps;    /* a tuple of each reduction's step (bound), or None */
     PyObject *spill;    /* the exact sum's rare case: spill(acc, x, s, t, f) */
@@ -27,7 +27,7 @@ read_value(Folder *self, Py_ssize_t i, PyObject *item, PyObject **value)
         *value = NULL;
         return 0;
     }
-    *value = PyUnicode_Check(read) ? read_field(item, read) : PyObject_CallOneArg(read, item);
+    *value = read_by(item, read);
     return *value == NULL ? -1 : 0;
 }
 
@@ -212,7 +212,7 @@ static int
 read_one(Folder *self, PyObject *item, PyObject **k, PyObject **values)
 {
     *k = self->by == NULL ? Py_NewRef(Py_None)
-         : self->by_name != NULL ? read_field(item, self->by_name)
+         : self->by_name != NULL ? read_by(item, self->by_name)
                                  : PyObject_CallOneArg(self->by, item);
     if (*k == NULL) {
         return -1;
@@ -454,7 +454,7 @@ Folder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_ValueError, "Folder: one read, op, start and step a reduction");
         return NULL;
     }
-    if ((by_name != Py_None && !PyUnicode_Check(by_name))
+    if ((by_name != Py_None && !PyUnicode_Check(by_name) && !is_path(by_name))
         || (by != Py_None && !PyCallable_Check(by)) || !PyCallable_Check(spill)
         || !PyCallable_Check(exact)) {
         PyErr_SetString(PyExc_TypeError, "Folder: by, spill and exact are functions");
@@ -484,7 +484,8 @@ Folder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         PyObject *read = PyTuple_GET_ITEM(reads, i);
         int called = op == FOLD_SUM || op == FOLD_OTHER;
         if ((op == FOLD_COUNT) != (read == Py_None)
-            || (read != Py_None && !PyUnicode_Check(read) && !PyCallable_Check(read))
+            || (read != Py_None && !PyUnicode_Check(read) && !is_path(read)
+                && !PyCallable_Check(read))
             || (called && (!PyCallable_Check(PyTuple_GET_ITEM(starts, i))
                            || !PyCallable_Check(PyTuple_GET_ITEM(steps, i))))) {
             PyErr_Format(PyExc_ValueError, "Folder: reduction %zd's read, start or step", i);
