@@ -45,6 +45,7 @@ CALLS = {
     "lazyfun.compose_left": "lazyfun.compose_left(abs, str)",
     "lazyfun.pipe": "lazyfun.pipe(-1, abs, str)",
     "lazyfun.identity": "lazyfun.identity(1)",
+    "lazyfun.field": "lazyfun.field(1, 'a')((0, {'a': 2}))",
     "lazyfun.first": "lazyfun.first([1, 2])",
     "lazyfun.second": "lazyfun.second([1, 2])",
     "lazyfun.last": "lazyfun.last([1, 2])",
