@@ -126,6 +126,18 @@ def test_the_plan_shows_each_step_as_written_and_reads_nothing() -> None:
     assert stream([1, 2, 3]).explain() == "stream([1, 2, 3])"
 
 
+def test_a_function_inside_an_argument_shows_by_its_name_as_one_outside_does() -> None:
+    from lazyfun import field
+
+    pairs = stream([({"a": 1.0}, {"c": "x"})] * 3, analyze=True)
+    pairs.aggregate(field(1, "c"), t=("sum", field(0, "a")), u=("max", lambda p: 1))
+    row = pairs.explain(analyze=True).splitlines()[-1]
+    assert row.startswith(
+        ".aggregate(field(1, 'c'), t=('sum', field(0, 'a')), u=('max', <lambda>))"
+    )
+    assert " at 0x" not in row
+
+
 def test_after_a_take_the_map_ran_as_often_as_the_source_was_read() -> None:
     square = Calls()
     pipeline = stream(range(100), analyze=True).map(square).take(5)

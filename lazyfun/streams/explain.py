@@ -82,7 +82,24 @@ T = TypeVar("T")
 
 ANALYZE_ENV = "LAZYFUN_ANALYZE"
 
-_SHORT = reprlib.Repr()
+
+class _Shortened(reprlib.Repr):
+    """reprlib's short forms, and a function or a class by its name wherever it is (in a
+    reduction's pair, ``("sum", field(0, 'amount'))``), not by its address."""
+
+    def repr1(self, x: object, level: int) -> str:
+        if inspect.isroutine(x) or inspect.isclass(x):
+            return _named(x)
+        return super().repr1(x, level)
+
+
+def _named(value: object) -> str:
+    """A function or a class by its own name (a nested one's, past ``<locals>.``)."""
+    name = getattr(value, "__qualname__", getattr(value, "__name__", repr(value)))
+    return str(name).rsplit("<locals>.", 1)[-1]
+
+
+_SHORT = _Shortened()
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 4
 _SHORT.maxstring = _SHORT.maxother = 40
 
@@ -145,8 +162,7 @@ class Stage:
 def _short(value: object) -> str:
     """A value as a plan shows it: a function by its name, anything else shortened."""
     if inspect.isroutine(value) or inspect.isclass(value):
-        name = getattr(value, "__qualname__", getattr(value, "__name__", repr(value)))
-        return str(name).rsplit("<locals>.", 1)[-1]  # a nested function by its own name
+        return _named(value)
     if inspect.isgenerator(value):
         return f"<generator {value.__name__}>"
     if isinstance(value, Iterator) and not isinstance(value, (str, bytes)):

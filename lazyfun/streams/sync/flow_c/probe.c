@@ -77,13 +77,22 @@ unmatched(Probe *self, PyObject *k)
 }
 
 /* The item source gives `ahead` reads after its next, where it is in hand already: in a
- * Runs' run (its next is Runs' own), read through the catches (Guarded) that give its
- * items on unchanged; NULL else.  Borrowed; nothing read, no code run. */
+ * Runs' run (its next is Runs' own), read through the catches (Guarded) and explain's
+ * counts (Tally) that give its items on unchanged; NULL else.  Borrowed; nothing read,
+ * no code run. */
 static PyObject *
 seen_ahead(PyObject *source, Py_ssize_t ahead)
 {
-    while (source != NULL && Py_IS_TYPE(source, &GuardedType)) {
-        source = guarded_source(source);
+    for (;;) {
+        if (source != NULL && Py_IS_TYPE(source, &GuardedType)) {
+            source = guarded_source(source);
+        }
+        else if (source != NULL && Py_IS_TYPE(source, &TallyType)) {
+            source = tally_source(source);
+        }
+        else {
+            break;
+        }
     }
     if (source == NULL || Py_TYPE(source)->tp_iternext != RunsType.tp_iternext) {
         return NULL;

@@ -31,10 +31,10 @@
  * setting `run` starts `given` over.
  *
  * Seen ahead: runs_ahead(runs, k) is the item a Runs will give k reads after its next
- * (0: the next), where its run holds it, else NULL; guarded_source(guarded) is the
- * iterator a Guarded reads (NULL once it ended), which it gives on unchanged but for an
- * exception.  Both borrowed, and neither runs any code: a look that changes nothing,
- * for a prefetch.
+ * (0: the next), where its run holds it, else NULL; guarded_source(guarded) and
+ * tally_source(tally) are the iterators a Guarded and a Tally read (NULL once they
+ * ended), whose items they give on unchanged (a Guarded but for an exception).  All
+ * borrowed, and none runs any code: a look that changes nothing, for a prefetch.
  *
  * Probe(source, key, name, first, index, more, matching, check, missing, left): a hash
  * join's pairs, (item, row) for each item of source and each row of its key (the key
@@ -66,5 +66,6 @@ INTERNAL extern PyTypeObject ProbeType;
 
 INTERNAL PyObject *runs_ahead(PyObject *runs, Py_ssize_t ahead);
 INTERNAL PyObject *guarded_source(PyObject *guarded);
+INTERNAL PyObject *tally_source(PyObject *tally);
 
 #endif

@@ -138,6 +138,12 @@ Tally_next_running(Tally *self)
     return item;
 }
 
+PyObject *
+tally_source(PyObject *tally)
+{
+    return ((Tally *)tally)->source;
+}
+
 static PyObject *
 Tally_next(Tally *self)
 {
