@@ -89,7 +89,7 @@ def field(on: str | int | Callable[[T], R], *path: str | int) -> Callable[[Any],
     steps = (on, *path)
     for step in steps:
         if not isinstance(step, str) and type(step) is not int:
-            raise TypeError(f"a key must be a field name or a function, got {type(step).__name__}")
+            raise TypeError(f"a field's path is names and places (ints), got {type(step).__name__}")
     if len(steps) > 1 or not isinstance(on, str):
         return _path(steps)
     name = on
