@@ -242,6 +242,54 @@ def test_keys_sorted_a_field_at_a_time_are_sorteds_order(
         assert got == [items[i] for i in order]
 
 
+_NAMED_VALUES = st.one_of(
+    st.integers(0, 3), st.integers(0, 3), st.sampled_from(["a", "b", 1.5, math.nan])
+)
+
+
+@given(
+    rows=st.lists(
+        st.one_of(
+            st.fixed_dictionaries({"a": _NAMED_VALUES, "b": _NAMED_VALUES}),
+            st.fixed_dictionaries({"a": _NAMED_VALUES}),  # no b: a KeyError at its item
+        ),
+        max_size=40,
+    ),
+    by_attribute=st.booleans(),
+    reverse=st.booleans(),
+    memory=st.sampled_from([2**28, 600]),
+)
+def test_law_a_getter_of_several_fields_sorts_as_the_function_giving_their_tuple(
+    rows: list[dict[str, Any]], by_attribute: bool, reverse: bool, memory: int
+) -> None:
+    # an attrgetter's or itemgetter's fields are read a field at a time, with no tuple
+    # made: the same order, the same errors at the same items, as a lambda making the tuple
+    from operator import attrgetter, itemgetter
+    from types import SimpleNamespace
+
+    from lazyfun import stream
+
+    marked = [{**row, "at": at} for at, row in enumerate(rows)]  # each item told by its place
+    items: list[Any] = [SimpleNamespace(**row) for row in marked] if by_attribute else marked
+    getter: Any = attrgetter("a", "b") if by_attribute else itemgetter("a", "b")
+    by_hand: Any = (lambda x: (x.a, x.b)) if by_attribute else (lambda x: (x["a"], x["b"]))
+
+    def sorted_by(key: Any) -> list[object]:
+        ordered = iter(stream(items).sort(key=key, reverse=reverse, memory=memory))
+        seen: list[object] = []
+        for _ in range(len(items) + 3):
+            try:
+                item = next(ordered)  # a spilled one comes back a copy: its place tells it
+                seen.append(item.at if by_attribute else item["at"])
+            except StopIteration:
+                break
+            except Exception as error:  # the error itself is compared by what it says
+                seen.append((type(error), str(error)))
+        return seen
+
+    assert sorted_by(getter) == sorted_by(by_hand)
+
+
 def test_a_frame_holding_a_cycle_or_one_object_twice_comes_back_equal() -> None:
     cyclic: list[Any] = [1]
     cyclic.append(cyclic)

@@ -212,7 +212,14 @@ class Sorter(Generic[T]):
             if key is None:
                 own: Any = self.items  # the stubs want comparables; the items' own order
                 return sorted(own, reverse=self.reverse)
-            keys = list(map(key, self.items))
+            fields = _named_fields(key, self.items)
+            if fields is not None:  # the getter's fields, read a field at a time
+                by_named = _by_each_field(self.items, fields, self.reverse)
+                if by_named is not None:
+                    return by_named
+                keys = list(zip(*fields, strict=True))
+            else:
+                keys = list(map(key, self.items))
             by_fields = _by_fields(self.items, keys, self.reverse)
             if by_fields is not None:
                 return by_fields
@@ -379,10 +386,8 @@ ORDERED = frozenset({int, str, bytes})  # types whose values compare as a total 
 def _by_fields(items: list[T], keys: list[Any], reverse: bool) -> list[T] | None:
     """``items`` in a list of their own, sorted by their ``keys`` as ``sorted`` sorts
     them, where every key is a tuple of one length whose each field holds values of one
-    type of :data:`ORDERED` (or floats, none NaN): a stable sort by the last field, then
-    by each field before it (a tuple's order is its fields' order, the first deciding),
-    each comparing values of one type, which CPython's sort compares without a tuple's
-    steps (twice as fast on (int, str) keys).  None where the keys are not such tuples.
+    type of :data:`ORDERED` (or floats, none NaN): :func:`_by_each_field` of the keys'
+    fields.  None where the keys are not such tuples.
 
     >>> _by_fields(["b1", "a2", "a1"], [(2, "a"), (1, "b"), (1, "a")], False)
     ['a1', 'a2', 'b1']
@@ -393,6 +398,17 @@ def _by_fields(items: list[T], keys: list[Any], reverse: bool) -> list[T] | None
     if len(widths) != 1:
         return None
     fields = [list(map(operator.itemgetter(f), keys)) for f in range(widths.pop())]
+    return _by_each_field(items, fields, reverse)
+
+
+def _by_each_field(items: list[T], fields: list[list[Any]], reverse: bool) -> list[T] | None:
+    """``items`` in a list of their own, sorted by the tuples of their ``fields`` (a list
+    a field, an item's value at its place), where each field holds values of one type of
+    :data:`ORDERED` (or floats, none NaN): a stable sort by the last field, then by each
+    field before it (a tuple's order is its fields' order, the first deciding), each
+    comparing values of one type, which CPython's sort compares without a tuple's steps
+    (twice as fast on (int, str) keys), the fields but the last sorted in place with
+    them.  None where a field is not such, ``fields`` as they were."""
     for values in fields:
         kinds = set(map(type, values))
         if len(kinds) != 1 or not (kinds <= ORDERED or (kinds == {float} and _no_nan(values))):
@@ -405,6 +421,26 @@ def _by_fields(items: list[T], keys: list[Any], reverse: bool) -> list[T] | None
         for earlier in fields[:f]:
             earlier.sort(key=partial(next, iter(fields[f])), reverse=reverse)
     return ordered
+
+
+_GETTERS = (operator.attrgetter, operator.itemgetter)
+
+
+def _named_fields(key: Callable[[Any], Any], items: list[Any]) -> list[list[Any]] | None:
+    """The fields of the keys of ``items``, a list a field, where ``key`` is an
+    ``attrgetter`` or ``itemgetter`` of several (its key the tuple of theirs): each read
+    by a getter of its own, with no tuple made an item; None for another key.
+
+    >>> _named_fields(operator.itemgetter(1, 0), [(1, "b"), (2, "a")])
+    [['b', 'a'], [1, 2]]
+    """
+    if type(key) not in _GETTERS:
+        return None
+    getter: Any = key  # an attrgetter's or itemgetter's reduce: (its class, its names)
+    made, names = getter.__reduce__()
+    if len(names) < 2:
+        return None
+    return [list(map(made(name), items)) for name in names]
 
 
 def _no_nan(values: list[float]) -> bool:
