@@ -438,7 +438,10 @@ class Group(Iterator[list[T]]):
         if self.wait is None or not self.gathered:
             return False
         assert self.within is not None
-        return not self.wait(self.opened + self.within)
+        if self.wait(self.opened + self.within):
+            return False
+        _stop_reading(self.ask)
+        return True
 
     def _gather(self) -> list[T]:
         if self.within is None:  # by size alone: the items go into the list in C
@@ -453,6 +456,7 @@ class Group(Iterator[list[T]]):
                 if not gathered:
                     self.opened = now
                 elif now - self.opened >= self.within:
+                    _stop_reading(self.ask)
                     self.gathered, self.opened = [item], now  # the late item opens the next
                     return gathered
                 gathered.append(item)
@@ -468,6 +472,14 @@ class Group(Iterator[list[T]]):
         """The items gathered for the open list and not yet handed over."""
         gathered, self.gathered = self.gathered, []
         return gathered
+
+
+def _stop_reading(ask: Ask | None) -> None:
+    """Let a source read ahead on a thread read nothing more, after the read it is in, the
+    moment a list is due (not once it has been handed on: a consumer slow to take the
+    GIL back would let the thread read on meanwhile)."""
+    if ask is not None:
+        ask(0)
 
 
 class GroupBy(Iterator[tuple[K, list[T]]]):
@@ -535,6 +547,7 @@ class GroupBy(Iterator[tuple[K, list[T]]]):
                 assert self.within is not None
                 opened = next(iter(self.open.values()))[0]
                 if not self.wait(opened + self.within):
+                    _stop_reading(self.ask)
                     self._expire(self.clock())
                     continue
             try:
