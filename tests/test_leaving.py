@@ -24,7 +24,9 @@ import pytest
 EXIT_SECONDS = 5.0
 
 HEAD = """
-import asyncio, atexit, gc, os, sys, threading, time
+import asyncio, atexit, faulthandler, gc, os, signal, sys, threading, time
+
+faulthandler.register(signal.SIGUSR1, all_threads=True)  # a hung case says where it waits
 
 def slow(n):
     time.sleep(0.05)
@@ -212,6 +214,8 @@ def _run(tmp_path: Path, script: str, interrupt: bool) -> tuple[int, str, float]
     try:
         _, err = process.communicate(timeout=EXIT_SECONDS + 25)
     except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGUSR1)  # every thread's stack, to stderr, then killed
+        time.sleep(1.0)
         os.killpg(process.pid, signal.SIGKILL)
         _, err = process.communicate()
         return -9, err, float("inf")
