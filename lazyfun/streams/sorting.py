@@ -217,9 +217,8 @@ class Sorter(Generic[T]):
                 by_named = _by_each_field(self.items, fields, self.reverse)
                 if by_named is not None:
                     return by_named
-                keys = list(zip(*fields, strict=True))
-            else:
-                keys = list(map(key, self.items))
+                return _by_keys(list(self.items), list(zip(*fields, strict=True)), self.reverse)
+            keys = list(map(key, self.items))
             by_fields = _by_fields(self.items, keys, self.reverse)
             if by_fields is not None:
                 return by_fields
