@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 import math
-import pickle
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lazyfun.streams import sorting
 from lazyfun.streams.sorting import (
     Sorter,
     _by_fields,
@@ -178,7 +178,7 @@ def test_a_frame_of_mixed_classes_or_a_cycle_is_pickled_as_it_is() -> None:
     assert _calls(mixed) is None
     looped = _Event(1, "a", [])
     looped.extra.append(looped)
-    back = _unpickled(pickle.loads(_pickled([looped, _Event(2, "b")])))
+    back = _unpickled(_pickled([looped, _Event(2, "b")]))
     assert back[0].extra[0] is back[0] and back[1] == _Event(2, "b")
 
 
@@ -295,7 +295,121 @@ def test_a_frame_holding_a_cycle_or_one_object_twice_comes_back_equal() -> None:
     cyclic.append(cyclic)
     shared = {"a": [1, 2]}
     frame: list[Any] = [{"k": 0, "v": cyclic}, shared, shared, (_Text("t"), _Level.LOW)]
-    back = _unpickled(pickle.loads(_pickled(frame)))
+    back = _unpickled(_pickled(frame))
     assert back[0]["v"][1] is back[0]["v"]  # the cycle kept one, by pickle's memo
     assert back[1] == back[2] == shared
     assert [_shape(v) for v in back[3]] == [_shape(v) for v in frame[3]]
+
+
+_COLUMN_KINDS = [
+    st.integers(-3, 3) | st.sampled_from([2**63 - 1, -(2**63)]),
+    st.integers(-3, 3) | st.just(2**64),  # past 64 bits: the C sort gives it back
+    st.sampled_from(["", "a", "ab", "b", "é", "ée", "中", "\U0001f600", "a\U0001f600"]),
+    st.sampled_from([b"", b"a", b"ab", b"\x00", b"\xff"]),
+    st.floats(allow_nan=False) | st.sampled_from([0.0, -0.0, 1.5]),
+]
+
+
+@st.composite
+def _columns(draw: st.DrawFn) -> list[list[Any]]:
+    """A run's fields, a list a field, each of one kind, few values (ties go on)."""
+    size = draw(st.integers(1, 80))
+    kinds = draw(st.lists(st.sampled_from(_COLUMN_KINDS), min_size=1, max_size=3))
+    return [draw(st.lists(kind, min_size=size, max_size=size)) for kind in kinds]
+
+
+@pytest.mark.skipif(sorting.BY_FIELDS is None, reason="the C flow engine is not built")
+@given(columns=_columns(), reverse=st.booleans())
+def test_law_the_c_sort_of_a_runs_fields_is_the_python_sorts_order(
+    columns: list[list[Any]], reverse: bool
+) -> None:
+    items = [object() for _ in columns[0]]
+    assert sorting.BY_FIELDS is not None
+    fast = sorting.BY_FIELDS(items, [list(c) for c in columns], reverse)
+    wide = any(type(v) is int and not -(2**63) <= v < 2**63 for c in columns for v in c)
+    assert (fast is None) == wide
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(sorting, "BY_FIELDS", None)
+        plain = sorting._by_each_field(items, [list(c) for c in columns], reverse)
+    order = sorted(range(len(items)), key=lambda i: tuple(c[i] for c in columns), reverse=reverse)
+    assert plain == [items[i] for i in order]
+    if fast is not None:
+        assert fast == plain
+
+
+class _Plainly(msgspec.Struct, gc=False):
+    user: int
+    amount: float
+    name: str | None
+    flag: bool = False
+
+
+# values of each field's annotation, and now and then one that msgpack would change
+_PLAINLY = st.builds(
+    _Plainly,
+    user=st.integers(-2, 2) | st.sampled_from([True, _Level.LOW, 2**70, 1.0]),
+    amount=st.floats(allow_nan=False) | st.sampled_from([1, -0.0]),
+    name=st.sampled_from([None, "", "a", "中"]) | st.just(_Text("t")),
+    flag=st.booleans() | st.just(0),
+)
+
+
+@pytest.mark.parametrize("engine", ["c", "python"])
+@given(items=st.lists(_PLAINLY, max_size=60))
+def test_law_a_spill_by_msgspec_gives_back_every_value_with_its_type(
+    engine: str, items: list[_Plainly]
+) -> None:
+    # frames of a Struct of plain fields go to disk by msgpack where each value is of its
+    # annotation's type itself; a frame holding another (an int in a float field, a bool
+    # in an int one, an IntEnum, a str subclass, an int past 64 bits) is pickled: either
+    # way each item comes back with the same values of the same types
+    if engine == "c" and sorting.HOLDS is None:
+        pytest.skip("the C flow engine is not built")
+    with pytest.MonkeyPatch.context() as patched:
+        if engine == "python":
+            patched.setattr(sorting, "HOLDS", None)
+        sorter: Sorter[_Plainly] = Sorter(_amount, False, 1)
+        for start in range(0, len(items), 5):
+            sorter.add(items[start : start + 5])
+        got = list(sorter.output())
+        written = sorter.codecs[0].encode if sorter.codecs else None
+        sorter.close()
+    want = sorted(items, key=_amount)
+    fields = [tuple(msgspec.structs.astuple(item)) for item in got]
+    assert list(map(_shape, fields)) == [_shape(msgspec.structs.astuple(x)) for x in want]
+    assert all(type(item) is _Plainly for item in got)
+    plain = [x for x in items if _right(x) and -(2**63) <= x.user < 2**64]
+    if plain and written is not None:  # a frame of right values is msgspec's
+        assert written(plain) is not None
+
+
+def _right(item: _Plainly) -> bool:
+    """Whether each of ``item``'s values is of its annotation's type itself."""
+    kinds = (int, float, str, bool)
+    values = msgspec.structs.astuple(item)
+    return all(type(v) is t or (v is None and t is str) for v, t in zip(values, kinds, strict=True))
+
+
+def _amount(item: _Plainly) -> float:
+    return float(item.amount)
+
+
+def test_only_a_struct_of_plain_fields_has_a_codec() -> None:
+    assert sorting._Plain.of(_Plainly) is not None
+    assert sorting._Plain.of(_Event) is None  # extra: Any
+    assert sorting._Plain.of(_Row) is None  # a dataclass
+
+    class Omitting(msgspec.Struct, omit_defaults=True):
+        n: float = 0.0
+
+    assert sorting._Plain.of(Omitting) is None  # an int 0 would come back 0.0
+
+
+@pytest.mark.skipif(sorting.HOLDS is None, reason="the C flow engine is not built")
+@given(items=st.lists(_PLAINLY | st.builds(_Named, user=st.integers(0, 2)), max_size=20))
+def test_law_the_c_check_of_a_frames_fields_is_the_python_checks(items: list[Any]) -> None:
+    names, allowed = ("user", "amount", "name"), ((int,), (float,), (str, type(None)))
+    assert sorting.HOLDS is not None
+    assert sorting.HOLDS(items, _Plainly, names, allowed) == sorting._holds(
+        items, _Plainly, names, allowed
+    )

@@ -226,3 +226,14 @@ class Windowed:
     def pull(self, source: Iterator[Any], /) -> bool: ...
     def finish(self) -> None: ...
     def close(self) -> None: ...
+
+def by_fields(items: list[_T], fields: list[list[Any]], reverse: bool, /) -> list[_T] | None:
+    """``items`` in a new list, sorted stably by the tuples of their ``fields`` (a list of
+    values a field, each of one type: int in 64 bits, float none NaN, str or bytes),
+    greatest first with ``reverse``; None where a field is not such."""
+
+def holds(
+    items: list[Any], kind: type, names: tuple[str, ...], allowed: tuple[tuple[type, ...], ...], /
+) -> bool:
+    """Whether every item is a ``kind`` itself whose slot ``names[f]`` holds a value of a
+    type of ``allowed[f]`` itself (False where a field is no slot)."""

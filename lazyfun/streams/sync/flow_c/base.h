@@ -19,6 +19,8 @@
  *            folded.c     Folder, the loop of aggregate's named reductions;
  *            runs.c       Runs, a source's records handed on from lists;
  *            probe.c      Probe, a hash join's pairs;
+ *            order.c      by_fields and holds, a sort's run by its key's fields and
+ *                         the check for its spill;
  *            module.c     the module: its types made ready and added, its entry point.
  *
  * What one file calls in another is declared in its layer's header: this layer's
@@ -28,6 +30,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #define INTERNAL __attribute__((visibility("hidden")))
 
@@ -130,6 +133,28 @@ read_by(PyObject *item, PyObject *read)
         return read_path(item, read);
     }
     return PyObject_CallOneArg(read, item);
+}
+
+/* item's field `name` where reading it runs no code: a slot of its class (a msgspec
+ * Struct's field, a slotted dataclass's) that the generic getattr reads; NULL else.
+ * Borrowed. */
+static inline PyObject *
+seen_field(PyObject *item, PyObject *name)
+{
+    PyTypeObject *type = Py_TYPE(item);
+    if (type->tp_getattro != PyObject_GenericGetAttr) {
+        return NULL;
+    }
+    PyObject *found = _PyType_Lookup(type, name);
+    if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type) ||
+        !PyObject_TypeCheck(item, PyDescr_TYPE(found))) {
+        return NULL;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
+    if (member->type != T_OBJECT_EX && member->type != T_OBJECT) {
+        return NULL;
+    }
+    return *(PyObject **)((char *)item + member->offset);
 }
 
 #endif

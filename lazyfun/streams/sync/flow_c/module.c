@@ -1,5 +1,5 @@
 /* The module lazyfun.streams.sync._flow: the iterator types of steps.h made ready and
- * added, and its entry point. */
+ * added, by_fields and holds (order.c), and its entry point. */
 #include "states.h"
 #include "steps.h"
 #include "windowed.h"
@@ -32,6 +32,16 @@ flow_exec(PyObject *module)
     return PyModule_AddObjectRef(module, "Counted", (PyObject *)&CountedType);
 }
 
+static PyMethodDef flow_methods[] = {
+    {"by_fields", (PyCFunction)(void (*)(void))by_fields, METH_FASTCALL,
+     PyDoc_STR("by_fields(items, fields, reverse): items sorted stably by the tuples of "
+               "their fields, or None where a field is not of one kind (see order.c).")},
+    {"holds", (PyCFunction)(void (*)(void))holds, METH_FASTCALL,
+     PyDoc_STR("holds(items, kind, names, allowed): whether every item is a kind itself whose "
+               "slot names[f] holds a value of a type of allowed[f] itself (see order.c).")},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyModuleDef_Slot flow_slots[] = {
     {Py_mod_exec, flow_exec},
     {0, NULL},
@@ -42,6 +52,7 @@ static struct PyModuleDef flow_module = {
     .m_name = "lazyfun.streams.sync._flow",
     .m_doc = PyDoc_STR("The hot steps of a Stream as C iterators (see lazyfun.streams.sync.flow)."),
     .m_size = 0,
+    .m_methods = flow_methods,
     .m_slots = flow_slots,
 };
 

@@ -100,28 +100,6 @@ seen_ahead(PyObject *source, Py_ssize_t ahead)
     return runs_ahead(source, ahead);
 }
 
-/* item's field `name` where reading it runs no code: a slot of its class (a msgspec
- * Struct's field, a slotted dataclass's) that the generic getattr reads; NULL else.
- * Borrowed. */
-static PyObject *
-seen_field(PyObject *item, PyObject *name)
-{
-    PyTypeObject *type = Py_TYPE(item);
-    if (type->tp_getattro != PyObject_GenericGetAttr) {
-        return NULL;
-    }
-    PyObject *found = _PyType_Lookup(type, name);
-    if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type) ||
-        !PyObject_TypeCheck(item, PyDescr_TYPE(found))) {
-        return NULL;
-    }
-    PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
-    if (member->type != T_OBJECT_EX && member->type != T_OBJECT) {
-        return NULL;
-    }
-    return *(PyObject **)((char *)item + member->offset);
-}
-
 /* Where the key of `item`, an item seen ahead, lies in index; -1 for none or not known. */
 static Py_ssize_t
 seen_place(Probe *self, PyObject *item)

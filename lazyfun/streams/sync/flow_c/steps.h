@@ -44,6 +44,11 @@
  * and paired with None when `left`.  An exception from source (no item counted), from
  * the key or from check passes on at its place and the next read goes on.
  *
+ * by_fields(items, fields, reverse) (order.c): a sort's run in the order of its key's
+ * fields (a list of values a field, each of one type), a new list; None where a field's
+ * values are not of one kind it sorts.  holds(items, kind, names, allowed): whether every
+ * item is a kind itself whose slot names[f] holds a value of a type of allowed[f] itself.
+ *
  * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
  * exception from source, from f or from iter passes on at its place and the next read
  * goes on with the next x; one from an inner iterator passes on too, and the next read
@@ -63,6 +68,9 @@ INTERNAL extern PyTypeObject FolderType;
 INTERNAL extern PyTypeObject AccsType;
 INTERNAL extern PyTypeObject RunsType;
 INTERNAL extern PyTypeObject ProbeType;
+
+INTERNAL PyObject *by_fields(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+INTERNAL PyObject *holds(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 INTERNAL PyObject *runs_ahead(PyObject *runs, Py_ssize_t ahead);
 INTERNAL PyObject *guarded_source(PyObject *guarded);

@@ -1,0 +1,346 @@
+/* The sort's two helpers in C (lazyfun.streams.sorting): by_fields, a run in the order
+ * of its key's fields, and holds, the check that lets a run be spilled by msgspec.
+ *
+ * by_fields(items, fields, reverse): the fast engine beside
+ * lazyfun.streams.sorting._by_each_field, with the same answers.
+ *
+ * fields is a list a field, each field a list of the items' values at its place, all
+ * of one type: int (in 64 bits), float (none NaN), str or bytes.  The items come back in
+ * a new list, sorted stably by the tuples of their fields (reverse: greatest first, the
+ * equal ones still in the order given), as Python's sort by those tuples gives them.
+ * None where a field is not such (the caller sorts in Python).
+ *
+ * One merge sort of entries (the first field's value, the item's place): the first
+ * field decides most comparisons from the entries themselves, in order in memory; the
+ * later fields are read, by place, only on its ties.  No Python code runs: a str or
+ * bytes is compared by its data, as Python compares them.
+ *
+ * holds(items, kind, names, allowed): whether every item is of the class kind itself
+ * and its field names[f], a slot (seen_field: no code runs), holds a value whose type is
+ * one of the tuple allowed[f] itself (no subclass).  False where a field is no slot. */
+#include <stdint.h>
+#include <string.h>
+
+#include "steps.h"
+
+enum kind { INT, FLOAT, TEXT, BYTES };
+
+typedef union {
+    int64_t i;
+    double f;
+    PyObject *o;  /* borrowed from the field's list */
+} Value;
+
+typedef struct {
+    Value first;
+    Py_ssize_t at;
+} Entry;
+
+typedef struct {
+    enum kind kind;
+    Value *values;
+} Field;
+
+typedef struct {
+    Field *fields;
+    Py_ssize_t count;
+    int sign;  /* 1, or -1 for reverse */
+} Order;
+
+static int
+compare_text(PyObject *a, PyObject *b)
+{
+    if (a == b) {
+        return 0;
+    }
+    Py_ssize_t la = PyUnicode_GET_LENGTH(a), lb = PyUnicode_GET_LENGTH(b);
+    Py_ssize_t n = la < lb ? la : lb;
+    int ka = PyUnicode_KIND(a), kb = PyUnicode_KIND(b);
+    const void *da = PyUnicode_DATA(a), *db = PyUnicode_DATA(b);
+    if (ka == PyUnicode_1BYTE_KIND && kb == PyUnicode_1BYTE_KIND) {
+        int c = memcmp(da, db, (size_t)n);
+        if (c != 0) {
+            return c;
+        }
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 ca = PyUnicode_READ(ka, da, i), cb = PyUnicode_READ(kb, db, i);
+            if (ca != cb) {
+                return ca < cb ? -1 : 1;
+            }
+        }
+    }
+    return (la > lb) - (la < lb);
+}
+
+static int
+compare_bytes(PyObject *a, PyObject *b)
+{
+    Py_ssize_t la = PyBytes_GET_SIZE(a), lb = PyBytes_GET_SIZE(b);
+    int c = memcmp(PyBytes_AS_STRING(a), PyBytes_AS_STRING(b), (size_t)(la < lb ? la : lb));
+    return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+static int
+compare_value(enum kind kind, Value a, Value b)
+{
+    switch (kind) {
+    case INT:
+        return (a.i > b.i) - (a.i < b.i);
+    case FLOAT:
+        return (a.f > b.f) - (a.f < b.f);
+    case TEXT:
+        return compare_text(a.o, b.o);
+    default:
+        return compare_bytes(a.o, b.o);
+    }
+}
+
+/* Whether entry b goes before entry a: its tuple of fields less (greater for reverse). */
+static inline int
+before(const Order *order, const Entry *b, const Entry *a)
+{
+    int c = compare_value(order->fields[0].kind, b->first, a->first);
+    for (Py_ssize_t f = 1; c == 0 && f < order->count; f++) {
+        const Field *field = &order->fields[f];
+        c = compare_value(field->kind, field->values[b->at], field->values[a->at]);
+    }
+    return c * order->sign < 0;
+}
+
+#define SMALL 24  /* entries sorted by insertion before the merges */
+
+static void
+insertion(const Order *order, Entry *entries, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 1; i < n; i++) {
+        Entry moved = entries[i];
+        Py_ssize_t j = i;
+        while (j > 0 && before(order, &moved, &entries[j - 1])) {
+            entries[j] = entries[j - 1];
+            j--;
+        }
+        entries[j] = moved;
+    }
+}
+
+/* Merge the sorted halves [0, middle) and [middle, n) of entries, stably, through
+ * scratch; nothing moves where they are in order already. */
+static void
+merge(const Order *order, Entry *entries, Py_ssize_t middle, Py_ssize_t n, Entry *scratch)
+{
+    if (!before(order, &entries[middle], &entries[middle - 1])) {
+        return;
+    }
+    memcpy(scratch, entries, (size_t)middle * sizeof(Entry));
+    Py_ssize_t i = 0, j = middle, k = 0;
+    while (i < middle && j < n) {
+        entries[k++] = before(order, &entries[j], &scratch[i]) ? entries[j++] : scratch[i++];
+    }
+    memcpy(&entries[k], &scratch[i], (size_t)(middle - i) * sizeof(Entry));
+}
+
+static void
+merge_sort(const Order *order, Entry *entries, Py_ssize_t n, Entry *scratch)
+{
+    if (n <= SMALL) {
+        insertion(order, entries, n);
+        return;
+    }
+    Py_ssize_t middle = n / 2;
+    merge_sort(order, entries, middle, scratch);
+    merge_sort(order, entries + middle, n - middle, scratch);
+    merge(order, entries, middle, n, scratch);
+}
+
+/* The kind of a field's values and the values, into field; 0 where the field is not of
+ * one kind by_fields sorts (no error set), -1 on an error. */
+static int
+read_values(PyObject *values, Py_ssize_t n, Field *field)
+{
+    if (!PyList_CheckExact(values) || PyList_GET_SIZE(values) != n) {
+        PyErr_SetString(PyExc_ValueError, "by_fields: each field a list of one value an item");
+        return -1;
+    }
+    PyTypeObject *type = Py_TYPE(PyList_GET_ITEM(values, 0));
+    if (type == &PyLong_Type) {
+        field->kind = INT;
+    }
+    else if (type == &PyFloat_Type) {
+        field->kind = FLOAT;
+    }
+    else if (type == &PyUnicode_Type) {
+        field->kind = TEXT;
+    }
+    else if (type == &PyBytes_Type) {
+        field->kind = BYTES;
+    }
+    else {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *value = PyList_GET_ITEM(values, i);
+        if (Py_TYPE(value) != type) {
+            return 0;
+        }
+        Value *into = &field->values[i];
+        if (field->kind == INT) {
+            int overflow;
+            into->i = PyLong_AsLongLongAndOverflow(value, &overflow);
+            if (overflow) {
+                return 0;
+            }
+        }
+        else if (field->kind == FLOAT) {
+            into->f = PyFloat_AS_DOUBLE(value);
+            if (into->f != into->f) {
+                return 0;  /* NaN: no order holds */
+            }
+        }
+        else {
+            into->o = value;
+        }
+    }
+    return 1;
+}
+
+static PyObject *
+sorted_items(PyObject *items, const Order *order, Py_ssize_t n)
+{
+    Entry *entries = PyMem_Malloc((size_t)n * sizeof(Entry));
+    Entry *scratch = PyMem_Malloc((size_t)(n / 2 + 1) * sizeof(Entry));
+    if (entries == NULL || scratch == NULL) {
+        PyMem_Free(entries);
+        PyMem_Free(scratch);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        entries[i].first = order->fields[0].values[i];
+        entries[i].at = i;
+    }
+    merge_sort(order, entries, n, scratch);
+    PyMem_Free(scratch);
+    PyObject *sorted = PyList_New(n);
+    if (sorted != NULL) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyList_SET_ITEM(sorted, i, Py_NewRef(PyList_GET_ITEM(items, entries[i].at)));
+        }
+    }
+    PyMem_Free(entries);
+    return sorted;
+}
+
+INTERNAL PyObject *
+by_fields(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyList_CheckExact(args[0]) || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "by_fields(items: list, fields: list, reverse)");
+        return NULL;
+    }
+    PyObject *items = args[0], *lists = args[1];
+    int reverse = PyObject_IsTrue(args[2]);
+    if (reverse < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(items), count = PyList_GET_SIZE(lists);
+    if (n == 0 || count == 0) {
+        return PyList_GetSlice(items, 0, n);
+    }
+    Order order = {PyMem_Calloc((size_t)count, sizeof(Field)), count, reverse ? -1 : 1};
+    PyObject *result = NULL;
+    if (order.fields == NULL) {
+        return PyErr_NoMemory();
+    }
+    int readable = 1;
+    for (Py_ssize_t f = 0; readable == 1 && f < count; f++) {
+        order.fields[f].values = PyMem_Malloc((size_t)n * sizeof(Value));
+        if (order.fields[f].values == NULL) {
+            PyErr_NoMemory();
+            readable = -1;
+        }
+        else {
+            readable = read_values(PyList_GET_ITEM(lists, f), n, &order.fields[f]);
+        }
+    }
+    if (readable == 1) {
+        result = sorted_items(items, &order, n);
+    }
+    else if (readable == 0) {
+        result = Py_NewRef(Py_None);
+    }
+    for (Py_ssize_t f = 0; f < count; f++) {
+        PyMem_Free(order.fields[f].values);
+    }
+    PyMem_Free(order.fields);
+    return result;
+}
+
+/* The offsets of kind's slots names, into offsets; 0 where one is no slot seen_field reads. */
+static int
+slot_offsets(PyTypeObject *kind, PyObject *names, Py_ssize_t *offsets)
+{
+    if (kind->tp_getattro != PyObject_GenericGetAttr) {
+        return 0;
+    }
+    for (Py_ssize_t f = 0; f < PyTuple_GET_SIZE(names); f++) {
+        PyObject *found = _PyType_Lookup(kind, PyTuple_GET_ITEM(names, f));
+        if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type)
+            || !PyType_IsSubtype(kind, PyDescr_TYPE(found))) {
+            return 0;
+        }
+        PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
+        if (member->type != T_OBJECT_EX && member->type != T_OBJECT) {
+            return 0;
+        }
+        offsets[f] = member->offset;
+    }
+    return 1;
+}
+
+static int
+allowed_type(PyObject *types, PyObject *value)
+{
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(types); t++) {
+        if ((PyObject *)Py_TYPE(value) == PyTuple_GET_ITEM(types, t)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+INTERNAL PyObject *
+holds(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyList_CheckExact(args[0]) || !PyType_Check(args[1])
+        || !PyTuple_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])
+        || PyTuple_GET_SIZE(args[2]) != PyTuple_GET_SIZE(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "holds(items: list, kind: type, names: tuple, allowed: tuple)");
+        return NULL;
+    }
+    PyObject *items = args[0], *names = args[2], *allowed = args[3];
+    PyTypeObject *kind = (PyTypeObject *)args[1];
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    for (Py_ssize_t f = 0; f < count; f++) {
+        if (!PyTuple_CheckExact(PyTuple_GET_ITEM(allowed, f))) {
+            PyErr_SetString(PyExc_TypeError, "holds: each field's allowed types a tuple");
+            return NULL;
+        }
+    }
+    Py_ssize_t *offsets = PyMem_Malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
+    if (offsets == NULL) {
+        return PyErr_NoMemory();
+    }
+    int held = slot_offsets(kind, names, offsets);
+    for (Py_ssize_t i = 0; held && i < PyList_GET_SIZE(items); i++) {
+        PyObject *item = PyList_GET_ITEM(items, i);
+        held = Py_TYPE(item) == kind;
+        for (Py_ssize_t f = 0; held && f < count; f++) {
+            PyObject *value = *(PyObject **)((char *)item + offsets[f]);
+            held = value != NULL && allowed_type(PyTuple_GET_ITEM(allowed, f), value);
+        }
+    }
+    PyMem_Free(offsets);
+    return PyBool_FromLong(held);
+}
