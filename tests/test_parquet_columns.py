@@ -57,3 +57,18 @@ def test_a_parquet_file_of_many_slices_has_every_row_in_its_place(
     broken = [*rows[:7], {"n": 7}, *rows[8:]]
     with pytest.raises(Exception, match="row 8"):
         stream(broken).to_parquet(tmp_path / "b.parquet", row_group=10)
+
+
+def test_a_dictionary_is_written_for_a_column_of_few_values_only(tmp_path: Path) -> None:
+    # a column of repeated values is dictionary-encoded, one of values mostly unique is
+    # written plainly (pyarrow's default tries a dictionary on both); the rows are the same
+    path = tmp_path / "kinds.parquet"
+    rows = [{"kind": "ab"[n % 2], "ts": f"t{n:06d}", "n": n} for n in range(25_000)]
+    stream(rows).to_parquet(path)
+    meta = pq.ParquetFile(path).metadata
+    for group in range(meta.num_row_groups):
+        chunks = {meta.row_group(group).column(c).path_in_schema: c for c in range(3)}
+        encodings = {name: meta.row_group(group).column(c).encodings for name, c in chunks.items()}
+        assert any("DICTIONARY" in e for e in encodings["kind"])
+        assert not any("DICTIONARY" in e for e in encodings["ts"] + encodings["n"])
+    assert pq.read_table(path).to_pylist() == rows
