@@ -240,6 +240,41 @@ def test_leaving_a_stream_ends_the_process(tmp_path: Path, place: str, way: str)
     _check(status, err, seconds, way)
 
 
+# Ctrl-C landing where the main thread has just taken a lock in Condition.__enter__,
+# before the with block that lets it go: the case that hung now and then (a future's
+# lock left taken, the pool's manager thread waiting on it at exit), made to happen on
+# the nth such lock after the stream is left
+AT_A_LOCK = """
+    _enter = threading.Condition.__enter__
+    armed = [-1]
+    def enter(self):
+        got = _enter(self)
+        if armed[0] >= 0 and threading.current_thread() is threading.main_thread():
+            armed[0] -= 1
+            if armed[0] < 0:
+                signal.raise_signal(signal.SIGINT)  # handled here, the lock taken
+        return got
+    threading.Condition.__enter__ = enter
+    try:
+        for n in make(slow):
+            if n == 2:
+                armed[0] = NTH
+                print("LEAVING", flush=True)
+    except KeyboardInterrupt:
+        sys.exit(130)
+"""
+
+
+@pytest.mark.parametrize("nth", [0, 1, 2, 5])
+@pytest.mark.parametrize("place", list(PLACES))
+def test_ctrl_c_taken_as_a_lock_is_taken_still_ends_the_process(
+    tmp_path: Path, place: str, nth: int
+) -> None:
+    body = AT_A_LOCK.replace("NTH", str(nth))
+    status, err, seconds = _run(tmp_path, _script(body, PLACES[place], False), False)
+    _check(status, err, seconds, "ctrl-c")
+
+
 # A cluster takes seconds to start: `make test` leaves it three ways, `make slow` five.
 @pytest.mark.parametrize(
     "way",

@@ -58,6 +58,7 @@ from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from lazyfun.parallel.interrupts import HeldInterrupts
 from lazyfun.parallel.runners import Runner
 
 __all__ = [
@@ -558,17 +559,21 @@ class Window(Holding[U]):
         """Wait for the next task to read (the head, or any done one unordered) and
         queue its results and errors; close the window when nothing is left."""
         run = self._open()
-        while True:
-            self._fill(run)
-            if not self._pending:
-                self.close()
+        # Ctrl-C is raised only where no future's lock or the pool's is held (see
+        # lazyfun.parallel.interrupts): in the wait, or once the task is taken
+        with HeldInterrupts() as held:
+            while True:
+                self._fill(run)
+                if not self._pending:
+                    self.close()
+                    return
+                task = self._ready()
+                if task is None:
+                    with held.waiting():
+                        self._wait(run)
+                    continue
+                self._take(task)
                 return
-            task = self._ready()
-            if task is None:
-                self._wait(run)
-                continue
-            self._take(task)
-            return
 
     def _wait(self, run: Runner) -> None:
         """Until a task out is done: the bell, when every future out calls back (the
