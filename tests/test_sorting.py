@@ -303,6 +303,7 @@ def test_a_frame_holding_a_cycle_or_one_object_twice_comes_back_equal() -> None:
 
 _COLUMN_KINDS = [
     st.integers(-3, 3) | st.sampled_from([2**63 - 1, -(2**63)]),
+    st.integers(-(2**63), 2**63 - 1),  # a span of every bit: six radix passes
     st.integers(-3, 3) | st.just(2**64),  # past 64 bits: the C sort gives it back
     st.sampled_from(["", "a", "ab", "b", "é", "ée", "中", "\U0001f600", "a\U0001f600"]),
     st.sampled_from([b"", b"a", b"ab", b"\x00", b"\xff"]),
@@ -312,8 +313,9 @@ _COLUMN_KINDS = [
 
 @st.composite
 def _columns(draw: st.DrawFn) -> list[list[Any]]:
-    """A run's fields, a list a field, each of one kind, few values (ties go on)."""
-    size = draw(st.integers(1, 80))
+    """A run's fields, a list a field, each of one kind, few values (ties go on); now
+    and then enough of them for the C sort's radix passes over a first field of ints."""
+    size = draw(st.integers(1, 80) | st.integers(256, 700))
     kinds = draw(st.lists(st.sampled_from(_COLUMN_KINDS), min_size=1, max_size=3))
     return [draw(st.lists(kind, min_size=size, max_size=size)) for kind in kinds]
 

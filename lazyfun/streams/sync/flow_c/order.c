@@ -12,7 +12,9 @@
  *
  * One merge sort of entries (the first field's value, the item's place): the first
  * field decides most comparisons from the entries themselves, in order in memory; the
- * later fields are read, by place, only on its ties.  No Python code runs: a str or
+ * later fields are read, by place, only on its ties.  A first field of ints (from
+ * RADIX_LEAST entries) is sorted by radix instead, in passes over its span, and each
+ * run of its equal values then by the later fields.  No Python code runs: a str or
  * bytes is compared by its data, as Python compares them.
  *
  * holds(items, kind, names, allowed): whether every item is of the class kind itself
@@ -154,6 +156,69 @@ merge_sort(const Order *order, Entry *entries, Py_ssize_t n, Entry *scratch)
     merge(order, entries, middle, n, scratch);
 }
 
+#define DIGIT 11  /* bits of a radix sort's pass */
+#define RADIX_LEAST 256  /* entries from which a first field of ints is sorted by radix */
+
+/* The radix key of an entry: its first field's distance from the least (from the most
+ * for reverse), an order of unsigned ints that is the field's (reversed). */
+static inline uint64_t
+radix_key(const Entry *entry, int64_t least, int64_t most, int reverse)
+{
+    return reverse ? (uint64_t)most - (uint64_t)entry->first.i
+                   : (uint64_t)entry->first.i - (uint64_t)least;
+}
+
+/* Sort entries, whose first field holds ints, stably: by the first field a digit of
+ * DIGIT bits a pass, the least significant first, over the span of its values (two
+ * passes for ids under four million), then each run of equal firsts by the later
+ * fields (merge_sort).  spare holds n entries. */
+static void
+radix_sort(const Order *order, Entry *entries, Py_ssize_t n, Entry *spare)
+{
+    int64_t least = entries[0].first.i, most = least;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        int64_t value = entries[i].first.i;
+        least = value < least ? value : least;
+        most = value > most ? value : most;
+    }
+    int reverse = order->sign < 0;
+    uint64_t span = (uint64_t)most - (uint64_t)least;
+    Entry *from = entries, *to = spare;
+    static Py_ssize_t starts[1 << DIGIT];  /* under the GIL: one sort at a time */
+    for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += DIGIT) {
+        memset(starts, 0, sizeof starts);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            starts[(radix_key(&from[i], least, most, reverse) >> shift) & ((1 << DIGIT) - 1)]++;
+        }
+        Py_ssize_t total = 0;
+        for (int d = 0; d < (1 << DIGIT); d++) {
+            Py_ssize_t count = starts[d];
+            starts[d] = total;
+            total += count;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            uint64_t d = (radix_key(&from[i], least, most, reverse) >> shift) & ((1 << DIGIT) - 1);
+            to[starts[d]++] = from[i];
+        }
+        Entry *swapped = from;
+        from = to;
+        to = swapped;
+    }
+    if (from != entries) {
+        memcpy(entries, from, (size_t)n * sizeof(Entry));
+    }
+    for (Py_ssize_t start = 0; order->count > 1 && start < n;) {
+        Py_ssize_t end = start + 1;
+        while (end < n && entries[end].first.i == entries[start].first.i) {
+            end++;
+        }
+        if (end - start > 1) {
+            merge_sort(order, entries + start, end - start, spare);
+        }
+        start = end;
+    }
+}
+
 /* The kind of a field's values and the values, into field; 0 where the field is not of
  * one kind by_fields sorts (no error set), -1 on an error. */
 static int
@@ -208,8 +273,9 @@ read_values(PyObject *values, Py_ssize_t n, Field *field)
 static PyObject *
 sorted_items(PyObject *items, const Order *order, Py_ssize_t n)
 {
+    int radix = order->fields[0].kind == INT && n >= RADIX_LEAST;
     Entry *entries = PyMem_Malloc((size_t)n * sizeof(Entry));
-    Entry *scratch = PyMem_Malloc((size_t)(n / 2 + 1) * sizeof(Entry));
+    Entry *scratch = PyMem_Malloc((size_t)(radix ? n : n / 2 + 1) * sizeof(Entry));
     if (entries == NULL || scratch == NULL) {
         PyMem_Free(entries);
         PyMem_Free(scratch);
@@ -219,7 +285,12 @@ sorted_items(PyObject *items, const Order *order, Py_ssize_t n)
         entries[i].first = order->fields[0].values[i];
         entries[i].at = i;
     }
-    merge_sort(order, entries, n, scratch);
+    if (radix) {
+        radix_sort(order, entries, n, scratch);
+    }
+    else {
+        merge_sort(order, entries, n, scratch);
+    }
     PyMem_Free(scratch);
     PyObject *sorted = PyList_New(n);
     if (sorted != NULL) {
