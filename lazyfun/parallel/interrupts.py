@@ -26,7 +26,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import FrameType, TracebackType
+from types import FrameType
 
 __all__ = ["HeldInterrupts"]
 
@@ -83,12 +83,7 @@ class HeldInterrupts:
         finally:
             _Held.waits -= 1
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
         if not self.held:
             return
         self.held = False
