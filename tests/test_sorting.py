@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -415,3 +416,44 @@ def test_law_the_c_check_of_a_frames_fields_is_the_python_checks(items: list[Any
     assert sorting.HOLDS(items, _Plainly, names, allowed) == sorting._holds(
         items, _Plainly, names, allowed
     )
+
+
+class _Tagged(msgspec.Struct, tag=True, frozen=True):
+    n: int
+    s: str
+
+
+class _Listed(msgspec.Struct, array_like=True, rename="camel"):
+    n_items: int
+    some_text: str | None = None
+
+
+class _Keyed(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    s: str = ""
+    n: int
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: _Tagged(n % 7, f"s{n}"),
+        lambda n: _Listed(n % 7, None if n % 3 else f"s{n}"),
+        lambda n: _Keyed(n=n % 7, s=f"s{n}"),
+    ],
+)
+def test_a_struct_of_any_config_spilled_by_msgspec_comes_back_the_same(
+    make: Callable[[int], Any],
+) -> None:
+    # tags, frozen, array-like, renamed and keyword-only fields all come back as they went
+    items = [make(n) for n in range(500)]
+    codec = sorting._Plain.of(type(items[0]))
+    assert codec is not None and codec.encode(items) is not None
+    key = attrgetter("n") if hasattr(items[0], "n") else attrgetter("n_items")
+    sorter: Sorter[Any] = Sorter(key, False, 1)
+    for start in range(0, len(items), 50):
+        sorter.add(items[start : start + 50])
+    got = list(sorter.output())
+    assert sorter.codecs and sorter.runs  # spilled, by msgspec
+    sorter.close()
+    want = sorted(items, key=key)
+    assert got == want and all(type(a) is type(b) for a, b in zip(got, want, strict=True))
