@@ -18,17 +18,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazyfun.streams import sorting
-from lazyfun.streams.sorting import (
-    Sorter,
-    _by_fields,
-    _by_keys,
-    _by_keys_reference,
-    _calls,
-    _pickled,
-    _unpickled,
-    size_of,
-)
+from lazyfun.streams import frames, sorting
+from lazyfun.streams.frames import calls, pickled, unpickled
+from lazyfun.streams.sorting import Sorter, _by_fields, _by_keys, _by_keys_reference, size_of
 
 
 @given(keys=st.lists(st.integers(0, 4), max_size=300), reverse=st.booleans())
@@ -155,9 +147,9 @@ def test_a_spilled_frame_of_one_class_comes_back_as_pickle_makes_it(made: int) -
     # is written as the call and each one's arguments; the others as pickle writes them
     items = [_OBJECTS[made](n) for n in range(300)]
     if made < 3 or made == 5:
-        assert _calls(items) is not None
+        assert calls(items) is not None
     else:
-        assert _calls(items) is None
+        assert calls(items) is None
     _MADE.clear()
     sorter: Sorter[Any] = Sorter(_user, False, 1)
     for start in range(0, len(items), 7):
@@ -176,10 +168,10 @@ def test_a_spilled_frame_of_one_class_comes_back_as_pickle_makes_it(made: int) -
 
 def test_a_frame_of_mixed_classes_or_a_cycle_is_pickled_as_it_is() -> None:
     mixed: list[Any] = [_Event(1, "a"), _Named(user=1), _Event(2, "b")]
-    assert _calls(mixed) is None
+    assert calls(mixed) is None
     looped = _Event(1, "a", [])
     looped.extra.append(looped)
-    back = _unpickled(_pickled([looped, _Event(2, "b")]))
+    back = unpickled(pickled([looped, _Event(2, "b")]))
     assert back[0].extra[0] is back[0] and back[1] == _Event(2, "b")
 
 
@@ -296,7 +288,7 @@ def test_a_frame_holding_a_cycle_or_one_object_twice_comes_back_equal() -> None:
     cyclic.append(cyclic)
     shared = {"a": [1, 2]}
     frame: list[Any] = [{"k": 0, "v": cyclic}, shared, shared, (_Text("t"), _Level.LOW)]
-    back = _unpickled(_pickled(frame))
+    back = unpickled(pickled(frame))
     assert back[0]["v"][1] is back[0]["v"]  # the cycle kept one, by pickle's memo
     assert back[1] == back[2] == shared
     assert [_shape(v) for v in back[3]] == [_shape(v) for v in frame[3]]
@@ -366,16 +358,16 @@ def test_law_a_spill_by_msgspec_gives_back_every_value_with_its_type(
     # annotation's type itself; a frame holding another (an int in a float field, a bool
     # in an int one, an IntEnum, a str subclass, an int past 64 bits) is pickled: either
     # way each item comes back with the same values of the same types
-    if engine == "c" and sorting.HOLDS is None:
+    if engine == "c" and frames.HOLDS is None:
         pytest.skip("the C flow engine is not built")
     with pytest.MonkeyPatch.context() as patched:
         if engine == "python":
-            patched.setattr(sorting, "HOLDS", None)
+            patched.setattr(frames, "HOLDS", None)
         sorter: Sorter[_Plainly] = Sorter(_amount, False, 1)
         for start in range(0, len(items), 5):
             sorter.add(items[start : start + 5])
         got = list(sorter.output())
-        written = sorter.codecs[0].encode if sorter.codecs else None
+        written = sorter.frames.plain[0].encode if sorter.frames.plain else None
         sorter.close()
     want = sorted(items, key=_amount)
     fields = [tuple(msgspec.structs.astuple(item)) for item in got]
@@ -398,22 +390,22 @@ def _amount(item: _Plainly) -> float:
 
 
 def test_only_a_struct_of_plain_fields_has_a_codec() -> None:
-    assert sorting._Plain.of(_Plainly) is not None
-    assert sorting._Plain.of(_Event) is None  # extra: Any
-    assert sorting._Plain.of(_Row) is None  # a dataclass
+    assert frames.Plain.of(_Plainly) is not None
+    assert frames.Plain.of(_Event) is None  # extra: Any
+    assert frames.Plain.of(_Row) is None  # a dataclass
 
     class Omitting(msgspec.Struct, omit_defaults=True):
         n: float = 0.0
 
-    assert sorting._Plain.of(Omitting) is None  # an int 0 would come back 0.0
+    assert frames.Plain.of(Omitting) is None  # an int 0 would come back 0.0
 
 
-@pytest.mark.skipif(sorting.HOLDS is None, reason="the C flow engine is not built")
+@pytest.mark.skipif(frames.HOLDS is None, reason="the C flow engine is not built")
 @given(items=st.lists(_PLAINLY | st.builds(_Named, user=st.integers(0, 2)), max_size=20))
 def test_law_the_c_check_of_a_frames_fields_is_the_python_checks(items: list[Any]) -> None:
     names, allowed = ("user", "amount", "name"), ((int,), (float,), (str, type(None)))
-    assert sorting.HOLDS is not None
-    assert sorting.HOLDS(items, _Plainly, names, allowed) == sorting._holds(
+    assert frames.HOLDS is not None
+    assert frames.HOLDS(items, _Plainly, names, allowed) == frames.holds(
         items, _Plainly, names, allowed
     )
 
@@ -446,14 +438,14 @@ def test_a_struct_of_any_config_spilled_by_msgspec_comes_back_the_same(
 ) -> None:
     # tags, frozen, array-like, renamed and keyword-only fields all come back as they went
     items = [make(n) for n in range(500)]
-    codec = sorting._Plain.of(type(items[0]))
+    codec = frames.Plain.of(type(items[0]))
     assert codec is not None and codec.encode(items) is not None
     key = attrgetter("n") if hasattr(items[0], "n") else attrgetter("n_items")
     sorter: Sorter[Any] = Sorter(key, False, 1)
     for start in range(0, len(items), 50):
         sorter.add(items[start : start + 50])
     got = list(sorter.output())
-    assert sorter.codecs and sorter.runs  # spilled, by msgspec
+    assert sorter.frames.plain and sorter.runs  # spilled, by msgspec
     sorter.close()
     want = sorted(items, key=key)
     assert got == want and all(type(a) is type(b) for a, b in zip(got, want, strict=True))

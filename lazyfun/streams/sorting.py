@@ -16,37 +16,30 @@ step feeds it chunks and reads what it gives.
 from __future__ import annotations
 
 import contextlib
-import copyreg
 import heapq
-import io
 import math
 import operator
 import os
-import pickle
 import re
 import shutil
-import struct
 import sys
 import tempfile
-import types
-import typing
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from functools import partial
-from itertools import chain, islice, repeat, starmap
-from typing import IO, Any, Generic, TypeVar
+from itertools import chain, islice
+from typing import Any, Generic, TypeVar
 
 from lazyfun.compiled import PURE_ENV
+from lazyfun.streams.frames import Frames
 
 try:  # the C flow engine's sort of a run by its key's fields, beside _by_each_field's
     from lazyfun.streams.sync import _flow  # which import-linter cannot read
 except ImportError:  # built without a C compiler
-    BY_FIELDS = HOLDS = None
+    BY_FIELDS = None
 else:
-    PURE = bool(os.environ.get(PURE_ENV))
-    BY_FIELDS = None if PURE else _flow.by_fields
-    HOLDS = None if PURE else _flow.holds
+    BY_FIELDS = None if os.environ.get(PURE_ENV) else _flow.by_fields
 
 __all__ = [
     "CHUNK",
@@ -162,7 +155,7 @@ class Sorter(Generic[T]):
     half the budget; of the items read last, what passes the other half is spilled too,
     the rest stays in memory.  Beside ``memory``, a sort holds a fixed overhead: a file's
     buffer (8 KiB) for each of at most :data:`FAN_IN` runs open at once, and one frame's
-    pickled bytes as it is read or written.
+    bytes as it is read or written (:mod:`lazyfun.streams.frames`).
 
     The first spill of a process's sort removes the spill folders of processes that
     are no longer alive (a sort killed with its process leaves its folder behind).
@@ -188,8 +181,7 @@ class Sorter(Generic[T]):
         self.folder: str | None = None
         self.errors: deque[Exception] = deque()
         self.readers: list[Generator[list[T], None, None]] = []
-        self.codecs: list[_Plain] = []  # how frames of plain records are spilled, by tag
-        self.tags: dict[type, int] = {}  # each class's tag (0: pickled), once met
+        self.frames = Frames()  # how the frames are written and read back
 
     def room(self) -> int:
         """How many items to read next: about what the budget has room for (by the last
@@ -279,37 +271,9 @@ class Sorter(Generic[T]):
                 part = list(islice(items, frame))
                 if not part:
                     break
-                tag, payload = self._encoded(part)
-                file.write(_HEADER.pack(tag, len(payload)))
-                file.write(payload)
+                self.frames.write(file, part)
             self.spilled += file.tell()
         return path
-
-    def _encoded(self, part: list[T]) -> tuple[int, bytes]:
-        """A frame's bytes, and the tag that says how to read them back: msgspec's by the
-        :class:`_Plain` of the frame's class (its place in ``codecs``, from 1) where that
-        writes it exactly, else pickle's (0)."""
-        kind = type(part[0])
-        tag = self.tags.get(kind)
-        if tag is None:
-            plain = _Plain.of(kind) if len(self.codecs) < _TAGS else None
-            tag = self.tags[kind] = 0 if plain is None else len(self.codecs) + 1
-            if plain is not None:
-                self.codecs.append(plain)
-        if tag:
-            written = self.codecs[tag - 1].encode(part)
-            if written is not None:
-                return tag, written
-        return 0, _pickled(part)
-
-    def _read_run(self, path: str) -> Generator[list[T], None, None]:
-        """The frames of a spilled run, in order."""
-        file: IO[bytes]
-        with open(path, "rb") as file:
-            while header := file.read(_HEADER.size):
-                tag, size = _HEADER.unpack(header)
-                payload = file.read(size)
-                yield self.codecs[tag - 1].decode(payload) if tag else _unpickled(payload)
 
     def _keys(self, items: list[T]) -> list[Any]:
         """The keys of ``items`` (sorted: their order), in a list."""
@@ -368,7 +332,7 @@ class Sorter(Generic[T]):
             if len(group) == 1:
                 self.runs.append(group[0])
                 continue
-            self.readers = [self._read_run(path) for path in group]
+            self.readers = [self.frames.read(path) for path in group]
             self.runs.append(self._write(self._merged(self.readers)))
             for reader in self.readers:
                 reader.close()
@@ -389,7 +353,7 @@ class Sorter(Generic[T]):
             self.held = self.memory // 2
         while len(self.runs) > self.fan_in:
             self._pass()
-        self.readers = [self._read_run(path) for path in self.runs]
+        self.readers = [self.frames.read(path) for path in self.runs]
         return self._merged([*self.readers, _frames(self.items, self._frame())])
 
     def __del__(self) -> None:
@@ -502,174 +466,6 @@ def _by_keys_reference(items: list[T], keys: list[Any], reverse: bool) -> list[T
     items in that order."""
     order = sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
     return list(map(items.__getitem__, order))
-
-
-# The types pickle writes itself, asking nothing of them: a frame of them is pickled as it is
-_AS_IS = frozenset({dict, list, tuple, str, bytes, bytearray, int, float, complex, bool, set})
-_REDUCE = operator.methodcaller("__reduce_ex__", pickle.HIGHEST_PROTOCOL)
-
-
-def _pickled(part: list[Any]) -> bytes:
-    """pickle's bytes of a frame of a run, written without its memo (fast mode: half the
-    time both ways; an object met twice in a frame comes back as two equal ones, as it
-    does across frames), and with it where the frame holds a cycle, which that refuses.
-    A frame of objects pickle rebuilds by one call (a msgspec Struct's class, given its
-    fields) is written as that call once and each item's arguments (:func:`_calls`)."""
-    frame: Any = _calls(part) or part
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
-    pickler.fast = True
-    try:
-        pickler.dump(frame)
-    except ValueError:  # a cycle: pickle's memo keeps it one, the items written whole
-        return pickle.dumps(part, pickle.HIGHEST_PROTOCOL)
-    return buffer.getvalue()
-
-
-def _calls(part: list[Any]) -> tuple[Callable[..., Any], list[tuple[Any, ...]]] | None:
-    """``(call, arguments)`` where every item of ``part`` is of one class that pickle
-    would write as ``call(*its arguments)`` (its ``__reduce_ex__`` a pair, the call the
-    same for all), so that pickle writes the call once a frame, not once an item (a
-    frame of 1,024 msgspec Structs, whose class pickle names at each: five times
-    faster); :func:`_unpickled` makes the items again by the same calls, as pickle
-    would.  None for any other frame."""
-    kind = type(part[0])
-    if (
-        kind in _AS_IS
-        or kind in copyreg.dispatch_table
-        or issubclass(kind, type)
-        or not all(map(operator.is_, map(type, part), repeat(kind)))
-    ):
-        return None
-    # what pickle asks of each, or where that is object's, what object's asks in turn
-    reduce: Callable[[Any], Any] = _REDUCE
-    own: Any = kind
-    if own.__reduce_ex__ is object.__reduce_ex__ and own.__reduce__ is not object.__reduce__:
-        reduce = own.__reduce__
-    try:
-        reduced = list(map(reduce, part))
-    except Exception:  # pickle itself will say what it cannot write
-        return None
-    if not all(map(operator.is_, map(type, reduced), repeat(tuple))) or any(
-        map(operator.ne, map(len, reduced), repeat(2))
-    ):
-        return None
-    call = reduced[0][0]
-    if not callable(call) or not all(map(operator.is_, map(_FIRST, reduced), repeat(call))):
-        return None
-    return call, list(map(_SECOND, reduced))
-
-
-_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
-
-
-def _unpickled(payload: bytes) -> list[Any]:
-    """A frame's items from its bytes (see :func:`_pickled`)."""
-    frame = pickle.loads(payload)
-    if isinstance(frame, tuple):
-        call, arguments = frame
-        return list(starmap(call, arguments))
-    items: list[Any] = frame
-    return items
-
-
-_HEADER = struct.Struct("<BQ")  # a spilled frame's tag (0: pickle's, else a _Plain's) and size
-_TAGS = 255  # the most classes a sort spills by msgspec: a tag each
-_PLAIN = frozenset({str, int, float, bool, bytes, type(None)})  # values msgpack writes exactly
-_UNIONS = (typing.Union, types.UnionType)
-
-
-class _Plain:
-    """How a run's frames of one msgspec Struct class are spilled: by msgspec's msgpack
-    (a fourth of pickle's time to write, with no call an item; half to read), where every
-    field is annotated with types of :data:`_PLAIN` (or a union of them).  A frame is
-    written so only where each of its items is of the class itself and each field holds
-    a value of its annotation's types themselves (:func:`_holds`; a bool where an int
-    is due, an int where a float is, an ``IntEnum`` would come back changed), and msgpack
-    can write it (an int past 64 bits cannot): else :meth:`encode` gives None and the
-    frame is pickled.  Read back by msgspec into the class, the same values in the same
-    fields, ``__post_init__`` run as pickle's call of the class runs it."""
-
-    __slots__ = ("allowed", "decoder", "encoder", "failed", "kind", "names")
-
-    def __init__(
-        self, kind: type, names: tuple[str, ...], allowed: tuple[tuple[type, ...], ...]
-    ) -> None:
-        import msgspec
-
-        self.kind, self.names, self.allowed = kind, names, allowed
-        self.encoder = msgspec.msgpack.Encoder()
-        self.failed = (OverflowError, msgspec.EncodeError)
-        self.decoder: msgspec.msgpack.Decoder[list[Any]] = msgspec.msgpack.Decoder(list[kind])  # type: ignore[valid-type]
-
-    @classmethod
-    def of(cls, kind: type) -> _Plain | None:
-        """The codec of ``kind``'s frames, where it is a msgspec Struct of plain fields
-        whose encoding omits none (``omit_defaults`` would give a default back for an
-        equal value of another type); None for any other class."""
-        if not hasattr(kind, "__struct_fields__"):
-            return None  # no msgspec Struct (and msgspec not loaded for it)
-        import msgspec
-
-        if not (isinstance(kind, type) and issubclass(kind, msgspec.Struct)):
-            return None
-        struct: Any = kind  # a Struct class, whose config the stubs do not name
-        if struct.__struct_config__.omit_defaults:
-            return None
-        names, allowed = [], []
-        for field in msgspec.structs.fields(kind):
-            annotated = field.type
-            kinds = (
-                typing.get_args(annotated)
-                if typing.get_origin(annotated) in _UNIONS
-                else (annotated,)
-            )
-            if not kinds or not all(k in _PLAIN for k in kinds):
-                return None
-            names.append(field.name)
-            allowed.append(tuple(kinds))
-        return cls(kind, tuple(names), tuple(allowed))
-
-    def encode(self, part: list[Any]) -> bytes | None:
-        """msgpack's bytes of ``part``; None where it would not come back the same."""
-        held = _holds if HOLDS is None else HOLDS
-        if not held(part, self.kind, self.names, self.allowed):
-            return None
-        try:
-            written: bytes = self.encoder.encode(part)
-        except self.failed:  # an int past 64 bits
-            return None
-        return written
-
-    def decode(self, payload: bytes) -> list[Any]:
-        """The items of a frame :meth:`encode` wrote."""
-        items: list[Any] = self.decoder.decode(payload)
-        return items
-
-
-def _holds(
-    items: list[Any], kind: type, names: tuple[str, ...], allowed: tuple[tuple[type, ...], ...]
-) -> bool:
-    """Whether every item is a ``kind`` itself whose field ``names[f]`` holds a value whose
-    type is one of ``allowed[f]`` itself (the C engine's ``holds``, plainly).
-
-    >>> import msgspec
-    >>> class Point(msgspec.Struct):
-    ...     x: int
-    >>> ints = ((int,),)
-    >>> _holds([Point(1)], Point, ("x",), ints), _holds([Point(True)], Point, ("x",), ints)
-    (True, False)
-    """
-    if not all(type(item) is kind for item in items):
-        return False
-    for name, kinds in zip(names, allowed, strict=True):
-        try:
-            found = set(map(type, map(operator.attrgetter(name), items)))
-        except AttributeError:  # a field unset
-            return False
-        if not found <= set(kinds):
-            return False
-    return True
 
 
 class _Head(Generic[T]):
