@@ -72,3 +72,9 @@ def test_a_dictionary_is_written_for_a_column_of_few_values_only(tmp_path: Path)
         assert any("DICTIONARY" in e for e in encodings["kind"])
         assert not any("DICTIONARY" in e for e in encodings["ts"] + encodings["n"])
     assert pq.read_table(path).to_pylist() == rows
+
+
+def test_a_column_pyarrow_cannot_count_keeps_its_dictionary() -> None:
+    pa = pytest.importorskip("pyarrow")
+    table = pa.table({"k": pa.array(["a", "b"]).dictionary_encode(), "n": [1, 2]})
+    assert parquet._repeating(table) == ["k"]

@@ -310,7 +310,7 @@ def _repeating(table: Any) -> bool | list[str]:
     every column and gives it up once it is large, which a column of values mostly
     unique (times, ids, amounts) pays for at every row group: half of a write's time.
     All of them (the default) where a column is nested or of nulls, whose values are
-    not counted.
+    not counted; a column of a type pyarrow does not count keeps its dictionary.
 
     >>> import pyarrow as pa
     >>> _repeating(pa.table({"kind": ["a", "b", "a", "a"], "n": [1, 2, 3, 4]}))
@@ -326,8 +326,20 @@ def _repeating(table: Any) -> bool | list[str]:
     return [
         name
         for name, column in zip(table.column_names, table.columns, strict=True)
-        if pc.count_distinct(column, mode="all").as_py() <= rows // 2
+        if _distinct(pc, column, rows) <= rows // 2
     ]
+
+
+def _distinct(pc: Any, column: Any, rows: int) -> int:
+    """How many distinct values ``column`` holds; none (a dictionary, as by default)
+    for a type pyarrow does not count (a column already of a dictionary type)."""
+    import pyarrow as pa
+
+    try:
+        found: int = pc.count_distinct(column, mode="all").as_py()
+    except pa.ArrowNotImplementedError:
+        return 0
+    return found
 
 
 def _gathered(getters: list[Callable[[Any], Any]], records: list[Any]) -> list[list[Any]]:
