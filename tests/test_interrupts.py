@@ -38,14 +38,14 @@ CASES = {
         """
         def body():
             with HeldInterrupts() as held:
-                with held.waiting():
+                with held.open():
                     signal.raise_signal(signal.SIGINT)
                     print("not reached", flush=True)
         case(body)
         def noted():
             with HeldInterrupts() as held:
                 signal.raise_signal(signal.SIGINT)
-                with held.waiting():
+                with held.open():
                     print("not reached", flush=True)
         case(noted)
         """,
@@ -62,7 +62,7 @@ CASES = {
         case(body)
         def inner_wait():
             with HeldInterrupts():
-                with HeldInterrupts() as inner, inner.waiting():
+                with HeldInterrupts() as inner, inner.open():
                     signal.raise_signal(signal.SIGINT)
                     print("not reached", flush=True)
         case(inner_wait)
@@ -101,7 +101,7 @@ CASES = {
     "thread": (
         """
         def inside():
-            with HeldInterrupts() as held, held.waiting():
+            with HeldInterrupts() as held, held.open():
                 print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, flush=True)
         thread = threading.Thread(target=inside)
         thread.start()

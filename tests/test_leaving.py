@@ -275,6 +275,47 @@ def test_ctrl_c_taken_as_a_lock_is_taken_still_ends_the_process(
     _check(status, err, seconds, "ctrl-c")
 
 
+# What the window runs of the user's in this thread: the input it reads, and the call
+# the sync runner makes as the task is handed out.  One that never returns must still
+# end at Ctrl-C (the window holds Ctrl-C off only while it touches a pool's or a
+# future's locks, never around the user's code)
+IN_THIS_THREAD = {
+    "call": """
+    def forever(n):
+        if n == 2:
+            print("LEAVING", flush=True)
+            while True:
+                time.sleep(0.01)
+        return n
+    try:
+        for n in stream(range(10)).map(forever, via="sync", concurrency=2):
+            pass
+    except KeyboardInterrupt:
+        sys.exit(130)
+    """,
+    "source": """
+    def source():
+        yield from range(3)
+        print("LEAVING", flush=True)
+        while True:
+            time.sleep(0.01)
+    try:
+        for n in stream(source()).map(slow, via="process", concurrency=2):
+            pass
+    except KeyboardInterrupt:
+        sys.exit(130)
+    """,
+}
+
+
+@pytest.mark.parametrize("what", list(IN_THIS_THREAD))
+def test_ctrl_c_ends_the_users_code_the_window_runs_in_this_thread(
+    tmp_path: Path, what: str
+) -> None:
+    status, err, seconds = _run(tmp_path, _script(IN_THIS_THREAD[what], None, False), True)
+    _check(status, err, seconds, "ctrl-c")
+
+
 # A cluster takes seconds to start: `make test` leaves it three ways, `make slow` five.
 @pytest.mark.parametrize(
     "way",

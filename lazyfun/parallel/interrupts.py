@@ -9,13 +9,14 @@ Ctrl-C now and then left a future's lock taken, and at exit the process pool's m
 thread, setting that future's outcome, waited on it for ever: the process hung.
 
 Within ``HeldInterrupts()``, a Ctrl-C is noted, not raised, and raised as the block
-ends, where no such lock is held; within its :meth:`~HeldInterrupts.waiting`, where the
-thread only waits (on a lock of its own, whose wait a signal ends cleanly), it is raised
-at once, so a wait can always be left.  Only in the main thread, and only where Ctrl-C
-raises ``KeyboardInterrupt`` (``signal.default_int_handler``): a handler of the user's
-own is left alone.
+ends, where no such lock is held; within its :meth:`~HeldInterrupts.open`, where the
+thread only waits (on a lock of its own, whose wait a signal ends cleanly) or runs the
+user's code (reading the input, a call the sync runner makes here), it is raised at
+once, so a wait or a call that never ends can always be left.  Only in the main
+thread, and only where Ctrl-C raises ``KeyboardInterrupt``
+(``signal.default_int_handler``): a handler of the user's own is left alone.
 
->>> with HeldInterrupts() as held, held.waiting():
+>>> with HeldInterrupts() as held, held.open():
 ...     print("a wait that Ctrl-C ends at once")
 a wait that Ctrl-C ends at once
 """
@@ -33,24 +34,24 @@ __all__ = ["HeldInterrupts"]
 
 class _Held:
     """What the blocks in place share (the main thread's alone): how deep they nest,
-    whether a Ctrl-C was noted, and how many waits are under way."""
+    whether a Ctrl-C was noted, and how many open stretches are under way."""
 
     depth = 0
     noted = False
-    waits = 0
+    opened = 0
 
 
 def _interrupted(signum: int, frame: FrameType | None) -> None:
     """The handler while a block holds Ctrl-C off."""
-    if _Held.waits:
+    if _Held.opened:
         raise KeyboardInterrupt
     _Held.noted = True
 
 
 class HeldInterrupts:
-    """A block in which Ctrl-C is raised only at its end, or in its :meth:`waiting`.
+    """A block in which Ctrl-C is raised only at its end, or in its :meth:`open`.
     Blocks nest (a window reading another): Ctrl-C is raised at the outer one's end,
-    or in any one's wait."""
+    or in any one's open stretch."""
 
     __slots__ = ("held",)
 
@@ -69,19 +70,20 @@ class HeldInterrupts:
         return self
 
     @contextmanager
-    def waiting(self) -> Iterator[None]:
-        """A wait within the block, which a Ctrl-C ends at once (one noted before too)."""
+    def open(self) -> Iterator[None]:
+        """A stretch within the block where Ctrl-C is raised at once (one noted before
+        too): a wait, or the user's code (which may run for ever)."""
         if not self.held:
             yield
             return
         if _Held.noted:
             _Held.noted = False
             raise KeyboardInterrupt
-        _Held.waits += 1
+        _Held.opened += 1
         try:
             yield
         finally:
-            _Held.waits -= 1
+            _Held.opened -= 1
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
         if not self.held:

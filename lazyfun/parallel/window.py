@@ -54,12 +54,14 @@ import traceback
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, ExitStack
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from lazyfun.parallel.daemons import DaemonPool
 from lazyfun.parallel.interrupts import HeldInterrupts
-from lazyfun.parallel.runners import Runner
+from lazyfun.parallel.runners import Pool, Runner
 
 __all__ = [
     "GROWN_ITEMS",
@@ -210,6 +212,14 @@ def next_size(size: int, items: int, seconds: float, task_seconds: float, cap: i
         return min(cap, size * 4)
     wanted = int(task_seconds * items / seconds)
     return max(1, min(cap, size * 4, wanted))
+
+
+_QUEUEING = (ThreadPoolExecutor, ProcessPoolExecutor, DaemonPool)  # submit only queues
+
+
+def _queues(run: Runner) -> bool:
+    """Whether ``run``'s submit only queues the call (a pool of :data:`_QUEUEING`)."""
+    return isinstance(run, Pool) and type(run.pool) in _QUEUEING
 
 
 def _arrive(arrived: deque[int], bell: threading.Event, key: int, _future: object) -> None:
@@ -450,8 +460,12 @@ class Window(Holding[U]):
             task.landed = True
         return landed
 
-    def _send(self, run: Runner, task: _Task) -> None:
-        task.future = future = self._submit(run, task.items)
+    def _send(self, run: Runner, task: _Task, held: HeldInterrupts) -> None:
+        # a pool of this library's or the standard one's only queues the call, taking its
+        # locks: Ctrl-C held off; another runner may make the call here (the sync runner,
+        # an Executor of the user's): Ctrl-C let through
+        with nullcontext() if _queues(run) else held.open():
+            task.future = future = self._submit(run, task.items)
         key, self._sent = self._sent, self._sent + 1
         self._flying[key] = task
         if hasattr(future, "add_done_callback"):  # the callback holds no task: no cycle
@@ -459,8 +473,9 @@ class Window(Holding[U]):
         else:
             self._asked[key] = task
 
-    def _fill(self, run: Runner) -> None:
-        """Hand out tasks while the limits allow: first the items handed back, then new."""
+    def _fill(self, run: Runner, held: HeldInterrupts) -> None:
+        """Hand out tasks while the limits allow: first the items handed back, then new
+        (the input read with Ctrl-C let through: it is the user's code)."""
         self._split_overruns(self._landed())
         free = self._running - len(self._flying)
         if self._unsent:
@@ -468,7 +483,7 @@ class Window(Holding[U]):
                 if free <= 0:
                     return
                 if task.future is None:
-                    self._send(run, task)
+                    self._send(run, task, held)
                     self._unsent -= 1
                     free -= 1
         while not self._exhausted and free > 0:
@@ -478,14 +493,16 @@ class Window(Holding[U]):
             # no local of this frame holds an input error: the reading frame's caller is
             # this one, kept by the error's traceback
             n = min(self._size, room)
-            task = _Task(_Nothing(), self._read, *_read_chunk(self._items, n))
+            with held.open():
+                read_in = _read_chunk(self._items, n)
+            task = _Task(_Nothing(), self._read, *read_in)
             if not task.items and task.failure is None:
                 self._exhausted = True
                 return
             read = len(task.items)
             self._pulled += read + (task.failure is not None)
             if read:
-                self._send(run, task)
+                self._send(run, task, held)
                 free -= 1
             else:
                 task.landed = True
@@ -560,16 +577,17 @@ class Window(Holding[U]):
         queue its results and errors; close the window when nothing is left."""
         run = self._open()
         # Ctrl-C is raised only where no future's lock or the pool's is held (see
-        # lazyfun.parallel.interrupts): in the wait, or once the task is taken
+        # lazyfun.parallel.interrupts): in the wait, in the user's code (the input read,
+        # a call made here), or once the task is taken
         with HeldInterrupts() as held:
             while True:
-                self._fill(run)
+                self._fill(run, held)
                 if not self._pending:
                     self.close()
                     return
                 task = self._ready()
                 if task is None:
-                    with held.waiting():
+                    with held.open():
                         self._wait(run)
                     continue
                 self._take(task)
