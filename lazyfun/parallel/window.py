@@ -583,8 +583,7 @@ class Window(Holding[U]):
             while True:
                 self._fill(run, held)
                 if not self._pending:
-                    self.close()
-                    return
+                    break
                 task = self._ready()
                 if task is None:
                     with held.open():
@@ -592,6 +591,7 @@ class Window(Holding[U]):
                     continue
                 self._take(task)
                 return
+        self.close()  # all read: the runner shut down (a cluster's may wait), Ctrl-C let in
 
     def _wait(self, run: Runner) -> None:
         """Until a task out is done: the bell, when every future out calls back (the
