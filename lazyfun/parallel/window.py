@@ -493,9 +493,8 @@ class Window(Holding[U]):
             # no local of this frame holds an input error: the reading frame's caller is
             # this one, kept by the error's traceback
             n = min(self._size, room)
-            with held.open():
-                read_in = _read_chunk(self._items, n)
-            task = _Task(_Nothing(), self._read, *read_in)
+            with held.open():  # the input is the user's code
+                task = _Task(_Nothing(), self._read, *_read_chunk(self._items, n))
             if not task.items and task.failure is None:
                 self._exhausted = True
                 return
