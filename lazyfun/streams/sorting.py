@@ -417,15 +417,17 @@ def _by_each_field(items: list[T], fields: list[list[Any]], reverse: bool) -> li
     (twice as fast on (int, str) keys), the fields but the last sorted in place with
     them.  None where a field is not such, ``fields`` as they were.  The C engine's
     ``by_fields`` gives the same order in one merge sort, the first field's values
-    compared in place and the later ones only on its ties (an int past 64 bits: here)."""
+    compared in place and the later ones only on its ties; it checks the fields as it
+    reads them, so they are checked here only where it gives None (a field not such, or
+    an int past 64 bits)."""
+    if BY_FIELDS is not None and items and isinstance(items, list):
+        fast: list[T] | None = BY_FIELDS(items, fields, reverse)
+        if fast is not None:
+            return fast
     for values in fields:
         kinds = set(map(type, values))
         if len(kinds) != 1 or not (kinds <= ORDERED or (kinds == {float} and _no_nan(values))):
             return None
-    if BY_FIELDS is not None and isinstance(items, list):
-        fast: list[T] | None = BY_FIELDS(items, fields, reverse)
-        if fast is not None:
-            return fast
     ordered = list(items)
     for f in reversed(range(len(fields))):
         given: Any = partial(next, iter(fields[f]))  # the stubs want a key of comparables
