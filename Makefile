@@ -32,7 +32,8 @@ ENGINE  := $(wildcard lazyfun/sudoku/solving/learning_c/*.c lazyfun/sudoku/solvi
 	$(wildcard lazyfun/sudoku/steps/forcing_c/*.c lazyfun/sudoku/steps/forcing_c/*.h) \
 	$(wildcard lazyfun/sudoku/solving/nine_c/*.c lazyfun/sudoku/solving/nine_c/*.h) \
 	$(wildcard lazyfun/sudoku/canon/minlex_c/*.c lazyfun/sudoku/canon/minlex_c/*.h) \
-	$(wildcard lazyfun/csp/propagation/kernels_c/*.c lazyfun/csp/propagation/kernels_c/*.h)
+	$(wildcard lazyfun/csp/propagation/kernels_c/*.c lazyfun/csp/propagation/kernels_c/*.h) \
+	$(wildcard lazyfun/sinks/arrow_c/*.c)
 SAY_BUILD = $(BIN)/python -c 'from lazyfun.compiled import describe; print(describe())'
 
 .PHONY: demo test coverage test-all test-latest test-lowest lock setup build lint typecheck mypy stubtest unit browser docs docs-figures slow bench sanitize fuzz dist clean
@@ -143,7 +144,8 @@ mypy: $(VENV)/.dev
 	$(BIN)/pyright --pythonpath $(BIN)/python -p tests/typing
 
 C_ENGINES := lazyfun.sudoku.solving._learning lazyfun.streams.sync._flow lazyfun.sudoku.steps._forcing \
-	lazyfun.sudoku.solving._nine lazyfun.sudoku.canon._minlex lazyfun.csp.propagation._kernels
+	lazyfun.sudoku.solving._nine lazyfun.sudoku.canon._minlex lazyfun.csp.propagation._kernels \
+	lazyfun.sinks._arrow
 stubtest: $(DEV)
 	@stubs=lazyfun.vocab; \
 	for engine in $(C_ENGINES); do \
@@ -258,6 +260,7 @@ sanitize: $(DEV)
 		-o $(SANITIZE_DIR)/lazyfun/sudoku/canon/_minlex$(EXT_SUFFIX)
 	$(SANITIZE_CC) lazyfun/csp/propagation/kernels_c/*.c \
 		-o $(SANITIZE_DIR)/lazyfun/csp/propagation/_kernels$(EXT_SUFFIX)
+	$(SANITIZE_CC) lazyfun/sinks/arrow_c/*.c -o $(SANITIZE_DIR)/lazyfun/sinks/_arrow$(EXT_SUFFIX)
 	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
@@ -266,7 +269,8 @@ sanitize: $(DEV)
 		$(GENERATION_C_TESTS) \
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
 		tests/sudoku/test_nine_engine.py tests/sudoku/test_nine_fuzz.py lazyfun/sudoku/solving/nine.py \
-		tests/sudoku/test_minlex_c.py tests/csp/test_kernels.py tests/csp/test_reified_shift.py -n 2 --dist loadfile $(SANITIZE_ARGS)
+		tests/sudoku/test_minlex_c.py tests/csp/test_kernels.py tests/csp/test_reified_shift.py \
+		tests/test_parquet_columns.py -n 2 --dist loadfile $(SANITIZE_ARGS)
 
 # Coverage-guided fuzzing (atheris, pip's `lazyfun[fuzz]`; clang for the C engines):
 # each reader's target (fuzz/readers.py, the source run: LAZYFUN_PURE=1), then each C

@@ -39,6 +39,7 @@ FORCING_C = Path("lazyfun", "sudoku", "steps", "forcing_c")
 NINE_C = Path("lazyfun", "sudoku", "solving", "nine_c")
 MINLEX_C = Path("lazyfun", "sudoku", "canon", "minlex_c")
 KERNELS_C = Path("lazyfun", "csp", "propagation", "kernels_c")
+ARROW_C = Path("lazyfun", "sinks", "arrow_c")
 # What the build left out before building (mypyc's modules, when mypyc could not run).
 NOT_COMPILED: list[str] = []
 # The C engines are held to these: a warning is an error (make sanitize adds the sanitizers).
@@ -108,6 +109,7 @@ def extensions() -> list[Any]:
         folder_extension(compiled.C_NINE, NINE_C),
         folder_extension(compiled.C_MINLEX, MINLEX_C),
         folder_extension(compiled.C_KERNELS, KERNELS_C),
+        folder_extension(compiled.C_ARROW, ARROW_C),
     ]
     sources = [name.replace(".", "/") + ".py" for name in compiled.COMPILED]
     try:

@@ -29,7 +29,9 @@ reader's guide is :mod:`lazyfun.sudoku.solving.nine`; its C sources are
 ``lazyfun/sudoku/canon/minlex_c``); and ``C_KERNELS``, the constraint solver's commonest
 propagators and its propagation loop in C (:mod:`lazyfun.csp.propagation.kernels` says
 when they run; the readable forms are in :mod:`lazyfun.csp.propagation`; its C sources
-are ``lazyfun/csp/propagation/kernels_c``).
+are ``lazyfun/csp/propagation/kernels_c``); and ``C_ARROW``, a batch of records' columns as
+Arrow buffers for the Parquet sink (:mod:`lazyfun.sinks.parquet` says when it runs; its C
+sources are ``lazyfun/sinks/arrow_c``).
 
 Where no compiler is at hand the build falls back to plain Python, without
 the learning search (set ``LAZYFUN_PURE_BUILD=1`` to skip compiling), and its last
@@ -64,6 +66,7 @@ from types import MappingProxyType
 
 __all__ = [
     "COMPILED",
+    "C_ARROW",
     "C_EXTENSION",
     "C_FLOW",
     "C_FORCING",
@@ -73,6 +76,7 @@ __all__ = [
     "ENGINES",
     "PURE_ENV",
     "Status",
+    "c_arrow_built",
     "c_extension_built",
     "c_flow_built",
     "c_forcing_built",
@@ -112,7 +116,8 @@ C_FORCING = "lazyfun.sudoku.steps._forcing"
 C_NINE = "lazyfun.sudoku.solving._nine"
 C_MINLEX = "lazyfun.sudoku.canon._minlex"
 C_KERNELS = "lazyfun.csp.propagation._kernels"
-ENGINES = (C_EXTENSION, C_FLOW, C_FORCING, C_NINE, C_MINLEX, C_KERNELS)
+C_ARROW = "lazyfun.sinks._arrow"
+ENGINES = (C_EXTENSION, C_FLOW, C_FORCING, C_NINE, C_MINLEX, C_KERNELS, C_ARROW)
 PURE_ENV = "LAZYFUN_PURE"
 # the C engine that runs even with LAZYFUN_PURE set (25x25 and up would stall without it)
 _KEPT_WHEN_PURE = (C_EXTENSION,)
@@ -236,9 +241,14 @@ def c_kernels_built() -> bool:
     return _built(C_KERNELS)
 
 
+def c_arrow_built() -> bool:
+    """Whether the Parquet sink's C columns (``C_ARROW``) were built."""
+    return _built(C_ARROW)
+
+
 def describe() -> str:
     """One line: how each module of ``COMPILED`` runs, and whether ``C_EXTENSION``,
-    ``C_FLOW``, ``C_FORCING``, ``C_NINE``, ``C_MINLEX`` and ``C_KERNELS`` were built
+    ``C_FLOW``, ``C_FORCING``, ``C_NINE``, ``C_MINLEX``, ``C_KERNELS`` and ``C_ARROW`` were built
     (``make`` prints it after installing)."""
     learning = "built (C)" if c_extension_built() else "not built: 25x25 searches depth-first"
     flow = "built (C)" if c_flow_built() else "not built: the steps run their Python forms"
@@ -246,6 +256,7 @@ def describe() -> str:
     nine = "built (C)" if c_nine_built() else "not built: 9x9 searches depth-first"
     minlex = "built (C)" if c_minlex_built() else "not built: minlex searches in Python"
     kernels = "built (C)" if c_kernels_built() else "not built: the solver propagates in Python"
+    arrow = "built (C)" if c_arrow_built() else "not built: Parquet columns made by pyarrow"
     return ", ".join(
         [
             *(
@@ -258,6 +269,7 @@ def describe() -> str:
             f"{C_NINE} {nine}",
             f"{C_MINLEX} {minlex}",
             f"{C_KERNELS} {kernels}",
+            f"{C_ARROW} {arrow}",
         ]
     )
 

@@ -14,6 +14,7 @@ import pytest
 from setuptools import Extension
 
 from lazyfun.compiled import (
+    C_ARROW,
     C_EXTENSION,
     C_FLOW,
     C_FORCING,
@@ -24,6 +25,7 @@ from lazyfun.compiled import (
     ENGINES,
     PURE_ENV,
     Status,
+    c_arrow_built,
     c_extension_built,
     c_flow_built,
     c_forcing_built,
@@ -67,7 +69,7 @@ def test_setup_compiles_exactly_the_modules_lazyfun_lists(monkeypatch: pytest.Mo
     sources = [path for path in asked[0] if not path.startswith("--")]
     assert sources == [name.replace(".", "/") + ".py" for name in COMPILED]
     assert all((ROOT / path).is_file() for path in sources)
-    engines = [C_EXTENSION, C_FLOW, C_FORCING, C_NINE, C_MINLEX, C_KERNELS]
+    engines = [C_EXTENSION, C_FLOW, C_FORCING, C_NINE, C_MINLEX, C_KERNELS, C_ARROW]
     assert [e.name for e in built] == [*engines, "compiled_by_mypyc"]
     assert all(e.optional for e in built)
 
@@ -95,6 +97,7 @@ FOLDERS = {
     C_MINLEX: ROOT / "lazyfun" / "sudoku" / "canon" / "minlex_c",
     C_KERNELS: ROOT / "lazyfun" / "csp" / "propagation" / "kernels_c",
     C_FLOW: ROOT / "lazyfun" / "streams" / "sync" / "flow_c",
+    C_ARROW: ROOT / "lazyfun" / "sinks" / "arrow_c",
 }
 
 
@@ -180,16 +183,16 @@ def _status(built: set[str], pure: bool = False) -> Status:
 
 def test_the_status_line_names_what_runs_from_source_and_why() -> None:
     everything = {*COMPILED, *ENGINES}
-    assert _status(everything).summary() == "compiled: 20 of 20 modules, C engines: 6 of 6"
+    assert _status(everything).summary() == "compiled: 20 of 20 modules, C engines: 7 of 7"
     assert _status(everything, pure=True).summary() == (
-        "compiled: 0 of 20 modules, C engines: 1 of 6; from source: LAZYFUN_PURE is set"
+        "compiled: 0 of 20 modules, C engines: 1 of 7; from source: LAZYFUN_PURE is set"
     )
     assert _status(everything - {C_NINE}).summary() == (
-        f"compiled: 20 of 20 modules, C engines: 5 of 6; from source: not built: {C_NINE}"
+        f"compiled: 20 of 20 modules, C engines: 6 of 7; from source: not built: {C_NINE}"
     )
     assert _status(set(ENGINES)).summary().endswith("not built: the mypyc modules")
     nothing = _status(set()).summary()
-    assert nothing.startswith("compiled: 0 of 20 modules, C engines: 0 of 6; from source: ")
+    assert nothing.startswith("compiled: 0 of 20 modules, C engines: 0 of 7; from source: ")
     assert "nothing was built" in nothing and "LAZYFUN_PURE is set" not in nothing
     assert "nothing was built" in _status(set(), pure=True).summary()
     assert "LAZYFUN_PURE is set" not in _status(set(), pure=True).summary()
@@ -240,6 +243,7 @@ def test_the_c_learning_engine_is_reported_built_exactly_when_its_extension_is_t
         (C_NINE, c_nine_built),
         (C_MINLEX, c_minlex_built),
         (C_KERNELS, c_kernels_built),
+        (C_ARROW, c_arrow_built),
     ],
 )
 def test_each_c_engine_is_reported_built_exactly_when_its_extension_is_there(
