@@ -332,6 +332,97 @@ def test_law_the_c_sort_of_a_runs_fields_is_the_python_sorts_order(
         assert fast == plain
 
 
+@pytest.mark.skipif(sorting.BY_FIELDS is None, reason="the C flow engine is not built")
+@given(columns=_columns(), cuts=st.lists(st.integers(0, 700), max_size=6), reverse=st.booleans())
+def test_law_the_c_merge_of_a_blocks_runs_is_the_python_sorts_order(
+    columns: list[list[Any]], cuts: list[int], reverse: bool
+) -> None:
+    # a merge's block: runs (some empty), each in order, one after another; merged, they
+    # are in the order a stable sort of the whole gives, the earlier run first on ties
+    size = len(columns[0])
+    ends = [*sorted(min(cut, size) for cut in cuts), size]
+    starts = [0, *ends[:-1]]
+
+    def key(i: int) -> tuple[Any, ...]:
+        return tuple(c[i] for c in columns)
+
+    places = [
+        i for start, end in zip(starts, ends, strict=True)
+        for i in sorted(range(start, end), key=key, reverse=reverse)
+    ]  # fmt: skip
+    items = [object() for _ in places]
+    fields = [[c[i] for i in places] for c in columns]
+    assert sorting.BY_FIELDS is not None
+    merged = sorting.BY_FIELDS(items, fields, reverse, ends)
+    wide = any(type(v) is int and not -(2**63) <= v < 2**63 for c in columns for v in c)
+    assert (merged is None) == wide
+    if merged is not None:
+        order = sorted(range(size), key=lambda at: key(places[at]), reverse=reverse)
+        assert merged == [items[at] for at in order]
+
+
+@pytest.mark.skipif(sorting.FIELDS_OF is None, reason="the C flow engine is not built")
+def test_the_c_fields_of_slots_are_the_getters_lists() -> None:
+    assert sorting.FIELDS_OF is not None
+
+    @dataclass(slots=True)
+    class Slotted:
+        a: int
+        b: str
+
+    made: list[list[Any]] = [[_Plainly(i, i / 2, str(i)) for i in range(5)], [Slotted(1, "x")]]
+    for items in made:
+        names: tuple[str, ...] = ("user", "name") if isinstance(items[0], _Plainly) else ("b", "a")
+        assert sorting.FIELDS_OF(items, names) == [
+            [getattr(item, name) for item in items] for name in names
+        ]
+    unset = Slotted.__new__(Slotted)
+    unset.a = 1
+    odds: list[tuple[list[Any], tuple[str, ...]]] = [
+        ([{"a": 1}], ("a",)),  # a dict: no slots
+        ([Slotted(1, "x"), _Plainly(1, 1.0, None)], ("a",)),  # two classes
+        ([_Plainly(1, 1.0, None)], ("user", "nothing")),  # no such slot
+        ([Slotted(1, "x"), unset], ("a", "b")),  # a slot never set: the getter's error
+        ([], ("a",)),
+    ]
+    for odd, names in odds:
+        assert sorting.FIELDS_OF(odd, names) is None
+
+
+class _Pair(msgspec.Struct, gc=False):
+    a: Any
+    b: Any
+    at: int
+
+
+@pytest.mark.parametrize("engine", ["c", "python"])
+@given(
+    values=st.lists(st.tuples(_NAMED_VALUES, _NAMED_VALUES), max_size=60),
+    reverse=st.booleans(),
+    memory=st.sampled_from([2**28, 600, 3_000]),
+)
+def test_law_a_spilled_sort_of_structs_by_a_getter_is_the_lambdas_order(
+    engine: str, values: list[tuple[Any, Any]], reverse: bool, memory: int
+) -> None:
+    # Structs read from their slots, runs spilled and merged in blocks (several runs a
+    # block, several passes): the order of the lambda making the tuple, and its errors
+    from lazyfun import stream
+
+    items = [_Pair(a, b, at) for at, (a, b) in enumerate(values)]
+
+    def sorted_by(key: Any) -> list[object]:
+        try:
+            return [item.at for item in stream(items).sort(key=key, reverse=reverse, memory=memory)]
+        except TypeError as error:  # values that do not compare: the same error either way
+            return [type(error)]
+
+    with pytest.MonkeyPatch.context() as patched:
+        if engine == "python":
+            patched.setattr(sorting, "BY_FIELDS", None)
+            patched.setattr(sorting, "FIELDS_OF", None)
+        assert sorted_by(attrgetter("a", "b")) == sorted_by(lambda x: (x.a, x.b))
+
+
 class _Plainly(msgspec.Struct, gc=False):
     user: int
     amount: float

@@ -37,9 +37,10 @@ from lazyfun.streams.frames import Frames
 try:  # the C flow engine's sort of a run by its key's fields, beside _by_each_field's
     from lazyfun.streams.sync import _flow  # which import-linter cannot read
 except ImportError:  # built without a C compiler
-    BY_FIELDS = None
+    BY_FIELDS = FIELDS_OF = None
 else:
     BY_FIELDS = None if os.environ.get(PURE_ENV) else _flow.by_fields
+    FIELDS_OF = None if os.environ.get(PURE_ENV) else _flow.fields_of
 
 __all__ = [
     "CHUNK",
@@ -61,8 +62,8 @@ POINTERS = 20  # bytes an item held costs beside itself: its place in the list, 
 # sorted copy a run is written from, in the sort's scratch (half a list) and the list's
 # room to grow; and with a key, KEYED more
 KEYED = 12  # bytes: an item's place in the sort's list of keys and in its scratch
-BLOCK = 64  # bytes: an item's place in a merge's block: in its lists of items and keys,
-# its index (an int) and place in the order the block is sorted in, and in the block given
+BLOCK = 64  # bytes: an item's place in a merge's block: in its list of items, its
+# fields' lists (or keys), its entry in the order the block is merged in, and in the block given
 PREFIX = "lazyfun-sort-"  # a spill folder's name: PREFIX, the owner's pid, "-", random
 _SPILL_FOLDER = re.compile(re.escape(PREFIX) + r"(\d+)-[a-z0-9_]+\Z")
 
@@ -139,23 +140,23 @@ class Sorter(Generic[T]):
 
     While it reads, it holds what the budget has room for (an item costs its
     :func:`size_of`, its pointers, and its key's, unless the key is one of its values);
-    past it, what it holds is sorted and
-    written as a run, in frames of ``frame_bytes``, to a folder of ``tmpdir`` (the
-    system's temporary folder by default) named for its process, ``lazyfun-sort-<pid>-…``.
-    At the end the runs are merged in passes of at most ``fan_in`` runs (stable: the
-    earlier run first on equal keys), each pass writing longer runs, until one merge of
-    at most ``fan_in`` runs and what is held gives the items, lazily.  A merge reads its
-    runs a frame at a time and gives them a block at a time: what the frames it holds
-    hold up to the first of their last keys, sorted as one list (in C, the sort finds
-    each frame's sorted part and merges them).  It finds the keys of each frame as it
-    reads it: a spilled item's key is found twice, as its run is sorted and as it is
-    read back (for a key of a field or two, cheaper than writing the key and reading
-    it back).  A merge holds a frame of each run it reads (and of the run it writes),
-    ``fan_in + 1`` frames of ``frame_bytes``, their items' places in a block counted:
-    half the budget; of the items read last, what passes the other half is spilled too,
-    the rest stays in memory.  Beside ``memory``, a sort holds a fixed overhead: a file's
-    buffer (8 KiB) for each of at most :data:`FAN_IN` runs open at once, and one frame's
-    bytes as it is read or written (:mod:`lazyfun.streams.frames`).
+    past it, what it holds is sorted and written as a run, in frames of ``frame_bytes``,
+    to a folder of ``tmpdir`` (the system's temporary folder by default) named for its
+    process, ``lazyfun-sort-<pid>-…``.  At the end the runs are merged in passes of at
+    most ``fan_in`` runs (stable: the earlier run first on equal keys), each pass
+    writing longer runs, until one merge of at most ``fan_in`` runs and what is held
+    gives the items, lazily.  A merge reads its runs a frame at a time and gives them a
+    block at a time: what the frames it holds hold up to the first of their last keys,
+    each frame's part found by bisection (the key found of a few of its items), the
+    parts merged as one list (in C by the key's fields where the key is a getter of
+    plain fields, else sorted by their keys, which finds the parts' sorted runs and
+    merges them).  A merge holds a frame of each run it reads (and of the run it
+    writes), ``fan_in + 1`` frames of ``frame_bytes``, their items' places in a block
+    counted: half the budget; of the items read last, what passes the other half is
+    spilled too, the rest stays in memory.  Beside ``memory``, a sort holds a fixed
+    overhead: a file's buffer (8 KiB) for each of at most :data:`FAN_IN` runs open at
+    once, and one frame's bytes as it is read or written
+    (:mod:`lazyfun.streams.frames`).
 
     The first spill of a process's sort removes the spill folders of processes that
     are no longer alive (a sort killed with its process leaves its folder behind).
@@ -275,10 +276,6 @@ class Sorter(Generic[T]):
             self.spilled += file.tell()
         return path
 
-    def _keys(self, items: list[T]) -> list[Any]:
-        """The keys of ``items`` (sorted: their order), in a list."""
-        return items if self.key is None else list(map(self.key, items))
-
     def _merged(self, sources: Sequence[Iterator[list[T]]]) -> Iterator[T]:
         """The items of ``sources`` (each sorted, in frames), merged stably: the earlier
         source's first on equal keys."""
@@ -286,42 +283,46 @@ class Sorter(Generic[T]):
 
     def _blocks(self, sources: Sequence[Iterator[list[T]]]) -> Iterator[list[T]]:
         """The merge of ``sources``, a block at a time: what the frames held hold up to
-        the first of their last keys (which no item still unread comes before), sorted
-        as one list (in C: the sort finds each frame's sorted part and merges them).
-        Each key is found once, as its frame is read; a heap would take an item at a time,
-        a Python step each."""
+        the first of their last keys (which no item still unread comes before), their
+        parts merged as one list (:meth:`_ordered`).  A frame's part is found by bisection
+        on its items' keys: a key is found for a few items of a frame, not for each; a
+        heap would take an item at a time, a Python step each."""
         before = operator.gt if self.reverse else operator.lt  # a key before another
-        heads = [head for head in (_Head(source, self._keys).next() for source in sources) if head]
+        heads = [head for head in (_Head(source, self.key).next() for source in sources) if head]
         while heads:
             first = 0  # the first source whose frame ends with the first last key
             for index in range(1, len(heads)):
-                if before(heads[index].keys[-1], heads[first].keys[-1]):
+                if before(heads[index].last, heads[first].last):
                     first = index
-            bound = heads[first].keys[-1]
-            keys: list[Any] = []
+            bound = heads[first].last
             items: list[T] = []
-            parts = 0
+            ends: list[int] = []  # where each source's part ends in items
             for index, head in enumerate(heads):
                 # the bound's equals: this source's, those of the sources before it
                 # (their frames hold all they have), none of the later ones' yet
                 end = head.cut(bound, index <= first, before)
                 if end > head.start:
-                    parts += 1
                     items += head.items[head.start : end]
-                    if self.key is not None:
-                        keys += head.keys[head.start : end]
+                    ends.append(len(items))
                     head.start = end
-            yield items if parts == 1 else self._ordered(items, keys)
-            del items, keys
+            yield items if len(ends) == 1 else self._ordered(items, ends)
+            del items
             heads = [head for head in (head.more() for head in heads) if head]
 
-    def _ordered(self, items: list[T], keys: list[Any]) -> list[T]:
-        """``items`` sorted by their ``keys`` (stable, as ``reverse`` says)."""
+    def _ordered(self, items: list[T], ends: list[int]) -> list[T]:
+        """``items``, runs in order that end at ``ends``, in one order (stable: the
+        earlier run's first on equal keys): the runs merged by the C engine where the key
+        is a getter of plain fields (:func:`_by_each_field`), else sorted by their keys."""
         if self.key is None:
             own: Any = None  # the stubs want a key of comparables; the items' own order
             items.sort(key=own, reverse=self.reverse)
             return items
-        return _by_keys(items, keys, self.reverse)
+        fields = _named_fields(self.key, items)
+        if fields is not None:
+            merged = _by_each_field(items, fields, self.reverse, ends)
+            if merged is not None:
+                return merged
+        return _by_keys(items, list(map(self.key, items)), self.reverse)
 
     def _pass(self) -> None:
         """Merge each ``fan_in`` runs in turn into one (in their order, so the merge
@@ -408,7 +409,9 @@ def _by_fields(items: list[T], keys: list[Any], reverse: bool) -> list[T] | None
     return _by_each_field(items, fields, reverse)
 
 
-def _by_each_field(items: list[T], fields: list[list[Any]], reverse: bool) -> list[T] | None:
+def _by_each_field(
+    items: list[T], fields: list[list[Any]], reverse: bool, ends: list[int] | None = None
+) -> list[T] | None:
     """``items`` in a list of their own, sorted by the tuples of their ``fields`` (a list
     a field, an item's value at its place), where each field holds values of one type of
     :data:`ORDERED` (or floats, none NaN): a stable sort by the last field, then by each
@@ -419,9 +422,11 @@ def _by_each_field(items: list[T], fields: list[list[Any]], reverse: bool) -> li
     ``by_fields`` gives the same order in one merge sort, the first field's values
     compared in place and the later ones only on its ties; it checks the fields as it
     reads them, so they are checked here only where it gives None (a field not such, or
-    an int past 64 bits)."""
+    an int past 64 bits).  Given ``ends``, the items hold runs in that order, each ending
+    at the next end, which the engine merges (a merge's block); sorted here, they come
+    in the same order, the sort being stable."""
     if BY_FIELDS is not None and items and isinstance(items, list):
-        fast: list[T] | None = BY_FIELDS(items, fields, reverse)
+        fast: list[T] | None = BY_FIELDS(items, fields, reverse, ends)
         if fast is not None:
             return fast
     for values in fields:
@@ -455,6 +460,10 @@ def _named_fields(key: Callable[[Any], Any], items: list[Any]) -> list[list[Any]
     made, names = getter.__reduce__()
     if len(names) < 2:
         return None
+    if FIELDS_OF is not None and made is operator.attrgetter and isinstance(items, list):
+        read: list[list[Any]] | None = FIELDS_OF(items, names)  # from the slots, in C
+        if read is not None:
+            return read
     return [list(map(made(name), items)) for name in names]
 
 
@@ -471,38 +480,42 @@ def _by_keys_reference(items: list[T], keys: list[Any], reverse: bool) -> list[T
 
 
 class _Head(Generic[T]):
-    """A source's frame as a merge reads it: its items, their keys, and where the items
-    not given yet start."""
+    """A source's frame as a merge reads it: its items, the key of its last, and where
+    the items not given yet start."""
 
-    __slots__ = ("items", "keyed", "keys", "source", "start")
+    __slots__ = ("items", "key", "last", "source", "start")
 
-    def __init__(self, source: Iterator[list[T]], keyed: Callable[[list[T]], list[Any]]) -> None:
-        self.source, self.keyed = source, keyed
+    def __init__(self, source: Iterator[list[T]], key: Callable[[T], Any] | None) -> None:
+        self.source, self.key = source, key
         self.items: list[T] = []
-        self.keys: list[Any] = []
+        self.last: Any = None
         self.start = 0
 
     def next(self) -> _Head[T] | None:
-        """This head on its source's next frame (with its keys); None past the last."""
+        """This head on its source's next frame (with its last key); None past the last."""
         for frame in self.source:
             if frame:
-                self.items, self.keys, self.start = frame, self.keyed(frame), 0
+                self.items, self.start = frame, 0
+                self.last = frame[-1] if self.key is None else self.key(frame[-1])
                 return self
         return None
 
     def more(self) -> _Head[T] | None:
         """This head, on its next frame once its frame is all given; None past the last."""
-        return self if self.start < len(self.keys) else self.next()
+        return self if self.start < len(self.items) else self.next()
 
     def cut(self, bound: Any, through: bool, before: Callable[[Any, Any], bool]) -> int:
         """Where the frame's items up to ``bound`` end: past its equals (``through``), or
-        at the first of them (by ``bisect`` in C where ``before`` is ``<``)."""
+        at the first of them (by ``bisect`` in C where ``before`` is ``<``), the key
+        found of the items it looks at only."""
+        items, key = self.items, self.key
         if before is operator.lt:
-            return (bisect_right if through else bisect_left)(self.keys, bound, self.start)
-        keys, low, high = self.keys, self.start, len(self.keys)
+            return (bisect_right if through else bisect_left)(items, bound, self.start, key=key)
+        low, high = self.start, len(items)
         while low < high:
             middle = (low + high) // 2
-            if before(bound, keys[middle]) if through else not before(keys[middle], bound):
+            found = items[middle] if key is None else key(items[middle])
+            if before(bound, found) if through else not before(found, bound):
                 high = middle
             else:
                 low = middle + 1

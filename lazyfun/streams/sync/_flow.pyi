@@ -227,10 +227,18 @@ class Windowed:
     def finish(self) -> None: ...
     def close(self) -> None: ...
 
-def by_fields(items: list[_T], fields: list[list[Any]], reverse: bool, /) -> list[_T] | None:
+def by_fields(
+    items: list[_T], fields: list[list[Any]], reverse: bool, ends: list[int] | None = None, /
+) -> list[_T] | None:
     """``items`` in a new list, sorted stably by the tuples of their ``fields`` (a list of
     values a field, each of one type: int in 64 bits, float none NaN, str or bytes),
-    greatest first with ``reverse``; None where a field is not such."""
+    greatest first with ``reverse``; None where a field is not such.  Given ``ends``, the
+    items hold runs in that order, each ending at the next end (the last the items'
+    count), and the runs are merged, the earlier first on equal fields."""
+
+def fields_of(items: list[Any], names: tuple[str, ...], /) -> list[list[Any]] | None:
+    """A list a name of each item's value of the slot of that name, the items all of the
+    class of the first; None where they are not (or there are none)."""
 
 def holds(
     items: list[Any], kind: type, names: tuple[str, ...], allowed: tuple[tuple[type, ...], ...], /

@@ -34,8 +34,12 @@ flow_exec(PyObject *module)
 
 static PyMethodDef flow_methods[] = {
     {"by_fields", (PyCFunction)(void (*)(void))by_fields, METH_FASTCALL,
-     PyDoc_STR("by_fields(items, fields, reverse): items sorted stably by the tuples of "
-               "their fields, or None where a field is not of one kind (see order.c).")},
+     PyDoc_STR("by_fields(items, fields, reverse, ends=None): items sorted stably by the tuples "
+               "of their fields (given ends, their runs merged), or None where a field is not "
+               "of one kind (see order.c).")},
+    {"fields_of", (PyCFunction)(void (*)(void))fields_of, METH_FASTCALL,
+     PyDoc_STR("fields_of(items, names): a list a name of the items' values of that slot, or "
+               "None where the items are not all of one class with such slots (see order.c).")},
     {"holds", (PyCFunction)(void (*)(void))holds, METH_FASTCALL,
      PyDoc_STR("holds(items, kind, names, allowed): whether every item is a kind itself whose "
                "slot names[f] holds a value of a type of allowed[f] itself (see order.c).")},

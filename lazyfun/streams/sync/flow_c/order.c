@@ -17,6 +17,14 @@
  * run of its equal values then by the later fields.  No Python code runs: a str or
  * bytes is compared by its data, as Python compares them.
  *
+ * by_fields(items, fields, reverse, ends): the same order, where items already holds
+ * runs in it, each ending at the next of ends (a merge's parts): the runs merged in
+ * pairs, stably, the earlier first on equal fields.
+ *
+ * fields_of(items, names): the lists by_fields takes, a list a name of each item's
+ * value of the slot of that name (a Struct's field, a slotted class's: read by offset,
+ * no code runs), all items of the class of the first; None where they are not such.
+ *
  * holds(items, kind, names, allowed): whether every item is of the class kind itself
  * and its field names[f], a slot (seen_field: no code runs), holds a value whose type is
  * one of the tuple allowed[f] itself (no subclass).  False where a field is no slot. */
@@ -270,12 +278,31 @@ read_values(PyObject *values, Py_ssize_t n, Field *field)
     return 1;
 }
 
-static PyObject *
-sorted_items(PyObject *items, const Order *order, Py_ssize_t n)
+/* Merge the sorted runs of entries that end at ends[0], ..., ends[runs - 1] (== n), two
+ * neighbours at a time, stably, until one is left; scratch holds n entries. */
+static void
+merge_runs(const Order *order, Entry *entries, Py_ssize_t *ends, Py_ssize_t runs, Entry *scratch)
 {
-    int radix = order->fields[0].kind == INT && n >= RADIX_LEAST;
+    while (runs > 1) {
+        Py_ssize_t kept = 0, start = 0;
+        for (Py_ssize_t r = 0; r < runs; r += 2) {
+            Py_ssize_t end = ends[r + (r + 1 < runs)];
+            if (r + 1 < runs && ends[r] > start && end > ends[r]) {
+                merge(order, entries + start, ends[r] - start, end - start, scratch);
+            }
+            ends[kept++] = start = end;
+        }
+        runs = kept;
+    }
+}
+
+/* items in a new list in order: sorted, or, given ends (runs of them), their runs merged */
+static PyObject *
+sorted_items(PyObject *items, const Order *order, Py_ssize_t n, Py_ssize_t *ends, Py_ssize_t runs)
+{
+    int radix = ends == NULL && order->fields[0].kind == INT && n >= RADIX_LEAST;
     Entry *entries = PyMem_Malloc((size_t)n * sizeof(Entry));
-    Entry *scratch = PyMem_Malloc((size_t)(radix ? n : n / 2 + 1) * sizeof(Entry));
+    Entry *scratch = PyMem_Malloc((size_t)(radix || ends ? n : n / 2 + 1) * sizeof(Entry));
     if (entries == NULL || scratch == NULL) {
         PyMem_Free(entries);
         PyMem_Free(scratch);
@@ -285,7 +312,10 @@ sorted_items(PyObject *items, const Order *order, Py_ssize_t n)
         entries[i].first = order->fields[0].values[i];
         entries[i].at = i;
     }
-    if (radix) {
+    if (ends != NULL) {
+        merge_runs(order, entries, ends, runs, scratch);
+    }
+    else if (radix) {
         radix_sort(order, entries, n, scratch);
     }
     else {
@@ -302,11 +332,46 @@ sorted_items(PyObject *items, const Order *order, Py_ssize_t n)
     return sorted;
 }
 
+/* The ends of the runs, from the list given, into a new array *ends; how many, or -1
+ * with an error where they do not rise to n. */
+static Py_ssize_t
+run_ends(PyObject *given, Py_ssize_t n, Py_ssize_t **ends)
+{
+    Py_ssize_t runs = PyList_GET_SIZE(given), last = 0;
+    *ends = PyMem_Malloc((size_t)(runs + 1) * sizeof(Py_ssize_t));
+    if (*ends == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t r = 0; r < runs; r++) {
+        Py_ssize_t end = PyLong_AsSsize_t(PyList_GET_ITEM(given, r));
+        if (end == -1 && PyErr_Occurred()) {
+            break;
+        }
+        if (end < last || end > n) {
+            PyErr_SetString(PyExc_ValueError, "by_fields: ends rise from 0 to the items' count");
+            break;
+        }
+        (*ends)[r] = last = end;
+    }
+    if (!PyErr_Occurred() && last != n) {
+        PyErr_SetString(PyExc_ValueError, "by_fields: the last end is the items' count");
+    }
+    if (PyErr_Occurred()) {
+        PyMem_Free(*ends);
+        *ends = NULL;
+        return -1;
+    }
+    return runs;
+}
+
 INTERNAL PyObject *
 by_fields(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 || !PyList_CheckExact(args[0]) || !PyList_CheckExact(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "by_fields(items: list, fields: list, reverse)");
+    if (nargs < 3 || nargs > 4 || !PyList_CheckExact(args[0]) || !PyList_CheckExact(args[1])
+        || (nargs == 4 && args[3] != Py_None && !PyList_CheckExact(args[3]))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "by_fields(items: list, fields: list, reverse, ends: list | None = None)");
         return NULL;
     }
     PyObject *items = args[0], *lists = args[1];
@@ -315,12 +380,18 @@ by_fields(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t n = PyList_GET_SIZE(items), count = PyList_GET_SIZE(lists);
+    Py_ssize_t *ends = NULL, runs = 0;
+    if (nargs == 4 && args[3] != Py_None && (runs = run_ends(args[3], n, &ends)) < 0) {
+        return NULL;
+    }
     if (n == 0 || count == 0) {
+        PyMem_Free(ends);
         return PyList_GetSlice(items, 0, n);
     }
     Order order = {PyMem_Calloc((size_t)count, sizeof(Field)), count, reverse ? -1 : 1};
     PyObject *result = NULL;
     if (order.fields == NULL) {
+        PyMem_Free(ends);
         return PyErr_NoMemory();
     }
     int readable = 1;
@@ -335,7 +406,7 @@ by_fields(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         }
     }
     if (readable == 1) {
-        result = sorted_items(items, &order, n);
+        result = sorted_items(items, &order, n, ends, runs);
     }
     else if (readable == 0) {
         result = Py_NewRef(Py_None);
@@ -344,6 +415,7 @@ by_fields(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         PyMem_Free(order.fields[f].values);
     }
     PyMem_Free(order.fields);
+    PyMem_Free(ends);
     return result;
 }
 
@@ -414,4 +486,46 @@ holds(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     }
     PyMem_Free(offsets);
     return PyBool_FromLong(held);
+}
+
+INTERNAL PyObject *
+fields_of(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_CheckExact(args[0]) || !PyTuple_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "fields_of(items: list, names: tuple)");
+        return NULL;
+    }
+    PyObject *items = args[0], *names = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(items), count = PyTuple_GET_SIZE(names);
+    if (n == 0) {
+        return Py_NewRef(Py_None);
+    }
+    PyTypeObject *kind = Py_TYPE(PyList_GET_ITEM(items, 0));
+    Py_ssize_t *offsets = PyMem_Malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
+    if (offsets == NULL) {
+        return PyErr_NoMemory();
+    }
+    int found = slot_offsets(kind, names, offsets);
+    for (Py_ssize_t i = 0; found && i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(items, i);
+        found = Py_TYPE(item) == kind;
+        for (Py_ssize_t f = 0; found && f < count; f++) {
+            found = *(PyObject **)((char *)item + offsets[f]) != NULL;
+        }
+    }
+    PyObject *lists = found ? PyList_New(count) : Py_NewRef(Py_None);
+    for (Py_ssize_t f = 0; found && lists != NULL && f < count; f++) {
+        PyObject *values = PyList_New(n);
+        if (values == NULL) {
+            Py_CLEAR(lists);
+            break;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PyList_GET_ITEM(items, i);
+            PyList_SET_ITEM(values, i, Py_NewRef(*(PyObject **)((char *)item + offsets[f])));
+        }
+        PyList_SET_ITEM(lists, f, values);
+    }
+    PyMem_Free(offsets);
+    return lists;
 }

@@ -44,10 +44,12 @@
  * and paired with None when `left`.  An exception from source (no item counted), from
  * the key or from check passes on at its place and the next read goes on.
  *
- * by_fields(items, fields, reverse) (order.c): a sort's run in the order of its key's
- * fields (a list of values a field, each of one type), a new list; None where a field's
- * values are not of one kind it sorts.  holds(items, kind, names, allowed): whether every
- * item is a kind itself whose slot names[f] holds a value of a type of allowed[f] itself.
+ * by_fields(items, fields, reverse, ends=None) (order.c): a sort's run in the order of
+ * its key's fields (a list of values a field, each of one type), a new list (given ends,
+ * the runs items holds merged: a merge's block); None where a field's values are not of
+ * one kind it sorts.  fields_of(items, names): those lists read from the items' slots.
+ * holds(items, kind, names, allowed): whether every item is a kind itself whose slot
+ * names[f] holds a value of a type of allowed[f] itself.
  *
  * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
  * exception from source, from f or from iter passes on at its place and the next read
@@ -71,6 +73,7 @@ INTERNAL extern PyTypeObject ProbeType;
 
 INTERNAL PyObject *by_fields(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 INTERNAL PyObject *holds(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+INTERNAL PyObject *fields_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 INTERNAL PyObject *runs_ahead(PyObject *runs, Py_ssize_t ahead);
 INTERNAL PyObject *guarded_source(PyObject *guarded);
