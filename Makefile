@@ -226,7 +226,8 @@ PY_INCLUDE = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()[
 EXT_SUFFIX = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 SANITIZE_CC = $(SIDE) $(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) -I"$(PY_INCLUDE)"
 FLOW_TESTS := tests/test_flow_c.py tests/test_flow.py tests/test_nothing_lost.py \
-	tests/test_peer_behaviours.py tests/test_operators.py tests/test_stream.py lazyfun/streams
+	tests/test_peer_behaviours.py tests/test_operators.py tests/test_stream.py tests/test_sorting.py \
+	lazyfun/streams
 # the tests of generation that run its C routines (blanking and completing a 9x9 grid)
 GENERATION_C_TESTS := $(addprefix tests/sudoku/test_generation.py::test_, \
 	every_puzzle_is_unique_and_minimal symmetric_puzzles_are_symmetric_unique_and_orbit_minimal \

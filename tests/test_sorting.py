@@ -452,8 +452,9 @@ def test_law_a_spill_by_msgspec_gives_back_every_value_with_its_type(
     if engine == "c" and frames.HOLDS is None:
         pytest.skip("the C flow engine is not built")
     with pytest.MonkeyPatch.context() as patched:
-        if engine == "python":
-            patched.setattr(frames, "HOLDS", None)
+        if engine == "python":  # msgspec's msgpack, checked by holds in Python
+            for engine_s in ("HOLDS", "PACK", "UNPACK"):
+                patched.setattr(frames, engine_s, None)
         sorter: Sorter[_Plainly] = Sorter(_amount, False, 1)
         for start in range(0, len(items), 5):
             sorter.add(items[start : start + 5])
@@ -464,8 +465,9 @@ def test_law_a_spill_by_msgspec_gives_back_every_value_with_its_type(
     fields = [tuple(msgspec.structs.astuple(item)) for item in got]
     assert list(map(_shape, fields)) == [_shape(msgspec.structs.astuple(x)) for x in want]
     assert all(type(item) is _Plainly for item in got)
-    plain = [x for x in items if _right(x) and -(2**63) <= x.user < 2**64]
-    if plain and written is not None:  # a frame of right values is msgspec's
+    most = 2**63 if engine == "c" else 2**64  # the C engine's ints are signed
+    plain = [x for x in items if _right(x) and -(2**63) <= x.user < most]
+    if plain and written is not None:  # a frame of right values is not pickled
         assert written(plain) is not None
 
 
@@ -496,9 +498,35 @@ def test_only_a_struct_of_plain_fields_has_a_codec() -> None:
 def test_law_the_c_check_of_a_frames_fields_is_the_python_checks(items: list[Any]) -> None:
     names, allowed = ("user", "amount", "name"), ((int,), (float,), (str, type(None)))
     assert frames.HOLDS is not None
-    assert frames.HOLDS(items, _Plainly, names, allowed) == frames.holds(
-        items, _Plainly, names, allowed
+    held = frames.holds(items, _Plainly, names, allowed)
+    assert frames.HOLDS(items, _Plainly, names, allowed) == held
+    # the C codec writes a frame exactly where it holds (and its ints fit in 64 bits),
+    # and reads back the same values of the same types
+    assert frames.PACK is not None and frames.UNPACK is not None
+    every, kinds = (*names, "flag"), (*allowed, (bool,))
+    packed = frames.PACK(items, _Plainly, every, kinds)
+    wide = any(type(x.user) is int and not -(2**63) <= x.user < 2**63 for x in items)
+    assert (packed is not None) == (frames.holds(items, _Plainly, every, kinds) and not wide)
+    if packed is not None:
+        back = frames.UNPACK(packed, _Plainly, every)
+        shapes = [_shape(msgspec.structs.astuple(x)) for x in items]
+        assert [_shape(msgspec.structs.astuple(x)) for x in back] == shapes
+        assert all(type(x) is _Plainly for x in back)
+
+
+@pytest.mark.skipif(frames.PACK is None, reason="the C flow engine is not built")
+def test_the_c_codec_refuses_what_it_cannot_give_back_and_a_torn_frame() -> None:
+    assert frames.PACK is not None and frames.UNPACK is not None
+    names, allowed = ("user", "amount", "name"), ((int,), (float,), (str, type(None)))
+    for odd in (_Plainly(2**63, 1.0, None), _Plainly(1, 1.0, "a\ud800")):
+        assert frames.PACK([odd], _Plainly, names, allowed) is None  # pickled instead
+    packed = frames.PACK(
+        [_Plainly(1, 2.0, "中"), _Plainly(-1, -0.0, None)], _Plainly, names, allowed
     )
+    assert packed is not None and packed[0] == frames.PACKED
+    for torn in (packed[:-1], packed[:5], b"\x90", b""):
+        with pytest.raises(ValueError, match="not a frame pack wrote"):
+            frames.UNPACK(torn, _Plainly, names)
 
 
 class _Tagged(msgspec.Struct, tag=True, frozen=True):

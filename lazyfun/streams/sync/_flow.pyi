@@ -245,3 +245,13 @@ def holds(
 ) -> bool:
     """Whether every item is a ``kind`` itself whose slot ``names[f]`` holds a value of a
     type of ``allowed[f]`` itself (False where a field is no slot)."""
+
+def pack(
+    items: list[Any], kind: type, names: tuple[str, ...], allowed: tuple[tuple[type, ...], ...], /
+) -> bytes | None:
+    """A spilled frame's bytes, where every item is a ``kind`` itself whose slot
+    ``names[f]`` holds a value of a type of ``allowed[f]`` itself (as ``holds`` checks),
+    an int in 64 bits, a str with its UTF-8; None where one is not."""
+
+def unpack(payload: bytes, kind: Callable[..., _T], names: tuple[str, ...], /) -> list[_T]:
+    """The items of a frame ``pack`` wrote, each ``kind`` called with its fields by name."""

@@ -19,8 +19,9 @@
  *            folded.c     Folder, the loop of aggregate's named reductions;
  *            runs.c       Runs, a source's records handed on from lists;
  *            probe.c      Probe, a hash join's pairs;
- *            order.c      by_fields and holds, a sort's run by its key's fields and
- *                         the check for its spill;
+ *            order.c      by_fields, fields_of and holds, a sort's run by its key's
+ *                         fields and the check for its spill;
+ *            spill.c      pack and unpack, a spilled frame of Structs written and read;
  *            module.c     the module: its types made ready and added, its entry point.
  *
  * What one file calls in another is declared in its layer's header: this layer's
@@ -155,6 +156,41 @@ seen_field(PyObject *item, PyObject *name)
         return NULL;
     }
     return *(PyObject **)((char *)item + member->offset);
+}
+
+/* The offsets of kind's slots names, into offsets; 0 where one is no slot seen_field
+ * reads (holds, fields_of and pack read a Struct's fields by them). */
+static inline int
+slot_offsets(PyTypeObject *kind, PyObject *names, Py_ssize_t *offsets)
+{
+    if (kind->tp_getattro != PyObject_GenericGetAttr) {
+        return 0;
+    }
+    for (Py_ssize_t f = 0; f < PyTuple_GET_SIZE(names); f++) {
+        PyObject *found = _PyType_Lookup(kind, PyTuple_GET_ITEM(names, f));
+        if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type)
+            || !PyType_IsSubtype(kind, PyDescr_TYPE(found))) {
+            return 0;
+        }
+        PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
+        if (member->type != T_OBJECT_EX && member->type != T_OBJECT) {
+            return 0;
+        }
+        offsets[f] = member->offset;
+    }
+    return 1;
+}
+
+/* Whether value's type is one of the tuple types itself (no subclass). */
+static inline int
+allowed_type(PyObject *types, PyObject *value)
+{
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(types); t++) {
+        if ((PyObject *)Py_TYPE(value) == PyTuple_GET_ITEM(types, t)) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 #endif

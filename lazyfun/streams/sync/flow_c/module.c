@@ -1,5 +1,6 @@
 /* The module lazyfun.streams.sync._flow: the iterator types of steps.h made ready and
- * added, by_fields and holds (order.c), and its entry point. */
+ * added, by_fields, fields_of and holds (order.c), pack and unpack (spill.c), and its
+ * entry point. */
 #include "states.h"
 #include "steps.h"
 #include "windowed.h"
@@ -43,6 +44,11 @@ static PyMethodDef flow_methods[] = {
     {"holds", (PyCFunction)(void (*)(void))holds, METH_FASTCALL,
      PyDoc_STR("holds(items, kind, names, allowed): whether every item is a kind itself whose "
                "slot names[f] holds a value of a type of allowed[f] itself (see order.c).")},
+    {"pack", (PyCFunction)(void (*)(void))pack, METH_FASTCALL,
+     PyDoc_STR("pack(items, kind, names, allowed): a spilled frame's bytes, written where holds "
+               "would be true, else None (see spill.c).")},
+    {"unpack", (PyCFunction)(void (*)(void))unpack, METH_FASTCALL,
+     PyDoc_STR("unpack(payload, kind, names): the items of a frame pack wrote (see spill.c).")},
     {NULL, NULL, 0, NULL},
 };
 

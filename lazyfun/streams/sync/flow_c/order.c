@@ -419,39 +419,6 @@ by_fields(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* The offsets of kind's slots names, into offsets; 0 where one is no slot seen_field reads. */
-static int
-slot_offsets(PyTypeObject *kind, PyObject *names, Py_ssize_t *offsets)
-{
-    if (kind->tp_getattro != PyObject_GenericGetAttr) {
-        return 0;
-    }
-    for (Py_ssize_t f = 0; f < PyTuple_GET_SIZE(names); f++) {
-        PyObject *found = _PyType_Lookup(kind, PyTuple_GET_ITEM(names, f));
-        if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type)
-            || !PyType_IsSubtype(kind, PyDescr_TYPE(found))) {
-            return 0;
-        }
-        PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
-        if (member->type != T_OBJECT_EX && member->type != T_OBJECT) {
-            return 0;
-        }
-        offsets[f] = member->offset;
-    }
-    return 1;
-}
-
-static int
-allowed_type(PyObject *types, PyObject *value)
-{
-    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(types); t++) {
-        if ((PyObject *)Py_TYPE(value) == PyTuple_GET_ITEM(types, t)) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 INTERNAL PyObject *
 holds(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {

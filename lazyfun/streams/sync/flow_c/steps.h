@@ -49,7 +49,9 @@
  * the runs items holds merged: a merge's block); None where a field's values are not of
  * one kind it sorts.  fields_of(items, names): those lists read from the items' slots.
  * holds(items, kind, names, allowed): whether every item is a kind itself whose slot
- * names[f] holds a value of a type of allowed[f] itself.
+ * names[f] holds a value of a type of allowed[f] itself.  pack(items, kind, names, allowed) and
+ * unpack(payload, kind, names) (spill.c): a spilled frame of such items, written as
+ * holds checks it, and read back.
  *
  * FlatMapped(source, f): the items of iter(f(x)) for each item x of source.  An
  * exception from source, from f or from iter passes on at its place and the next read
@@ -74,6 +76,8 @@ INTERNAL extern PyTypeObject ProbeType;
 INTERNAL PyObject *by_fields(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 INTERNAL PyObject *holds(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 INTERNAL PyObject *fields_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+INTERNAL PyObject *pack(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+INTERNAL PyObject *unpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 INTERNAL PyObject *runs_ahead(PyObject *runs, Py_ssize_t ahead);
 INTERNAL PyObject *guarded_source(PyObject *guarded);
