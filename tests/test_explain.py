@@ -541,6 +541,29 @@ def test_a_sort_shows_its_key_calls_what_it_held_and_the_runs_it_spilled() -> No
     assert "spilled" not in held.explain(analyze=True).splitlines()[0]
 
 
+@dataclass(slots=True)
+class _Visit:
+    user: int
+    ts: str
+
+
+def test_an_analysed_sort_by_a_getter_reads_its_fields_as_an_unanalysed_one_does() -> None:
+    # the getter's fields are read from the records (in C): analysed, the key is still
+    # not called an item, and the order is the same
+    from operator import attrgetter
+
+    from lazyfun.streams import sorting
+
+    visits = [_Visit(n * 7919 % 503, f"t{n % 11}") for n in range(20_000)]
+    by = attrgetter("user", "ts")
+    plain = stream(visits).sort(key=by, memory=1_000_000).to_list()
+    analysed = stream(visits, analyze=True).sort(key=by, memory=1_000_000)
+    assert analysed.to_list() == plain == sorted(visits, key=by)
+    calls = analysed.explain(analyze=True, format="dict")[1]["calls"]
+    if sorting.CALLS is not None:  # the C engine reads the fields
+        assert calls is not None and int(str(calls)) < len(visits) // 2  # a few a frame
+
+
 def test_a_sorts_spill_counts_the_runs_its_merge_passes_wrote_and_removed() -> None:
     """Past its fan-in, a sort merges its runs in passes, each writing every item again
     into longer runs and removing the shorter: what it spilled is all of them."""

@@ -37,10 +37,11 @@ from lazyfun.streams.frames import Frames
 try:  # the C flow engine's sort of a run by its key's fields, beside _by_each_field's
     from lazyfun.streams.sync import _flow  # which import-linter cannot read
 except ImportError:  # built without a C compiler
-    BY_FIELDS = FIELDS_OF = None
+    BY_FIELDS = FIELDS_OF = CALLS = None
 else:
     BY_FIELDS = None if os.environ.get(PURE_ENV) else _flow.by_fields
     FIELDS_OF = None if os.environ.get(PURE_ENV) else _flow.fields_of
+    CALLS = None if os.environ.get(PURE_ENV) else _flow.Calls  # explain's count of a key's calls
 
 __all__ = [
     "CHUNK",
@@ -453,7 +454,12 @@ def _named_fields(key: Callable[[Any], Any], items: list[Any]) -> list[list[Any]
 
     >>> _named_fields(operator.itemgetter(1, 0), [(1, "b"), (2, "a")])
     [['b', 'a'], [1, 2]]
+
+    A getter that an analysed stream counts the calls of (explain's ``Calls``) is read
+    the same way: its fields are read, it is not called, and no call is counted.
     """
+    if CALLS is not None and type(key) is CALLS:
+        key = key.f
     if type(key) not in _GETTERS:
         return None
     getter: Any = key  # an attrgetter's or itemgetter's reduce: (its class, its names)
