@@ -771,3 +771,37 @@ def test_a_probe_in_a_cycle_through_its_key_is_collected() -> None:
     del keyed, probe
     gc.collect()
     assert watched() is None
+
+
+def test_a_field_read_by_its_slot_follows_its_class_as_getattr_does() -> None:
+    # the C engine notes where a class's field is a slot and reads it there after; a
+    # change to the class (a property put in the slot's place) is seen at the next read,
+    # and a slot never set is getattr's AttributeError, as in the Python forms
+    from dataclasses import dataclass
+    from operator import attrgetter
+
+    from lazyfun import stream
+
+    @dataclass(slots=True)
+    class Row:
+        k: str
+        v: int
+
+    rows = [Row("a", 1), Row("b", 2), Row("a", 3)]
+    by_k = attrgetter("k")
+    assert stream(rows).aggregate(by_k, total=("sum", "v")) == {
+        "a": {"total": 4},
+        "b": {"total": 2},
+    }
+    assert stream(rows).aggregate(by_k, total=("sum", "v")) == {
+        "a": {"total": 4},
+        "b": {"total": 2},
+    }
+    Row.v = property(lambda self: 10)  # type: ignore[assignment,misc]
+    assert stream(rows).aggregate(by_k, total=("sum", "v")) == {
+        "a": {"total": 20},
+        "b": {"total": 10},
+    }
+    unset = Row.__new__(Row)
+    with pytest.raises(AttributeError):
+        stream([unset]).aggregate(by_k, n="count")

@@ -62,6 +62,62 @@ ended(void)
     return 0;
 }
 
+/* Where a class's field of a name is a slot (a msgspec Struct's, a slotted class's):
+ * the class, as its version tag was (any change to the class changes it), the name
+ * (the same object: a step's own), and the slot's offset.  A few a file, by class and
+ * name; under the GIL. */
+typedef struct {
+    PyTypeObject *type;
+    unsigned int version;
+    PyObject *name;
+    Py_ssize_t offset;
+} SlotSeen;
+
+#define SLOTS_SEEN 64
+static SlotSeen slots_seen[SLOTS_SEEN];
+
+static inline SlotSeen *
+slot_seen(PyTypeObject *type, PyObject *name)
+{
+    return &slots_seen[(((uintptr_t)type >> 4) ^ ((uintptr_t)name >> 4)) % SLOTS_SEEN];
+}
+
+/* getattr(item, name) where the class is unchanged since its slot of that name was
+ * seen: the slot read (what the member descriptor gives), NULL (no error) else. */
+static inline PyObject *
+seen_slot(PyObject *item, PyObject *name)
+{
+    PyTypeObject *type = Py_TYPE(item);
+    SlotSeen *seen = slot_seen(type, name);
+    if (seen->type != type || seen->name != name || seen->version != type->tp_version_tag
+        || !PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        return NULL;
+    }
+    return *(PyObject **)((char *)item + seen->offset);  /* NULL: unset, getattr says so */
+}
+
+/* getattr(item, name), its slot noted where it is one (see seen_slot). */
+static inline PyObject *
+read_attribute(PyObject *item, PyObject *name)
+{
+    PyObject *value = seen_slot(item, name);
+    if (value != NULL) {
+        return Py_NewRef(value);
+    }
+    PyTypeObject *type = Py_TYPE(item);
+    PyObject *found = type->tp_getattro == PyObject_GenericGetAttr
+                    ? _PyType_Lookup(type, name) : NULL;
+    if (found != NULL && Py_IS_TYPE(found, &PyMemberDescr_Type)
+        && PyObject_TypeCheck(item, PyDescr_TYPE(found))
+        && PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
+        if (member->type == T_OBJECT_EX || member->type == T_OBJECT) {
+            *slot_seen(type, name) = (SlotSeen){type, type->tp_version_tag, name, member->offset};
+        }
+    }
+    return PyObject_GetAttr(item, name);
+}
+
 /* item[name], or, where item is no mapping (a TypeError), getattr(item, name): as
  * lazyfun.streams.verbs.field reads. */
 static inline PyObject *
@@ -69,7 +125,7 @@ read_field(PyObject *item, PyObject *name)
 {
     PyMappingMethods *mapping = Py_TYPE(item)->tp_as_mapping;
     if (mapping == NULL || mapping->mp_subscript == NULL) {
-        return PyObject_GetAttr(item, name);  /* item[name] would be a TypeError */
+        return read_attribute(item, name);  /* item[name] would be a TypeError */
     }
     PyObject *value = PyObject_GetItem(item, name);
     if (value == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
