@@ -805,3 +805,27 @@ def test_a_field_read_by_its_slot_follows_its_class_as_getattr_does() -> None:
     unset = Row.__new__(Row)
     with pytest.raises(AttributeError):
         stream([unset]).aggregate(by_k, n="count")
+
+
+# str keys of one length and of every kind of str, decoded afresh for each record as a
+# source decodes them: equal keys fold together, unequal ones never do
+_KEYS = st.sampled_from(["view", "cart", "buy", "b\u00e9y", "\u4e2d\u6587", "\U0001f600a", ""])
+
+
+@given(keys=st.lists(_KEYS, max_size=80))
+def test_law_str_keys_decoded_afresh_fold_and_window_as_a_count_by_value(keys: list[str]) -> None:
+    from collections import Counter
+    from operator import attrgetter
+
+    from lazyfun import stream
+
+    class Event(msgspec.Struct, gc=False):
+        kind: str
+        t: int
+
+    decode = msgspec.json.Decoder(Event).decode
+    events = [decode(msgspec.json.encode({"kind": k, "t": i})) for i, k in enumerate(keys)]
+    counted = stream(events).aggregate(attrgetter("kind"), n="count")
+    assert {k: v["n"] for k, v in counted.items()} == dict(Counter(keys))
+    windows = stream(events).tumbling(1000, on="t", by=attrgetter("kind"), n="count")
+    assert {w.key: w.values["n"] for w in windows} == dict(Counter(keys))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import math
+import operator
 import os
 import time
 import weakref
@@ -39,6 +40,7 @@ __all__ = [
     "MEMORY",
     "REDUCTIONS",
     "Accumulators",
+    "Attribute",
     "HashTable",
     "KeyMismatch",
     "MergeJoin",
@@ -47,6 +49,7 @@ __all__ = [
     "Recent",
     "Sorter",
     "Top",
+    "attribute_name",
     "field",
     "field_name",
     "field_path",
@@ -164,6 +167,31 @@ def field_name(get: Callable[[Any], Any]) -> str | None:
         return _FIELD_NAMES.get(get)
     except TypeError:  # no weak reference to it, or no hash: not a getter field made
         return None
+
+
+class Attribute(str):
+    """A name the C flow engine reads as an attribute only, as ``operator.attrgetter``
+    of it does (never ``item[name]``, which a :func:`field` tries first): from the
+    item's slot, where it is one."""
+
+    __slots__ = ()
+
+
+def attribute_name(get: Callable[[Any], Any]) -> Attribute | None:
+    """The one attribute ``get`` reads, where it is ``operator.attrgetter`` of one name
+    (no dotted path), as an :class:`Attribute` for the C engine to read inline; None
+    for another function.
+
+    >>> attribute_name(operator.attrgetter("kind")), attribute_name(operator.attrgetter("a.b"))
+    ('kind', None)
+    """
+    if type(get) is not operator.attrgetter:
+        return None
+    getter: Any = get  # its reduce: (attrgetter, its names)
+    _, names = getter.__reduce__()
+    if len(names) != 1 or "." in names[0]:
+        return None
+    return Attribute(names[0])
 
 
 def field_path(get: Callable[[Any], Any]) -> tuple[str | int, ...] | None:
@@ -632,12 +660,12 @@ def _adder(
         return _written(by, named)
     ops = tuple(_OPS.get(type(r), _CALLED) for _, r, _ in named)
     reads = tuple(
-        None if op == 0 else field_name(get) or field_path(get) or get
+        None if op == 0 else field_name(get) or field_path(get) or attribute_name(get) or get
         for op, (_, _, get) in zip(ops, named, strict=True)
     )
     return FOLDER(
         None if by is one_key else by,
-        field_name(by) or field_path(by),
+        field_name(by) or field_path(by) or attribute_name(by),
         reads,
         ops,
         tuple(r.start for _, r, _ in named),

@@ -29,7 +29,7 @@ from lazyfun.streams.joins import MISSING, HashTable
 from lazyfun.streams.shared.parts import DROPPED, Clock, Recovery, Sleep
 from lazyfun.streams.sync import steps
 from lazyfun.streams.sync.steps import Pace
-from lazyfun.streams.verbs import field_name
+from lazyfun.streams.verbs import attribute_name, field_name
 
 try:
     from lazyfun.streams.sync import _flow  # the C engine, which import-linter cannot read
@@ -75,7 +75,7 @@ def probe(
     return _flow.Probe(  # pyright: ignore[reportPossiblyUnboundVariable] (only when BUILT)
         source,
         key,
-        field_name(key),
+        field_name(key) or attribute_name(key),
         table.first,
         table.index,
         table.more,

@@ -29,7 +29,7 @@ from datetime import timedelta
 from typing import Any
 
 from lazyfun.compiled import PURE_ENV
-from lazyfun.streams.verbs import REDUCTIONS, Accumulators, field_name
+from lazyfun.streams.verbs import REDUCTIONS, Accumulators, attribute_name, field_name
 from lazyfun.streams.windows import (
     Core,
     EventTime,
@@ -100,7 +100,7 @@ def event_time(
     windowed: Core = _flow.Windowed(  # pyright: ignore[reportPossiblyUnboundVariable]
         what,
         on,
-        None if by is None else field_name(by) or by,  # a field's getter: read inline
+        None if by is None else field_name(by) or attribute_name(by) or by,  # read inline
         late,
         acc._add_all,
         fixed.size,

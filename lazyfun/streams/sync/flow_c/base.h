@@ -32,6 +32,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <string.h>
 
 #define INTERNAL __attribute__((visibility("hidden")))
 
@@ -119,10 +120,14 @@ read_attribute(PyObject *item, PyObject *name)
 }
 
 /* item[name], or, where item is no mapping (a TypeError), getattr(item, name): as
- * lazyfun.streams.verbs.field reads. */
+ * lazyfun.streams.verbs.field reads; getattr(item, name) only for a name of a str
+ * subclass (lazyfun.streams.verbs.Attribute: operator.attrgetter's name). */
 static inline PyObject *
 read_field(PyObject *item, PyObject *name)
 {
+    if (!PyUnicode_CheckExact(name)) {
+        return read_attribute(item, name);
+    }
     PyMappingMethods *mapping = Py_TYPE(item)->tp_as_mapping;
     if (mapping == NULL || mapping->mp_subscript == NULL) {
         return read_attribute(item, name);  /* item[name] would be a TypeError */
@@ -247,6 +252,52 @@ allowed_type(PyObject *types, PyObject *value)
         }
     }
     return 0;
+}
+
+/* The keys a fold saw last, by their own objects: a source decodes each record's str
+ * key afresh ("view" after "view"), and a dict finds a key equal to one of these by
+ * its kept hash and by identity, where a new str is hashed and compared.  Strong
+ * references (str keys: no cycle), let go by known_keys_clear. */
+#define KEYS_KNOWN 8
+typedef struct {
+    PyObject *keys[KEYS_KNOWN];
+    int next;
+} KnownKeys;
+
+/* key, or the key kept that equals it (a str of the same kind, length and code points:
+ * the same hash, equal), the reference given up for the one returned; a str key not
+ * kept yet is kept, in place of the oldest. */
+static inline PyObject *
+known_key(KnownKeys *known, PyObject *key)
+{
+    if (!PyUnicode_CheckExact(key)) {
+        return key;
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(key);
+    int kind = PyUnicode_KIND(key);
+    for (int i = 0; i < KEYS_KNOWN; i++) {
+        PyObject *seen = known->keys[i];
+        if (seen == key) {
+            return key;
+        }
+        if (seen != NULL && PyUnicode_GET_LENGTH(seen) == length && PyUnicode_KIND(seen) == kind
+            && memcmp(PyUnicode_DATA(seen), PyUnicode_DATA(key), (size_t)length * (size_t)kind)
+                   == 0) {
+            Py_DECREF(key);
+            return Py_NewRef(seen);
+        }
+    }
+    Py_XSETREF(known->keys[known->next], Py_NewRef(key));
+    known->next = (known->next + 1) % KEYS_KNOWN;
+    return key;
+}
+
+static inline void
+known_keys_clear(KnownKeys *known)
+{
+    for (int i = 0; i < KEYS_KNOWN; i++) {
+        Py_CLEAR(known->keys[i]);
+    }
 }
 
 #endif

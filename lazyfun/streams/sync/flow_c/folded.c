@@ -15,6 +15,7 @@ typedef struct {
     PyObject *steps;    /* a tuple of each reduction's step (bound), or None */
     PyObject *spill;    /* the exact sum's rare case: spill(acc, x, s, t, f) */
     Spec spec;          /* the reductions, and the class of an exact sum's state */
+    KnownKeys known;    /* the str keys seen last */
 } Folder;
 
 /* The value reduction i reads of item (a new reference), or NULL with the error set;
@@ -217,6 +218,7 @@ read_one(Folder *self, PyObject *item, PyObject **k, PyObject **values)
     if (*k == NULL) {
         return -1;
     }
+    *k = known_key(&self->known, *k);
     Py_ssize_t read = 0;
     while (read < self->spec.n && read_value(self, read, item, &values[read]) == 0) {
         read++;
@@ -529,6 +531,7 @@ Folder_clear(Folder *self)
     Py_CLEAR(self->steps);
     Py_CLEAR(self->spill);
     Py_CLEAR(self->spec.exact);
+    known_keys_clear(&self->known);
     return 0;
 }
 

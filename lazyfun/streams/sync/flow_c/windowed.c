@@ -32,6 +32,7 @@ typedef struct {
     Py_ssize_t position;
     long long seq;
     int tumbling;
+    KnownKeys known;       /* the str keys seen last */
 } Windowed;
 
 /* item into window: its values folded into the window's state, or counted. */
@@ -342,6 +343,7 @@ placed(Windowed *self, PyObject *item, PyObject *t, Py_ssize_t position)
     if (key == NULL) {
         return -1;
     }
+    key = known_key(&self->known, key);
     PyObject *window = NULL;
     int done = 0;
     if (self->tumbling) {
@@ -569,6 +571,7 @@ Windowed_clear(Windowed *self)
 #define CLEAR(f) Py_CLEAR(self->f);
     WINDOWED_FIELDS(CLEAR)
 #undef CLEAR
+    known_keys_clear(&self->known);
     return 0;
 }
 
