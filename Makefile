@@ -227,6 +227,7 @@ EXT_SUFFIX = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_v
 SANITIZE_CC = $(SIDE) $(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) -I"$(PY_INCLUDE)"
 FLOW_TESTS := tests/test_flow_c.py tests/test_flow.py tests/test_nothing_lost.py \
 	tests/test_peer_behaviours.py tests/test_operators.py tests/test_stream.py tests/test_sorting.py \
+	tests/test_windows_c.py \
 	lazyfun/streams
 # the tests of generation that run its C routines (blanking and completing a 9x9 grid)
 GENERATION_C_TESTS := $(addprefix tests/sudoku/test_generation.py::test_, \

@@ -222,6 +222,33 @@ def test_the_c_time_field_reads_a_string_as_the_python_does(
 
 
 @needs_c
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    texts=st.lists(
+        st.sampled_from(["2026-02-28", "2026-02-29", "2024-02-29", "0000-01-01", "2026-03-01"])
+        .flatmap(
+            lambda day: st.tuples(
+                st.just(day),
+                st.integers(0, 25),
+                st.integers(0, 60),
+                st.sampled_from(["Z", ".250Z", "+01:00", "", "x", ".1Z"]),
+            )
+        )
+        .map(lambda p: f"{p[0]}T{p[1]:02d}:{p[2]:02d}:05{p[3]}"),
+        max_size=30,
+    )
+)
+def test_one_c_time_field_reads_times_of_shared_dates_as_the_python_does(
+    texts: list[str],
+) -> None:
+    # one field reads them all (a date read once serves the times after it that share
+    # it): each time, valid or not, as the Python reading has it
+    fast, slow = time_field("ts", dated=False), TimeField("ts", iso_seconds)
+    for text in texts:
+        assert _outcome(fast, {"ts": text}) == _outcome(slow, {"ts": text})
+
+
+@needs_c
 @pytest.mark.parametrize(
     "value",
     [

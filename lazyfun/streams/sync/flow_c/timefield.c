@@ -4,13 +4,23 @@
  * to the same values and errors. */
 #include "windowed.h"
 
+#include <string.h>
 #include <structmember.h>
+
+/* The date of the time read last (its YYYY-MM-DD) and its days since 1970: times in
+ * order of arrival share their date, read once. */
+typedef struct {
+    char date[10];
+    long long days;
+    int known;
+} LastDate;
 
 typedef struct {
     PyObject_HEAD
     PyObject *name;   /* the field's name */
     PyObject *parse;  /* the Python reading of a string the fast one leaves */
     vectorcallfunc vectorcall;
+    LastDate last;
 } TimeField;
 
 /* The n digits at s as a number, or -1 if one is not a digit. */
@@ -53,15 +63,22 @@ month_days(int y, int m)
  * million, one rounding); 0 with *seconds set, or -1 for any other text (the Python
  * reading decides). */
 static int
-iso_seconds(const char *s, Py_ssize_t n, double *seconds)
+iso_seconds(const char *s, Py_ssize_t n, double *seconds, LastDate *last)
 {
     if (n < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') {
         return -1;
     }
-    int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2);
+    if (!last->known || memcmp(last->date, s, 10) != 0) {
+        int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2);
+        if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo)) {
+            return -1;
+        }
+        memcpy(last->date, s, 10);
+        last->days = days_from_civil(y, mo, d);
+        last->known = 1;
+    }
     int h = digits(s + 11, 2), mi = digits(s + 14, 2), se = digits(s + 17, 2);
-    if (y < 1 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0
-        || se > 59 || d > month_days(y, mo)) {
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) {
         return -1;
     }
     Py_ssize_t at = 19;
@@ -95,7 +112,7 @@ iso_seconds(const char *s, Py_ssize_t n, double *seconds)
     if (at != n) {
         return -1;
     }
-    long long whole = days_from_civil(y, mo, d) * 86400LL + h * 3600LL + mi * 60LL + se - offset;
+    long long whole = last->days * 86400LL + h * 3600LL + mi * 60LL + se - offset;
     if (whole > 9000000000LL || whole < -9000000000LL) {  /* past 2^53 microseconds */
         return -1;
     }
@@ -116,7 +133,7 @@ time_of(PyObject *field, PyObject *item)
     Py_ssize_t n;
     const char *text = PyUnicode_AsUTF8AndSize(value, &n);
     double seconds;
-    if (text != NULL && iso_seconds(text, n, &seconds) == 0) {
+    if (text != NULL && iso_seconds(text, n, &seconds, &self->last) == 0) {
         Py_DECREF(value);
         return PyFloat_FromDouble(seconds);
     }
