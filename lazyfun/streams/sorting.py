@@ -459,7 +459,8 @@ def _named_fields(key: Callable[[Any], Any], items: list[Any]) -> list[list[Any]
     the same way: its fields are read, it is not called, and no call is counted.
     """
     if CALLS is not None and type(key) is CALLS:
-        key = key.f
+        counting: Any = key  # explain's Calls, its function as f
+        key = counting.f
     if type(key) not in _GETTERS:
         return None
     getter: Any = key  # an attrgetter's or itemgetter's reduce: (its class, its names)

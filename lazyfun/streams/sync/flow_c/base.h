@@ -254,6 +254,53 @@ allowed_type(PyObject *types, PyObject *value)
     return 0;
 }
 
+/* Whether the arguments are those of holds and pack, named name: (items: list, kind:
+ * type, names: tuple, allowed: a tuple a name, each a tuple of types); 0, or -1 with a
+ * TypeError. */
+static inline int
+frame_arguments(const char *name, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyList_CheckExact(args[0]) || !PyType_Check(args[1])
+        || !PyTuple_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])
+        || PyTuple_GET_SIZE(args[2]) != PyTuple_GET_SIZE(args[3])) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(items: list, kind: type, names: tuple, allowed: tuple)", name);
+        return -1;
+    }
+    for (Py_ssize_t f = 0; f < PyTuple_GET_SIZE(args[3]); f++) {
+        if (!PyTuple_CheckExact(PyTuple_GET_ITEM(args[3], f))) {
+            PyErr_Format(PyExc_TypeError, "%s: each field's allowed types a tuple", name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Whether every item is of kind itself, its slot names[f] (at offsets[f], which this
+ * fills) holding a value of a type of allowed[f] itself; each value into values (a row
+ * of names an item), where values is not NULL.  The items are read one after another
+ * with nothing waiting on a read: in a sorted run they lie far apart, and their misses
+ * of the cache overlap. */
+static inline int
+held_values(PyObject *items, PyTypeObject *kind, PyObject *names, PyObject *allowed,
+            Py_ssize_t *offsets, PyObject **values)
+{
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    int held = slot_offsets(kind, names, offsets);
+    for (Py_ssize_t i = 0; held && i < PyList_GET_SIZE(items); i++) {
+        PyObject *item = PyList_GET_ITEM(items, i);
+        held = Py_TYPE(item) == kind;
+        for (Py_ssize_t f = 0; held && f < count; f++) {
+            PyObject *value = *(PyObject **)((char *)item + offsets[f]);
+            held = value != NULL && allowed_type(PyTuple_GET_ITEM(allowed, f), value);
+            if (values != NULL) {
+                values[i * count + f] = value;
+            }
+        }
+    }
+    return held;
+}
+
 /* The keys a fold saw last, by their own objects: a source decodes each record's str
  * key afresh ("view" after "view"), and a dict finds a key equal to one of these by
  * its kept hash and by identity, where a new str is hashed and compared.  Strong

@@ -422,35 +422,15 @@ by_fields(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 INTERNAL PyObject *
 holds(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4 || !PyList_CheckExact(args[0]) || !PyType_Check(args[1])
-        || !PyTuple_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])
-        || PyTuple_GET_SIZE(args[2]) != PyTuple_GET_SIZE(args[3])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "holds(items: list, kind: type, names: tuple, allowed: tuple)");
+    if (frame_arguments("holds", args, nargs) < 0) {
         return NULL;
     }
-    PyObject *items = args[0], *names = args[2], *allowed = args[3];
-    PyTypeObject *kind = (PyTypeObject *)args[1];
-    Py_ssize_t count = PyTuple_GET_SIZE(names);
-    for (Py_ssize_t f = 0; f < count; f++) {
-        if (!PyTuple_CheckExact(PyTuple_GET_ITEM(allowed, f))) {
-            PyErr_SetString(PyExc_TypeError, "holds: each field's allowed types a tuple");
-            return NULL;
-        }
-    }
+    Py_ssize_t count = PyTuple_GET_SIZE(args[2]);
     Py_ssize_t *offsets = PyMem_Malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
     if (offsets == NULL) {
         return PyErr_NoMemory();
     }
-    int held = slot_offsets(kind, names, offsets);
-    for (Py_ssize_t i = 0; held && i < PyList_GET_SIZE(items); i++) {
-        PyObject *item = PyList_GET_ITEM(items, i);
-        held = Py_TYPE(item) == kind;
-        for (Py_ssize_t f = 0; held && f < count; f++) {
-            PyObject *value = *(PyObject **)((char *)item + offsets[f]);
-            held = value != NULL && allowed_type(PyTuple_GET_ITEM(allowed, f), value);
-        }
-    }
+    int held = held_values(args[0], (PyTypeObject *)args[1], args[2], args[3], offsets, NULL);
     PyMem_Free(offsets);
     return PyBool_FromLong(held);
 }

@@ -113,45 +113,15 @@ put_value(Out *out, PyObject *value)
     return 1;
 }
 
-/* Each item's values into values (count a row), as holds checks them; 0 where one is
- * not so. */
-static int
-gathered(PyObject *items, PyTypeObject *kind, PyObject *names, PyObject *allowed,
-         Py_ssize_t *offsets, PyObject **values)
-{
-    Py_ssize_t count = PyTuple_GET_SIZE(names);
-    int held = slot_offsets(kind, names, offsets);
-    for (Py_ssize_t i = 0; held && i < PyList_GET_SIZE(items); i++) {
-        PyObject *item = PyList_GET_ITEM(items, i);
-        held = Py_TYPE(item) == kind;
-        for (Py_ssize_t f = 0; held && f < count; f++) {
-            PyObject *value = *(PyObject **)((char *)item + offsets[f]);
-            held = value != NULL && allowed_type(PyTuple_GET_ITEM(allowed, f), value);
-            values[i * count + f] = value;
-        }
-    }
-    return held;
-}
-
 INTERNAL PyObject *
 pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4 || !PyList_CheckExact(args[0]) || !PyType_Check(args[1])
-        || !PyTuple_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])
-        || PyTuple_GET_SIZE(args[2]) != PyTuple_GET_SIZE(args[3])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "pack(items: list, kind: type, names: tuple, allowed: tuple)");
+    if (frame_arguments("pack", args, nargs) < 0) {
         return NULL;
     }
     PyObject *items = args[0], *names = args[2], *allowed = args[3];
     PyTypeObject *kind = (PyTypeObject *)args[1];
     Py_ssize_t count = PyTuple_GET_SIZE(names), n = PyList_GET_SIZE(items);
-    for (Py_ssize_t f = 0; f < count; f++) {
-        if (!PyTuple_CheckExact(PyTuple_GET_ITEM(allowed, f))) {
-            PyErr_SetString(PyExc_TypeError, "pack: each field's allowed types a tuple");
-            return NULL;
-        }
-    }
     Py_ssize_t *offsets = PyMem_Malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
     PyObject **values = PyMem_Malloc((size_t)(n * count + 1) * sizeof(PyObject *));
     Out out = {PyBytes_FromStringAndSize(NULL, 1 + n * (count * 9 + 16)), 0};
@@ -161,10 +131,9 @@ pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         Py_XDECREF(out.bytes);
         return PyErr_NoMemory();
     }
-    /* First each item's values, checked (the items lie far apart in a sorted run: read
-     * one after another with nothing waiting on them, their misses of the cache overlap),
-     * then written, in the cache by then: a third of the time of one pass doing both. */
-    int written = gathered(items, kind, names, allowed, offsets, values);
+    /* First each item's values, checked (held_values), then written, in the cache by
+     * then: half the time of one pass doing both. */
+    int written = held_values(items, kind, names, allowed, offsets, values);
     if (written) {
         *room(&out, 1) = (char)MAGIC;  /* within the size made */
     }
