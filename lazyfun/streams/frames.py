@@ -175,7 +175,7 @@ class Plain:
     fields, ``__post_init__`` run as pickle's call of the class runs it.
 
     The C flow engine, where it is built, writes such a frame in a form of its own as it
-    checks it (``pack``: each field a tag and its value, no field names; a fifth of the
+    checks it (``pack``: each field a tag and its value, no field names; a third of the
     time of the check and msgspec's map of each item's names and values), and reads it
     back by calling the class with the fields by name (``unpack``); msgspec's msgpack is
     the readable form, and a frame's first byte tells which wrote it."""
