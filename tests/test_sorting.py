@@ -514,6 +514,33 @@ def test_law_the_c_check_of_a_frames_fields_is_the_python_checks(items: list[Any
         assert all(type(x) is _Plainly for x in back)
 
 
+class _Nothing(msgspec.Struct, gc=False):
+    """A Struct of no fields: a frame of them is only how many there are."""
+
+
+class _Only(msgspec.Struct, gc=False):
+    n: int
+
+
+@pytest.mark.parametrize("engine", ["c", "python"])
+@pytest.mark.parametrize("kind", [_Nothing, _Only])
+def test_a_spilled_sort_of_structs_of_no_field_or_one_gives_every_item_back(
+    engine: str, kind: type
+) -> None:
+    # a frame of Structs of no field holds no value: it still comes back with each item
+    # (the C codec writes how many there are)
+    from lazyfun import stream
+
+    made = [kind() if kind is _Nothing else kind(n % 7) for n in range(3_000)]
+    with pytest.MonkeyPatch.context() as patched:
+        if engine == "python":
+            for engine_s in ("HOLDS", "PACK", "UNPACK"):
+                patched.setattr(frames, engine_s, None)
+        back = stream(made).sort(key=lambda x: getattr(x, "n", 0), memory=2_000).to_list()
+    assert back == sorted(made, key=lambda x: getattr(x, "n", 0))
+    assert len(back) == 3_000 and all(type(x) is kind for x in back)
+
+
 @pytest.mark.skipif(frames.PACK is None, reason="the C flow engine is not built")
 def test_the_c_codec_refuses_what_it_cannot_give_back_and_a_torn_frame() -> None:
     assert frames.PACK is not None and frames.UNPACK is not None

@@ -6,8 +6,8 @@
  * item of the class kind itself, its slot names[f] holding a value whose type is one of
  * the tuple allowed[f] itself; None where one is not (the caller pickles the frame), an
  * int does not fit in 64 bits, a str has no UTF-8 (a lone surrogate) or a str or bytes
- * is 4 GiB long.  The bytes: MAGIC, then each item's fields in the order of names, each
- * a tag and its payload: NONE, FALSE, TRUE; INT and 8 bytes; FLOAT and 8 bytes (the
+ * is 4 GiB long.  The bytes: MAGIC, the count of items (8 bytes), then each item's
+ * fields in the order of names, each a tag and its payload: NONE, FALSE, TRUE; INT and 8 bytes; FLOAT and 8 bytes (the
  * double's bits); TEXT or BLOB, 4 bytes of length and the UTF-8 or the bytes (numbers
  * little-endian).
  *
@@ -124,7 +124,7 @@ pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t count = PyTuple_GET_SIZE(names), n = PyList_GET_SIZE(items);
     Py_ssize_t *offsets = PyMem_Malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
     PyObject **values = PyMem_Malloc((size_t)(n * count + 1) * sizeof(PyObject *));
-    Out out = {PyBytes_FromStringAndSize(NULL, 1 + n * (count * 9 + 16)), 0};
+    Out out = {PyBytes_FromStringAndSize(NULL, 9 + n * (count * 9 + 16)), 0};
     if (offsets == NULL || values == NULL || out.bytes == NULL) {
         PyMem_Free(offsets);
         PyMem_Free(values);
@@ -134,8 +134,11 @@ pack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     /* First each item's values, checked (held_values), then written, in the cache by
      * then: half the time of one pass doing both. */
     int written = held_values(items, kind, names, allowed, offsets, values);
-    if (written) {
-        *room(&out, 1) = (char)MAGIC;  /* within the size made */
+    if (written) {  /* within the size made */
+        uint64_t items_count = (uint64_t)n;
+        char *head = room(&out, 9);
+        head[0] = (char)MAGIC;
+        memcpy(head + 1, &items_count, 8);
     }
     for (Py_ssize_t i = 0; written == 1 && i < n * count; i++) {
         written = put_value(&out, values[i]);
@@ -204,10 +207,13 @@ unpack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject *kind = args[1], *names = args[2];
     const char *at = PyBytes_AS_STRING(args[0]), *end = at + PyBytes_GET_SIZE(args[0]);
-    if (at == end || (unsigned char)*at++ != MAGIC) {
+    uint64_t left;
+    if (end - at < 9 || (unsigned char)*at != MAGIC) {
         PyErr_SetString(PyExc_ValueError, "unpack: not a frame pack wrote");
         return NULL;
     }
+    memcpy(&left, at + 1, 8);
+    at += 9;
     Py_ssize_t count = PyTuple_GET_SIZE(names);
     PyObject **values = PyMem_Calloc((size_t)count + 1, sizeof(PyObject *));
     PyObject *items = PyList_New(0);
@@ -216,7 +222,7 @@ unpack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         Py_XDECREF(items);
         return PyErr_NoMemory();
     }
-    while (items != NULL && at < end) {
+    for (; items != NULL && left > 0; left--) {
         Py_ssize_t f = 0;
         for (; f < count && (values[f] = get_value(&at, end)) != NULL; f++) {
         }
@@ -230,5 +236,9 @@ unpack(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         Py_XDECREF(item);
     }
     PyMem_Free(values);
+    if (items != NULL && at != end) {  /* bytes past the items it counted */
+        PyErr_SetString(PyExc_ValueError, "unpack: not a frame pack wrote");
+        Py_CLEAR(items);
+    }
     return items;
 }
