@@ -829,3 +829,21 @@ def test_law_str_keys_decoded_afresh_fold_and_window_as_a_count_by_value(keys: l
     assert {k: v["n"] for k, v in counted.items()} == dict(Counter(keys))
     windows = stream(events).tumbling(1000, on="t", by=attrgetter("kind"), n="count")
     assert {w.key: w.values["n"] for w in windows} == dict(Counter(keys))
+
+
+def test_a_fields_name_of_a_str_class_is_read_from_a_dict_as_a_plain_name() -> None:
+    # the engine reads a name of a str subclass as an attribute only (an attrgetter's):
+    # a field's name given as a StrEnum's member is still read item[name] first
+    import enum
+
+    from lazyfun import field, stream
+
+    class Column(enum.StrEnum):
+        KIND = "kind"
+        T = "t"
+
+    rows = [{"kind": "a", "t": 1}, {"kind": "b", "t": 2}, {"kind": "a", "t": 3}]
+    counted = stream(rows).aggregate(field(Column.KIND), n="count")
+    assert counted == {"a": {"n": 2}, "b": {"n": 1}}
+    windows = stream(rows).tumbling(10, on=Column.T, by=field(Column.KIND), n="count")
+    assert {w.key: w.values["n"] for w in windows} == {"a": 2, "b": 1}

@@ -93,9 +93,12 @@ def field(on: str | int | Callable[[T], R], *path: str | int) -> Callable[[Any],
     for step in steps:
         if not isinstance(step, str) and type(step) is not int:
             raise TypeError(f"a field's path is names and places (ints), got {type(step).__name__}")
+    # each name as a plain str (a StrEnum's member, say): the engine reads a str of
+    # another class (an Attribute) as an attribute only
+    steps = tuple(str.__str__(step) if isinstance(step, str) else step for step in steps)
     if len(steps) > 1 or not isinstance(on, str):
         return _path(steps)
-    name = on
+    name = str.__str__(on)
 
     def get(item: Any) -> Any:
         kind = type(item)

@@ -57,8 +57,8 @@ def time_field(name: str, dated: bool) -> Callable[[Any], Any]:
     where built)."""
     if dated:
         return TimeField(name, iso_moment)
-    if BUILT:
-        made: Callable[[Any], Any] = _flow.TimeField(name, iso_seconds)  # pyright: ignore[reportPossiblyUnboundVariable]
+    if BUILT:  # a plain str: the engine reads a str of another class as an attribute only
+        made: Callable[[Any], Any] = _flow.TimeField(str.__str__(name), iso_seconds)  # pyright: ignore[reportPossiblyUnboundVariable]
         return made
     return TimeField(name, iso_seconds)
 
