@@ -847,3 +847,27 @@ def test_a_fields_name_of_a_str_class_is_read_from_a_dict_as_a_plain_name() -> N
     assert counted == {"a": {"n": 2}, "b": {"n": 1}}
     windows = stream(rows).tumbling(10, on=Column.T, by=field(Column.KIND), n="count")
     assert {w.key: w.values["n"] for w in windows} == {"a": 2, "b": 1}
+
+
+def test_a_name_made_afresh_each_time_reads_its_own_slot() -> None:
+    # names made at run time die with their step, and a new name may take the address
+    # of an old one: the engine's note of a slot holds its name, so it never reads one
+    # field for another
+    from dataclasses import dataclass
+
+    from lazyfun import field, stream
+
+    @dataclass(slots=True)
+    class Row:
+        alpha: int
+        gamma: int
+
+    rows = [Row(1, 100), Row(2, 200)]
+    for turn in range(300):
+        made = ("alpha!" if turn % 2 else "gamma!")[:-1]  # a new str object each turn
+        total = stream(rows).aggregate(field("alpha"), total=("sum", field(made)))
+        assert total == (
+            {1: {"total": 1}, 2: {"total": 2}}
+            if turn % 2
+            else {1: {"total": 100}, 2: {"total": 200}}
+        ), (turn, made)

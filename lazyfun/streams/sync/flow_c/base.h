@@ -64,13 +64,14 @@ ended(void)
 }
 
 /* Where a class's field of a name is a slot (a msgspec Struct's, a slotted class's):
- * the class, as its version tag was (any change to the class changes it), the name
- * (the same object: a step's own), and the slot's offset.  A few a file, by class and
- * name; under the GIL. */
+ * the class, as its version tag was (any change to the class changes it, and a class
+ * made later at the same address has another), the name (the same object, held here so
+ * that no other str takes its address), and the slot's offset.  A few a file, by class
+ * and name; under the GIL. */
 typedef struct {
     PyTypeObject *type;
     unsigned int version;
-    PyObject *name;
+    PyObject *name;  /* a strong reference */
     Py_ssize_t offset;
 } SlotSeen;
 
@@ -113,7 +114,11 @@ read_attribute(PyObject *item, PyObject *name)
         && PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
         PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
         if (member->type == T_OBJECT_EX || member->type == T_OBJECT) {
-            *slot_seen(type, name) = (SlotSeen){type, type->tp_version_tag, name, member->offset};
+            SlotSeen *seen = slot_seen(type, name);
+            Py_XSETREF(seen->name, Py_NewRef(name));
+            seen->type = type;
+            seen->version = type->tp_version_tag;
+            seen->offset = member->offset;
         }
     }
     return PyObject_GetAttr(item, name);
