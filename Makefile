@@ -226,9 +226,7 @@ PY_INCLUDE = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()[
 EXT_SUFFIX = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 SANITIZE_CC = $(SIDE) $(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror $(SANITIZERS) -I"$(PY_INCLUDE)"
 FLOW_TESTS := tests/test_flow_c.py tests/test_flow.py tests/test_nothing_lost.py \
-	tests/test_peer_behaviours.py tests/test_operators.py tests/test_stream.py tests/test_sorting.py \
-	tests/test_windows_c.py \
-	lazyfun/streams
+	tests/test_peer_behaviours.py tests/test_operators.py tests/test_stream.py lazyfun/streams
 # the tests of generation that run its C routines (blanking and completing a 9x9 grid)
 GENERATION_C_TESTS := $(addprefix tests/sudoku/test_generation.py::test_, \
 	every_puzzle_is_unique_and_minimal symmetric_puzzles_are_symmetric_unique_and_orbit_minimal \
@@ -272,7 +270,16 @@ sanitize: $(DEV)
 		$(FLOW_TESTS) tests/sudoku/test_forcing_c.py \
 		tests/sudoku/test_nine_engine.py tests/sudoku/test_nine_fuzz.py lazyfun/sudoku/solving/nine.py \
 		tests/sudoku/test_minlex_c.py tests/csp/test_kernels.py tests/csp/test_reified_shift.py \
-		tests/test_parquet_columns.py -n 2 --dist loadfile $(SANITIZE_ARGS)
+		-n 2 --dist loadfile $(SANITIZE_ARGS)
+	# the sort's, the windows' and the Parquet columns' C apart, in one process: pyarrow
+	# starts a thread of its allocator's, and a test that forks beside it (a process
+	# pool) can leave the child waiting on a lock under the sanitizers
+	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+		$(SIDE) $(CURDIR)/$(BIN)/python -m pytest -p no:cacheprovider \
+		tests/test_sorting.py tests/test_windows_c.py tests/test_parquet_columns.py \
+		tests/test_parquet_buffers.py
 
 # Coverage-guided fuzzing (atheris, pip's `lazyfun[fuzz]`; clang for the C engines):
 # each reader's target (fuzz/readers.py, the source run: LAZYFUN_PURE=1), then each C
