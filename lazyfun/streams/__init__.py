@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING
 # Each name is imported when first used (lazyfun.loading): importing the package loads
 # no stream.
 if TYPE_CHECKING:
+    from lazyfun.streams.fields import field
     from lazyfun.streams.shared.calling import Rate
     from lazyfun.streams.shared.parts import StreamConsumedError
     from lazyfun.streams.stream import AsyncStream, Stream, astream, stream
-    from lazyfun.streams.verbs import field
     from lazyfun.streams.windows import LateItem, Window
 else:
     from lazyfun.loading import lazily
@@ -46,7 +46,7 @@ else:
             "lazyfun.streams.stream": ("AsyncStream", "Stream", "astream", "stream"),
             "lazyfun.streams.shared.parts": ("StreamConsumedError",),
             "lazyfun.streams.shared.calling": ("Rate",),
-            "lazyfun.streams.verbs": ("field",),
+            "lazyfun.streams.fields": ("field",),
             "lazyfun.streams.windows": ("LateItem", "Window"),
         },
     )

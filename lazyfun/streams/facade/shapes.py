@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, overload
 
 from lazyfun.streams.facade.steps import Steps
 from lazyfun.streams.modes import Async, M
+from lazyfun.streams.reductions import Named
 from lazyfun.streams.shared.parts import check_count, seconds
 from lazyfun.streams.sync.windowed import event_time, time_field
-from lazyfun.streams.verbs import Named
 from lazyfun.streams.windows import Fixed, Window, reducing, spans
 
 if TYPE_CHECKING:

@@ -25,11 +25,11 @@ from typing import Any, TypeVar
 
 from lazyfun.compiled import PURE_ENV
 from lazyfun.parallel.window import Holding
+from lazyfun.streams.fields import attribute_name, field_name
 from lazyfun.streams.joins import MISSING, HashTable
 from lazyfun.streams.shared.parts import DROPPED, Clock, Recovery, Sleep
 from lazyfun.streams.sync import steps
 from lazyfun.streams.sync.steps import Pace
-from lazyfun.streams.verbs import attribute_name, field_name
 
 try:
     from lazyfun.streams.sync import _flow  # the C engine, which import-linter cannot read

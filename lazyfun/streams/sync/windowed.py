@@ -29,7 +29,9 @@ from datetime import timedelta
 from typing import Any
 
 from lazyfun.compiled import PURE_ENV
-from lazyfun.streams.verbs import REDUCTIONS, Accumulators, attribute_name, field_name
+from lazyfun.streams.fields import attribute_name, field_name
+from lazyfun.streams.reductions import REDUCTIONS
+from lazyfun.streams.verbs import Accumulators
 from lazyfun.streams.windows import (
     Core,
     EventTime,

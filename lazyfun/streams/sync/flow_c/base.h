@@ -125,8 +125,8 @@ read_attribute(PyObject *item, PyObject *name)
 }
 
 /* item[name], or, where item is no mapping (a TypeError), getattr(item, name): as
- * lazyfun.streams.verbs.field reads; getattr(item, name) only for a name of a str
- * subclass (lazyfun.streams.verbs.Attribute: operator.attrgetter's name). */
+ * lazyfun.streams.fields.field reads; getattr(item, name) only for a name of a str
+ * subclass (lazyfun.streams.fields.Attribute: operator.attrgetter's name). */
 static inline PyObject *
 read_field(PyObject *item, PyObject *name)
 {
@@ -162,7 +162,7 @@ is_path(PyObject *path)
 }
 
 /* The value at path (is_path's) of item, a step at a time: item[place] for a place (a
- * tuple's read at once), read_field for a name; as lazyfun.streams.verbs.field reads. */
+ * tuple's read at once), read_field for a name; as lazyfun.streams.fields.field reads. */
 static inline PyObject *
 read_path(PyObject *item, PyObject *path)
 {

@@ -68,7 +68,7 @@ started(Folder *self, PyObject **values)
 }
 
 /* The exact sum's step for the float x over acc = [hi, lo, *more] (an _Exact list with
- * its two floats): TwoSum twice (lazyfun.streams.verbs._add_float), the rare case handed
+ * its two floats): TwoSum twice (lazyfun.streams.reductions._add_float), the rare case handed
  * to spill. */
 static int
 add_float(Folder *self, PyObject *acc, PyObject *x)
