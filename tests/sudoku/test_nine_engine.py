@@ -171,8 +171,10 @@ def test_the_engines_public_functions_hand_9x9_to_c_when_fast(
         return real_count(grid, limit, ruled_out)
 
     monkeypatch.setattr(nine, "FAST", fast)
-    monkeypatch.setattr(nine, "solve", spy_solve)
-    monkeypatch.setattr(nine, "count_solutions", spy_count)
+    for name in ("solve", "solutions"):  # a marked grid's call, a plain grid's
+        monkeypatch.setattr(nine, name, spy_solve)
+    for name in ("count_solutions", "count_grid"):
+        monkeypatch.setattr(nine, name, spy_count)
     top = parse(NORVIG_GRID2)
     assert [str(g) for g in engine.solve(top)] == [NORVIG_GRID2_SOLUTION]
     assert engine.is_unique(MarkedGrid.of(top))
@@ -288,3 +290,29 @@ def test_the_c_engine_takes_only_9x9_and_checks_what_it_is_given() -> None:
         _nine.count([0, 0, 10] + [0] * 78)
     with pytest.raises(ValueError, match=r"\(81, 1\) is no cell"):
         _nine.count([0] * 81, 1, [(81, 1)])
+    with pytest.raises(ValueError, match="limit must be None or 0 and up"):
+        engine.count_solutions(parse("." * 81), limit=-1)
+    with pytest.raises(TypeError):
+        _nine.count_grid(parse("." * 81))  # type: ignore[call-arg]
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.booleans()), min_size=1, max_size=40))
+def test_searches_waiting_side_by_side_each_keep_their_own_memory(
+    moves: list[tuple[int, bool]],
+) -> None:
+    """Searches started, read a solution at a time, counted and closed in any order (each
+    takes back a search's memory another gave up) find what each finds alone."""
+    grids = [parse(line) for line in (*PUZZLES[:3], "." * 81, "1" + "." * 80, NO_SOLUTION)]
+    alone = [list(itertools.islice(nine.solve(grid), 3)) for grid in grids]
+    open_ = [engine.solve(grid) for grid in grids]
+    got: list[list[Grid]] = [[] for _ in grids]
+    for at, close in moves:
+        if close:
+            open_[at].close()  # type: ignore[attr-defined]
+            open_[at] = engine.solve(grids[at])
+            got[at] = []
+        elif len(got[at]) < 3:
+            got[at].extend(itertools.islice(open_[at], 1))
+        assert engine.count_solutions(grids[at], 3) == len(alone[at])
+        assert got[at] == alone[at][: len(got[at])]

@@ -44,6 +44,14 @@ def parse_line(text: str, like: Grid, /) -> Grid | None:
     """The Grid of a plain 81-character line (1-9 givens, '.' or '0' blanks), of the type
     and symbols of like; None for any other text."""
 
+def solutions(grid: Grid, /) -> Solutions:
+    """Solutions(grid): the solutions of a 9x9 Grid, one at a time.  Raises Conflict when
+    two givens clash."""
+
+def count_grid(grid: Grid, limit: int | None, /) -> int:
+    """count(grid.cells, limit): how many solutions a 9x9 Grid has, stopping at limit
+    (None: none, else 0 and up).  Raises Conflict when two givens clash."""
+
 def count(
     cells: Sequence[int], limit: int = -1, ruled_out: Iterable[tuple[int, int]] | None = None
 ) -> int:

@@ -493,7 +493,10 @@ def solve(puzzle: Puzzle | str, tables: Tables | None = None) -> Iterator[Grid]:
     if isinstance(puzzle, str):
         puzzle = parse(puzzle)
     if tables is None and isinstance(puzzle, Grid) and _in_c(puzzle):
-        return nine.solve(puzzle)  # the C search itself: no generator around it
+        try:
+            return nine.solutions(puzzle)  # the C search itself: no generator around it
+        except nine.Conflict:
+            return nine.clashing(puzzle)
     return _searched(puzzle, tables)
 
 
@@ -540,7 +543,10 @@ def count_solutions(
     if isinstance(puzzle, str):
         puzzle = parse(puzzle)
     if tables is None and isinstance(puzzle, Grid) and _in_c(puzzle):
-        return nine.count_solutions(puzzle, limit)
+        try:
+            return nine.count_grid(puzzle, limit)
+        except nine.Conflict:
+            nine.clash(puzzle)
     board, tables = _board(puzzle, tables)
     grid, ruled_out = _unmarked(board)
     if tables is None and _learns(grid):

@@ -45,7 +45,7 @@ docs/sudoku.md, "The 9x9 engine in C", has the measurements beside tdoku.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final, NoReturn
 
 from lazyfun.compiled import PURE_ENV
@@ -59,7 +59,18 @@ else:
     AVAILABLE = True
 FAST: Final = AVAILABLE and not os.environ.get(PURE_ENV)  # the engine hands 9x9 to C
 
-__all__ = ["AVAILABLE", "FAST", "count_solutions", "solve", "solve_lines"]
+__all__ = [
+    "AVAILABLE",
+    "FAST",
+    "Conflict",
+    "clash",
+    "clashing",
+    "count_grid",
+    "count_solutions",
+    "solutions",
+    "solve",
+    "solve_lines",
+]
 
 RuledOut = Sequence[tuple[int, int]]
 
@@ -79,17 +90,17 @@ def _nine_only(grid: Grid) -> None:
         raise ValueError(f"the C engine solves 9x9 grids, not {grid.size}x{grid.size}")
 
 
-def _clash(grid: Grid) -> NoReturn:
+def clash(grid: Grid) -> NoReturn:
     """Name the givens that clash, as the depth-first engine does (``PuzzleError``)."""
     check_givens(grid)
     raise AssertionError("the C engine saw givens clash that check_givens did not")
 
 
-def _clashing(grid: Grid) -> Iterator[Grid]:
+def clashing(grid: Grid) -> Iterator[Grid]:
     """The solutions of a grid whose givens clash: the ``PuzzleError`` naming them, when
     the first is asked for (as every engine's ``solve`` raises it)."""
     yield from ()
-    _clash(grid)
+    clash(grid)
 
 
 def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
@@ -110,7 +121,7 @@ def solve(grid: Grid, ruled_out: RuledOut = ()) -> Iterator[Grid]:
             grid, ruled_out or None
         )
     except _nine.Conflict:  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised)
-        return _clashing(grid)
+        return clashing(grid)
 
 
 def count_solutions(grid: Grid, limit: int | None = None, ruled_out: RuledOut = ()) -> int:
@@ -129,7 +140,7 @@ def count_solutions(grid: Grid, limit: int | None = None, ruled_out: RuledOut = 
             grid.cells, -1 if limit is None else limit, ruled_out or None
         )
     except _nine.Conflict:  # pyright: ignore[reportPossiblyUnboundVariable] (_built raised)
-        _clash(grid)
+        clash(grid)
 
 
 def solve_lines(lines: Sequence[str], limit: int = 1) -> list[tuple[int, str | None]]:
@@ -144,3 +155,17 @@ def solve_lines(lines: Sequence[str], limit: int = 1) -> list[tuple[int, str | N
     """
     _built()
     return _nine.solve_lines(lines, limit)  # pyright: ignore[reportPossiblyUnboundVariable]
+
+
+# What the engine calls for a plain 9x9 Grid, once a puzzle in a user's loop: the C
+# functions themselves where they were built, with no Python frame around them (about
+# a tenth of a royle17 puzzle's time).  They raise Conflict when two givens clash;
+# the caller names them with clash or clashing.  Unbuilt, solve's and count_solutions'
+# refusal.
+solutions: Callable[[Grid], Iterator[Grid]] = solve
+count_grid: Callable[[Grid, int | None], int] = count_solutions
+Conflict: type[ValueError] = ValueError
+if AVAILABLE:
+    solutions = _nine.solutions  # pyright: ignore[reportPossiblyUnboundVariable]
+    count_grid = _nine.count_grid  # pyright: ignore[reportPossiblyUnboundVariable]
+    Conflict = _nine.Conflict  # pyright: ignore[reportPossiblyUnboundVariable]

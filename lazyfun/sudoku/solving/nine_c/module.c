@@ -162,37 +162,65 @@ static PyObject *parse_line(PyObject *Py_UNUSED(module), PyObject *const *args, 
     return values ? grid_like(args[1], values) : NULL;
 }
 
-static PyObject *Solutions_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+/* A search's memory: the one given back last, kept for the next search (the GIL guards
+ * it), else a new one.  NULL with MemoryError set. */
+static Search *spare;
+
+static Search *search_taken(void)
 {
-    static char *keywords[] = {"grid", "ruled_out", NULL};
-    PyObject *grid, *pairs = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Solutions", keywords, &grid, &pairs))
-        return NULL;
+    Search *search = spare;
+    spare = NULL;
+    if (!search && !(search = PyMem_Malloc(sizeof(Search))))
+        PyErr_NoMemory();
+    return search;
+}
+
+static void search_given_back(Search *search)
+{
+    if (!spare)
+        spare = search;
+    else
+        PyMem_Free(search);
+}
+
+/* The search of `grid`'s solutions (`pairs`: the (cell, value) pairs ruled out, or
+ * NULL), waiting before its first; NULL with Conflict set when two givens clash. */
+static PyObject *solutions_of(PyTypeObject *type, PyObject *grid, PyObject *pairs)
+{
     PyObject *cells = PyObject_GetAttr(grid, CELLS);
     if (!cells)
         return NULL;
     Board root;
-    int started = start_from(cells, pairs == Py_None ? NULL : pairs, &root);
+    int started = start_from(cells, pairs, &root);
     Py_DECREF(cells);
     if (started < 0)
         return NULL;
     SolutionsObject *self = (SolutionsObject *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
-    self->search = PyMem_Malloc(sizeof(Search));
-    if (!self->search) {
+    if (!(self->search = search_taken())) {
         Py_DECREF(self);
-        return PyErr_NoMemory();
+        return NULL;
     }
     self->like = Py_NewRef(grid);
     nine_search_init(self->search, &root, 0x1ff);
     return (PyObject *)self;
 }
 
+static PyObject *Solutions_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"grid", "ruled_out", NULL};
+    PyObject *grid, *pairs = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Solutions", keywords, &grid, &pairs))
+        return NULL;
+    return solutions_of(type, grid, pairs == Py_None ? NULL : pairs);
+}
+
 /* The search's memory and the puzzle, given back: the stream is over. */
 static void Solutions_release(SolutionsObject *self)
 {
-    PyMem_Free(self->search);
+    if (self->search)
+        search_given_back(self->search);
     self->search = NULL;
     Py_CLEAR(self->like);
 }
@@ -336,6 +364,22 @@ static long long count_from(Search *search, long long limit, uint8_t *first, int
     return found;
 }
 
+/* How many solutions the puzzle of `cells` has (`pairs` ruled out, or NULL), up to
+ * `limit` (-1: all); NULL with an exception set (Conflict when two givens clash). */
+static PyObject *counted(PyObject *cells, PyObject *pairs, long long limit)
+{
+    Board root;
+    if (start_from(cells, pairs, &root) < 0)
+        return NULL;
+    Search *search = search_taken();
+    if (!search)
+        return NULL;
+    nine_search_init(search, &root, 0x1ff);
+    long long found = count_from(search, limit, NULL, 1);
+    search_given_back(search);
+    return found < 0 ? NULL : PyLong_FromLongLong(found);
+}
+
 static PyObject *count(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"cells", "limit", "ruled_out", NULL};
@@ -343,16 +387,38 @@ static PyObject *count(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kw
     long long limit = -1;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|LO:count", keywords, &cells, &limit, &pairs))
         return NULL;
-    Board root;
-    if (start_from(cells, pairs == Py_None ? NULL : pairs, &root) < 0)
+    return counted(cells, pairs == Py_None ? NULL : pairs, limit);
+}
+
+/* solutions(grid): Solutions(grid), the call a loop over puzzles makes, without the
+ * parsing of keywords. */
+static PyObject *solutions(PyObject *Py_UNUSED(module), PyObject *grid)
+{
+    return solutions_of(&SolutionsType, grid, NULL);
+}
+
+/* count_grid(grid, limit): count(grid.cells, limit), the limit None (all) or 0 and up. */
+static PyObject *count_grid(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "count_grid expected 2 arguments, got %zd", nargs);
         return NULL;
-    Search *search = PyMem_Malloc(sizeof(Search));
-    if (!search)
-        return PyErr_NoMemory();
-    nine_search_init(search, &root, 0x1ff);
-    long long found = count_from(search, limit, NULL, 1);
-    PyMem_Free(search);
-    return found < 0 ? NULL : PyLong_FromLongLong(found);
+    }
+    long long limit = -1;
+    if (args[1] != Py_None) {
+        limit = PyLong_AsLongLong(args[1]);
+        if (limit == -1 && PyErr_Occurred())
+            return NULL;
+        if (limit < 0)
+            return PyErr_Format(PyExc_ValueError, "limit must be None or 0 and up, got %lld",
+                                limit);
+    }
+    PyObject *cells = PyObject_GetAttr(args[0], CELLS);
+    if (!cells)
+        return NULL;
+    PyObject *found = counted(cells, NULL, limit);
+    Py_DECREF(cells);
+    return found;
 }
 
 /* One line of solve_lines: 81 characters (1-9 givens; '.' or '0' blank) or 729 (a
@@ -413,8 +479,8 @@ static PyObject *solve_lines(PyObject *Py_UNUSED(module), PyObject *args, PyObje
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject *out = PyList_New(n);
-    Search *search = PyMem_Malloc(sizeof(Search));
-    if (!out || !search)
+    Search *search = out ? search_taken() : NULL;
+    if (!search)
         goto fail;
     for (Py_ssize_t i = 0; i < n; i++) {
         uint8_t cells[81], ruled_out[729], first[81];
@@ -435,13 +501,14 @@ static PyObject *solve_lines(PyObject *Py_UNUSED(module), PyObject *args, PyObje
             goto fail;
         PyList_SET_ITEM(out, i, answer);
     }
-    PyMem_Free(search);
+    search_given_back(search);
     Py_DECREF(seq);
     return out;
 fail:
     if (!PyErr_Occurred())
         PyErr_NoMemory();
-    PyMem_Free(search);
+    if (search)
+        search_given_back(search);
     Py_DECREF(seq);
     Py_XDECREF(out);
     return NULL;
@@ -456,6 +523,14 @@ static PyMethodDef module_methods[] = {
      "count(cells, limit=-1, ruled_out=None)\n--\n\n"
      "How many solutions a 9x9 puzzle has, stopping at limit (-1: none).  Raises Conflict "
      "when two givens clash."},
+    {"solutions", solutions, METH_O,
+     "solutions($module, grid, /)\n--\n\n"
+     "Solutions(grid): the solutions of a 9x9 Grid, one at a time.  Raises Conflict when "
+     "two givens clash."},
+    {"count_grid", (PyCFunction)(void (*)(void))count_grid, METH_FASTCALL,
+     "count_grid($module, grid, limit, /)\n--\n\n"
+     "count(grid.cells, limit): how many solutions a 9x9 Grid has, stopping at limit (None: "
+     "none, else 0 and up).  Raises Conflict when two givens clash."},
     {"solve_lines", (PyCFunction)(void (*)(void))solve_lines, METH_VARARGS | METH_KEYWORDS,
      "solve_lines(lines, limit=1)\n--\n\n"
      "For each line (81 characters, or 729 pencil marks): (count up to limit, the first "
