@@ -8,9 +8,8 @@
 static PyObject *Conflict; /* two givens clash: the caller names them */
 static PyObject *DIGITS[10]; /* the ints 0..9 */
 
-/* The 81 values of `arg` into `cells`, and its (cell, value) pairs into `ruled_out`
- * (729 flags); -1 with an exception set. */
-static int read_puzzle(PyObject *arg, PyObject *pairs, uint8_t *cells, uint8_t *ruled_out)
+/* The 81 values (0..9) of the sequence `arg` into `cells`; -1 with an exception set. */
+static int read_cells(PyObject *arg, uint8_t *cells)
 {
     PyObject *seq = PySequence_Fast(arg, "cells: expected a sequence of 81 ints");
     if (!seq)
@@ -40,9 +39,26 @@ static int read_puzzle(PyObject *arg, PyObject *pairs, uint8_t *cells, uint8_t *
         cells[i] = (uint8_t)v;
     }
     Py_DECREF(seq);
-    memset(ruled_out, 0, 729);
+    return 0;
+}
+
+/* The cells of the grid parse_line made last, and their values: the search of that grid
+ * (a user's loop: solve(parse(line))) takes them as they are.  The tuple is held, so no
+ * other can be at its address. */
+static PyObject *last_read;
+static uint8_t last_values[81];
+
+/* The 81 values of `arg` into `cells`, and its (cell, value) pairs into `ruled_out`
+ * (729 flags; untouched without pairs); -1 with an exception set. */
+static int read_puzzle(PyObject *arg, PyObject *pairs, uint8_t *cells, uint8_t *ruled_out)
+{
+    if (arg == last_read)
+        memcpy(cells, last_values, 81);
+    else if (read_cells(arg, cells) < 0)
+        return -1;
     if (!pairs)
         return 0;
+    memset(ruled_out, 0, 729);
     PyObject *iter = PyObject_GetIter(pairs), *pair;
     if (!iter)
         return -1;
@@ -159,7 +175,11 @@ static PyObject *parse_line(PyObject *Py_UNUSED(module), PyObject *const *args, 
         plain_cells((const char *)PyUnicode_DATA(text), cells) >= 0)
         Py_RETURN_NONE;
     PyObject *values = cells_tuple(cells);
-    return values ? grid_like(args[1], values) : NULL;
+    if (!values)
+        return NULL;
+    Py_XSETREF(last_read, Py_NewRef(values));
+    memcpy(last_values, cells, 81);
+    return grid_like(args[1], values);
 }
 
 /* A search's memory: the one given back last, kept for the next search (the GIL guards
