@@ -316,3 +316,19 @@ def test_searches_waiting_side_by_side_each_keep_their_own_memory(
             got[at].extend(itertools.islice(open_[at], 1))
         assert engine.count_solutions(grids[at], 3) == len(alone[at])
         assert got[at] == alone[at][: len(got[at])]
+
+
+def test_a_solution_is_a_grid_of_the_puzzles_type_and_symbols() -> None:
+    """The engine makes each solution in the puzzle's own class, with its symbols, and
+    reads its cells there: a Grid, a subclass of it, and a class changed on the way."""
+
+    class Lettered(Grid):
+        pass
+
+    puzzle = parse(PUZZLES[0])
+    for grid in (puzzle, Lettered(puzzle.cells, 3, "ABCDEFGHI"), puzzle):
+        found = next(engine.solve(grid))
+        assert (type(found), found.box, found.symbols) == (type(grid), 3, grid.symbols)
+        assert found.cells == parse(SOLUTIONS[0]).cells
+        assert engine.count_solutions(grid) == 1
+        Lettered.changed = True  # type: ignore[attr-defined]  # its slots are noted again

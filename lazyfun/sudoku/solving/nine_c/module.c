@@ -2,6 +2,7 @@
  * Python is checked here, so the engine can assume it. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #include "nine.h"
 
@@ -141,12 +142,73 @@ typedef struct {
 
 static PyObject *CELLS, *BOX, *SYMBOLS, *THREE; /* interned names, and the int 3 */
 
+/* Where a Grid's type keeps its three fields: their slots, noted the first time a grid
+ * of it is made or read, and noted again when the type changes (its version tag, never
+ * given to another type), so a grid is made and read without looking its names up. */
+static struct {
+    PyTypeObject *type;
+    unsigned int version;
+    Py_ssize_t cells, box, symbols;
+} slots;
+
+/* The offset of the slot that holds `name` in objects of `type`; -1 when it is not one. */
+static Py_ssize_t slot_offset(PyTypeObject *type, PyObject *name)
+{
+    PyObject *found = _PyType_Lookup(type, name);
+    if (!found || !Py_IS_TYPE(found, &PyMemberDescr_Type))
+        return -1;
+    PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
+    return member->type == T_OBJECT_EX ? member->offset : -1;
+}
+
+/* Whether the fields of objects of `type` are slots, noted in `slots`. */
+static int grid_slots(PyTypeObject *type)
+{
+    if (slots.type == type && slots.version == type->tp_version_tag &&
+        PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG))
+        return 1;
+    Py_ssize_t cells = slot_offset(type, CELLS), box = slot_offset(type, BOX),
+               symbols = slot_offset(type, SYMBOLS);
+    if (cells < 0 || box < 0 || symbols < 0 ||
+        !PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG))
+        return 0;
+    slots.type = type;
+    slots.version = type->tp_version_tag;
+    slots.cells = cells;
+    slots.box = box;
+    slots.symbols = symbols;
+    return 1;
+}
+
+#define SLOT(object, offset) (*(PyObject **)((char *)(object) + (offset)))
+
+/* grid.cells, a new reference: from its slot where it is one. */
+static PyObject *cells_of(PyObject *grid)
+{
+    if (grid_slots(Py_TYPE(grid)) && SLOT(grid, slots.cells))
+        return Py_NewRef(SLOT(grid, slots.cells));
+    return PyObject_GetAttr(grid, CELLS);
+}
+
 /* A solution as a grid like `like` (a lazyfun Grid), made as unpickling makes one: its
- * three fields set without running the checks of its constructor again. */
+ * three fields set without running the checks of its constructor again (into its slots
+ * where they are, else by the generic setattr).  Takes `values`. */
 static PyObject *grid_like(PyObject *like, PyObject *values)
 {
+    PyTypeObject *type = Py_TYPE(like);
+    if (grid_slots(type) && SLOT(like, slots.symbols)) {
+        PyObject *grid = type->tp_alloc(type, 0);
+        if (!grid) {
+            Py_DECREF(values);
+            return NULL;
+        }
+        SLOT(grid, slots.cells) = values;
+        SLOT(grid, slots.box) = Py_NewRef(THREE);
+        SLOT(grid, slots.symbols) = Py_NewRef(SLOT(like, slots.symbols));
+        return grid;
+    }
     PyObject *symbols = PyObject_GetAttr(like, SYMBOLS);
-    PyObject *grid = symbols ? Py_TYPE(like)->tp_alloc(Py_TYPE(like), 0) : NULL;
+    PyObject *grid = symbols ? type->tp_alloc(type, 0) : NULL;
     if (!grid || PyObject_GenericSetAttr(grid, CELLS, values) < 0 ||
         PyObject_GenericSetAttr(grid, BOX, THREE) < 0 ||
         PyObject_GenericSetAttr(grid, SYMBOLS, symbols) < 0)
@@ -207,7 +269,7 @@ static void search_given_back(Search *search)
  * NULL), waiting before its first; NULL with Conflict set when two givens clash. */
 static PyObject *solutions_of(PyTypeObject *type, PyObject *grid, PyObject *pairs)
 {
-    PyObject *cells = PyObject_GetAttr(grid, CELLS);
+    PyObject *cells = cells_of(grid);
     if (!cells)
         return NULL;
     Board root;
@@ -433,7 +495,7 @@ static PyObject *count_grid(PyObject *Py_UNUSED(module), PyObject *const *args, 
             return PyErr_Format(PyExc_ValueError, "limit must be None or 0 and up, got %lld",
                                 limit);
     }
-    PyObject *cells = PyObject_GetAttr(args[0], CELLS);
+    PyObject *cells = cells_of(args[0]);
     if (!cells)
         return NULL;
     PyObject *found = counted(cells, NULL, limit);
