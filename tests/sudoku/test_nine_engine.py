@@ -291,7 +291,7 @@ def test_the_c_engine_takes_only_9x9_and_checks_what_it_is_given() -> None:
     with pytest.raises(ValueError, match=r"\(81, 1\) is no cell"):
         _nine.count([0] * 81, 1, [(81, 1)])
     with pytest.raises(ValueError, match="limit must be None or 0 and up"):
-        engine.count_solutions(parse("." * 81), limit=-1)
+        nine.count_grid(parse("." * 81), -1)
     with pytest.raises(TypeError):
         _nine.count_grid(parse("." * 81))  # type: ignore[call-arg]
 
@@ -305,16 +305,16 @@ def test_searches_waiting_side_by_side_each_keep_their_own_memory(
     takes back a search's memory another gave up) find what each finds alone."""
     grids = [parse(line) for line in (*PUZZLES[:3], "." * 81, "1" + "." * 80, NO_SOLUTION)]
     alone = [list(itertools.islice(nine.solve(grid), 3)) for grid in grids]
-    open_ = [engine.solve(grid) for grid in grids]
+    open_ = [nine.solutions(grid) for grid in grids]
     got: list[list[Grid]] = [[] for _ in grids]
     for at, close in moves:
         if close:
             open_[at].close()  # type: ignore[attr-defined]
-            open_[at] = engine.solve(grids[at])
+            open_[at] = nine.solutions(grids[at])
             got[at] = []
         elif len(got[at]) < 3:
             got[at].extend(itertools.islice(open_[at], 1))
-        assert engine.count_solutions(grids[at], 3) == len(alone[at])
+        assert nine.count_grid(grids[at], 3) == len(alone[at])
         assert got[at] == alone[at][: len(got[at])]
 
 
@@ -327,8 +327,8 @@ def test_a_solution_is_a_grid_of_the_puzzles_type_and_symbols() -> None:
 
     puzzle = parse(PUZZLES[0])
     for grid in (puzzle, Lettered(puzzle.cells, 3, "ABCDEFGHI"), puzzle):
-        found = next(engine.solve(grid))
+        found = next(nine.solutions(grid))
         assert (type(found), found.box, found.symbols) == (type(grid), 3, grid.symbols)
         assert found.cells == parse(SOLUTIONS[0]).cells
-        assert engine.count_solutions(grid) == 1
+        assert nine.count_grid(grid, None) == 1
         Lettered.changed = True  # type: ignore[attr-defined]  # its slots are noted again
