@@ -159,9 +159,9 @@ def solve_lines(lines: Sequence[str], limit: int = 1) -> list[tuple[int, str | N
 
 # What the engine calls for a plain 9x9 Grid, once a puzzle in a user's loop: the C
 # functions themselves where they were built, with no Python frame around them (about
-# 800 instructions of a royle17 puzzle's 41k, by callgrind).  They raise Conflict when two givens clash;
-# the caller names them with clash or clashing.  Unbuilt, solve's and count_solutions'
-# refusal.
+# 800 instructions of a royle17 puzzle's 41k, by callgrind).  They raise Conflict when
+# two givens clash; the caller names them with clash or clashing.  Unbuilt, solve's
+# and count_solutions' refusal.
 solutions: Callable[[Grid], Iterator[Grid]] = solve
 count_grid: Callable[[Grid, int | None], int] = count_solutions
 Conflict: type[ValueError] = ValueError
