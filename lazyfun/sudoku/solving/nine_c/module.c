@@ -151,14 +151,19 @@ static struct {
     Py_ssize_t cells, box, symbols;
 } slots;
 
-/* The offset of the slot that holds `name` in objects of `type`; -1 when it is not one. */
+/* The offset of the slot that holds `name` in objects of `type`, as the generic getattr
+ * finds it (a member of the type or of a base, as flow_c/base.h's slot_offsets reads
+ * one); -1 when it is not one. */
 static Py_ssize_t slot_offset(PyTypeObject *type, PyObject *name)
 {
+    if (type->tp_getattro != PyObject_GenericGetAttr)
+        return -1;
     PyObject *found = _PyType_Lookup(type, name);
-    if (!found || !Py_IS_TYPE(found, &PyMemberDescr_Type))
+    if (!found || !Py_IS_TYPE(found, &PyMemberDescr_Type) ||
+        !PyType_IsSubtype(type, PyDescr_TYPE(found)))
         return -1;
     PyMemberDef *member = ((PyMemberDescrObject *)found)->d_member;
-    return member->type == T_OBJECT_EX ? member->offset : -1;
+    return member->type == T_OBJECT_EX || member->type == T_OBJECT ? member->offset : -1;
 }
 
 /* Whether the fields of objects of `type` are slots, noted in `slots`. */
