@@ -101,6 +101,11 @@ COMPILED = (
     "lazyfun.csp.propagation.matching",
     "lazyfun.csp.propagation.propagators",
     "lazyfun.csp.propagation.relaxation",
+    "lazyfun.csp.clauses.analysis",
+    "lazyfun.csp.clauses.engine",
+    "lazyfun.csp.clauses.explanations",
+    "lazyfun.csp.clauses.store",
+    "lazyfun.csp.clauses.trail",
     "lazyfun.csp.search.node",
     "lazyfun.csp.search.solver",
     "lazyfun.csp.search.strategy",
@@ -169,7 +174,7 @@ class Status:
 
     def summary(self) -> str:
         """One line: how many of each run, and why the others run from source, e.g.
-        ``compiled: 20 of 20 modules, C engines: 6 of 6``, or ``compiled: 0 of 20
+        ``compiled: 25 of 25 modules, C engines: 6 of 6``, or ``compiled: 0 of 25
         modules, C engines: 1 of 6; from source: LAZYFUN_PURE is set``."""
         line = (
             f"compiled: {sum(self.modules.values())} of {len(self.modules)} modules,"

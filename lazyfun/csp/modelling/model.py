@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Literal, TextIO
 
+from lazyfun.csp.clauses.engine import LearningSolutions
 from lazyfun.csp.modelling.arithmetic import Function, image
 from lazyfun.csp.modelling.constraints import (
     Constraint,
@@ -29,6 +30,9 @@ from lazyfun.csp.modelling.scheduling import Interval, make_interval
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.solver import Solutions
 from lazyfun.csp.search.strategy import VALUE_CHOICES, VARIABLE_CHOICES, Strategy
+
+Learning = bool | Literal["clauses"]
+"""``learn``: False, True (nogoods from restarts) or ``"clauses"`` (lazy clause generation)."""
 
 __all__ = ["Model"]
 
@@ -273,7 +277,7 @@ class Model:
         progress: bool | TextIO = False,
         lns: bool = False,
         seed: int = 0,
-        learn: bool = False,
+        learn: Learning = False,
     ) -> Solutions:
         """Every solution, found one at a time as you ask (``GetNext`` as a generator).
 
@@ -295,10 +299,27 @@ class Model:
         propagated by every later run, so none searches a refuted part again (the stream's
         ``nogoods`` counts them; see :mod:`lazyfun.csp.search.learning`): the same
         solutions and optimum, often in fewer nodes on a hard model.  Off by default.
+        ``learn="clauses"`` learns from every failure instead (lazy clause generation: a
+        nogood over domain literals per conflict, explained by the propagators, with
+        activity-based branching and restarts; ``lns`` and the model's branching are left
+        aside; see :mod:`lazyfun.csp.clauses.engine`).
         """
         shown = None
         if progress is not False:
             shown = SearchProgress(sys.stderr if progress is True else progress)
+        if learn == "clauses":
+            return LearningSolutions(
+                self,
+                self.decisions,
+                list(self.constraints.values()),
+                time_limit=time_limit,
+                node_limit=node_limit,
+                goals=self.goals,
+                strategies=self.strategies,
+                progress=shown,
+            )
+        if learn not in (False, True):
+            raise ModelError(f"learn is True, False or 'clauses', not {learn!r}")
         return Solutions(
             self,
             self.decisions,
@@ -320,7 +341,7 @@ class Model:
         node_limit: int | None = None,
         lns: bool = False,
         seed: int = 0,
-        learn: bool = False,
+        learn: Learning = False,
     ) -> Solution:
         """Without goals, the first solution (FEASIBLE); with goals, the optimum (OPTIMAL),
         or when a limit stops the search the best found (FEASIBLE, with the ``bound``

@@ -135,6 +135,15 @@ class Propagators:
         self.ties: list[tuple[int, int, int]] = []
         self.groups: list[tuple[int, ...]] = []
         self.adding: Constraint | None = None
+        # Per propagator of linear bounds reasoning (a constraint's, or the one goal's
+        # cut), its terms and whether it is an equality: what explains its runs by bounds
+        # (see lazyfun.csp.clauses.explanations); the row of the constraint being added.
+        self.rows: dict[int, tuple[Terms, bool]] = {}
+        # The propagators that narrow a decision to the values the others' domains
+        # support (forward checking, tables, all_different's), whose runs the others'
+        # domains explain.
+        self.supported: set[int] = set()
+        self._row: tuple[Terms, bool] | None = None
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
         self.tasks: list[int] = []
         self.sizes: list[int] = []
@@ -156,6 +165,8 @@ class Propagators:
         self.goal_index = len(self.propagators)
         if goals:
             scope = tuple(sorted({i for e in goals for i in e.terms}))
+            if len(goals) == 1:
+                self.rows[self.goal_index] = (self.goal.goals[0][0], False)
             self._watch(self.goal, scope, idempotent=False)
         # The first goal's linear relaxation against the linear constraints it
         # competes in (see lazyfun.csp.propagation.relaxation); -1: none.
@@ -177,7 +188,7 @@ class Propagators:
         self._listened: set[int] = set()
         # The goals' cut and the relaxation are queued first in every run; with the C
         # engine built, the loop runs in C (see lazyfun.csp.propagation.kernels).
-        self._seeds = [
+        self.seeds = [
             k for k in (self.goal_index if goals else -1, self.relaxation_index) if k >= 0
         ]
         self._loop: Loop | None = None
@@ -215,6 +226,8 @@ class Propagators:
         if not c.scope:
             self.constant.append(prop)
             return
+        if isinstance(c, AllDifferent | Table | Predicate | Not | AbsCompare) or _is_shift(c):
+            self.supported.add(len(self.propagators))
         tied = len(self.ties) > ties  # its own fixpoint, as the two below
         self._watch(prop, c.scope, tied or isinstance(c, AllDifferent) or _is_shift_equal(c))
         self.slow[-1] = isinstance(c, NoOverlap | Cumulative)
@@ -462,6 +475,8 @@ class Propagators:
             return difference_filter(*tie, self.offsets)
         if op == "==" and len(terms) > 2 and all(abs(a) == 1 for _, a, _ in terms):
             return unit_equality(terms, constant)
+        if c is self.adding:  # the propagator watched next
+            self.rows[len(self.propagators)] = (terms, op == "==")
         if self._in_c([i for i, _, _ in terms]):
             try:
                 return kernels.c.linear(terms, constant, op == "==")
@@ -565,7 +580,7 @@ class Propagators:
         """
         loop = self._loop
         if loop is not None:
-            ok = loop.run(doms, touched, self._seeds)
+            ok = loop.run(doms, touched, self.seeds)
             if ok:
                 self.propagations += loop.runs
             else:
@@ -625,7 +640,7 @@ class Propagators:
         self, touched: Sequence[int], queued: list[bool], queue: list[int], later: list[int]
     ) -> None:
         """Queue the goals' cut, the relaxation and the propagators watching ``touched``."""
-        for k in self._seeds:
+        for k in self.seeds:
             queued[k] = True
             queue.append(k)
         slow = self.slow

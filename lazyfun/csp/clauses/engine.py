@@ -1,0 +1,349 @@
+"""The search that learns: lazy clause generation, as a stream of solutions.
+
+:class:`LearningSolutions` is :class:`~lazyfun.csp.search.solver.Solutions` (the same
+stream, limits and figures) searched the way CDCL solvers search, over the model's own
+propagators:
+
+- **propagate**: the learnt nogoods first (:mod:`lazyfun.csp.clauses.store`), then the
+  propagators watching what narrowed, to a fixpoint; each narrowing goes on the trail
+  with its cause (:mod:`lazyfun.csp.clauses.trail`); nothing is explained yet;
+- **conflict**: the failure is analysed to a first-UIP nogood, asking the causes for
+  their explanations only now (:mod:`lazyfun.csp.clauses.analysis`); the search backs
+  up to where the nogood asserts and goes on from there, the nogood kept;
+- **decide**: the open decision of highest activity (VSIDS: each nogood learnt bumps its
+  decisions, and the bump grows by 1/0.95 a conflict, so recent conflicts count most;
+  ties to the smallest domain), at its saved phase (the value it last had fixed, or in
+  the best solution) where its domain holds it, else its least value (its largest where
+  that lowers the first goal), or with more than :data:`SPLIT` values its lower half;
+- **restart** after ``RESTART_CONFLICTS * luby(k)`` conflicts, back to the root with
+  every nogood kept; there, past a limit, the worse half of the nogoods by LBD goes;
+- **solution**: every domain fixed.  Without goals the nogood of its decisions leaves
+  it out of what follows; with goals the goals' cut tightens past it and the next
+  propagation fails on it.  A conflict at the root ends the search: every solution was
+  found, or the best is optimal.
+
+The nogoods hold whatever order the search takes, so the stream holds the same
+solutions (or the same optimum) as the depth-first search, found in another order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from lazyfun.csp.clauses.analysis import analyse
+from lazyfun.csp.clauses.explanations import (
+    Explainer,
+    Literal,
+    at_most,
+    by_bounds,
+    by_others,
+    by_scope,
+)
+from lazyfun.csp.clauses.store import Learnt
+from lazyfun.csp.clauses.trail import Trail, clause_cause
+from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
+from lazyfun.csp.modelling.results import Decisions, Quality, Solution
+from lazyfun.csp.search.progress import SearchProgress
+from lazyfun.csp.search.restarts import luby
+from lazyfun.csp.search.solver import Solutions
+from lazyfun.csp.search.strategy import Strategy
+
+__all__ = ["RESTART_CONFLICTS", "SPLIT", "LearningSolutions"]
+
+RESTART_CONFLICTS = 100
+"""The conflicts of a run of budget 1 (run ``k`` takes ``luby(k)`` times as many)."""
+SPLIT = 8
+"""A decision with more values than this is split in halves rather than fixed."""
+KEPT = 2000
+"""The nogoods kept before the first cut; each cut lets 10% more stay."""
+DECAY = 0.95
+
+
+class LearningSolutions(Solutions):
+    """The solutions of a model, searched with lazy clause generation (see the module's
+    docstring).  ``conflicts`` and ``restarts`` count what they say, ``nogoods`` the
+    nogoods learnt (all of them, cut or not), ``found`` the solutions; ``store`` holds
+    the nogoods, ``bounds`` for each the goals' best when it was learnt and ``after``
+    how many solutions were found by then."""
+
+    def __init__(
+        self,
+        model: Decisions,
+        decisions: Sequence[Decision],
+        constraints: Sequence[Constraint],
+        *,
+        time_limit: float | None,
+        node_limit: int | None,
+        goals: Sequence[tuple[Expr, int]] = (),
+        strategies: Sequence[Strategy] = (),
+        progress: SearchProgress | None = None,
+    ) -> None:
+        super().__init__(
+            model,
+            decisions,
+            constraints,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            goals=goals,
+            strategies=strategies,
+            progress=progress,
+        )
+        c = self._compiled
+        self.conflicts = 0
+        self.restarts = 0
+        self.store = Learnt(c.size)
+        # Per nogood, the goals' best (minimised) when it was learnt: it holds for the
+        # solutions better than that (None without goals: for all).
+        self.bounds: list[tuple[int, ...] | None] = []
+        # Per nogood, how many solutions were found before it was learnt: without goals,
+        # those alone may break it (a solution's own nogood leaves it out).
+        self.after: list[int] = []
+        self.found = 0
+        self.trail = Trail(c.start)
+        self._scopes = [tuple(dict.fromkeys(scope)) for scope in c.scopes]
+        self._explainers: list[Explainer] = [
+            by_bounds(c.rows[k][0], c.rows[k][1], scope, c.start)
+            if k in c.rows
+            else by_others(scope, c.start)
+            if k in c.supported
+            else by_scope(scope, c.start)
+            for k, scope in enumerate(self._scopes)
+        ]
+        self._activity = [0.0] * c.size
+        self._bump = 1.0
+        self._phase = [0] * c.size
+        self._queue: list[int] = []
+        self._head = 0
+        self._queued = [False] * len(c.propagators)
+        self._checked = 0  # the trail entries whose nogoods were woken
+
+    @property
+    def nogoods(self) -> int:
+        """How many nogoods were learnt so far."""
+        return len(self.store.literals)
+
+    def _run(self) -> Iterator[Solution]:
+        c, trail = self._compiled, self.trail
+        if all(check(trail.doms) is not None for check in c.constant):
+            for k in range(len(c.propagators)):
+                self._enqueue(k)
+            yield from self._search()
+        self._open = []
+        self._ended("optimal" if self.best is not None else "searched to the end")
+        if self.best is not None:
+            best = self.best
+            yield Solution(
+                self.model,
+                best.values,
+                Quality.OPTIMAL,
+                objective=best.objective,
+                bound=best.objective[0],
+            )
+
+    def _search(self) -> Iterator[Solution]:
+        """Propagate, learn from each conflict, restart, decide, until a conflict at the
+        root; each solution as it is found."""
+        trail = self.trail
+        run, budget = 1, RESTART_CONFLICTS
+        kept = KEPT
+        while True:
+            conflict = self._propagate()
+            if conflict is not None:
+                if not self._learn(conflict):
+                    return
+                budget -= 1
+                continue
+            if trail.depth == 0:
+                self._open = [list(trail.doms)]  # what no solution leaves: the bound
+            elif budget <= 0:
+                run += 1
+                self.restarts += 1
+                budget = RESTART_CONFLICTS * luby(run)
+                self._back(0)
+                if self.store.alive > kept:
+                    self.store.reduce(kept // 2)
+                    kept += kept // 10
+                continue
+            self._limits()
+            if not self._decide():
+                yield from self._solution()
+                if not self._signs and not self._block():
+                    return
+
+    def _solution(self) -> Iterator[Solution]:
+        """The solution the domains hold; with goals, a new best, which the goals' cut
+        leaves out from now on (queued, its propagator fails on it)."""
+        c = self._compiled
+        doms = self.trail.doms
+        self._phase = list(doms)
+        values = tuple(c.value(i, bits) for i, bits in enumerate(doms))
+        self.found += 1
+        if not self._signs:
+            yield Solution(self.model, values, Quality.FEASIBLE)
+            return
+        scores = [c.goal.value(k, values) for k in range(len(self._signs))]
+        c.goal.improve_on(scores)
+        objective = tuple(sign * v for sign, v in zip(self._signs, scores, strict=True))
+        self.best = Solution(self.model, values, Quality.FEASIBLE, objective=objective)
+        self.best.bound = self.bound
+        self._show()
+        for k in c.seeds:
+            self._enqueue(k)
+        yield self.best
+
+    def _block(self) -> bool:
+        """Leave the solution found out of what follows: its decisions cannot all be made
+        again (they and propagation give it alone).  False: it rests on none, so it was
+        the last."""
+        trail = self.trail
+        decided = [(trail.var[p], trail.new[p]) for p in trail.starts]
+        return bool(decided) and self._learn(decided, forever=True)
+
+    def _propagate(self) -> list[Literal] | None:
+        """Nogoods and propagators to a fixpoint; the literals of a conflict, else None."""
+        c, trail, store = self._compiled, self.trail, self.store
+        doms = trail.doms
+        props, idempotent, queue, queued = c.propagators, c.idempotent, self._queue, self._queued
+        while True:
+            while self._checked < len(trail):
+                i = trail.var[self._checked]
+                self._checked += 1
+                broken = store.wake(i, doms, self._imply)
+                if broken >= 0:
+                    self._clear()
+                    return store.literals[broken]
+            if self._head >= len(queue):
+                queue.clear()
+                self._head = 0
+                return None
+            k = queue[self._head]
+            self._head += 1
+            queued[k] = False
+            origin = len(trail)
+            changes = props[k](doms)
+            c.propagations += 1
+            if changes is None or any(not doms[i] for i in changes):
+                return self._failed(k)
+            for i in changes:
+                bits, old = doms[i], self._now(i)
+                if bits != old:
+                    doms[i] = old
+                    self._narrow(i, bits, k, origin)
+                    self._wake(i, k if idempotent[k] else -1)
+
+    def _failed(self, k: int) -> list[Literal]:
+        """Propagator ``k`` failed: its scope's domains back as the trail has them, and
+        its explanation of the failure."""
+        doms = self.trail.doms
+        scope = self._scopes[k]
+        for i in scope:
+            doms[i] = self._now(i)
+        self._clear()
+        c = self._compiled
+        c.failures += 1
+        for i in scope:
+            c.weight[i] += 1
+        return self._explainers[k]([doms[i] for i in scope], -1)
+
+    def _now(self, i: int) -> int:
+        """Decision ``i``'s domain as the trail has it."""
+        entries = self.trail.at[i]
+        return self.trail.new[entries[-1]] if entries else self.trail.start[i]
+
+    def _narrow(self, i: int, bits: int, cause: int, origin: int) -> None:
+        self.trail.narrow(i, bits, cause, origin)
+        if not bits & (bits - 1):
+            self._phase[i] = bits
+
+    def _imply(self, nogood: int, i: int, bits: int) -> None:
+        self._narrow(i, bits, clause_cause(nogood), len(self.trail))
+        self._wake(i, -1)
+
+    def _wake(self, i: int, skip: int) -> None:
+        """Queue the propagators watching decision ``i`` (but ``skip``)."""
+        queued = self._queued
+        for k in self._compiled.watchers[i]:
+            if not queued[k] and k != skip:
+                queued[k] = True
+                self._queue.append(k)
+
+    def _enqueue(self, k: int) -> None:
+        if not self._queued[k]:
+            self._queued[k] = True
+            self._queue.append(k)
+
+    def _clear(self) -> None:
+        for k in self._queue[self._head :]:
+            self._queued[k] = False
+        self._queue.clear()
+        self._head = 0
+
+    def _reason(self, p: int) -> list[Literal]:
+        """What made trail entry ``p``: its propagator's explanation on the domains it ran
+        on, or the other literals of its nogood."""
+        trail = self.trail
+        cause, i = trail.cause[p], trail.var[p]
+        if cause >= 0:
+            t = trail.origin[p]
+            before = [trail.dom_at(j, t) for j in self._scopes[cause]]
+            return self._explainers[cause](before, i)
+        return [literal for literal in self.store.literals[-2 - cause] if literal[0] != i]
+
+    def _learn(self, conflict: list[Literal], forever: bool = False) -> bool:
+        """Analyse ``conflict``, back up to where its nogood asserts, keep the nogood
+        (``forever``: never cut, as a solution's is) and make its UIP false; False when
+        the conflict holds at the root."""
+        self.conflicts += 1
+        learnt = analyse(self.trail, conflict, self._reason)
+        if learnt is None:
+            return False
+        literals, back, lbd = learnt
+        activity, bump = self._activity, self._bump
+        for i, _ in literals:
+            activity[i] += bump
+        self._bump = bump / DECAY
+        if self._bump > 1e100:
+            self._activity = [a * 1e-100 for a in activity]
+            self._bump *= 1e-100
+        self._back(back)
+        nogood = self.store.add(literals, 0 if forever else lbd)
+        self.bounds.append(tuple(self._compiled.goal.incumbent) if self._signs else None)
+        self.after.append(self.found)
+        i, mask = literals[0]
+        self._narrow(i, self.trail.doms[i] & ~mask, clause_cause(nogood), len(self.trail))
+        self._wake(i, -1)
+        return True
+
+    def _back(self, level: int) -> None:
+        self.trail.backjump(level)
+        self._checked = len(self.trail)
+        self._clear()
+
+    def _decide(self) -> bool:
+        """Open a decision level on the decision and values the module's docstring says;
+        False when every domain is fixed."""
+        doms, activity = self.trail.doms, self._activity
+        best, most, size = -1, -1.0, 0
+        for i, bits in enumerate(doms):
+            if bits & (bits - 1):
+                a = activity[i]
+                if a > most or (a == most and bits.bit_count() < size):
+                    best, most, size = i, a, bits.bit_count()
+        if best < 0:
+            return False
+        self.nodes += 1
+        if self._progress is not None and not self.nodes & 255 and self._progress.due():
+            self._show()
+        bits = doms[best]
+        part = self._phase[best] & bits
+        if not part:
+            down = self._descending[best]
+            if size <= SPLIT:
+                part = 1 << (bits.bit_length() - 1) if down else bits & -bits
+            else:
+                lo, hi = (bits & -bits).bit_length() - 1, bits.bit_length() - 1
+                lower = at_most(bits, (lo + hi) // 2)
+                part = bits ^ lower if down else lower
+        self.trail.decide(best, part)
+        self._wake(best, -1)
+        return True

@@ -1,0 +1,259 @@
+"""Lazy clause generation: the trail, the store against checking every nogood, analysis on
+a worked conflict, and the laws: the same solutions and optimum as the depth-first
+search, and no solution breaks a learnt nogood (with goals, none better than the best
+when it was learnt), over small models of every constraint kind, with restarts and cuts
+of the store made frequent."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazyfun.csp import Domain, Model, ModelError, Quality, all_different
+from lazyfun.csp.clauses import engine
+from lazyfun.csp.clauses.analysis import analyse
+from lazyfun.csp.clauses.engine import LearningSolutions
+from lazyfun.csp.clauses.explanations import Literal, by_bounds, by_others, by_scope
+from lazyfun.csp.clauses.store import Learnt
+from lazyfun.csp.clauses.trail import Trail, clause_cause
+from lazyfun.csp.examples import golomb_model, queens_model, random_csp_model
+from tests.budget import examples
+from tests.csp.brute import brute_force
+from tests.csp.test_learning import _score, small_models
+from tests.csp.test_lns import goal_models
+
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
+
+
+# --- the parts ---
+
+
+def test_the_trail_undoes_a_level_and_answers_for_the_past() -> None:
+    trail = Trail([0b1111, 0b1111, 0b1111])
+    trail.narrow(2, 0b0111, 5, 0)  # level 0
+    trail.decide(0, 0b0001)
+    trail.narrow(1, 0b1110, 7, 1)
+    trail.decide(1, 0b0010)
+    assert trail.depth == 2 and trail.level == [0, 1, 1, 2]
+    assert trail.first_true(1, 0b1110) == 2 and trail.first_true(1, 0b0010) == 3
+    assert trail.first_true(1, 0b0001) == len(trail)  # not true now
+    assert trail.first_true(0, 0b1111) == -1  # true at the start
+    assert trail.dom_at(1, 2) == 0b1111 and trail.dom_at(1, 3) == 0b1110
+    trail.backjump(1)
+    assert trail.doms == [0b0001, 0b1110, 0b0111] and len(trail) == 3
+    trail.backjump(0)
+    assert trail.doms == [0b1111, 0b1111, 0b0111] and trail.depth == 0
+
+
+def _naive(clauses: list[list[Literal]], doms: list[int]) -> list[int] | None:
+    """Checking every nogood to a fixpoint."""
+    doms = list(doms)
+    changed = True
+    while changed:
+        changed = False
+        for literals in clauses:
+            open_ = [(i, m) for i, m in literals if doms[i] & ~m]
+            if not open_:
+                return None
+            if len(open_) == 1 and doms[open_[0][0]] & open_[0][1]:
+                i, m = open_[0]
+                doms[i] &= ~m
+                if not doms[i]:
+                    return None
+                changed = True
+    return doms
+
+
+literal_lists = st.lists(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.integers(1, 14)),
+        min_size=2,
+        max_size=3,
+        unique_by=lambda literal: literal[0],  # one literal per decision
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(literal_lists, st.lists(st.tuples(st.integers(0, 3), st.integers(1, 15)), max_size=6))
+def test_watched_nogoods_infer_what_checking_every_one_infers(
+    clauses: list[list[Literal]], narrowings: list[tuple[int, int]]
+) -> None:
+    """Nogoods of two or three literals, none true at the start (nothing to infer
+    there); narrowed one decision at a time, the store's fixpoint is the naive one's (a
+    conflict where it has one)."""
+    store = Learnt(4)
+    doms = [0b1111] * 4
+    for literals in clauses:
+        store.add(literals, 3)
+    woken: list[int] = []
+
+    def imply(c: int, k: int, narrowed: int) -> None:
+        doms[k] = narrowed
+        woken.append(k)
+
+    for i, bits in narrowings:
+        if not doms[i] & bits or doms[i] & bits == doms[i]:
+            continue
+        doms[i] &= bits
+        expected = _naive(clauses, doms)
+        woken[:] = [i]
+        conflict = False
+        while woken and not conflict:
+            conflict = store.wake(woken.pop(), doms, imply) >= 0
+        if conflict:
+            assert expected is None
+            break
+        assert doms == expected
+
+
+def test_the_store_cuts_the_worse_half_by_lbd() -> None:
+    store = Learnt(2)
+    for lbd in (2, 5, 3, 4, 1):
+        store.add([(0, 1), (1, 1)], lbd)
+    store.reduce(3)
+    assert [lbd for lbd, lits in zip(store.lbd, store.literals, strict=True) if lits] == [2, 3, 1]
+    assert store.alive == 3
+
+
+def test_explanations_by_scope_others_and_bounds() -> None:
+    start = [0b1111, 0b1111, 0b1111]
+    before = [0b0110, 0b1100, 0b1111]
+    assert by_scope((0, 1, 2), start)(before, 0) == [(0, 0b0110), (1, 0b1100)]
+    assert by_others((0, 1, 2), start)(before, 0) == [(1, 0b1100)]
+    # x - y <= 0: x's cut rests on y's upper bound, y's on x's lower one
+    terms = [(0, 1, 0), (1, -1, 0)]
+    explain = by_bounds(terms, False, (0, 1), start)
+    assert explain(before, 0) == [(1, 0b1111)] or explain(before, 0) == []
+    assert explain(before, 1) == [(0, 0b1110)]
+    assert by_bounds(terms, True, (0, 1), start)(before, 1) == [(0, 0b0110)]
+
+
+def test_analysis_finds_the_first_uip_and_the_level_to_back_up_to() -> None:
+    """x0 = 0 at level 1; x1 = 0 at level 2 makes x2 in {1} (a propagator over x1) and
+    x3 in {1} (over x1 and x2); a failure over x2, x3 and x0.  The first UIP is x1's
+    decision; the nogood [x0 = 0, x1 = 0] backs up to level 1."""
+    trail = Trail([0b11] * 4)
+    trail.decide(0, 0b01)
+    trail.decide(1, 0b01)
+    trail.narrow(2, 0b10, 0, 2)
+    trail.narrow(3, 0b10, 1, 3)
+    reasons = {2: [(1, 0b01)], 3: [(1, 0b01), (2, 0b10)]}
+    learnt = analyse(trail, [(2, 0b10), (3, 0b10), (0, 0b01)], reasons.__getitem__)
+    assert learnt is not None
+    literals, back, lbd = learnt
+    assert literals == [(1, 0b01), (0, 0b01)] and back == 1 and lbd == 2
+    # x3's literal rests on x1 and x2, x2's on x1: the UIP is x1's, not x3's
+    assert analyse(trail, [(0, 0b11)], reasons.__getitem__) is None  # true at the start
+
+
+def test_analysis_keeps_what_a_narrowed_decision_had_lost_before() -> None:
+    """x2's domain loses 2 and 3 at level 1 (because of x0) and 1 at level 2 (because of
+    x1): ``x2 = 0`` rests on both, so the nogood of a conflict over ``x2 = 0`` keeps
+    ``x2 in {0, 1}`` beside x1's decision, and backs up to level 1, not the root."""
+    trail = Trail([0b1111] * 3)
+    trail.decide(0, 0b0001)
+    trail.narrow(2, 0b0011, 0, 1)
+    trail.decide(1, 0b0001)
+    trail.narrow(2, 0b0001, 1, 3)
+    reasons = {1: [(0, 0b0001)], 3: [(1, 0b0001)]}
+    learnt = analyse(trail, [(2, 0b0001), (1, 0b0001)], reasons.__getitem__)
+    assert learnt == ([(1, 0b0001), (2, 0b0011)], 1, 2)
+
+
+def test_a_nogood_asserts_after_the_backjump() -> None:
+    """The learnt nogood's UIP is made false by the nogood itself, as a cause."""
+    m = Model()
+    xs = [m.decision(f"x{i}", Domain.integer_range(0, 2)) for i in range(4)]
+    m.add_constraint("d", all_different(xs))  # 4 decisions, 3 values: no solution
+    stream = m.solutions(learn="clauses")
+    assert isinstance(stream, LearningSolutions)
+    assert list(stream) == []
+    assert stream.conflicts >= 1
+    causes = set(stream.trail.cause)
+    assert all(c >= -1 or -2 - c < len(stream.store.literals) for c in causes)
+    assert clause_cause(0) == -2
+
+
+def test_learn_takes_true_false_or_clauses() -> None:
+    m = Model()
+    m.decision("x", Domain.integer_range(0, 1))
+    with pytest.raises(ModelError, match="clauses"):
+        m.solutions(learn="yes")  # type: ignore[arg-type]
+
+
+# --- the laws ---
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(small_models(), st.sampled_from([1, 3, 100]), st.sampled_from([2, 6, 2000]))
+def test_learning_clauses_keeps_the_solutions_and_the_optimum(
+    m: Model, restart: int, kept: int
+) -> None:
+    """Against the depth-first search: the same solutions, each once (without goals), or
+    the same optimum, proved; every solution holds every constraint."""
+    plain = list(m.solutions())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "RESTART_CONFLICTS", restart)
+        patch.setattr(engine, "KEPT", kept)
+        stream = m.solutions(learn="clauses")
+        found = list(stream)
+    constraints = list(m.constraints.values())
+    for s in found:
+        assert s.values is not None and all(c.holds(s.values) for c in constraints)
+    if not m.goals:
+        assert sorted(s.values or () for s in found) == sorted(s.values or () for s in plain)
+        assert len({s.values for s in found}) == len(found)
+        return
+    assert [s.quality for s in found[-1:]] == [s.quality for s in plain[-1:]]
+    if plain:
+        assert found[-1].objective == plain[-1].objective
+        scores = [_score(m, s.values or ()) for s in found[:-1]]
+        assert all(a > b for a, b in pairwise(scores))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.one_of(small_models(), goal_models()), st.sampled_from([1, 3, 100]))
+def test_no_solution_breaks_a_learnt_clause(m: Model, restart: int) -> None:
+    """Each learnt nogood's literals all hold in no solution but those found already
+    (without goals: the nogood of a solution's decisions leaves it out), or, with goals,
+    in none better than the best when it was learnt."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "RESTART_CONFLICTS", restart)
+        stream = m.solutions(learn="clauses")
+        assert isinstance(stream, LearningSolutions)
+        found = [s.values for s in stream]
+    offsets = [d.domain.offset for d in m.decisions]
+    solutions = brute_force(m)
+    learnt = zip(stream.store.literals, stream.bounds, stream.after, strict=True)
+    for literals, bound, after in learnt:
+        for values in solutions:
+            if literals and all(mask >> (values[i] - offsets[i]) & 1 for i, mask in literals):
+                if bound is None:
+                    assert values in found[:after], (literals, values)
+                else:
+                    assert _score(m, values) >= bound, (literals, values)
+
+
+# --- known answers ---
+
+
+@pytest.mark.parametrize(("n", "count"), [(6, 4), (8, 92)])
+def test_queens_counts_with_clauses(n: int, count: int) -> None:
+    """OEIS A000170."""
+    assert len(list(queens_model(n)[0].solutions(learn="clauses"))) == count
+
+
+def test_golomb_optimum_with_clauses() -> None:
+    """The shortest Golomb ruler of 7 marks is 25 long (OEIS A003022)."""
+    best = golomb_model(7)[0].solve(learn="clauses")
+    assert best.quality is Quality.OPTIMAL and best.objective == (25,)
+
+
+def test_a_hard_random_csp_is_refuted_learning() -> None:
+    stream = random_csp_model(50, 10, 0.2, 0.38, 1).solutions(learn="clauses")
+    assert list(stream) == [] and stream.stopped_by is None and stream.nogoods > 0
