@@ -12,7 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.csp import Domain, Model, ModelError, Quality, all_different
+from lazyfun.csp import (
+    Decision,
+    Domain,
+    Model,
+    ModelError,
+    Quality,
+    all_different,
+    cumulative,
+    maximum,
+    no_overlap,
+)
 from lazyfun.csp.clauses import engine
 from lazyfun.csp.clauses.analysis import analyse
 from lazyfun.csp.clauses.engine import LearningSolutions
@@ -237,6 +247,61 @@ def test_no_solution_breaks_a_learnt_clause(m: Model, restart: int) -> None:
                     assert values in found[:after], (literals, values)
                 else:
                     assert _score(m, values) >= bound, (literals, values)
+
+
+def _schedule(sizes: list[int], machine: bool, demands: list[int], goal: bool) -> Model:
+    """Tasks of ``sizes`` steps (0: a size of 1 or 2, a decision) starting in 0..3, the
+    first optional, on one machine or sharing a capacity of 2, at times the latest end
+    of the others minimised."""
+    m = Model()
+    tasks = []
+    for k, steps in enumerate(sizes):
+        size: int | Decision = steps or m.decision(f"p{k}", Domain.integer_range(1, 2))
+        present = m.decision(f"o{k}", Domain.integer_range(0, 1)) if k == 0 else None
+        tasks.append(m.interval(f"s{k}", Domain.integer_range(0, 3), size, present))
+    if machine:
+        m.add_constraint("machine", no_overlap(tasks))
+    else:
+        m.add_constraint("capacity", cumulative(tasks, demands, 2))
+    if goal:
+        m.minimize(maximum([t.end for t in tasks[1:]]))
+    return m
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    st.booleans(),
+    st.lists(st.integers(1, 2), min_size=3, max_size=3),
+    st.booleans(),
+    st.sampled_from([1, 100]),
+)
+def test_schedules_learning_clauses_keep_the_solutions_and_the_optimum(
+    sizes: list[int], machine: bool, demands: list[int], goal: bool, restart: int
+) -> None:
+    """Scheduling's propagators, explained by their scopes' bounds, against the
+    depth-first search: the same solutions, or the same optimum; without goals, no learnt
+    nogood breaks a solution but those found before it was learnt."""
+    m = _schedule(sizes, machine, demands, goal)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "RESTART_CONFLICTS", restart)
+        stream = m.solutions(learn="clauses")
+        assert isinstance(stream, LearningSolutions)
+        found = list(stream)
+    plain = list(m.solutions())
+    if goal:
+        assert [(s.quality, s.objective) for s in found[-1:]] == [
+            (s.quality, s.objective) for s in plain[-1:]
+        ]
+        return
+    assert sorted(s.values or () for s in found) == sorted(s.values or () for s in plain)
+    offsets = [d.domain.offset for d in m.decisions]
+    values_found = [s.values for s in found]
+    for literals, after in zip(stream.store.literals, stream.after, strict=True):
+        for values in values_found:
+            assert values is not None
+            if literals and all(mask >> (values[i] - offsets[i]) & 1 for i, mask in literals):
+                assert values in values_found[:after]
 
 
 # --- known answers ---

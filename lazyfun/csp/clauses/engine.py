@@ -10,13 +10,18 @@ propagators:
 - **conflict**: the failure is analysed to a first-UIP nogood, asking the causes for
   their explanations only now (:mod:`lazyfun.csp.clauses.analysis`); the search backs
   up to where the nogood asserts and goes on from there, the nogood kept;
-- **decide**: the open decision of highest activity (VSIDS: each nogood learnt bumps its
-  decisions, and the bump grows by 1/0.95 a conflict, so recent conflicts count most;
-  ties to the smallest domain), at its saved phase (the value it last had fixed, or in
-  the best solution) where its domain holds it, else its least value (its largest where
-  that lowers the first goal), or with more than :data:`SPLIT` values its lower half;
-- **restart** after ``RESTART_CONFLICTS * luby(k)`` conflicts, back to the root with
-  every nogood kept; there, past a limit, the worse half of the nogoods by LBD goes;
+- **decide**: in the odd runs, the model's branching (``Model.branch_on``, FlatZinc's
+  search annotations) while one of its decisions is open, its first branch taken as the
+  decision (the best solution's value first, where its domain holds it); otherwise, and
+  in the even runs, the open decision of highest activity (VSIDS: each nogood learnt
+  bumps its decisions, and the bump grows by 1/0.95 a conflict, so recent conflicts
+  count most; ties to the smallest domain), at its saved phase (the value it last had
+  fixed, or in the best solution) where its domain holds it, else its least value (its
+  largest where that lowers the first goal), or with more than :data:`SPLIT` values its
+  lower half;
+- **restart** after ``RESTART_CONFLICTS * luby(k)`` conflicts (run ``k``), back to the
+  root with every nogood kept; there, past a limit, the worse half of the nogoods by
+  LBD goes;
 - **solution**: every domain fixed.  Without goals the nogood of its decisions leaves
   it out of what follows; with goals the goals' cut tightens past it and the next
   propagation fails on it.  A conflict at the root ends the search: every solution was
@@ -37,6 +42,7 @@ from lazyfun.csp.clauses.explanations import (
     at_most,
     by_bounds,
     by_others,
+    by_ranges,
     by_scope,
 )
 from lazyfun.csp.clauses.store import Learnt
@@ -46,7 +52,7 @@ from lazyfun.csp.modelling.results import Decisions, Quality, Solution
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.restarts import luby
 from lazyfun.csp.search.solver import Solutions
-from lazyfun.csp.search.strategy import Strategy
+from lazyfun.csp.search.strategy import Strategy, branches, chosen, solvers_choice
 
 __all__ = ["RESTART_CONFLICTS", "SPLIT", "LearningSolutions"]
 
@@ -106,12 +112,17 @@ class LearningSolutions(Solutions):
             if k in c.rows
             else by_others(scope, c.start)
             if k in c.supported
+            else by_ranges(scope, c.start)
+            if k in c.bounded
             else by_scope(scope, c.start)
             for k, scope in enumerate(self._scopes)
         ]
         self._activity = [0.0] * c.size
         self._bump = 1.0
         self._phase = [0] * c.size
+        self._best: list[int] = []  # the best solution's domains
+        self._guided = bool(self._strategies)  # in a run by the model's branching
+        self._weighted = False  # in a run by dom/wdeg
         self._queue: list[int] = []
         self._head = 0
         self._queued = [False] * len(c.propagators)
@@ -159,6 +170,8 @@ class LearningSolutions(Solutions):
                 run += 1
                 self.restarts += 1
                 budget = RESTART_CONFLICTS * luby(run)
+                self._guided = bool(self._strategies) and run % 2 == 1
+                self._weighted = run % 4 == 2
                 self._back(0)
                 if self.store.alive > kept:
                     self.store.reduce(kept // 2)
@@ -176,6 +189,7 @@ class LearningSolutions(Solutions):
         c = self._compiled
         doms = self.trail.doms
         self._phase = list(doms)
+        self._best = list(doms)
         values = tuple(c.value(i, bits) for i, bits in enumerate(doms))
         self.found += 1
         if not self._signs:
@@ -322,6 +336,35 @@ class LearningSolutions(Solutions):
     def _decide(self) -> bool:
         """Open a decision level on the decision and values the module's docstring says;
         False when every domain is fixed."""
+        doms = self.trail.doms
+        c = self._compiled
+        best, part = -1, 0
+        if self._guided:
+            for strategy in self._strategies:
+                best = chosen(strategy, doms, c.offsets, c.weight)
+                if best >= 0:
+                    bits = doms[best]
+                    part = self._best[best] & bits if self._best else 0
+                    part = part or branches(bits, strategy.value)[0]
+                    break
+        if best < 0 and self._weighted:
+            best = solvers_choice(doms, c.weight, c.relaxation, True)
+            if best >= 0:
+                part = self._value(best)
+        if best < 0:
+            best = self._most_active()
+            if best < 0:
+                return False
+            part = self._value(best)
+        self.nodes += 1
+        if self._progress is not None and not self.nodes & 255 and self._progress.due():
+            self._show()
+        self.trail.decide(best, part)
+        self._wake(best, -1)
+        return True
+
+    def _most_active(self) -> int:
+        """The open decision of highest activity, ties to the smallest domain; -1: none."""
         doms, activity = self.trail.doms, self._activity
         best, most, size = -1, -1.0, 0
         for i, bits in enumerate(doms):
@@ -329,21 +372,17 @@ class LearningSolutions(Solutions):
                 a = activity[i]
                 if a > most or (a == most and bits.bit_count() < size):
                     best, most, size = i, a, bits.bit_count()
-        if best < 0:
-            return False
-        self.nodes += 1
-        if self._progress is not None and not self.nodes & 255 and self._progress.due():
-            self._show()
-        bits = doms[best]
-        part = self._phase[best] & bits
-        if not part:
-            down = self._descending[best]
-            if size <= SPLIT:
-                part = 1 << (bits.bit_length() - 1) if down else bits & -bits
-            else:
-                lo, hi = (bits & -bits).bit_length() - 1, bits.bit_length() - 1
-                lower = at_most(bits, (lo + hi) // 2)
-                part = bits ^ lower if down else lower
-        self.trail.decide(best, part)
-        self._wake(best, -1)
-        return True
+        return best
+
+    def _value(self, i: int) -> int:
+        """The part of decision ``i``'s domain to decide on: its saved phase, else its
+        least value (largest where that lowers the first goal), or a half of it."""
+        bits = self.trail.doms[i]
+        part = self._phase[i] & bits
+        if part:
+            return part
+        down = self._descending[i]
+        if bits.bit_count() <= SPLIT:
+            return 1 << (bits.bit_length() - 1) if down else bits & -bits
+        lower = at_most(bits, ((bits & -bits).bit_length() - 1 + bits.bit_length() - 1) // 2)
+        return bits ^ lower if down else lower

@@ -33,6 +33,7 @@ __all__ = [
     "at_most",
     "by_bounds",
     "by_others",
+    "by_ranges",
     "by_scope",
 ]
 
@@ -80,6 +81,24 @@ def by_others(scope: Sequence[int], start: Sequence[int]) -> Explainer:
         return [
             (j, bits) for j, bits in zip(scope, before, strict=True) if bits != start[j] and j != i
         ]
+
+    return explain
+
+
+def by_ranges(scope: Sequence[int], start: Sequence[int]) -> Explainer:
+    """The explanation of a propagator that reads only bounds (scheduling's, the goals'
+    cut, a relaxation): each decision of its scope within its least and most values
+    then, ``i`` included; what a run infers from those holds for any domains between
+    them."""
+
+    def explain(before: Sequence[int], i: int) -> list[Literal]:
+        found: list[Literal] = []
+        for j, bits in zip(scope, before, strict=True):
+            whole = start[j]
+            mask = at_most(at_least(whole, (bits & -bits).bit_length() - 1), bits.bit_length() - 1)
+            if mask != whole:
+                found.append((j, mask))
+        return found
 
     return explain
 

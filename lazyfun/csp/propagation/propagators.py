@@ -73,7 +73,7 @@ from lazyfun.csp.propagation.nonlinear import (
     reified_unary_filter,
     truth_filter,
 )
-from lazyfun.csp.propagation.relaxation import Relaxation, knapsacks, row_bounds
+from lazyfun.csp.propagation.relaxation import Relaxation, RowBound, knapsacks, row_bounds
 
 if TYPE_CHECKING:
     from lazyfun.csp.propagation._kernels import Loop
@@ -141,8 +141,10 @@ class Propagators:
         self.rows: dict[int, tuple[Terms, bool]] = {}
         # The propagators that narrow a decision to the values the others' domains
         # support (forward checking, tables, all_different's), whose runs the others'
-        # domains explain.
+        # domains explain; and those that read only bounds (scheduling's, the goals' cuts,
+        # the relaxations), whose runs their scope's bounds explain.
         self.supported: set[int] = set()
+        self.bounded: set[int] = set()
         self._row: tuple[Terms, bool] | None = None
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
         self.tasks: list[int] = []
@@ -167,6 +169,7 @@ class Propagators:
             scope = tuple(sorted({i for e in goals for i in e.terms}))
             if len(goals) == 1:
                 self.rows[self.goal_index] = (self.goal.goals[0][0], False)
+            self.bounded.add(self.goal_index)
             self._watch(self.goal, scope, idempotent=False)
         # The first goal's linear relaxation against the linear constraints it
         # competes in (see lazyfun.csp.propagation.relaxation); -1: none.
@@ -174,14 +177,12 @@ class Propagators:
         self.relaxation_index = -1
         if self.relaxation is not None:
             self.relaxation_index = len(self.propagators)
+            self.bounded.add(self.relaxation_index)
             self._watch(self.relaxation, self.relaxation.scope, idempotent=False)
         # Weighted degree, for branching ties: the number of constraints on a
         # decision, plus one each time one of them failed during the search.
         self.weight = [len(w) for w in self.watchers]
-        self.costly.extend((row, row.scope) for row in row_bounds(constraints, self.offsets))
-        for prop, scope in self.costly:
-            self._watch(prop, scope, idempotent=False)
-            self.slow[-1] = True
+        self._watch_costly(row_bounds(constraints, self.offsets))
         # With ``learn``, the nogoods the search learns (see lazyfun.csp.search.learning),
         # and the decisions with a propagator of theirs (see learnt).
         self.nogoods: Nogoods | None = Nogoods(self.size) if learn else None
@@ -194,6 +195,18 @@ class Propagators:
         self._loop: Loop | None = None
         if kernels.BUILT:
             self._loop = kernels.c.Loop(self.propagators, self.watchers, self.idempotent, self.slow)
+
+    def _watch_costly(self, rows: list[RowBound]) -> None:
+        """Watch the costly propagators, and after them the relaxed linear ``rows``
+        (which read only bounds)."""
+        for prop, scope in self.costly:
+            self._watch(prop, scope, idempotent=False)
+            self.slow[-1] = True
+        for row in rows:
+            self.bounded.add(len(self.propagators))
+            self.costly.append((row, row.scope))
+            self._watch(row, row.scope, idempotent=False)
+            self.slow[-1] = True
 
     def _in_c(self, scope: Sequence[int]) -> bool:
         """Whether a C kernel can hold the domains of ``scope``: the engine is built and
@@ -228,6 +241,8 @@ class Propagators:
             return
         if isinstance(c, AllDifferent | Table | Predicate | Not | AbsCompare) or _is_shift(c):
             self.supported.add(len(self.propagators))
+        if isinstance(c, NoOverlap | Cumulative):
+            self.bounded.add(len(self.propagators))
         tied = len(self.ties) > ties  # its own fixpoint, as the two below
         self._watch(prop, c.scope, tied or isinstance(c, AllDifferent) or _is_shift_equal(c))
         self.slow[-1] = isinstance(c, NoOverlap | Cumulative)
