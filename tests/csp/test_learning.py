@@ -285,4 +285,10 @@ def test_the_command_line_and_minizinc_pass_the_switch(
     assert main([str(path), "--learn", "-s"]) == 0
     assert "%%%mzn-stat: nogoods=" in capsys.readouterr().out
     flags = configuration("lazyfun-fzn")["extraFlags"]
-    assert flags == [["--learn", "keep nogoods from the restarts", "bool", "false"]]
+    assert flags == [
+        ["--learn", "keep nogoods from the restarts", "bool", "false"],
+        ["--clauses", "learn a nogood from every failure", "bool", "false"],
+    ]
+    assert main([str(path), "--clauses", "-s"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("x = 3;\n----------\n==========\n") and "nogoods=" in out

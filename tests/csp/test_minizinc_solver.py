@@ -19,6 +19,7 @@ import pytest
 from lazyfun.csp.examples import MSF_PUZZLE
 from lazyfun.csp.flatzinc import parse, solve
 from lazyfun.csp.flatzinc.solver_config import install
+from lazyfun.csp.modelling.model import Learning
 
 pytestmark = pytest.mark.skipif(
     shutil.which("minizinc") is None, reason="minizinc is not installed"
@@ -159,15 +160,18 @@ def _goal(block: str, goal: str) -> str:
     return line
 
 
+@pytest.mark.parametrize("learn", [False, "clauses"])
 @pytest.mark.parametrize("name", sorted(MODELS))
-def test_our_mznlib_and_gecode_agree(tmp_path: Path, msc: Path, name: str) -> None:
+def test_our_mznlib_and_gecode_agree(tmp_path: Path, msc: Path, name: str, learn: Learning) -> None:
+    """Searched depth-first and with lazy clause generation (every global's propagator
+    explained by its scope, its bounds or its support)."""
     ours_fzn = _compiled(tmp_path, name, str(msc))
     standard = tmp_path / f"{name}.std.fzn"
     standard.write_text(_compiled(tmp_path, name, "org.minizinc.mzn-fzn"))
     gecode = ["minizinc", "--solver", "gecode", "-a", str(standard)]
     theirs = _blocks(subprocess.run(gecode, capture_output=True, text=True, check=True).stdout)
     out = io.StringIO()
-    solve(parse(ours_fzn), all_solutions=True, out=out)
+    solve(parse(ours_fzn), all_solutions=True, out=out, learn=learn)
     ours = _blocks(out.getvalue())
     assert ours[-1] == theirs[-1] == "==========\n"
     if name in GOALS:
@@ -231,6 +235,9 @@ def test_minizinc_runs_lazyfun_with_its_flags(tmp_path: Path, msc: Path) -> None
     assert "%%%mzn-stat: failures=" in intermediate.stdout
     assert "one worker only; -p 2 is ignored" in intermediate.stderr
     assert run("-f").stdout == "value = 70\n----------\n==========\n"
+    learnt = run("--clauses", "-s")
+    assert "\nvalue = 70\n----------\n==========\n" in learnt.stdout
+    assert "%%%mzn-stat: nogoods=" in learnt.stdout
 
 
 def test_set_variables_become_booleans_and_agree_with_gecode(tmp_path: Path, msc: Path) -> None:

@@ -10,9 +10,11 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import TextIO
 
+from lazyfun.csp.clauses.engine import LearningSolutions
 from lazyfun.csp.flatzinc.builder import FlatZinc
 from lazyfun.csp.flatzinc.reader import read
 from lazyfun.csp.flatzinc.text import FlatZincError
+from lazyfun.csp.modelling.model import Learning
 from lazyfun.csp.modelling.results import Quality, Solution
 from lazyfun.csp.search.restarts import RESTART_NODES
 from lazyfun.csp.search.solver import Solutions
@@ -49,7 +51,7 @@ def solve(
     statistics: bool = False,
     init_time: float | None = None,
     lns: bool = False,
-    learn: bool = False,
+    learn: Learning = False,
 ) -> None:
     """Solve ``fz`` and write its solutions to ``out`` in the FlatZinc protocol.
 
@@ -63,7 +65,8 @@ def solve(
     it; with ``lns`` (MiniZinc's ``-f``, free search), once a solution is known, its runs
     are rounds of large neighbourhood search (see :mod:`lazyfun.csp.search.lns`).
     With ``learn`` (``--learn``), the runs keep what they refuted as nogoods (see
-    :mod:`lazyfun.csp.search.learning`).
+    :mod:`lazyfun.csp.search.learning`); with ``learn="clauses"`` (``--clauses``), every
+    failure gives a nogood (lazy clause generation: :mod:`lazyfun.csp.clauses.engine`).
     ``time_limit`` is in seconds; ``=====UNKNOWN=====`` when it ends the search
     before a solution.
     ``statistics`` adds the search's nodes, failures, propagations and time as
@@ -115,13 +118,13 @@ def _statistics(stream: Solutions, elapsed: float, init_time: float | None, targ
     )
     if stream.lns is not None:
         target.write(f"%%%mzn-stat: lnsRounds={stream.lns.rounds}\n")
-    if stream.learnt is not None:
+    if stream.learnt is not None or isinstance(stream, LearningSolutions):
         target.write(f"%%%mzn-stat: nogoods={stream.nogoods}\n")
     target.write("%%%mzn-stat-end\n")
 
 
 def _searched(
-    fz: FlatZinc, time_limit: float | None, *, lns: bool, learn: bool = False
+    fz: FlatZinc, time_limit: float | None, *, lns: bool, learn: Learning = False
 ) -> Solutions:
     """``fz``'s solutions, searched in restarts (the challenge's branchings are often
     weak), with ``lns`` in rounds that set free or keep the model's own variables: those
@@ -158,13 +161,14 @@ def run(
     *,
     free_search: bool = False,
     statistics: bool = False,
-    learn: bool = False,
+    learn: Learning = False,
 ) -> None:
     """Read the ``.fzn`` file at ``path``, solve it and write the solutions to ``out``
     (standard output by default) in the FlatZinc protocol (see :func:`solve`;
     ``time_limit`` in seconds, reading the file included: MiniZinc's limit is the
     whole run's); ``free_search`` (``-f``) leaves out the search annotations and searches
-    large neighbourhoods (``lns``); ``learn`` (``--learn``) records nogoods from restarts."""
+    large neighbourhoods (``lns``); ``learn`` (``--learn``) records nogoods from restarts,
+    ``learn="clauses"`` (``--clauses``) learns from every failure."""
     started = time.perf_counter()
     fz = read(path, free_search=free_search)
     init_time = time.perf_counter() - started
@@ -184,7 +188,7 @@ def run(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-i] [-t MS] [-f] [-s] [-p N]
-    [--learn]``."""
+    [--learn | --clauses]``."""
     parser = argparse.ArgumentParser(
         prog="python -m lazyfun.csp.flatzinc",
         description="Solve a FlatZinc model with lazyfun.csp.",
@@ -214,6 +218,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="keep what each restart refuted as nogoods, propagated by the later ones",
     )
+    parser.add_argument(
+        "--clauses",
+        action="store_true",
+        help="learn a nogood from every failure (lazy clause generation)",
+    )
     args = parser.parse_args(argv)
     if args.parallel is not None and args.parallel > 1:
         print(f"{parser.prog}: one worker only; -p {args.parallel} is ignored", file=sys.stderr)
@@ -224,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             time_limit=None if args.time_limit is None else args.time_limit / 1000,
             free_search=args.free_search,
             statistics=args.statistics,
-            learn=args.learn,
+            learn="clauses" if args.clauses else args.learn,
         )
     except (FlatZincError, OSError) as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)

@@ -7,8 +7,9 @@ standard decompositions (``all_different``, ``circuit``, ``table``, ``disjunctiv
 ``cumulative``: see :mod:`~lazyfun.csp.flatzinc.globals`), and runs
 ``python -m lazyfun.csp.flatzinc`` on the FlatZinc it writes, with the standard
 flags ``-a``, ``-i``, ``-f``, ``-p``, ``-s`` and ``-t`` (see
-:func:`~lazyfun.csp.flatzinc.protocol.main`), and one of its own, ``--learn`` (nogoods
-recorded from the restarts: see :mod:`lazyfun.csp.search.learning`).  :func:`install` writes the
+:func:`~lazyfun.csp.flatzinc.protocol.main`), and two of its own, ``--learn`` (nogoods
+recorded from the restarts: see :mod:`lazyfun.csp.search.learning`) and ``--clauses``
+(lazy clause generation: see :mod:`lazyfun.csp.clauses.engine`).  :func:`install` writes the
 configuration, and beside it the small program MiniZinc starts (it runs this Python
 with lazyfun), into MiniZinc's folder of user solvers, ``~/.minizinc/solvers``, or
 a folder given; ``lazyfun csp install-solver`` calls it.
@@ -48,7 +49,10 @@ def configuration(executable: str) -> dict[str, object]:
         "executable": executable,
         "tags": ["cp", "int"],
         "stdFlags": ["-a", "-i", "-f", "-p", "-s", "-t"],
-        "extraFlags": [["--learn", "keep nogoods from the restarts", "bool", "false"]],
+        "extraFlags": [
+            ["--learn", "keep nogoods from the restarts", "bool", "false"],
+            ["--clauses", "learn a nogood from every failure", "bool", "false"],
+        ],
         "supportsMzn": False,
         "supportsFzn": True,
         "needsSolns2Out": True,
