@@ -185,7 +185,7 @@ def test_the_study_page_shows_its_tables_charts_tree_and_pipelines_offline(
     assert len(pictures) == 3  # two charts and the tree
     assert all(width > 400 and height > 150 for width, height in pictures), pictures
     assert browser.execute_script("return document.querySelectorAll('tbody tr').length") == (
-        3 * 3 + 2 * 3 + 2  # queens, Sudoku, the learning model without nogoods and with
+        3 * 3 + 2 * 3 + 3  # queens, Sudoku, the learning model: off, restarts, clauses
     )
     explained = browser.execute_script(
         "return [...document.querySelectorAll('.side pre')].map(p => p.innerText)"

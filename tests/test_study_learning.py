@@ -13,23 +13,27 @@ def test_each_model_is_searched_without_nogoods_then_with_them_to_the_same_answe
     told: list[str] = []
     measured = list(study_learning(["queens 6", "golomb 9"], runs=1, progress=told.append))
     assert [(m.model, m.learn) for m in measured] == [
-        ("queens 6", False), ("queens 6", True), ("golomb 9", False), ("golomb 9", True)
+        ("queens 6", False), ("queens 6", True), ("queens 6", "clauses"),
+        ("golomb 9", False), ("golomb 9", True), ("golomb 9", "clauses"),
     ]  # fmt: skip
     # 6 queens have 4 solutions (OEIS A000170); the shortest 9-mark Golomb ruler is 44
-    assert [m.found for m in measured] == ["4 solutions"] * 2 + ["optimum 44"] * 2
+    assert [m.found for m in measured] == ["4 solutions"] * 3 + ["optimum 44"] * 3
     assert told == [
-        "queens 6 without nogoods", "queens 6 with nogoods",
-        "golomb 9 without nogoods", "golomb 9 with nogoods",
+        "queens 6 without nogoods", "queens 6 with nogoods from restarts",
+        "queens 6 with clauses", "golomb 9 without nogoods",
+        "golomb 9 with nogoods from restarts", "golomb 9 with clauses",
     ]  # fmt: skip
     assert all(m.nodes > 0 and m.failures > 0 and m.seconds > 0 for m in measured)
-    assert [m.nogoods > 0 for m in measured if m.model == "golomb 9"] == [False, True]
+    assert [m.nogoods > 0 for m in measured if m.model == "golomb 9"] == [False, True, True]
     rows = list(learning_table_rows(measured))
-    assert rows[3][:2] == ("golomb 9", "on") and rows[3][-1] == "optimum 44"
+    assert [row[1] for row in rows[3:]] == ["off", "restarts", "clauses"]
+    assert rows[5][0] == "golomb 9" and rows[5][-1] == "optimum 44"
     notes = learning_notes(measured)
-    off, on = measured[2], measured[3]
-    assert notes[1].startswith(f"golomb 9: with nogoods {on.nodes:,} nodes, ")
-    assert f"{on.nodes / off.nodes:.2f}x those without ({off.nodes:,})" in notes[1]
-    assert "the same answer, optimum 44" in notes[1]
+    off, on, clauses = measured[3:]
+    assert notes[2].startswith(f"golomb 9: with nogoods from restarts {on.nodes:,} nodes, ")
+    assert f"{on.nodes / off.nodes:.2f}x those without ({off.nodes:,})" in notes[2]
+    assert notes[3].startswith(f"golomb 9: with clauses {clauses.nodes:,} nodes, ")
+    assert "the same answer, optimum 44" in notes[3]
 
 
 def test_an_unknown_model_is_refused_before_anything_runs() -> None:
@@ -45,6 +49,7 @@ def test_the_command_prints_a_row_as_each_is_measured_then_the_notes() -> None:
     lines = result.output.splitlines()
     headings = ["model", "learning", "nodes", "failures", "nogoods", "time", "found"]
     assert lines[1].split() == headings
-    assert [line.split()[2] for line in lines[2:4]] == ["off", "on"]
-    assert lines[2].endswith("4 solutions") and lines[3].endswith("4 solutions")
-    assert lines[4].startswith("queens 6: with nogoods")
+    assert [line.split()[2] for line in lines[2:5]] == ["off", "restarts", "clauses"]
+    assert all(line.endswith("4 solutions") for line in lines[2:5])
+    assert lines[5].startswith("queens 6: with nogoods from restarts")
+    assert lines[6].startswith("queens 6: with clauses")

@@ -2,14 +2,16 @@
 
 ``learn=True`` (:mod:`lazyfun.csp.search.learning`) searches in restarts and keeps,
 as nogoods, what each run refuted; every later run propagates them, so none searches a
-refuted part again.  The answer cannot change (the same solutions, the same optimum):
-what changes is the work, the nodes and failures, and the restarts cost nodes of their
-own, so on a model whose search is already short learning can lose.  The study puts
-the two side by side, a row each, as they are measured.
+refuted part again.  ``learn="clauses"`` (:mod:`lazyfun.csp.clauses.engine`) learns a
+nogood from every failure, explained by the propagators, and branches on the decisions
+the recent nogoods are about.  The answer cannot change (the same solutions, the same
+optimum): what changes is the work, the nodes and failures, and learning costs work of
+its own (restarts, explanations), so on a model whose search is already short it can
+lose.  The study puts the three side by side, a row each, as they are measured.
 
 >>> rows = list(study_learning(["queens 6"], runs=1))
->>> [(m.model, m.learn, m.found) for m in rows]
-[('queens 6', False, '4 solutions'), ('queens 6', True, '4 solutions')]
+>>> [(m.learn, m.found) for m in rows]
+[(False, '4 solutions'), (True, '4 solutions'), ('clauses', '4 solutions')]
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from functools import partial
 
 from lazyfun.csp import Model
 from lazyfun.csp.examples import golomb_model, knapsack_model, queens_model, random_csp_model
+from lazyfun.csp.modelling.model import Learning
 from lazyfun.study.measure import RUNS, seconds_cell, timed
 
 __all__ = [
@@ -44,17 +47,23 @@ LEARNING_MODELS: dict[str, Callable[[], Model]] = {
     "knapsack": lambda: knapsack_model()[0],
 }
 DEFAULT_MODELS = ("random CSP 50", "queens 9", "golomb 9", "knapsack")
-LEARNING_TITLE = "Learning from failure: the same search with nogoods and without"
+LEARNING_TITLE = (
+    "Learning from failure: the same model without nogoods, with restarts', with clauses"
+)
+LEARNINGS: tuple[Learning, ...] = (False, True, "clauses")
+_TOLD = {False: "without nogoods", True: "with nogoods from restarts", "clauses": "with clauses"}
+_CELL = {False: "off", True: "restarts", "clauses": "clauses"}
 LEARNING_HEADINGS = ("model", "learning", "nodes", "failures", "nogoods", "time", "found")
 
 
 @dataclass(frozen=True)
 class LearningMeasurement:
-    """One search of ``model``, with nogoods (``learn``) or without: its work, its best
-    time of ``runs`` and what it found (the solutions, or the optimum)."""
+    """One search of ``model``, without nogoods (``learn`` False), with those of restarts
+    (True) or with clauses (``"clauses"``): its work, its best time of ``runs`` and what
+    it found (the solutions, or the optimum)."""
 
     model: str
-    learn: bool
+    learn: Learning
     nodes: int
     failures: int
     nogoods: int
@@ -69,10 +78,10 @@ def study_learning(
     runs: int = RUNS,
     progress: Callable[[str], None] | None = None,
 ) -> Iterator[LearningMeasurement]:
-    """Each model searched to the end without nogoods, then with them: one measurement
-    at a time, lazily, each the best of ``runs`` searches.  ``progress`` is told what
-    is about to be measured.  A name not in :data:`LEARNING_MODELS` is refused
-    (``ValueError``) before anything runs."""
+    """Each model searched to the end without nogoods, with restarts' and with clauses
+    (:data:`LEARNINGS`): one measurement at a time, lazily, each the best of ``runs``
+    searches.  ``progress`` is told what is about to be measured.  A name not in
+    :data:`LEARNING_MODELS` is refused (``ValueError``) before anything runs."""
     models = list(models)
     unknown = [name for name in models if name not in LEARNING_MODELS]
     if unknown:
@@ -80,14 +89,14 @@ def study_learning(
         raise ValueError(f"no model named {', '.join(map(repr, unknown))}: the study has {known}")
     tell = progress or (lambda what: None)
     for name in models:
-        for learn in (False, True):
-            tell(f"{name} {'with' if learn else 'without'} nogoods")
+        for learn in LEARNINGS:
+            tell(f"{name} {_TOLD[learn]}")
             searched: list[LearningMeasurement] = []
             t = timed(partial(_search_into, searched, name, learn), runs)
             yield replace(searched[-1], seconds=t.best, runs=runs)
 
 
-def _search_into(searched: list[LearningMeasurement], name: str, learn: bool) -> None:
+def _search_into(searched: list[LearningMeasurement], name: str, learn: Learning) -> None:
     """The model searched to the end (every solution, or the improving ones to the
     optimum), the search's counts and what it found added to ``searched``."""
     model = LEARNING_MODELS[name]()
@@ -102,33 +111,36 @@ def _search_into(searched: list[LearningMeasurement], name: str, learn: bool) ->
 
 
 def learning_table_rows(measured: Iterable[LearningMeasurement]) -> Iterator[tuple[str, ...]]:
-    """Cells for a table under :data:`LEARNING_HEADINGS`: model, learning (on or off),
-    nodes, failures, nogoods, time, found."""
+    """Cells for a table under :data:`LEARNING_HEADINGS`: model, learning (off,
+    restarts or clauses), nodes, failures, nogoods, time, found."""
     for m in measured:
-        on = "on" if m.learn else "off"
         counts = (f"{m.nodes:,}", f"{m.failures:,}", f"{m.nogoods:,}")
-        yield (m.model, on, *counts, seconds_cell(m.seconds), m.found)
+        yield (m.model, _CELL[m.learn], *counts, seconds_cell(m.seconds), m.found)
 
 
 def learning_notes(measured: list[LearningMeasurement]) -> list[str]:
-    """What the rows say: per model, the nodes with nogoods against those without, and
-    whether the two found the same."""
+    """What the rows say: per model and way of learning, its nodes against those
+    without nogoods, and whether the two found the same."""
     notes = []
-    by_model: dict[str, dict[bool, LearningMeasurement]] = {}
+    by_model: dict[str, dict[Learning, LearningMeasurement]] = {}
     for m in measured:
         by_model.setdefault(m.model, {})[m.learn] = m
-    for name, pair in by_model.items():
-        if len(pair) == 2:
-            off, on = pair[False], pair[True]
+    for name, searched in by_model.items():
+        off = searched.get(False)
+        for learn in LEARNINGS[1:]:
+            on = searched.get(learn)
+            if off is None or on is None:
+                continue
             ratio = on.nodes / max(off.nodes, 1)
             same = "the same answer" if on.found == off.found else "DIFFERENT ANSWERS"
             notes.append(
-                f"{name}: with nogoods {on.nodes:,} nodes, {ratio:.2f}x those without "
+                f"{name}: {_TOLD[learn]} {on.nodes:,} nodes, {ratio:.2f}x those without "
                 f"({off.nodes:,}); {same}, {on.found}"
             )
     notes.append(
-        "The nogoods are what each restart's run refuted: they prune the later runs, and "
-        "the restarts cost nodes of their own."
+        "With restarts, the nogoods are what each run refuted: they prune the later runs, "
+        "and the restarts cost nodes of their own.  With clauses, each failure gives one, "
+        "explained by the propagators: fewer nodes, each dearer."
     )
     if measured:
         runs = measured[0].runs
