@@ -24,7 +24,8 @@ challenge's free search category; ``$MZN_INSTANCES``, words separated by commas,
 keeps the instances of the set whose model or data path holds one of them):
 
 - lazyfun: its solver configuration (written for the run), so its mznlib's globals
-  arrive whole;
+  arrive whole; ``$MZN_LAZYFUN_FLAGS`` adds flags of its own (``--clauses``: lazy clause
+  generation; the run's first line names them);
 - Gecode, as minizinc ships it, with its own library; Debian's Gecode 6.2 cannot
   compile some of the standard globals under minizinc 2.6 (an ``inverse`` type
   error), and those instances are run on the standard library instead (``-G
@@ -342,7 +343,10 @@ def _better(a: Outcome, b: Outcome, method: str) -> float:
 
 
 def _solvers(config: Path) -> dict[str, list[str] | None]:
-    solvers: dict[str, list[str] | None] = {"lazyfun": ["--solver", str(config)], "Gecode": None}
+    """Each solver's name and its minizinc flags (Gecode's: None, see :func:`_gecode`)."""
+    flags = os.environ.get("MZN_LAZYFUN_FLAGS", "").split()
+    solvers: dict[str, list[str] | None] = {"lazyfun": ["--solver", str(config), *flags]}
+    solvers["Gecode"] = None
     cpsat = os.environ.get("MZN_CPSAT")
     if cpsat:
         solvers["CP-SAT"] = ["--solver", cpsat, "-p", "1"]
@@ -442,6 +446,8 @@ def main() -> list[str]:
     with tempfile.TemporaryDirectory(prefix="lazyfun-mznc-") as configs:
         solvers = _solvers(install(Path(configs)))
         free = ", free search (-f)" if os.environ.get("MZN_FREE_SEARCH") else ""
+        if os.environ.get("MZN_LAZYFUN_FLAGS", "").split():
+            free += f", lazyfun with {os.environ['MZN_LAZYFUN_FLAGS'].strip()}"
         print(
             f"  {len(chosen)} instances run, {limit:g} s each, compiling included{free}; "
             "times: solver (flatTime + initTime + solveTime) / wall"

@@ -157,3 +157,14 @@ def test_nodes_and_learnt_clauses_per_second_come_from_the_runs_statistics() -> 
     assert bench._per_second(ran, "nodes") == "2,000"
     assert bench._per_second(ran, "nogoods") == "—"  # no learnt clauses reported
     assert bench._per_second(Outcome("none", None, 1.0), "nodes") == "—"
+
+
+def test_lazyfun_takes_its_own_flags_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = tmp_path / "lazyfun.msc"
+    monkeypatch.delenv("MZN_CPSAT", raising=False)
+    monkeypatch.delenv("MZN_LAZYFUN_FLAGS", raising=False)
+    assert bench._solvers(config) == {"lazyfun": ["--solver", str(config)], "Gecode": None}
+    monkeypatch.setenv("MZN_LAZYFUN_FLAGS", " --clauses ")
+    assert bench._solvers(config)["lazyfun"] == ["--solver", str(config), "--clauses"]
