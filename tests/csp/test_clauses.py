@@ -26,7 +26,7 @@ from lazyfun.csp import (
 from lazyfun.csp.clauses import engine
 from lazyfun.csp.clauses.analysis import analyse
 from lazyfun.csp.clauses.engine import LearningSolutions
-from lazyfun.csp.clauses.explanations import Literal, by_bounds, by_others, by_scope
+from lazyfun.csp.clauses.explanations import Literal, by_bounds, by_others, by_scope, by_values
 from lazyfun.csp.clauses.store import Learnt
 from lazyfun.csp.clauses.trail import Trail, clause_cause
 from lazyfun.csp.examples import golomb_model, queens_model, random_csp_model
@@ -133,14 +133,19 @@ def test_the_store_cuts_the_worse_half_by_lbd() -> None:
 def test_explanations_by_scope_others_and_bounds() -> None:
     start = [0b1111, 0b1111, 0b1111]
     before = [0b0110, 0b1100, 0b1111]
-    assert by_scope((0, 1, 2), start)(before, 0) == [(0, 0b0110), (1, 0b1100)]
-    assert by_others((0, 1, 2), start)(before, 0) == [(1, 0b1100)]
+    assert by_scope((0, 1, 2), start)(before, 0, 1) == [(0, 0b0110), (1, 0b1100)]
+    assert by_others((0, 1, 2), start)(before, 0, 1) == [(1, 0b1100)]
     # x - y <= 0: x's cut rests on y's upper bound, y's on x's lower one
     terms = [(0, 1, 0), (1, -1, 0)]
     explain = by_bounds(terms, False, (0, 1), start)
-    assert explain(before, 0) == [(1, 0b1111)] or explain(before, 0) == []
-    assert explain(before, 1) == [(0, 0b1110)]
-    assert by_bounds(terms, True, (0, 1), start)(before, 1) == [(0, 0b0110)]
+    assert explain(before, 0, 0) == []  # y's upper bound is its start's
+    assert explain(before, 1, 0) == [(0, 0b1110)]
+    assert by_bounds(terms, True, (0, 1), start)(before, 1, 0) == [(0, 0b0110)]
+    # all_different: x loses 1 to y = 1 and 2 to z = 2; w's domain does not matter
+    values = by_values((0, 1, 2, 3), [0b111] * 4, [0] * 4)
+    fixed = [0b111, 0b010, 0b100, 0b011]
+    assert values(fixed, 0, 0b110) == [(1, 0b010), (2, 0b100)]
+    assert values(fixed, 0, 0b001) == [(1, 0b010), (2, 0b100), (3, 0b011)]  # not by a value
 
 
 def test_analysis_finds_the_first_uip_and_the_level_to_back_up_to() -> None:

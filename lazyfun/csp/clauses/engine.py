@@ -44,6 +44,7 @@ from lazyfun.csp.clauses.explanations import (
     by_others,
     by_ranges,
     by_scope,
+    by_values,
 )
 from lazyfun.csp.clauses.store import Learnt
 from lazyfun.csp.clauses.trail import Trail, clause_cause
@@ -107,16 +108,7 @@ class LearningSolutions(Solutions):
         self.found = 0
         self.trail = Trail(c.start)
         self._scopes = [tuple(dict.fromkeys(scope)) for scope in c.scopes]
-        self._explainers: list[Explainer] = [
-            by_bounds(c.rows[k][0], c.rows[k][1], scope, c.start)
-            if k in c.rows
-            else by_others(scope, c.start)
-            if k in c.supported
-            else by_ranges(scope, c.start)
-            if k in c.bounded
-            else by_scope(scope, c.start)
-            for k, scope in enumerate(self._scopes)
-        ]
+        self._explainers = [self._explainer(k, scope) for k, scope in enumerate(self._scopes)]
         self._activity = [0.0] * c.size
         self._bump = 1.0
         self._phase = [0] * c.size
@@ -127,6 +119,20 @@ class LearningSolutions(Solutions):
         self._head = 0
         self._queued = [False] * len(c.propagators)
         self._checked = 0  # the trail entries whose nogoods were woken
+
+    def _explainer(self, k: int, scope: tuple[int, ...]) -> Explainer:
+        """Propagator ``k``'s explanation (see :mod:`lazyfun.csp.clauses.explanations`)."""
+        c = self._compiled
+        if k in c.rows:
+            return by_bounds(*c.rows[k], scope, c.start)
+        kind = c.explained.get(k, "")
+        if kind == "distinct":
+            return by_values(scope, c.start, c.offsets)
+        if kind == "supported":
+            return by_others(scope, c.start)
+        if kind == "bounded":
+            return by_ranges(scope, c.start)
+        return by_scope(scope, c.start)
 
     @property
     def nogoods(self) -> int:
@@ -257,7 +263,7 @@ class LearningSolutions(Solutions):
         c.failures += 1
         for i in scope:
             c.weight[i] += 1
-        return self._explainers[k]([doms[i] for i in scope], -1)
+        return self._explainers[k]([doms[i] for i in scope], -1, 0)
 
     def _now(self, i: int) -> int:
         """Decision ``i``'s domain as the trail has it."""
@@ -300,7 +306,7 @@ class LearningSolutions(Solutions):
         if cause >= 0:
             t = trail.origin[p]
             before = [trail.dom_at(j, t) for j in self._scopes[cause]]
-            return self._explainers[cause](before, i)
+            return self._explainers[cause](before, i, trail.old[p] & ~trail.new[p])
         return [literal for literal in self.store.literals[-2 - cause] if literal[0] != i]
 
     def _learn(self, conflict: list[Literal], forever: bool = False) -> bool:

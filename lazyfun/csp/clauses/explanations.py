@@ -16,9 +16,9 @@ decision is enough (:func:`by_bounds`): a literal like ``[y >= 3]`` rather than
 ``y in {3, 5, 8}``, true in many more places, so the nogood it ends in prunes more.
 
 >>> start = [0b1111, 0b1111]  # x, y in 0..3
->>> by_scope((0, 1), start)([0b0011, 0b1111], 1)  # y = 0b1111 is its start: always true
+>>> by_scope((0, 1), start)([0b0011, 0b1111], 1, 0b1000)  # y's start: always true
 [(0, 3)]
->>> by_bounds([(0, 1, 0), (1, 1, 0)], False, (0, 1), start)([0b1100, 0b1111], 1)  # x + y <= k
+>>> by_bounds([(0, 1, 0), (1, 1, 0)], False, (0, 1), start)([0b1100, 0b1111], 1, 0b1000)
 [(0, 12)]
 """
 
@@ -35,13 +35,15 @@ __all__ = [
     "by_others",
     "by_ranges",
     "by_scope",
+    "by_values",
 ]
 
 Literal = tuple[int, int]
 """``(decision, mask)``: the decision takes a value of ``mask``."""
-Explainer = Callable[[Sequence[int], int], list[Literal]]
-"""Given the scope's domains before a run (in the order of its scope) and the decision
-whose narrowing is explained (-1: the run failed), the literals that explain it."""
+Explainer = Callable[[Sequence[int], int, int], list[Literal]]
+"""Given the scope's domains before a run (in the order of its scope), the decision whose
+narrowing is explained (-1: the run failed) and the values struck from it (bits), the
+literals that explain it."""
 
 
 def at_least(start: int, position: int) -> int:
@@ -66,7 +68,7 @@ def by_scope(scope: Sequence[int], start: Sequence[int]) -> Explainer:
     """Any propagator's explanation: each decision of its scope in the domain it had
     (``i`` included), leaving out a domain still whole (a literal always true)."""
 
-    def explain(before: Sequence[int], i: int) -> list[Literal]:
+    def explain(before: Sequence[int], i: int, removed: int) -> list[Literal]:
         return [(j, bits) for j, bits in zip(scope, before, strict=True) if bits != start[j]]
 
     return explain
@@ -77,10 +79,42 @@ def by_others(scope: Sequence[int], start: Sequence[int]) -> Explainer:
     domains support (forward checking, a table's, ``all_different``'s): the others'
     domains explain a narrowing of ``i``; all of them a failure."""
 
-    def explain(before: Sequence[int], i: int) -> list[Literal]:
+    def explain(before: Sequence[int], i: int, removed: int) -> list[Literal]:
         return [
             (j, bits) for j, bits in zip(scope, before, strict=True) if bits != start[j] and j != i
         ]
+
+    return explain
+
+
+def by_values(scope: Sequence[int], start: Sequence[int], offsets: Sequence[int]) -> Explainer:
+    """``all_different``'s explanation: a value struck from ``i`` because another decision
+    is fixed to it is explained by that decision alone (``[y = v]``); a narrowing with a
+    value struck otherwise (a hidden single), and a failure, by the others' domains
+    (:func:`by_others`).
+
+    >>> by_values((0, 1, 2), [0b111] * 3, [0, 0, 1])([0b111, 0b010, 0b001], 0, 0b110)
+    [(1, 2), (2, 1)]
+    """
+    others = by_others(scope, start)
+
+    def explain(before: Sequence[int], i: int, removed: int) -> list[Literal]:
+        if i < 0:
+            return others(before, i, removed)
+        fixed = {}
+        for j, bits in zip(scope, before, strict=True):
+            if j != i and not bits & (bits - 1):
+                fixed[offsets[j] + bits.bit_length() - 1] = (j, bits)
+        found: list[Literal] = []
+        while removed:
+            bit = removed & -removed
+            removed ^= bit
+            literal = fixed.get(offsets[i] + bit.bit_length() - 1)
+            if literal is None:
+                return others(before, i, removed)
+            if literal not in found:
+                found.append(literal)
+        return found
 
     return explain
 
@@ -91,7 +125,7 @@ def by_ranges(scope: Sequence[int], start: Sequence[int]) -> Explainer:
     then, ``i`` included; what a run infers from those holds for any domains between
     them."""
 
-    def explain(before: Sequence[int], i: int) -> list[Literal]:
+    def explain(before: Sequence[int], i: int, removed: int) -> list[Literal]:
         found: list[Literal] = []
         for j, bits in zip(scope, before, strict=True):
             whole = start[j]
@@ -114,7 +148,7 @@ def by_bounds(
     where = {j: n for n, j in enumerate(scope)}
     placed = [(j, where[j], a > 0) for j, a, _ in terms]
 
-    def explain(before: Sequence[int], i: int) -> list[Literal]:
+    def explain(before: Sequence[int], i: int, removed: int) -> list[Literal]:
         found: list[Literal] = []
         for j, n, rising in placed:
             if j == i:

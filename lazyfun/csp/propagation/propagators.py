@@ -137,15 +137,14 @@ class Propagators:
         self.adding: Constraint | None = None
         # Per propagator of linear bounds reasoning (a constraint's, or the one goal's
         # cut), its terms and whether it is an equality: what explains its runs by bounds
-        # (see lazyfun.csp.clauses.explanations); the row of the constraint being added.
+        # (see lazyfun.csp.clauses.explanations), noted as each is compiled.
         self.rows: dict[int, tuple[Terms, bool]] = {}
-        # The propagators that narrow a decision to the values the others' domains
-        # support (forward checking, tables, all_different's), whose runs the others'
-        # domains explain; and those that read only bounds (scheduling's, the goals' cuts,
-        # the relaxations), whose runs their scope's bounds explain.
-        self.supported: set[int] = set()
-        self.bounded: set[int] = set()
-        self._row: tuple[Terms, bool] | None = None
+        # How a propagator's runs are explained where it is not by its scope's domains
+        # (see lazyfun.csp.clauses.explanations): "supported" (it narrows a decision to
+        # the values the others' domains support: forward checking, tables), "distinct"
+        # (all_different's own: by the values fixed, else as supported), "bounded" (it
+        # reads only bounds: scheduling's, the goals' cuts, the relaxations).
+        self.explained: dict[int, str] = {}
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
         self.tasks: list[int] = []
         self.sizes: list[int] = []
@@ -169,7 +168,7 @@ class Propagators:
             scope = tuple(sorted({i for e in goals for i in e.terms}))
             if len(goals) == 1:
                 self.rows[self.goal_index] = (self.goal.goals[0][0], False)
-            self.bounded.add(self.goal_index)
+            self.explained[self.goal_index] = "bounded"
             self._watch(self.goal, scope, idempotent=False)
         # The first goal's linear relaxation against the linear constraints it
         # competes in (see lazyfun.csp.propagation.relaxation); -1: none.
@@ -177,7 +176,7 @@ class Propagators:
         self.relaxation_index = -1
         if self.relaxation is not None:
             self.relaxation_index = len(self.propagators)
-            self.bounded.add(self.relaxation_index)
+            self.explained[self.relaxation_index] = "bounded"
             self._watch(self.relaxation, self.relaxation.scope, idempotent=False)
         # Weighted degree, for branching ties: the number of constraints on a
         # decision, plus one each time one of them failed during the search.
@@ -203,7 +202,7 @@ class Propagators:
             self._watch(prop, scope, idempotent=False)
             self.slow[-1] = True
         for row in rows:
-            self.bounded.add(len(self.propagators))
+            self.explained[len(self.propagators)] = "bounded"
             self.costly.append((row, row.scope))
             self._watch(row, row.scope, idempotent=False)
             self.slow[-1] = True
@@ -239,10 +238,13 @@ class Propagators:
         if not c.scope:
             self.constant.append(prop)
             return
-        if isinstance(c, AllDifferent | Table | Predicate | Not | AbsCompare) or _is_shift(c):
-            self.supported.add(len(self.propagators))
-        if isinstance(c, NoOverlap | Cumulative):
-            self.bounded.add(len(self.propagators))
+        k = len(self.propagators)
+        if isinstance(c, Table | Predicate | Not | AbsCompare) or _is_shift(c):
+            self.explained[k] = "supported"
+        elif isinstance(c, NoOverlap | Cumulative):
+            self.explained[k] = "bounded"
+        elif isinstance(c, AllDifferent):
+            self.explained[k] = "distinct"
         tied = len(self.ties) > ties  # its own fixpoint, as the two below
         self._watch(prop, c.scope, tied or isinstance(c, AllDifferent) or _is_shift_equal(c))
         self.slow[-1] = isinstance(c, NoOverlap | Cumulative)
