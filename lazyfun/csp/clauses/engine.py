@@ -84,7 +84,12 @@ class LearningSolutions(Solutions):
         goals: Sequence[tuple[Expr, int]] = (),
         strategies: Sequence[Strategy] = (),
         progress: SearchProgress | None = None,
+        lns: bool = False,
+        seed: int = 0,
+        learn: bool = False,
     ) -> None:
+        """As :class:`~lazyfun.csp.search.solver.Solutions` is made; ``lns``, ``seed``
+        and ``learn`` are left aside (this search learns its own way)."""
         super().__init__(
             model,
             decisions,

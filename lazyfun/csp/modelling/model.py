@@ -301,26 +301,16 @@ class Model:
         solutions and optimum, often in fewer nodes on a hard model.  Off by default.
         ``learn="clauses"`` learns from every failure instead (lazy clause generation: a
         nogood over domain literals per conflict, explained by the propagators, with
-        activity-based branching and restarts; ``lns`` and the model's branching are left
-        aside; see :mod:`lazyfun.csp.clauses.engine`).
+        activity-based branching and restarts; ``lns`` is left aside; see
+        :mod:`lazyfun.csp.clauses.engine`).
         """
         shown = None
         if progress is not False:
             shown = SearchProgress(sys.stderr if progress is True else progress)
-        if learn == "clauses":
-            return LearningSolutions(
-                self,
-                self.decisions,
-                list(self.constraints.values()),
-                time_limit=time_limit,
-                node_limit=node_limit,
-                goals=self.goals,
-                strategies=self.strategies,
-                progress=shown,
-            )
-        if learn not in (False, True):
+        if learn not in (False, True, "clauses"):
             raise ModelError(f"learn is True, False or 'clauses', not {learn!r}")
-        return Solutions(
+        search = LearningSolutions if learn == "clauses" else Solutions
+        return search(
             self,
             self.decisions,
             list(self.constraints.values()),
@@ -329,9 +319,9 @@ class Model:
             goals=self.goals,
             strategies=self.strategies,
             progress=shown,
-            lns=lns,
+            lns=lns and learn != "clauses",
             seed=seed,
-            learn=learn,
+            learn=learn is True,
         )
 
     def solve(
