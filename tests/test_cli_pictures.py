@@ -97,7 +97,7 @@ def test_study_report_writes_one_page(tmp_path: Path) -> None:
     assert f"written to {page}" in err
     html = page.read_text()
     assert html.startswith("<!doctype html>") and html.count("<svg") == 3
-    assert "Learning from failure" in html and html.count('<td class="text">random CSP 50') == 2
+    assert "Learning from failure" in html and html.count('<td class="text">random CSP 50') == 3
     assert run("study", "report", "--out", str(page), "--queens-to", "13")[0] == 2
 
 
