@@ -6,7 +6,7 @@ of the store made frequent."""
 
 from __future__ import annotations
 
-from itertools import pairwise
+from itertools import pairwise, product
 
 import pytest
 from hypothesis import given, settings
@@ -26,10 +26,19 @@ from lazyfun.csp import (
 from lazyfun.csp.clauses import engine
 from lazyfun.csp.clauses.analysis import analyse
 from lazyfun.csp.clauses.engine import LearningSolutions
-from lazyfun.csp.clauses.explanations import Literal, by_bounds, by_others, by_scope, by_values
+from lazyfun.csp.clauses.explanations import (
+    Literal,
+    by_bounds,
+    by_others,
+    by_ranges,
+    by_scope,
+    by_time_table,
+    by_values,
+)
 from lazyfun.csp.clauses.store import Learnt
 from lazyfun.csp.clauses.trail import Trail, clause_cause
 from lazyfun.csp.examples import golomb_model, queens_model, random_csp_model
+from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
 from tests.budget import examples
 from tests.csp.brute import brute_force
 from tests.csp.test_learning import _score, small_models
@@ -145,6 +154,77 @@ def test_explanations_by_scope_others_and_bounds() -> None:
     fixed = [0b111, 0b010, 0b100, 0b011]
     assert values(fixed, 0, 0b110) == [(1, 0b010), (2, 0b100)]
     assert values(fixed, 0, 0b001) == [(1, 0b010), (2, 0b100), (3, 0b011)]  # not by a value
+
+
+def test_a_time_table_explains_by_the_tasks_sure_to_run_then() -> None:
+    # capacity 2: a (demand 2, start 3..4) runs at 4 for sure, b (demand 1) may start
+    # anywhere; c (demand 1, size 2) cannot start at 3 or 4, and b does not say why
+    tasks = [(0, -1, 2, -1, -1, 2), (1, -1, 3, -1, -1, 1), (2, -1, 2, -1, -1, 1)]
+    start = [0b11111111] * 3
+    explain = by_time_table(tasks, 2, (0, 1, 2), start, [0] * 3)
+    before = [0b00011000, 0b11111111, 0b11111111]
+    assert explain(before, 2, 0b00011000) == [(0, 0b00011000)]
+    assert by_ranges((0, 1, 2), start)(before, 2, 0b00011000) == [(0, 0b00011000)]
+    # with b sure to run at 4 too (start 3..4), a failure is a and b there, not c
+    assert explain([0b00011000, 0b00011000, 0b11111111], -1, 0) == [
+        (0, 0b00011000),
+        (1, 0b00011100),
+    ]
+    # a struck start the time-table does not explain falls back to the scope's bounds
+    assert explain(before, 2, 0b1) == [(0, 0b00011000)]
+    assert explain(before, 1, 0b1) == [(0, 0b00011000)]
+
+
+_START, _SIZE, _DEMAND, _PRESENT = 0b11111, 0b1110, 0b0110, 0b11
+
+
+def _holds(tasks: list[Task], capacity: int, values: list[int]) -> bool:
+    """The cumulative over ``values``, each decision's own value (offsets 0)."""
+    load: dict[int, int] = {}
+    for s, size_at, size, present, demand_at, demand in tasks:
+        if present >= 0 and values[present] == 0:
+            continue
+        for t in range(values[s], values[s] + (values[size_at] if size_at >= 0 else size)):
+            load[t] = load.get(t, 0) + (values[demand_at] if demand_at >= 0 else demand)
+    return all(h <= capacity for h in load.values())
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.data(), st.integers(1, 3), st.booleans())
+def test_time_table_explanations_are_sound(data: st.DataObject, capacity: int, one: bool) -> None:
+    """Whatever the propagator did, its explanation with the constraint rules out every
+    value it struck (each failure: everything), on the first domains: brute force over
+    three tasks, starts in 0..4, the first of variable size, demand and presence."""
+    start = [_START] * 3 + [_SIZE, _DEMAND, _PRESENT]
+    tasks: list[Task] = [(0, 3, 0, 5, 4, 0), (1, -1, 2, -1, -1, 1), (2, -1, 1, -1, -1, 2)]
+    if one:  # a machine: demands of 1, capacity 1
+        tasks = [(s, z, n, o, -1, 1) for s, z, n, o, _, _ in tasks]
+        capacity = 1
+    bits = [[1 << v for v in range(6) if whole >> v & 1] for whole in start]
+    doms = [sum(data.draw(st.sets(st.sampled_from(these), min_size=1))) for these in bits]
+    before = list(doms)
+    offsets = [0] * 6
+    prop = no_overlap_filter(tasks, offsets) if one else cumulative_filter(tasks, capacity, offsets)
+    changes = prop(doms)
+    scope = tuple(range(6))
+    explain = by_time_table(tasks, capacity, scope, start, offsets)
+    asked = (
+        [(-1, 0)]
+        if changes is None
+        else [(i, before[i] & ~doms[i]) for i in range(6) if doms[i] != before[i]]
+    )
+    values = [[v for v in range(6) if whole >> v & 1] for whole in start]
+    for i, removed in asked:
+        literals = explain(before, i, removed)
+        assert all(before[j] & ~mask == 0 for j, mask in literals)  # true then
+        allowed = [sum(1 << v for v in vs) for vs in values]
+        for j, mask in literals:
+            allowed[j] &= mask
+        if i >= 0:
+            allowed[i] &= removed
+        left = [[v for v in vs if allowed[j] >> v & 1] for j, vs in enumerate(values)]
+        for point in product(*left):
+            assert not _holds(tasks, capacity, list(point)), (i, removed, literals, point)
 
 
 def test_analysis_finds_the_first_uip_and_the_level_to_back_up_to() -> None:

@@ -44,6 +44,7 @@ from lazyfun.csp.clauses.explanations import (
     by_others,
     by_ranges,
     by_scope,
+    by_time_table,
     by_values,
 )
 from lazyfun.csp.clauses.store import Learnt
@@ -130,6 +131,8 @@ class LearningSolutions(Solutions):
         c = self._compiled
         if k in c.rows:
             return by_bounds(*c.rows[k], scope, c.start)
+        if k in c.timetables:
+            return by_time_table(*c.timetables[k], scope, c.start, c.offsets)
         kind = c.explained.get(k, "")
         if kind == "distinct":
             return by_values(scope, c.start, c.offsets)

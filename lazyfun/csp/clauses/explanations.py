@@ -26,6 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from lazyfun.csp.propagation.disjunctive import Task
+from lazyfun.csp.propagation.filters import low, range_mask
+
 __all__ = [
     "Explainer",
     "Literal",
@@ -35,6 +38,7 @@ __all__ = [
     "by_others",
     "by_ranges",
     "by_scope",
+    "by_time_table",
     "by_values",
 ]
 
@@ -164,3 +168,169 @@ def by_bounds(
         return found
 
     return explain
+
+
+# A task sure to run, as the time-table reads it: earliest start, latest start, least
+# size and least demand.
+Window = tuple[int, int, int, int]
+
+
+def by_time_table(
+    tasks: Sequence[Task],
+    capacity: int,
+    scope: Sequence[int],
+    start: Sequence[int],
+    offsets: Sequence[int],
+) -> Explainer:
+    """``cumulative``'s explanation by its time-table (``no_overlap``'s: capacity 1,
+    demands 1), pointwise (Schutt, Feydy, Stuckey and Wallace, 2011).  A present task
+    whose start lies in ``[t - p + 1, t]`` runs at ``t`` for sure, its least size ``p``
+    and demand at least; a start ``s`` struck from task ``k`` because the tasks sure to
+    run at some ``t`` in ``[s, s + p_k)`` leave less than ``k``'s demand is explained by
+
+        [s_j in [t - p_j + 1, t]] for enough such tasks j,  with k's and their least
+        size and demand and their presence
+
+    one ``t`` for as many struck starts as it covers; a failure by tasks sure to run at
+    one time, more than the capacity in all.  What the time-table does not explain (edge
+    finding, a size, demand or presence narrowed) is explained by the scope's bounds
+    (:func:`by_ranges`).
+
+    >>> tasks = [(0, -1, 2, -1, -1, 1), (1, -1, 2, -1, -1, 1)]  # two tasks of size 2
+    >>> explain = by_time_table(tasks, 1, (0, 1), [0b1111, 0b1111], [0, 0])
+    >>> explain([0b1111, 0b0011], 0, 0b0011)  # y in 0..1 runs at 1: x cannot start at 0, 1
+    [(1, 3)]
+    """
+    return TimeTable(tasks, capacity, scope, start, offsets).explain
+
+
+class TimeTable:
+    """:func:`by_time_table`'s explainer, over one constraint's tasks."""
+
+    def __init__(
+        self,
+        tasks: Sequence[Task],
+        capacity: int,
+        scope: Sequence[int],
+        start: Sequence[int],
+        offsets: Sequence[int],
+    ) -> None:
+        self.tasks = list(tasks)
+        self.capacity = capacity
+        self.where = {j: n for n, j in enumerate(scope)}
+        self.start = start
+        self.offsets = offsets
+        self.ranges = by_ranges(scope, start)
+        self.owner: dict[int, int] = {}  # a start's task (-1: the start of two)
+        for k, task in enumerate(tasks):
+            self.owner[task[0]] = -1 if task[0] in self.owner else k
+
+    def explain(self, before: Sequence[int], i: int, removed: int) -> list[Literal]:
+        """An :data:`Explainer`."""
+        windows = [self.window(k, before) for k in range(len(self.tasks))]
+        if i < 0:
+            spans = overloaded(windows, self.capacity)
+            found = self.covering(windows, spans[0][0], self.capacity) if spans else None
+            return merged(found) if found is not None else self.ranges(before, i, removed)
+        k = self.owner.get(i, -1)
+        w = windows[k] if k >= 0 else None
+        if w is None:
+            return self.ranges(before, i, removed)
+        windows[k] = None
+        room = self.capacity - w[3]
+        spans = overloaded(windows, room)
+        found = self.own(k, w)
+        rest = removed
+        while rest:
+            s = self.offsets[i] + low(rest)
+            ends = [min(b - 1, s + w[2] - 1) for a, b in spans if a < s + w[2] and b > s]
+            more = self.covering(windows, max(ends), room) if ends else None
+            if more is None:
+                return self.ranges(before, i, removed)
+            found.extend(more)
+            rest &= -1 << (max(ends) - self.offsets[i] + 1)  # the starts up to t run at t
+        return merged(found)
+
+    def least(self, j: int, number: int, before: Sequence[int]) -> int:
+        """The least of decision ``j`` (-1: the ``number``)."""
+        return number if j < 0 else self.offsets[j] + low(before[self.where[j]])
+
+    def window(self, k: int, before: Sequence[int]) -> Window | None:
+        """Task ``k``'s window while it is present for sure and not empty, else None."""
+        s, size_at, size, present, demand_at, demand = self.tasks[k]
+        if present >= 0:
+            bits = before[self.where[present]]
+            if bits & (bits - 1) or self.offsets[present] + low(bits) != 1:
+                return None
+        p, d = self.least(size_at, size, before), self.least(demand_at, demand, before)
+        if p <= 0 or d <= 0:
+            return None
+        bits = before[self.where[s]]
+        return self.offsets[s] + low(bits), self.offsets[s] + bits.bit_length() - 1, p, d
+
+    def own(self, k: int, w: Window) -> list[Literal]:
+        """Task ``k``'s presence, least size and least demand, as literals."""
+        _, size_at, _, present, demand_at, _ = self.tasks[k]
+        offsets = self.offsets
+        found = [(present, 1 << (1 - offsets[present]))] if present >= 0 else []
+        for j, amount in ((size_at, w[2]), (demand_at, w[3])):
+            if j >= 0 and amount > offsets[j]:
+                found.append((j, at_least(self.start[j], amount - offsets[j])))
+        return found
+
+    def runs(self, k: int, w: Window, t: int) -> list[Literal]:
+        """Task ``k`` runs at ``t``: its start in ``[t - p + 1, t]``, and :meth:`own`."""
+        s = self.tasks[k][0]
+        whole, offset = self.start[s], self.offsets[s]
+        mask = whole & range_mask(t - w[2] + 1 - offset, t - offset)
+        return ([(s, mask)] if mask != whole else []) + self.own(k, w)
+
+    def covering(self, windows: list[Window | None], t: int, room: int) -> list[Literal] | None:
+        """Tasks sure to run at ``t``, largest demand first, till they need more than
+        ``room``: what runs there; None when all of them do not."""
+        sure = [
+            (w[3], k) for k, w in enumerate(windows) if w is not None and w[1] <= t < w[0] + w[2]
+        ]
+        found: list[Literal] = []
+        for d, k in sorted(sure, reverse=True):
+            w = windows[k]
+            assert w is not None
+            found.extend(self.runs(k, w, t))
+            room -= d
+            if room < 0:
+                return found
+        return None
+
+
+def overloaded(windows: list[Window | None], room: int) -> list[tuple[int, int]]:
+    """The spans ``[a, b)`` where the tasks sure to run (their windows) need more than
+    ``room`` in all.
+
+    >>> overloaded([(0, 1, 2, 1), (1, 1, 1, 1)], 1)  # both run at 1
+    [(1, 2)]
+    """
+    events = sorted(
+        e
+        for w in windows
+        if w is not None and w[1] < w[0] + w[2]
+        for e in ((w[1], w[3]), (w[0] + w[2], -w[3]))
+    )
+    spans: list[tuple[int, int]] = []
+    height = 0
+    for n, (t, delta) in enumerate(events[:-1]):
+        height += delta
+        if height > room and events[n + 1][0] > t:
+            spans.append((t, events[n + 1][0]))
+    return spans
+
+
+def merged(literals: list[Literal]) -> list[Literal]:
+    """Literals on the same decision as one (both true: their masks' intersection is).
+
+    >>> merged([(0, 0b110), (1, 0b1), (0, 0b011)])
+    [(0, 2), (1, 1)]
+    """
+    masks: dict[int, int] = {}
+    for i, mask in literals:
+        masks[i] = masks.get(i, mask) & mask
+    return list(masks.items())

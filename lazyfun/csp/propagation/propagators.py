@@ -145,6 +145,8 @@ class Propagators:
         # (all_different's own: by the values fixed, else as supported), "bounded" (it
         # reads only bounds: scheduling's, the goals' cuts, the relaxations).
         self.explained: dict[int, str] = {}
+        # Per scheduling propagator, its tasks and capacity: what its time-table explains.
+        self.timetables: dict[int, tuple[list[Task], int]] = {}
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
         self.tasks: list[int] = []
         self.sizes: list[int] = []
@@ -330,8 +332,13 @@ class Propagators:
             ranked = [(x.start.index, x.parts()[2]) for x in c.intervals]
             fixed = all(x.parts()[1] < 0 for x in c.intervals)
             self.machines.append(ranked if fixed else [])
-            return no_overlap_filter([_task(x, 1) for x in c.intervals], self.offsets)
+            tasks = [_task(x, 1) for x in c.intervals]
+            if c is self.adding:
+                self.timetables[len(self.propagators)] = (tasks, 1)
+            return no_overlap_filter(tasks, self.offsets)
         tasks = [_task(x, d) for x, d in zip(c.intervals, c.demands, strict=True)]
+        if c is self.adding:
+            self.timetables[len(self.propagators)] = (tasks, c.capacity)
         return cumulative_filter(tasks, c.capacity, self.offsets)
 
     def _combined(self, c: Function | AllOf | AnyOf | Truth) -> Propagator:
