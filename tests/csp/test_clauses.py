@@ -20,6 +20,7 @@ from lazyfun.csp import (
     Quality,
     all_different,
     cumulative,
+    if_then,
     maximum,
     no_overlap,
 )
@@ -29,6 +30,7 @@ from lazyfun.csp.clauses.engine import LearningSolutions
 from lazyfun.csp.clauses.explanations import (
     Literal,
     by_bounds,
+    by_guards,
     by_others,
     by_ranges,
     by_scope,
@@ -39,6 +41,7 @@ from lazyfun.csp.clauses.store import Learnt
 from lazyfun.csp.clauses.trail import Trail, clause_cause
 from lazyfun.csp.examples import golomb_model, queens_model, random_csp_model
 from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
+from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
 from tests.csp.brute import brute_force
 from tests.csp.test_learning import _score, small_models
@@ -225,6 +228,53 @@ def test_time_table_explanations_are_sound(data: st.DataObject, capacity: int, o
         left = [[v for v in vs if allowed[j] >> v & 1] for j, vs in enumerate(values)]
         for point in product(*left):
             assert not _holds(tasks, capacity, list(point)), (i, removed, literals, point)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    st.data(),
+    st.lists(st.integers(-2, 2), min_size=3, max_size=3).filter(lambda cs: sum(map(bool, cs)) > 1),
+    st.integers(-4, 4),
+    st.sampled_from(["<=", ">=", "<"]),
+    st.booleans(),
+)
+def test_guarded_row_explanations_are_sound(
+    data: st.DataObject, coefficients: list[int], constant: int, op: str, reified: bool
+) -> None:
+    """``if_then(b == 1, row)`` and ``b == truth(row)``: whatever their propagator did,
+    its explanation with the constraint rules out what it struck (brute force)."""
+    m = Model()
+    xs = [m.decision(f"x{k}", Domain.integer_range(0, 3)) for k in range(3)]
+    expr = sum((a * x for a, x in zip(coefficients, xs, strict=True)), start=xs[0] * 0) + constant
+    row = {"<=": expr <= 0, ">=": expr >= 0, "<": expr < 0}[op]
+    if reified:
+        m.truth(row)
+    else:
+        b = m.decision("b", Domain.integer_range(0, 1))
+        m.add_constraint("guarded", if_then(b == 1, row))
+    compiled = Propagators(m.decisions, list(m.constraints.values()))
+    ((k, guards),) = compiled.guarded.items()
+    scope = tuple(dict.fromkeys(compiled.scopes[k]))
+    start = list(compiled.start)
+    explain = by_guards(guards, scope, start)
+    bits = [[1 << v for v in range(w.bit_length()) if w >> v & 1] for w in start]
+    doms = [sum(data.draw(st.sets(st.sampled_from(these), min_size=1))) for these in bits]
+    before = list(doms)
+    changes = compiled.propagators[k](doms)
+    asked = [(i, before[i] & ~doms[i]) for i in scope if doms[i] != before[i]]
+    if changes is None:
+        asked = [(-1, 0)]
+    for i, removed in asked:
+        literals = explain([before[j] for j in scope], i, removed)
+        assert all(before[j] & ~mask == 0 for j, mask in literals)  # true then
+        allowed = list(start)
+        for j, mask in literals:
+            allowed[j] &= mask
+        if i >= 0:
+            allowed[i] &= removed
+        left = [[v for v in range(w.bit_length()) if w >> v & 1] for w in allowed]
+        for point in product(*left):
+            assert not all(c.holds(point) for c in m.constraints.values()), (i, literals, point)
 
 
 def test_analysis_finds_the_first_uip_and_the_level_to_back_up_to() -> None:

@@ -41,6 +41,7 @@ from lazyfun.csp.clauses.explanations import (
     Literal,
     at_most,
     by_bounds,
+    by_guards,
     by_others,
     by_ranges,
     by_scope,
@@ -131,6 +132,8 @@ class LearningSolutions(Solutions):
         c = self._compiled
         if k in c.rows:
             return by_bounds(*c.rows[k], scope, c.start)
+        if k in c.guarded:
+            return by_guards(c.guarded[k], scope, c.start)
         if k in c.timetables:
             return by_time_table(*c.timetables[k], scope, c.start, c.offsets)
         kind = c.explained.get(k, "")

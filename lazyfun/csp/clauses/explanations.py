@@ -35,6 +35,7 @@ __all__ = [
     "at_least",
     "at_most",
     "by_bounds",
+    "by_guards",
     "by_others",
     "by_ranges",
     "by_scope",
@@ -166,6 +167,44 @@ def by_bounds(
             if mask != whole:
                 found.append((j, mask))
         return found
+
+    return explain
+
+
+def by_guards(
+    guards: Sequence[tuple[int, int, Sequence[tuple[int, int, int]]]],
+    scope: Sequence[int],
+    start: Sequence[int],
+) -> Explainer:
+    """The explanation of a propagator of linear inequalities ``sum(a * x) + k <= 0``
+    each holding when its guard, a decision ``g``, takes a value of a mask (``if_then``'s
+    one, a reified inequality's two: when 1, and negated when 0).  With its guard sure,
+    a row narrows by bounds: the guard's literal and :func:`by_bounds` explain it (and a
+    failure); a guard's values struck because its row cannot hold are explained by the
+    row's failure.  Anything else by the scope's domains (:func:`by_scope`).
+
+    >>> guarded = by_guards([(0, 0b10, [(1, 1, 0), (2, -1, 0)])], (0, 1, 2), [0b11, 0b1111, 0b1111])
+    >>> guarded([0b10, 0b1100, 0b1111], 2, 0b0011)  # b = 1, x >= 2: y >= 2
+    [(0, 2), (1, 12)]
+    >>> guarded([0b11, 0b1100, 0b0011], 0, 0b10)  # x >= 2 > y: b = 0
+    [(1, 12), (2, 3)]
+    """
+    rows = [(g, mask, by_bounds(terms, False, scope, start)) for g, mask, terms in guards]
+    where = {j: n for n, j in enumerate(scope)}
+    fallback = by_scope(scope, start)
+
+    def explain(before: Sequence[int], i: int, removed: int) -> list[Literal]:
+        found: list[Literal] = []
+        for g, mask, row in rows:
+            if g == i and removed & mask:  # the guard's values struck: its row fails
+                found.extend(row(before, -1, 0))
+                removed &= ~mask
+            elif g != i and before[where[g]] & ~mask == 0:  # the guard sure: the row ran
+                sure = [(g, mask)] if start[g] & ~mask else []
+                return merged(sure + row(before, i, removed))
+        if i >= 0 and found and not removed:
+            return merged(found)
+        return fallback(before, i, removed)
 
     return explain
 

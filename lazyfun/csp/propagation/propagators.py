@@ -1,16 +1,15 @@
 """Propagators: each constraint of a model as a function that narrows domains in place.
 
-A domain is a bit set over the decision's offset: bit ``i`` of decision ``d``
-stands for ``offset[d] + i``.  A propagator takes the list of domains,
-narrows some of them, and returns the decisions it narrowed, or None when it
-finds the constraint cannot hold.  :class:`Propagators` compiles a model's
-constraints once and runs them to a fixpoint.
+A domain is a bit set over the decision's offset: bit ``i`` of decision ``d`` stands for
+``offset[d] + i``.  A propagator takes the list of domains, narrows some of them, and
+returns the decisions it narrowed, or None when it finds the constraint cannot hold.
+:class:`Propagators` compiles a model's constraints once and runs them to a fixpoint.
 
-The propagators: bounds reasoning for linear constraints (domain reasoning
-for ``x == y + k``), forward checking for ``!=``, ``abs`` and predicates
-(filter the last open decision's values), and for ``all_different`` removal
-of fixed values, the pigeonhole test, and hidden singles when the decisions
-must use every value they can take (:mod:`lazyfun.csp.propagation.distinct`).
+The propagators: bounds reasoning for linear constraints (domain reasoning for ``x == y +
+k``), forward checking for ``!=``, ``abs`` and predicates (filter the last open decision's
+values), and for ``all_different`` removal of fixed values, the pigeonhole test, and hidden
+singles when the decisions must use every value they can take
+(:mod:`lazyfun.csp.propagation.distinct`).
 
 Installed from source, this module is compiled with mypyc (see
 :mod:`lazyfun.compiled`); the code here is what runs either way.
@@ -145,6 +144,9 @@ class Propagators:
         # (all_different's own: by the values fixed, else as supported), "bounded" (it
         # reads only bounds: scheduling's, the goals' cuts, the relaxations).
         self.explained: dict[int, str] = {}
+        # Per propagator of inequalities each holding when a decision takes some values
+        # (if_then's, a reified one's two): (decision, values, terms), to explain by bounds.
+        self.guarded: dict[int, list[tuple[int, int, Terms]]] = {}
         # Per scheduling propagator, its tasks and capacity: what its time-table explains.
         self.timetables: dict[int, tuple[list[Task], int]] = {}
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
@@ -310,6 +312,10 @@ class Propagators:
         if isinstance(c, Table):
             return table_filter(c.scope, c.rows, self.offsets)
         if isinstance(c, IfThen):
+            row, meets = self._inequality(c.then), self._unary(c.condition)
+            apart = not set(c.condition.scope) & set(c.then.scope)
+            if c is self.adding and row is not None and meets is not None and apart:
+                self.guarded[len(self.propagators)] = [(c.condition.scope[0], meets, row)]
             return if_then_filter(c.condition, self.compile(c.then), c.then.scope, self.offsets)
         scope = [d.index for d in c.decisions]
         return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
@@ -390,8 +396,19 @@ class Propagators:
             and c.truth.index not in condition.scope
             and not (condition.op == "==" and len(condition.scope) == 2)  # holes matter
         ):
+            row, r = self._inequality(condition), c.truth.index
+            if row is not None and c is self.adding:  # 1: the row holds, 0: its negation
+                turned = [(i, -a, off) for i, a, off in row]
+                self.guarded[len(self.propagators)] = [(r, 0b10, row), (r, 0b01, turned)]
             return reified_linear_filter(c.truth.index, condition, holds, fails, self.offsets)
         return truth_filter(c.truth.index, holds, fails, c.scope)
+
+    def _inequality(self, c: Constraint) -> Terms | None:
+        """A linear inequality's terms as ``sum(a * x) + k <= 0``; None for the rest."""
+        if not isinstance(c, Linear) or c.op in ("==", "!="):
+            return None
+        terms = self._terms(c.expr)
+        return [(i, -a, off) for i, a, off in terms] if c.op in (">=", ">") else terms
 
     def _unary(self, c: Constraint) -> int | None:
         """The values (a bit set over its offset) that the one decision of ``c`` meets
