@@ -488,6 +488,12 @@ def test_the_command_line_in_process_takes_every_flag_and_says_a_bad_file_in_one
     assert "Y = 2;\n----------\n==========\n" in shown.out
     assert "%%%mzn-stat" in shown.out
     assert "one worker only; -p 4 is ignored" in shown.err
+    # with a time limit, clause learning has the second half (settled before: no nogood)
+    assert main([str(path), "-t", "10000", "-s"]) == 0
+    assert "%%%mzn-stat: nogoods=0\n" in capsys.readouterr().out
+    assert main([str(path), "-t", "10000", "-s", "--alone"]) == 0
+    alone = capsys.readouterr().out
+    assert "Y = 2;\n----------\n" in alone and "nogoods" not in alone
     bad = tmp_path / "bad.fzn"
     bad.write_text("var 1..3: x;\nconstraint no_such_builtin(x);\nsolve satisfy;\n")
     assert main([str(bad)]) == 2

@@ -150,6 +150,18 @@ class LearningSolutions(Solutions):
         """How many nogoods were learnt so far."""
         return len(self.store.literals)
 
+    def start_from(self, best: Solution) -> None:
+        """Search only for solutions better than ``best``, a solution of the same model
+        with its goals' values (another search's), each decision's value in it tried first;
+        called before the stream starts.  Searched to its end, the stream ends with
+        ``best`` proved optimal unless it found better."""
+        c = self._compiled
+        assert best.values is not None and self._signs, "start_from needs a goal's solution"
+        c.goal.improve_on([c.goal.value(k, best.values) for k in range(len(self._signs))])
+        self.best = best
+        self._best = [1 << (v - off) for v, off in zip(best.values, c.offsets, strict=True)]
+        self._phase = list(self._best)
+
     def _run(self) -> Iterator[Solution]:
         c, trail = self._compiled, self.trail
         if all(check(trail.doms) is not None for check in c.constant):

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import TextIO
 
 from lazyfun.csp.clauses.engine import LearningSolutions
+from lazyfun.csp.clauses.portfolio import Portfolio
 from lazyfun.csp.flatzinc.builder import FlatZinc
 from lazyfun.csp.flatzinc.reader import read
 from lazyfun.csp.flatzinc.text import FlatZincError
@@ -52,6 +53,7 @@ def solve(
     init_time: float | None = None,
     lns: bool = False,
     learn: Learning = False,
+    portfolio: bool = True,
 ) -> None:
     """Solve ``fz`` and write its solutions to ``out`` in the FlatZinc protocol.
 
@@ -67,6 +69,10 @@ def solve(
     With ``learn`` (``--learn``), the runs keep what they refuted as nogoods (see
     :mod:`lazyfun.csp.search.learning`); with ``learn="clauses"`` (``--clauses``), every
     failure gives a nogood (lazy clause generation: :mod:`lazyfun.csp.clauses.engine`).
+    With neither, a ``time_limit`` and ``portfolio``, the search (restarts, ``lns``) takes
+    the first half of the time and, unless it settled the model, lazy clause generation
+    the rest, from its best solution (:mod:`lazyfun.csp.clauses.portfolio`); not when
+    every solution of a satisfaction model is asked for.
     ``time_limit`` is in seconds; ``=====UNKNOWN=====`` when it ends the search
     before a solution.
     ``statistics`` adds the search's nodes, failures, propagations and time as
@@ -80,7 +86,10 @@ def solve(
         return
     satisfy = fz.goal == "satisfy"
     started = time.perf_counter()
-    stream = _searched(fz, time_limit, lns=lns, learn=learn)
+    stream: Solutions | Portfolio = _searched(fz, time_limit, lns=lns, learn=learn)
+    if portfolio and learn is False and time_limit is not None and not (satisfy and all_solutions):
+        assert isinstance(stream, Solutions)
+        stream = Portfolio(stream, lambda left: _clauses(fz, left), time_limit)
     shown: tuple[int, ...] | None = None
     seen: set[str] = set()
     last: Solution | None = None
@@ -107,7 +116,9 @@ def solve(
         _statistics(stream, time.perf_counter() - started, init_time, target)
 
 
-def _statistics(stream: Solutions, elapsed: float, init_time: float | None, target: TextIO) -> None:
+def _statistics(
+    stream: Solutions | Portfolio, elapsed: float, init_time: float | None, target: TextIO
+) -> None:
     """The search's figures as ``%%%mzn-stat:`` lines (see :func:`solve`)."""
     if init_time is not None:
         target.write(f"%%%mzn-stat: initTime={init_time:.3f}\n")
@@ -118,7 +129,7 @@ def _statistics(stream: Solutions, elapsed: float, init_time: float | None, targ
     )
     if stream.lns is not None:
         target.write(f"%%%mzn-stat: lnsRounds={stream.lns.rounds}\n")
-    if stream.learnt is not None or isinstance(stream, LearningSolutions):
+    if isinstance(stream, Portfolio | LearningSolutions) or stream.learnt is not None:
         target.write(f"%%%mzn-stat: nogoods={stream.nogoods}\n")
     target.write("%%%mzn-stat-end\n")
 
@@ -135,6 +146,13 @@ def _searched(
     if stream.lns is not None:
         own = [i for i in stream.lns.candidates if i not in fz.introduced]
         stream.lns.candidates = own or stream.lns.candidates
+    return stream
+
+
+def _clauses(fz: FlatZinc, time_limit: float) -> LearningSolutions:
+    """``fz``'s solutions searched by lazy clause generation."""
+    stream = fz.model.solutions(time_limit=time_limit, learn="clauses")
+    assert isinstance(stream, LearningSolutions)
     return stream
 
 
@@ -162,13 +180,15 @@ def run(
     free_search: bool = False,
     statistics: bool = False,
     learn: Learning = False,
+    portfolio: bool = True,
 ) -> None:
     """Read the ``.fzn`` file at ``path``, solve it and write the solutions to ``out``
     (standard output by default) in the FlatZinc protocol (see :func:`solve`;
     ``time_limit`` in seconds, reading the file included: MiniZinc's limit is the
     whole run's); ``free_search`` (``-f``) leaves out the search annotations and searches
     large neighbourhoods (``lns``); ``learn`` (``--learn``) records nogoods from restarts,
-    ``learn="clauses"`` (``--clauses``) learns from every failure."""
+    ``learn="clauses"`` (``--clauses``) learns from every failure; with neither, and
+    ``portfolio`` (not ``--alone``), half the time goes to learning from every failure."""
     started = time.perf_counter()
     fz = read(path, free_search=free_search)
     init_time = time.perf_counter() - started
@@ -183,12 +203,13 @@ def run(
         init_time=init_time,
         lns=free_search,
         learn=learn,
+        portfolio=portfolio,
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lazyfun.csp.flatzinc FILE.fzn [-a] [-i] [-t MS] [-f] [-s] [-p N]
-    [--learn | --clauses]``."""
+    [--learn | --clauses | --alone]``."""
     parser = argparse.ArgumentParser(
         prog="python -m lazyfun.csp.flatzinc",
         description="Solve a FlatZinc model with lazyfun.csp.",
@@ -223,6 +244,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="learn a nogood from every failure (lazy clause generation)",
     )
+    parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="with a time limit, search by restarts all the time (by default, lazy clause "
+        "generation takes the second half)",
+    )
     args = parser.parse_args(argv)
     if args.parallel is not None and args.parallel > 1:
         print(f"{parser.prog}: one worker only; -p {args.parallel} is ignored", file=sys.stderr)
@@ -234,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             free_search=args.free_search,
             statistics=args.statistics,
             learn="clauses" if args.clauses else args.learn,
+            portfolio=not args.alone,
         )
     except (FlatZincError, OSError) as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)

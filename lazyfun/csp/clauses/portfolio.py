@@ -1,0 +1,93 @@
+"""Two searches of one model, one after the other, as one stream of solutions.
+
+The depth-first search with restarts proves fast what propagation and a good branching
+settle (``all_different`` puzzles, tight annotations), and lazy clause generation what
+needs memory of its failures (schedules, planning: see :mod:`lazyfun.csp.clauses.engine`);
+neither is the better on every model.  :class:`Portfolio` gives the first a share of the
+time; unless it settled the model by then, the second takes the rest, searching only for
+better than the best the first found, from that solution's values.  Each solution is
+yielded as its search finds it; a search that ends within its time proves what it
+found (or that there is nothing), so the stream ends as a single search's would.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+from lazyfun.csp.clauses.engine import LearningSolutions
+from lazyfun.csp.modelling.results import Solution
+from lazyfun.csp.search.lns import Neighbourhoods
+from lazyfun.csp.search.solver import Solutions
+
+__all__ = ["FIRST_SHARE", "Portfolio"]
+
+FIRST_SHARE = 0.5
+"""The depth-first search's share of the time."""
+
+
+class Portfolio:
+    """``first`` for :data:`FIRST_SHARE` of ``time_limit`` seconds (counted from now),
+    then, unless it settled the model, the stream ``second(seconds left)`` makes, started
+    from the best solution ``first`` found (:meth:`LearningSolutions.start_from`).
+    ``nodes``, ``failures`` and ``propagations`` add up both searches', ``stopped_by``
+    is the last one's."""
+
+    def __init__(
+        self,
+        first: Solutions,
+        second: Callable[[float], LearningSolutions],
+        time_limit: float,
+    ) -> None:
+        self.first = first
+        self.second: LearningSolutions | None = None
+        self._make = second
+        self._ends = time.perf_counter() + time_limit
+        first.time_limit = FIRST_SHARE * time_limit
+        self.stopped_by: str | None = None
+        self._stream = self._run()
+
+    def __iter__(self) -> Portfolio:
+        return self
+
+    def __next__(self) -> Solution:
+        return next(self._stream)
+
+    def _run(self) -> Iterator[Solution]:
+        yield from self.first
+        if self.first.stopped_by is None:  # settled
+            return
+        second = self._make(max(0.0, self._ends - time.perf_counter()))
+        self.second = second
+        if self.first.best is not None:
+            second.start_from(self.first.best)
+        yield from second
+        self.stopped_by = second.stopped_by
+
+    def _searches(self) -> list[Solutions]:
+        return [self.first] if self.second is None else [self.first, self.second]
+
+    @property
+    def nodes(self) -> int:
+        """The branchings of both searches."""
+        return sum(s.nodes for s in self._searches())
+
+    @property
+    def failures(self) -> int:
+        """The dead ends of both searches."""
+        return sum(s.failures for s in self._searches())
+
+    @property
+    def propagations(self) -> int:
+        """The propagator runs of both searches."""
+        return sum(s.propagations for s in self._searches())
+
+    @property
+    def nogoods(self) -> int:
+        """The nogoods the second search learnt (0 before it starts)."""
+        return 0 if self.second is None else self.second.nogoods
+
+    @property
+    def lns(self) -> Neighbourhoods | None:
+        """The first search's large neighbourhoods, if it searches them."""
+        return self.first.lns
