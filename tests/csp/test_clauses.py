@@ -30,6 +30,7 @@ from lazyfun.csp.clauses.engine import LearningSolutions
 from lazyfun.csp.clauses.explanations import (
     Literal,
     by_bounds,
+    by_element,
     by_guards,
     by_others,
     by_ranges,
@@ -40,6 +41,7 @@ from lazyfun.csp.clauses.explanations import (
 from lazyfun.csp.clauses.store import Learnt
 from lazyfun.csp.clauses.trail import Trail, clause_cause
 from lazyfun.csp.examples import golomb_model, queens_model, random_csp_model
+from lazyfun.csp.modelling.relations import Element
 from lazyfun.csp.propagation.disjunctive import Task, cumulative_filter, no_overlap_filter
 from lazyfun.csp.propagation.propagators import Propagators
 from tests.budget import examples
@@ -275,6 +277,45 @@ def test_guarded_row_explanations_are_sound(
         left = [[v for v in range(w.bit_length()) if w >> v & 1] for w in allowed]
         for point in product(*left):
             assert not all(c.holds(point) for c in m.constraints.values()), (i, literals, point)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.data())
+def test_element_explanations_are_sound(data: st.DataObject) -> None:
+    """``r == [y0, y1, 2, y2][i]`` (``i`` may name no position, ``r`` has an offset):
+    whatever its propagator did, its explanation with the constraint rules out what it
+    struck (brute force)."""
+    m = Model()
+    r = m.decision("r", Domain.integer_range(1, 4))
+    i = m.decision("i", Domain.integer_range(0, 4))
+    ys = [m.decision(f"y{k}", Domain.integer_range(0, 3)) for k in range(3)]
+    m.add_constraint("element", Element(r, [ys[0], ys[1], 2, ys[2]], i))
+    compiled = Propagators(m.decisions, list(m.constraints.values()))
+    ((k, (result, index, items)),) = compiled.elements.items()
+    scope = tuple(dict.fromkeys(compiled.scopes[k]))
+    start, offsets = list(compiled.start), compiled.offsets
+    explain = by_element(result, index, items, scope, start, offsets)
+    bits = [[1 << v for v in range(w.bit_length()) if w >> v & 1] for w in start]
+    doms = [sum(data.draw(st.sets(st.sampled_from(these), min_size=1))) for these in bits]
+    before = list(doms)
+    changes = compiled.propagators[k](doms)
+    asked = [(j, before[j] & ~doms[j]) for j in scope if doms[j] != before[j]]
+    if changes is None:
+        asked = [(-1, 0)]
+    for j, removed in asked:
+        literals = explain([before[n] for n in scope], j, removed)
+        assert all(before[n] & ~mask == 0 for n, mask in literals)  # true then
+        allowed = list(start)
+        for n, mask in literals:
+            allowed[n] &= mask
+        if j >= 0:
+            allowed[j] &= removed
+        left = [
+            [offsets[n] + v for v in range(w.bit_length()) if w >> v & 1]
+            for n, w in enumerate(allowed)
+        ]
+        for point in product(*left):
+            assert not all(c.holds(point) for c in m.constraints.values()), (j, literals, point)
 
 
 def test_analysis_finds_the_first_uip_and_the_level_to_back_up_to() -> None:

@@ -41,6 +41,7 @@ from lazyfun.csp.clauses.explanations import (
     Literal,
     at_most,
     by_bounds,
+    by_element,
     by_guards,
     by_others,
     by_ranges,
@@ -132,6 +133,8 @@ class LearningSolutions(Solutions):
         c = self._compiled
         if k in c.rows:
             return by_bounds(*c.rows[k], scope, c.start)
+        if k in c.elements:
+            return by_element(*c.elements[k], scope, c.start, c.offsets)
         if k in c.guarded:
             return by_guards(c.guarded[k], scope, c.start)
         if k in c.timetables:

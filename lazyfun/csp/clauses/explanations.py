@@ -35,6 +35,7 @@ __all__ = [
     "at_least",
     "at_most",
     "by_bounds",
+    "by_element",
     "by_guards",
     "by_others",
     "by_ranges",
@@ -204,6 +205,64 @@ def by_guards(
                 return merged(sure + row(before, i, removed))
         if i >= 0 and found and not removed:
             return merged(found)
+        return fallback(before, i, removed)
+
+    return explain
+
+
+def by_element(
+    result: int,
+    index: int,
+    items: Sequence[tuple[int, int]],
+    scope: Sequence[int],
+    start: Sequence[int],
+    offsets: Sequence[int],
+) -> Explainer:
+    """``element``'s explanation by values (``result == items[index]``, an item
+    ``(decision, 0)`` or ``(-1, number)``): a position struck from the index because its
+    item cannot take a value the result can is explained by the result's domain and that
+    item's ``[y not in it]``; a value struck from the result by the index's domain and,
+    for each item there, ``[y != v]``; a failure by all of those; an item narrowed once
+    the index is fixed, by the index and the result.  Anything else by the scope's
+    domains (:func:`by_scope`).
+
+    >>> explain = by_element(0, 1, [(2, 0), (3, 0)], (0, 1, 2, 3), [0b11] * 4, [0] * 4)
+    >>> explain([0b10, 0b11, 0b01, 0b11], 1, 0b01)  # r = 1, y0 = 0: not position 0
+    [(0, 2), (2, 1)]
+    """
+    where = {j: n for n, j in enumerate(scope)}
+    fallback = by_scope(scope, start)
+
+    def onto(k: int, bits: int) -> int:
+        """The result's values ``bits`` as item ``k``'s decision's bits."""
+        move = offsets[items[k][0]] - offsets[result]
+        return bits >> move if move >= 0 else bits << -move
+
+    def unlike(positions: int, values: int) -> list[Literal]:
+        """For each item at index ``positions`` (bits), ``[y not in values]``."""
+        found: list[Literal] = []
+        while positions:
+            bit = positions & -positions
+            positions ^= bit
+            k = offsets[index] + bit.bit_length() - 1
+            if 0 <= k < len(items) and items[k][0] >= 0:
+                j = items[k][0]
+                found.append((j, start[j] & ~onto(k, values)))
+        return found
+
+    def known(i: int, bits: int) -> list[Literal]:
+        return [(i, bits)] if bits != start[i] else []
+
+    def explain(before: Sequence[int], i: int, removed: int) -> list[Literal]:
+        res, idx = before[where[result]], before[where[index]]
+        if i == index:
+            return merged(known(result, res) + unlike(removed, res))
+        if i == result:
+            return merged(known(index, idx) + unlike(idx, removed))
+        if i < 0:
+            return merged(known(result, res) + known(index, idx) + unlike(idx, res))
+        if not idx & (idx - 1):
+            return merged(known(result, res) + known(index, idx))
         return fallback(before, i, removed)
 
     return explain

@@ -134,21 +134,19 @@ class Propagators:
         self.ties: list[tuple[int, int, int]] = []
         self.groups: list[tuple[int, ...]] = []
         self.adding: Constraint | None = None
-        # Per propagator of linear bounds reasoning (a constraint's, or the one goal's
-        # cut), its terms and whether it is an equality: what explains its runs by bounds
-        # (see lazyfun.csp.clauses.explanations), noted as each is compiled.
+        # What explains a propagator's runs better than its scope's domains (see
+        # lazyfun.csp.clauses.explanations), noted as each is compiled: a row of linear
+        # bounds reasoning (a constraint's, the one goal's cut) and whether it is an
+        # equality; "supported" (forward checking, tables), "distinct" (all_different's),
+        # "bounded" (reading bounds only: scheduling's, the cuts, the relaxations);
+        # inequalities each holding when a decision takes some values (if_then's, a
+        # reified one's two); a time-table's tasks and capacity; an element's result,
+        # index and items.
         self.rows: dict[int, tuple[Terms, bool]] = {}
-        # How a propagator's runs are explained where it is not by its scope's domains
-        # (see lazyfun.csp.clauses.explanations): "supported" (it narrows a decision to
-        # the values the others' domains support: forward checking, tables), "distinct"
-        # (all_different's own: by the values fixed, else as supported), "bounded" (it
-        # reads only bounds: scheduling's, the goals' cuts, the relaxations).
         self.explained: dict[int, str] = {}
-        # Per propagator of inequalities each holding when a decision takes some values
-        # (if_then's, a reified one's two): (decision, values, terms), to explain by bounds.
         self.guarded: dict[int, list[tuple[int, int, Terms]]] = {}
-        # Per scheduling propagator, its tasks and capacity: what its time-table explains.
         self.timetables: dict[int, tuple[list[Task], int]] = {}
+        self.elements: dict[int, tuple[int, int, list[tuple[int, int]]]] = {}
         # The starts of the scheduling constraints' intervals, for SetTimes branching.
         self.tasks: list[int] = []
         self.sizes: list[int] = []
@@ -157,8 +155,7 @@ class Propagators:
         # (an interval of variable size leaves the list empty), for ranking.
         self.machines: list[list[tuple[int, int]]] = []
         # How many times a propagator has run, and how many times one failed.
-        self.propagations = 0
-        self.failures = 0
+        self.propagations = self.failures = 0
         for constraint in constraints:
             self._add(constraint)
         for chain in chains(self.groups, self.ties, self.offsets):
@@ -308,6 +305,8 @@ class Propagators:
         :mod:`lazyfun.csp.propagation.filters`."""
         if isinstance(c, Element):
             items = [(x.index, 0) if isinstance(x, Decision) else (-1, x) for x in c.items]
+            if c is self.adding:
+                self.elements[len(self.propagators)] = (c.result.index, c.index.index, items)
             return element_filter(c.result.index, c.index.index, items, self.offsets)
         if isinstance(c, Table):
             return table_filter(c.scope, c.rows, self.offsets)
