@@ -6,6 +6,7 @@ of the store made frequent."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise, product
 
 import pytest
@@ -28,6 +29,7 @@ from lazyfun.csp.clauses import engine
 from lazyfun.csp.clauses.analysis import analyse
 from lazyfun.csp.clauses.engine import LearningSolutions
 from lazyfun.csp.clauses.explanations import (
+    Explainer,
     Literal,
     by_bounds,
     by_element,
@@ -256,45 +258,22 @@ def test_guarded_row_explanations_are_sound(
         m.add_constraint("guarded", if_then(b == 1, row))
     compiled = Propagators(m.decisions, list(m.constraints.values()))
     ((k, guards),) = compiled.guarded.items()
-    scope = tuple(dict.fromkeys(compiled.scopes[k]))
-    start = list(compiled.start)
-    explain = by_guards(guards, scope, start)
-    bits = [[1 << v for v in range(w.bit_length()) if w >> v & 1] for w in start]
-    doms = [sum(data.draw(st.sets(st.sampled_from(these), min_size=1))) for these in bits]
-    before = list(doms)
-    changes = compiled.propagators[k](doms)
-    asked = [(i, before[i] & ~doms[i]) for i in scope if doms[i] != before[i]]
-    if changes is None:
-        asked = [(-1, 0)]
-    for i, removed in asked:
-        literals = explain([before[j] for j in scope], i, removed)
-        assert all(before[j] & ~mask == 0 for j, mask in literals)  # true then
-        allowed = list(start)
-        for j, mask in literals:
-            allowed[j] &= mask
-        if i >= 0:
-            allowed[i] &= removed
-        left = [[v for v in range(w.bit_length()) if w >> v & 1] for w in allowed]
-        for point in product(*left):
-            assert not all(c.holds(point) for c in m.constraints.values()), (i, literals, point)
+    _rules_out(data, m, compiled, k, lambda scope: by_guards(guards, scope, compiled.start))
 
 
-@settings(max_examples=examples(200), deadline=None)
-@given(st.data())
-def test_element_explanations_are_sound(data: st.DataObject) -> None:
-    """``r == [y0, y1, 2, y2][i]`` (``i`` may name no position, ``r`` has an offset):
-    whatever its propagator did, its explanation with the constraint rules out what it
-    struck (brute force)."""
-    m = Model()
-    r = m.decision("r", Domain.integer_range(1, 4))
-    i = m.decision("i", Domain.integer_range(0, 4))
-    ys = [m.decision(f"y{k}", Domain.integer_range(0, 3)) for k in range(3)]
-    m.add_constraint("element", Element(r, [ys[0], ys[1], 2, ys[2]], i))
-    compiled = Propagators(m.decisions, list(m.constraints.values()))
-    ((k, (result, index, items)),) = compiled.elements.items()
+def _rules_out(
+    data: st.DataObject,
+    m: Model,
+    compiled: Propagators,
+    k: int,
+    explainer: Callable[[tuple[int, ...]], Explainer],
+) -> None:
+    """Propagator ``k`` run on domains drawn within the first ones: each explanation
+    ``explainer(scope)`` gives of what it did, with ``m``'s constraints, rules out what it
+    struck (all, for a failure) on the first domains (brute force), and is true then."""
     scope = tuple(dict.fromkeys(compiled.scopes[k]))
     start, offsets = list(compiled.start), compiled.offsets
-    explain = by_element(result, index, items, scope, start, offsets)
+    explain = explainer(scope)
     bits = [[1 << v for v in range(w.bit_length()) if w >> v & 1] for w in start]
     doms = [sum(data.draw(st.sets(st.sampled_from(these), min_size=1))) for these in bits]
     before = list(doms)
@@ -316,6 +295,29 @@ def test_element_explanations_are_sound(data: st.DataObject) -> None:
         ]
         for point in product(*left):
             assert not all(c.holds(point) for c in m.constraints.values()), (j, literals, point)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.data())
+def test_element_explanations_are_sound(data: st.DataObject) -> None:
+    """``r == [y0, y1, 2, y2][i]`` (``i`` may name no position, ``r`` has an offset):
+    whatever its propagator did, its explanation with the constraint rules out what it
+    struck (brute force)."""
+    m = Model()
+    r = m.decision("r", Domain.integer_range(1, 4))
+    i = m.decision("i", Domain.integer_range(0, 4))
+    ys = [m.decision(f"y{k}", Domain.integer_range(0, 3)) for k in range(3)]
+    m.add_constraint("element", Element(r, [ys[0], ys[1], 2, ys[2]], i))
+    compiled = Propagators(m.decisions, list(m.constraints.values()))
+    ((k, (result, index, items)),) = compiled.elements.items()
+    start, offsets = compiled.start, compiled.offsets
+    _rules_out(
+        data,
+        m,
+        compiled,
+        k,
+        lambda scope: by_element(result, index, items, scope, start, offsets),
+    )
 
 
 def test_analysis_finds_the_first_uip_and_the_level_to_back_up_to() -> None:
