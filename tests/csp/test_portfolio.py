@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
 from hypothesis import assume, given, settings
 
-from lazyfun.csp import Model, Quality
+from lazyfun.csp import Domain, Model, ModelError, Quality
 from lazyfun.csp.clauses.engine import LearningSolutions
 from lazyfun.csp.clauses.portfolio import Portfolio
 from lazyfun.csp.examples import golomb_model
 from tests.budget import examples
 from tests.csp.test_learning import _score, small_models
+
+pytestmark = pytest.mark.compiled  # run again from source by `make unit`
 
 
 def _clauses(m: Model, time_limit: float) -> LearningSolutions:
@@ -79,3 +82,12 @@ def test_the_time_is_shared_and_the_second_stops_at_the_end() -> None:
     assert first.stopped_by == "time_limit" and portfolio.second is not None
     assert portfolio.second.time_limit is not None and portfolio.second.time_limit <= 0.4
     assert portfolio.stopped_by == "time_limit"
+
+
+def test_start_from_needs_a_goal() -> None:
+    m = Model()
+    x = m.decision("x", Domain.integer_range(0, 3))
+    m.add_constraint("two", x == 2)
+    (found,) = m.solutions()
+    with pytest.raises(ModelError, match="goals"):
+        _clauses(m, 1.0).start_from(found)

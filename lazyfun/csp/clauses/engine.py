@@ -52,6 +52,7 @@ from lazyfun.csp.clauses.explanations import (
 from lazyfun.csp.clauses.store import Learnt
 from lazyfun.csp.clauses.trail import Trail, clause_cause
 from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
+from lazyfun.csp.modelling.domain import ModelError
 from lazyfun.csp.modelling.results import Decisions, Quality, Solution
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.restarts import luby
@@ -159,7 +160,8 @@ class LearningSolutions(Solutions):
         called before the stream starts.  Searched to its end, the stream ends with
         ``best`` proved optimal unless it found better."""
         c = self._compiled
-        assert best.values is not None and self._signs, "start_from needs a goal's solution"
+        if best.values is None or not self._signs:
+            raise ModelError("start_from takes a solution, and a model with goals")
         c.goal.improve_on([c.goal.value(k, best.values) for k in range(len(self._signs))])
         self.best = best
         self._best = [1 << (v - off) for v, off in zip(best.values, c.offsets, strict=True)]
