@@ -342,11 +342,12 @@ class TimeTable:
         while rest:
             s = self.offsets[i] + low(rest)
             ends = [min(b - 1, s + w[2] - 1) for a, b in spans if a < s + w[2] and b > s]
-            more = self.covering(windows, max(ends), room) if ends else None
+            t = max(ends, default=s - 1)  # the latest overloaded time s reaches
+            more = self.covering(windows, t, room) if ends else None
             if more is None:
                 return self.ranges(before, i, removed)
             found.extend(more)
-            rest &= -1 << (max(ends) - self.offsets[i] + 1)  # the starts up to t run at t
+            rest &= -1 << (t - self.offsets[i] + 1)  # the starts up to t run at t
         return merged(found)
 
     def least(self, j: int, number: int, before: Sequence[int]) -> int:
