@@ -5,6 +5,7 @@ solve item, each with its line and its annotations (not yet a model: see
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeAlias, TypeVar
@@ -33,44 +34,83 @@ class FlatZincError(ValueError):
 # Reading the text: tokens, then items
 
 
+# Spaces, then one token: a comment, a newline, a float, an int (the float first, so that
+# ``1.5`` is one), a string, a name, punctuation, or any other character (an error: a
+# digit of another script among them).
 _TOKEN = re.compile(
     r"""
-    (?P<space>[ \t\r]+|%[^\n]*)
-  | (?P<newline>\n)
-  | (?P<float>-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+)
-  | (?P<int>-?0x[0-9a-fA-F]+|-?0o[0-7]+|-?\d+)
-  | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<ident>_*[A-Za-z][A-Za-z0-9_]*)
-  | (?P<punct>\.\.|::|[:;,\[\](){}=])
-  | (?P<error>.)
+    [ \t\r]*
+    ( %[^\n]*
+    | \n
+    | -?[0-9]+\.[0-9]+(?:[eE][-+]?[0-9]+)? | -?[0-9]+[eE][-+]?[0-9]+
+    | -?0x[0-9a-fA-F]+ | -?0o[0-7]+ | -?[0-9]+
+    | "(?:[^"\\\n]|\\.)*"
+    | _*[A-Za-z][A-Za-z0-9_]*
+    | \.\. | :: | [:;,\[\](){}=]
+    | [^ \t\r]
+    )
     """,
     re.VERBOSE,
 )
 
+# A token's kind by its first character; "-" and digits start numbers, and a token of one
+# character is an error unless it is punctuation, a digit or a letter.
+_KINDS = {
+    **dict.fromkeys(string.ascii_letters + "_", "ident"),
+    **dict.fromkeys(string.digits + "-", "number"),
+    **dict.fromkeys(":;,[](){}=.", "punct"),
+    '"': "string",
+    "%": "comment",
+    "\n": "newline",
+}
+_ALONE = frozenset(string.ascii_letters + string.digits + ":;,[](){}=")
 
-@dataclass(slots=True)
-class _Token:
-    kind: str
-    text: str
-    line: int
+
+def _kind(token: str) -> str:
+    """A token's kind: ``ident``, ``int``, ``float``, ``punct``, ``string``, ``comment``,
+    ``newline`` or ``error`` (a character no token starts with)."""
+    kind = _KINDS.get(token[0], "error")
+    if len(token) == 1 and token not in _ALONE and kind not in ("newline", "comment"):
+        return "error"
+    if kind == "number":
+        floating = "." in token or (("e" in token or "E" in token) and "x" not in token)
+        return "float" if floating else "int"
+    return kind
 
 
-def _tokens(text: str) -> list[_Token]:
-    """The tokens of ``text``, each with its line, spaces and comments left out."""
-    found: list[_Token] = []
+def _tokens(text: str) -> tuple[list[str], list[str], list[int]]:
+    """The tokens of ``text`` as three lists, their kinds, texts and lines, spaces and
+    comments left out, and an ``end`` token last."""
+    kinds: list[str] = []
+    texts: list[str] = []
+    lines: list[int] = []
     line = 1
-    for match in _TOKEN.finditer(text):
-        kind = match.lastgroup
+    for token in _TOKEN.findall(text):
+        kind = _kind(token)
         if kind == "newline":
             line += 1
         elif kind == "error":
-            at = match.start()
-            raise FlatZincError(f"line {line}: cannot read {text[at : at + 20]!r}")
-        elif kind != "space":
-            assert kind is not None
-            found.append(_Token(kind, match.group(), line))
-    found.append(_Token("end", "", line))
-    return found
+            raise FlatZincError(f"line {line}: cannot read {_error_text(text, line)!r}")
+        elif kind != "comment":
+            kinds.append(kind)
+            texts.append(token)
+            lines.append(line)
+    kinds.append("end")
+    texts.append("")
+    lines.append(line)
+    return kinds, texts, lines
+
+
+def _error_text(text: str, line: int) -> str:
+    """The 20 characters of ``text`` from the first on ``line`` no token starts with."""
+    at = 0
+    for _ in range(line - 1):
+        at = text.index("\n", at) + 1
+    for match in _TOKEN.finditer(text, at):
+        if _kind(match.group(1)) == "error":
+            at = match.start(1)
+            break
+    return text[at : at + 20]
 
 
 @dataclass(frozen=True)
@@ -128,52 +168,62 @@ class Item:
 
 class Parser:
     def __init__(self, text: str) -> None:
-        self.tokens = _tokens(text)
+        self.kinds, self.texts, self.lines = _tokens(text)
         self.at = 0
         self.annotating = False  # a float in an annotation is kept as its text
 
     @property
-    def token(self) -> _Token:
-        return self.tokens[self.at]
+    def kind(self) -> str:
+        """The kind of the token at hand."""
+        return self.kinds[self.at]
+
+    @property
+    def text(self) -> str:
+        """The text of the token at hand."""
+        return self.texts[self.at]
 
     def fail(self, why: str) -> FlatZincError:
-        return FlatZincError(f"line {self.token.line}: {why}")
+        return FlatZincError(f"line {self.lines[self.at]}: {why}")
 
-    def take(self, text: str | None = None, kind: str | None = None) -> _Token:
-        t = self.token
-        if (text is not None and t.text != text) or (kind is not None and t.kind != kind):
+    def take(self, text: str | None = None, kind: str | None = None) -> str:
+        """The text of the token at hand, which must be ``text`` or of ``kind``; then the next."""
+        at = self.at
+        found, its_kind = self.texts[at], self.kinds[at]
+        if (text is not None and found != text) or (kind is not None and its_kind != kind):
             wanted = repr(text) if text is not None else f"a{'n' if kind == 'int' else ''} {kind}"
-            shown = repr(t.text) if t.kind != "end" else "the end"
-            before = self.tokens[self.at - 1].line if self.at else t.line
-            if before < t.line:  # what is missing belongs to the line before
+            shown = repr(found) if its_kind != "end" else "the end"
+            line = self.lines[at]
+            before = self.lines[at - 1] if at else line
+            if before < line:  # what is missing belongs to the line before
                 raise FlatZincError(
-                    f"line {before}: expected {wanted}, found {shown} on line {t.line}"
+                    f"line {before}: expected {wanted}, found {shown} on line {line}"
                 )
             raise self.fail(f"expected {wanted}, found {shown}")
-        self.at += 1
-        return t
+        self.at = at + 1
+        return found
 
     def peek(self, text: str) -> bool:
-        return self.token.text == text and self.token.kind != "string"
+        at = self.at
+        return self.texts[at] == text and self.kinds[at] != "string"
 
     def items(self) -> list[Item]:
         found = []
-        while self.token.kind != "end":
+        while self.kind != "end":
             found.append(self.item())
         return found
 
     def item(self) -> Item:
-        line = self.token.line
+        line = self.lines[self.at]
         if self.peek("predicate"):
             while not self.peek(";"):
-                if self.token.kind == "end":
+                if self.kind == "end":
                     raise self.fail("a predicate item with no ';'")
                 self.at += 1
             self.take(";")
             return Item("predicate", line)
         if self.peek("constraint"):
             self.take()
-            name = self.take(kind="ident").text
+            name = self.take(kind="ident")
             args = self.arguments()
             annotations = self.annotations()
             self.take(";")
@@ -181,7 +231,7 @@ class Parser:
         if self.peek("solve"):
             self.take()
             annotations = self.annotations()
-            goal = self.take(kind="ident").text
+            goal = self.take(kind="ident")
             if goal not in ("satisfy", "minimize", "maximize"):
                 raise FlatZincError(f"line {line}: solve {goal}? (satisfy, minimize or maximize)")
             value = None if goal == "satisfy" else self.expr()
@@ -189,7 +239,7 @@ class Parser:
             return Item("solve", line, value=value, annotations=annotations, goal=goal)
         type_ = self.type()
         self.take(":")
-        name = self.take(kind="ident").text
+        name = self.take(kind="ident")
         annotations = self.annotations()
         value = None
         if self.peek("="):
@@ -218,7 +268,7 @@ class Parser:
         if var:
             self.take()
         if self.peek("int") or self.peek("bool") or self.peek("float"):
-            base = self.take().text
+            base = self.take()
             if base == "float":
                 raise self.fail("floats are not supported (lazyfun.csp solves over integers)")
             return Type(var, base, None, dims)
@@ -234,7 +284,7 @@ class Parser:
             else:
                 self.domain()
             return Type(var, "set", None, dims)
-        if self.token.kind == "float":
+        if self.kind == "float":
             raise self.fail("floats are not supported (lazyfun.csp solves over integers)")
         return Type(var, "int", self.domain(), dims)
 
@@ -257,7 +307,7 @@ class Parser:
         return found
 
     def integer(self) -> int:
-        return _int(self.take(kind="int").text)
+        return _int(self.take(kind="int"))
 
     def arguments(self) -> tuple[Ast, ...]:
         self.take("(")
@@ -282,31 +332,29 @@ class Parser:
         return found
 
     def expr(self) -> Ast:
-        t = self.token
-        if t.kind == "float" and self.annotating:
-            return self.take().text
-        if t.kind == "float":
-            raise self.fail(
-                f"floats are not supported (lazyfun.csp solves over integers): {t.text}"
-            )
-        if t.kind == "int":
+        kind, text = self.kind, self.text
+        if kind == "float" and self.annotating:
+            return self.take()
+        if kind == "float":
+            raise self.fail(f"floats are not supported (lazyfun.csp solves over integers): {text}")
+        if kind == "int":
             low = self.integer()
             if self.peek(".."):
                 self.take()
-                if self.token.kind == "float":
+                if self.kind == "float":
                     raise self.fail("floats are not supported (lazyfun.csp solves over integers)")
                 return Range(low, self.integer())
             return low
-        if t.kind == "string":
+        if kind == "string":
             self.take()
-            return t.text[1:-1]
+            return text[1:-1]
         if self.peek("{"):
             return SetLit(tuple(sorted(set(self.listed("{", "}", self.integer)))))
         if self.peek("["):
             return self.listed("[", "]", self.expr)
-        if t.kind == "ident":
-            return self.named(self.take().text)
-        raise self.fail(f"an expression, found {t.text or 'the end'!r}")
+        if kind == "ident":
+            return self.named(self.take())
+        raise self.fail(f"an expression, found {text or 'the end'!r}")
 
     def named(self, name: str) -> Ast:
         """What starts with a name: true, false, a call, an array's element, a name."""
