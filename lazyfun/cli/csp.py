@@ -105,7 +105,7 @@ def solve_command(
             all_solutions=every or intermediate,
             time_limit=None if time_limit is None else time_limit / 1000,
             statistics=statistics,
-            lns=free_search,
+            lns=True if free_search else None,
         )
 
 

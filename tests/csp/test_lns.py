@@ -1,7 +1,8 @@
 """Large neighbourhood search keeps branch and bound's answers: every solution holds the
 model, each strictly better than the last, and a run to its end proves the optimum the
 plain search proves; a seed gives one run.  On a travelling salesman's tour it reaches
-the optimum in fewer branchings, and FlatZinc's ``-f`` turns it on."""
+the optimum in fewer branchings; FlatZinc's runner takes one run in two for its rounds,
+and every run with ``-f``; runs of rounds that find nothing come less and less often."""
 
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ from lazyfun.csp import (
     total,
 )
 from lazyfun.csp.flatzinc import parse, run, solve
-from lazyfun.csp.flatzinc.protocol import _searched
-from lazyfun.csp.search.lns import LEAST, MOST, START, Neighbourhoods
+from lazyfun.csp.flatzinc.protocol import ROUNDS_EVERY, _searched
+from lazyfun.csp.search.lns import FARTHEST, LEAST, MOST, STALE_RUNS, START, Neighbourhoods
+from lazyfun.csp.search.restarts import IDLE_RUNS
 from tests.budget import examples
 
 pytestmark = pytest.mark.compiled  # run again from source by `make unit`
@@ -128,9 +130,11 @@ def goal_models(draw: st.DrawFn) -> Model:
     return m
 
 
-def _run(m: Model, *, lns: bool, nodes: int, seed: int = 0) -> list[Solution]:
+def _run(m: Model, *, lns: bool, nodes: int, seed: int = 0, every: int = 1) -> list[Solution]:
     stream = m.solutions(lns=lns, seed=seed)
     stream.restart_nodes = nodes  # short runs: many rounds on a small model
+    if stream.lns is not None:
+        stream.lns.every = every
     found = list(stream)
     assert lns is (stream.lns is not None)
     return found
@@ -149,10 +153,10 @@ def _held(m: Model, found: list[Solution]) -> None:
 
 
 @settings(max_examples=examples(200), deadline=None)
-@given(goal_models(), st.sampled_from([1, 2, 5]), st.integers(0, 3))
-def test_lns_keeps_branch_and_bounds_answers(m: Model, nodes: int, seed: int) -> None:
+@given(goal_models(), st.sampled_from([1, 2, 5]), st.integers(0, 3), st.sampled_from([1, 2]))
+def test_lns_keeps_branch_and_bounds_answers(m: Model, nodes: int, seed: int, every: int) -> None:
     plain = _run(m, lns=False, nodes=0)
-    found = _run(m, lns=True, nodes=nodes, seed=seed)
+    found = _run(m, lns=True, nodes=nodes, seed=seed, every=every)
     _held(m, plain)
     _held(m, found)
     if not plain:
@@ -160,7 +164,7 @@ def test_lns_keeps_branch_and_bounds_answers(m: Model, nodes: int, seed: int) ->
         return
     assert plain[-1].quality is found[-1].quality is Quality.OPTIMAL
     assert found[-1].objective == plain[-1].objective
-    again = _run(m, lns=True, nodes=nodes, seed=seed)
+    again = _run(m, lns=True, nodes=nodes, seed=seed, every=every)
     assert [s.values for s in again] == [s.values for s in found]  # a seed, one run
 
 
@@ -204,6 +208,39 @@ def _reached(m: Model, lns: bool) -> tuple[int, int]:
     return seen[-1][0], next(nodes for value, nodes, _ in seen if value == seen[-1][0])
 
 
+def _runs_of_rounds(n: Neighbourhoods, found: list[bool]) -> str:
+    """Which runs ``n`` makes runs of rounds (``R``) and which not (``.``), each run of rounds
+    finding better or not as ``found`` says in turn."""
+    taken, outcomes = "", iter(found)
+    while True:
+        if not n.takes_run():
+            taken += "."
+            continue
+        taken += "R"
+        try:
+            n.ended(improved=next(outcomes), exhausted=True)
+        except StopIteration:
+            return taken
+
+
+def test_runs_of_rounds_that_find_nothing_come_half_as_often() -> None:
+    def spaced(*gaps: int) -> str:  # a run of rounds, then the gap to the next
+        return "R" + "".join("." * (gap - 1) + "R" for gap in gaps)
+
+    assert _runs_of_rounds(Neighbourhoods([0, 1], seed=0), [True] * 3) == spaced(1, 1, 1)
+    assert _runs_of_rounds(Neighbourhoods([0, 1], seed=0), [False] * 6) == spaced(
+        2, 4, 8, FARTHEST, FARTHEST, FARTHEST
+    )
+    one_in_two = Neighbourhoods([0, 1], seed=0, every=2)
+    found = [True, False, True, False, False]
+    assert _runs_of_rounds(one_in_two, found) == spaced(2, 4, 2, 4, 8)
+    # sharing the runs, the rounds wait no longer for better than the runs without them
+    assert Neighbourhoods([0], seed=0).stale_runs == STALE_RUNS
+    assert one_in_two.stale_runs == IDLE_RUNS
+    with pytest.raises(ValueError, match="at least 1"):
+        Neighbourhoods([0], seed=0, every=0)
+
+
 def test_a_tour_of_14_cities_is_found_optimal_sooner_by_neighbourhoods() -> None:
     """Branch and bound improves the tour 18 times, reaching 366 at its 3,360th branching;
     the rounds reach it at the 257th (and the proof ends at 2,775 against 4,402)."""
@@ -232,20 +269,22 @@ def _tour_fzn(n: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_free_search_turns_the_rounds_on_through_flatzinc(tmp_path: Path) -> None:
+def test_the_rounds_take_one_run_in_two_and_every_run_with_free_search(tmp_path: Path) -> None:
     text = _tour_fzn(14, 0)
     path = tmp_path / "tour.fzn"
     path.write_text(text)
-    shown = {}
     for free in (False, True):
         out = io.StringIO()
         run(str(path), out=out, free_search=free, statistics=True)
-        shown[free] = out.getvalue()
-    assert "%%%mzn-stat: lnsRounds=" not in shown[False]
-    rounds = [x for x in shown[True].splitlines() if x.startswith("%%%mzn-stat: lnsRounds=")]
-    assert len(rounds) == 1 and int(rounds[0].split("=")[1]) > 0
-    for answer in shown.values():
-        assert "length = 366;\n----------\n==========\n" in answer
+        shown = out.getvalue()
+        rounds = [x for x in shown.splitlines() if x.startswith("%%%mzn-stat: lnsRounds=")]
+        assert len(rounds) == 1 and int(rounds[0].split("=")[1]) > 0
+        assert "length = 366;\n----------\n==========\n" in shown
+        searched = _searched(parse(text, free_search=free), None, lns=True if free else None)
+        assert searched.lns is not None and searched.lns.every == (1 if free else ROUNDS_EVERY)
+    out = io.StringIO()
+    solve(parse(text), out=out, statistics=True, lns=False)
+    assert "length = 366;" in out.getvalue() and "lnsRounds" not in out.getvalue()
     fz = parse(text, free_search=True)
     stops = [fz.model[f"s{i}"].index for i in range(14)]
     chosen = _searched(fz, None, lns=True).lns

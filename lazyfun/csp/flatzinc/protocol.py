@@ -26,6 +26,10 @@ SOLUTION = "----------"
 COMPLETE = "=========="
 UNSATISFIABLE = "=====UNSATISFIABLE====="
 UNKNOWN = "=====UNKNOWN====="
+ROUNDS_EVERY = 2
+"""Without free search, of the runs of the solver's branching, one in this many has rounds
+of large neighbourhood search before it, and fewer while they find nothing better (see
+:class:`lazyfun.csp.search.lns.Neighbourhoods`)."""
 
 
 def _shown(v: int, boolean: bool) -> str:
@@ -51,7 +55,7 @@ def solve(
     out: TextIO | None = None,
     statistics: bool = False,
     init_time: float | None = None,
-    lns: bool = False,
+    lns: bool | None = None,
     learn: Learning = False,
     portfolio: bool = True,
 ) -> None:
@@ -64,8 +68,10 @@ def solve(
     solution as it is found, otherwise the best; ``==========`` once it is proved
     optimal.  The search restarts (see :mod:`lazyfun.csp.search.restarts`): the
     challenge's search annotations are often weak, and dom/wdeg's runs make up for
-    it; with ``lns`` (MiniZinc's ``-f``, free search), once a solution is known, its runs
-    are rounds of large neighbourhood search (see :mod:`lazyfun.csp.search.lns`).
+    it.  Once a solution is known, one in :data:`ROUNDS_EVERY` of those runs has rounds of
+    large neighbourhood search before it (see :mod:`lazyfun.csp.search.lns`), and fewer
+    while they find nothing better; with ``lns=True`` (MiniZinc's ``-f``, free search)
+    every run is rounds instead, with ``lns=False`` none.
     With ``learn`` (``--learn``), the runs keep what they refuted as nogoods (see
     :mod:`lazyfun.csp.search.learning`); with ``learn="clauses"`` (``--clauses``), every
     failure gives a nogood (lazy clause generation: :mod:`lazyfun.csp.clauses.engine`).
@@ -135,15 +141,17 @@ def _statistics(
 
 
 def _searched(
-    fz: FlatZinc, time_limit: float | None, *, lns: bool, learn: Learning = False
+    fz: FlatZinc, time_limit: float | None, *, lns: bool | None, learn: Learning = False
 ) -> Solutions:
     """``fz``'s solutions, searched in restarts (the challenge's branchings are often
-    weak), with ``lns`` in rounds that set free or keep the model's own variables: those
-    FlatZinc introduced follow them (unless there are no others); with ``learn``,
-    keeping nogoods."""
-    stream = fz.model.solutions(time_limit=time_limit, lns=lns, learn=learn)
+    weak), with rounds of large neighbourhood search unless ``lns`` is False (instead of
+    every run of the solver's branching when True, before one in :data:`ROUNDS_EVERY` when
+    None) that set free or keep the model's own variables: those FlatZinc introduced follow
+    them (unless there are no others); with ``learn``, keeping nogoods."""
+    stream = fz.model.solutions(time_limit=time_limit, lns=lns is not False, learn=learn)
     stream.restart_nodes = RESTART_NODES
     if stream.lns is not None:
+        stream.lns.every = 1 if lns else ROUNDS_EVERY
         own = [i for i in stream.lns.candidates if i not in fz.introduced]
         stream.lns.candidates = own or stream.lns.candidates
     return stream
@@ -201,7 +209,7 @@ def run(
         out=out,
         statistics=statistics,
         init_time=init_time,
-        lns=free_search,
+        lns=True if free_search else None,
         learn=learn,
         portfolio=portfolio,
     )

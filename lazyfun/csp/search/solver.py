@@ -5,28 +5,27 @@ decision ``d`` stands for ``offset[d] + i``), with the decision last fixed
 (:class:`~lazyfun.csp.search.node.Node`).
 The four parameters of :func:`lazyfun.search`:
 
-- ``prune``: run the propagators of the constraints on the decision just
-  fixed, then of every decision whose domain shrinks, to a fixpoint (see
-  :mod:`lazyfun.csp.propagation.propagators`);
+- ``prune``: run the propagators of the constraints on the decision just fixed, then of every
+  decision whose domain shrinks, to a fixpoint (:mod:`lazyfun.csp.propagation.propagators`);
 - ``blocked``: some domain became empty;
 - ``complete``: every domain holds one value;
 - ``expand1``: the decision the model's branching strategies choose
   (``Model.branch_on``; see :mod:`lazyfun.csp.search.strategy`), split as they
   say; once theirs are fixed, the decision the first goal's linear relaxation
   takes a fraction of (see :mod:`lazyfun.csp.propagation.relaxation`: the best value per
-  weight that does not fit), else the decision with the smallest domain; one
-  child per value, smallest value first.  Ties go to the highest weighted degree: the number
-  of constraints on the decision, plus one for each time one of them failed
-  so far in this search (dom/wdeg's weights, used only to break ties).
+  weight that does not fit), else the decision with the smallest domain; one child per
+  value, smallest value first.  Ties go to the highest weighted degree: the number of
+  constraints on the decision, plus one for each time one of them failed so far in this
+  search (dom/wdeg's weights, used only to break ties).
 
-With goals, the same search is branch and bound: each solution found
-tightens the goals' cut (see :class:`lazyfun.csp.propagation.filters.GoalBound`), so the
-stream holds strictly improving solutions; when it runs out, the last one is
-proved optimal and is yielded again as such.  Outside scheduling, the proof's search
-runs in slices between restarts by dom/wdeg (see :mod:`lazyfun.csp.search.restarts`),
-with ``lns`` between rounds of large neighbourhood search (:mod:`lazyfun.csp.search.lns`),
-with ``learn`` keeping the nogoods each run refuted (:mod:`lazyfun.csp.search.learning`).
-A decision of the first goal that lowers the goal as it grows is tried largest first.
+With goals, the same search is branch and bound: each solution found tightens the goals'
+cut (see :class:`lazyfun.csp.propagation.filters.GoalBound`), so the stream holds strictly
+improving solutions; when it runs out, the last one is proved optimal and is yielded again
+as such.  Outside scheduling, the proof's search runs in slices between restarts by
+dom/wdeg (see :mod:`lazyfun.csp.search.restarts`), with ``lns`` between rounds of large
+neighbourhood search (:mod:`lazyfun.csp.search.lns`), with ``learn`` keeping the nogoods
+each run refuted (:mod:`lazyfun.csp.search.learning`).  A decision of the first goal that
+lowers the goal as it grows is tried largest first.
 
 The solver knows decisions and constraints, not the model that holds them.
 
@@ -46,7 +45,7 @@ from lazyfun.csp.propagation.filters import low
 from lazyfun.csp.propagation.nogoods import Nogoods
 from lazyfun.csp.propagation.propagators import Propagators
 from lazyfun.csp.search.learning import Branch, tracked
-from lazyfun.csp.search.lns import ROUND_NODES, STALE_RUNS, Neighbourhoods, neighbourhoods
+from lazyfun.csp.search.lns import ROUND_NODES, Neighbourhoods, neighbourhoods
 from lazyfun.csp.search.node import Domains, Node, replaced
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.ranking import Ranking, Ranks
@@ -81,22 +80,20 @@ class _Enough(Exception):
 class Solutions(Iterator[Solution]):
     """The solutions of a model, each found when asked for.
 
-    ``stopped_by`` is None while the stream runs and after it ends by
-    exhaustion; ``"time_limit"`` or ``"node_limit"`` when a limit ended it.
-    ``nodes`` counts the branchings so far, ``failures`` the dead ends and
-    ``propagations`` the propagators run.  With goals (``(expression,
-    sign)`` pairs, sign 1 to minimise and -1 to maximise), the stream holds
-    strictly improving solutions, then the last once more as OPTIMAL;
-    ``best`` is the best so far and ``bound`` what the first goal could still
-    reach.  Outside scheduling, an optimisation may be searched in runs that restart
-    (``restart_nodes`` branchings times the Luby sequence, set before the first
-    ``next``, as the FlatZinc front end does with :data:`RESTART_NODES`; see
-    :mod:`lazyfun.csp.search.restarts`).  By default 0: one search by the model's
-    branching, but for a tentative branching, ``lns`` (runs of large neighbourhood
-    search by ``seed``, counted in ``lns``: see :mod:`lazyfun.csp.search.lns`) or ``learn``
-    (a model with or without goals; ``nogoods`` counts what the runs refuted and every
-    later run propagates: see :mod:`lazyfun.csp.search.learning`).
-    """
+    ``stopped_by`` is None while the stream runs and after it ends by exhaustion;
+    ``"time_limit"`` or ``"node_limit"`` when a limit ended it.  ``nodes`` counts the
+    branchings so far, ``failures`` the dead ends and ``propagations`` the propagators run.
+    With goals (``(expression, sign)`` pairs, sign 1 to minimise and -1 to maximise), the
+    stream holds strictly improving solutions, then the last once more as OPTIMAL; ``best``
+    is the best so far and ``bound`` what the first goal could still reach.  Outside
+    scheduling, an optimisation may be searched in runs that restart (``restart_nodes``
+    branchings times the Luby sequence, set before the first ``next``, as the FlatZinc
+    front end does with :data:`RESTART_NODES`; see :mod:`lazyfun.csp.search.restarts`).
+    By default 0: one search by the model's branching, but for a tentative branching,
+    ``lns`` (runs of large neighbourhood search by ``seed``, counted in ``lns``: see
+    :mod:`lazyfun.csp.search.lns`) or ``learn`` (a model with or without goals;
+    ``nogoods`` counts what the runs refuted and every later run propagates: see
+    :mod:`lazyfun.csp.search.learning`)."""
 
     def __init__(
         self,
@@ -184,11 +181,9 @@ class Solutions(Iterator[Solution]):
 
     @property
     def bound(self) -> int | None:
-        """The best value the first goal could still reach: no solution beats it.
-
-        Below every solution left unexplored and the best found; None without
-        goals, or before anything is known.
-        """
+        """The best value the first goal could still reach: no solution beats it (below every
+        solution left unexplored and the best found); None without goals, or before anything
+        is known."""
         if not self._signs:
             return None
         reach = [r for doms in self._open if doms is not None for r in self._compiled.reach(doms)]
@@ -591,7 +586,7 @@ class Solutions(Iterator[Solution]):
         self._open = [root.domains]  # the bound stays the whole model's meanwhile
         proof = self._tree(root)
         run = idle = 0
-        idle_runs = IDLE_RUNS if self.lns is None else STALE_RUNS
+        idle_runs = IDLE_RUNS if self.lns is None else self.lns.stale_runs
         while (idle < idle_runs or self._learning) and not self._empty:
             run += 1
             self._free = run % 2 == 0
@@ -634,11 +629,13 @@ class Solutions(Iterator[Solution]):
         """A run by the solver's branching (learning, the model's on odd runs) from ``root``
         until its budget ends; whether it found a solution (without goals: the first ends
         it, and the proof's search leaves it out).  Searched to its end, it has settled the
-        model.  With ``lns`` and a solution, rounds of large neighbourhood search instead
-        (:meth:`_rounds`)."""
-        if self._free and self.lns is not None and self._guide is not None:
+        model.  With ``lns`` and a solution, rounds of large neighbourhood search first
+        (:meth:`_rounds`), and with ``lns.every`` 1 instead."""
+        if self._free and self.lns is not None and self._guide is not None and self.lns.takes_run():
             self._branch = None
-            return (yield from self._rounds(root, self.lns))
+            better = yield from self._rounds(root, self.lns)
+            if self.lns.every == 1:
+                return better
         if self._learning:  # from the root with the nogoods learnt so far
             self._branch, root = Branch(), self._prune(Node(root.domains, -1))
         found = False
@@ -656,10 +653,11 @@ class Solutions(Iterator[Solution]):
 
     def _rounds(self, root: Node, lns: Neighbourhoods) -> Generator[Solution, None, bool]:
         """Rounds until the run's budget ends, each the best solution with a part of ``root``
-        set free, searched for :data:`ROUND_NODES` branchings (one counted for its root,
-        which may fail); whether one found better.  A round settles nothing but itself."""
-        ends, before = self._try_ends, self.best
-        while self.nodes < ends and self._guide is not None:
+        set free, searched for :data:`ROUND_NODES` branchings (its root, which may fail, one;
+        of the budget ``lns.root_cost`` at least); whether one found better.  With
+        ``lns.every`` above 1 the run has its whole budget again after them."""
+        ends, before, spent, first = self._try_ends, self.best, self.nodes, self.nodes
+        while spent < ends and self._guide is not None:
             self.nodes += 1
             self._limits()
             self._try_ends = min(ends, self.nodes + ROUND_NODES)
@@ -669,7 +667,8 @@ class Solutions(Iterator[Solution]):
                 lns.ended(improved=self.best is not best, exhausted=True)
             except _Enough:
                 lns.ended(improved=self.best is not best, exhausted=False)
-        self._try_ends = ends
+            spent = max(spent + lns.root_cost, self.nodes)
+        self._try_ends = ends if lns.every == 1 else self.nodes + ends - first
         return self.best is not before
 
     def _record(self) -> None:
