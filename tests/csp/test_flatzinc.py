@@ -525,6 +525,13 @@ BAD = {
     "var 1..3: x;\nconstraint set_in(x, 3);\nsolve satisfy;\n": "expected a set of integers",
     "var 1..3: x;\nconstraint int_eq(x, y);\nsolve satisfy;\n": "line 2: unknown name 'y'",
     "var {}: x;\nsolve satisfy;\n": "line 1: x has an empty domain",
+    "var 1..3: x; % x\n%\nconstraint int_eq(x, -);\n": "line 3: cannot read '-\\);",
+    "var 1..3: x;\nconstraint int_eq(x, 1). ;\n": "line 2: cannot read '\\. ;",
+    'var 1..3: x;\n\nconstraint int_eq(x, "s);\n': "line 3: cannot read '\"s\\);",
+    "var 1..3: _;\n": "line 1: cannot read '_;",
+    "var 1..3: x;\nvar 1..3: y;  # z\n": "line 2: cannot read '# z",
+    "var 1..3: é;\n": "line 1: cannot read 'é;",
+    "var 1..٣: x;\n": "line 1: cannot read '٣: x;",
 }
 
 

@@ -1,14 +1,12 @@
 """FlatZinc's text into tokens: each token back with its kind and line, whatever spaces,
-newlines and comments lie between, and a character no token starts with an error at its
-line, however much was read before it."""
+newlines and comments lie between (a character no token starts with is an error at its
+line: ``tests/csp/test_flatzinc.py``'s mistakes)."""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazyfun.csp.flatzinc import FlatZincError
 from lazyfun.csp.flatzinc.text import Parser
 
 NAMES = st.from_regex(r"\A_{0,2}[A-Za-z][A-Za-z0-9_]{0,6}\Z")
@@ -48,20 +46,3 @@ def test_tokens_come_back_with_their_kinds_and_lines(
     assert parser.kinds == [*kinds, "end"]
     assert parser.texts == [*texts, ""]
     assert parser.lines == [*lines, line]
-
-
-UNREADABLE = {
-    "var 1..3: x; % x\n%\nconstraint int_eq(x, -);\n": "line 3: cannot read '-\\);",
-    "var 1..3: x;\nconstraint int_eq(x, 1). ;\n": "line 2: cannot read '\\. ;",
-    'var 1..3: x;\n\nconstraint int_eq(x, "s);\n': "line 3: cannot read '\"s\\);",
-    "var 1..3: _;\n": "line 1: cannot read '_;",
-    "var 1..3: x;\nvar 1..3: y;  # z\n": "line 2: cannot read '# z",
-    "var 1..3: é;\n": "line 1: cannot read 'é;",
-    "var 1..٣: x;\n": "line 1: cannot read '٣: x;",
-}
-
-
-@pytest.mark.parametrize("text", sorted(UNREADABLE))
-def test_a_character_no_token_starts_with_is_an_error_at_its_line(text: str) -> None:
-    with pytest.raises(FlatZincError, match=UNREADABLE[text]):
-        Parser(text)
