@@ -1,13 +1,14 @@
 """Large neighbourhood search for branch and bound: which decisions a round sets free.
 
-With ``lns=True`` (``Model.solutions``, ``Model.solve``; the FlatZinc front end's
-``-f``; without it, before one run in two), once a solution is known the runs of the
-search that restart from the root (see :mod:`lazyfun.csp.search.restarts`) become rounds
-of large neighbourhood search (Shaw, 1998): each round keeps most of the best solution (its
-decisions fixed to their values there) and sets a random part free, then searches that
-smaller model for a better solution, within :data:`ROUND_NODES` branchings, under the
-goal's cut (only strictly better solutions).  A better solution found is reported as
-branch and bound reports one, and the next rounds start from it.
+With ``lns=True`` (``Model.solutions``, ``Model.solve``; the FlatZinc front end's ``-f``),
+once a solution is known the runs of the search that restart from the root (see
+:mod:`lazyfun.csp.search.restarts`) become rounds of large neighbourhood search (Shaw, 1998;
+without ``-f``, the FlatZinc runner's rounds come before one run in two: ``every`` below):
+each round keeps most of the best solution (its decisions fixed to their values there) and
+sets a random part free, then searches that smaller model for a better solution, within
+:data:`ROUND_NODES` branchings, under the goal's cut (only strictly better solutions).  A
+better solution found is reported as branch and bound reports one, and the next rounds start
+from it.
 
 The part set free is a fraction ``rate`` of the *candidates* (the model's own
 decisions, neither hidden nor a goal that is one decision, such as a makespan: those are
