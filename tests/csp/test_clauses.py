@@ -320,6 +320,27 @@ def test_element_explanations_are_sound(data: st.DataObject) -> None:
     )
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(st.data())
+def test_an_element_whose_result_is_its_index_keeps_the_solutions(data: st.DataObject) -> None:
+    """``x == [y0, y1, 2, y2, 1][x]`` (FlatZinc's ``array_var_int_element(x, ys, x)``): its
+    propagator narrows ``x`` as index and as result at once, so it is explained by the
+    scope's domains (explained as an index, a nogood once held a literal not yet true);
+    learning from every failure finds the solutions brute force finds."""
+    m = Model()
+    x = m.decision("x", Domain.integer_range(0, 4))
+    ys = [m.decision(f"y{k}", Domain.integer_range(0, 4)) for k in range(3)]
+    m.add_constraint("element", Element(x, [ys[0], ys[1], 2, ys[2], 1], x))
+    for k in range(data.draw(st.integers(0, 3))):
+        a, b = data.draw(st.permutations([x, *ys]))[:2]
+        m.add_constraint(f"c{k}", a != b if data.draw(st.booleans()) else a + b <= 5)
+    assert not Propagators(m.decisions, list(m.constraints.values())).elements
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "RESTART_CONFLICTS", 1)
+        found = sorted(s.values or () for s in m.solutions(learn="clauses"))
+    assert found == sorted(brute_force(m))
+
+
 def test_analysis_finds_the_first_uip_and_the_level_to_back_up_to() -> None:
     """x0 = 0 at level 1; x1 = 0 at level 2 makes x2 in {1} (a propagator over x1) and
     x3 in {1} (over x1 and x2); a failure over x2, x3 and x0.  The first UIP is x1's

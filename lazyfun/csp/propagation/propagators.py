@@ -305,7 +305,7 @@ class Propagators:
         :mod:`lazyfun.csp.propagation.filters`."""
         if isinstance(c, Element):
             items = [(x.index, 0) if isinstance(x, Decision) else (-1, x) for x in c.items]
-            if c is self.adding:
+            if c is self.adding and c.result is not c.index:  # x == items[x]: by scope
                 self.elements[len(self.propagators)] = (c.result.index, c.index.index, items)
             return element_filter(c.result.index, c.index.index, items, self.offsets)
         if isinstance(c, Table):
