@@ -265,6 +265,48 @@ def test_a_python_propagator_that_raises_leaves_the_loop_ready_for_the_next_run(
     assert calls == [1]
 
 
+def _creeping(width: int) -> Propagators:
+    """x + 1 <= y and y + 1 <= x over 0..width: no solution, found by the two bounds
+    moving down one value a run, in turn, some 2 * width runs."""
+    m = Model()
+    x = m.decision("x", Domain.integer_range(0, width))
+    y = m.decision("y", Domain.integer_range(0, width))
+    m.add_constraint("x before y", x + 1 <= y)
+    m.add_constraint("y before x", y + 1 <= x)
+    return Propagators(m.decisions, list(m.constraints.values()), [])
+
+
+@pytest.mark.parametrize("in_c", [True, False], ids=["C loop", "Python loop"])
+def test_a_creeping_propagation_calls_its_interrupt_and_ends_where_it_raises(
+    in_c: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop calls ``interrupt`` every ``INTERRUPT_EVERY`` runs of one propagation;
+    what it raises ends the propagation there, and the next starts at rest."""
+    monkeypatch.setattr(kernels, "BUILT", in_c)
+    compiled = _creeping(3000)
+    assert (compiled._loop is not None) is in_c
+    calls: list[int] = []
+    compiled.interrupt = lambda: calls.append(compiled.propagations)
+    assert compiled.propagate(list(compiled.start), range(2)) is False
+    runs = compiled.propagations
+    assert runs > 5 * kernels.INTERRUPT_EVERY and len(calls) == runs // kernels.INTERRUPT_EVERY
+
+    def stop() -> None:
+        calls.append(-1)
+        if len(calls) > 3:
+            raise TimeoutError("the limit")
+
+    calls.clear()
+    compiled.interrupt = stop
+    with pytest.raises(TimeoutError, match="the limit"):
+        compiled.propagate(list(compiled.start), range(2))
+    assert len(calls) == 4  # ended at the fourth call: 4 * INTERRUPT_EVERY runs in
+    compiled.interrupt = None
+    compiled.propagations = 0
+    assert compiled.propagate(list(compiled.start), range(2)) is False
+    assert compiled.propagations == runs  # the whole run again, from rest
+
+
 def test_a_python_propagator_may_return_any_sequence_and_is_told_apart_from_a_failure() -> None:
     seen: list[list[int]] = []
 

@@ -54,6 +54,7 @@ from lazyfun.csp.clauses.trail import Trail, clause_cause
 from lazyfun.csp.modelling.constraints import Constraint, Decision, Expr
 from lazyfun.csp.modelling.domain import ModelError
 from lazyfun.csp.modelling.results import Decisions, Quality, Solution
+from lazyfun.csp.propagation import kernels
 from lazyfun.csp.search.progress import SearchProgress
 from lazyfun.csp.search.restarts import luby
 from lazyfun.csp.search.solver import Solutions
@@ -252,6 +253,7 @@ class LearningSolutions(Solutions):
         c, trail, store = self._compiled, self.trail, self.store
         doms = trail.doms
         props, idempotent, queue, queued = c.propagators, c.idempotent, self._queue, self._queued
+        every = kernels.INTERRUPT_EVERY
         while True:
             while self._checked < len(trail):
                 i = trail.var[self._checked]
@@ -270,6 +272,8 @@ class LearningSolutions(Solutions):
             origin = len(trail)
             changes = props[k](doms)
             c.propagations += 1
+            if not c.propagations % every:
+                self._limits()  # a propagation that creeps ends at a limit
             if changes is None or any(not doms[i] for i in changes):
                 return self._failed(k)
             for i in changes:

@@ -32,7 +32,14 @@ class Loop:
         idempotent: Sequence[bool],
         slow: Sequence[bool],
     ) -> None: ...
-    def run(self, doms: list[int], touched: Sequence[int], seeds: Sequence[int], /) -> bool: ...
+    def run(
+        self,
+        doms: list[int],
+        touched: Sequence[int],
+        seeds: Sequence[int],
+        check: Callable[[], object] | None = None,
+        /,
+    ) -> bool: ...
     @property
     def runs(self) -> int: ...
     @property

@@ -24,4 +24,9 @@ except ImportError:  # built without a C compiler
 else:
     BUILT = not os.environ.get(PURE_ENV)
 
-__all__ = ["BUILT", "c"]
+__all__ = ["BUILT", "INTERRUPT_EVERY", "c"]
+
+# Propagator runs of one propagation between two calls of its ``interrupt`` (the search's
+# limits), in the loop here and in Python: a propagation that creeps (bounds moved one
+# value a run round a cycle over wide domains) may take minutes, and a limit must end it.
+INTERRUPT_EVERY = 256

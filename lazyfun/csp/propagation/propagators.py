@@ -17,7 +17,7 @@ Installed from source, this module is compiled with mypyc (see
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from lazyfun.csp.modelling.arithmetic import Function
@@ -84,16 +84,10 @@ __all__ = ["UNARY_VALUES", "Propagators"]
 UNARY_VALUES = 4096
 
 
-def _is_shift_equal(c: Constraint) -> bool:
-    """``x - y + k == 0``: propagated exactly (and once is enough) by shifting bit sets."""
-    return isinstance(c, Linear) and c.op == "==" and sorted(c.expr.terms.values()) == [-1, 1]
-
-
-def _is_shift(c: Constraint) -> bool:
-    """``x - y + k == 0`` or ``!= 0``: reified, told by bit sets moved onto each other."""
-    return (
-        isinstance(c, Linear) and c.op in ("==", "!=") and sorted(c.expr.terms.values()) == [-1, 1]
-    )
+def _is_shift(c: Constraint, ops: tuple[str, ...] = ("==", "!=")) -> bool:
+    """``x - y + k == 0`` or ``!= 0`` (of ``ops``): reified, told by bit sets moved onto
+    each other; ``==`` alone propagated exactly (and once is enough) by shifting them."""
+    return isinstance(c, Linear) and c.op in ops and sorted(c.expr.terms.values()) == [-1, 1]
 
 
 def _task(x: Interval, demand: Decision | int) -> Task:
@@ -106,6 +100,9 @@ def _task(x: Interval, demand: Decision | int) -> Task:
 
 class Propagators:
     """A model's constraints turned into propagators over bit sets, and the watch lists."""
+
+    # called every kernels.INTERRUPT_EVERY runs of one propagation; it may raise to end it
+    interrupt: Callable[[], object] | None = None
 
     def __init__(
         self,
@@ -126,8 +123,7 @@ class Propagators:
         # The costly propagators (Hall intervals, distinct distances, scheduling's),
         # run once the others are at a fixpoint.
         self.slow: list[bool] = []
-        # which propagators are queued: kept between runs (all False at rest), so a run
-        # allocates no list as long as the propagators are
+        # which propagators are queued, kept between runs (all False at rest)
         self._queued: list[bool] = []
         self.costly: list[tuple[Propagator, tuple[int, ...]]] = []
         # The differences g == x - y and the all_different scopes, for distinct distances.
@@ -247,7 +243,7 @@ class Propagators:
         elif isinstance(c, AllDifferent):
             self.explained[k] = "distinct"
         tied = len(self.ties) > ties  # its own fixpoint, as the two below
-        self._watch(prop, c.scope, tied or isinstance(c, AllDifferent) or _is_shift_equal(c))
+        self._watch(prop, c.scope, tied or isinstance(c, AllDifferent) or _is_shift(c, ("==",)))
         self.slow[-1] = isinstance(c, NoOverlap | Cumulative)
         if isinstance(c, AllDifferent):
             self.groups.append(c.scope)
@@ -506,7 +502,7 @@ class Propagators:
         if op == "<":
             constant += 1
             op = "<="
-        if _is_shift_equal(c):
+        if _is_shift(c, ("==",)):
             return self._shift_equal(terms, constant)
         tie = difference_of(c)
         if tie is not None:
@@ -620,7 +616,7 @@ class Propagators:
         """
         loop = self._loop
         if loop is not None:
-            ok = loop.run(doms, touched, self.seeds)
+            ok = loop.run(doms, touched, self.seeds, self.interrupt)
             if ok:
                 self.propagations += loop.runs
             else:
@@ -639,6 +635,7 @@ class Propagators:
         idempotent = self.idempotent
         slow = self.slow
         queued = self._queued
+        every, interrupt = kernels.INTERRUPT_EVERY, self.interrupt
         if len(queued) != len(props):
             queued = self._queued = [False] * len(props)
         # Two first-in first-out queues as lists read from a head (cheaper than deques
@@ -659,6 +656,8 @@ class Propagators:
                 break
             queued[k] = False
             runs += 1
+            if not runs % every and interrupt is not None:
+                interrupt()
             changes = props[k](doms)
             if changes is None:
                 self._failed(k, runs)

@@ -119,6 +119,7 @@ class Solutions(Iterator[Solution]):
         self.best: Solution | None = None
         self._signs = [sign for _, sign in goals]
         self._compiled = Propagators(decisions, constraints, [e * sign for e, sign in goals], learn)
+        self._compiled.interrupt = self._limits  # a propagation that creeps ends at a limit
         # Per open branching, the domains of its siblings still to try (None: none
         # left): the least the first goal can reach there makes ``bound`` a proof.
         self._open: list[Domains | None] = []

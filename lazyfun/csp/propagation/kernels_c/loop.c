@@ -272,8 +272,26 @@ static Py_ssize_t call(Loop *loop, Queue *fast, Queue *late, Py_ssize_t k, PyObj
 }
 
 /* The propagators to a fixpoint from the seeds and the watchers of `touched`. */
+/* Every INTERRUPT_EVERY propagator runs of one fixpoint (kernels.INTERRUPT_EVERY), the
+   signals are handled and `check` called (None: not): either may raise, which ends the run
+   as a propagator's error does.  A propagation that creeps (bounds moved one value a run
+   round a cycle over wide domains) would otherwise hold the search past its limits. */
+#define INTERRUPT_EVERY 256
+
+static int interrupted(PyObject *check) {
+    if (PyErr_CheckSignals() < 0)
+        return 1;
+    if (check == Py_None)
+        return 0;
+    PyObject *result = PyObject_CallNoArgs(check);
+    if (result == NULL)
+        return 1;
+    Py_DECREF(result);
+    return 0;
+}
+
 static PyObject *fixpoint(Loop *loop, PyObject *doms, PyObject *touched_obj,
-                          PyObject *seeds_obj) {
+                          PyObject *seeds_obj, PyObject *check) {
     Queue fast = {loop->fast, 0, 0, loop->n ? loop->n : 1};
     Queue late = {loop->late, 0, 0, loop->n ? loop->n : 1};
     loop->runs = 0;
@@ -316,6 +334,8 @@ static PyObject *fixpoint(Loop *loop, PyObject *doms, PyObject *touched_obj,
             break;
         loop->queued[k] = 0;
         loop->runs++;
+        if (loop->runs % INTERRUPT_EVERY == 0 && interrupted(check))
+            goto error;
         Kernel *kernel = loop->kernels[k];
         Py_ssize_t count;
         if (kernel != NULL) {
@@ -342,12 +362,12 @@ error:
     return NULL;
 }
 
-/* run(doms, touched, seeds): True, or False when a propagator fails (its index in
-   `failed`); `runs` counts the propagators run. */
+/* run(doms, touched, seeds, check=None): True, or False when a propagator fails (its
+   index in `failed`); `runs` counts the propagators run. */
 static PyObject *loop_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Loop *loop = (Loop *)self;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "run(doms, touched, seeds)");
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "run(doms, touched, seeds, check=None)");
         return NULL;
     }
     if (loop->props == NULL) {
@@ -361,7 +381,7 @@ static PyObject *loop_run(PyObject *self, PyObject *const *args, Py_ssize_t narg
         return NULL;
     }
     loop->busy = 1;
-    PyObject *result = fixpoint(loop, args[0], args[1], args[2]);
+    PyObject *result = fixpoint(loop, args[0], args[1], args[2], nargs == 4 ? args[3] : Py_None);
     loop->busy = 0;
     return result;
 }
@@ -378,8 +398,10 @@ static PyObject *loop_get_failed(PyObject *self, void *closure) {
 
 static PyMethodDef loop_methods[] = {
     {"run", (PyCFunction)(void (*)(void))loop_run, METH_FASTCALL,
-     "run(doms, touched, seeds): the propagators to a fixpoint, starting from the seeds "
-     "and the watchers of the decisions touched; False when one fails."},
+     "run(doms, touched, seeds, check=None): the propagators to a fixpoint, starting from "
+     "the seeds and the watchers of the decisions touched; False when one fails.  Every "
+     "256 runs the signals are handled and check() called: either may raise, which "
+     "ends the run."},
     {NULL, NULL, 0, NULL},
 };
 
