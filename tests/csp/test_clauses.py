@@ -196,6 +196,20 @@ def _holds(tasks: list[Task], capacity: int, values: list[int]) -> bool:
     return all(h <= capacity for h in load.values())
 
 
+def test_a_start_whose_values_are_all_struck_is_explained_with_its_holes() -> None:
+    """On one machine, a task at 0 of size 1, one at 2 of size 2, and a third of size 1
+    in {0, 2}: each of its starts meets a sure part, so the machine fails; the
+    explanation keeps the third start's domain whole (the law below found {0, 1, 2},
+    the bounds, which the schedule starting it at 1 holds)."""
+    tasks: list[Task] = [(0, 3, 0, 5, -1, 1), (1, -1, 2, -1, -1, 1), (2, -1, 1, -1, -1, 1)]
+    before = [0b1, 0b100, 0b101, 0b10, 0b10, 0b10]
+    assert no_overlap_filter(tasks, [0] * 6)(list(before)) is None
+    start = [_START] * 3 + [_SIZE, _DEMAND, _PRESENT]
+    literals = by_time_table(tasks, 1, tuple(range(6)), start, [0] * 6)(before, -1, 0)
+    assert (2, 0b101) in literals
+    assert _holds(tasks, 1, [0, 2, 1, 1, 1, 1])
+
+
 @settings(max_examples=examples(150), deadline=None)
 @given(st.data(), st.integers(1, 3), st.booleans())
 def test_time_table_explanations_are_sound(data: st.DataObject, capacity: int, one: bool) -> None:

@@ -292,7 +292,9 @@ def by_time_table(
     one ``t`` for as many struck starts as it covers; a failure by tasks sure to run at
     one time, more than the capacity in all.  What the time-table does not explain (edge
     finding, a size, demand or presence narrowed) is explained by the scope's bounds
-    (:func:`by_ranges`).
+    (:func:`by_ranges`); a failure it does not, by the scope's domains (:func:`by_scope`):
+    a start in ``{0, 2}`` whose two values the others' sure parts strike fails where one
+    in ``0..2`` would not.
 
     >>> tasks = [(0, -1, 2, -1, -1, 1), (1, -1, 2, -1, -1, 1)]  # two tasks of size 2
     >>> explain = by_time_table(tasks, 1, (0, 1), [0b1111, 0b1111], [0, 0])
@@ -319,6 +321,7 @@ class TimeTable:
         self.start = start
         self.offsets = offsets
         self.ranges = by_ranges(scope, start)
+        self.exact = by_scope(scope, start)
         self.owner: dict[int, int] = {}  # a start's task (-1: the start of two)
         for k, task in enumerate(tasks):
             self.owner[task[0]] = -1 if task[0] in self.owner else k
@@ -329,7 +332,8 @@ class TimeTable:
         if i < 0:
             spans = overloaded(windows, self.capacity)
             found = self.covering(windows, spans[0][0], self.capacity) if spans else None
-            return merged(found) if found is not None else self.ranges(before, i, removed)
+            # else a start's values all struck, one by one: its holes are part of the reason
+            return merged(found) if found is not None else self.exact(before, i, removed)
         k = self.owner.get(i, -1)
         w = windows[k] if k >= 0 else None
         if w is None:
