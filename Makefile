@@ -102,13 +102,11 @@ test-latest test-lowest: | $(BIN)/python
 # each one's output printed whole when it ends.  Each stage's time is written to
 # $(STAGE_TIMES) and the table printed at the end, also when a stage fails (make then
 # stops there and exits with that stage's status).  Compiling, mypy and the browser's
-# packages take one core each, so they share the setup's wait; the sanitizers, which
-# build their own C and need nothing compiled, run beside them at a lower priority
-# (SIDE), in the cores mypyc's single-threaded start and its last C file leave idle.
-# The unit tests leave a core idle for a third of their time (a test waiting on a child,
-# a timeout, a cluster's start), so the docs and stubtest run beside them, as low: they
-# take what the tests leave, and the stage takes about the tests' time.
-STAGES := setup lint build+mypy+browser+sanitize unit+docs+stubtest
+# packages take one core each, so they share the setup's wait.  The unit tests leave a
+# core idle for a third of their time (a test waiting on a child, a timeout, a cluster's
+# start), so the docs, the sanitizers and stubtest run beside them at a lower priority
+# (SIDE): they take what the tests leave, and the stage takes about the tests' time.
+STAGES := setup lint build+mypy+browser unit+docs+sanitize+stubtest
 SIDE ?=
 STAGE_TIMES := build/stage-times.txt
 test:
@@ -245,7 +243,7 @@ SANITIZE_LONG := $(foreach case,are_proved_unique_as_cp_sat_proved_them[10] \
 	are_proved_unique_as_cp_sat_proved_them[2] reach_their_recorded_solution[11], \
 	--deselect 'tests/sudoku/test_learning.py::test_25x25_puzzles_of_the_set_$(case)')
 SANITIZE_ARGS ?= $(SANITIZE_LONG)
-sanitize: $(VENV)/.dev
+sanitize: $(DEV)
 	rm -rf $(SANITIZE_DIR)
 	mkdir -p $(SANITIZE_DIR)
 	cp -r lazyfun tests conftest.py pyproject.toml $(SANITIZE_DIR)/
