@@ -271,7 +271,6 @@ static Py_ssize_t call(Loop *loop, Queue *fast, Queue *late, Py_ssize_t k, PyObj
     return size;
 }
 
-/* The propagators to a fixpoint from the seeds and the watchers of `touched`. */
 /* Every INTERRUPT_EVERY propagator runs of one fixpoint (kernels.INTERRUPT_EVERY), the
    signals are handled and `check` called (None: not): either may raise, which ends the run
    as a propagator's error does.  A propagation that creeps (bounds moved one value a run
@@ -290,6 +289,7 @@ static int interrupted(PyObject *check) {
     return 0;
 }
 
+/* The propagators to a fixpoint from the seeds and the watchers of `touched`. */
 static PyObject *fixpoint(Loop *loop, PyObject *doms, PyObject *touched_obj,
                           PyObject *seeds_obj, PyObject *check) {
     Queue fast = {loop->fast, 0, 0, loop->n ? loop->n : 1};
