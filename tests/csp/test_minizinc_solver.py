@@ -18,7 +18,10 @@ import pytest
 
 from lazyfun.csp.examples import MSF_PUZZLE
 from lazyfun.csp.flatzinc import parse, solve
+from lazyfun.csp.flatzinc.bounds import Bounds
+from lazyfun.csp.flatzinc.patterns import bins
 from lazyfun.csp.flatzinc.solver_config import install
+from lazyfun.csp.flatzinc.text import Parser
 from lazyfun.csp.modelling.model import Learning
 
 pytestmark = pytest.mark.skipif(
@@ -132,8 +135,24 @@ constraint bin_packing(6, bin, w);
 constraint bin[1] = 1;
 solve satisfy;
 """,
+    "cutstock": """array[1..2] of int: length = [6, 5];
+array[1..2] of int: demand = [3, 3];
+array[1..6] of var 0..1: used;
+array[1..6, 1..2] of var 0..3: cut;
+constraint forall(i in 1..2)(sum(k in 1..6)(cut[k, i]) >= demand[i]);
+constraint forall(k in 1..6)(sum(i in 1..2)(cut[k, i] * length[i]) <= used[k] * 10);
+var 0..6: bins;
+constraint bins = sum(used);
+solve minimize bins;
+""",
 }
-GOALS = {"jobshop": "makespan", "knapsack": "value", "cumulative": "makespan", "circuit": "length"}
+GOALS = {
+    "jobshop": "makespan",
+    "knapsack": "value",
+    "cumulative": "makespan",
+    "circuit": "length",
+    "cutstock": "bins",
+}
 
 
 @pytest.fixture(scope="module")
@@ -197,6 +216,12 @@ def test_the_globals_arrive_whole(tmp_path: Path, msc: Path) -> None:
     assert "lazyfun_table_int" in found["table"]
     assert found["circuit"] >= {"lazyfun_circuit"}
     assert "lazyfun_all_different_domain" in found["inverse"]
+
+
+def test_a_cutting_stock_arrives_as_a_bin_packing(tmp_path: Path, msc: Path) -> None:
+    """Its capacity and demand rows read together: 33 fills 4 bins, but no 6 shares one."""
+    items = Parser(_compiled(tmp_path, "cutstock", str(msc))).items()
+    assert bins(items, Bounds(items)).counts == [(["bins"], 5)]
 
 
 def test_the_whole_standard_library_compiles_against_our_mznlib(tmp_path: Path, msc: Path) -> None:

@@ -1,4 +1,5 @@
-"""Machines recognised in FlatZinc's reified disjunctions.
+"""Structures recognised in FlatZinc's flat constraints: machines in reified
+disjunctions, bins in linear rows.
 
 A job shop written in plain MiniZinc (no ``disjunctive``) reaches FlatZinc as pairs:
 ``int_lin_le_reif([1,-1], [a,b], -da, r1)``, ``int_lin_le_reif([1,-1], [b,a], -db,
@@ -9,17 +10,28 @@ says only that the two tasks do not overlap.  Tasks pairwise so form a machine; 
 pairs are covered by machines (greedy cliques), and each machine is posted as one
 ``no_overlap`` of intervals: the scheduling propagators, SetTimes, ranking and the
 tabu search then see the shop.  A task's duration must be the same in all its pairs.
+
+A cutting stock or a bin packing written as counts reaches FlatZinc as two kinds of
+linear rows: a bin's capacity, ``int_lin_le([w1,...,wn,-C], [x1,...,xn,u], 0)`` (the
+counts ``x`` of items of sizes ``w`` fit in ``C`` when the bin is used, ``u`` in
+0..1, and nothing is in it when not), and an item's demand, ``int_lin_le([-1,...,-1],
+[x(1,i),...,x(m,i)], -d)`` (at least ``d`` copies of item ``i`` over the bins).  The
+propagators see each row alone, so the search learns only by failing that 24 items
+of 495 and 9 of 452 cannot share bins with 17 of 571.  Read together, the rows are a
+bin packing, and Martello and Toth's bound :func:`bins_needed` says how many bins
+its items need at least: the reader posts that the bins used are at least that many.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from lazyfun.csp.flatzinc.bounds import Bounds
 from lazyfun.csp.flatzinc.text import Ast, Call, Id, Item
 
-__all__ = ["Machines", "machines"]
+__all__ = ["Bins", "Machines", "bins", "bins_needed", "machines"]
 
 Pair = tuple[str, str]  # two tasks' start variables, sorted
 
@@ -139,3 +151,108 @@ def machines(items: list[Item]) -> Machines:
         found.replaced.update(said)
         found.dropped.update(booleans)
     return found
+
+
+def bins_needed(sizes: Counter[int], capacity: int) -> int:
+    """The least number of bins of ``capacity`` that items of ``sizes`` (a size: how many
+    items have it) need, by Martello and Toth's bound L2: for each ``a`` at most half the
+    capacity, the items over ``capacity - a`` take a bin each, so do those over half of
+    it (no two share a bin), and the items from ``a`` to half fill at least what those
+    middle bins leave free, and more bins beyond.
+
+    >>> bins_needed(Counter({6: 3, 5: 3}), 10)  # 33 fills 4; no 6 shares, 5s go two a bin
+    5
+    """
+    if not sizes:
+        return 0
+    total = sum(w * n for w, n in sizes.items())
+    best = -(-total // capacity)
+    for a in {0} | {w for w in sizes if 2 * w <= capacity}:
+        big = sum(n for w, n in sizes.items() if w > capacity - a)
+        middle = [(w, n) for w, n in sizes.items() if 2 * w > capacity and w <= capacity - a]
+        small = sum(w * n for w, n in sizes.items() if a <= w and 2 * w <= capacity)
+        free = sum((capacity - w) * n for w, n in middle)
+        beyond = max(0, -(-(small - free) // capacity))
+        best = max(best, big + sum(n for _, n in middle) + beyond)
+    return best
+
+
+@dataclass
+class Bins:
+    """The bin packings found: each the variables saying a bin is used and the least
+    number of them its items need (the objective alone when it is their sum: a
+    bound on it is a domain, where a new row of them would steer the relaxation's
+    branching)."""
+
+    counts: list[tuple[list[str], int]] = field(default_factory=list)
+
+
+def _row(item: Item, bounds: Bounds) -> tuple[list[int], list[str], int] | None:
+    """``int_lin_le(ks, xs, c)`` as its coefficients, variable names and constant."""
+    if item.kind != "constraint" or item.name != "int_lin_le" or len(item.args) != 3:
+        return None
+    ks, xs, c = bounds.items(item.args[0]), bounds.items(item.args[1]), item.args[2]
+    if ks is None or xs is None or not isinstance(c, int) or len(ks) != len(xs):
+        return None
+    numbers = [k for k in ks if isinstance(k, int) and not isinstance(k, bool)]
+    names = [x.name for x in xs if isinstance(x, Id)]
+    return (numbers, names, c) if len(numbers) == len(names) == len(ks) else None
+
+
+def bins(items: list[Item], bounds: Bounds) -> Bins:
+    """The bin packings in ``items``' linear rows (see the module): per capacity, the
+    items its demand rows ask for, each of the least size it has in a bin.  A count
+    must be in one bin's row and one demand's (else a copy could count twice), and a
+    bin's use variable in one bin's row."""
+    bin_of: dict[str, tuple[str, int, int]] = {}  # a count: its bin's use, size, capacity
+    rows_of: Counter[str] = Counter()  # a count or a use: the bins' rows it is in
+    demands: list[tuple[list[str], int]] = []
+    for item in items:
+        row = _row(item, bounds)
+        if row is None or len(set(row[1])) != len(row[1]):
+            continue
+        ks, xs, c = row
+        if c == 0 and ks[-1] < 0 and all(k > 0 for k in ks[:-1]) and _counts(xs[:-1], bounds):
+            if bounds.of_name(xs[-1]) == (0, 1):
+                rows_of.update(xs)
+                bin_of.update((x, (xs[-1], k, -ks[-1])) for k, x in zip(ks, xs[:-1], strict=False))
+        elif c < 0 and all(k == -1 for k in ks):
+            demands.append((xs, -c))
+    in_demands = Counter(x for xs, _ in demands for x in xs)
+    asked: dict[int, Counter[int]] = defaultdict(Counter)
+    for xs, d in demands:
+        if all(x in bin_of and rows_of[x] == 1 and in_demands[x] == 1 for x in xs):
+            capacities = {bin_of[x][2] for x in xs}
+            if len(capacities) == 1:
+                asked[capacities.pop()][min(bin_of[x][1] for x in xs)] += d
+    objective = next((i.value for i in items if i.kind == "solve" and i.goal == "minimize"), None)
+    goal = objective.name if isinstance(objective, Id) else ""
+    found = Bins()
+    for capacity, sizes in asked.items():
+        uses = sorted({u for u, _, c in bin_of.values() if c == capacity})
+        if all(rows_of[u] == 1 for u in uses):
+            least = bins_needed(sizes, capacity)
+            summed = any(_sum_of(goal, i, bounds) == set(uses) for i in items)
+            found.counts.append(([goal] if summed else uses, least))
+    return found
+
+
+def _sum_of(name: str, item: Item, bounds: Bounds) -> set[str] | None:
+    """The variables ``name`` is the sum of, if ``item`` is an ``int_lin_eq`` saying so."""
+    if item.kind != "constraint" or item.name != "int_lin_eq" or item.args[2:] != (0,):
+        return None
+    ks, xs = bounds.items(item.args[0]), bounds.items(item.args[1])
+    if ks is None or xs is None or Id(name) not in xs or len(ks) != len(xs):
+        return None
+    sign = ks[xs.index(Id(name))]
+    terms = [(k, x) for k, x in zip(ks, xs, strict=True) if x != Id(name)]
+    if not isinstance(sign, int) or sign not in (1, -1):
+        return None
+    if not all(k == -sign and isinstance(x, Id) for k, x in terms):
+        return None
+    return {x.name for _, x in terms if isinstance(x, Id)}
+
+
+def _counts(names: list[str], bounds: Bounds) -> bool:
+    """Whether the variables ``names`` are counts: none below 0."""
+    return all((b := bounds.of_name(x)) is not None and b[0] >= 0 for x in names)

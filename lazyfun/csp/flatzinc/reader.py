@@ -9,7 +9,7 @@ import lazyfun.csp.flatzinc.globals  # noqa: F401  (both register their builtins
 from lazyfun.csp.flatzinc.bounds import Bounds
 from lazyfun.csp.flatzinc.builder import BUILTINS, Builder, FlatZinc, IntSet, Output
 from lazyfun.csp.flatzinc.builtins import bounds_of, member
-from lazyfun.csp.flatzinc.patterns import Machines, machines
+from lazyfun.csp.flatzinc.patterns import Bins, Machines, bins, machines
 from lazyfun.csp.flatzinc.text import Ast, Call, Id, Item, Parser, Range, Type
 from lazyfun.csp.modelling.constraints import Decision
 from lazyfun.csp.modelling.domain import MAX_SPAN, Domain, ModelError
@@ -26,6 +26,7 @@ def parse(text: str, *, free_search: bool = False) -> FlatZinc:
     b = Builder()
     bounds = Bounds(items)
     shop = machines(items)
+    packing = bins(items, bounds)
     outputs: list[Output] = []
     goal = "satisfy"
     for k, item in enumerate(items):
@@ -45,6 +46,7 @@ def parse(text: str, *, free_search: bool = False) -> FlatZinc:
                 raise b.fail(f"{item.name}: {error}") from None
         elif item.kind == "solve":
             _post_machines(b, shop)
+            _post_bins(b, packing)
             goal = item.goal
             if not free_search:
                 _search(b, item.annotations, satisfy=goal == "satisfy")
@@ -69,6 +71,17 @@ def _post_machines(b: Builder, shop: Machines) -> None:
             begin = start if isinstance(start, Decision) else b.fresh(start, start)
             intervals.append(b.model.interval(f"_task#{b.count}", begin, duration))
         b.post(no_overlap(intervals))
+
+
+def _post_bins(b: Builder, packing: Bins) -> None:
+    """Each bin packing recognised in the linear rows: at least as many bins used as its
+    items need."""
+    for uses, least in packing.counts:
+        used = sum((b.var(b.names[u]) for u in uses), start=0)
+        if not isinstance(used, int):
+            b.post(used >= least)
+        elif used < least:
+            b.post(False)
 
 
 def read(path: str, *, free_search: bool = False) -> FlatZinc:
