@@ -9,9 +9,9 @@ from itertools import pairwise
 import pytest
 from hypothesis import assume, given, settings
 
-from lazyfun.csp import Domain, Model, ModelError, Quality
+from lazyfun.csp import Domain, Model, ModelError, Quality, all_different
 from lazyfun.csp.clauses.engine import LearningSolutions
-from lazyfun.csp.clauses.portfolio import Portfolio
+from lazyfun.csp.clauses.portfolio import FIRST_SHARE, STALE_SHARE, Portfolio
 from lazyfun.csp.examples import golomb_model
 from tests.budget import examples
 from tests.csp.test_learning import _score, small_models
@@ -82,6 +82,23 @@ def test_the_time_is_shared_and_the_second_stops_at_the_end() -> None:
     assert first.stopped_by == "time_limit" and portfolio.second is not None
     assert portfolio.second.time_limit is not None and portfolio.second.time_limit <= 0.4
     assert portfolio.stopped_by == "time_limit"
+
+
+def test_an_optimisation_s_first_search_has_a_stale_share_after_each_solution() -> None:
+    m, _ = golomb_model(11)
+    first = m.solutions()
+    portfolio = Portfolio(first, lambda left: _clauses(m, left), 600.0)
+    assert first.time_limit == FIRST_SHARE * 600
+    next(portfolio)
+    assert first.time_limit is not None and first.time_limit <= STALE_SHARE * 600 + 60
+    assert portfolio.second is None  # still the first's
+    # a satisfaction keeps its share: no solution to better
+    queens = Model()
+    xs = [queens.decision(f"q{i}", Domain.integer_range(0, 7)) for i in range(8)]
+    queens.add_constraint("rows", all_different(xs))
+    sat = queens.solutions()
+    next(Portfolio(sat, lambda left: _clauses(queens, left), 600.0))
+    assert sat.time_limit == FIRST_SHARE * 600
 
 
 def test_start_from_needs_a_goal() -> None:

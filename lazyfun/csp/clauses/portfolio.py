@@ -5,7 +5,9 @@ settle (``all_different`` puzzles, tight annotations), and lazy clause generatio
 needs memory of its failures (schedules, planning: see :mod:`lazyfun.csp.clauses.engine`);
 neither is the better on every model.  :class:`Portfolio` gives the first a share of the
 time; unless it settled the model by then, the second takes the rest, searching only for
-better than the best the first found, from that solution's values.  Each solution is
+better than the best the first found, from that solution's values.  An optimisation
+whose first search has found nothing better for a while goes over sooner: the restarts
+had found what they find.  Each solution is
 yielded as its search finds it; a search that ends within its time proves what it
 found (or that there is nothing), so the stream ends as a single search's would.
 """
@@ -20,14 +22,19 @@ from lazyfun.csp.modelling.results import Solution
 from lazyfun.csp.search.lns import Neighbourhoods
 from lazyfun.csp.search.solver import Solutions
 
-__all__ = ["FIRST_SHARE", "Portfolio"]
+__all__ = ["FIRST_SHARE", "STALE_SHARE", "Portfolio"]
 
 FIRST_SHARE = 0.5
 """The depth-first search's share of the time."""
 
+STALE_SHARE = 1 / 6
+"""How long, as a share of the time, the depth-first search of an optimisation has to
+better its last solution before the second search takes over."""
+
 
 class Portfolio:
-    """``first`` for :data:`FIRST_SHARE` of ``time_limit`` seconds (counted from now),
+    """``first`` for :data:`FIRST_SHARE` of ``time_limit`` seconds (counted from now; once
+    it has a solution to better, at most :data:`STALE_SHARE` of them after its last),
     then, unless it settled the model, the stream ``second(seconds left)`` makes, started
     from the best solution ``first`` found (:meth:`LearningSolutions.start_from`).
     ``nodes``, ``failures`` and ``propagations`` add up both searches', ``stopped_by``
@@ -42,8 +49,10 @@ class Portfolio:
         self.first = first
         self.second: LearningSolutions | None = None
         self._make = second
-        self._ends = time.perf_counter() + time_limit
-        first.time_limit = FIRST_SHARE * time_limit
+        self._started = time.perf_counter()
+        self._ends = self._started + time_limit
+        self._share, self._stale = FIRST_SHARE * time_limit, STALE_SHARE * time_limit
+        first.time_limit = self._share
         self.stopped_by: str | None = None
         self._stream = self._run()
 
@@ -54,7 +63,11 @@ class Portfolio:
         return next(self._stream)
 
     def _run(self) -> Iterator[Solution]:
-        yield from self.first
+        for solution in self.first:
+            if solution.objective:
+                spent = time.perf_counter() - self._started
+                self.first.time_limit = min(self._share, spent + self._stale)
+            yield solution
         if self.first.stopped_by is None:  # settled
             return
         second = self._make(max(0.0, self._ends - time.perf_counter()))
