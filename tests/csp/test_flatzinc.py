@@ -15,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazyfun.csp.flatzinc import BUILTINS, FlatZincError, parse, run, solve
+from lazyfun.csp.flatzinc.bounds import Bounds, implied
+from lazyfun.csp.flatzinc.text import Parser
 
 
 def answers(text: str, *, all_solutions: bool = False, time_limit: float | None = None) -> str:
@@ -254,6 +256,50 @@ def test_floats_set_variables_and_unbounded_integers_are_refused_with_the_reason
         parse("var int: free;\nsolve satisfy;\n")
     with pytest.raises(FlatZincError, match=r"line 1: wide spans 100,000,001 values"):
         parse("var 0..100000000: wide;\nsolve satisfy;\n")
+
+
+def test_an_integer_without_bounds_takes_those_its_linear_constraints_imply() -> None:
+    # x >= 0, y >= 0 and x + y = 1: both in 0..1; then z - 2x <= 5 and -z <= 3: -3..7
+    text = """var int: x:: output_var;
+var int: y:: output_var;
+var int: z:: output_var;
+constraint int_le(0,x);
+constraint int_le(0,y);
+constraint int_lin_eq([1,1],[x,y],1);
+constraint int_lin_le([1,-2],[z,x],5);
+constraint int_lin_le([-1],[z],3);
+solve satisfy;
+"""
+    items = Parser(text).items()
+    assert implied(items, Bounds(items)) == {"x": (0, 1), "y": (0, 1), "z": (-3, 7)}
+    domains = {d.name: (d.domain.low, d.domain.high) for d in parse(text).model.decisions}
+    assert domains == {"x": (0, 1), "y": (0, 1), "z": (-3, 7)}
+    found = {(s["x"], s["z"]) for s in solutions(text)}
+    assert len(found) == 9 + 11  # z in -3..5 with x = 0, -3..7 with x = 1
+    # w has an upper bound only: refused, naming it
+    upper = text.replace("solve", "var int: w;\nconstraint int_lin_le([1,1],[w,x],4);\nsolve")
+    with pytest.raises(FlatZincError, match=r"line 9: var int w has no bounds"):
+        parse(upper)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.lists(st.integers(-3, 3), min_size=2, max_size=2), st.integers(-4, 4)),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_implied_bounds_keep_every_solution(rows: list[tuple[list[int], int]]) -> None:
+    """Over x and y in -4..4 and a free z, rows a*x + b*z <= c: every (x, y, z) that
+    satisfies them with z in -40..40 lies within the bounds found for z."""
+    lines = ["var -4..4: x;", "var int: z;"]
+    lines += [f"constraint int_lin_le([{a},{b}],[x,z],{c});" for (a, b), c in rows]
+    items = Parser("\n".join([*lines, "solve satisfy;"])).items()
+    found = implied(items, Bounds(items)).get("z")
+    for x, z in itertools.product(range(-4, 5), range(-40, 41)):
+        if all(a * x + b * z <= c for (a, b), c in rows) and found is not None:
+            assert found[0] <= z <= found[1]
 
 
 def test_every_builtin_the_brief_names_is_read() -> None:

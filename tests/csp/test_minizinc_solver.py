@@ -145,6 +145,15 @@ var 0..6: bins;
 constraint bins = sum(used);
 solve minimize bins;
 """,
+    "levels": """array[1..4] of int: w = [6, 5, 4, 3];
+array[1..4, 1..4] of var int: x;
+constraint forall(i, j in 1..4)(x[i, j] >= 0);
+constraint forall(j in 1..4)(sum(i in 1..4)(x[i, j]) = 1);
+constraint forall(i in 1..4)(sum(j in 1..4)(w[j] * x[i, j]) <= 10 * x[i, i]);
+var 0..4: levels;
+constraint levels = sum(i in 1..4)(x[i, i]);
+solve minimize levels;
+""",
 }
 GOALS = {
     "jobshop": "makespan",
@@ -152,6 +161,7 @@ GOALS = {
     "cumulative": "makespan",
     "circuit": "length",
     "cutstock": "bins",
+    "levels": "levels",
 }
 
 

@@ -1,14 +1,21 @@
 """The bounds a ``var int`` declared without them takes from the constraint that
-defines it (``:: defines_var``): a sum, a product, an element, a maximum..."""
+defines it (``:: defines_var``): a sum, a product, an element, a maximum...; failing
+that, from the linear constraints over it (``x >= 0`` and ``x + y = 1`` put ``x`` in
+0..1 when ``y >= 0``: :func:`implied`)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from lazyfun.csp.flatzinc.builder import IntSet
 from lazyfun.csp.flatzinc.text import Access, Ast, Call, Id, Item
 
-__all__ = ["Bounds"]
+__all__ = ["Bounds", "implied"]
+
+ROUNDS = 20
+"""How many times :func:`implied` goes over the linear constraints at most: bounds that
+creep round a cycle of them would tighten a little each time."""
 
 
 class Bounds:
@@ -26,6 +33,8 @@ class Bounds:
                     if isinstance(target, Id):
                         self.defined[target.name] = item
         self.known: dict[str, tuple[int, int] | None] = {}
+        self._implied: dict[str, tuple[int, int]] | None = None
+        self._items = items
         # bool2int(b, x) :: defines_var(x): x is b itself, as an integer
         self.merged = {
             name: item.args[0].name
@@ -54,7 +63,13 @@ class Bounds:
         if decl.value is not None and not t.dims:
             return self.of(decl.value)
         item = self.defined.get(name)
-        return None if item is None else self._defined(name, item)
+        found = None if item is None else self._defined(name, item)
+        if found is None and not t.dims:
+            if self._implied is None:
+                self._implied = {}  # a variable's own bounds asked while finding them
+                self._implied = implied(self._items, self)
+            found = self._implied.get(name)
+        return found
 
     def of(self, ast: Ast | None) -> tuple[int, int] | None:
         if isinstance(ast, bool | int):
@@ -141,3 +156,93 @@ def _image(name: str, ranges: list[tuple[int, int]]) -> tuple[int, int] | None:
         reach = min(reach, max(abs(c), abs(d)) - 1)
         return -reach, reach
     return None
+
+
+Row = tuple[list[int], list[str], int]  # sum(k * x) <= c
+
+
+def _rows(item: Item, bounds: Bounds) -> list[Row]:
+    """``item`` as rows ``sum(k * x) <= c`` over variable names, if it is a plain
+    ``int_le``, ``int_lin_le`` or ``int_lin_eq`` (two rows) over variables and numbers."""
+    args = item.args
+    ks: list[Ast]
+    xs: list[Ast]
+    if item.name == "int_le" and len(args) == 2:
+        ks = [1, -1]
+        xs, c = list(args), 0
+    elif item.name in ("int_lin_le", "int_lin_eq") and len(args) == 3:
+        found_ks, found_xs, c_ast = bounds.items(args[0]), bounds.items(args[1]), args[2]
+        if found_ks is None or found_xs is None or not isinstance(c_ast, int):
+            return []
+        ks, xs, c = found_ks, found_xs, int(c_ast)
+    else:
+        return []
+    terms: list[tuple[int, str]] = []
+    for k, x in zip(ks, xs, strict=False):
+        if not isinstance(k, int) or isinstance(x, bool):
+            return []
+        if isinstance(x, int):
+            c -= k * x
+        elif isinstance(x, Id):
+            terms.append((k, x.name))
+        else:
+            return []
+    row = ([k for k, _ in terms], [x for _, x in terms], c)
+    if item.name != "int_lin_eq":
+        return [row]
+    return [row, ([-k for k in row[0]], row[1], -c)]
+
+
+def implied(items: list[Item], bounds: Bounds) -> dict[str, tuple[int, int]]:
+    """The bounds the linear constraints of ``items`` imply for the scalar variables
+    declared without a domain, by interval reasoning: in ``sum(k * x) <= c``, each
+    ``k * x`` is at most ``c`` less the least the other terms can be, when that is
+    finite (each variable starts from its declared domain, or no bound), the rows
+    gone over until nothing tightens or :data:`ROUNDS` times.  Only the variables
+    with both bounds found are given."""
+    free = {
+        i.name
+        for i in items
+        if i.kind == "decl"
+        and i.type is not None
+        and i.type.var
+        and i.type.base == "int"
+        and i.type.domain is None
+        and not i.type.dims
+        and i.value is None
+    }
+    rows = [r for i in items if i.kind == "constraint" for r in _rows(i, bounds)]
+    rows = [r for r in rows if any(x in free for x in r[1])]
+    low: dict[str, float] = {}
+    high: dict[str, float] = {}
+    for _, xs, _ in rows:
+        for x in xs:
+            if x not in low:
+                known = None if x in free else bounds.of_name(x)
+                low[x], high[x] = known if known is not None else (-math.inf, math.inf)
+    for _ in range(ROUNDS):
+        if not _tighten(rows, low, high):
+            break
+    return {
+        x: (int(low[x]), int(high[x]))
+        for x in free
+        if x in low and math.isfinite(low[x]) and math.isfinite(high[x])
+    }
+
+
+def _tighten(rows: list[Row], low: dict[str, float], high: dict[str, float]) -> bool:
+    """One pass of :func:`implied` over ``rows``; whether a bound moved."""
+    moved = False
+    for ks, xs, c in rows:
+        least = [k * (low[x] if k > 0 else high[x]) for k, x in zip(ks, xs, strict=True)]
+        unbounded = sum(1 for v in least if not math.isfinite(v))
+        finite = sum(v for v in least if math.isfinite(v))
+        for k, x, own in zip(ks, xs, least, strict=True):
+            if unbounded - (not math.isfinite(own)) > 0:
+                continue
+            room = c - (finite - own if math.isfinite(own) else finite)  # k * x <= room
+            if k > 0 and room // k < high[x]:
+                high[x], moved = room // k, True
+            elif k < 0 and -(room // -k) > low[x]:
+                low[x], moved = -(room // -k), True
+    return moved

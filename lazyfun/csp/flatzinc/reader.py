@@ -111,7 +111,8 @@ def _domain(b: Builder, name: str, t: Type, bounds: Bounds) -> Domain:
         if found is None:
             raise b.fail(
                 f"var int {name} has no bounds (none declared, none from a constraint "
-                f"defining it): a domain may span at most {MAX_SPAN:,} values"
+                f"defining it or its linear constraints): a domain may span at most "
+                f"{MAX_SPAN:,} values"
             )
         low, high = found
         if high - low >= MAX_SPAN:
