@@ -120,6 +120,39 @@ def test_element_reads_the_list_from_zero_and_narrows_the_index() -> None:
     assert [compiled.offsets[0] + b for b in range(13) if doms[0] >> b & 1] == [1, 2]
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.lists(st.integers(0, 3), min_size=70, max_size=200),
+    st.sets(st.integers(-5, 205), min_size=1),
+    st.integers(0, 3),
+)
+def test_element_over_a_wide_index_keeps_the_positions_that_can_equal_the_result(
+    numbers: list[int], positions: set[int], wanted: int
+) -> None:
+    """An index wider than the words its bit set is read in (with holes, and places
+    outside the list), the items numbers and two decisions, the result fixed."""
+    m = Model()
+    i = m.decision("i", Domain.of(sorted(positions)))
+    y = m.decision("y", Domain.of([0, 2]))
+    z = m.decision("z", Domain.of([1, 3]))
+    items: list[int | Decision] = [*numbers]
+    items[len(items) // 2], items[-1] = y, z
+    try:
+        chosen = element(items, i)
+    except ModelError:
+        return  # the index reaches no position
+    m.add_constraint("pick", chosen == wanted)
+    ours = sorted(s.values for s in m.solutions())
+    assert ours == brute_force(m)  # type: ignore[type-var]
+    compiled = Propagators(m.decisions, list(m.constraints.values()))
+    doms = list(compiled.start)
+    if compiled.propagate(doms, range(len(doms))):
+        kept = {compiled.offsets[0] + b for b in range(doms[0].bit_length()) if doms[0] >> b & 1}
+        assert kept == {v[0] for v in ours}
+    else:
+        assert ours == []
+
+
 def test_table_with_no_rows_has_no_solution_and_if_then_only_binds_when_it_holds() -> None:
     m = Model()
     x = m.decision("x", Domain.integer_range(0, 3))

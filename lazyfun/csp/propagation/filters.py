@@ -44,6 +44,11 @@ Propagator = Callable[[list[int]], Changes]
 Terms = list[tuple[int, int, int]]
 
 
+WORD = 60
+"""Bits taken at a time from a wide bit set: numbers this small stay unboxed when compiled."""
+WORD_MASK = (1 << WORD) - 1
+
+
 def low(bits: int) -> int:
     """The position of the lowest bit."""
     return (bits & -bits).bit_length() - 1
@@ -202,21 +207,26 @@ def element_filter(
     def prop(doms: list[int]) -> Changes:
         res, idx = doms[result], doms[index]
         kept = support = 0
-        rest = idx
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            k = off_i + bit.bit_length() - 1
-            if not 0 <= k < size:
-                continue
-            j, move = decisions[k], moves[k]
-            if j >= 0:
-                hit = (doms[j] << move if move >= 0 else doms[j] >> -move) & res
-            else:
-                hit = res & (1 << move) if move >= 0 else 0
-            if hit:
-                kept |= bit
-                support |= hit
+        rest, base = idx, off_i
+        while rest:  # the index's bits a word at a time: small numbers within it
+            word, rest = rest & WORD_MASK, rest >> WORD
+            kept_word = 0
+            while word:
+                bit = word & -word
+                word ^= bit
+                k = base + bit.bit_length() - 1
+                if not 0 <= k < size:
+                    continue
+                j, move = decisions[k], moves[k]
+                if j >= 0:
+                    hit = (doms[j] << move if move >= 0 else doms[j] >> -move) & res
+                else:
+                    hit = res & (1 << move) if move >= 0 else 0
+                if hit:
+                    kept_word |= bit
+                    support |= hit
+            kept |= kept_word << (base - off_i)
+            base += WORD
         if not kept:
             return None
         changed = []
