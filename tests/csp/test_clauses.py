@@ -25,7 +25,7 @@ from lazyfun.csp import (
     maximum,
     no_overlap,
 )
-from lazyfun.csp.clauses import engine
+from lazyfun.csp.clauses import analysis, engine
 from lazyfun.csp.clauses.analysis import analyse
 from lazyfun.csp.clauses.engine import LearningSolutions
 from lazyfun.csp.clauses.explanations import (
@@ -439,15 +439,16 @@ def test_learning_clauses_keeps_the_solutions_and_the_optimum(
 
 
 @settings(max_examples=examples(300), deadline=None)
-@given(small_models(), st.sampled_from([1, 3, 100]))
-def test_no_solution_breaks_a_learnt_clause(m: Model, restart: int) -> None:
+@given(small_models(), st.sampled_from([1, 3, 100]), st.sampled_from([0, 256]))
+def test_no_solution_breaks_a_learnt_clause(m: Model, restart: int, minimised: int) -> None:
     """Each nogood learnt from a conflict has its literals all hold in no solution but
     those found already (without goals: a nogood may rest on a solution's own, which
     leaves it out), or, with goals, in none better than the best when it was learnt.  (A
     solution's own nogood, its decisions, kept with LBD 0, is the other law's: each
-    solution found once.)"""
+    solution found once.)  Nogoods kept as analysed (``MINIMISED_UP_TO`` 0) or minimised."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(engine, "RESTART_CONFLICTS", restart)
+        patch.setattr(analysis, "MINIMISED_UP_TO", minimised)
         stream = m.solutions(learn="clauses")
         assert isinstance(stream, LearningSolutions)
         found = [s.values for s in stream]

@@ -17,7 +17,10 @@ gives is asserting: back at the highest level among its other literals, they are
 true and the UIP must be false.
 
 Minimisation then drops each other literal whose reason follows from the literals kept
-(and the root): the nogood without it still cannot hold.
+(and the root): the nogood without it still cannot hold.  It asks each literal's reason,
+so over a nogood of thousands of literals (a linear row over thousands of decisions,
+explained by its scope) it would take seconds, past the search's time limit, for little:
+such a nogood is kept as it is (:data:`MINIMISED_UP_TO`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,10 @@ from collections.abc import Callable
 from lazyfun.csp.clauses.explanations import Literal
 from lazyfun.csp.clauses.trail import DECIDED, Trail
 
-__all__ = ["Learnt", "analyse"]
+__all__ = ["MINIMISED_UP_TO", "Learnt", "analyse"]
+
+MINIMISED_UP_TO = 256
+"""The most literals a nogood may have to be minimised."""
 
 Reason = Callable[[int], list[Literal]]
 """Trail entry ``p`` (not a decision) to the literals that made it."""
@@ -66,7 +72,8 @@ def analyse(trail: Trail, conflict: list[Literal], reason: Reason) -> Learnt | N
         m = mask.pop(i)
         add([*reason(p), (i, m | (trail.old[p] & ~trail.new[p]))])
     uip = here[0]
-    _minimise(trail, mask, made, uip, reason)
+    if len(made) <= MINIMISED_UP_TO:
+        _minimise(trail, mask, made, uip, reason)
     others = sorted((i for i in made if i != uip), key=made.__getitem__, reverse=True)
     literals = [(uip, mask[uip]), *((i, mask[i]) for i in others)]
     back = level[made[others[0]]] if others else 0

@@ -198,6 +198,7 @@ class LearningSolutions(Solutions):
                 if not self._learn(conflict):
                     return
                 budget -= 1
+                self._limits()  # conflicts in a row, each analysed, may take long
                 continue
             if trail.depth == 0:
                 self._open = [list(trail.doms)]  # what no solution leaves: the bound
@@ -253,7 +254,7 @@ class LearningSolutions(Solutions):
         c, trail, store = self._compiled, self.trail, self.store
         doms = trail.doms
         props, idempotent, queue, queued = c.propagators, c.idempotent, self._queue, self._queued
-        every = kernels.INTERRUPT_EVERY
+        every, scopes = kernels.INTERRUPT_EVERY, self._scopes
         while True:
             while self._checked < len(trail):
                 i = trail.var[self._checked]
@@ -272,8 +273,8 @@ class LearningSolutions(Solutions):
             origin = len(trail)
             changes = props[k](doms)
             c.propagations += 1
-            if not c.propagations % every:
-                self._limits()  # a propagation that creeps ends at a limit
+            if not c.propagations % every or len(scopes[k]) > every:
+                self._limits()  # a propagation that creeps, or runs over thousands, ends
             if changes is None or any(not doms[i] for i in changes):
                 return self._failed(k)
             for i in changes:
