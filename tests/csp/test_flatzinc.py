@@ -256,6 +256,13 @@ def test_floats_set_variables_and_unbounded_integers_are_refused_with_the_reason
         parse("var int: free;\nsolve satisfy;\n")
     with pytest.raises(FlatZincError, match=r"line 1: wide spans 100,000,001 values"):
         parse("var 0..100000000: wide;\nsolve satisfy;\n")
+    within = (
+        "var int: w;\nconstraint int_le(0,w);\nconstraint int_le(w,100000000);\nsolve satisfy;\n"
+    )
+    with pytest.raises(
+        FlatZincError, match=r"line 1: var int w .* its constraints give 0\.\.100000000"
+    ):
+        parse(within)
 
 
 def test_an_integer_without_bounds_takes_those_its_linear_constraints_imply() -> None:

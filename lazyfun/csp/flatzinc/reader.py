@@ -117,7 +117,7 @@ def _domain(b: Builder, name: str, t: Type, bounds: Bounds) -> Domain:
         low, high = found
         if high - low >= MAX_SPAN:
             raise b.fail(
-                f"var int {name} has no bounds declared and its defining constraint gives "
+                f"var int {name} has no bounds declared and its constraints give "
                 f"{low}..{high}, wider than a domain may span ({MAX_SPAN:,} values)"
             )
         return Domain.integer_range(low, high)
