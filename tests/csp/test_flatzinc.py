@@ -358,6 +358,12 @@ def test_run_reads_a_file_and_the_module_runs_from_the_command_line(tmp_path: Pa
         check=True,
     )
     assert done.stdout.endswith("Y = 2;\n----------\n==========\n")
+    missing = subprocess.run(
+        [sys.executable, "-m", "lazyfun.csp.flatzinc", str(tmp_path / "none.fzn")],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1  # one line, no trace
 
 
 def test_a_time_limit_without_a_solution_is_unknown() -> None:

@@ -95,7 +95,8 @@ def solve(
     stream: Solutions | Portfolio = _searched(fz, time_limit, lns=lns, learn=learn)
     if portfolio and learn is False and time_limit is not None and not (satisfy and all_solutions):
         assert isinstance(stream, Solutions)
-        stream = Portfolio(stream, lambda left: _clauses(fz, left), time_limit)
+        left = time_limit - (time.perf_counter() - started)  # compiling the first counts
+        stream = Portfolio(stream, lambda seconds: _clauses(fz, seconds), max(0.0, left))
     shown: tuple[int, ...] | None = None
     seen: set[str] = set()
     last: Solution | None = None
