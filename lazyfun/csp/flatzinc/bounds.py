@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from lazyfun.csp.flatzinc.builder import IntSet
 from lazyfun.csp.flatzinc.text import Access, Ast, Call, Id, Item
 
-__all__ = ["Bounds", "implied"]
+__all__ = ["Bounds", "Row", "implied", "linear_rows"]
 
 ROUNDS = 20
 """How many times :func:`implied` goes over the linear constraints at most: bounds that
@@ -161,7 +161,7 @@ def _image(name: str, ranges: list[tuple[int, int]]) -> tuple[int, int] | None:
 Row = tuple[list[int], list[str], int]  # sum(k * x) <= c
 
 
-def _rows(item: Item, bounds: Bounds) -> list[Row]:
+def linear_rows(item: Item, bounds: Bounds) -> list[Row]:
     """``item`` as rows ``sum(k * x) <= c`` over variable names, if it is a plain
     ``int_le``, ``int_lin_le`` or ``int_lin_eq`` (two rows) over variables and numbers."""
     args = item.args
@@ -173,6 +173,8 @@ def _rows(item: Item, bounds: Bounds) -> list[Row]:
     elif item.name in ("int_lin_le", "int_lin_eq") and len(args) == 3:
         found_ks, found_xs, c_ast = bounds.items(args[0]), bounds.items(args[1]), args[2]
         if found_ks is None or found_xs is None or not isinstance(c_ast, int):
+            return []
+        if len(found_ks) != len(found_xs):
             return []
         ks, xs, c = found_ks, found_xs, int(c_ast)
     else:
@@ -211,7 +213,7 @@ def implied(items: list[Item], bounds: Bounds) -> dict[str, tuple[int, int]]:
         and not i.type.dims
         and i.value is None
     }
-    rows = [r for i in items if i.kind == "constraint" for r in _rows(i, bounds)]
+    rows = [r for i in items if i.kind == "constraint" for r in linear_rows(i, bounds)]
     rows = [r for r in rows if any(x in free for x in r[1])]
     low: dict[str, float] = {}
     high: dict[str, float] = {}

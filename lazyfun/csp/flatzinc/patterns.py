@@ -28,7 +28,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from lazyfun.csp.flatzinc.bounds import Bounds
+from lazyfun.csp.flatzinc.bounds import Bounds, Row, linear_rows
 from lazyfun.csp.flatzinc.text import Ast, Call, Id, Item
 
 __all__ = ["Bins", "Machines", "bins", "bins_needed", "machines"]
@@ -187,16 +187,12 @@ class Bins:
     counts: list[tuple[list[str], int]] = field(default_factory=list)
 
 
-def _row(item: Item, bounds: Bounds) -> tuple[list[int], list[str], int] | None:
+def _row(item: Item, bounds: Bounds) -> Row | None:
     """``int_lin_le(ks, xs, c)`` as its coefficients, variable names and constant."""
-    if item.kind != "constraint" or item.name != "int_lin_le" or len(item.args) != 3:
+    if item.kind != "constraint" or item.name != "int_lin_le":
         return None
-    ks, xs, c = bounds.items(item.args[0]), bounds.items(item.args[1]), item.args[2]
-    if ks is None or xs is None or not isinstance(c, int) or len(ks) != len(xs):
-        return None
-    numbers = [k for k in ks if isinstance(k, int) and not isinstance(k, bool)]
-    names = [x.name for x in xs if isinstance(x, Id)]
-    return (numbers, names, c) if len(numbers) == len(names) == len(ks) else None
+    found = linear_rows(item, bounds)
+    return found[0] if found else None
 
 
 def bins(items: list[Item], bounds: Bounds) -> Bins:
@@ -239,18 +235,17 @@ def bins(items: list[Item], bounds: Bounds) -> Bins:
 
 def _sum_of(name: str, item: Item, bounds: Bounds) -> set[str] | None:
     """The variables ``name`` is the sum of, if ``item`` is an ``int_lin_eq`` saying so."""
-    if item.kind != "constraint" or item.name != "int_lin_eq" or item.args[2:] != (0,):
+    if item.kind != "constraint" or item.name != "int_lin_eq":
         return None
-    ks, xs = bounds.items(item.args[0]), bounds.items(item.args[1])
-    if ks is None or xs is None or Id(name) not in xs or len(ks) != len(xs):
+    rows = linear_rows(item, bounds)
+    if not rows or rows[0][2] != 0 or name not in rows[0][1]:
         return None
-    sign = ks[xs.index(Id(name))]
-    terms = [(k, x) for k, x in zip(ks, xs, strict=True) if x != Id(name)]
-    if not isinstance(sign, int) or sign not in (1, -1):
+    ks, xs, _ = rows[0]
+    sign = ks[xs.index(name)]
+    others = [(k, x) for k, x in zip(ks, xs, strict=True) if x != name]
+    if sign not in (1, -1) or not all(k == -sign for k, _ in others):
         return None
-    if not all(k == -sign and isinstance(x, Id) for k, x in terms):
-        return None
-    return {x.name for _, x in terms if isinstance(x, Id)}
+    return {x for _, x in others}
 
 
 def _counts(names: list[str], bounds: Bounds) -> bool:
