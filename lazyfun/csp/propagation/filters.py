@@ -1,4 +1,4 @@
-"""Bit-set filtering: linear bounds, element, table, if_then, minimum/maximum, and goal bounds.
+"""Bit-set filtering: linear bounds and !=, element, table, if_then, minimum/maximum, goal bounds.
 
 A domain is a bit set over the decision's offset: bit ``i`` of decision ``d``
 stands for ``offsets[d] + i``.  A propagator takes the list of domains,
@@ -30,6 +30,7 @@ __all__ = [
     "lex_filter",
     "low",
     "narrow",
+    "not_equal_filter",
     "range_mask",
     "reified_linear_filter",
     "table_filter",
@@ -147,6 +148,34 @@ def _cut_terms(
             doms[i] = bits
             changed.append(i)
     return changed
+
+
+def not_equal_filter(terms: Terms, constant: int) -> Propagator:
+    """``sum(a * x) + k != 0``: once one decision is open, strike its one forbidden value."""
+
+    def prop(doms: list[int]) -> Changes:
+        open_term: tuple[int, int, int] | None = None
+        rest = constant
+        for term in terms:
+            i, a, off = term
+            bits = doms[i]
+            if bits & (bits - 1):
+                if open_term is not None:
+                    return ()
+                open_term = term
+            else:
+                rest += a * (off + bits.bit_length() - 1)
+        if open_term is None:
+            return () if rest != 0 else None
+        i, a, off = open_term
+        if rest % a == 0:
+            position = -rest // a - off
+            if position >= 0 and doms[i] >> position & 1:
+                doms[i] ^= 1 << position  # open: a value is left
+                return (i,)
+        return ()
+
+    return prop
 
 
 def unit_equality(terms: Terms, constant: int) -> Propagator:

@@ -55,6 +55,7 @@ from lazyfun.csp.propagation.filters import (
     keep_where,
     lex_filter,
     low,
+    not_equal_filter,
     reified_linear_filter,
     table_filter,
     unit_equality,
@@ -491,7 +492,7 @@ class Propagators:
         constant = c.expr.constant
         op = c.op
         if op == "!=":
-            return self._not_equal(terms, constant)
+            return not_equal_filter(terms, constant)
         if not terms:
             holds: Changes = () if COMPARISONS[op](constant, 0) else None
             return lambda doms: holds
@@ -519,33 +520,6 @@ class Propagators:
             except OverflowError:  # sums wider than a machine word: the Python filter
                 pass
         return bounds(terms, constant, op == "==")
-
-    def _not_equal(self, terms: Terms, constant: int) -> Propagator:
-        """``sum(a * x) + k != 0``: once one decision is open, strike its one forbidden value."""
-
-        def prop(doms: list[int]) -> Changes:
-            open_term: tuple[int, int, int] | None = None
-            rest = constant
-            for term in terms:
-                i, a, off = term
-                bits = doms[i]
-                if bits & (bits - 1):
-                    if open_term is not None:
-                        return ()
-                    open_term = term
-                else:
-                    rest += a * (off + bits.bit_length() - 1)
-            if open_term is None:
-                return () if rest != 0 else None
-            i, a, off = open_term
-            if rest % a == 0:
-                position = -rest // a - off
-                if position >= 0 and doms[i] >> position & 1:
-                    doms[i] ^= 1 << position  # open: a value is left
-                    return (i,)
-            return ()
-
-        return prop
 
     def _abs_pair(self, c: AbsCompare) -> Propagator:
         """``abs(x - y + k) != b``: a fixed side strikes at most two values from the other."""
