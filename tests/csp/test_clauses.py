@@ -21,6 +21,7 @@ from lazyfun.csp import (
     Quality,
     all_different,
     cumulative,
+    element,
     if_then,
     maximum,
     no_overlap,
@@ -348,6 +349,23 @@ def test_an_element_whose_result_is_its_index_keeps_the_solutions(data: st.DataO
     for k in range(data.draw(st.integers(0, 3))):
         a, b = data.draw(st.permutations([x, *ys]))[:2]
         m.add_constraint(f"c{k}", a != b if data.draw(st.booleans()) else a + b <= 5)
+    assert not Propagators(m.decisions, list(m.constraints.values())).elements
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "RESTART_CONFLICTS", 1)
+        found = sorted(s.values or () for s in m.solutions(learn="clauses"))
+    assert found == sorted(brute_force(m))
+
+
+@pytest.mark.parametrize("place", [0, 2])
+def test_an_element_whose_index_or_result_is_an_item_keeps_the_solutions(place: int) -> None:
+    """``[x, 4, y, 0][x] >= y - 1`` and ``r == [r, 1, y][y]``: an item that is the index or
+    the result is narrowed as both, so the element is explained by its scope's domains
+    (explained as an element, analysis once met a literal the trail never made true)."""
+    m = Model()
+    x, y, r = (m.decision(n, Domain.integer_range(0, 3)) for n in "xyr")
+    items: list[int | Decision] = [x, 4, y, 0]
+    m.add_constraint("index", element(items, x) >= y - 1)
+    m.add_constraint("result", Element(r, [r, 1, y][: place + 1], y))
     assert not Propagators(m.decisions, list(m.constraints.values())).elements
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(engine, "RESTART_CONFLICTS", 1)

@@ -146,7 +146,8 @@ def _constrain(draw: st.DrawFn, m: Model, xs: list[Decision], kind: str, k: int)
         rows = draw(st.lists(st.tuples(*(st.integers(0, 3) for _ in picked)), max_size=8))
         m.add_constraint(f"c{k}", table(picked, rows))
     elif kind == "element":
-        items = draw(st.lists(st.integers(-1, 4), min_size=4, max_size=4))
+        item = st.one_of(st.integers(-1, 4), st.sampled_from(xs))  # numbers and decisions
+        items: list[int | Decision] = draw(st.lists(item, min_size=4, max_size=4))
         m.add_constraint(f"c{k}", element(items, a) >= b - 1)
     elif kind == "abs":
         m.add_constraint(f"c{k}", abs(a - b) != draw(st.integers(0, 2)))

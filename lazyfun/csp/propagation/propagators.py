@@ -302,7 +302,8 @@ class Propagators:
         :mod:`lazyfun.csp.propagation.filters`."""
         if isinstance(c, Element):
             items = [(x.index, 0) if isinstance(x, Decision) else (-1, x) for x in c.items]
-            if c is self.adding and c.result is not c.index:  # x == items[x]: by scope
+            ends = {c.result.index, c.index.index}  # x == items[x], or either an item: by scope
+            if c is self.adding and len(ends) == 2 and not ends & {j for j, _ in items}:
                 self.elements[len(self.propagators)] = (c.result.index, c.index.index, items)
             return element_filter(c.result.index, c.index.index, items, self.offsets)
         if isinstance(c, Table):
