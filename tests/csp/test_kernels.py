@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.csp import Domain, Model, all_different, total
+from lazyfun.csp import Domain, Model, all_different, element, total
 from lazyfun.csp.examples import golomb_model, knapsack_model, sudoku_model
 from lazyfun.csp.propagation import kernels
-from lazyfun.csp.propagation.filters import Changes, bounds
+from lazyfun.csp.propagation.filters import Changes, bounds, element_filter
 from lazyfun.csp.propagation.nonlinear import (
     clause_filter,
     reified_clause_filter,
@@ -137,6 +137,41 @@ def test_linear_bounds_in_c_are_the_python_bounds(
     _same(c.linear(terms, constant, equal), bounds(terms, constant, equal), doms)
 
 
+@st.composite
+def elements(draw: st.DrawFn) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+    """Domains and offsets (the result 0, the index 1 up to 200 bits wide, items' decisions
+    after), and the items: decisions (the result among them) or numbers below, within and
+    past the result's word."""
+    held = draw(st.integers(1, 4))
+    offsets = [draw(st.integers(-70, 70)), draw(st.integers(-10, 80))]
+    offsets += [draw(st.integers(-70, 70)) for _ in range(held)]
+    index = draw(st.randoms(use_true_random=False)).getrandbits(200) >> draw(st.integers(0, 199))
+    doms = [draw(_bits(12)), index | 1, *(draw(_bits(12)) for _ in range(held))]
+    item = st.one_of(
+        st.tuples(st.sampled_from([0, *range(2, 2 + held)]), st.just(0)),
+        st.tuples(st.just(-1), st.integers(-150, 150)),
+    )
+    size = draw(st.integers(1, 150))
+    return doms, draw(st.lists(item, min_size=size, max_size=size)), offsets
+
+
+@settings(max_examples=examples(800), deadline=None)
+@given(elements())
+def test_an_element_in_c_is_the_python_element(
+    case: tuple[list[int], list[tuple[int, int]], list[int]],
+) -> None:
+    """The index read and written across words, positions outside the list, an index
+    fixed to an item that narrows (the result itself, or another decision)."""
+    doms, items, offsets = case
+    off = offsets[0]
+    moves = [(j, offsets[j] - off if j >= 0 else v - off) for j, v in items]
+    kernel = c.element(0, 1, offsets[1], doms[1].bit_length(), moves)
+    _same(kernel, element_filter(0, 1, items, offsets), doms)
+    fixed = list(doms)  # the index on the middle item, where its offset lets it
+    fixed[1] = 1 << max(0, len(items) // 2 - offsets[1])
+    _same(c.element(0, 1, offsets[1], 200, moves), element_filter(0, 1, items, offsets), fixed)
+
+
 # ---- the loop: whole searches -----------------------------------------------------------
 
 
@@ -184,7 +219,23 @@ def _unary_model() -> Model:
     return model
 
 
+def _element_model() -> Model:
+    """Golfers' kind of element: a pair's cell, picked by an index over 70 positions (ten
+    decisions, then numbers), must hold a given value."""
+    model = Model()
+    xs = [model.decision(f"x{i}", Domain.integer_range(0, 3)) for i in range(10)]
+    a = model.decision("a", Domain.integer_range(0, 6))
+    b = model.decision("b", Domain.integer_range(0, 9))
+    items = [*xs, *((5 * v + v // 6) % 4 for v in range(60))]
+    model.add_constraint("ab", element(items, 10 * a + b) == 2)
+    model.add_constraint("ba", element(items, 7 * b + a) == 1)
+    model.add_constraint("sum", total(xs) == 15)
+    model.add_constraint("distinct", all_different(xs[:4]))
+    return model
+
+
 MODELS: dict[str, Callable[[], Model]] = {
+    "element": _element_model,
     "grid colouring 4x6": lambda: _grid_colouring(4, 6),
     "reified conditions": _unary_model,
     "golomb 6": lambda: golomb_model(6)[0],
@@ -399,6 +450,10 @@ def test_a_propagator_may_not_run_the_loop_that_runs_it() -> None:
             "run\\(doms",
         ),
         (lambda: loose.clause([(0, 0b01)])([1], []), TypeError, "alone"),
+        (lambda: loose.element(0, 1, 0, 3, [(-1, 0)])([1, 1 << 70]), ValueError, "its first"),
+        (lambda: loose.element(0, 1, 0, 3, [(-1, 0)])([1, -1]), ValueError, "0 or more"),
+        (lambda: loose.element(0, 1, 0, 3, [(1, 0)]), ValueError, "an item is the index"),
+        (lambda: loose.element(0, 1, 0, -1, [(-1, 0)]), ValueError, "width"),
     ],
 )
 def test_what_a_kernel_or_the_loop_cannot_hold_is_refused_with_the_reason(

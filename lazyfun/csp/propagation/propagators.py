@@ -305,7 +305,7 @@ class Propagators:
             ends = {c.result.index, c.index.index}  # x == items[x], or either an item: by scope
             if c is self.adding and len(ends) == 2 and not ends & {j for j, _ in items}:
                 self.elements[len(self.propagators)] = (c.result.index, c.index.index, items)
-            return element_filter(c.result.index, c.index.index, items, self.offsets)
+            return self._element(c.result.index, c.index.index, items)
         if isinstance(c, Table):
             return table_filter(c.scope, c.rows, self.offsets)
         if isinstance(c, IfThen):
@@ -316,6 +316,17 @@ class Propagators:
             return if_then_filter(c.condition, self.compile(c.then), c.then.scope, self.offsets)
         scope = [d.index for d in c.decisions]
         return extreme_filter(c.result.index, scope, c.cap, c.largest, self.offsets)
+
+    def _element(self, result: int, index: int, items: list[tuple[int, int]]) -> Propagator:
+        """:func:`element_filter`, in C where the result and the items fit in a word (the
+        index may be wider) and the index is not an item."""
+        held = [j for j, _ in items if j >= 0]
+        if not self._in_c([result, *held]) or index in held:
+            return element_filter(result, index, items, self.offsets)
+        off = self.offsets[result]
+        moves = [(j, self.offsets[j] - off if j >= 0 else number - off) for j, number in items]
+        width = self.start[index].bit_length()
+        return kernels.c.element(result, index, self.offsets[index], width, moves)
 
     def _lex(self, c: LexLess) -> Propagator:
         """Lexicographic order over the pairs the shorter list has; the lengths decide

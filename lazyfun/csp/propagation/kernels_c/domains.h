@@ -35,7 +35,7 @@
 #define FAILED (-1)
 #define ERROR (-2)
 
-enum kind { CLAUSE, REIFIED_CLAUSE, REIFIED_SHIFT, REIFIED_UNARY, LINEAR };
+enum kind { CLAUSE, REIFIED_CLAUSE, REIFIED_SHIFT, REIFIED_UNARY, LINEAR, ELEMENT };
 
 typedef struct {
     PyObject_HEAD
@@ -43,14 +43,18 @@ typedef struct {
     enum kind kind;
     Py_ssize_t size;     /* literals, or terms */
     Py_ssize_t reach;    /* the largest decision + 1 */
-    Py_ssize_t *at;      /* the literals' or terms' decisions */
+    Py_ssize_t *at;      /* the literals', terms' or items' decisions (-1: a number) */
     uint64_t *bit;       /* a clause's wanted bits */
-    int64_t *scale;      /* a linear term's coefficient, its sign in rising */
+    int64_t *scale;      /* a linear term's coefficient, its sign in rising; an item's move
+                            onto the result's bits */
     char *rising;
-    Py_ssize_t truth, x, y;
+    Py_ssize_t truth, x, y; /* element: x the result, y the index */
     uint64_t when;       /* reified clause: when; shift: equal; unary: meets */
-    int64_t shift;       /* shift: y's bits moved onto x's; linear: the constant part */
+    int64_t shift;       /* shift: y's bits moved onto x's; linear: the constant part;
+                            element: the item the index's bit 0 stands for */
     int equal;           /* linear: == rather than <= */
+    unsigned char *wide; /* element: room for the index's domain, little-endian bytes */
+    Py_ssize_t bytes;    /* element: how many (its first domain's) */
 } Kernel;
 
 /* ---- domains as words ---------------------------------------------------------- */
@@ -92,7 +96,11 @@ static inline int64_t highest(uint64_t bits) { return 63 - __builtin_clzll(bits)
 #define PUT(i, var) do { if (put(doms, (i), (var)) < 0) return ERROR; } while (0)
 
 /* The most decisions one run of the kernel can narrow. */
-static inline Py_ssize_t most(Kernel *k) { return k->size > 2 ? k->size : 2; }
+static inline Py_ssize_t most(Kernel *k) {
+    if (k->kind == ELEMENT)
+        return 3;
+    return k->size > 2 ? k->size : 2;
+}
 
 /* Whether doms is a list of at least `reach` domains (else -1, with an exception set). */
 static inline int reachable(PyObject *doms, Py_ssize_t reach) {

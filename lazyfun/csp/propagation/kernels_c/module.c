@@ -197,6 +197,63 @@ fail:
     return NULL;
 }
 
+/* result == items[index]: the items (decision, move), a number's decision -1 and its
+   move its value's bit in the result's; the index's bit 0 stands for item `base`, its
+   first domain is `width` bits wide (the index alone may be wider than a word). */
+static PyObject *make_element(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_ssize_t result, index, width;
+    long long base;
+    PyObject *items;
+    if (!PyArg_ParseTuple(args, "nnLnO", &result, &index, &base, &width, &items))
+        return NULL;
+    if (width < 0) {
+        PyErr_SetString(PyExc_ValueError, "an index's width is 0 or more");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(items, "the items must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
+    Kernel *k = kernel_new(ELEMENT, size);
+    if (k == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    k->x = result;
+    k->y = index;
+    k->shift = base;
+    k->bytes = 8 * (width / 64 + 1); /* room for width bits */
+    k->scale = PyMem_Calloc(size ? size : 1, sizeof(int64_t));
+    k->wide = PyMem_Calloc(k->bytes, 1);
+    if (k->scale == NULL || k->wide == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (decision(k, result) < 0 || decision(k, index) < 0)
+        goto fail;
+    for (Py_ssize_t n = 0; n < size; n++) {
+        Py_ssize_t j;
+        long long move;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, n), "nL", &j, &move))
+            goto fail;
+        if (j == index) {
+            PyErr_SetString(PyExc_ValueError, "an item is the index: the Python filter holds it");
+            goto fail;
+        }
+        if (j >= 0 && decision(k, j) < 0)
+            goto fail;
+        k->at[n] = j < 0 ? -1 : j;
+        k->scale[n] = move;
+    }
+    Py_DECREF(seq);
+    return (PyObject *)k;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(k);
+    return NULL;
+}
+
 /* ---- the module ----------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -212,6 +269,9 @@ static PyMethodDef methods[] = {
     {"linear", make_linear, METH_VARARGS,
      "linear(terms, constant, equal): sum(a * x) + constant <= 0 (== 0 when equal) by "
      "bounds; terms are (decision, coefficient, offset)."},
+    {"element", make_element, METH_VARARGS,
+     "element(result, index, base, width, items): result == items[index] over items "
+     "(decision, move), a number's decision -1; index bit 0 is item base, width bits wide."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -204,6 +204,128 @@ static Py_ssize_t linear(Kernel *k, PyObject *doms, Py_ssize_t *out) {
     return changed;
 }
 
+/* ---- an element's index, a domain wider than a word: its bytes in k->wide ---------- */
+
+/* Decision i's domain into k->wide; -1 (an exception set) when it is not a number of at
+   most k->bytes bytes, its first domain's width. */
+static int get_wide(Kernel *k, PyObject *doms, Py_ssize_t i) {
+    PyObject *item = PyList_GET_ITEM(doms, i);
+    if (!PyLong_Check(item) || _PyLong_Sign(item) < 0) {
+        PyErr_Format(PyExc_ValueError, "decision %zd: a domain is a number of 0 or more", i);
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(item, k->wide, k->bytes,
+                                           Py_ASNATIVEBYTES_LITTLE_ENDIAN |
+                                               Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+    if (need < 0)
+        return -1;
+    if (need <= k->bytes)
+        return 0;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)item, k->wide, (size_t)k->bytes, 1, 0) == 0)
+        return 0;
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+        return -1;
+    PyErr_Clear();
+#endif
+    PyErr_Format(PyExc_ValueError, "decision %zd: a domain wider than its first (%zd bytes)", i,
+                 k->bytes);
+    return -1;
+}
+
+/* k->wide back as decision i's domain. */
+static int put_wide(Kernel *k, PyObject *doms, Py_ssize_t i) {
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *value =
+        PyLong_FromUnsignedNativeBytes(k->wide, k->bytes, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    PyObject *value = _PyLong_FromByteArray(k->wide, (size_t)k->bytes, 1, 0);
+#endif
+    if (value == NULL)
+        return -1;
+    PyObject *old = PyList_GET_ITEM(doms, i);
+    PyList_SET_ITEM(doms, i, value);
+    Py_DECREF(old);
+    return 0;
+}
+
+/* Word w of k->wide, and word w written. */
+static inline uint64_t load(const unsigned char *bytes, Py_ssize_t w) {
+    uint64_t word = 0;
+    for (int b = 7; b >= 0; b--)
+        word = word << 8 | bytes[8 * w + b];
+    return word;
+}
+
+static inline void store(unsigned char *bytes, Py_ssize_t w, uint64_t word) {
+    for (int b = 0; b < 8; b++, word >>= 8)
+        bytes[8 * w + b] = (unsigned char)word;
+}
+
+/* result == items[index] (x the result, y the index): the index keeps the items that can
+   still equal the result, the result the values they can take; once one item is left, it
+   narrows to the result.  An item's bits move onto the result's by its scale (a number's
+   scale is its value's bit in the result's). */
+static Py_ssize_t element(Kernel *k, PyObject *doms, Py_ssize_t *out) {
+    uint64_t res, support = 0;
+    GET(k->x, res);
+    if (get_wide(k, doms, k->y) < 0)
+        return ERROR;
+    Py_ssize_t left = 0, first = -1, changed = 0;
+    int narrowed = 0;
+    for (Py_ssize_t w = 0; w < k->bytes / 8; w++) {
+        uint64_t word = load(k->wide, w), kept = 0;
+        for (uint64_t rest = word; rest; rest &= rest - 1) {
+            int64_t b = lowest(rest), n = k->shift + 64 * w + b, move;
+            if (n < 0 || n >= k->size)
+                continue;
+            uint64_t bits, hit;
+            move = k->scale[n];
+            if (k->at[n] >= 0) {
+                GET(k->at[n], bits);
+                hit = moved(bits, move) & res;
+            } else {
+                hit = move >= 0 ? res & moved(1, move) : 0;
+            }
+            if (hit) {
+                kept |= (uint64_t)1 << b;
+                support |= hit;
+                first = left++ ? first : n;
+            }
+        }
+        if (kept != word) {
+            store(k->wide, w, kept);
+            narrowed = 1;
+        }
+    }
+    if (!left)
+        return FAILED;
+    if (narrowed) {
+        if (put_wide(k, doms, k->y) < 0)
+            return ERROR;
+        out[changed++] = k->y;
+    }
+    if (support != res) {
+        PUT(k->x, support);
+        out[changed++] = k->x;
+    }
+    if (left == 1 && k->at[first] >= 0) {
+        uint64_t bits, result;
+        Py_ssize_t j = k->at[first];
+        GET(k->x, result);
+        GET(j, bits);
+        uint64_t kept = bits & moved(result, -k->scale[first]);
+        if (!kept)
+            return FAILED;
+        if (kept != bits) {
+            PUT(j, kept);
+            out[changed++] = j;
+        }
+    }
+    return changed;
+}
+
 Py_ssize_t kernel_run(Kernel *k, PyObject *doms, Py_ssize_t *out) {
     switch (k->kind) {
     case CLAUSE:
@@ -214,6 +336,8 @@ Py_ssize_t kernel_run(Kernel *k, PyObject *doms, Py_ssize_t *out) {
         return reified_shift(k, doms, out);
     case REIFIED_UNARY:
         return reified_unary(k, doms, out);
+    case ELEMENT:
+        return element(k, doms, out);
     default:
         return linear(k, doms, out);
     }
@@ -261,11 +385,12 @@ static void kernel_dealloc(PyObject *self) {
     PyMem_Free(k->bit);
     PyMem_Free(k->scale);
     PyMem_Free(k->rising);
+    PyMem_Free(k->wide);
     Py_TYPE(self)->tp_free(self);
 }
 
 static const char *KIND_NAMES[] = {"clause", "reified_clause", "reified_shift",
-                                   "reified_unary", "linear"};
+                                   "reified_unary", "linear", "element"};
 
 static PyObject *kernel_repr(PyObject *self) {
     Kernel *k = (Kernel *)self;
@@ -302,6 +427,8 @@ Kernel *kernel_new(enum kind kind, Py_ssize_t size) {
     k->when = 0;
     k->shift = 0;
     k->equal = 0;
+    k->wide = NULL;
+    k->bytes = 0;
     if (k->at == NULL || k->bit == NULL) {
         Py_DECREF(k);
         PyErr_NoMemory();
