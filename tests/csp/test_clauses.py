@@ -105,28 +105,36 @@ literal_lists = st.lists(
 
 
 @settings(max_examples=examples(300), deadline=None)
-@given(literal_lists, st.lists(st.tuples(st.integers(0, 3), st.integers(1, 15)), max_size=6))
+@given(
+    literal_lists,
+    st.lists(st.tuples(st.integers(0, 3), st.integers(1, 15)), max_size=6),
+    st.integers(0, 6),
+    st.integers(0, 6),
+)
 def test_watched_nogoods_infer_what_checking_every_one_infers(
-    clauses: list[list[Literal]], narrowings: list[tuple[int, int]]
+    clauses: list[list[Literal]], narrowings: list[tuple[int, int]], cut_at: int, keep: int
 ) -> None:
     """Nogoods of two or three literals, none true at the start (nothing to infer
     there); narrowed one decision at a time, the store's fixpoint is the naive one's (a
-    conflict where it has one)."""
+    conflict where it has one), before and after a cut down to ``keep`` nogoods (its
+    watch lists made again) at narrowing ``cut_at``."""
     store = Learnt(4)
     doms = [0b1111] * 4
-    for literals in clauses:
-        store.add(literals, 3)
+    for n, literals in enumerate(clauses):
+        store.add(literals, 3 + n % 3)
     woken: list[int] = []
 
     def imply(c: int, k: int, narrowed: int) -> None:
         doms[k] = narrowed
         woken.append(k)
 
-    for i, bits in narrowings:
+    for step, (i, bits) in enumerate(narrowings):
+        if step == cut_at:
+            store.reduce(keep)
         if not doms[i] & bits or doms[i] & bits == doms[i]:
             continue
         doms[i] &= bits
-        expected = _naive(clauses, doms)
+        expected = _naive([literals for literals in store.literals if literals], doms)
         woken[:] = [i]
         conflict = False
         while woken and not conflict:
@@ -371,6 +379,32 @@ def test_an_element_whose_index_or_result_is_an_item_keeps_the_solutions(place: 
         patch.setattr(engine, "RESTART_CONFLICTS", 1)
         found = sorted(s.values or () for s in m.solutions(learn="clauses"))
     assert found == sorted(brute_force(m))
+
+
+def test_an_item_wakes_its_element_only_while_the_index_can_point_at_it() -> None:
+    """``1 == [x0, x1, x2, 3][i]`` with ``i != 2``: fixing x2 (where the index no longer
+    points) runs no propagator; fixing x1 off 1 strikes its place from the index, which
+    then fixes x0 to 1."""
+    m = Model()
+    i = m.decision("i", Domain.integer_range(0, 3))
+    xs = [m.decision(f"x{k}", Domain.integer_range(0, 2)) for k in range(3)]
+    one = m.decision("one", Domain.integer_range(1, 1))
+    m.add_constraint("pick", Element(one, [*xs, 3], i))
+    m.add_constraint("not 2", i != 2)
+    stream = m.solutions(learn="clauses")
+    assert isinstance(stream, LearningSolutions)
+    compiled, doms = stream._compiled, stream.trail.doms
+    for k in range(len(compiled.propagators)):
+        stream._enqueue(k)
+    assert stream._propagate() is None and doms[i.index] == 0b0011
+    runs = compiled.propagations
+    stream.trail.decide(xs[2].index, 0b001)
+    stream._wake(xs[2].index, -1)
+    assert stream._propagate() is None and compiled.propagations == runs
+    stream.trail.decide(xs[1].index, 0b001)
+    stream._wake(xs[1].index, -1)
+    assert stream._propagate() is None
+    assert (doms[i.index], doms[xs[0].index]) == (0b0001, 0b010)
 
 
 def test_analysis_finds_the_first_uip_and_the_level_to_back_up_to() -> None:

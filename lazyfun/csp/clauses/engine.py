@@ -129,6 +129,26 @@ class LearningSolutions(Solutions):
         self._head = 0
         self._queued = [False] * len(c.propagators)
         self._checked = 0  # the trail entries whose nogoods were woken
+        self._gates = self._element_gates()
+
+    def _element_gates(self) -> list[list[tuple[int, int]] | None]:
+        """Per decision, per propagator watching it: an element's index and the index's
+        bits that point at the decision when the decision is one of its items (else
+        ``(-1, 0)``); None for a decision no element holds as an item.  A change of an
+        item the index no longer points at narrows nothing, so it wakes no element."""
+        c = self._compiled
+        at: dict[tuple[int, int], int] = {}
+        for k, (result, index, items) in c.elements.items():
+            base = c.offsets[index]
+            for p, (j, _) in enumerate(items):
+                if j not in (-1, result, index) and p >= base:
+                    at[j, k] = at.get((j, k), 0) | 1 << (p - base)
+        gates: list[list[tuple[int, int]] | None] = [None] * c.size
+        for (j, k), bits in at.items():
+            gate = gates[j] or [(-1, 0)] * len(c.watchers[j])
+            gate[c.watchers[j].index(k)] = (c.elements[k][1], bits)
+            gates[j] = gate
+        return gates
 
     def _explainer(self, k: int, scope: tuple[int, ...]) -> Explainer:
         """Propagator ``k``'s explanation (see :mod:`lazyfun.csp.clauses.explanations`)."""
@@ -315,10 +335,20 @@ class LearningSolutions(Solutions):
     def _wake(self, i: int, skip: int) -> None:
         """Queue the propagators watching decision ``i`` (but ``skip``)."""
         queued = self._queued
-        for k in self._compiled.watchers[i]:
+        gates = self._gates[i]
+        if gates is None:
+            for k in self._compiled.watchers[i]:
+                if not queued[k] and k != skip:
+                    queued[k] = True
+                    self._queue.append(k)
+            return
+        doms = self.trail.doms
+        for n, k in enumerate(self._compiled.watchers[i]):
             if not queued[k] and k != skip:
-                queued[k] = True
-                self._queue.append(k)
+                index, bits = gates[n]
+                if index < 0 or doms[index] & bits:
+                    queued[k] = True
+                    self._queue.append(k)
 
     def _enqueue(self, k: int) -> None:
         if not self._queued[k]:
