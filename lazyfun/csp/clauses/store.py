@@ -46,7 +46,11 @@ class Learnt:
         self.lbd: list[int] = []
         self.alive = 0
         self._watched: list[list[int]] = []
+        # Per decision, the nogoods watching one of its literals, and that literal's mask:
+        # a watch is woken only when its literal turned true.  An entry whose watch moved
+        # on stays until then (or until the next cut).
         self._watching: list[list[int]] = [[] for _ in range(size)]
+        self._masks: list[list[int]] = [[] for _ in range(size)]
 
     def add(self, literals: Sequence[Literal], lbd: int) -> int:
         """Keep ``literals`` as nogood number ``c`` (returned), watching its first two:
@@ -59,16 +63,25 @@ class Learnt:
         watched = [0, 1 if len(literals) > 1 else 0]
         self._watched.append(watched)
         for p in set(watched):
-            self._watching[literals[p][0]].append(c)
+            self._watch(c, *literals[p])
         return c
 
+    def _watch(self, c: int, i: int, mask: int) -> None:
+        self._watching[i].append(c)
+        self._masks[i].append(mask)
+
     def wake(self, i: int, doms: list[int], imply: Imply) -> int:
-        """Decision ``i`` narrowed: each nogood watching it moves a watch that turned true,
-        or strikes its other watched literal's values (by ``imply``); the nogood whose
-        literals all hold, else -1."""
-        watching = self._watching[i]
-        kept: list[int] = []
-        for n, c in enumerate(watching):
+        """Decision ``i`` narrowed: each nogood whose watched literal there turned true
+        moves that watch, or strikes its other watched literal's values (by ``imply``);
+        the nogood whose literals all hold, else -1."""
+        watching, masks = self._watching[i], self._masks[i]
+        bits, size, kept = doms[i], len(watching), 0
+        for n in range(size):
+            c, mask = watching[n], masks[n]
+            if bits & ~mask:  # not true
+                watching[kept], masks[kept] = c, mask
+                kept += 1
+                continue
             literals = self.literals[c]
             watched = self._watched[c]
             if not literals:
@@ -79,32 +92,43 @@ class Learnt:
                 me = 1
             else:
                 continue  # a watch that moved on
-            _, mask = literals[watched[me]]
             other = watched[1 - me]
             j, other_mask = literals[other]
-            if doms[i] & ~mask or not doms[j] & other_mask:
-                kept.append(c)  # not true, or the nogood holds already
+            if not doms[j] & other_mask:  # the nogood holds already
+                watching[kept], masks[kept] = c, mask
+                kept += 1
                 continue
             for p, (k, k_mask) in enumerate(literals):
                 if p != watched[0] and p != watched[1] and doms[k] & ~k_mask:
                     watched[me] = p
-                    self._watching[k].append(c)
+                    self._watch(c, k, k_mask)
                     break
             else:
-                kept.append(c)
+                watching[kept], masks[kept] = c, mask
+                kept += 1
                 narrowed = doms[j] & ~other_mask
                 if not narrowed or other == watched[me]:
-                    self._watching[i] = kept + watching[n + 1 :]
+                    for m in range(n + 1, size):  # the rest stay as they are
+                        watching[kept], masks[kept] = watching[m], masks[m]
+                        kept += 1
+                    del watching[kept:], masks[kept:]
                     return c
                 imply(c, j, narrowed)
-        self._watching[i] = kept
+        del watching[kept:], masks[kept:]
         return -1
 
     def reduce(self, keep: int) -> None:
         """Delete the nogoods of LBD above 2, worst LBD first (the oldest among equals),
-        until at most ``keep`` are left (those of LBD 2 or less all stay)."""
+        until at most ``keep`` are left (those of LBD 2 or less all stay); the watch lists
+        are made again without the deleted nogoods and the watches that moved on."""
         candidates = [c for c, lbd in enumerate(self.lbd) if lbd > 2 and self.literals[c]]
         candidates.sort(key=lambda c: (-self.lbd[c], c))
         for c in candidates[: max(0, self.alive - keep)]:
             self.literals[c] = []
             self.alive -= 1
+        for watching, masks in zip(self._watching, self._masks, strict=True):
+            watching.clear()
+            masks.clear()
+        for c, literals in enumerate(self.literals):
+            for p in set(self._watched[c]) if literals else ():
+                self._watch(c, *literals[p])
