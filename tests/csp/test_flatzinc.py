@@ -547,7 +547,7 @@ def test_the_command_line_in_process_takes_every_flag_and_says_a_bad_file_in_one
     assert "Y = 2;\n----------\n==========\n" in shown.out
     assert "%%%mzn-stat" in shown.out
     assert "one worker only; -p 4 is ignored" in shown.err
-    # with a time limit, clause learning has the second half (settled before: no nogood)
+    # with a time limit, clause learning has the last part (settled before: no nogood)
     assert main([str(path), "-t", "10000", "-s"]) == 0
     assert "%%%mzn-stat: nogoods=0\n" in capsys.readouterr().out
     assert main([str(path), "-t", "10000", "-s", "--alone"]) == 0

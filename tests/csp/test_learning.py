@@ -289,7 +289,7 @@ def test_the_command_line_and_minizinc_pass_the_switch(
     assert flags == [
         ["--learn", "keep nogoods from the restarts", "bool", "false"],
         ["--clauses", "learn a nogood from every failure", "bool", "false"],
-        ["--alone", "no clause learning in the second half of the time", "bool", "false"],
+        ["--alone", "no clause learning in the last part of the time", "bool", "false"],
     ]
     assert main([str(path), "--clauses", "-s"]) == 0
     out = capsys.readouterr().out

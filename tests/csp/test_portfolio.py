@@ -4,15 +4,19 @@ started from a solution finds only better ones."""
 
 from __future__ import annotations
 
+import io
 from itertools import pairwise
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
 
 from lazyfun.csp import Domain, Model, ModelError, Quality, all_different
 from lazyfun.csp.clauses.engine import LearningSolutions
-from lazyfun.csp.clauses.portfolio import FIRST_SHARE, STALE_SHARE, Portfolio
+from lazyfun.csp.clauses.portfolio import FIRST_SHARE, SATISFACTION_SHARE, STALE_SHARE, Portfolio
 from lazyfun.csp.examples import golomb_model
+from lazyfun.csp.flatzinc import protocol
 from tests.budget import examples
 from tests.csp.test_learning import _score, small_models
 
@@ -92,13 +96,13 @@ def test_an_optimisation_s_first_search_has_a_stale_share_after_each_solution() 
     next(portfolio)
     assert first.time_limit is not None and first.time_limit <= STALE_SHARE * 600 + 60
     assert portfolio.second is None  # still the first's
-    # a satisfaction keeps its share: no solution to better
+    # a satisfaction keeps its (smaller) share: no solution to better
     queens = Model()
     xs = [queens.decision(f"q{i}", Domain.integer_range(0, 7)) for i in range(8)]
     queens.add_constraint("rows", all_different(xs))
     sat = queens.solutions()
-    next(Portfolio(sat, lambda left: _clauses(queens, left), 600.0))
-    assert sat.time_limit == FIRST_SHARE * 600
+    next(Portfolio(sat, lambda left: _clauses(queens, left), 600.0, optimising=False))
+    assert sat.time_limit == SATISFACTION_SHARE * 600
 
 
 def test_start_from_needs_a_goal() -> None:
@@ -108,3 +112,24 @@ def test_start_from_needs_a_goal() -> None:
     (found,) = m.solutions()
     with pytest.raises(ModelError, match="goals"):
         _clauses(m, 1.0).start_from(found)
+
+
+@pytest.mark.parametrize(
+    ("solve", "share"), [("solve satisfy;", SATISFACTION_SHARE), ("solve minimize x;", FIRST_SHARE)]
+)
+def test_the_runner_gives_a_satisfaction_s_restarts_a_third_and_an_optimisation_s_half(
+    solve: str, share: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shares: list[float | None] = []  # the first search's time limit as the portfolio is made
+
+    class Noted(Portfolio):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            shares.append(self.first.time_limit)
+
+    monkeypatch.setattr(protocol, "Portfolio", Noted)
+    path = tmp_path / "one.fzn"
+    path.write_text(f"var 1..3: x :: output_var;\nconstraint int_le(2, x);\n{solve}\n")
+    protocol.run(str(path), time_limit=60.0, out=io.StringIO())
+    (first,) = shares
+    assert first is not None and 0.95 * share * 60 <= first <= share * 60

@@ -8,6 +8,7 @@ import argparse
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import TextIO
 
 from lazyfun.csp.clauses.engine import LearningSolutions
@@ -76,9 +77,10 @@ def solve(
     :mod:`lazyfun.csp.search.learning`); with ``learn="clauses"`` (``--clauses``), every
     failure gives a nogood (lazy clause generation: :mod:`lazyfun.csp.clauses.engine`).
     With neither, a ``time_limit`` and ``portfolio``, the search (restarts, ``lns``) takes
-    the first half of the time and, unless it settled the model, lazy clause generation
-    the rest, from its best solution (:mod:`lazyfun.csp.clauses.portfolio`); not when
-    every solution of a satisfaction model is asked for.
+    the first half of the time (a satisfaction's first third) and, unless it settled the
+    model, lazy clause generation the rest, from its best solution
+    (:mod:`lazyfun.csp.clauses.portfolio`); not when every solution of a satisfaction
+    model is asked for.
     ``time_limit`` is in seconds; ``=====UNKNOWN=====`` when it ends the search
     before a solution.
     ``statistics`` adds the search's nodes, failures, propagations and time as
@@ -96,7 +98,8 @@ def solve(
     if portfolio and learn is False and time_limit is not None and not (satisfy and all_solutions):
         assert isinstance(stream, Solutions)
         left = time_limit - (time.perf_counter() - started)  # compiling the first counts
-        stream = Portfolio(stream, lambda seconds: _clauses(fz, seconds), max(0.0, left))
+        second = partial(_clauses, fz)
+        stream = Portfolio(stream, second, max(0.0, left), optimising=not satisfy)
     shown: tuple[int, ...] | None = None
     seen: set[str] = set()
     last: Solution | None = None
@@ -197,7 +200,8 @@ def run(
     whole run's); ``free_search`` (``-f``) leaves out the search annotations and searches
     large neighbourhoods (``lns``); ``learn`` (``--learn``) records nogoods from restarts,
     ``learn="clauses"`` (``--clauses``) learns from every failure; with neither, and
-    ``portfolio`` (not ``--alone``), half the time goes to learning from every failure."""
+    ``portfolio`` (not ``--alone``), the time is shared with learning from every failure
+    (an optimisation's second half, a satisfaction's last two thirds)."""
     started = time.perf_counter()
     fz = read(path, free_search=free_search)
     init_time = time.perf_counter() - started
@@ -257,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--alone",
         action="store_true",
         help="with a time limit, search by restarts all the time (by default, lazy clause "
-        "generation takes the second half)",
+        "generation takes an optimisation's second half, a satisfaction's last two thirds)",
     )
     args = parser.parse_args(argv)
     if args.parallel is not None and args.parallel > 1:

@@ -52,7 +52,7 @@ def configuration(executable: str) -> dict[str, object]:
         "extraFlags": [
             ["--learn", "keep nogoods from the restarts", "bool", "false"],
             ["--clauses", "learn a nogood from every failure", "bool", "false"],
-            ["--alone", "no clause learning in the second half of the time", "bool", "false"],
+            ["--alone", "no clause learning in the last part of the time", "bool", "false"],
         ],
         "supportsMzn": False,
         "supportsFzn": True,
