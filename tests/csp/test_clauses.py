@@ -373,7 +373,8 @@ def test_an_element_whose_index_or_result_is_an_item_keeps_the_solutions(place: 
     x, y, r = (m.decision(n, Domain.integer_range(0, 3)) for n in "xyr")
     items: list[int | Decision] = [x, 4, y, 0]
     m.add_constraint("index", element(items, x) >= y - 1)
-    m.add_constraint("result", Element(r, [r, 1, y][: place + 1], y))
+    picked: list[int | Decision] = [r, 1, y]
+    m.add_constraint("result", Element(r, picked[: place + 1], y))
     assert not Propagators(m.decisions, list(m.constraints.values())).elements
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(engine, "RESTART_CONFLICTS", 1)

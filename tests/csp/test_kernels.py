@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazyfun.csp import Domain, Model, all_different, element, total
+from lazyfun.csp import Decision, Domain, Model, all_different, element, total
 from lazyfun.csp.examples import golomb_model, knapsack_model, sudoku_model
 from lazyfun.csp.propagation import kernels
 from lazyfun.csp.propagation.filters import Changes, bounds, element_filter
@@ -226,7 +226,7 @@ def _element_model() -> Model:
     xs = [model.decision(f"x{i}", Domain.integer_range(0, 3)) for i in range(10)]
     a = model.decision("a", Domain.integer_range(0, 6))
     b = model.decision("b", Domain.integer_range(0, 9))
-    items = [*xs, *((5 * v + v // 6) % 4 for v in range(60))]
+    items: list[int | Decision] = [*xs, *((5 * v + v // 6) % 4 for v in range(60))]
     model.add_constraint("ab", element(items, 10 * a + b) == 2)
     model.add_constraint("ba", element(items, 7 * b + a) == 1)
     model.add_constraint("sum", total(xs) == 15)
