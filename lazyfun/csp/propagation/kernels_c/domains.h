@@ -71,14 +71,18 @@ static inline int get(PyObject *doms, Py_ssize_t i, uint64_t *out) {
     return 0;
 }
 
-static inline int put(PyObject *doms, Py_ssize_t i, uint64_t bits) {
-    PyObject *value = PyLong_FromUnsignedLongLong(bits);
+/* `value` (a new reference, or NULL on an error) as decision i's domain. */
+static inline int replace(PyObject *doms, Py_ssize_t i, PyObject *value) {
     if (value == NULL)
         return -1;
     PyObject *old = PyList_GET_ITEM(doms, i);
     PyList_SET_ITEM(doms, i, value);
     Py_DECREF(old);
     return 0;
+}
+
+static inline int put(PyObject *doms, Py_ssize_t i, uint64_t bits) {
+    return replace(doms, i, PyLong_FromUnsignedLongLong(bits));
 }
 
 static inline int single(uint64_t bits) { return !(bits & (bits - 1)); }

@@ -130,6 +130,27 @@ static PyObject *make_reified_unary(PyObject *module, PyObject *args) {
     return (PyObject *)k;
 }
 
+/* A Kernel of `kind` with room for the items of the sequence `items` (`error` says what
+   they must be) and a scale each, *seq the items read (a reference the caller drops);
+   NULL, with an exception set, when they are not a sequence or memory ran out. */
+static Kernel *kernel_over(enum kind kind, PyObject *items, const char *error, PyObject **seq) {
+    *seq = PySequence_Fast(items, error);
+    if (*seq == NULL)
+        return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(*seq);
+    Kernel *k = kernel_new(kind, size);
+    if (k != NULL) {
+        k->scale = PyMem_Calloc(size ? size : 1, sizeof(int64_t));
+        if (k->scale == NULL) {
+            Py_CLEAR(k);
+            PyErr_NoMemory();
+        }
+    }
+    if (k == NULL)
+        Py_CLEAR(*seq);
+    return k;
+}
+
 /* The terms (decision, coefficient, offset) and the constant: the sums it can reach must
    stay within 62 bits, else OverflowError (the Python closure then runs). */
 static PyObject *make_linear(PyObject *module, PyObject *args) {
@@ -138,23 +159,18 @@ static PyObject *make_linear(PyObject *module, PyObject *args) {
     int equal;
     if (!PyArg_ParseTuple(args, "OOp", &items, &constant_obj, &equal))
         return NULL;
-    PyObject *seq = PySequence_Fast(items, "the terms must be a sequence");
-    if (seq == NULL)
+    PyObject *seq;
+    Kernel *k = kernel_over(LINEAR, items, "the terms must be a sequence", &seq);
+    if (k == NULL)
         return NULL;
-    Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
-    Kernel *k = kernel_new(LINEAR, size);
-    if (k == NULL) {
-        Py_DECREF(seq);
-        return NULL;
-    }
+    Py_ssize_t size = k->size;
     k->equal = equal;
-    k->scale = PyMem_Calloc(size ? size : 1, sizeof(int64_t));
     k->rising = PyMem_Calloc(size ? size : 1, 1);
     /* base = constant + sum(a * offset), and the reach of the sums, in 128 bits: each
        below 2^61, so that the sums, their negations and the spans fit in 64 */
     __int128 base = 0, reach = 0;
     const __int128 limit = (__int128)1 << 61;
-    if (k->scale == NULL || k->rising == NULL) {
+    if (k->rising == NULL) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -211,22 +227,17 @@ static PyObject *make_element(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "an index's width is 0 or more");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(items, "the items must be a sequence");
-    if (seq == NULL)
+    PyObject *seq;
+    Kernel *k = kernel_over(ELEMENT, items, "the items must be a sequence", &seq);
+    if (k == NULL)
         return NULL;
-    Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
-    Kernel *k = kernel_new(ELEMENT, size);
-    if (k == NULL) {
-        Py_DECREF(seq);
-        return NULL;
-    }
+    Py_ssize_t size = k->size;
     k->x = result;
     k->y = index;
     k->shift = base;
     k->bytes = 8 * (width / 64 + 1); /* room for width bits */
-    k->scale = PyMem_Calloc(size ? size : 1, sizeof(int64_t));
     k->wide = PyMem_Calloc(k->bytes, 1);
-    if (k->scale == NULL || k->wide == NULL) {
+    if (k->wide == NULL) {
         PyErr_NoMemory();
         goto fail;
     }

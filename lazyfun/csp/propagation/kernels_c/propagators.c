@@ -237,17 +237,12 @@ static int get_wide(Kernel *k, PyObject *doms, Py_ssize_t i) {
 /* k->wide back as decision i's domain. */
 static int put_wide(Kernel *k, PyObject *doms, Py_ssize_t i) {
 #if PY_VERSION_HEX >= 0x030D0000
-    PyObject *value =
-        PyLong_FromUnsignedNativeBytes(k->wide, k->bytes, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+    return replace(doms, i,
+                   PyLong_FromUnsignedNativeBytes(k->wide, k->bytes,
+                                                  Py_ASNATIVEBYTES_LITTLE_ENDIAN));
 #else
-    PyObject *value = _PyLong_FromByteArray(k->wide, (size_t)k->bytes, 1, 0);
+    return replace(doms, i, _PyLong_FromByteArray(k->wide, (size_t)k->bytes, 1, 0));
 #endif
-    if (value == NULL)
-        return -1;
-    PyObject *old = PyList_GET_ITEM(doms, i);
-    PyList_SET_ITEM(doms, i, value);
-    Py_DECREF(old);
-    return 0;
 }
 
 /* Word w of k->wide, and word w written. */
