@@ -138,10 +138,10 @@ class LearningSolutions(Solutions):
         item the index no longer points at narrows nothing, so it wakes no element."""
         c = self._compiled
         at: dict[tuple[int, int], int] = {}
-        for k, (result, index, items) in c.elements.items():
+        for k, (_, index, items) in c.elements.items():  # neither end is an item
             base = c.offsets[index]
             for p, (j, _) in enumerate(items):
-                if j not in (-1, result, index) and p >= base:
+                if j >= 0 and p >= base:
                     at[j, k] = at.get((j, k), 0) | 1 << (p - base)
         gates: list[list[tuple[int, int]] | None] = [None] * c.size
         for (j, k), bits in at.items():

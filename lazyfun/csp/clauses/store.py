@@ -47,8 +47,9 @@ class Learnt:
         self.alive = 0
         self._watched: list[list[int]] = []
         # Per decision, the nogoods watching one of its literals, and that literal's mask:
-        # a watch is woken only when its literal turned true.  An entry whose watch moved
-        # on stays until then (or until the next cut).
+        # a watch is woken only when its literal turned true.  A watch that moves leaves
+        # the list it was in, and each cut makes the lists again, so they hold exactly
+        # the live nogoods' watches.
         self._watching: list[list[int]] = [[] for _ in range(size)]
         self._masks: list[list[int]] = [[] for _ in range(size)]
 
@@ -84,14 +85,7 @@ class Learnt:
                 continue
             literals = self.literals[c]
             watched = self._watched[c]
-            if not literals:
-                continue  # deleted
-            if literals[watched[0]][0] == i:
-                me = 0
-            elif literals[watched[1]][0] == i:
-                me = 1
-            else:
-                continue  # a watch that moved on
+            me = 0 if literals[watched[0]][0] == i else 1
             other = watched[1 - me]
             j, other_mask = literals[other]
             if not doms[j] & other_mask:  # the nogood holds already
@@ -120,7 +114,7 @@ class Learnt:
     def reduce(self, keep: int) -> None:
         """Delete the nogoods of LBD above 2, worst LBD first (the oldest among equals),
         until at most ``keep`` are left (those of LBD 2 or less all stay); the watch lists
-        are made again without the deleted nogoods and the watches that moved on."""
+        are made again without the deleted nogoods."""
         candidates = [c for c, lbd in enumerate(self.lbd) if lbd > 2 and self.literals[c]]
         candidates.sort(key=lambda c: (-self.lbd[c], c))
         for c in candidates[: max(0, self.alive - keep)]:
