@@ -210,7 +210,9 @@ static Py_ssize_t linear(Kernel *k, PyObject *doms, Py_ssize_t *out) {
    most k->bytes bytes, its first domain's width. */
 static int get_wide(Kernel *k, PyObject *doms, Py_ssize_t i) {
     PyObject *item = PyList_GET_ITEM(doms, i);
-    if (!PyLong_Check(item) || _PyLong_Sign(item) < 0) {
+    int overflow = 0; /* -1: below a long long's least */
+    long long small = PyLong_Check(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : -1;
+    if (overflow < 0 || (!overflow && small < 0)) {
         PyErr_Format(PyExc_ValueError, "decision %zd: a domain is a number of 0 or more", i);
         return -1;
     }
