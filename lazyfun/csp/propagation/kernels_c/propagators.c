@@ -283,7 +283,7 @@ static Py_ssize_t element(Kernel *k, PyObject *doms, Py_ssize_t *out) {
                 GET(k->at[n], bits);
                 hit = moved(bits, move) & res;
             } else {
-                hit = move >= 0 ? res & moved(1, move) : 0;
+                hit = moved(1, move) & res; /* 0 for a number below the result's offset */
             }
             if (hit) {
                 kept |= (uint64_t)1 << b;
@@ -308,11 +308,10 @@ static Py_ssize_t element(Kernel *k, PyObject *doms, Py_ssize_t *out) {
         out[changed++] = k->x;
     }
     if (left == 1 && k->at[first] >= 0) {
-        uint64_t bits, result;
+        uint64_t bits;
         Py_ssize_t j = k->at[first];
-        GET(k->x, result);
-        GET(j, bits);
-        uint64_t kept = bits & moved(result, -k->scale[first]);
+        GET(j, bits); /* read again: the item may be the result, just narrowed */
+        uint64_t kept = bits & moved(support, -k->scale[first]);
         if (!kept)
             return FAILED;
         if (kept != bits) {
